@@ -1,0 +1,63 @@
+import { Authenticator } from './auth/authenticate.js';
+import { NodePool } from './auth/nodes.js';
+import { SessionVerifier } from './auth/session.js';
+import type { Environment } from './auth/tokens.js';
+import { CallService } from './calls/lifecycle.js';
+import type { Clock } from './clock.js';
+import { Store } from './store.js';
+import { Dispatcher, type AttemptRecord } from './webhooks/dispatcher.js';
+import { EndpointRegistry } from './webhooks/endpoints.js';
+import type { DeliverySender } from './webhooks/transport.js';
+
+// The service's parts wired together, independent of HTTP.
+
+export interface AppConfig {
+  environment: Environment;
+  nodes: number;
+  propagationMs: number;
+  deliveryTimeoutMs: number;
+  maxTimeScale: number;
+  clock: Clock;
+  sender: DeliverySender;
+  onAttempt?: (record: AttemptRecord) => void;
+}
+
+export class App {
+  readonly store = new Store();
+  readonly nodes: NodePool;
+  readonly auth: Authenticator;
+  readonly endpoints: EndpointRegistry;
+  readonly dispatcher: Dispatcher;
+  readonly calls: CallService;
+  /** Set once the server listens: http://127.0.0.1:PORT. */
+  publicBaseUrl = '';
+
+  constructor(readonly config: AppConfig) {
+    this.nodes = new NodePool(config.nodes, this.store, config.clock, config.propagationMs);
+    this.auth = new Authenticator(this.store, this.nodes, new SessionVerifier(this.store), config.clock);
+    this.endpoints = new EndpointRegistry(config.clock);
+    this.dispatcher = new Dispatcher({
+      clock: config.clock,
+      sender: config.sender,
+      endpoints: this.endpoints,
+      deliveryTimeoutMs: config.deliveryTimeoutMs,
+      onAttempt: config.onAttempt,
+    });
+    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl);
+  }
+
+  deleteWorkspace(workspaceId: string): boolean {
+    const workspace = this.store.deleteWorkspace(workspaceId);
+    if (!workspace) return false;
+    this.endpoints.deleteWorkspace(workspaceId);
+    this.dispatcher.events.deleteWorkspace(workspaceId);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    for (const workspace of this.store.workspaces.values()) {
+      for (const call of workspace.calls.values()) for (const timer of call.timers) timer.cancel();
+    }
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,95 @@
+import type { Clock } from '../clock.js';
+import { unionFaults, type FaultSet } from '../faults.js';
+import type { Scope, Store, Workspace } from '../store.js';
+import type { NodePool } from './nodes.js';
+import { looksLikeJwt, type SessionVerifier } from './session.js';
+
+// Turns an Authorization header into a principal (workspace + scopes) or an
+// authentication failure. Bearer tokens resolve synchronously through the serving
+// node's cache; session tokens (JWTs) go through the SessionVerifier.
+
+export interface Principal {
+  workspace: Workspace;
+  scopes: readonly Scope[];
+  scheme: 'bearer_token' | 'session_token';
+  credentialId: string;
+  /** The request's faults joined with the workspace's. */
+  faults: FaultSet;
+}
+
+export interface AuthFailure {
+  code: 'invalid_token' | 'token_revoked';
+  message: string;
+  faults: FaultSet;
+  /** Fault long-token-500: the server "crashes" on this credential. */
+  crash?: boolean;
+}
+
+export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
+
+/** Longest credential looked at; longer ones are refused without any lookup. */
+export const MAX_CREDENTIAL_LENGTH = 4096;
+const LONG_TOKEN_CRASH_LENGTH = 2048;
+const BEARER = /^Bearer +([^ ]+) *$/i;
+const BEARER_TOKEN_SHAPE = /^svc_(?:test|live)_[A-Za-z0-9]+$/;
+
+function fail(message: string, faults: FaultSet, code: AuthFailure['code'] = 'invalid_token'): AuthOutcome {
+  return { ok: false, failure: { code, message, faults } };
+}
+
+export class Authenticator {
+  constructor(
+    private readonly store: Store,
+    private readonly nodes: NodePool,
+    private readonly sessions: SessionVerifier,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * @param header the Authorization header value, if any
+   * @param headerCount how many Authorization headers the request carried
+   */
+  async authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet): Promise<AuthOutcome> {
+    if (headerCount > 1) return fail('repeated Authorization headers', faults);
+    if (header === undefined || header === '') return fail('missing Authorization header', faults);
+    const match = BEARER.exec(header);
+    if (!match) return fail('Authorization must be "Bearer <token>"', faults);
+    const credential = match[1]!;
+    if (credential.length > LONG_TOKEN_CRASH_LENGTH && faults.has('long-token-500')) {
+      return { ok: false, failure: { code: 'invalid_token', message: 'internal error', faults, crash: true } };
+    }
+    if (credential.length > MAX_CREDENTIAL_LENGTH) return fail('credential too long', faults);
+    if (looksLikeJwt(credential)) return this.authenticateSession(credential, faults);
+    if (!BEARER_TOKEN_SHAPE.test(credential)) return fail('malformed token', faults);
+    return this.authenticateBearer(credential, nodeIndex, faults);
+  }
+
+  private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet): AuthOutcome {
+    const lookup = this.nodes.node(nodeIndex).lookup(secret, requestFaults);
+    if (lookup.kind === 'unknown') return fail('unknown token', requestFaults);
+    const workspace = this.store.workspace(lookup.token.workspaceId);
+    if (!workspace) return fail('unknown token', requestFaults);
+    const faults = unionFaults(requestFaults, workspace.faults);
+    if (lookup.kind === 'revoked') {
+      // Re-check with the workspace's faults: the stale node may be switched on there.
+      if (!(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')) {
+        return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');
+      }
+    }
+    if (this.clock.now() < workspace.rejectAllTokensUntil) return fail('token revoked', faults);
+    return {
+      ok: true,
+      principal: { workspace, scopes: lookup.token.scopes, scheme: 'bearer_token', credentialId: lookup.token.id, faults },
+    };
+  }
+
+  private async authenticateSession(jwt: string, requestFaults: FaultSet): Promise<AuthOutcome> {
+    const session = await this.sessions.verify(jwt, requestFaults);
+    if (!session) return fail('session token not accepted', requestFaults);
+    const faults = unionFaults(requestFaults, session.workspace.faults);
+    return {
+      ok: true,
+      principal: { workspace: session.workspace, scopes: session.scopes, scheme: 'session_token', credentialId: session.memberId, faults },
+    };
+  }
+}

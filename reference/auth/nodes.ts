@@ -1,0 +1,79 @@
+import type { Clock } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+import type { BearerToken, Store } from '../store.js';
+import { isTokenActive } from './tokens.js';
+
+// Revocation modelled honestly: the service runs as several nodes, each answering
+// from its own token cache whose entries live `propagationMs`. A revoked token keeps
+// working on a node until that node's entry expires, so a revocation takes effect
+// everywhere within one propagation cycle, never at once by magic.
+
+export type TokenLookup =
+  | { kind: 'active'; token: BearerToken }
+  | { kind: 'revoked'; token: BearerToken }
+  | { kind: 'unknown' };
+
+interface CacheEntry {
+  token: BearerToken;
+  activeWhenFetched: boolean;
+  expiresAt: number;
+}
+
+export class TokenNode {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    readonly index: number,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly propagationMs: number,
+  ) {}
+
+  lookup(secret: string, faults: FaultSet): TokenLookup {
+    const now = this.clock.now();
+    let entry = this.cache.get(secret);
+    if (entry === undefined || entry.expiresAt <= now) {
+      const token = this.store.tokensBySecret.get(secret);
+      if (token === undefined) {
+        if (entry !== undefined) this.cache.delete(secret);
+        return { kind: 'unknown' };
+      }
+      entry = { token, activeWhenFetched: isTokenActive(token, now), expiresAt: now + this.propagationMs };
+      this.cache.set(secret, entry);
+    }
+    // Fault revocation-stale-node: the first node never learns about revocations.
+    if (this.index === 0 && faults.has('revocation-stale-node')) return { kind: 'active', token: entry.token };
+    return entry.activeWhenFetched ? { kind: 'active', token: entry.token } : { kind: 'revoked', token: entry.token };
+  }
+
+  /** Drops expired entries so that the cache does not grow with every token ever seen. */
+  sweep(): void {
+    const now = this.clock.now();
+    for (const [secret, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(secret);
+  }
+}
+
+/** The nodes, handed out round-robin to new TCP connections. */
+export class NodePool {
+  readonly nodes: TokenNode[];
+  private next = 0;
+
+  constructor(count: number, store: Store, clock: Clock, propagationMs: number) {
+    this.nodes = Array.from({ length: Math.max(1, count) }, (_, i) => new TokenNode(i, store, clock, propagationMs));
+  }
+
+  /** The node index for a new connection. */
+  assign(): number {
+    const index = this.next;
+    this.next = (this.next + 1) % this.nodes.length;
+    return index;
+  }
+
+  node(index: number): TokenNode {
+    return this.nodes[index % this.nodes.length]!;
+  }
+
+  sweep(): void {
+    for (const node of this.nodes) node.sweep();
+  }
+}

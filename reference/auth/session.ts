@@ -1,0 +1,205 @@
+import {
+  UnsecuredJWT,
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportSPKI,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+  type ProtectedHeaderParameters,
+} from 'jose';
+import { unionFaults, type FaultSet } from '../faults.js';
+import type { IdentityProvider, Member, Scope, Store, Workspace } from '../store.js';
+
+// Session tokens: a JWT from the workspace's identity provider, verified with jose
+// against that provider's JWKS, resolved to a workspace member and the member's scopes.
+
+/** Asymmetric algorithms only: never `none`, never an HMAC that a public key could forge. */
+export const SESSION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
+/**
+ * Clock skew tolerated on exp and nbf: none. The spec gives session tokens 60 s, and a
+ * token issued 61 s ago must be refused; any leeway would stretch the lifetime past it.
+ */
+export const CLOCK_TOLERANCE_SECONDS = 0;
+
+type VerifyKey = Exclude<Parameters<typeof jwtVerify>[1], JWTVerifyGetKey>;
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export function looksLikeJwt(credential: string): boolean {
+  return JWT_SHAPE.test(credential);
+}
+
+export function createIdentityProvider(issuer: string, jwksUri: string, audience: string): IdentityProvider {
+  const keySet = createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 500, cacheMaxAge: 2000, timeoutDuration: 2000 });
+  return { issuer, jwksUri, audience, keySet };
+}
+
+export interface SessionPrincipal {
+  workspace: Workspace;
+  scopes: readonly Scope[];
+  memberId: string;
+}
+
+interface Claims {
+  header: ProtectedHeaderParameters;
+  payload: JWTPayload;
+}
+
+function decodeUnverified(jwt: string): Claims | null {
+  try {
+    return { header: decodeProtectedHeader(jwt), payload: decodeJwt(jwt) };
+  } catch {
+    return null;
+  }
+}
+
+/** jose wants the caller to try each key when several match (a JWKS of keys without kid). */
+async function verifyWithKeySet(jwt: string, keySet: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(jwt, keySet, options)).payload;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
+    for await (const key of error as AsyncIterable<VerifyKey>) {
+      try {
+        return (await jwtVerify(jwt, key, options)).payload;
+      } catch {
+        // try the next key
+      }
+    }
+    throw error;
+  }
+}
+
+export class SessionVerifier {
+  constructor(private readonly store: Store) {}
+
+  /** The member the JWT speaks for, or null (the caller answers invalid_token). */
+  async verify(jwt: string, requestFaults: FaultSet): Promise<SessionPrincipal | null> {
+    const claims = decodeUnverified(jwt);
+    if (!claims) return null;
+    const tried = new Set<Workspace>();
+    const iss = typeof claims.payload.iss === 'string' ? claims.payload.iss : '';
+    // Several workspaces may share an issuer: the JWT belongs to the one whose
+    // provider verifies it and whose members include its subject.
+    for (const workspace of this.store.workspacesWithIssuer(iss)) {
+      tried.add(workspace);
+      const principal = await this.verifyFor(workspace, jwt, claims, unionFaults(requestFaults, workspace.faults));
+      if (principal) return principal;
+    }
+    // Faults that relax the issuer or cross workspaces must look beyond the issuer's workspaces.
+    for (const workspace of this.store.workspaces.values()) {
+      if (tried.has(workspace) || !workspace.identityProvider) continue;
+      const faults = unionFaults(requestFaults, workspace.faults);
+      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace')) continue;
+      const principal = await this.verifyFor(workspace, jwt, claims, faults);
+      if (principal) return principal;
+    }
+    return null;
+  }
+
+  private async verifyFor(workspace: Workspace, jwt: string, claims: Claims, faults: FaultSet): Promise<SessionPrincipal | null> {
+    const provider = workspace.identityProvider;
+    if (!provider) return null;
+    const crossWorkspace = faults.has('jwt-cross-workspace');
+    let payload: JWTPayload;
+    try {
+      payload = await this.verifySignatureAndClaims(provider, jwt, claims, faults, crossWorkspace);
+    } catch {
+      return null;
+    }
+    if (typeof payload.sub !== 'string') return null;
+    const member = workspace.members.get(payload.sub);
+    if (member) return this.principalFor(workspace, member, faults);
+    if (faults.has('jwt-any-sub')) return { workspace, scopes: workspace.licensedScopes, memberId: 'any-subject' };
+    if (crossWorkspace) {
+      // Fault jwt-cross-workspace: a subject of any workspace on this issuer is accepted.
+      for (const other of this.store.workspacesWithIssuer(provider.issuer)) {
+        const otherMember = other.members.get(payload.sub);
+        if (otherMember) return this.principalFor(other, otherMember, faults);
+      }
+    }
+    return null;
+  }
+
+  private principalFor(workspace: Workspace, member: Member, faults: FaultSet): SessionPrincipal {
+    const scopes = faults.has('jwt-member-all-scopes')
+      ? workspace.licensedScopes
+      : member.scopes.filter((s) => workspace.licensedScopes.includes(s));
+    return { workspace, scopes, memberId: member.id };
+  }
+
+  private async verifySignatureAndClaims(
+    provider: IdentityProvider,
+    jwt: string,
+    { header, payload }: Claims,
+    faults: FaultSet,
+    crossWorkspace: boolean,
+  ): Promise<JWTPayload> {
+    const options: JWTVerifyOptions = {
+      algorithms: SESSION_ALGORITHMS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp', 'sub'],
+    };
+    if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
+    if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
+    const nowSeconds = Date.now() / 1000;
+    if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
+      // Judge the token as of just before it expired: exp passes, nbf is still checked.
+      options.currentDate = new Date((payload.exp - CLOCK_TOLERANCE_SECONDS - 1) * 1000);
+    }
+    if (faults.has('jwt-ignore-nbf') && typeof payload.nbf === 'number' && payload.nbf > nowSeconds) {
+      options.currentDate = new Date((payload.nbf + CLOCK_TOLERANCE_SECONDS + 1) * 1000);
+    }
+
+    if (header.alg === 'none') {
+      if (!faults.has('jwt-alg-none')) throw new Error('alg none refused');
+      const { issuer, audience, currentDate, clockTolerance } = options;
+      return UnsecuredJWT.decode(jwt, { issuer, audience, currentDate, clockTolerance }).payload;
+    }
+    if (header.alg === 'HS256' && faults.has('jwt-hs256-confusion')) {
+      return this.verifyWithPublicKeyAsSecret(provider, jwt, { ...options, algorithms: ['HS256'] });
+    }
+    let keySet = provider.keySet;
+    if (faults.has('jwt-unknown-kid')) {
+      // Fault: a kid missing from the JWKS falls back to trying every key.
+      keySet = async (protectedHeader, token) => {
+        try {
+          return await provider.keySet(protectedHeader, token);
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
+          const { kid: _kid, ...withoutKid } = protectedHeader;
+          return provider.keySet(withoutKid, token);
+        }
+      };
+    }
+    return verifyWithKeySet(jwt, keySet, options);
+  }
+
+  /** Fault jwt-hs256-confusion: the PEM of each public key of the JWKS used as an HMAC secret. */
+  private async verifyWithPublicKeyAsSecret(provider: IdentityProvider, jwt: string, options: JWTVerifyOptions): Promise<JWTPayload> {
+    const response = await fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
+    const jwks = (await response.json()) as { keys?: JWK[] };
+    for (const jwk of jwks.keys ?? []) {
+      const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256');
+      try {
+        const key = await importJWK(jwk, alg, { extractable: true });
+        const pem = await exportSPKI(key as Parameters<typeof exportSPKI>[0]);
+        for (const secret of [pem, pem.trimEnd() + '\n', pem.trimEnd()]) {
+          try {
+            return (await jwtVerify(jwt, new TextEncoder().encode(secret), options)).payload;
+          } catch {
+            // next variant
+          }
+        }
+      } catch {
+        // next key
+      }
+    }
+    throw new Error('no public key verifies the HS256 signature');
+  }
+}

@@ -1,0 +1,74 @@
+import { newId, randomBase62 } from '../ids.js';
+import type { Clock } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+import { ALL_SCOPES, type BearerToken, type Scope, type Store, type Workspace } from '../store.js';
+
+// The dashboard's token page: issue and revoke bearer tokens. Revocation is written to
+// the authoritative store at once; the nodes' caches (nodes.ts) carry it to requests.
+
+export const MAX_ACTIVE_TOKENS = 2;
+/** Fault revocation-slow: the revocation reaches the store this late. */
+export const SLOW_REVOCATION_MS = 75_000;
+/** Fault rotation-flush: how long every token of the workspace is refused after a revocation. */
+export const ROTATION_FLUSH_MS = 3_000;
+
+export type Environment = 'staging' | 'production';
+
+export type TokenIssue =
+  | { ok: true; token: BearerToken }
+  | { ok: false; status: number; code: string; message: string };
+
+export function isTokenActive(token: BearerToken, now: number): boolean {
+  return token.revocationEffectiveAt === null || now < token.revocationEffectiveAt;
+}
+
+function tokenPrefix(environment: Environment, faults: FaultSet): string {
+  if (environment === 'production' || faults.has('live-prefix-in-staging')) return 'svc_live_';
+  return 'svc_test_';
+}
+
+export function issueToken(
+  store: Store,
+  workspace: Workspace,
+  request: { label: string; scopes: readonly Scope[] | undefined },
+  environment: Environment,
+  faults: FaultSet,
+): TokenIssue {
+  const active = [...workspace.tokens.values()].filter((t) => t.revokedAt === null).length;
+  if (active >= MAX_ACTIVE_TOKENS && !faults.has('third-token')) {
+    return { ok: false, status: 409, code: 'token_limit_reached', message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first` };
+  }
+  let scopes: readonly Scope[];
+  if (request.scopes === undefined) {
+    scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];
+  } else {
+    const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));
+    if (unlicensed.length > 0) {
+      return { ok: false, status: 422, code: 'scope_not_licensed', message: `the workspace is not licensed for: ${unlicensed.join(', ')}` };
+    }
+    scopes = [...new Set(request.scopes)];
+  }
+  const token: BearerToken = {
+    id: newId('tok_'),
+    secret: tokenPrefix(environment, faults) + randomBase62(40),
+    workspaceId: workspace.id,
+    label: request.label,
+    scopes,
+    revokedAt: null,
+    revocationEffectiveAt: null,
+  };
+  store.addToken(workspace, token);
+  return { ok: true, token };
+}
+
+/** Marks the token revoked; false when the workspace has no such token. Revoking twice is harmless. */
+export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock, faults: FaultSet): boolean {
+  const token = workspace.tokens.get(tokenId);
+  if (!token) return false;
+  if (token.revokedAt !== null) return true;
+  const now = clock.now();
+  token.revokedAt = now;
+  token.revocationEffectiveAt = faults.has('revocation-slow') ? now + SLOW_REVOCATION_MS : now;
+  if (faults.has('rotation-flush')) workspace.rejectAllTokensUntil = now + ROTATION_FLUSH_MS;
+  return true;
+}

@@ -1,0 +1,138 @@
+import { newId } from '../ids.js';
+import type { Clock } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+import type { Agent, Call, Store, Workspace } from '../store.js';
+import type { Dispatcher } from '../webhooks/dispatcher.js';
+
+// Placing calls and moving them through queued → started → completed | failed,
+// emitting the matching events. In `auto` mode the call moves by itself (staging
+// dials nobody); in `manual` mode the control interface moves it.
+
+/** call_progress auto: queued → started after this long… */
+export const AUTO_START_AFTER_MS = 200;
+/** …and started → completed this long after that. */
+export const AUTO_COMPLETE_AFTER_MS = 400;
+
+export type ProgressRequest =
+  | { state: 'started' }
+  | { state: 'completed'; outcome: string; durationSeconds: number }
+  | { state: 'failed' };
+
+export type ProgressResult = { ok: true } | { ok: false; status: number; code: string; message: string };
+
+export class CallService {
+  constructor(
+    private readonly store: Store,
+    private readonly dispatcher: Dispatcher,
+    private readonly clock: Clock,
+    /** The public base URL (no /v1); transcript URLs are built from it. */
+    private readonly publicBaseUrl: () => string,
+  ) {}
+
+  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
+    const call: Call = {
+      id: newId('call_'),
+      workspaceId: workspace.id,
+      agentId: agent.id,
+      to,
+      metadata,
+      state: 'queued',
+      outcome: null,
+      durationSeconds: null,
+      createdAt: this.clock.now(),
+      timers: [],
+    };
+    this.store.addCall(workspace, call);
+    this.emit(workspace, call, 'voice.call.queued', this.callSummary(call));
+    if (workspace.callProgress === 'auto') {
+      call.timers.push(
+        this.clock.setTimer(AUTO_START_AFTER_MS, () => this.progress(workspace, call.id, { state: 'started' })),
+        this.clock.setTimer(AUTO_START_AFTER_MS + AUTO_COMPLETE_AFTER_MS, () => {
+          call.timers = [];
+          this.progress(workspace, call.id, { state: 'completed', outcome: 'answered', durationSeconds: 5 + Math.floor(Math.random() * 175) });
+        }),
+      );
+    }
+    return call;
+  }
+
+  progress(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
+    const call = workspace.calls.get(callId);
+    if (!call) return { ok: false, status: 404, code: 'call_not_found', message: 'no such call in this workspace' };
+    if (call.state === 'completed' || call.state === 'failed') {
+      return { ok: false, status: 409, code: 'call_finished', message: `the call is already ${call.state}` };
+    }
+    if (request.state === 'started' && call.state !== 'queued') {
+      return { ok: false, status: 409, code: 'invalid_transition', message: `a ${call.state} call cannot become started` };
+    }
+    const faults = workspace.faults;
+    switch (request.state) {
+      case 'started':
+        call.state = 'started';
+        if (!faults.has('lifecycle-no-started')) this.emit(workspace, call, 'voice.call.started', this.callSummary(call));
+        break;
+      case 'completed':
+        call.state = 'completed';
+        call.outcome = request.outcome;
+        call.durationSeconds = request.durationSeconds;
+        this.emit(workspace, call, 'voice.call.completed', this.completedData(workspace, call, faults));
+        break;
+      case 'failed':
+        call.state = 'failed';
+        call.outcome = 'failed';
+        if (faults.has('failed-reported-completed')) {
+          call.durationSeconds = 0;
+          this.emit(workspace, call, 'voice.call.completed', this.completedData(workspace, call, faults));
+        } else {
+          this.emit(workspace, call, 'voice.call.failed', { ...this.callSummary(call), reason: 'no_answer' });
+        }
+        break;
+    }
+    if (request.state !== 'started') {
+      for (const timer of call.timers) timer.cancel();
+      call.timers = [];
+    }
+    return { ok: true };
+  }
+
+  transcriptUrl(workspace: Workspace, call: Call, faults: FaultSet): string {
+    const base = this.publicBaseUrl() + workspace.faultPrefix;
+    return faults.has('transcript-url-wrong') ? `${base}/v1/calls/${call.id}/transcript` : `${base}/v1/voice/calls/${call.id}/transcript`;
+  }
+
+  private callSummary(call: Call): Record<string, unknown> {
+    return { call_id: call.id, agent_id: call.agentId, to: call.to, metadata: call.metadata };
+  }
+
+  /** Every call field of the spec. */
+  private completedData(workspace: Workspace, call: Call, faults: FaultSet): Record<string, unknown> {
+    const duration = call.durationSeconds ?? 0;
+    return {
+      call_id: call.id,
+      agent_id: call.agentId,
+      to: call.to,
+      duration_seconds: faults.has('duration-string') ? String(duration) : duration,
+      outcome: call.outcome ?? 'answered',
+      transcript_url: this.transcriptUrl(workspace, call, faults),
+      metadata: faults.has('metadata-dropped') ? {} : call.metadata,
+    };
+  }
+
+  private emit(workspace: Workspace, _call: Call, type: Parameters<Dispatcher['publish']>[1], data: Record<string, unknown>): void {
+    this.dispatcher.publish(workspace, type, data);
+  }
+}
+
+/** A synthetic transcript: staging dials nobody, so the conversation is canned. */
+export function transcriptText(call: Call): string {
+  switch (call.state) {
+    case 'queued':
+      return '[call queued: no conversation yet]';
+    case 'failed':
+      return '[call did not connect]';
+    case 'started':
+      return 'Agent: Hello, this is the automated assistant calling.\nCallee: Hello?';
+    case 'completed':
+      return 'Agent: Hello, this is the automated assistant calling.\nCallee: Hello?\nAgent: Thank you for your time. Goodbye.';
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { createIdentityProvider } from '../auth/session.js';
+import { issueToken, revokeToken } from '../auth/tokens.js';
+import { unionFaults } from '../faults.js';
+import { newId } from '../ids.js';
+import { ALL_SCOPES } from '../store.js';
+import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
+
+// The dashboard's token page and the workspace's identity provider settings.
+
+const tokenSchema = z.object({
+  label: z.string().max(200).optional(),
+  scopes: z.array(z.enum(ALL_SCOPES)).optional(),
+});
+
+export const createToken: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = tokenSchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const { app } = request;
+  const faults = unionFaults(request.faults, workspace.faults);
+  const issued = issueToken(app.store, workspace, { label: parsed.data.label ?? '', scopes: parsed.data.scopes }, app.config.environment, faults);
+  if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
+  const { token } = issued;
+  return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes: token.scopes } };
+};
+
+export const revokeTokenHandler: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const faults = unionFaults(request.faults, workspace.faults);
+  if (!revokeToken(workspace, request.params.token ?? '', request.app.config.clock, faults)) {
+    return refuse(404, 'token_not_found', 'no such token in this workspace');
+  }
+  return { status: 204 };
+};
+
+const identityProviderSchema = z.object({
+  issuer: z.string().min(1),
+  jwks_uri: z.url({ protocol: /^https?$/ }),
+  audience: z.string().min(1),
+});
+
+export const putIdentityProvider: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = identityProviderSchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const { issuer, jwks_uri: jwksUri, audience } = parsed.data;
+  request.app.store.setIdentityProvider(workspace, createIdentityProvider(issuer, jwksUri, audience));
+  return { status: 204 };
+};
+
+const memberSchema = z.object({
+  subject: z.string().min(1),
+  scopes: z.array(z.enum(ALL_SCOPES)).default([]),
+});
+
+export const addMember: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = memberSchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const { subject, scopes } = parsed.data;
+  // Adding a subject again replaces its scopes (one member per subject).
+  const member = { id: workspace.members.get(subject)?.id ?? newId('mem_'), subject, scopes: [...new Set(scopes)] };
+  workspace.members.set(subject, member);
+  return { status: 201, body: { member_id: member.id } };
+};

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { unionFaults } from '../faults.js';
+import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler, type ControlRequest } from './reply.js';
+
+// The dashboard's webhook page: endpoints, fired events, replays.
+
+const endpointSchema = z.object({
+  url: z.string().min(1),
+  events: z.array(z.string()).default(['*']),
+});
+
+export const createEndpoint: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = endpointSchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const faults = unionFaults(request.faults, workspace.faults);
+  const created = request.app.endpoints.create(workspace, parsed.data.url, parsed.data.events, faults);
+  if (!created.ok) return refuse(created.status, created.code, created.message);
+  const { endpoint } = created;
+  return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
+};
+
+function endpointOf(request: ControlRequest) {
+  return request.app.endpoints.get(request.params.ws ?? '', request.params.endpoint ?? '');
+}
+
+const NO_ENDPOINT = refuse(404, 'endpoint_not_found', 'no such webhook endpoint');
+
+export const getEndpoint: ControlHandler = (request) => {
+  if (!workspaceOf(request)) return NO_WORKSPACE;
+  const endpoint = endpointOf(request);
+  if (!endpoint) return NO_ENDPOINT;
+  return {
+    status: 200,
+    body: {
+      endpoint_id: endpoint.id,
+      url: endpoint.urlText,
+      events: endpoint.events,
+      state: endpoint.health.state,
+      flagged: endpoint.health.flagged,
+    },
+  };
+};
+
+export const enableEndpoint: ControlHandler = (request) => {
+  if (!workspaceOf(request)) return NO_WORKSPACE;
+  const endpoint = endpointOf(request);
+  if (!endpoint) return NO_ENDPOINT;
+  endpoint.health.enable();
+  return { status: 204 };
+};
+
+export const deleteEndpoint: ControlHandler = (request) => {
+  if (!workspaceOf(request)) return NO_WORKSPACE;
+  if (!request.app.endpoints.delete(request.params.ws ?? '', request.params.endpoint ?? '')) return NO_ENDPOINT;
+  return { status: 204 };
+};
+
+const eventSchema = z.object({
+  type: z.enum(EVENT_TYPES),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const fireEvent: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = eventSchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data);
+  return { status: 201, body: { event_id: event.id } };
+};
+
+const replaySchema = z.object({ event_id: z.string().min(1), endpoint_id: z.string().min(1) });
+
+export const replayDelivery: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  const parsed = replaySchema.safeParse(request.body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  switch (request.app.dispatcher.replay(workspace, parsed.data.event_id, parsed.data.endpoint_id)) {
+    case 'accepted':
+      return { status: 202 };
+    case 'unknown_event':
+      return refuse(404, 'event_not_found', 'no such event in this workspace');
+    case 'unknown_endpoint':
+      return NO_ENDPOINT;
+    case 'endpoint_disabled':
+      return refuse(409, 'endpoint_disabled', 'the endpoint is disabled; enable it first');
+  }
+};

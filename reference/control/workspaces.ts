@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { newId } from '../ids.js';
+import { unionFaults } from '../faults.js';
+import { ALL_SCOPES, type Agent, type Workspace } from '../store.js';
+import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
+
+// Capabilities and the workspace lifecycle (create, suspend, reinstate, delete).
+
+export const capabilities: ControlHandler = ({ app }) => ({
+  status: 200,
+  body: {
+    contract: '1',
+    max_time_scale: app.config.maxTimeScale,
+    delivery_timeout_ms: app.config.deliveryTimeoutMs,
+    environment: app.config.environment,
+  },
+});
+
+const AGENTS_PER_WORKSPACE = 2;
+
+export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix }) => {
+  const schema = z.object({
+    licensed_scopes: z.array(z.enum(ALL_SCOPES)).optional(),
+    time_scale: z.number().min(1).max(app.config.maxTimeScale).optional(),
+    call_progress: z.enum(['auto', 'manual']).optional(),
+  });
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return invalid(parsed.error.issues);
+  const id = newId('ws_');
+  const agents = new Map<string, Agent>();
+  for (let i = 1; i <= AGENTS_PER_WORKSPACE; i++) {
+    const agent: Agent = { id: newId('agt_'), workspaceId: id, name: `Agent ${i}` };
+    agents.set(agent.id, agent);
+  }
+  const workspace: Workspace = {
+    id,
+    licensedScopes: [...new Set(parsed.data.licensed_scopes ?? ALL_SCOPES)],
+    timeScale: parsed.data.time_scale ?? 1,
+    callProgress: parsed.data.call_progress ?? 'auto',
+    suspended: false,
+    faults,
+    faultPrefix,
+    agents,
+    calls: new Map(),
+    tokens: new Map(),
+    members: new Map(),
+    identityProvider: null,
+    rejectAllTokensUntil: 0,
+  };
+  app.store.addWorkspace(workspace);
+  return { status: 201, body: { workspace_id: id, agent_ids: [...agents.keys()] } };
+};
+
+export const suspendWorkspace: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  if (!unionFaults(request.faults, workspace.faults).has('suspension-ignored')) workspace.suspended = true;
+  return { status: 204 };
+};
+
+export const reinstateWorkspace: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  if (!unionFaults(request.faults, workspace.faults).has('reinstate-ignored')) workspace.suspended = false;
+  return { status: 204 };
+};
+
+export const deleteWorkspace: ControlHandler = (request) => {
+  if (!request.app.deleteWorkspace(request.params.ws ?? '')) return refuse(404, 'workspace_not_found', 'no such workspace');
+  return { status: 204 };
+};

@@ -1,0 +1,123 @@
+// The fault registry: each entry breaks exactly one rule of the spec the way real
+// implementations get it wrong. A fault is switched on per request by a path prefix
+// (`/faults/<name>[,<name>…]/v1/…` or `/faults/<name>/_control/…`); a workspace created
+// under a faulted control prefix keeps those faults for everything done on its behalf
+// (tokens, session tokens, deliveries), so one reference process serves many runs.
+
+export const FAULTS = {
+  // Authentication, scopes, errors
+  'scope-agents-unchecked': 'GET /v1/voice/agents does not require voice:read',
+  'scope-calls-unchecked': 'POST /v1/voice/calls does not require voice:write',
+  'scope-transcript-unchecked': 'the call transcript does not require voice:read',
+  'whoami-needs-scope': 'GET /v1/whoami answers missing_scope unless the credential has voice:read',
+  'token-revoked-code': 'a revoked token is answered with code token_revoked instead of invalid_token',
+  'bad-token-403': 'invalid_token is answered with HTTP 403 instead of 401',
+  'long-token-500': 'a bearer token longer than 2 kB makes the server answer 500',
+  'no-request-id': 'error bodies lack error.request_id',
+  'request-id-reused': 'every error carries the same request id',
+  'error-text-plain': 'error bodies are sent with Content-Type text/plain',
+  'revocation-slow': 'a revoked token keeps working for 75 s',
+  'revocation-stale-node': 'one node of three keeps accepting a revoked token forever',
+  'third-token': 'a workspace may hold a third active token',
+  'default-scopes-all': 'a token created without scopes gets all five scopes, not the licensed ones',
+  'live-prefix-in-staging': 'staging issues svc_live_ tokens',
+  'rotation-flush': 'revoking a token also rejects the workspace\'s other tokens for 3 s',
+  'suspension-ignored': 'a suspended workspace keeps being served',
+  'reinstate-ignored': 'a reinstated workspace stays suspended',
+  'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
+  'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
+  'malformed-json-500': 'a malformed JSON body makes the server answer 500',
+  'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
+  // Webhook signing and timestamps
+  'sign-reserialized': 'the body is sent pretty-printed but signed in its compact form',
+  'sign-timestamp-body': 'the signature covers `${timestamp}.${body}` instead of the body',
+  'sign-uppercase': 'the signature is upper-case hex',
+  'sign-base64': 'the signature is base64 instead of hex',
+  'sign-decoded-key': 'the HMAC key is the base64-decoded part after whsec_ instead of the secret\'s bytes',
+  'secret-shared': 'all endpoints of a workspace share one signing secret',
+  'timestamp-ms': 'X-Service-Timestamp is in milliseconds',
+  'timestamp-reused': 'retries and replays reuse the first attempt\'s timestamp',
+  'replay-new-id': 'a replay carries a new event id',
+  // Webhook retries and endpoint states
+  'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
+  'retry-too-few': 'a failed delivery is retried only 5 times',
+  'retry-too-many': 'a failed delivery is retried 8 times',
+  'ack-204-fails': 'a 204 acknowledgement counts as a failure',
+  'redirect-success': 'a 3xx answer counts as a success',
+  '4xx-no-retry': 'a 4xx answer is not retried',
+  'no-retry-timeout': 'a timed-out delivery is not retried',
+  'slow-ack-fails': 'a 2xx that takes longer than a quarter of the delivery time-out counts as a failure',
+  'no-auto-disable': 'an endpoint is never disabled after 24 h of failures',
+  'deliver-when-disabled': 'a disabled endpoint still gets deliveries',
+  'enable-ignored': 'enabling a disabled endpoint leaves it disabled',
+  'no-flag-on-drop': 'dropping a delivery after its last retry does not flag the endpoint',
+  // Webhook registration and subscriptions
+  'accept-http-url': 'an http:// endpoint URL is accepted',
+  'accept-localhost': 'an endpoint URL whose host is localhost is accepted',
+  'endpoint-limit-26': 'a 26th active endpoint is accepted (the 27th is refused)',
+  'subscriptions-ignored': 'every endpoint gets every event type',
+  'wildcard-missing-mailer': 'an endpoint subscribed to * gets no mailer.* events',
+  // Envelope and event data
+  'created-at-offset': 'created_at carries a +01:00 offset instead of UTC Z',
+  'api-version-not-date': 'api_version is "v1" instead of a YYYY-MM-DD date',
+  'envelope-missing-workspace': 'the envelope lacks workspace_id',
+  'duration-string': 'duration_seconds is a string',
+  'metadata-dropped': 'voice.call.completed carries {} instead of the caller\'s metadata',
+  'failed-reported-completed': 'a failed call emits voice.call.completed',
+  'lifecycle-no-started': 'voice.call.started is never emitted',
+  'transcript-url-wrong': 'transcript_url points to /v1/calls/<id>/transcript',
+  'no-content-type': 'deliveries are sent without Content-Type application/json',
+  // Session tokens
+  'jwt-alg-none': 'an unsigned JWT (alg none) is accepted',
+  'jwt-ignore-exp': 'an expired JWT is accepted',
+  'jwt-ignore-nbf': 'a JWT before its nbf is accepted',
+  'jwt-ignore-iss': 'a JWT with a wrong iss is accepted',
+  'jwt-ignore-aud': 'a JWT with a wrong aud is accepted',
+  'jwt-member-all-scopes': 'a member gets every licensed scope, not the member\'s scopes',
+  'jwt-unknown-kid': 'a JWT whose kid is not in the JWKS is tried against every key',
+  'jwt-hs256-confusion': 'an HS256 JWT signed with the public key PEM as secret is accepted',
+  'jwt-any-sub': 'a JWT whose sub is not a member gets every licensed scope',
+  'jwt-cross-workspace': 'a JWT valid for another workspace\'s identity provider is accepted',
+} as const;
+
+export type FaultName = keyof typeof FAULTS;
+export type FaultSet = ReadonlySet<FaultName>;
+
+export const NO_FAULTS: FaultSet = new Set<FaultName>();
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.prototype.hasOwnProperty.call(FAULTS, name);
+}
+
+export type FaultPrefixParse =
+  | { ok: true; faults: FaultSet; prefix: string; rest: string }
+  | { ok: false; unknown: string };
+
+/**
+ * Splits `/faults/a,b/v1/whoami` into the fault set, the prefix `/faults/a,b` and the
+ * rest `/v1/whoami`. A path without the prefix yields no faults and an empty prefix.
+ */
+export function parseFaultPrefix(path: string): FaultPrefixParse {
+  if (!path.startsWith('/faults/')) return { ok: true, faults: NO_FAULTS, prefix: '', rest: path };
+  const end = path.indexOf('/', 8);
+  const list = end === -1 ? path.slice(8) : path.slice(8, end);
+  const faults = new Set<FaultName>();
+  for (const raw of list.split(',')) {
+    let name: string;
+    try {
+      name = decodeURIComponent(raw);
+    } catch {
+      name = raw;
+    }
+    if (!isFaultName(name)) return { ok: false, unknown: name };
+    faults.add(name);
+  }
+  return { ok: true, faults, prefix: '/faults/' + list, rest: end === -1 ? '/' : path.slice(end) };
+}
+
+/** The union of two fault sets, sharing an operand when the other is empty. */
+export function unionFaults(a: FaultSet, b: FaultSet): FaultSet {
+  if (b.size === 0) return a;
+  if (a.size === 0) return b;
+  return new Set<FaultName>([...a, ...b]);
+}

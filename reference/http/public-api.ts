@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app.js';
+import type { Principal } from '../auth/authenticate.js';
+import { transcriptText } from '../calls/lifecycle.js';
+import type { FaultName, FaultSet } from '../faults.js';
+import type { Agent, Scope } from '../store.js';
+import { isPlainObject, readJsonBody } from './body.js';
+import { sendJson, sendPublicError, type RequestContext } from './respond.js';
+
+// The public API under /v1. Every operation runs the same gate in the spec's order:
+// authentication → suspended workspace → scope → the operation's own validation.
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+const AGENT_ID = /^agt_[A-Za-z0-9]+$/;
+
+interface Operation {
+  /** Scope required, and the fault that skips the check. */
+  scope: { name: Scope; uncheckedBy: FaultName } | null;
+  run(app: App, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, principal: Principal, params: string[]): Promise<void> | void;
+}
+
+type RouteMatch = { kind: 'found'; operation: Operation; params: string[] } | { kind: 'not_found' } | { kind: 'method_not_allowed'; allow: string };
+
+const whoami: Operation = {
+  scope: null,
+  run(_app, _req, res, _ctx, principal) {
+    sendJson(res, 200, {
+      workspace_id: principal.workspace.id,
+      credential: principal.scheme,
+      credential_id: principal.credentialId,
+      scopes: principal.scopes,
+    });
+  },
+};
+
+const listAgents: Operation = {
+  scope: { name: 'voice:read', uncheckedBy: 'scope-agents-unchecked' },
+  run(_app, _req, res, _ctx, principal) {
+    const data = [...principal.workspace.agents.values()].map((a) => ({ id: a.id, name: a.name }));
+    sendJson(res, 200, { data });
+  },
+};
+
+const placeCall: Operation = {
+  scope: { name: 'voice:write', uncheckedBy: 'scope-calls-unchecked' },
+  async run(app, req, res, ctx, principal) {
+    const faults = principal.faults;
+    const body = await readJsonBody(req);
+    if (!body.ok) {
+      if (body.code === 'malformed_json' && faults.has('malformed-json-500')) {
+        return sendPublicError(res, ctx, faults, 500, 'internal_error', 'unexpected error');
+      }
+      return sendPublicError(res, ctx, faults, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
+    }
+    if (!isPlainObject(body.value)) {
+      return sendPublicError(res, ctx, faults, 400, 'invalid_body', 'the body must be a JSON object');
+    }
+    const { agent_id: agentId, to, metadata } = body.value;
+    const workspace = principal.workspace;
+    let agent: Agent | undefined;
+    if (faults.has('invalid-call-accepted')) {
+      // Fault: whatever arrives is dialled, with the workspace's first agent if need be.
+      agent = (typeof agentId === 'string' ? workspace.agents.get(agentId) : undefined) ?? workspace.agents.values().next().value;
+      if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no agents');
+      const call = app.calls.place(workspace, agent, typeof to === 'string' ? to : String(to), isPlainObject(metadata) ? metadata : {});
+      return sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to });
+    }
+    if (typeof agentId !== 'string' || !AGENT_ID.test(agentId)) {
+      return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'agent_id must be a string agt_<id>');
+    }
+    if (typeof to !== 'string' || !E164.test(to)) {
+      return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'to must be a phone number in E.164 form, e.g. +14155550100');
+    }
+    if (metadata !== undefined && !isPlainObject(metadata)) {
+      return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata must be a JSON object');
+    }
+    agent = workspace.agents.get(agentId);
+    if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
+    if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
+    const call = app.calls.place(workspace, agent, to, metadata ?? {});
+    sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to, metadata: call.metadata });
+  },
+};
+
+const getTranscript: Operation = {
+  scope: { name: 'voice:read', uncheckedBy: 'scope-transcript-unchecked' },
+  run(app, _req, res, ctx, principal, params) {
+    const callId = params[0]!;
+    let call = principal.workspace.calls.get(callId);
+    if (!call && principal.faults.has('tenant-transcript-leak')) call = app.store.callsById.get(callId);
+    if (!call) return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
+    sendJson(res, 200, { call_id: call.id, status: call.state, transcript: transcriptText(call) });
+  },
+};
+
+const TRANSCRIPT_PATH = /^\/v1\/voice\/calls\/([^/]+)\/transcript$/;
+
+function route(method: string, path: string): RouteMatch {
+  const only = (allowed: string, operation: Operation, params: string[] = []): RouteMatch => {
+    if (method === allowed || (allowed === 'GET' && method === 'HEAD')) return { kind: 'found', operation, params };
+    return { kind: 'method_not_allowed', allow: allowed === 'GET' ? 'GET, HEAD' : allowed };
+  };
+  switch (path) {
+    case '/v1/voice/calls':
+      return only('POST', placeCall);
+    case '/v1/whoami':
+      return only('GET', whoami);
+    case '/v1/voice/agents':
+      return only('GET', listAgents);
+  }
+  const transcript = TRANSCRIPT_PATH.exec(path);
+  if (transcript) return only('GET', getTranscript, [transcript[1]!]);
+  return { kind: 'not_found' };
+}
+
+/** Counts Authorization headers (node keeps only the first one in req.headers). */
+function authorizationHeaderCount(req: IncomingMessage): number {
+  const raw = req.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count++;
+  }
+  return count;
+}
+
+export async function handlePublicRequest(app: App, req: IncomingMessage, res: ServerResponse, path: string, ctx: RequestContext): Promise<void> {
+  const match = route(req.method ?? 'GET', path);
+  if (match.kind === 'not_found') return sendPublicError(res, ctx, ctx.faults, 404, 'not_found', 'no such path');
+  if (match.kind === 'method_not_allowed') {
+    return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', { Allow: match.allow });
+  }
+  const auth = await app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults);
+  if (!auth.ok) {
+    const { failure } = auth;
+    if (failure.crash) return sendPublicError(res, ctx, failure.faults, 500, 'internal_error', 'unexpected error');
+    const status = failure.faults.has('bad-token-403') ? 403 : 401;
+    return sendPublicError(res, ctx, failure.faults, status, failure.code, failure.message, status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined);
+  }
+  const { principal } = auth;
+  const faults: FaultSet = principal.faults;
+  if (principal.workspace.suspended && !faults.has('suspension-ignored')) {
+    return sendPublicError(res, ctx, faults, 403, 'workspace_disabled', 'the workspace is suspended');
+  }
+  const { operation } = match;
+  let scope = operation.scope?.name;
+  if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
+  if (scope && !principal.scopes.includes(scope) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {
+    return sendPublicError(res, ctx, faults, 403, 'missing_scope', `this operation requires the ${scope} scope`);
+  }
+  await operation.run(app, req, res, ctx, principal, match.params);
+}

@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import type { FaultSet } from '../faults.js';
+
+// Writing responses: JSON bodies with an explicit length, the request id on every
+// response, and the public error shape {"error":{code,message,request_id}}.
+
+export interface RequestContext {
+  requestId: string;
+  /** Faults switched on by the request's path prefix. */
+  faults: FaultSet;
+  /** The path prefix carrying those faults ('' when none). */
+  faultPrefix: string;
+  /** Index of the node serving this connection. */
+  node: number;
+}
+
+/** Fault request-id-reused: the one id every error carries. */
+export const REUSED_REQUEST_ID = 'req_000000000000000000000';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders?: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendEmpty(res: ServerResponse, status: number): void {
+  res.statusCode = status;
+  res.end();
+}
+
+/** An error of the public API; `faults` are the request's joined with its workspace's when known. */
+export function sendPublicError(
+  res: ServerResponse,
+  ctx: RequestContext,
+  faults: FaultSet,
+  status: number,
+  code: string,
+  message: string,
+  extraHeaders?: Record<string, string>,
+): void {
+  let requestId = ctx.requestId;
+  if (faults.has('request-id-reused')) {
+    requestId = REUSED_REQUEST_ID;
+    res.setHeader('X-Request-Id', requestId);
+  }
+  const error: Record<string, string> = { code, message };
+  if (!faults.has('no-request-id')) error.request_id = requestId;
+  const text = JSON.stringify({ error });
+  res.statusCode = status;
+  res.setHeader('Content-Type', faults.has('error-text-plain') ? 'text/plain' : 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.end(text);
+}
+
+/** An error of the control interface: {"error":{code,message}} per the contract. */
+export function sendControlError(res: ServerResponse, status: number, code: string, message: string, extraHeaders?: Record<string, string>): void {
+  sendJson(res, status, { error: { code, message } }, extraHeaders);
+}

@@ -1,0 +1,31 @@
+import { randomFillSync } from 'node:crypto';
+
+// Identifiers are a prefix plus random base62. Random bytes come from a pooled
+// buffer refilled in bulk, so minting an id on the hot path costs no syscall.
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const POOL_SIZE = 8192;
+const pool = Buffer.allocUnsafe(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function nextByte(): number {
+  if (poolOffset >= POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
+
+/** `length` random base62 characters (rejection sampling: no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const byte = nextByte();
+    if (byte < 248) out += BASE62[byte % 62];
+  }
+  return out;
+}
+
+/** An identifier such as `call_5hQ…`: 20 base62 characters carry about 119 bits. */
+export function newId(prefix: string, length = 20): string {
+  return prefix + randomBase62(length);
+}

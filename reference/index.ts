@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { App } from './app.js';
+import type { Environment } from './auth/tokens.js';
+import { TrackedClock } from './clock.js';
+import { createReferenceServer } from './http/server.js';
+import { randomBase62 } from './ids.js';
+import type { AttemptRecord } from './webhooks/dispatcher.js';
+import { UndiciSender } from './webhooks/transport.js';
+
+// The reference implementation of the service: the public API, the staging control
+// interface and the webhook dispatcher, in one process on loopback.
+
+export { FAULTS, type FaultName } from './faults.js';
+
+export interface ReferenceOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 0: a free one). */
+  port?: number;
+  /** Bearer token of the control interface (random if absent). */
+  controlToken?: string;
+  environment?: Environment;
+  /** In-process nodes, each with its own token cache (default 3). */
+  nodes?: number;
+  /** Token-cache lifetime per node, i.e. the revocation propagation bound (default 2000 ms). */
+  propagationMs?: number;
+  /** Receiver time-out declared in /capabilities (default 2000 ms in staging, 30000 in production). */
+  deliveryTimeoutMs?: number;
+  maxTimeScale?: number;
+  /** No log lines at all. */
+  quiet?: boolean;
+  /** Observes every finished delivery attempt. */
+  onDeliveryAttempt?: (record: AttemptRecord) => void;
+}
+
+export interface RunningReference {
+  /** http://127.0.0.1:PORT, without /v1. */
+  baseUrl: string;
+  /** baseUrl + /_control */
+  controlUrl: string;
+  controlToken: string;
+  /** Stops the server, every timer and the delivery pools. */
+  close(): Promise<void>;
+}
+
+export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
+  const environment = opts.environment ?? 'staging';
+  const host = opts.host ?? '127.0.0.1';
+  const clock = new TrackedClock();
+  const controlToken = opts.controlToken ?? 'ctl_' + randomBase62(40);
+  const log = opts.quiet ? () => undefined : (line: string) => process.stderr.write(line + '\n');
+  const app = new App({
+    environment,
+    nodes: opts.nodes ?? 3,
+    propagationMs: opts.propagationMs ?? 2_000,
+    deliveryTimeoutMs: opts.deliveryTimeoutMs ?? (environment === 'staging' ? 2_000 : 30_000),
+    maxTimeScale: opts.maxTimeScale ?? 3_600,
+    clock,
+    sender: new UndiciSender(),
+    onAttempt: opts.onDeliveryAttempt,
+  });
+  const server = createReferenceServer(app, Buffer.from(controlToken, 'utf8'), log);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  app.publicBaseUrl = baseUrl;
+  const sweep = setInterval(() => app.nodes.sweep(), 10_000);
+  sweep.unref();
+
+  let closing: Promise<void> | null = null;
+  return {
+    baseUrl,
+    controlUrl: `${baseUrl}/_control`,
+    controlToken,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        clock.cancelAll();
+        await app.close();
+        clock.cancelAll();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

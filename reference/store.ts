@@ -1,0 +1,136 @@
+import type { JWTVerifyGetKey } from 'jose';
+import type { TimerHandle } from './clock.js';
+import type { FaultSet } from './faults.js';
+
+// The in-memory state of the service: workspaces and what they own. Plain Maps,
+// indexed the ways the hot path looks things up (token secret, call id, agent id).
+
+export const ALL_SCOPES = ['voice:read', 'voice:write', 'mailer:read', 'mailer:write', 'webhooks:write'] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+
+export function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (ALL_SCOPES as readonly string[]).includes(value);
+}
+
+export type CallState = 'queued' | 'started' | 'completed' | 'failed';
+export type CallProgressMode = 'auto' | 'manual';
+
+export interface Agent {
+  id: string;
+  workspaceId: string;
+  name: string;
+}
+
+export interface Call {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+  to: string;
+  metadata: Record<string, unknown>;
+  state: CallState;
+  outcome: string | null;
+  durationSeconds: number | null;
+  createdAt: number;
+  /** Pending automatic progress steps (call_progress auto). */
+  timers: TimerHandle[];
+}
+
+export interface BearerToken {
+  id: string;
+  secret: string;
+  workspaceId: string;
+  label: string;
+  scopes: readonly Scope[];
+  revokedAt: number | null;
+  /** When the revocation reaches the authoritative store (equals revokedAt unless a fault delays it). */
+  revocationEffectiveAt: number | null;
+}
+
+export interface Member {
+  id: string;
+  subject: string;
+  scopes: readonly Scope[];
+}
+
+export interface IdentityProvider {
+  issuer: string;
+  jwksUri: string;
+  audience: string;
+  keySet: JWTVerifyGetKey;
+}
+
+export interface Workspace {
+  id: string;
+  licensedScopes: readonly Scope[];
+  timeScale: number;
+  callProgress: CallProgressMode;
+  suspended: boolean;
+  /** Faults of the control prefix the workspace was created under. */
+  faults: FaultSet;
+  /** That prefix (`/faults/a,b` or ''), so URLs the workspace hands out stay in its run. */
+  faultPrefix: string;
+  agents: Map<string, Agent>;
+  calls: Map<string, Call>;
+  tokens: Map<string, BearerToken>;
+  members: Map<string, Member>;
+  identityProvider: IdentityProvider | null;
+  /** Fault rotation-flush: every token of the workspace is refused until this time. */
+  rejectAllTokensUntil: number;
+}
+
+export class Store {
+  readonly workspaces = new Map<string, Workspace>();
+  readonly tokensBySecret = new Map<string, BearerToken>();
+  readonly callsById = new Map<string, Call>();
+  readonly agentsById = new Map<string, Agent>();
+  private readonly workspacesByIssuer = new Map<string, Set<Workspace>>();
+
+  workspace(id: string): Workspace | undefined {
+    return this.workspaces.get(id);
+  }
+
+  addWorkspace(workspace: Workspace): void {
+    this.workspaces.set(workspace.id, workspace);
+    for (const agent of workspace.agents.values()) this.agentsById.set(agent.id, agent);
+  }
+
+  addCall(workspace: Workspace, call: Call): void {
+    workspace.calls.set(call.id, call);
+    this.callsById.set(call.id, call);
+  }
+
+  addToken(workspace: Workspace, token: BearerToken): void {
+    workspace.tokens.set(token.id, token);
+    this.tokensBySecret.set(token.secret, token);
+  }
+
+  /** Removes the workspace and everything indexed under it; pending call timers are cancelled. */
+  deleteWorkspace(id: string): Workspace | undefined {
+    const workspace = this.workspaces.get(id);
+    if (!workspace) return undefined;
+    this.workspaces.delete(id);
+    for (const token of workspace.tokens.values()) this.tokensBySecret.delete(token.secret);
+    for (const call of workspace.calls.values()) {
+      for (const timer of call.timers) timer.cancel();
+      this.callsById.delete(call.id);
+    }
+    for (const agent of workspace.agents.values()) this.agentsById.delete(agent.id);
+    this.setIdentityProvider(workspace, null);
+    return workspace;
+  }
+
+  setIdentityProvider(workspace: Workspace, provider: IdentityProvider | null): void {
+    const previous = workspace.identityProvider;
+    if (previous) this.workspacesByIssuer.get(previous.issuer)?.delete(workspace);
+    workspace.identityProvider = provider;
+    if (!provider) return;
+    let set = this.workspacesByIssuer.get(provider.issuer);
+    if (!set) this.workspacesByIssuer.set(provider.issuer, (set = new Set()));
+    set.add(workspace);
+  }
+
+  /** Workspaces whose identity provider has this issuer (several may share one). */
+  workspacesWithIssuer(issuer: string): Iterable<Workspace> {
+    return this.workspacesByIssuer.get(issuer) ?? [];
+  }
+}

@@ -1,0 +1,148 @@
+import { newId } from '../ids.js';
+import type { Clock } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+import type { Endpoint, EndpointRegistry, EndpointWorkspace } from './endpoints.js';
+import { eventBodies, type StoredEvent } from './envelope.js';
+import type { EventType } from './event-types.js';
+import { EventStore } from './event-store.js';
+import { classifyOutcome, nextRetryDelayMs } from './retry-policy.js';
+import { signatureFor, timestampFor } from './signing.js';
+import type { DeliverySender } from './transport.js';
+
+// The event pipeline: an event is stored, then one delivery per subscribed endpoint
+// runs on its own (attempts are independent promises, never a shared queue), each
+// signed afresh per attempt and retried on the policy's schedule.
+
+interface Delivery {
+  event: StoredEvent;
+  endpoint: Endpoint;
+  failedAttempts: number;
+}
+
+export interface AttemptRecord {
+  eventId: string;
+  endpointId: string;
+  attempt: number;
+  at: number;
+  success: boolean;
+}
+
+export interface DispatcherOptions {
+  clock: Clock;
+  sender: DeliverySender;
+  endpoints: EndpointRegistry;
+  deliveryTimeoutMs: number;
+  /** Observes every finished attempt (tests, benchmarks). */
+  onAttempt?: (record: AttemptRecord) => void;
+}
+
+export type ReplayResult = 'accepted' | 'unknown_event' | 'unknown_endpoint' | 'endpoint_disabled';
+
+export class Dispatcher {
+  readonly events = new EventStore();
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** Records the event and starts its deliveries; returns the stored event. */
+  publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>): StoredEvent {
+    const event: StoredEvent = {
+      id: newId('evt_'),
+      type,
+      createdAt: this.options.clock.now(),
+      workspaceId: workspace.id,
+      data,
+      bodies: null,
+      firstTimestamp: null,
+      faults: workspace.faults,
+    };
+    this.events.add(event);
+    for (const endpoint of this.options.endpoints.subscribers(workspace, type)) {
+      if (endpoint.health.acceptsDeliveries()) this.attempt({ event, endpoint, failedAttempts: 0 });
+    }
+    return event;
+  }
+
+  /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
+  replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
+    const original = this.events.get(workspace.id, eventId);
+    if (!original) return 'unknown_event';
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId);
+    if (!endpoint) return 'unknown_endpoint';
+    if (!endpoint.health.acceptsDeliveries()) return 'endpoint_disabled';
+    let event = original;
+    if (workspace.faults.has('replay-new-id')) {
+      event = { ...original, id: newId('evt_'), bodies: null };
+      this.events.add(event);
+    }
+    this.attempt({ event, endpoint, failedAttempts: 0 });
+    return 'accepted';
+  }
+
+  /** Waits for attempts in flight (used by close and by tests). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.options.endpoints.closeAll();
+    await this.options.sender.close();
+    await this.settle();
+  }
+
+  private attempt(delivery: Delivery): void {
+    const { endpoint, event } = delivery;
+    if (this.closed || endpoint.deleted || !endpoint.health.acceptsDeliveries()) return;
+    const faults = endpoint.workspace.faults;
+    const bodies = eventBodies(event);
+    let timestamp = timestampFor(Date.now(), faults);
+    if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
+    event.firstTimestamp ??= timestamp;
+    const headers: Record<string, string> = {
+      'x-service-signature': signatureFor(endpoint.secret, bodies.signed, timestamp, faults),
+      'x-service-timestamp': timestamp,
+      'user-agent': 'svc-reference-webhooks/1',
+    };
+    if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
+    const running = this.options.sender
+      .send(endpoint.url, bodies.sent, headers, this.options.deliveryTimeoutMs)
+      .then((outcome) => {
+        const verdict = classifyOutcome(outcome, faults, this.options.deliveryTimeoutMs);
+        this.options.onAttempt?.({
+          eventId: event.id,
+          endpointId: endpoint.id,
+          attempt: delivery.failedAttempts + 1,
+          at: this.options.clock.now(),
+          success: verdict.success,
+        });
+        if (verdict.success) {
+          endpoint.health.recordSuccess();
+          return;
+        }
+        delivery.failedAttempts += 1;
+        endpoint.health.recordFailure();
+        if (verdict.retry) this.scheduleRetry(delivery, faults);
+      })
+      .finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  private scheduleRetry(delivery: Delivery, faults: FaultSet): void {
+    const { endpoint } = delivery;
+    if (this.closed || endpoint.deleted) return;
+    const delay = nextRetryDelayMs(delivery.failedAttempts, faults, endpoint.workspace.timeScale);
+    if (delay === null) {
+      endpoint.health.recordDrop();
+      return;
+    }
+    // A disabled endpoint gets nothing: the delivery is dropped rather than held.
+    if (!endpoint.health.acceptsDeliveries()) return;
+    const timer = this.options.clock.setTimer(delay, () => {
+      endpoint.pendingRetries.delete(timer);
+      this.attempt(delivery);
+    });
+    endpoint.pendingRetries.add(timer);
+  }
+}

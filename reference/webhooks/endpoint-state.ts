@@ -1,0 +1,76 @@
+import type { Clock, TimerHandle } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+
+// The endpoint state machine of the spec: active ⇄ disabled, plus the dashboard flag.
+// A failure with no 2xx before it starts a streak and a timer; if no success has
+// ended the streak when the timer fires (24 h, scaled), the endpoint is disabled.
+
+export type EndpointStateName = 'active' | 'disabled';
+
+export interface EndpointHealthOptions {
+  clock: Clock;
+  /** The auto-disable period for this endpoint's workspace (24 h divided by its time scale). */
+  disableAfterMs: () => number;
+  faults: () => FaultSet;
+  /** Called once each time the endpoint becomes disabled (the dispatcher drops pending retries). */
+  onDisabled?: () => void;
+}
+
+export class EndpointHealth {
+  state: EndpointStateName = 'active';
+  flagged = false;
+  /** Start of the current unbroken run of failures, or null. */
+  failingSince: number | null = null;
+  private disableTimer: TimerHandle | null = null;
+
+  constructor(private readonly options: EndpointHealthOptions) {}
+
+  /** Whether an attempt may be sent now. */
+  acceptsDeliveries(): boolean {
+    return this.state === 'active' || this.options.faults().has('deliver-when-disabled');
+  }
+
+  recordSuccess(): void {
+    this.failingSince = null;
+    this.cancelTimer();
+  }
+
+  recordFailure(): void {
+    if (this.failingSince !== null) return;
+    this.failingSince = this.options.clock.now();
+    if (this.state !== 'active' || this.options.faults().has('no-auto-disable')) return;
+    this.disableTimer = this.options.clock.setTimer(this.options.disableAfterMs(), () => {
+      this.disableTimer = null;
+      this.disable();
+    });
+  }
+
+  /** Retries exhausted: the delivery is dropped and the dashboard shows the endpoint flagged. */
+  recordDrop(): void {
+    if (!this.options.faults().has('no-flag-on-drop')) this.flagged = true;
+  }
+
+  /** Re-enabled from the dashboard: active again with a clean streak. The flag stays. */
+  enable(): void {
+    if (this.options.faults().has('enable-ignored')) return;
+    this.state = 'active';
+    this.failingSince = null;
+    this.cancelTimer();
+  }
+
+  dispose(): void {
+    this.cancelTimer();
+  }
+
+  private disable(): void {
+    if (this.state === 'disabled') return;
+    this.state = 'disabled';
+    this.failingSince = null;
+    this.options.onDisabled?.();
+  }
+
+  private cancelTimer(): void {
+    this.disableTimer?.cancel();
+    this.disableTimer = null;
+  }
+}

@@ -1,0 +1,153 @@
+import { newId } from '../ids.js';
+import type { Clock, TimerHandle } from '../clock.js';
+import type { FaultSet } from '../faults.js';
+import { EndpointHealth } from './endpoint-state.js';
+import { EVENT_TYPES, isEventType } from './event-types.js';
+import { AUTO_DISABLE_AFTER_MS } from './retry-policy.js';
+import { newSigningSecret } from './signing.js';
+
+// The dashboard's webhook page: registration rules (HTTPS, no localhost, 25 active,
+// own secret, chosen types or *), and which endpoints an event goes to.
+
+export const MAX_ACTIVE_ENDPOINTS = 25;
+
+/** What the registry needs to know about a workspace. */
+export interface EndpointWorkspace {
+  id: string;
+  timeScale: number;
+  faults: FaultSet;
+}
+
+export interface Endpoint {
+  id: string;
+  workspace: EndpointWorkspace;
+  url: URL;
+  urlText: string;
+  events: readonly string[];
+  secret: string;
+  health: EndpointHealth;
+  /** Retry timers of deliveries waiting for their next attempt. */
+  pendingRetries: Set<TimerHandle>;
+  deleted: boolean;
+}
+
+export type EndpointCreation =
+  | { ok: true; endpoint: Endpoint }
+  | { ok: false; status: number; code: string; message: string };
+
+export class EndpointRegistry {
+  private readonly byWorkspace = new Map<string, Map<string, Endpoint>>();
+  /** Fault secret-shared: the one secret per workspace. */
+  private readonly sharedSecrets = new Map<string, string>();
+
+  constructor(private readonly clock: Clock) {}
+
+  create(workspace: EndpointWorkspace, url: string, events: readonly string[], faults: FaultSet): EndpointCreation {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { ok: false, status: 422, code: 'invalid_url', message: 'url is not a valid URL' };
+    }
+    const httpAllowed = faults.has('accept-http-url') && parsed.protocol === 'http:';
+    if (parsed.protocol !== 'https:' && !httpAllowed) {
+      return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
+    }
+    const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
+    if ((host === 'localhost' || host.endsWith('.localhost')) && !faults.has('accept-localhost')) {
+      return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
+    }
+    if (events.length === 0 || !events.every((e) => e === '*' || isEventType(e))) {
+      return { ok: false, status: 422, code: 'invalid_events', message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}` };
+    }
+    const endpoints = this.endpointsOf(workspace.id);
+    const active = [...endpoints.values()].filter((e) => e.health.state === 'active').length;
+    const limit = faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS;
+    if (active >= limit) {
+      return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
+    }
+    let secret = newSigningSecret();
+    if (faults.has('secret-shared')) {
+      secret = this.sharedSecrets.get(workspace.id) ?? secret;
+      this.sharedSecrets.set(workspace.id, secret);
+    }
+    const pendingRetries = new Set<TimerHandle>();
+    const endpoint: Endpoint = {
+      id: newId('we_'),
+      workspace,
+      url: parsed,
+      urlText: url,
+      events: [...new Set(events)],
+      secret,
+      pendingRetries,
+      deleted: false,
+      health: new EndpointHealth({
+        clock: this.clock,
+        disableAfterMs: () => AUTO_DISABLE_AFTER_MS / workspace.timeScale,
+        faults: () => workspace.faults,
+        // Retries due to a disabled endpoint are dropped (not flagged: not exhausted).
+        onDisabled: () => cancelAll(pendingRetries),
+      }),
+    };
+    endpoints.set(endpoint.id, endpoint);
+    return { ok: true, endpoint };
+  }
+
+  get(workspaceId: string, endpointId: string): Endpoint | undefined {
+    return this.byWorkspace.get(workspaceId)?.get(endpointId);
+  }
+
+  delete(workspaceId: string, endpointId: string): boolean {
+    const endpoint = this.get(workspaceId, endpointId);
+    if (!endpoint) return false;
+    this.retire(endpoint);
+    this.byWorkspace.get(workspaceId)?.delete(endpointId);
+    return true;
+  }
+
+  deleteWorkspace(workspaceId: string): void {
+    for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
+    this.byWorkspace.delete(workspaceId);
+    this.sharedSecrets.delete(workspaceId);
+  }
+
+  /** Endpoints of the workspace subscribed to `type`. */
+  subscribers(workspace: EndpointWorkspace, type: string): Endpoint[] {
+    const endpoints = this.byWorkspace.get(workspace.id);
+    if (!endpoints || endpoints.size === 0) return [];
+    const faults = workspace.faults;
+    const result: Endpoint[] = [];
+    for (const endpoint of endpoints.values()) {
+      if (subscribes(endpoint.events, type, faults)) result.push(endpoint);
+    }
+    return result;
+  }
+
+  closeAll(): void {
+    for (const workspaceId of [...this.byWorkspace.keys()]) this.deleteWorkspace(workspaceId);
+  }
+
+  private endpointsOf(workspaceId: string): Map<string, Endpoint> {
+    let endpoints = this.byWorkspace.get(workspaceId);
+    if (!endpoints) this.byWorkspace.set(workspaceId, (endpoints = new Map()));
+    return endpoints;
+  }
+
+  private retire(endpoint: Endpoint): void {
+    endpoint.deleted = true;
+    endpoint.health.dispose();
+    cancelAll(endpoint.pendingRetries);
+  }
+}
+
+export function subscribes(events: readonly string[], type: string, faults: FaultSet): boolean {
+  if (faults.has('subscriptions-ignored')) return true;
+  if (events.includes(type)) return true;
+  if (!events.includes('*')) return false;
+  return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));
+}
+
+function cancelAll(timers: Set<TimerHandle>): void {
+  for (const timer of timers) timer.cancel();
+  timers.clear();
+}

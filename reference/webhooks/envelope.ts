@@ -1,0 +1,46 @@
+import type { FaultSet } from '../faults.js';
+import type { EventType } from './event-types.js';
+
+// The event envelope: {id, type, created_at, workspace_id, api_version, data},
+// serialised once per event so that every delivery sends the same bytes.
+
+export const API_VERSION = '2026-11-01';
+
+export interface StoredEvent {
+  id: string;
+  type: EventType;
+  createdAt: number;
+  workspaceId: string;
+  data: Record<string, unknown>;
+  /** The body bytes sent and the bytes signed (equal unless a fault makes them differ); built on first delivery. */
+  bodies: { sent: string; signed: string } | null;
+  /** Timestamp header of the event's first attempt (fault timestamp-reused replays it). */
+  firstTimestamp: string | null;
+  /** Faults of the workspace when the event happened. */
+  faults: FaultSet;
+}
+
+function createdAtText(createdAt: number, faults: FaultSet): string {
+  if (!faults.has('created-at-offset')) return new Date(createdAt).toISOString();
+  // The same instant written in +01:00 local time instead of UTC.
+  return new Date(createdAt + 3_600_000).toISOString().replace('Z', '+01:00');
+}
+
+export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
+  const { faults } = event;
+  const envelope: Record<string, unknown> = { id: event.id, type: event.type, created_at: createdAtText(event.createdAt, faults) };
+  if (!faults.has('envelope-missing-workspace')) envelope.workspace_id = event.workspaceId;
+  envelope.api_version = faults.has('api-version-not-date') ? 'v1' : API_VERSION;
+  envelope.data = event.data;
+  return envelope;
+}
+
+export function eventBodies(event: StoredEvent): { sent: string; signed: string } {
+  if (event.bodies) return event.bodies;
+  const envelope = buildEnvelope(event);
+  const compact = JSON.stringify(envelope);
+  // Fault sign-reserialized: pretty-printed on the wire, signed in compact form.
+  const sent = event.faults.has('sign-reserialized') ? JSON.stringify(envelope, null, 2) : compact;
+  event.bodies = { sent, signed: compact };
+  return event.bodies;
+}

@@ -1,0 +1,36 @@
+import type { StoredEvent } from './envelope.js';
+
+// Events kept for replay, bounded per workspace so that a load run placing calls for
+// minutes does not grow memory without limit. Two generations per workspace: when the
+// current one is full it becomes the previous one and the old previous is forgotten
+// whole (cheaper than deleting the oldest entry on every insert).
+
+export const EVENTS_PER_GENERATION = 10_000;
+
+interface Generations {
+  current: Map<string, StoredEvent>;
+  previous: Map<string, StoredEvent>;
+}
+
+export class EventStore {
+  private readonly byWorkspace = new Map<string, Generations>();
+
+  add(event: StoredEvent): void {
+    let generations = this.byWorkspace.get(event.workspaceId);
+    if (!generations) this.byWorkspace.set(event.workspaceId, (generations = { current: new Map(), previous: new Map() }));
+    if (generations.current.size >= EVENTS_PER_GENERATION) {
+      generations.previous = generations.current;
+      generations.current = new Map();
+    }
+    generations.current.set(event.id, event);
+  }
+
+  get(workspaceId: string, eventId: string): StoredEvent | undefined {
+    const generations = this.byWorkspace.get(workspaceId);
+    return generations?.current.get(eventId) ?? generations?.previous.get(eventId);
+  }
+
+  deleteWorkspace(workspaceId: string): void {
+    this.byWorkspace.delete(workspaceId);
+  }
+}

@@ -1,0 +1,44 @@
+import type { FaultSet } from '../faults.js';
+import type { SendOutcome } from './transport.js';
+
+// What counts as success, and when a failed delivery is tried again.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The spec's six retry delays; the seventh failed attempt drops the delivery. */
+export const RETRY_DELAYS_MS: readonly number[] = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 12 * HOUR, 24 * HOUR];
+/** How long an unbroken run of failures lasts before the endpoint is disabled. */
+export const AUTO_DISABLE_AFTER_MS = 24 * HOUR;
+
+export function retryDelaysMs(faults: FaultSet): readonly number[] {
+  if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);
+  if (faults.has('retry-too-few')) return RETRY_DELAYS_MS.slice(0, 5);
+  if (faults.has('retry-too-many')) return [...RETRY_DELAYS_MS, 24 * HOUR, 24 * HOUR];
+  return RETRY_DELAYS_MS;
+}
+
+/**
+ * Delay before the next attempt after `failedAttempts` attempts have all failed,
+ * divided by the workspace's time scale; null when the delivery is to be dropped.
+ */
+export function nextRetryDelayMs(failedAttempts: number, faults: FaultSet, timeScale: number): number | null {
+  const delay = retryDelaysMs(faults)[failedAttempts - 1];
+  return delay === undefined ? null : delay / timeScale;
+}
+
+export type AttemptVerdict = { success: true } | { success: false; retry: boolean };
+
+export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, deliveryTimeoutMs: number): AttemptVerdict {
+  if (outcome.kind === 'timeout') return { success: false, retry: !faults.has('no-retry-timeout') };
+  if (outcome.kind === 'error') return { success: false, retry: true };
+  const { status, elapsedMs } = outcome;
+  if (status >= 200 && status < 300) {
+    if (status === 204 && faults.has('ack-204-fails')) return { success: false, retry: true };
+    if (elapsedMs > deliveryTimeoutMs / 4 && faults.has('slow-ack-fails')) return { success: false, retry: true };
+    return { success: true };
+  }
+  if (status >= 300 && status < 400 && faults.has('redirect-success')) return { success: true };
+  if (status >= 400 && status < 500 && faults.has('4xx-no-retry')) return { success: false, retry: false };
+  return { success: false, retry: true };
+}

@@ -1,0 +1,29 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FaultSet } from '../faults.js';
+
+// Webhook signatures: lowercase hex HMAC-SHA256 of the exact body bytes sent, keyed
+// with the UTF-8 bytes of the endpoint's whole secret string (no decoding of any part).
+
+export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
+  return createHmac('sha256', key).update(message).digest('hex');
+}
+
+/** `whsec_` + base64 of 24 random bytes. */
+export function newSigningSecret(): string {
+  return 'whsec_' + randomBytes(24).toString('base64');
+}
+
+/** The X-Service-Signature value for `signedBody`, as the faults (if any) get it wrong. */
+export function signatureFor(secret: string, signedBody: string, timestamp: string, faults: FaultSet): string {
+  const key: string | Uint8Array = faults.has('sign-decoded-key') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : secret;
+  const message = faults.has('sign-timestamp-body') ? `${timestamp}.${signedBody}` : signedBody;
+  const hmac = createHmac('sha256', key).update(message);
+  if (faults.has('sign-base64')) return hmac.digest('base64');
+  const hex = hmac.digest('hex');
+  return faults.has('sign-uppercase') ? hex.toUpperCase() : hex;
+}
+
+/** The X-Service-Timestamp value: Unix seconds of this attempt (milliseconds under fault timestamp-ms). */
+export function timestampFor(nowMs: number, faults: FaultSet): string {
+  return faults.has('timestamp-ms') ? String(nowMs) : String(Math.floor(nowMs / 1000));
+}

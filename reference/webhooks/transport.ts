@@ -1,0 +1,56 @@
+import { Agent, request } from 'undici';
+
+// Sending one delivery attempt over keep-alive connection pools (one pool per origin,
+// connections opened as needed), so a slow receiver only ties up its own sockets.
+
+export type SendOutcome =
+  | { kind: 'response'; status: number; elapsedMs: number }
+  | { kind: 'timeout' }
+  | { kind: 'error'; reason: string };
+
+export interface DeliverySender {
+  send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+/** Loopback receivers run with self-signed certificates: their certificates are not verified. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === 'localhost';
+}
+
+export class UndiciSender implements DeliverySender {
+  private readonly verified = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
+  private readonly loopback = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connect: { rejectUnauthorized: false } });
+
+  async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        body,
+        headers,
+        signal,
+        dispatcher: isLoopbackHost(url.hostname) ? this.loopback : this.verified,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      // The response counts only once complete: read (and discard) its body.
+      await response.body.dump({ limit: 64 * 1024, signal });
+      return { kind: 'response', status: response.statusCode, elapsedMs: performance.now() - started };
+    } catch (error) {
+      if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
+      return { kind: 'error', reason: (error as Error).message ?? String(error) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.verified.destroy(), this.loopback.destroy()]);
+  }
+}
+
+function isTimeoutError(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}

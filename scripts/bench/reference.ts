@@ -1,0 +1,188 @@
+/**
+ * Benchmark of the reference implementation, each figure beside a bare node:http server
+ * answering 204 measured by the same load generator (autocannon) in the same run:
+ * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work);
+ * - webhook deliveries per second over HTTPS to a local node:https receiver answering 204
+ *   (events fired through the control interface, 25 endpoints each).
+ * The servers under load run in child processes, so that the load generator in this
+ * process does not share an event loop (and a CPU) with them; both rows alike.
+ * Runnable alone: `npx tsx scripts/bench/reference.ts [durationSec]`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { createInterface } from 'node:readline';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
+import { startReference, type RunningReference } from '../../reference/index.js';
+
+export interface BenchRow {
+  name: string;
+  rps: number;
+  p99ms: number;
+}
+
+const CONNECTIONS = 50;
+const ENDPOINTS_PER_EVENT = 25;
+/** Events in the delivery burst per second of bench duration (each fans out to 25 deliveries). */
+const EVENTS_PER_SECOND_OF_BENCH = 80;
+
+async function listen(server: Server, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+type ReferenceEndpoints = Pick<RunningReference, 'baseUrl' | 'controlUrl' | 'controlToken'>;
+
+async function control(reference: ReferenceEndpoints, path: string, body: unknown): Promise<any> {
+  const res = await fetch(reference.controlUrl + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${reference.controlToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`control ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+interface ChildServer {
+  info: { baseUrl: string; controlUrl?: string; controlToken?: string };
+  stop(): Promise<void>;
+}
+
+/** Starts this file as a child serving `role`; it prints one JSON line once listening. */
+async function startChild(role: 'bare' | 'reference'): Promise<ChildServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), new URL(import.meta.url).pathname, '--serve', role], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error(`bench child ${role} exited`); })])) as [string];
+  lines.close();
+  return {
+    info: JSON.parse(line),
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Child side: serve until SIGTERM; the control token goes over the pipe, never to a terminal. */
+async function serve(role: string): Promise<void> {
+  if (role === 'bare') {
+    const bare = createServer((_req, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    const port = await listen(bare);
+    process.stdout.write(JSON.stringify({ baseUrl: `http://127.0.0.1:${port}` }) + '\n');
+    process.on('SIGTERM', () => void stop(bare).then(() => process.exit(0)));
+    return;
+  }
+  const reference = await startReference({ quiet: true, deliveryTimeoutMs: 30_000 });
+  process.stdout.write(JSON.stringify({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl, controlToken: reference.controlToken }) + '\n');
+  process.on('SIGTERM', () => void reference.close().then(() => process.exit(0)));
+}
+
+/** The request both rows send: the bare server answers it 204 without reading it. */
+function callPlacementRequest(agentId: string, token: string) {
+  return {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_id: agentId, to: '+14155550100', metadata: { lead_id: 'lead_bench' } }),
+    connections: CONNECTIONS,
+  };
+}
+
+async function benchBare(durationSec: number): Promise<BenchRow> {
+  const bare = await startChild('bare');
+  try {
+    const sample = callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40));
+    const result = await autocannon({ url: `${bare.info.baseUrl}/v1/voice/calls`, ...sample, duration: durationSec });
+    return { name: 'bare node:http 204', rps: result.requests.average, p99ms: result.latency.p99 };
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function benchCalls(reference: ReferenceEndpoints, durationSec: number): Promise<BenchRow> {
+  const ws = await control(reference, '/workspaces', { call_progress: 'manual' });
+  const token = await control(reference, `/workspaces/${ws.workspace_id}/tokens`, { label: 'bench' });
+  const result = await autocannon({ url: `${reference.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token), duration: durationSec });
+  if (result['2xx'] === 0 || result.non2xx > 0) throw new Error(`call placement answered non-2xx (${result.non2xx})`);
+  return { name: 'reference POST /v1/voice/calls', rps: result.requests.average, p99ms: result.latency.p99 };
+}
+
+async function benchDeliveries(reference: ReferenceEndpoints, durationSec: number): Promise<BenchRow> {
+  let delivered = 0;
+  const receiver = createHttpsServer(makeSelfSignedCert(), (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      delivered++;
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  const port = await listen(receiver);
+  try {
+    const ws = await control(reference, '/workspaces', { call_progress: 'manual' });
+    for (let i = 0; i < ENDPOINTS_PER_EVENT; i++) {
+      await control(reference, `/workspaces/${ws.workspace_id}/webhook-endpoints`, { url: `https://127.0.0.1:${port}/hook/${i}`, events: ['mailer.email.sent'] });
+    }
+    // A burst of events fired by the same load generator; the figure is deliveries
+    // landed per second, from the first event to the last delivery.
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${reference.controlUrl}/workspaces/${ws.workspace_id}/events`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${reference.controlToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'mailer.email.sent', data: { email_id: 'em_bench' } }),
+      connections: 4,
+      amount: Math.max(40, Math.round(EVENTS_PER_SECOND_OF_BENCH * durationSec)),
+    });
+    const expected = result['2xx'] * ENDPOINTS_PER_EVENT;
+    const deadline = performance.now() + 60_000;
+    while (delivered < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const elapsedSec = (performance.now() - started) / 1000;
+    return { name: `webhook deliveries over HTTPS (${delivered}/${expected})`, rps: delivered / elapsedSec, p99ms: Number.NaN };
+  } finally {
+    await stop(receiver);
+  }
+}
+
+export async function benchReference(opts: { durationSec: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number }> {
+  const rows: BenchRow[] = [];
+  const bare = await benchBare(opts.durationSec);
+  rows.push(bare);
+  const child = await startChild('reference');
+  const reference = child.info as ReferenceEndpoints;
+  try {
+    const calls = await benchCalls(reference, opts.durationSec);
+    rows.push(calls);
+    if (opts.deliveries !== false) rows.push(await benchDeliveries(reference, opts.durationSec));
+    const ratio = calls.rps / bare.rps;
+    for (const row of rows) {
+      const p99 = Number.isNaN(row.p99ms) ? '' : `  p99 ${row.p99ms} ms`;
+      process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}\n`);
+    }
+    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% (target ≥ 50%)\n`);
+    return { rows, ratio };
+  } finally {
+    await child.stop();
+  }
+}
+
+if (process.argv[2] === '--serve') {
+  await serve(process.argv[3] ?? '');
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const durationSec = Number(process.argv[2] ?? 5);
+  await benchReference({ durationSec });
+}

@@ -1,0 +1,184 @@
+/**
+ * Client of the control interface (../shared/contracts/control-interface.md).
+ *
+ * Depends on nothing beyond the contract: success is any 2xx, "refused" is any 4xx,
+ * error codes are information only. Every resource it creates is reported to the
+ * `onCreated` hook first, so that the run can remove it even if it is interrupted, and
+ * every secret it receives is registered for masking before anything can print it.
+ */
+import { HttpClient, type HttpResponse } from '../http/client.js';
+import { registerSecret } from '../secrets/mask.js';
+import { findAllIds, findFirstId, ID_PATTERNS } from '../ids.js';
+import { ControlError } from './errors.js';
+import type {
+  Capabilities,
+  CreatedEndpoint,
+  CreatedToken,
+  CreatedWorkspace,
+  EndpointStatus,
+  EventType,
+  Resource,
+  WorkspaceOptions,
+} from './types.js';
+
+export interface ControlClientOptions {
+  timeoutMs?: number;
+  onCreated?: (resource: Resource) => void;
+  onRemoved?: (resource: Resource) => void;
+}
+
+export class ControlClient {
+  private readonly http: HttpClient;
+
+  constructor(
+    readonly controlUrl: string,
+    private readonly controlToken: string,
+    private readonly options: ControlClientOptions = {},
+  ) {
+    registerSecret(controlToken);
+    this.http = new HttpClient(controlUrl, { timeoutMs: options.timeoutMs ?? 15_000 });
+  }
+
+  async capabilities(): Promise<Capabilities> {
+    const body = await this.call('GET', '/capabilities');
+    return body as Capabilities;
+  }
+
+  async createWorkspace(options: WorkspaceOptions = {}): Promise<CreatedWorkspace> {
+    const body: Record<string, unknown> = {};
+    if (options.licensedScopes) body.licensed_scopes = options.licensedScopes;
+    if (options.timeScale !== undefined) body.time_scale = options.timeScale;
+    if (options.callProgress) body.call_progress = options.callProgress;
+    const json = (await this.call('POST', '/workspaces', body)) as { workspace_id?: unknown; agent_ids?: unknown };
+    const workspaceId = typeof json.workspace_id === 'string' ? json.workspace_id : findFirstId(json, ID_PATTERNS.workspace);
+    if (!workspaceId) throw new ControlError('POST /workspaces answered without a ws_ id', undefined, undefined);
+    this.options.onCreated?.({ kind: 'workspace', workspaceId });
+    const agentIds = findAllIds(json.agent_ids ?? json, ID_PATTERNS.agent);
+    return { workspaceId, agentIds };
+  }
+
+  async deleteWorkspace(workspaceId: string): Promise<void> {
+    try {
+      await this.call('DELETE', `/workspaces/${workspaceId}`);
+    } catch (error) {
+      // Optional for an implementation: 404 and 405 mean "not supported", not a failure.
+      if (!(error instanceof ControlError && (error.status === 404 || error.status === 405))) throw error;
+    }
+    this.options.onRemoved?.({ kind: 'workspace', workspaceId });
+  }
+
+  async suspend(workspaceId: string): Promise<void> {
+    await this.call('POST', `/workspaces/${workspaceId}/suspend`);
+  }
+
+  async reinstate(workspaceId: string): Promise<void> {
+    await this.call('POST', `/workspaces/${workspaceId}/reinstate`);
+  }
+
+  async createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
+    const json = (await this.call('POST', `/workspaces/${workspaceId}/tokens`, scopes ? { label, scopes } : { label })) as Record<string, unknown>;
+    const token = String(json.token ?? '');
+    registerSecret(token);
+    const tokenId = String(json.token_id ?? '');
+    if (!token || !tokenId) throw new ControlError('POST /tokens answered without token and token_id', undefined, undefined);
+    this.options.onCreated?.({ kind: 'token', workspaceId, tokenId });
+    return { tokenId, token, label: String(json.label ?? label), scopes: Array.isArray(json.scopes) ? json.scopes.map(String) : [] };
+  }
+
+  async revokeToken(workspaceId: string, tokenId: string): Promise<void> {
+    await this.call('DELETE', `/workspaces/${workspaceId}/tokens/${encodeURIComponent(tokenId)}`);
+    this.options.onRemoved?.({ kind: 'token', workspaceId, tokenId });
+  }
+
+  async setIdentityProvider(workspaceId: string, provider: { issuer: string; jwksUri: string; audience: string }): Promise<void> {
+    await this.call('PUT', `/workspaces/${workspaceId}/identity-provider`, {
+      issuer: provider.issuer,
+      jwks_uri: provider.jwksUri,
+      audience: provider.audience,
+    });
+  }
+
+  async addMember(workspaceId: string, subject: string, scopes: readonly string[]): Promise<string> {
+    const json = (await this.call('POST', `/workspaces/${workspaceId}/members`, { subject, scopes })) as Record<string, unknown>;
+    return String(json.member_id ?? '');
+  }
+
+  async createEndpoint(workspaceId: string, url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
+    const json = (await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints`, { url, events })) as Record<string, unknown>;
+    const secret = String(json.secret ?? '');
+    registerSecret(secret);
+    const endpointId = String(json.endpoint_id ?? '');
+    if (!endpointId || !secret) throw new ControlError('POST /webhook-endpoints answered without endpoint_id and secret', undefined, undefined);
+    this.options.onCreated?.({ kind: 'endpoint', workspaceId, endpointId });
+    return { endpointId, secret, state: String(json.state ?? '') };
+  }
+
+  async getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointStatus> {
+    const json = (await this.call('GET', `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}`)) as Record<string, unknown>;
+    return {
+      endpointId: String(json.endpoint_id ?? endpointId),
+      url: String(json.url ?? ''),
+      events: Array.isArray(json.events) ? json.events.map(String) : [],
+      state: String(json.state ?? ''),
+      flagged: json.flagged === true,
+    };
+  }
+
+  async enableEndpoint(workspaceId: string, endpointId: string): Promise<void> {
+    await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}/enable`);
+  }
+
+  async deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
+    await this.call('DELETE', `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}`);
+    this.options.onRemoved?.({ kind: 'endpoint', workspaceId, endpointId });
+  }
+
+  async fireEvent(workspaceId: string, type: EventType | string, data: Record<string, unknown>): Promise<string> {
+    const json = await this.call('POST', `/workspaces/${workspaceId}/events`, { type, data });
+    const eventId = findFirstId(json, ID_PATTERNS.event);
+    if (!eventId) throw new ControlError('POST /events answered without an evt_ id', undefined, undefined);
+    return eventId;
+  }
+
+  async replay(workspaceId: string, eventId: string, endpointId: string): Promise<void> {
+    await this.call('POST', `/workspaces/${workspaceId}/deliveries/replay`, { event_id: eventId, endpoint_id: endpointId });
+  }
+
+  async progressCall(
+    workspaceId: string,
+    callId: string,
+    progress: { state: 'started' } | { state: 'failed' } | { state: 'completed'; outcome: string; durationSeconds: number },
+  ): Promise<void> {
+    const body =
+      progress.state === 'completed'
+        ? { state: 'completed', outcome: progress.outcome, duration_seconds: progress.durationSeconds }
+        : { state: progress.state };
+    await this.call('POST', `/workspaces/${workspaceId}/calls/${encodeURIComponent(callId)}/progress`, body);
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  /** One request; any 2xx is success, anything else a ControlError naming the operation. */
+  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    let res: HttpResponse;
+    try {
+      res = await this.http.request({
+        method,
+        path,
+        headers: { authorization: `Bearer ${this.controlToken}` },
+        ...(body === undefined ? {} : { json: body }),
+      });
+    } catch (error) {
+      throw new ControlError(`control ${method} ${path}: ${(error as Error).message}`, undefined, undefined);
+    }
+    if (res.status >= 200 && res.status < 300) return res.json ?? {};
+    const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+    throw new ControlError(
+      `control ${method} ${path} answered ${res.status}${typeof code === 'string' ? ` ${code}` : ''}`,
+      res.status,
+      typeof code === 'string' ? code : undefined,
+    );
+  }
+}

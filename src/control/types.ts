@@ -1,0 +1,61 @@
+/** Shapes of the control interface (../shared/contracts/control-interface.md). */
+
+export const ALL_SCOPES = ['voice:read', 'voice:write', 'mailer:read', 'mailer:write', 'webhooks:write'] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+
+export const EVENT_TYPES = [
+  'voice.call.queued',
+  'voice.call.started',
+  'voice.call.completed',
+  'voice.call.failed',
+  'mailer.email.sent',
+  'mailer.reply.received',
+  'mailer.campaign.completed',
+  'workspace.plan.upgraded',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface Capabilities {
+  contract: string;
+  max_time_scale: number;
+  delivery_timeout_ms: number;
+  environment: 'staging' | 'production';
+}
+
+export interface WorkspaceOptions {
+  licensedScopes?: readonly Scope[];
+  timeScale?: number;
+  callProgress?: 'auto' | 'manual';
+}
+
+export interface CreatedWorkspace {
+  workspaceId: string;
+  agentIds: string[];
+}
+
+export interface CreatedToken {
+  tokenId: string;
+  token: string;
+  label: string;
+  scopes: string[];
+}
+
+export interface CreatedEndpoint {
+  endpointId: string;
+  secret: string;
+  state: string;
+}
+
+export interface EndpointStatus {
+  endpointId: string;
+  url: string;
+  events: string[];
+  state: 'active' | 'disabled' | string;
+  flagged: boolean;
+}
+
+/** What the run created, so it can be removed at the end whatever happens. */
+export type Resource =
+  | { kind: 'workspace'; workspaceId: string }
+  | { kind: 'token'; workspaceId: string; tokenId: string }
+  | { kind: 'endpoint'; workspaceId: string; endpointId: string };

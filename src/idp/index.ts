@@ -1,0 +1,6 @@
+/** The test identity provider for session tokens: provider, forges, mutations. */
+export { TestIdentityProvider, type IdentityProviderOptions, type MintOptions, type ClaimsOptions } from './provider.js';
+export { SIGNING_ALGS, type SigningAlg } from './keys.js';
+export { SESSION_LIFETIME_SEC, NBF_LEAD_SEC, nowSeconds } from './claims.js';
+export * from './forge.js';
+export { jwtMutation, type JwtMutation, type ByteEdit } from './mutation.js';

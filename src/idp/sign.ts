@@ -1,0 +1,20 @@
+/** Signing claims into a compact JWS with a key pair, header chosen by the caller. */
+import { SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import type { SigningAlg } from './keys.js';
+
+export interface SignInput {
+  alg: SigningAlg;
+  privateKey: CryptoKey;
+  /** Goes into the header; `header` may still override it (an unknown kid, say). */
+  kid?: string;
+  /** Merged over {alg, typ, kid}; an undefined value removes the parameter. */
+  header?: Record<string, unknown>;
+}
+
+export function signClaims(claims: JWTPayload, input: SignInput): Promise<string> {
+  const header: Record<string, unknown> = { alg: input.alg, typ: 'JWT', kid: input.kid, ...input.header };
+  for (const [name, value] of Object.entries(header)) if (value === undefined) delete header[name];
+  // jose signs with the key's own algorithm; a header alg that disagrees is the caller's mistake.
+  if (header.alg !== input.alg) throw new Error(`header alg ${String(header.alg)} does not match the ${input.alg} key`);
+  return new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(input.privateKey);
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+
+export interface EnvelopeVerdict {
+  valid: boolean;
+  errors: string[];
+}
+
+const SCHEMA_DIR = new URL('../../fixtures/schemas/', import.meta.url);
+
+function loadSchema(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as Record<string, unknown>;
+}
+
+/**
+ * Compiled once at module load: compiling per request would dominate the receiver's
+ * hot path. The call-completed schema is registered so the envelope's `$ref` resolves.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+ajvFormats.default(ajv, ['date', 'date-time', 'uri']);
+ajv.addSchema(loadSchema('call-completed-data.schema.json'));
+const validateEnvelopeSchema = ajv.compile(loadSchema('envelope.schema.json'));
+
+// Shared and frozen: most deliveries are valid and each keeps its verdict.
+const VALID: EnvelopeVerdict = Object.freeze({ valid: true, errors: Object.freeze([]) as unknown as string[] });
+
+/** Checks a parsed delivery body against fixtures/schemas/envelope.schema.json. */
+export function validateEnvelope(json: unknown): EnvelopeVerdict {
+  if (validateEnvelopeSchema(json)) return VALID;
+  return { valid: false, errors: describeErrors(validateEnvelopeSchema.errors ?? []) };
+}
+
+/** "/data/to must match pattern "^\+"": where, then what. */
+function describeErrors(errors: ErrorObject[]): string[] {
+  // The `if` keyword only reports that its `then` failed; the real errors are listed too.
+  return errors.filter((e) => e.keyword !== 'if').map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}`);
+}

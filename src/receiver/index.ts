@@ -1,0 +1,18 @@
+export { CapturingReceiver } from './receiver.js';
+export type { ReceiverOptions, CreateEndpointOptions } from './receiver.js';
+export { ReceiverEndpoint } from './endpoint.js';
+export type { WaitForOptions } from './endpoint.js';
+export { validateEnvelope } from './envelope.js';
+export type { EnvelopeVerdict } from './envelope.js';
+export type {
+  AnswerMatcher,
+  AnswerRule,
+  AnswerState,
+  CapturedDelivery,
+  DeliveryVerdicts,
+  EndpointStats,
+  ProgrammedAnswer,
+  ReceiverStats,
+  StrayRequest,
+} from './types.js';
+export { formatDeliveryLine } from './logLine.js';

@@ -1,0 +1,81 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { checkTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureVerdict, type TimestampVerdict } from '../signing/index.js';
+import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
+import type { DeliveryVerdicts } from './types.js';
+
+/**
+ * The verdicts of one delivery. `json` is parsed again on first read instead of being kept
+ * from the validation pass: a receiver holds thousands of deliveries, and the parsed trees
+ * would double what each one costs the garbage collector.
+ */
+class Verdicts implements DeliveryVerdicts {
+  eventId?: string;
+  eventType?: string;
+  duplicate = false;
+  readonly #rawBody: Buffer;
+  #json: { value: unknown } | undefined;
+
+  constructor(
+    readonly signature: SignatureVerdict | 'no-secret',
+    readonly timestamp: TimestampVerdict,
+    readonly envelope: EnvelopeVerdict,
+    rawBody: Buffer,
+  ) {
+    this.#rawBody = rawBody;
+  }
+
+  /** The parsed body, or undefined when it is not JSON. For inspection only; never used to verify. */
+  get json(): unknown {
+    this.#json ??= { value: parseJson(this.#rawBody).value };
+    return this.#json.value;
+  }
+
+  /** Plain-object view for JSON.stringify and reports, json included. */
+  toJSON(): DeliveryVerdicts {
+    return { signature: this.signature, timestamp: this.timestamp, envelope: this.envelope, eventId: this.eventId, eventType: this.eventType, duplicate: this.duplicate, json: this.json };
+  }
+}
+
+/**
+ * Everything the receiver can say about a delivery on its own, from the raw bytes as
+ * received (the signature is never checked over a re-serialised body). `duplicate` needs
+ * the endpoint's ledger, so the caller fills it in.
+ */
+export function judgeDelivery(
+  rawBody: Buffer,
+  headers: IncomingHttpHeaders,
+  secret: string | undefined,
+  receivedAtMs: number,
+  toleranceSeconds: number,
+): DeliveryVerdicts {
+  const signature = secret === undefined ? 'no-secret' : verifySignature(secret, rawBody, single(headers[SIGNATURE_HEADER]));
+  const timestamp = checkTimestamp(single(headers[TIMESTAMP_HEADER]), receivedAtMs / 1000, toleranceSeconds);
+  const parsed = parseJson(rawBody);
+  if (parsed.error !== undefined) {
+    return new Verdicts(signature, timestamp, { valid: false, errors: [`body is not JSON: ${parsed.error}`] }, rawBody);
+  }
+  const json = parsed.value;
+  const verdicts = new Verdicts(signature, timestamp, validateEnvelope(json), rawBody);
+  if (isObject(json)) {
+    if (typeof json['id'] === 'string') verdicts.eventId = json['id'];
+    if (typeof json['type'] === 'string') verdicts.eventType = json['type'];
+  }
+  return verdicts;
+}
+
+/** Node joins repeated custom headers with ", "; a string[] only arises for set-cookie. */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function parseJson(rawBody: Buffer): { value: unknown; error?: undefined } | { value: undefined; error: string } {
+  try {
+    return { value: JSON.parse(rawBody.toString('utf8')) as unknown };
+  } catch (error) {
+    return { value: undefined, error: (error as Error).message };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,31 @@
+/** report.md: the verdict first, then failures, then every check in a table. */
+import { escapeMarkdownCell } from './escape.js';
+import { mustFailed, type RunReport } from './model.js';
+
+export function renderMarkdown(report: RunReport): string {
+  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const { summary } = report;
+  const lines = [
+    `# Certification report: ${verdict}`,
+    '',
+    `- Target: ${report.target.base_url}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
+    `- Tier: ${report.tier}; harness ${report.harness_version}`,
+    `- Run: ${report.started_at} to ${report.finished_at}`,
+    `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
+    '',
+  ];
+  const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn');
+  if (problems.length > 0) {
+    lines.push('## Failures and warnings', '');
+    for (const check of problems) {
+      lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${check.title}. ${check.detail ?? ''}`, `  - Clause: ${check.clause}`);
+    }
+    lines.push('');
+  }
+  lines.push('## All checks', '', '| Verdict | Id | Level | Title | Clause | ms | Detail |', '|---|---|---|---|---|---:|---|');
+  for (const check of report.checks) {
+    const cells = [check.verdict.toUpperCase(), check.id, check.level, check.title, check.clause, String(Math.round(check.duration_ms)), check.detail ?? ''];
+    lines.push(`| ${cells.map(escapeMarkdownCell).join(' | ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

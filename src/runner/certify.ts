@@ -1,0 +1,187 @@
+/**
+ * One certification run (../shared/contracts/runner.md): settings, target, suites,
+ * reports, clean-up; the exit code says pass (0), a must failed (1), no run (2),
+ * interrupted (130).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import type { CheckSpec } from '../catalog/checks.js';
+import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
+import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { writeReports } from '../report/write.js';
+import { mask } from '../secrets/mask.js';
+import type { RunContext } from '../suite/run-context.js';
+import { createSelfSignedCertificate } from '../tls/selfSigned.js';
+import { removeLeftovers } from './cleanup.js';
+import { CheckCollector } from './collector.js';
+import { RunAbort } from './errors.js';
+import { namePatternFor, selectChecks } from './selection.js';
+import { resolveTarget, type ResolvedTarget } from './target.js';
+
+export const HARNESS_VERSION = '0.1.0';
+export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, interrupted: 130 } as const;
+
+const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const MAX_SUITE_CONCURRENCY = 32;
+
+export interface CertifyOptions {
+  argv?: string[];
+  env?: NodeJS.ProcessEnv;
+  print?: (line: string) => void;
+}
+
+export async function certify(options: CertifyOptions = {}): Promise<number> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
+  const argv = options.argv ?? [];
+  let settings: Settings;
+  try {
+    settings = loadSettings(options.env ?? process.env);
+  } catch (error) {
+    if (error instanceof SettingsError) return abort(error.message);
+    throw error;
+  }
+  const allowProduction = argv.includes('--allow-production') || settings.CERTIFY_ALLOW_PRODUCTION;
+  let selected: CheckSpec[];
+  try {
+    selected = selectChecks(settings.CERTIFY_CHECKS);
+  } catch (error) {
+    return abort((error as Error).message);
+  }
+
+  const workDir = mkdtempSync(join(tmpdir(), 'certify-'));
+  let target: ResolvedTarget | undefined;
+  try {
+    target = await resolveTarget(settings, allowProduction);
+    const receiverTls = await receiverCertificate(settings, workDir);
+    const run: RunContext = {
+      baseUrl: target.baseUrl,
+      controlUrl: target.controlUrl,
+      controlToken: target.controlToken,
+      svcToken: target.svcToken,
+      tier: settings.CERTIFY_TIER,
+      embeddedReference: target.embeddedReference,
+      receiver: { port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
+      ledgerPath: join(workDir, 'ledger.jsonl'),
+      insecureTls: target.embeddedReference,
+    };
+    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}`);
+    const startedAt = new Date();
+    const { collector, interrupted } = await runSuites(run, selected, print);
+    const finishedAt = new Date();
+    const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken);
+    if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
+
+    const report: RunReport = {
+      harness_version: HARNESS_VERSION,
+      target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
+      started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      finished_at: finishedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      summary: { pass: 0, fail: 0, warn: 0, skip: 0 },
+      checks: resultsFor(selected, collector, interrupted),
+      tier: run.tier,
+      ...(interrupted ? { interrupted: true } : {}),
+    };
+    report.summary = summarize(report.checks);
+    const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
+    printSummary(report, print);
+    print(`reports: ${files.join(', ')}`);
+    if (interrupted) return EXIT.interrupted;
+    return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
+  } catch (error) {
+    if (error instanceof RunAbort) return abort(error.message);
+    return abort(`run failed: ${(error as Error).message}`);
+  } finally {
+    await target?.stop().catch(() => undefined);
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function abort(reason: string): number {
+  process.stderr.write(`certify: ${mask(reason)}\n`);
+  return EXIT.noRun;
+}
+
+async function receiverCertificate(settings: Settings, workDir: string): Promise<{ certPath: string; keyPath: string }> {
+  if (settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY) return { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY };
+  const hosts = ['127.0.0.1', 'localhost'];
+  if (settings.RECEIVER_PUBLIC_URL) hosts.push(new URL(settings.RECEIVER_PUBLIC_URL).hostname);
+  const { certPath, keyPath } = await createSelfSignedCertificate({ hosts, dir: workDir });
+  return { certPath, keyPath };
+}
+
+async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void) {
+  const collector = new CheckCollector(print);
+  const areas = [...new Set(selected.map((check) => check.area))];
+  const files = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => existsSync(join(PROJECT_ROOT, file)));
+  let interrupted = false;
+  if (files.length === 0) return { collector, interrupted };
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: PROJECT_ROOT,
+      config: false,
+      include: files,
+      watch: false,
+      reporters: [collector],
+      provide: { certify: run },
+      pool: 'forks',
+      poolOptions: { forks: { singleFork: true } },
+      fileParallelism: false,
+      isolate: false,
+      maxConcurrency: MAX_SUITE_CONCURRENCY,
+      testNamePattern: namePatternFor(selected),
+      hookTimeout: 60_000,
+      teardownTimeout: 15_000,
+      passWithNoTests: true,
+    },
+    {},
+  );
+  const onSignal = () => {
+    interrupted = true;
+    print('interrupted: stopping the checks and removing what the run created');
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await vitest.close();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return { collector, interrupted };
+}
+
+function resultsFor(selected: CheckSpec[], collector: CheckCollector, interrupted: boolean): CheckResult[] {
+  const suiteError = collector.suiteErrors[0];
+  return selected.map((spec) => {
+    const result = collector.results.get(spec.id);
+    if (result) return result;
+    // A check that never ran never counts as passed.
+    const reason = interrupted ? 'not run: the run was interrupted' : suiteError ? `not run: ${suiteError}` : 'not implemented in this harness version';
+    const verdict = suiteError && !interrupted && spec.level === 'must' ? 'fail' : 'skip';
+    return { id: spec.id, title: spec.title, clause: spec.clause, level: spec.level, verdict, duration_ms: 0, detail: reason, area: spec.area };
+  });
+}
+
+function printSummary(report: RunReport, print: (line: string) => void): void {
+  const { summary } = report;
+  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const byArea = new Map<string, Record<string, number>>();
+  for (const check of report.checks) {
+    const row = byArea.get(check.area) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };
+    row[check.verdict] = (row[check.verdict] ?? 0) + 1;
+    byArea.set(check.area, row);
+  }
+  print('');
+  print(`${'suite'.padEnd(24)} pass fail warn skip`);
+  for (const [area, row] of byArea) {
+    print(`${area.padEnd(24)} ${String(row.pass).padStart(4)} ${String(row.fail).padStart(4)} ${String(row.warn).padStart(4)} ${String(row.skip).padStart(4)}`);
+  }
+  print(`${'total'.padEnd(24)} ${String(summary.pass).padStart(4)} ${String(summary.fail).padStart(4)} ${String(summary.warn).padStart(4)} ${String(summary.skip).padStart(4)}`);
+  print(`verdict: ${verdict}`);
+}

@@ -1,0 +1,57 @@
+/**
+ * A vitest reporter that collects each check's outcome for the reports and prints live
+ * progress: which suite, which check, its verdict and the elapsed time.
+ */
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { getCheck } from '../catalog/checks.js';
+import { verdictOf, type CheckResult } from '../report/model.js';
+import { mask } from '../secrets/mask.js';
+import type { CheckMeta } from '../suite/outcome.js';
+
+const MARK = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', skip: 'skip' } as const;
+
+export class CheckCollector implements Reporter {
+  readonly results = new Map<string, CheckResult>();
+  readonly suiteErrors: string[] = [];
+  private readonly started = performance.now();
+
+  constructor(private readonly print: (line: string) => void) {}
+
+  onTestModuleStart(module: TestModule): void {
+    const name = module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
+    this.print(`▸ ${name}  (${this.elapsed()})`);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    for (const error of module.errors()) this.suiteErrors.push(mask(`${module.moduleId}: ${error.message}`));
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const meta = testCase.meta() as { check?: CheckMeta };
+    const checkId = meta.check?.checkId ?? testCase.name.split(' ')[0] ?? testCase.name;
+    const spec = getCheck(checkId);
+    const result = testCase.result();
+    const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+    const verdict = verdictOf(spec.level, state);
+    const failure = result.state === 'failed' ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0] : undefined;
+    const detail = [failure, meta.check?.skipReason, meta.check?.detail].filter(Boolean).join('; ');
+    const entry: CheckResult = {
+      id: spec.id,
+      title: spec.title,
+      clause: spec.clause,
+      level: spec.level,
+      verdict,
+      duration_ms: Math.round(testCase.diagnostic()?.duration ?? 0),
+      area: spec.area,
+    };
+    if (detail) entry.detail = mask(detail);
+    if (meta.check?.measurements) entry.measurements = meta.check.measurements;
+    this.results.set(spec.id, entry);
+    const reason = verdict === 'pass' ? '' : `  ${entry.detail ?? ''}`;
+    this.print(`  ${MARK[verdict]} ${spec.id.padEnd(28)} ${String(entry.duration_ms).padStart(6)} ms${reason.slice(0, 160)}`);
+  }
+
+  private elapsed(): string {
+    return `${((performance.now() - this.started) / 1000).toFixed(1)} s`;
+  }
+}

@@ -1,0 +1,21 @@
+/** Which checks a run covers: all, or those CERTIFY_CHECKS names (ids, or prefixes ending in `*`). */
+import { CHECKS, type CheckSpec } from '../catalog/checks.js';
+import { RunAbort } from './errors.js';
+
+export function selectChecks(filter: string | undefined): CheckSpec[] {
+  if (!filter?.trim()) return [...CHECKS];
+  const patterns = filter.split(',').map((part) => part.trim()).filter(Boolean);
+  const selected = CHECKS.filter((check) =>
+    patterns.some((pattern) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern)),
+  );
+  const unmatched = patterns.filter((pattern) => !CHECKS.some((check) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern)));
+  if (unmatched.length > 0) throw new RunAbort(`CERTIFY_CHECKS names no check for: ${unmatched.join(', ')}`);
+  return selected;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A vitest name pattern matching exactly the selected checks ("<ID> <title>"). */
+export function namePatternFor(checks: readonly CheckSpec[]): string {
+  return `(?:^|\\s)(?:${checks.map((check) => escapeRegExp(check.id)).join('|')}) `;
+}

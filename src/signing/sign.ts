@@ -1,0 +1,23 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * The signature the spec asks for (Events > Signature, 1): lowercase hex HMAC-SHA256 of
+ * the raw request body, keyed with the UTF-8 bytes of the endpoint's secret exactly as
+ * given (no base64 or prefix decoding: contracts/control-interface.md).
+ */
+export function signBody(secret: string, rawBody: Uint8Array | string): string {
+  return hmacDigest(secret, rawBody).toString('hex');
+}
+
+/** The 32 raw bytes of the HMAC; `verifySignature` compares these, not hex text. */
+export function hmacDigest(secret: string, rawBody: Uint8Array | string): Buffer {
+  assertUsableSecret(secret);
+  return createHmac('sha256', secret).update(rawBody).digest();
+}
+
+/** An empty secret is a programming error, not a verification failure. */
+export function assertUsableSecret(secret: string): void {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new TypeError('signing secret must be a non-empty string');
+  }
+}

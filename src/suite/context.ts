@@ -1,0 +1,115 @@
+/**
+ * What a check body gets: the target's clients, a way to create workspaces that are
+ * cleaned up when the check ends, and the means to leave a detail and measurements
+ * for the report, or to end as failed or skipped with a reason.
+ */
+import type { ServiceApi } from '../api/service.js';
+import type { ControlClient } from '../control/client.js';
+import type { Capabilities, WorkspaceOptions } from '../control/types.js';
+import type { CheckSpec } from '../catalog/checks.js';
+import { maskDeep, mask } from '../secrets/mask.js';
+import type { Harness } from './harness.js';
+import { CheckFailure, CheckSkip, type CheckMeta } from './outcome.js';
+import type { RunContext } from './run-context.js';
+import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js';
+import { TestWorkspace } from './workspace.js';
+import type { CapturingReceiver } from '../receiver/index.js';
+
+export class CheckContext {
+  private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
+  private readonly details: string[] = [];
+  private readonly measurements: Record<string, unknown> = {};
+
+  constructor(
+    readonly spec: CheckSpec,
+    private readonly harness: Harness,
+  ) {}
+
+  get run(): RunContext {
+    return this.harness.run;
+  }
+
+  get api(): ServiceApi {
+    return this.harness.api;
+  }
+
+  /** The control interface; a check that needs one is skipped when the run has none. */
+  get control(): ControlClient {
+    const control = this.harness.control;
+    if (!control) this.skip('needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN');
+    return control;
+  }
+
+  async capabilities(): Promise<Capabilities> {
+    const capabilities = await this.harness.capabilities();
+    if (!capabilities) this.skip('needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN');
+    return capabilities;
+  }
+
+  /** A fresh workspace for this check, removed (with its tokens and endpoints) when the check ends. */
+  async workspace(options: WorkspaceOptions = {}): Promise<TestWorkspace> {
+    const workspace = await TestWorkspace.create(this.control, options);
+    this.defer(() => workspace.dispose());
+    return workspace;
+  }
+
+  /** A workspace with one token holding the given scopes (default: all licensed). */
+  async workspaceWithToken(options: WorkspaceOptions = {}, scopes?: readonly string[]) {
+    const workspace = await this.workspace(options);
+    const token = await workspace.createToken(`certify ${this.spec.id}`, scopes);
+    return { workspace, token };
+  }
+
+  /** The suite file's capturing receiver (HTTPS), started on first use. */
+  receiver(): Promise<CapturingReceiver> {
+    return sharedReceiver(this.run);
+  }
+
+  /**
+   * A new receiver endpoint registered with the service for `events` (default `*`), with
+   * the service's signing secret set on the receiver so it verifies every delivery.
+   */
+  hookEndpoint(workspace: TestWorkspace, events: readonly string[] = ['*'], name?: string): Promise<HookedEndpoint> {
+    return hookEndpoint(this.run, workspace, events, name ?? `${this.spec.id}-${Math.random().toString(36).slice(2, 8)}`);
+  }
+
+  /** Runs when the check ends, last registered first. */
+  defer(cleanup: () => Promise<unknown> | unknown): void {
+    this.cleanups.push(cleanup);
+  }
+
+  detail(text: string): void {
+    this.details.push(text);
+  }
+
+  measure(name: string, value: unknown): void {
+    this.measurements[name] = value;
+  }
+
+  fail(reason: string): never {
+    throw new CheckFailure(mask(reason));
+  }
+
+  skip(reason: string): never {
+    throw new CheckSkip(reason);
+  }
+
+  /** Runs the cleanups; their failures never change the verdict. */
+  async dispose(): Promise<void> {
+    for (const cleanup of this.cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Leftovers are in the ledger; the runner removes them at the end.
+      }
+    }
+  }
+
+  toMeta(skipReason?: string): CheckMeta {
+    const meta: CheckMeta = { checkId: this.spec.id };
+    if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
+    if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);
+    if (skipReason) meta.skipReason = mask(skipReason);
+    return meta;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The per-process state the suites share: clients for the target, built once from the
+ * run context the runner provided. Suites run in one worker process, one file at a time.
+ */
+import { inject } from 'vitest';
+import { ServiceApi } from '../api/service.js';
+import { ControlClient } from '../control/client.js';
+import type { Capabilities } from '../control/types.js';
+import { HttpClient } from '../http/client.js';
+import { registerSecret } from '../secrets/mask.js';
+import { recordResource } from './ledger.js';
+import type { RunContext } from './run-context.js';
+
+export interface Harness {
+  run: RunContext;
+  http: HttpClient;
+  api: ServiceApi;
+  control: ControlClient | undefined;
+  capabilities(): Promise<Capabilities | undefined>;
+}
+
+let current: Harness | undefined;
+
+export function harness(): Harness {
+  if (current) return current;
+  const run = inject('certify');
+  if (!run) throw new Error('no run context: start the suites with `npm run certify`, not with vitest directly');
+  registerSecret(run.controlToken);
+  registerSecret(run.svcToken);
+  const http = new HttpClient(run.baseUrl, { insecureTls: run.insecureTls });
+  const control =
+    run.controlUrl && run.controlToken
+      ? new ControlClient(run.controlUrl, run.controlToken, {
+          onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
+          onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
+        })
+      : undefined;
+  let capabilities: Promise<Capabilities | undefined> | undefined;
+  current = {
+    run,
+    http,
+    api: new ServiceApi(http),
+    control,
+    capabilities: () => (capabilities ??= control ? control.capabilities() : Promise.resolve(undefined)),
+  };
+  return current;
+}
+
+export async function closeHarness(): Promise<void> {
+  const closing = current;
+  current = undefined;
+  if (!closing) return;
+  await Promise.all([closing.http.close(), closing.control?.close()]);
+}

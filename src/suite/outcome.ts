@@ -1,0 +1,25 @@
+/**
+ * How a check ends other than by passing: a typed failure with a one-line reason, or a
+ * skip that says why the check could not run here. Both are thrown from check bodies.
+ */
+export class CheckFailure extends Error {
+  override name = 'CheckFailure';
+}
+
+export class CheckSkip extends Error {
+  override name = 'CheckSkip';
+}
+
+/** What a check leaves for the reports, carried on the vitest task's meta. */
+export interface CheckMeta {
+  checkId: string;
+  detail?: string;
+  measurements?: Record<string, unknown>;
+  skipReason?: string;
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    check?: CheckMeta;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What the runner hands to the suites (through vitest's `provide`): the validated
+ * target and receiver settings. It crosses a process boundary, so it is plain data.
+ */
+export interface RunContext {
+  baseUrl: string;
+  controlUrl?: string;
+  controlToken?: string;
+  /** A ready-made token for runs without a control interface. */
+  svcToken?: string;
+  tier: 'fast' | 'full';
+  embeddedReference: boolean;
+  receiver: {
+    port: number;
+    publicUrl?: string;
+    certPath: string;
+    keyPath: string;
+  };
+  /** JSON-lines file where created resources are recorded, so the runner can remove leftovers. */
+  ledgerPath: string;
+  /** Accept self-signed certificates on the target (loopback reference only). */
+  insecureTls: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    certify: RunContext;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The capturing receiver as the suites use it: one receiver per suite file, started on
+ * first use with the run's port, certificate and public URL, and closed when the file ends.
+ */
+import { readFileSync } from 'node:fs';
+import { CapturingReceiver, type ReceiverEndpoint } from '../receiver/index.js';
+import type { CreatedEndpoint } from '../control/types.js';
+import type { RunContext } from './run-context.js';
+import type { TestWorkspace } from './workspace.js';
+
+let receiver: Promise<CapturingReceiver> | undefined;
+
+export function sharedReceiver(run: RunContext): Promise<CapturingReceiver> {
+  receiver ??= CapturingReceiver.start({
+    port: run.receiver.port,
+    tls: { cert: readFileSync(run.receiver.certPath, 'utf8'), key: readFileSync(run.receiver.keyPath, 'utf8') },
+    ...(run.receiver.publicUrl ? { publicUrl: run.receiver.publicUrl } : {}),
+  });
+  return receiver;
+}
+
+export async function closeSharedReceiver(): Promise<void> {
+  const closing = receiver;
+  receiver = undefined;
+  if (closing) await (await closing).close();
+}
+
+/** An endpoint of the receiver registered with the service, its signing secret set on both sides. */
+export interface HookedEndpoint {
+  /** The receiver's side: deliveries, programmed answers, waitFor. */
+  inbox: ReceiverEndpoint;
+  /** The service's side: endpoint id and signing secret. */
+  registered: CreatedEndpoint;
+}
+
+export async function hookEndpoint(run: RunContext, workspace: TestWorkspace, events: readonly string[] = ['*'], name?: string): Promise<HookedEndpoint> {
+  const inbox = (await sharedReceiver(run)).createEndpoint(name ? { name } : {});
+  const registered = await workspace.createEndpoint(inbox.url, events);
+  inbox.setSecret(registered.secret);
+  return { inbox, registered };
+}

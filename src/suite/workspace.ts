@@ -1,0 +1,100 @@
+/**
+ * A workspace created for one check through the control interface, with everything
+ * created in it remembered so the check can remove it when it ends, pass or fail.
+ */
+import type { ControlClient } from '../control/client.js';
+import type { CreatedEndpoint, CreatedToken, EventType, WorkspaceOptions } from '../control/types.js';
+
+export class TestWorkspace {
+  private readonly tokens = new Map<string, CreatedToken>();
+  private readonly endpoints = new Set<string>();
+
+  constructor(
+    private readonly control: ControlClient,
+    readonly id: string,
+    readonly agentIds: string[],
+    readonly options: WorkspaceOptions,
+  ) {}
+
+  static async create(control: ControlClient, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
+    const created = await control.createWorkspace(options);
+    return new TestWorkspace(control, created.workspaceId, created.agentIds, options);
+  }
+
+  /** The first agent of the workspace; the contract promises at least one. */
+  get agentId(): string {
+    const agent = this.agentIds[0];
+    if (!agent) throw new Error(`workspace ${this.id} was created without an agt_ id in its answer`);
+    return agent;
+  }
+
+  async createToken(label: string, scopes?: readonly string[]): Promise<CreatedToken> {
+    const token = await this.control.createToken(this.id, label, scopes);
+    this.tokens.set(token.tokenId, token);
+    return token;
+  }
+
+  async revokeToken(token: CreatedToken): Promise<void> {
+    await this.control.revokeToken(this.id, token.tokenId);
+    this.tokens.delete(token.tokenId);
+  }
+
+  suspend(): Promise<void> {
+    return this.control.suspend(this.id);
+  }
+
+  reinstate(): Promise<void> {
+    return this.control.reinstate(this.id);
+  }
+
+  async createEndpoint(url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
+    const endpoint = await this.control.createEndpoint(this.id, url, events);
+    this.endpoints.add(endpoint.endpointId);
+    return endpoint;
+  }
+
+  async deleteEndpoint(endpointId: string): Promise<void> {
+    await this.control.deleteEndpoint(this.id, endpointId);
+    this.endpoints.delete(endpointId);
+  }
+
+  getEndpoint(endpointId: string) {
+    return this.control.getEndpoint(this.id, endpointId);
+  }
+
+  enableEndpoint(endpointId: string): Promise<void> {
+    return this.control.enableEndpoint(this.id, endpointId);
+  }
+
+  setIdentityProvider(provider: { issuer: string; jwksUri: string; audience: string }): Promise<void> {
+    return this.control.setIdentityProvider(this.id, provider);
+  }
+
+  addMember(subject: string, scopes: readonly string[]): Promise<string> {
+    return this.control.addMember(this.id, subject, scopes);
+  }
+
+  fireEvent(type: EventType | string, data: Record<string, unknown> = {}): Promise<string> {
+    return this.control.fireEvent(this.id, type, data);
+  }
+
+  replay(eventId: string, endpointId: string): Promise<void> {
+    return this.control.replay(this.id, eventId, endpointId);
+  }
+
+  progressCall(callId: string, progress: Parameters<ControlClient['progressCall']>[2]): Promise<void> {
+    return this.control.progressCall(this.id, callId, progress);
+  }
+
+  /** Removes endpoints, then tokens, then the workspace; every step is attempted. */
+  async dispose(): Promise<void> {
+    const steps = [
+      ...[...this.endpoints].map((endpointId) => () => this.control.deleteEndpoint(this.id, endpointId)),
+      ...[...this.tokens.keys()].map((tokenId) => () => this.control.revokeToken(this.id, tokenId)),
+      () => this.control.deleteWorkspace(this.id),
+    ];
+    for (const step of steps) await step().catch(() => undefined);
+    this.endpoints.clear();
+    this.tokens.clear();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Tenant isolation: a credential is valid for one workspace only, so nothing of another
+ * workspace is visible or usable through it (What the service does, 2; Bearer tokens, 1).
+ */
+import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
+import { assert, certifySuite, check, describeResponse, is2xx, type CheckContext } from '../src/suite/index.js';
+
+async function twoTenants(t: CheckContext) {
+  const a = await t.workspaceWithToken();
+  const b = await t.workspaceWithToken();
+  return { a, b };
+}
+
+certifySuite('isolation', () => {
+  check('TENANT-TRANSCRIPT', async (t) => {
+    const { a, b } = await twoTenants(t);
+    const placed = await t.api.placeCall(b.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
+    assert(is2xx(placed.status), `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`);
+    const callId = findFirstId(placed.json, ID_PATTERNS.call);
+    assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`);
+    // Wait until B itself can read it, so A's refusal is about tenancy, not timing.
+    let own = await t.api.transcript(b.token.token, callId);
+    for (let i = 0; i < 20 && !is2xx(own.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      own = await t.api.transcript(b.token.token, callId);
+    }
+    const foreign = await t.api.transcript(a.token.token, callId);
+    assert(!is2xx(foreign.status) && foreign.status < 500, `workspace A reading workspace B's transcript: expected a 4xx, got ${describeResponse(foreign)}`);
+    t.detail(`own transcript ${own.status}; other workspace's ${foreign.status}`);
+    t.measure('foreign_transcript_status', foreign.status);
+  });
+
+  check('TENANT-AGENTS', async (t) => {
+    const { a, b } = await twoTenants(t);
+    const listed = await t.api.listAgents(a.token.token);
+    assert(is2xx(listed.status), `listing A's agents: expected a 2xx, got ${describeResponse(listed)}`);
+    const visible = findAllIds(listed.json, ID_PATTERNS.agent);
+    const leaked = b.workspace.agentIds.filter((agent) => visible.includes(agent));
+    assert(leaked.length === 0, `A's agent list shows B's agents: ${leaked.join(', ')}`);
+    const call = await t.api.placeCall(a.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
+    assert(!is2xx(call.status) && call.status < 500, `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`);
+    t.measure('foreign_agent_call_status', call.status);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Revocation propagation: a revoked token fails with 401 invalid_token within one
+ * minute, on every connection, and never succeeds again (Authentication > Rotation
+ * without downtime, 3; Errors > Rules, 2; Limits).
+ *
+ * The spec bounds propagation, not its shape: between the first 401 and the last 200
+ * backends may disagree. So the observation polls until no 200 has been seen for a
+ * while (or the limit passes), and the checks judge the last 200, not the first 401.
+ */
+import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
+
+const LIMIT_MS = 60_000;
+const POLL_INTERVAL_MS = 200;
+/** No 200 for this long after a 401 means propagation has settled. */
+const SETTLED_AFTER_MS = 5_000;
+const CONFIRM_REQUESTS = 20;
+
+interface Poll {
+  atMs: number;
+  connection: 'fresh' | 'kept-alive';
+  status: number;
+  code?: string;
+}
+
+interface Observation {
+  polls: Poll[];
+  firstRejectionMs?: number;
+  lastAcceptedMs?: number;
+  token: string;
+  problem?: string;
+}
+
+async function observeRevocation(t: CheckContext): Promise<Observation> {
+  const workspace = await t.workspace();
+  const token = await workspace.createToken('certify revoke');
+  // Warm every backend: an implementation that caches tokens shows its worst case.
+  for (let i = 0; i < 6; i++) await t.api.whoami(token.token, { fresh: i % 2 === 0 });
+  const revokedAt = performance.now();
+  await workspace.revokeToken(token);
+  const observation: Observation = { polls: [], token: token.token };
+  let round = 0;
+  while (true) {
+    const elapsed = performance.now() - revokedAt;
+    const quietSince = observation.lastAcceptedMs ?? observation.firstRejectionMs;
+    if (observation.firstRejectionMs !== undefined && quietSince !== undefined && elapsed > quietSince + SETTLED_AFTER_MS) break;
+    if (elapsed > LIMIT_MS + SETTLED_AFTER_MS) break;
+    // 1 to 3 fresh connections a round, so that no round-robin period of a load balancer
+    // can line up with the polls and hide a backend.
+    const connections: Array<Poll['connection']> = ['kept-alive', ...Array.from({ length: 1 + (round % 3) }, () => 'fresh' as const)];
+    round += 1;
+    const answers = await Promise.all(
+      connections.map(async (connection) => {
+        const res = await t.api.whoami(token.token, { fresh: connection === 'fresh', timeoutMs: 5_000 });
+        return { res, connection, atMs: Math.round(performance.now() - revokedAt) };
+      }),
+    );
+    for (const { res, connection, atMs } of answers) {
+      const code = (res.json as { error?: { code?: string } } | undefined)?.error?.code;
+      observation.polls.push({ atMs, connection, status: res.status, ...(code ? { code } : {}) });
+      const rejected = res.status === 401 && code === 'invalid_token' && errorShapeProblem(res) === undefined;
+      if (rejected) observation.firstRejectionMs ??= atMs;
+      else if (res.status === 200) observation.lastAcceptedMs = atMs;
+      else observation.problem ??= `a poll ${atMs} ms after revocation answered neither 200 nor 401 invalid_token with the error shape: ${describeResponse(res)}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+  return observation;
+}
+
+certifySuite('revocation', () => {
+  let observed: Promise<Observation> | undefined;
+  // Both checks judge one observation: revoking twice would double the suite's time for no new fact.
+  const observation = (t: CheckContext) => (observed ??= observeRevocation(t));
+
+  check('REVOKE-PROPAGATION', async (t) => {
+    const { polls, firstRejectionMs, lastAcceptedMs, problem } = await observation(t);
+    t.measure('polls', polls);
+    if (problem) t.fail(problem);
+    assert(firstRejectionMs !== undefined, `the revoked token was never rejected in ${(LIMIT_MS + SETTLED_AFTER_MS) / 1000} s (${polls.length} polls)`);
+    t.measure('propagation_ms', firstRejectionMs);
+    t.measure('last_accepted_ms', lastAcceptedMs ?? null);
+    assert(firstRejectionMs < LIMIT_MS, `first 401 invalid_token after ${(firstRejectionMs / 1000).toFixed(1)} s: over the 60 s limit`);
+    assert(lastAcceptedMs === undefined || lastAcceptedMs < LIMIT_MS, `the revoked token was still accepted ${((lastAcceptedMs ?? 0) / 1000).toFixed(1)} s after revocation: over the 60 s limit`);
+    const last = lastAcceptedMs === undefined ? 'no 200 after revocation' : `last 200 at ${(lastAcceptedMs / 1000).toFixed(1)} s`;
+    t.detail(`first 401 after ${(firstRejectionMs / 1000).toFixed(1)} s; ${last}; ${polls.length} polls on fresh and kept-alive connections`);
+  }, { timeoutMs: 90_000 });
+
+  check('REVOKE-STAYS-REVOKED', async (t) => {
+    const { token, firstRejectionMs } = await observation(t);
+    assert(firstRejectionMs !== undefined, 'the revoked token was never rejected');
+    const accepted: string[] = [];
+    for (let i = 0; i < CONFIRM_REQUESTS; i++) {
+      if (i === CONFIRM_REQUESTS / 2) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const res = await t.api.whoami(token, { fresh: i % 2 === 0 });
+      if (res.status !== 401) accepted.push(`${i % 2 === 0 ? 'fresh' : 'kept-alive'}: ${describeResponse(res)}`);
+    }
+    assert(accepted.length === 0, `after propagation settled, ${accepted.length} of ${CONFIRM_REQUESTS} requests were not refused; first: ${accepted[0]}`);
+    t.detail(`${CONFIRM_REQUESTS} requests after settling, all 401`);
+  }, { timeoutMs: 90_000 });
+});

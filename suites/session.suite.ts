@@ -1,0 +1,291 @@
+/**
+ * Session tokens (Authentication > Session tokens; control interface, "Session tokens"):
+ * a JWT from the workspace's identity provider is accepted exactly when it verifies
+ * against a key of the JWKS, its iss, aud, nbf and exp hold, and its sub is a member,
+ * and it then carries that member's scopes. Every forged, expired or foreign token gets
+ * 401 invalid_token. Each check runs its own test identity provider on loopback.
+ */
+import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import { ALL_SCOPES, type Scope } from '../src/control/types.js';
+import type { HttpResponse } from '../src/http/client.js';
+import {
+  ALG_NONE_SPELLINGS,
+  jwtMutation,
+  nowSeconds,
+  signWithForeignKey,
+  stripSignature,
+  tamperPayload,
+  tamperSignature,
+  withAlgNone,
+  withHs256PublicKey,
+  withKid,
+  type JwtMutation,
+} from '../src/idp/index.js';
+import { certifySuite, check, describeResponse, errorShapeProblem, is2xx, is4xx } from '../src/suite/index.js';
+import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';
+import { pollUntil } from './session/poll.js';
+import { completedCallId, matrixProblem, operations } from './session/scope-matrix.js';
+import { targetSkewSeconds } from './session/target-clock.js';
+import { expectAccepted, expectAllRefused, expectControlAccepted, judgeRefusals, REQUEST_TIMEOUT_MS, whoami } from './session/verdicts.js';
+
+const unknownKid = () => `kid-${randomBytes(6).toString('hex')}`;
+
+/** Scope sets whose tokens are probed against every endpoint: each endpoint allowed by some, refused by others. */
+const SCOPE_SETS: readonly (readonly Scope[])[] = [
+  ['voice:read'],
+  ['voice:write'],
+  ['voice:read', 'voice:write'],
+  ['mailer:read', 'mailer:write', 'webhooks:write'],
+  ALL_SCOPES,
+];
+
+const MUTATION_RUNS = 40;
+/** Well inside the 60 s lifetime of the token being mutated, so every mutation is judged while the original is valid. */
+const MUTATION_TIME_LIMIT_MS = 40_000;
+/** "within 60 s" (catalog: SESSION-KEY-ROTATION). */
+const ROTATION_LIMIT_MS = 60_000;
+const ROTATION_POLL_MS = 1_000;
+
+certifySuite('session', () => {
+  check('SESSION-VALID', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    // "aud is or contains the audience" (contract): an array holding it is as good.
+    await expectAccepted(t, await s.mint({ claims: { aud: [newAudience(), s.audience] } }), 'aud as an array containing the audience');
+    t.detail('whoami 200 for a member token, with aud as a string and as an array');
+  });
+
+  check('SESSION-SCOPES-MATCH', async (t) => {
+    // Calls stay queued until moved, so the one whose transcript is read is settled first.
+    const s = await sessionWorkspace(t, { workspace: { callProgress: 'manual' } });
+    const callId = await completedCallId(t, s.workspace);
+    const ops = operations(s.workspace.agentId, callId);
+    const problems: string[] = [];
+    for (const scopes of SCOPE_SETS) {
+      const token = await s.mint({ sub: await s.addMember(scopes) });
+      for (const op of ops) {
+        const problem = matrixProblem(op, scopes, await op.send(t, token));
+        if (problem) problems.push(problem);
+      }
+    }
+    if (problems.length > 0) t.fail(`session tokens did not get exactly their member's scopes: ${problems.join('; ')}`);
+    t.detail(`${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? '' : ' (transcript left out: no completed call to read)'}`);
+  });
+
+  check('SESSION-ES256', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectAccepted(t, await s.mint({ alg: 'RS256' }), 'an RS256 session token');
+    await expectAccepted(t, await s.mint({ alg: 'ES256' }), 'an ES256 session token');
+    t.detail('RS256 and ES256 tokens both answered 200');
+  });
+
+  check('SESSION-EXPIRED', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    await expectAllRefused(t, [
+      ['expired 9 min ago', await s.mint({ issuedAtOffsetSec: -600 })],
+      ['expired 1 h ago', await s.mint({ issuedAtOffsetSec: -3_660 })],
+    ]);
+  });
+
+  check('SESSION-LIFETIME-61S', async (t) => {
+    const s = await sessionWorkspace(t);
+    const fresh = await s.mint();
+    const issuedAt = nowSeconds();
+    const skew = targetSkewSeconds(await expectControlAccepted(t, fresh, s.idp));
+    t.measure('target_clock_skew_s', skew);
+    // 61 s before the target's own clock: a second of skew between us must not decide the verdict.
+    const answers: Array<readonly [string, HttpResponse]> = [
+      ['minted as issued 61 s ago', await whoami(t, await s.mint({ issuedAtOffsetSec: skew - 61 }))],
+    ];
+    if (t.run.tier === 'full') {
+      // Real time: the token accepted above, presented again 61 s after it was issued.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, (issuedAt + 61 - skew) * 1000 - Date.now())));
+      answers.push(['the same token 61 s after issue (real time)', await whoami(t, fresh)]);
+    }
+    judgeRefusals(t, answers);
+  }, { timeoutMs: 100_000 });
+
+  check('SESSION-NBF-FUTURE', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const now = nowSeconds();
+    await expectAllRefused(t, [
+      ['nbf in 60 s', await s.mint({ claims: { nbf: now + 60, exp: now + 120 } })],
+      ['nbf in 1 h', await s.mint({ claims: { iat: now + 3_600, nbf: now + 3_600, exp: now + 3_660 } })],
+    ]);
+  });
+
+  check('SESSION-WRONG-ISSUER', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    await expectAllRefused(t, [
+      ['iss of another provider', await s.mint({ claims: { iss: `https://idp.invalid/${randomBytes(4).toString('hex')}` } })],
+      // The contract says "equals": no URL normalisation.
+      ['iss with a trailing slash', await s.mint({ claims: { iss: `${s.idp.issuer}/` } })],
+      ['no iss', await s.mint({ claims: { iss: undefined } })],
+    ]);
+  });
+
+  check('SESSION-WRONG-AUDIENCE', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    await expectAllRefused(t, [
+      ['aud of another service', await s.mint({ claims: { aud: newAudience() } })],
+      ['aud array without the audience', await s.mint({ claims: { aud: [newAudience(), newAudience()] } })],
+      ['aud extending the audience', await s.mint({ claims: { aud: `${s.audience}x` } })],
+      ['no aud', await s.mint({ claims: { aud: undefined } })],
+    ]);
+  });
+
+  check('SESSION-UNKNOWN-KID', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    // Signed by a listed key, so only the kid lookup can refuse it.
+    await expectAllRefused(t, [
+      ['RS256 under a kid not in the JWKS', await s.mint({ alg: 'RS256', header: { kid: unknownKid() } })],
+      ['ES256 under a kid not in the JWKS', await s.mint({ alg: 'ES256', header: { kid: unknownKid() } })],
+    ]);
+  });
+
+  check('SESSION-FOREIGN-KEY', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const claims = s.claims();
+    await expectAllRefused(t, [
+      ['RS256 foreign key under a listed kid', secret(await signWithForeignKey(claims, 'RS256', s.idp.kidFor('RS256')))],
+      ['ES256 foreign key under a listed kid', secret(await signWithForeignKey(claims, 'ES256', s.idp.kidFor('ES256')))],
+      ['RS256 foreign key under its own kid', secret(await signWithForeignKey(claims, 'RS256', unknownKid()))],
+    ]);
+  });
+
+  check('SESSION-TAMPERED', async (t) => {
+    const s = await sessionWorkspace(t);
+    const narrow = await s.addMember(['voice:read']);
+    const rs = await s.mint({ sub: narrow });
+    const es = await s.mint({ sub: narrow, alg: 'ES256' });
+    await expectControlAccepted(t, rs, s.idp);
+    await expectAllRefused(t, [
+      ['payload sub changed to a member with every scope', secret(tamperPayload(rs, { sub: s.subject }))],
+      ['payload exp moved 1 h later', secret(tamperPayload(rs, { exp: nowSeconds() + 3_600 }))],
+      ['RS256 signature bits flipped', secret(tamperSignature(rs))],
+      ['ES256 signature bits flipped', secret(tamperSignature(es))],
+      ['signature removed', secret(stripSignature(rs))],
+      ['header kid switched to the other listed key', secret(withKid(rs, s.idp.kidFor('ES256')))],
+    ]);
+  });
+
+  check('SESSION-ALG-NONE', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const claims = s.claims();
+    const kid = s.idp.kidFor('RS256');
+    await expectAllRefused(t, ALG_NONE_SPELLINGS.flatMap((spelling) => [
+      [`alg ${spelling}`, secret(withAlgNone(claims, { spelling }))] as const,
+      [`alg ${spelling} with a listed kid`, secret(withAlgNone(claims, { spelling, kid }))] as const,
+    ]));
+  });
+
+  check('SESSION-HS256-CONFUSION', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const claims = s.claims();
+    const rsKid = s.idp.kidFor('RS256');
+    const esKid = s.idp.kidFor('ES256');
+    const rsPem = await s.idp.publicKeyPem(rsKid);
+    const esPem = await s.idp.publicKeyPem(esKid);
+    // PEM writers differ on the final newline; a confused verifier may hold either form.
+    await expectAllRefused(t, [
+      ['HS256 keyed with the RS256 public key PEM', secret(withHs256PublicKey(claims, rsPem, { kid: rsKid }))],
+      ['HS256 keyed with the RS256 PEM and a final newline', secret(withHs256PublicKey(claims, `${rsPem}\n`, { kid: rsKid }))],
+      ['HS256 keyed with the ES256 public key PEM', secret(withHs256PublicKey(claims, esPem, { kid: esKid }))],
+    ]);
+  });
+
+  check('SESSION-NOT-MEMBER', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    await expectAllRefused(t, [
+      ['sub of nobody', await s.mint({ sub: newSubject() })],
+      // JWT sub is case-sensitive (RFC 7519, StringOrURI).
+      ['sub of a member in upper case', await s.mint({ sub: s.subject.toUpperCase() })],
+      ['no sub', await s.mint({ claims: { sub: undefined } })],
+    ]);
+  });
+
+  check('SESSION-OTHER-WORKSPACE', async (t) => {
+    // One provider serving two workspaces told apart by audience (one hosted instance,
+    // a template per workspace), and a third workspace with a provider of its own.
+    const shared = await startProvider(t);
+    const a = await sessionWorkspace(t, { idp: shared });
+    const b = await sessionWorkspace(t, { idp: shared, audience: newAudience() });
+    const c = await sessionWorkspace(t);
+    for (const [name, s] of [['A', a], ['B', b], ['C', c]] as const) {
+      await expectControlAccepted(t, await s.mint(), s.idp).catch((error: Error) => t.fail(`workspace ${name}: ${error.message}`));
+    }
+    await expectAllRefused(t, [
+      ["B's audience with a member of A only (shared provider)", await b.mint({ sub: a.subject })],
+      ["A's audience with a member of B only (shared provider)", await a.mint({ sub: b.subject })],
+      ["C's provider with a member of A only", await c.mint({ sub: a.subject })],
+      ["C's key claiming A's issuer and audience", secret(await c.idp.mint({ sub: a.subject, claims: { iss: shared.issuer, aud: a.audience } }))],
+    ]);
+  });
+
+  check('SESSION-MUTATION-PROPERTY', async (t) => {
+    const s = await sessionWorkspace(t);
+    const valid = await s.mint();
+    await expectControlAccepted(t, valid, s.idp);
+    const seed = Number(process.env.FAST_CHECK_SEED ?? Date.now() % 2 ** 31);
+    const statuses: Record<string, number> = {};
+    let runs = 0;
+    let offending: string | undefined;
+    const result = await fc.check(
+      fc.asyncProperty(jwtMutation(valid), async (mutation: JwtMutation) => {
+        runs += 1;
+        const res = await whoami(t, secret(mutation.token));
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        const problem = is2xx(res.status) || !is4xx(res.status) ? 'not a 4xx' : errorShapeProblem(res);
+        if (problem) offending = `${mutation.description} got ${describeResponse(res)} (${problem})`;
+        return problem === undefined;
+      }),
+      { numRuns: MUTATION_RUNS, seed, interruptAfterTimeLimit: MUTATION_TIME_LIMIT_MS, markInterruptAsFailure: false },
+    );
+    t.measure('seed', seed);
+    t.measure('runs', runs);
+    t.measure('statuses', statuses);
+    if (result.failed) {
+      // fc.stringify prints a mutation as its edits, never the token.
+      const cause = offending ?? `${fc.stringify(result.counterexample?.[0])}: ${String((result.errorInstance as Error | undefined)?.message ?? 'error')}`;
+      t.fail(`a mutated session token was not refused with a 4xx and the error shape: ${cause} (seed ${seed}, path ${result.counterexamplePath}; rerun with FAST_CHECK_SEED=${seed})`);
+    }
+    // The original must still be good, or the mutations were judged against an expired token.
+    await expectAccepted(t, valid, 'the unmutated token after the mutations');
+    t.detail(`${runs} mutations of header, payload or signature refused with a 4xx and the error shape (seed ${seed}); statuses ${JSON.stringify(statuses)}`);
+  }, { timeoutMs: MUTATION_TIME_LIMIT_MS + 2 * REQUEST_TIMEOUT_MS + 10_000 });
+
+  check('SESSION-KEY-ROTATION', async (t) => {
+    const s = await sessionWorkspace(t);
+    const oldKid = s.idp.kidFor('RS256');
+    await expectControlAccepted(t, await s.mint({ kid: oldKid }), s.idp);
+    const newKid = await s.idp.addKey('RS256');
+    const added = await pollUntil(async () => (await whoami(t, await s.mint({ kid: newKid }))).status, (status) => status === 200, {
+      timeoutMs: ROTATION_LIMIT_MS,
+      intervalMs: ROTATION_POLL_MS,
+    });
+    t.measure('added_key_accepted_ms', added.ok ? added.elapsedMs : null);
+    if (!added.ok) t.fail(`a token signed by a key added to the JWKS still got ${added.last} after ${Math.round(added.elapsedMs / 1000)} s`);
+    s.idp.removeKey(oldKid);
+    const removed = await pollUntil(async () => whoami(t, await s.mint({ kid: oldKid })), (res) => res.status === 401, {
+      timeoutMs: ROTATION_LIMIT_MS,
+      intervalMs: ROTATION_POLL_MS,
+    });
+    t.measure('removed_key_refused_ms', removed.ok ? removed.elapsedMs : null);
+    t.measure('jwks_fetches', s.idp.jwksFetchCount);
+    if (!removed.ok) t.fail(`a token signed by a key removed from the JWKS still got ${describeResponse(removed.last)} after ${Math.round(removed.elapsedMs / 1000)} s`);
+    await expectAllRefused(t, [['signed by the removed key', await s.mint({ kid: oldKid })]]);
+    await expectAccepted(t, await s.mint({ kid: newKid }), 'the added key after the old one was removed');
+    t.detail(`added key accepted after ${(added.elapsedMs / 1000).toFixed(1)} s, removed key refused after ${(removed.elapsedMs / 1000).toFixed(1)} s; JWKS fetched ${s.idp.jwksFetchCount} times`);
+  }, { timeoutMs: 2 * ROTATION_LIMIT_MS + 20_000 });
+});
+

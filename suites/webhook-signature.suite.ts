@@ -1,0 +1,143 @@
+/**
+ * Signatures and timestamps (Events > Signature): the signature is the lowercase hex
+ * HMAC-SHA256 of the raw body under the endpoint's secret; the timestamp is the delivery
+ * time of each attempt in Unix seconds and is not signed.
+ */
+import type { CapturedDelivery } from '../src/receiver/types.js';
+import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
+import { measureClockOffset } from '../src/suite/hooks/clock.js';
+import { DELIVERY_TIMEOUT_MS, eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
+import { describeBadSignature, signatureOf, timestampOf } from '../src/suite/hooks/signature.js';
+import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
+
+/** The scale at which the first two retries come 1 s and 5 s after the failures. */
+const RETRY_SCALE = 60;
+const FIRST_RETRIES_MS = [60_000, 300_000];
+/** Longest wait for the scaled retries this suite accepts in one check. */
+const MAX_SCHEDULE_MS = 40_000;
+/** Room around the scaled schedule for dispatch and delivery. */
+const SCHEDULE_SLACK_MS = 8_000;
+/** Consecutive timestamps must be as far apart as their arrivals, within this. */
+const INTERVAL_TOLERANCE_MS = 1_500;
+
+/** A time scale giving the first `retries` retries within MAX_SCHEDULE_MS, or a skip. */
+async function retryScale(t: CheckContext, retries: number): Promise<{ scale: number; waitMs: number }> {
+  const { max_time_scale: max } = await t.capabilities();
+  const scale = Math.max(1, Math.min(max, RETRY_SCALE));
+  const scheduleMs = FIRST_RETRIES_MS.slice(0, retries).reduce((sum, ms) => sum + ms, 0) / scale;
+  if (scheduleMs > MAX_SCHEDULE_MS) {
+    t.skip(`needs time scale ${RETRY_SCALE} to see ${retries} retries within ${MAX_SCHEDULE_MS / 1000} s; the target's max_time_scale is ${max} (${Math.round(scheduleMs / 1000)} s)`);
+  }
+  return { scale, waitMs: scheduleMs + SCHEDULE_SLACK_MS };
+}
+
+/** Fires one event at an endpoint that fails its first `failures` attempts, and waits for attempt failures + 1. */
+async function failedThenAcked(t: CheckContext, failures: number) {
+  const { scale, waitMs } = await retryScale(t, failures);
+  const [workspace, clock] = await Promise.all([t.workspace({ timeScale: scale }), measureClockOffset(t.api)]);
+  const hook = await t.hookEndpoint(workspace, ['mailer.email.sent']);
+  hook.inbox.failFirst(failures, { status: 500 });
+  const eventId = await workspace.fireEvent('mailer.email.sent', firedData('mailer.email.sent'));
+  const attempts = (ds: readonly CapturedDelivery[]) => ds.filter((d) => idOf(d) === eventId);
+  const { deliveries, timedOut } = await settle(hook.inbox, (ds) => attempts(ds).length > failures, waitMs, `attempt ${failures + 1} of ${eventId}`);
+  const seen = attempts(deliveries);
+  assert(
+    !timedOut,
+    `after ${failures} answered 500, attempt ${failures + 1} of ${eventId} did not arrive within ${Math.round(waitMs / 1000)} s at time scale ${scale}; ${seen.length} attempt(s) arrived`,
+  );
+  return { hook, eventId, attempts: seen.slice(0, failures + 1), clock, scale };
+}
+
+certifySuite('webhook-signature', () => {
+  check(
+    'HOOK-SIGNATURE-RAW-BODY',
+    async (t) => {
+      const tour = await eventTour(t, ['*']);
+      const bad: string[] = [];
+      for (const { leg, delivery } of tour.deliveries) {
+        if (delivery.verdicts.signature !== 'no-secret' && delivery.verdicts.signature.ok) continue;
+        bad.push(`${typeOf(delivery) ?? '?'}: ${describeBadSignature(leg.hook.registered.secret, delivery)}`);
+      }
+      t.measure('deliveries', tour.deliveries.length);
+      t.measure('bad_signatures', bad.length);
+      assert(tour.deliveries.length > 0, 'no delivery arrived to check');
+      assert(bad.length === 0, `${bad.length} of ${tour.deliveries.length} signatures are not the lowercase hex HMAC-SHA256 of the raw body; first ${bad[0]}`);
+      t.detail(`${tour.deliveries.length} deliveries (${typeCounts(tour.deliveries.map(({ delivery }) => delivery))}), every signature verified over the raw bytes`);
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  check(
+    'HOOK-TIMESTAMP-DELIVERY-TIME',
+    async (t) => {
+      const [tour, clock] = await Promise.all([eventTour(t, ['*']), measureClockOffset(t.api)]);
+      const readings = tour.deliveries.map(({ delivery }) => ({ delivery, reading: readTimestamp(delivery, clock) }));
+      t.measure('clock_offset_ms', clock?.offsetMs ?? null);
+      t.measure('clock_uncertainty_ms', clock?.uncertaintyMs ?? null);
+      t.measure('skew_ms', readings.map(({ reading }) => reading.skewMs ?? null));
+      assert(readings.length > 0, 'no delivery arrived to check');
+      const bad = readings.filter(({ reading }) => reading.problem);
+      const first = bad[0];
+      if (first) t.fail(`${bad.length} of ${readings.length} deliveries: ${typeOf(first.delivery) ?? '?'}: ${first.reading.problem}`);
+      const skews = readings.map(({ reading }) => reading.skewMs ?? 0);
+      t.detail(`${readings.length} timestamps within ${Math.min(...skews)}..${Math.max(...skews)} ms of arrival; ${describeClock(clock)}`);
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  check(
+    'HOOK-TIMESTAMP-NOT-SIGNED',
+    async (t) => {
+      const { hook, attempts, scale } = await failedThenAcked(t, 1);
+      const secret = hook.registered.secret;
+      const [first, second] = attempts as [CapturedDelivery, CapturedDelivery];
+      for (const [name, delivery] of [['first', first], ['retried', second]] as const) {
+        const verdict = delivery.verdicts.signature;
+        assert(
+          verdict !== 'no-secret' && verdict.ok,
+          `the ${name} attempt's signature does not verify over the body alone (timestamp ${timestampOf(delivery)}): ${describeBadSignature(secret, delivery)}`,
+        );
+      }
+      const sameBody = first.rawBody.equals(second.rawBody);
+      const differentTimestamps = timestampOf(first) !== timestampOf(second);
+      t.measure('timestamps', [timestampOf(first), timestampOf(second)]);
+      t.measure('same_body', sameBody);
+      if (sameBody && differentTimestamps) {
+        assert(
+          signatureOf(first) === signatureOf(second),
+          `two attempts with the same body and timestamps ${timestampOf(first)} and ${timestampOf(second)} carry different signatures: the timestamp is signed`,
+        );
+        t.detail(`same body, timestamps ${timestampOf(first)} and ${timestampOf(second)} (time scale ${scale}), same signature, verified over the body alone`);
+      } else {
+        t.detail(`signatures verified over the body alone; the retry ${sameBody ? 'kept the same timestamp' : 'changed the body bytes'}, so equal signatures for different timestamps could not be observed`);
+      }
+    },
+    { timeoutMs: 60_000 },
+  );
+
+  check(
+    'HOOK-TIMESTAMP-PER-ATTEMPT',
+    async (t) => {
+      const { attempts, clock, scale } = await failedThenAcked(t, 2);
+      const readings = attempts.map((delivery) => readTimestamp(delivery, clock));
+      const start = attempts[0]?.receivedAtMs ?? 0;
+      const startSeconds = readings[0]?.seconds ?? 0;
+      t.measure('arrival_ms', attempts.map((d) => d.receivedAtMs - start));
+      t.measure('timestamp_ms', readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)));
+      t.measure('skew_ms', readings.map((r) => r.skewMs ?? null));
+      readings.forEach((reading, i) => assert(!reading.problem, `attempt ${i + 1}: ${reading.problem}`));
+      for (let i = 1; i < attempts.length; i++) {
+        const [a, b] = [readings[i - 1]?.seconds ?? 0, readings[i]?.seconds ?? 0];
+        assert(a !== b, `attempts ${i} and ${i + 1}, ${Math.round(((attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0)) / 100) / 10} s apart, carry the same timestamp ${a}`);
+        const arrivalGap = (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
+        const stampGap = (b - a) * 1000;
+        assert(
+          Math.abs(stampGap - arrivalGap) <= INTERVAL_TOLERANCE_MS,
+          `attempts ${i} and ${i + 1} arrived ${arrivalGap} ms apart but their timestamps are ${stampGap} ms apart`,
+        );
+      }
+      t.detail(`3 attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}`);
+    },
+    { timeoutMs: 60_000 },
+  );
+});

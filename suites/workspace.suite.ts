@@ -1,0 +1,55 @@
+/**
+ * Workspace suspension: workspace_disabled while suspended, and recovery after
+ * reinstatement (Errors, workspace_disabled).
+ */
+import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
+
+/** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
+const SETTLE_LIMIT_MS = 60_000;
+
+async function untilStatus(t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
+  const started = performance.now();
+  while (true) {
+    const res = await send();
+    const code = (res.json as { error?: { code?: string } } | undefined)?.error?.code;
+    if (done(res.status, code)) return { res, afterMs: Math.round(performance.now() - started) };
+    if (performance.now() - started > SETTLE_LIMIT_MS) return { res, afterMs: Math.round(performance.now() - started) };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+certifySuite('workspace', () => {
+  check('WS-SUSPENDED-CODE', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken();
+    await workspace.suspend();
+    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
+    expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
+    const agents = await t.api.listAgents(token.token);
+    expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
+    const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+    expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
+    t.measure('suspension_effective_ms', afterMs);
+    t.detail(`workspace_disabled ${res.status} after ${afterMs} ms`);
+  }, { timeoutMs: 90_000 });
+
+  check('WS-REINSTATED', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken();
+    await workspace.suspend();
+    await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
+    await workspace.reinstate();
+    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status === 200);
+    assert(res.status === 200, `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`);
+    const agents = await t.api.listAgents(token.token);
+    assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`);
+    t.measure('reinstatement_effective_ms', afterMs);
+  }, { timeoutMs: 150_000 });
+
+  check('WS-DISABLED-STATUS', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken();
+    await workspace.suspend();
+    const { res } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
+    t.measure('status', res.status);
+    t.detail(`workspace_disabled answered with HTTP ${res.status}`);
+  }, { timeoutMs: 90_000 });
+});

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, parseSettings, SettingsError } from '../../src/config/settings.js';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'settings-'));
+
+describe('settings', () => {
+  it('defaults to the embedded reference, fast tier and reports/latest', () => {
+    const settings = parseSettings({});
+    expect(settings.SVC_BASE_URL).toBeUndefined();
+    expect(settings.CERTIFY_TIER).toBe('fast');
+    expect(settings.CERTIFY_REPORT_DIR).toBe('reports/latest');
+    expect(settings.RECEIVER_PORT).toBe(0);
+  });
+
+  it('refuses an unknown SVC_ name so a typo does not pass silently', () => {
+    expect(() => parseSettings({ SVC_BASE_ULR: 'http://x.test' })).toThrow(/unknown setting SVC_BASE_ULR/);
+  });
+
+  it('ignores names outside its prefixes', () => {
+    expect(() => parseSettings({ PATH: '/usr/bin', HOME: '/root' })).not.toThrow();
+  });
+
+  it.each([
+    [{ SVC_BASE_URL: 'staging.example.test' }, /SVC_BASE_URL must be an absolute/],
+    [{ RECEIVER_PORT: '70000' }, /RECEIVER_PORT must be a port number/],
+    [{ RECEIVER_PORT: 'eighty' }, /RECEIVER_PORT must be a port number/],
+    [{ CERTIFY_TIER: 'slow' }, /CERTIFY_TIER must be fast or full/],
+    [{ RECEIVER_TLS_CERT: '/nonexistent/cert.pem', RECEIVER_TLS_KEY: '/nonexistent/key.pem' }, /RECEIVER_TLS_CERT names a file that does not exist/],
+    [{ SVC_BASE_URL: 'https://s.test', SVC_CONTROL_URL: 'https://s.test/control' }, /SVC_CONTROL_TOKEN is required/],
+    [{ SVC_CONTROL_URL: 'https://s.test/control', SVC_CONTROL_TOKEN: 'fake-control' }, /SVC_BASE_URL is required/],
+  ])('refuses %j naming the setting', (sources, message) => {
+    expect(() => parseSettings(sources as Record<string, string>)).toThrow(SettingsError);
+    expect(() => parseSettings(sources as Record<string, string>)).toThrow(message);
+  });
+
+  it('strips a trailing slash from URLs', () => {
+    expect(parseSettings({ SVC_BASE_URL: 'https://s.test/' }).SVC_BASE_URL).toBe('https://s.test');
+  });
+
+  it('reads .env and lets the environment win', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, '.env'), 'CERTIFY_TIER=full\nCERTIFY_REPORT_DIR=from-file\n');
+    const settings = loadSettings({ CERTIFY_REPORT_DIR: 'from-env' }, dir);
+    expect(settings.CERTIFY_TIER).toBe('full');
+    expect(settings.CERTIFY_REPORT_DIR).toBe('from-env');
+  });
+});

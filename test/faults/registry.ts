@@ -1,0 +1,55 @@
+/**
+ * The fault registry: for each fault of the reference implementation (reference/faults.ts),
+ * the checks that must fail (or warn, for `should` checks) when it is switched on.
+ * `npm test` certifies a faulted reference for every entry and asserts exactly that;
+ * docs/traceability.md lists, per check, the faults that prove it.
+ */
+import type { FaultName } from '../../reference/faults.js';
+
+export interface FaultProof {
+  fault: FaultName;
+  breaks: readonly string[];
+}
+
+const proof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks });
+
+export const FAULT_PROOFS: readonly FaultProof[] = [
+  // Authentication errors
+  proof('bad-token-403', 'AUTH-MISSING-HEADER', 'AUTH-MALFORMED-HEADER', 'AUTH-WRONG-SCHEME', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-PROPERTY'),
+  proof('long-token-500', 'AUTH-LONG-TOKEN'),
+  proof('no-request-id', 'AUTH-ERROR-SHAPE'),
+  proof('request-id-reused', 'AUTH-REQUEST-ID-UNIQUE'),
+  proof('error-text-plain', 'AUTH-ERROR-JSON'),
+  proof('whoami-needs-scope', 'SCOPE-WHOAMI-ANY'),
+  // Scopes and tokens
+  proof('scope-agents-unchecked', 'SCOPE-AGENTS-READ', 'SCOPE-MISSING-CODE'),
+  proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES'),
+  proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
+  proof('third-token', 'TOKEN-LIMIT-TWO'),
+  proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
+  proof('live-prefix-in-staging', 'TOKEN-STAGING-PREFIX'),
+  proof('rotation-flush', 'ROTATION-NO-DOWNTIME'),
+  // Revocation
+  proof('token-revoked-code', 'REVOKE-PROPAGATION'),
+  proof('revocation-slow', 'REVOKE-PROPAGATION'),
+  proof('revocation-stale-node', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
+  // Workspace and tenants
+  proof('suspension-ignored', 'WS-SUSPENDED-CODE'),
+  proof('reinstate-ignored', 'WS-REINSTATED'),
+  proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
+  proof('tenant-agent-leak', 'TENANT-AGENTS'),
+  // Input
+  proof('malformed-json-500', 'INPUT-MALFORMED-REQUEST'),
+  proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
+  // Session tokens
+  proof('jwt-alg-none', 'SESSION-ALG-NONE'),
+  proof('jwt-ignore-exp', 'SESSION-EXPIRED', 'SESSION-LIFETIME-61S'),
+  proof('jwt-ignore-nbf', 'SESSION-NBF-FUTURE'),
+  proof('jwt-ignore-iss', 'SESSION-WRONG-ISSUER'),
+  proof('jwt-ignore-aud', 'SESSION-WRONG-AUDIENCE'),
+  proof('jwt-member-all-scopes', 'SESSION-SCOPES-MATCH'),
+  proof('jwt-unknown-kid', 'SESSION-UNKNOWN-KID'),
+  proof('jwt-hs256-confusion', 'SESSION-HS256-CONFUSION'),
+  proof('jwt-any-sub', 'SESSION-NOT-MEMBER'),
+  proof('jwt-cross-workspace', 'SESSION-OTHER-WORKSPACE'),
+];

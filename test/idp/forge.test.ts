@@ -1,0 +1,110 @@
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ALG_NONE_SPELLINGS,
+  signWithForeignKey,
+  stripSignature,
+  tamperPayload,
+  tamperSignature,
+  TestIdentityProvider,
+  withAlgNone,
+  withHeader,
+  withHs256PublicKey,
+  withKid,
+} from '../../src/idp/index.js';
+
+// Each forge changes one thing of a valid token; each must fail verification by jose
+// against the served JWKS, and each must still be the forgery it claims to be.
+describe('forge', () => {
+  let idp: TestIdentityProvider;
+  let valid: string;
+  const verifyAgainstJwks = (token: string) =>
+    jwtVerify(token, createRemoteJWKSet(new URL(idp.jwksUri)), { issuer: idp.issuer, audience: idp.audience });
+
+  beforeAll(async () => {
+    idp = await TestIdentityProvider.start();
+    valid = await idp.mint({ sub: 'user_1' });
+  });
+  afterAll(async () => {
+    await idp.close();
+  });
+
+  test('the valid token itself verifies', async () => {
+    await expect(verifyAgainstJwks(valid)).resolves.toBeDefined();
+  });
+
+  test.each(ALG_NONE_SPELLINGS)('alg %s is unsigned and fails', async (spelling) => {
+    const token = withAlgNone(idp.claimsFor({ sub: 'user_1' }), { spelling, kid: idp.kidFor('RS256') });
+    expect(token.endsWith('.')).toBe(true);
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: spelling, kid: idp.kidFor('RS256') });
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test('alg none is a well-formed unsecured JWT', () => {
+    const token = withAlgNone(idp.claimsFor({ sub: 'user_1' }));
+    expect(UnsecuredJWT.decode(token).payload.sub).toBe('user_1');
+  });
+
+  test('HS256 keyed with the public key PEM fails against the JWKS but verifies with the PEM as secret', async () => {
+    const kid = idp.kidFor('RS256');
+    const pem = await idp.publicKeyPem(kid);
+    expect(pem).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----$/);
+    const token = withHs256PublicKey(idp.claimsFor({ sub: 'user_1' }), pem, { kid });
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'HS256', kid });
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+    await expect(jwtVerify(token, new TextEncoder().encode(pem))).resolves.toBeDefined();
+  });
+
+  test('a tampered payload keeps the signature and fails', async () => {
+    const token = tamperPayload(valid, { sub: 'user_admin', exp: undefined });
+    expect(decodeJwt(token).sub).toBe('user_admin');
+    expect('exp' in decodeJwt(token)).toBe(false);
+    expect(token.split('.')[2]).toBe(valid.split('.')[2]);
+    await expect(verifyAgainstJwks(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  test('a tampered signature has the original length and fails', async () => {
+    const token = tamperSignature(valid);
+    expect(token.split('.').slice(0, 2)).toEqual(valid.split('.').slice(0, 2));
+    expect(token.split('.')[2]).toHaveLength(valid.split('.')[2]!.length);
+    expect(token).not.toBe(valid);
+    await expect(verifyAgainstJwks(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  test('an ES256 tampered signature fails', async () => {
+    await expect(verifyAgainstJwks(tamperSignature(await idp.mint({ sub: 'u', alg: 'ES256' })))).rejects.toThrow();
+  });
+
+  test('a stripped signature fails', async () => {
+    await expect(verifyAgainstJwks(stripSignature(valid))).rejects.toThrow();
+  });
+
+  test('withKid renames the key, keeps the signature, and fails', async () => {
+    const other = withKid(valid, idp.kidFor('ES256'));
+    expect(decodeProtectedHeader(other).kid).toBe(idp.kidFor('ES256'));
+    await expect(verifyAgainstJwks(other)).rejects.toThrow();
+    await expect(verifyAgainstJwks(withKid(valid, 'nobody'))).rejects.toThrow();
+    expect('kid' in decodeProtectedHeader(withKid(valid, undefined))).toBe(false);
+  });
+
+  test('withHeader can switch alg and fails', async () => {
+    await expect(verifyAgainstJwks(withHeader(valid, { alg: 'RS512' }))).rejects.toThrow();
+  });
+
+  test.each(['RS256', 'ES256'] as const)('a foreign %s key under a listed kid fails', async (alg) => {
+    const kid = idp.kidFor(alg);
+    const token = await signWithForeignKey(idp.claimsFor({ sub: 'user_1' }), alg, kid);
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg, kid });
+    await expect(verifyAgainstJwks(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  test('forges of a non-JWT are programming errors', () => {
+    expect(() => tamperSignature('a.b')).toThrow(/3/);
+    expect(() => tamperSignature(stripSignature(valid))).toThrow(/no signature/);
+  });
+
+  test('a local JWKS set refuses a forgery as the remote one does', async () => {
+    // Sanity of the fixture: the local set built from the same document refuses them too.
+    await expect(jwtVerify(tamperSignature(valid), createLocalJWKSet(idp.jwks()))).rejects.toThrow();
+  });
+});
