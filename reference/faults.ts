@@ -78,6 +78,8 @@ export const FAULTS = {
   'jwt-hs256-confusion': 'an HS256 JWT signed with the public key PEM as secret is accepted',
   'jwt-any-sub': 'a JWT whose sub is not a member gets every licensed scope',
   'jwt-cross-workspace': 'a JWT valid for another workspace\'s identity provider is accepted',
+  'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
+  'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

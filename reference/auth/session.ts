@@ -75,6 +75,18 @@ async function verifyWithKeySet(jwt: string, keySet: JWTVerifyGetKey, options: J
   }
 }
 
+const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
+
+/** Fault jwks-cached-forever: the JWKS is fetched once and never again (no rotation). */
+function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
+  let keySet = frozenKeySets.get(provider);
+  if (!keySet) {
+    keySet = createRemoteJWKSet(new URL(provider.jwksUri), { cooldownDuration: Infinity, cacheMaxAge: Infinity, timeoutDuration: 2000 });
+    frozenKeySets.set(provider, keySet);
+  }
+  return keySet;
+}
+
 export class SessionVerifier {
   constructor(private readonly store: Store) {}
 
@@ -164,7 +176,7 @@ export class SessionVerifier {
     if (header.alg === 'HS256' && faults.has('jwt-hs256-confusion')) {
       return this.verifyWithPublicKeyAsSecret(provider, jwt, { ...options, algorithms: ['HS256'] });
     }
-    let keySet = provider.keySet;
+    let keySet = faults.has('jwks-cached-forever') ? frozenKeySet(provider) : provider.keySet;
     if (faults.has('jwt-unknown-kid')) {
       // Fault: a kid missing from the JWKS falls back to trying every key.
       keySet = async (protectedHeader, token) => {
@@ -177,7 +189,16 @@ export class SessionVerifier {
         }
       };
     }
-    return verifyWithKeySet(jwt, keySet, options);
+    try {
+      return await verifyWithKeySet(jwt, keySet, options);
+    } catch (error) {
+      if (!faults.has('jwt-signature-unchecked')) throw error;
+      // Fault: a signature that does not verify is ignored; the claims are still checked.
+      const payloadPart = jwt.split('.')[1] ?? '';
+      const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payloadPart}.`;
+      const { issuer, audience, currentDate, clockTolerance } = options;
+      return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
+    }
   }
 
   /** Fault jwt-hs256-confusion: the PEM of each public key of the JWKS used as an HMAC secret. */

@@ -52,4 +52,6 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-hs256-confusion', 'SESSION-HS256-CONFUSION'),
   proof('jwt-any-sub', 'SESSION-NOT-MEMBER'),
   proof('jwt-cross-workspace', 'SESSION-OTHER-WORKSPACE'),
+  proof('jwt-signature-unchecked', 'SESSION-TAMPERED', 'SESSION-FOREIGN-KEY', 'SESSION-MUTATION-PROPERTY'),
+  proof('jwks-cached-forever', 'SESSION-KEY-ROTATION'),
 ];
