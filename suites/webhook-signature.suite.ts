@@ -125,15 +125,19 @@ certifySuite('webhook-signature', () => {
       t.measure('arrival_ms', attempts.map((d) => d.receivedAtMs - start));
       t.measure('timestamp_ms', readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)));
       t.measure('skew_ms', readings.map((r) => r.skewMs ?? null));
+      // Unreadable values first, then equal timestamps (the clearest symptom of reuse), then each against its arrival.
+      readings.forEach((reading, i) => assert(reading.skewMs !== undefined || !reading.problem, `attempt ${i + 1}: ${reading.problem}`));
+      const gap = (i: number) => (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
+      for (let i = 1; i < attempts.length; i++) {
+        const [a, b] = [readings[i - 1]?.seconds, readings[i]?.seconds];
+        assert(a !== b, `attempts ${i} and ${i + 1}, ${(gap(i) / 1000).toFixed(1)} s apart, carry the same timestamp ${a}: expected each attempt's own delivery time`);
+      }
       readings.forEach((reading, i) => assert(!reading.problem, `attempt ${i + 1}: ${reading.problem}`));
       for (let i = 1; i < attempts.length; i++) {
-        const [a, b] = [readings[i - 1]?.seconds ?? 0, readings[i]?.seconds ?? 0];
-        assert(a !== b, `attempts ${i} and ${i + 1}, ${Math.round(((attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0)) / 100) / 10} s apart, carry the same timestamp ${a}`);
-        const arrivalGap = (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
-        const stampGap = (b - a) * 1000;
+        const stampGap = ((readings[i]?.seconds ?? 0) - (readings[i - 1]?.seconds ?? 0)) * 1000;
         assert(
-          Math.abs(stampGap - arrivalGap) <= INTERVAL_TOLERANCE_MS,
-          `attempts ${i} and ${i + 1} arrived ${arrivalGap} ms apart but their timestamps are ${stampGap} ms apart`,
+          Math.abs(stampGap - gap(i)) <= INTERVAL_TOLERANCE_MS,
+          `attempts ${i} and ${i + 1} arrived ${gap(i)} ms apart but their timestamps are ${stampGap} ms apart`,
         );
       }
       t.detail(`3 attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}`);

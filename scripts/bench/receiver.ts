@@ -11,9 +11,9 @@
  * Run alone: npx tsx scripts/bench/receiver.ts [durationSec=10] [connections=50] [rounds=3]
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { CapturingReceiver } from '../../src/receiver/index.js';
 import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
@@ -41,7 +41,12 @@ export interface BenchReceiverOptions {
 const SECRET = 'whsec_bench_receiver_secret';
 const ROLE_ENV = 'BENCH_RECEIVER_ROLE';
 
-/** The part of autocannon's API used here (the package ships no types). */
+/**
+ * The part of autocannon's API used here. scripts/bench/autocannon.d.ts (shared by the
+ * other benches) types the promise API without per-request setup, and its interfaces are
+ * not exported for augmentation, so this bench loads autocannon through require with its
+ * own local type instead of declaring the module a second time.
+ */
 interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p99: number };
@@ -60,13 +65,10 @@ interface AutocannonOptions {
   connections: number;
   duration: number;
   method: string;
+  /** Called before each request; lets every request carry its own body and signature. */
   requests: Array<{ setupRequest: (request: AutocannonRequest) => AutocannonRequest }>;
 }
-type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void) => unknown;
-
-// autocannon is CommonJS without types; loading it through require keeps its type local
-// to this file instead of declaring an ambient module another file may also declare.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 /** A signed delivery with a fresh event id, as the service would send it. */
 function signedDelivery(seq: number): { body: string; headers: Record<string, string> } {
@@ -161,17 +163,12 @@ async function runServers(): Promise<void> {
 
 function runAutocannon(url: string, durationSec: number, connections: number): Promise<AutocannonResult> {
   let seq = 0;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections,
-        duration: durationSec,
-        method: 'POST',
-        requests: [{ setupRequest: (request) => ({ ...request, ...mergeHeaders(request, signedDelivery(++seq)) }) }],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
+  return autocannon({
+    url,
+    connections,
+    duration: durationSec,
+    method: 'POST',
+    requests: [{ setupRequest: (request) => ({ ...request, ...mergeHeaders(request, signedDelivery(++seq)) }) }],
   });
 }
 

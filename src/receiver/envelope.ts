@@ -18,7 +18,10 @@ function loadSchema(file: string): Record<string, unknown> {
  * hot path. The call-completed schema is registered so the envelope's `$ref` resolves.
  */
 const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajvFormats.default(ajv, ['date', 'date-time', 'uri']);
+// Full checks where the spec needs a real date; the fast form of `uri`, whose full RFC 3986
+// expression was the costliest step of validation and adds nothing the suites rely on.
+ajvFormats.default(ajv, { mode: 'full', formats: ['date', 'date-time'] });
+ajvFormats.default(ajv, { mode: 'fast', formats: ['uri'] });
 ajv.addSchema(loadSchema('call-completed-data.schema.json'));
 const validateEnvelopeSchema = ajv.compile(loadSchema('envelope.schema.json'));
 

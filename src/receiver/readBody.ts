@@ -9,7 +9,7 @@ const EMPTY = Buffer.alloc(0);
  * and keeps the stream flowing while dropping the bytes, so the connection stays usable
  * (Node's own requestTimeout still bounds a sender that never stops) and nothing more is
  * held in memory. A declared Content-Length over the cap is refused before any byte is read.
- * A single-chunk body is returned as that chunk, without a copy.
+ * A single-chunk body is returned as that chunk, without a copy (see `keepable`).
  */
 export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
   let finished = false;
@@ -39,10 +39,19 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (result: 
     chunks.push(chunk);
   });
   req.on('end', () => {
-    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? keepable(chunks[0]!) : Buffer.concat(chunks, length);
     finish({ ok: true, body });
   });
   // 'close' without 'end': the sender went away mid-body.
   req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   req.on('error', () => finish({ ok: false, reason: 'aborted' }));
+}
+
+/**
+ * A chunk is kept as it is unless it is a small view of a much larger allocation (a pooled
+ * read buffer): keeping that view would keep the whole allocation alive with the delivery.
+ * Over TLS, Node hands out exact-size chunks, so this copies nothing in practice.
+ */
+function keepable(chunk: Buffer): Buffer {
+  return chunk.buffer.byteLength > 2 * chunk.byteLength + 1_024 ? Buffer.from(chunk) : chunk;
 }

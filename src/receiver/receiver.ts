@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from '../signing/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
@@ -77,7 +79,7 @@ export class CapturingReceiver {
   readonly publicUrl: string;
   /** The certificate the service must trust (or not verify, on loopback). */
   readonly certificatePem: string;
-  /** Where the self-signed certificate was written, when the receiver made one. */
+  /** Where the self-signed certificate was written, when the receiver made one (removed on close). */
   readonly certificatePath: string | undefined;
 
   readonly #server: Server;
@@ -135,6 +137,9 @@ export class CapturingReceiver {
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => receiver?.onClientError(error, socket));
     server.on('tlsClientError', () => receiver?.countClientError());
     const port = await listen(server, settings.host, settings.port);
+    // After listening, a server error (e.g. EMFILE while accepting) must not crash the run;
+    // the connection it concerned is lost, which the service sees as a failed delivery.
+    server.on('error', () => receiver?.countClientError());
     const publicUrl = (options.publicUrl ?? `https://${urlHost(settings.host)}:${port}`).replace(/\/+$/, '');
     receiver = new CapturingReceiver(server, settings, port, publicUrl, tls.cert, certPath);
     return receiver;
@@ -198,6 +203,8 @@ export class CapturingReceiver {
     });
     for (const endpoint of this.#byName.values()) endpoint.abandonWaiters('the receiver closed');
     await Promise.all([serverClosed, ...socketsClosed]);
+    // The key of a certificate made for this run is not left behind in the temp dir.
+    if (this.certificatePath !== undefined) await rm(dirname(this.certificatePath), { recursive: true, force: true });
     // libuv finishes closing the listening handle in the close phase after this turn;
     // wait for it so that, once close() resolves, no handle of the receiver is left.
     await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));

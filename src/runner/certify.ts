@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import type { CheckSpec } from '../catalog/checks.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
 import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
@@ -118,40 +118,44 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   const files = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => existsSync(join(PROJECT_ROOT, file)));
   let interrupted = false;
   if (files.length === 0) return { collector, interrupted };
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      root: PROJECT_ROOT,
-      config: false,
-      include: files,
-      watch: false,
-      reporters: [collector],
-      provide: { certify: run },
-      pool: 'forks',
-      poolOptions: { forks: { singleFork: true } },
-      fileParallelism: false,
-      isolate: false,
-      maxConcurrency: MAX_SUITE_CONCURRENCY,
-      testNamePattern: namePatternFor(selected),
-      hookTimeout: 60_000,
-      teardownTimeout: 15_000,
-      passWithNoTests: true,
-    },
-    {},
-  );
-  const onSignal = () => {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const vitest = await createVitest('test', {
+    root: PROJECT_ROOT,
+    config: false,
+    include: files,
+    watch: false,
+    reporters: [collector],
+    provide: { certify: run },
+    pool: 'forks',
+    poolOptions: { forks: { singleFork: true } },
+    fileParallelism: false,
+    isolate: false,
+    maxConcurrency: MAX_SUITE_CONCURRENCY,
+    testNamePattern: namePatternFor(selected),
+    hookTimeout: 60_000,
+    teardownTimeout: 15_000,
+    passWithNoTests: true,
+  });
+  // vitest's logger exits the process on SIGINT/SIGTERM; the runner must first remove what
+  // the run created and write a partial report, so it takes those signals over.
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
     interrupted = true;
-    print('interrupted: stopping the checks and removing what the run created');
+    print(`${signal}: stopping the checks, then removing what the run created`);
     void vitest.cancelCurrentRun('keyboard-input');
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const signal of signals) process.on(signal, onSignal);
   try {
-    await vitest.close();
+    await vitest.start();
+  } catch (error) {
+    if (!interrupted) throw error;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    await vitest.close().catch(() => undefined);
+    for (const signal of signals) process.off(signal, onSignal);
   }
   return { collector, interrupted };
 }

@@ -54,4 +54,31 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-cross-workspace', 'SESSION-OTHER-WORKSPACE'),
   proof('jwt-signature-unchecked', 'SESSION-TAMPERED', 'SESSION-FOREIGN-KEY', 'SESSION-MUTATION-PROPERTY'),
   proof('jwks-cached-forever', 'SESSION-KEY-ROTATION'),
+  // Webhook registration
+  proof('accept-http-url', 'HOOK-REG-HTTPS-ONLY'),
+  proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
+  proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25'),
+  proof('secret-shared', 'HOOK-OWN-SECRET'),
+  // Webhook signatures and timestamps
+  proof('sign-decoded-key', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-OWN-SECRET'),
+  proof('sign-reserialized', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  proof('sign-timestamp-body', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  proof('sign-uppercase', 'HOOK-SIGNATURE-RAW-BODY'),
+  proof('sign-base64', 'HOOK-SIGNATURE-RAW-BODY'),
+  proof('timestamp-ms', 'HOOK-TIMESTAMP-DELIVERY-TIME', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
+  proof('timestamp-reused', 'HOOK-TIMESTAMP-PER-ATTEMPT', 'HOOK-REPLAY-FRESH'),
+  // Webhook envelope and events
+  proof('created-at-offset', 'HOOK-ENVELOPE'),
+  proof('api-version-not-date', 'HOOK-ENVELOPE'),
+  proof('envelope-missing-workspace', 'HOOK-ENVELOPE'),
+  proof('duration-string', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('metadata-dropped', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('transcript-url-wrong', 'HOOK-TRANSCRIPT-URL'),
+  proof('lifecycle-no-started', 'HOOK-LIFECYCLE-COMPLETED'),
+  proof('failed-reported-completed', 'HOOK-LIFECYCLE-FAILED'),
+  proof('subscriptions-ignored', 'HOOK-SUBSCRIPTION-FILTER'),
+  proof('wildcard-missing-mailer', 'HOOK-SUBSCRIPTION-WILDCARD'),
+  proof('no-content-type', 'HOOK-CONTENT-TYPE'),
+  // Replay
+  proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
 ];

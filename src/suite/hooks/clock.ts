@@ -1,0 +1,45 @@
+/**
+ * The target's clock as seen from its `Date` response headers (RFC 9110: second
+ * resolution). One sample says the service's clock read D (whole seconds) at some instant
+ * between sending the request (t0) and reading the answer (t1), so its offset from the
+ * local clock lies in (D - t1, D + 1 s - t0); several samples narrow that interval.
+ */
+import type { ServiceApi } from '../../api/service.js';
+
+export interface ClockOffset {
+  /** Service clock minus local clock, best estimate (the middle of the interval), ms. */
+  offsetMs: number;
+  /** Half the width of the interval: how far the estimate may be off, ms. */
+  uncertaintyMs: number;
+  samples: number;
+}
+
+const SAMPLES = 5;
+const SPACING_MS = 230;
+
+/** Samples `GET /v1/whoami` without a credential (any answer carries a Date header). */
+export async function measureClockOffset(api: ServiceApi): Promise<ClockOffset | undefined> {
+  let low = -Infinity;
+  let high = Infinity;
+  let samples = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, SPACING_MS));
+    const sentAt = Date.now();
+    let date: string | undefined;
+    try {
+      date = (await api.whoami(undefined, { timeoutMs: 5_000 })).headers['date'];
+    } catch {
+      continue;
+    }
+    const answeredAt = Date.now();
+    const serverMs = date ? Date.parse(date) : NaN;
+    if (!Number.isFinite(serverMs)) continue;
+    low = Math.max(low, serverMs - answeredAt);
+    high = Math.min(high, serverMs + 1000 - sentAt);
+    samples++;
+  }
+  if (samples === 0) return undefined;
+  // Disagreeing samples (a clock step during sampling): keep the widest honest reading.
+  if (low > high) [low, high] = [high, low];
+  return { offsetMs: Math.round((low + high) / 2), uncertaintyMs: Math.ceil((high - low) / 2), samples };
+}

@@ -1,0 +1,160 @@
+/**
+ * Causing events and reading deliveries, for the webhook suites: placing a call, a tour
+ * of all eight event types, bounded waits that report what arrived instead of throwing.
+ */
+import { RESERVED_TEST_NUMBER } from '../../api/service.js';
+import { EVENT_TYPES, type EventType } from '../../control/types.js';
+import { findFirstId, ID_PATTERNS } from '../../ids.js';
+import type { ReceiverEndpoint } from '../../receiver/index.js';
+import type { CapturedDelivery } from '../../receiver/types.js';
+import { describeResponse, failWith, is2xx } from '../assertions.js';
+import type { CheckContext } from '../context.js';
+import type { HookedEndpoint } from '../webhooks.js';
+import type { TestWorkspace } from '../workspace.js';
+
+export const ALL_EVENT_TYPES: readonly EventType[] = EVENT_TYPES;
+/** The types the public API cannot cause; the control interface fires them. */
+export const FIRED_TYPES: readonly EventType[] = ['mailer.email.sent', 'mailer.reply.received', 'mailer.campaign.completed', 'workspace.plan.upgraded'];
+
+/** call_progress auto promises completion within 2 s of real time; this leaves room for delivery. */
+export const CALL_EVENTS_TIMEOUT_MS = 10_000;
+/** A fired event reaches a healthy endpoint well within this. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const typeOf = (delivery: CapturedDelivery): string | undefined => delivery.verdicts.eventType;
+export const idOf = (delivery: CapturedDelivery): string | undefined => delivery.verdicts.eventId;
+
+export function dataOf(delivery: CapturedDelivery): Record<string, unknown> | undefined {
+  const json = delivery.verdicts.json;
+  return isObject(json) && isObject(json['data']) ? json['data'] : undefined;
+}
+
+/** The call a voice.* delivery is about (data.call_id, else the first call_ id in data). */
+export function callIdOf(delivery: CapturedDelivery): string | undefined {
+  const data = dataOf(delivery);
+  if (!data) return undefined;
+  return typeof data['call_id'] === 'string' ? data['call_id'] : findFirstId(data, ID_PATTERNS.call);
+}
+
+export const ofCall = (callId: string, type: string) => (d: CapturedDelivery) => typeOf(d) === type && callIdOf(d) === callId;
+
+/** Waits like `waitFor` but resolves on time-out too, with what had arrived by then. */
+export async function settle(
+  inbox: ReceiverEndpoint,
+  predicate: (deliveries: readonly CapturedDelivery[]) => boolean,
+  timeoutMs: number,
+  description: string,
+): Promise<{ deliveries: readonly CapturedDelivery[]; timedOut: boolean }> {
+  try {
+    return { deliveries: await inbox.waitFor(predicate, { timeoutMs, description }), timedOut: false };
+  } catch {
+    return { deliveries: inbox.deliveries.slice(), timedOut: true };
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface PlacedCall {
+  callId: string;
+  agentId: string;
+  to: string;
+  metadata: Record<string, unknown>;
+}
+
+/** Places a call on the reserved test number; fails the check when the API refuses it. */
+export async function placeCall(t: CheckContext, workspace: TestWorkspace, token: string, metadata: Record<string, unknown> = {}): Promise<PlacedCall> {
+  const agentId = workspace.agentId;
+  const res = await t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, metadata });
+  if (!is2xx(res.status)) failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`);
+  const callId = findFirstId(res.json, ID_PATTERNS.call);
+  if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`);
+  return { callId, agentId, to: RESERVED_TEST_NUMBER, metadata };
+}
+
+/** Data for fired events: nested values and characters a re-serializer would change. */
+export function firedData(type: string): Record<string, unknown> {
+  return {
+    note: `certify ${type}: “quotes”, é, ✓, </script>, \u2028 and a / slash`,
+    nested: { list: [1, 2.5, 'three', null, { deep: true }], empty: {} },
+    large_number: 12345678901234,
+  };
+}
+
+/** One workspace's part of the tour: the endpoint that saw it and what was caused there. */
+export interface TourLeg {
+  workspace: TestWorkspace;
+  hook: HookedEndpoint;
+  /** Event ids and call ids caused, by type. */
+  expected: Map<EventType, { eventId?: string; callId?: string }>;
+}
+
+export interface Tour {
+  legs: TourLeg[];
+  /** Every delivery of both legs, with the leg it belongs to. */
+  deliveries: Array<{ leg: TourLeg; delivery: CapturedDelivery }>;
+  /** Types caused but not seen at their endpoint within the time-out. */
+  missing: EventType[];
+}
+
+const matchesCause = (type: EventType, cause: { eventId?: string; callId?: string }) => (d: CapturedDelivery) =>
+  typeOf(d) === type && (cause.eventId ? idOf(d) === cause.eventId : cause.callId ? callIdOf(d) === cause.callId : true);
+
+/**
+ * Causes all eight event types: a call in a call_progress auto workspace (queued, started,
+ * completed) with the four fired types beside it, and a call moved to failed by hand in a
+ * call_progress manual workspace. Each workspace has one endpoint subscribed to `events`.
+ * Waits until every subscribed type arrived (or the time-out), then returns.
+ */
+export async function eventTour(t: CheckContext, events: readonly string[] = ['*']): Promise<Tour> {
+  const subscribed = (type: EventType) => events.includes('*') || events.includes(type);
+  const [auto, manual] = await Promise.all([
+    t.workspaceWithToken({ callProgress: 'auto' }),
+    t.workspaceWithToken({ callProgress: 'manual' }),
+  ]);
+  const autoLeg: TourLeg = { workspace: auto.workspace, hook: await t.hookEndpoint(auto.workspace, events, `${t.spec.id}-auto-${rand()}`), expected: new Map() };
+  const manualLeg: TourLeg = { workspace: manual.workspace, hook: await t.hookEndpoint(manual.workspace, events, `${t.spec.id}-manual-${rand()}`), expected: new Map() };
+
+  const completed = await placeCall(t, auto.workspace, auto.token.token, { lead_id: 'lead_certifytour' });
+  for (const type of ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const) autoLeg.expected.set(type, { callId: completed.callId });
+  for (const type of FIRED_TYPES) autoLeg.expected.set(type, { eventId: await auto.workspace.fireEvent(type, firedData(type)) });
+
+  const failed = await placeCall(t, manual.workspace, manual.token.token, { lead_id: 'lead_certifyfail' });
+  await manual.workspace.progressCall(failed.callId, { state: 'started' });
+  await manual.workspace.progressCall(failed.callId, { state: 'failed' });
+  manualLeg.expected.set('voice.call.failed', { callId: failed.callId });
+
+  const missing: EventType[] = [];
+  await Promise.all(
+    [autoLeg, manualLeg].map(async (leg) => {
+      const wanted = [...leg.expected].filter(([type]) => subscribed(type));
+      const { deliveries } = await settle(
+        leg.hook.inbox,
+        (ds) => wanted.every(([type, cause]) => ds.some(matchesCause(type, cause))),
+        CALL_EVENTS_TIMEOUT_MS,
+        `the tour's ${wanted.map(([type]) => type).join(', ')}`,
+      );
+      for (const [type, cause] of wanted) if (!deliveries.some(matchesCause(type, cause))) missing.push(type);
+    }),
+  );
+  const legs = [autoLeg, manualLeg];
+  return {
+    legs,
+    deliveries: legs.flatMap((leg) => leg.hook.inbox.deliveries.map((delivery) => ({ leg, delivery }))),
+    missing: ALL_EVENT_TYPES.filter((type) => missing.includes(type)),
+  };
+}
+
+function rand(): string {
+  return Math.random().toString(36).slice(2, 8);
+}
+
+/** "voice.call.queued x2, mailer.email.sent" */
+export function typeCounts(deliveries: readonly CapturedDelivery[]): string {
+  const counts = new Map<string, number>();
+  for (const d of deliveries) counts.set(typeOf(d) ?? '?', (counts.get(typeOf(d) ?? '?') ?? 0) + 1);
+  return [...counts].map(([type, n]) => (n > 1 ? `${type} x${n}` : type)).join(', ') || 'nothing';
+}

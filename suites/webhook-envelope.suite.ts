@@ -1,0 +1,245 @@
+/**
+ * Envelopes and event data (Events > Envelope; Event types; Resources, call fields;
+ * Endpoint registration rules, 3): every type arrives well formed, voice.call.completed
+ * carries the call's fields, calls emit their lifecycle, subscriptions filter.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { CapturedDelivery } from '../src/receiver/types.js';
+import { assert, certifySuite, check, describeResponse, is2xx } from '../src/suite/index.js';
+import { envelopeProblems, parseIsoUtc } from '../src/suite/hooks/envelope.js';
+import {
+  ALL_EVENT_TYPES,
+  CALL_EVENTS_TIMEOUT_MS,
+  DELIVERY_TIMEOUT_MS,
+  callIdOf,
+  dataOf,
+  eventTour,
+  firedData,
+  idOf,
+  ofCall,
+  placeCall,
+  settle,
+  sleep,
+  typeCounts,
+  typeOf,
+} from '../src/suite/hooks/events.js';
+import { ID_PATTERNS } from '../src/ids.js';
+
+/** After the last expected delivery, how long an unexpected one is still awaited. */
+const QUIET_GRACE_MS = 1_500;
+const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
+
+/** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
+const NESTED_METADATA = {
+  lead_id: 'lead_certify42',
+  campaign: { name: 'Q4 “outreach” ✓', tags: ['a', 'b'], weights: [1, 2.5, -3] },
+  flags: { consent: true, do_not_call: false, note: null },
+  empty: {},
+  count: 7,
+};
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Waits for voice.call.completed of `callId`; fails the check with what arrived instead. */
+async function completedFor(hook: { inbox: Parameters<typeof settle>[0] }, callId: string): Promise<CapturedDelivery> {
+  const { deliveries, timedOut } = await settle(hook.inbox, (ds) => ds.some(ofCall(callId, 'voice.call.completed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.completed of ${callId}`);
+  const completed = deliveries.find(ofCall(callId, 'voice.call.completed'));
+  assert(!timedOut && completed, `no voice.call.completed for ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms (call_progress auto); arrived: ${typeCounts(deliveries)}`);
+  return completed;
+}
+
+certifySuite('webhook-envelope', () => {
+  check(
+    'HOOK-ENVELOPE',
+    async (t) => {
+      const tour = await eventTour(t, ['*']);
+      const seen = new Set(tour.deliveries.map(({ delivery }) => typeOf(delivery)));
+      const bad: string[] = [];
+      for (const { leg, delivery } of tour.deliveries) {
+        const problems = envelopeProblems(delivery, leg.workspace.id);
+        if (problems.length > 0) bad.push(`${typeOf(delivery) ?? '?'}: ${problems.join(', ')}`);
+      }
+      t.measure('deliveries', tour.deliveries.length);
+      t.measure('types_seen', [...seen].filter(Boolean));
+      assert(bad.length === 0, `${bad.length} of ${tour.deliveries.length} envelopes break the rules; first: ${bad[0]}`);
+      assert(tour.missing.length === 0, `no delivery of ${tour.missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; all eight types were caused`);
+      t.detail(`${tour.deliveries.length} deliveries of all eight types, every envelope valid`);
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  check('HOOK-CALL-COMPLETED-FIELDS', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token, { lead_id: 'lead_certifyfields' });
+    const completed = await completedFor(hook, call.callId);
+    const data = dataOf(completed);
+    assert(data, `voice.call.completed has no data object: ${completed.rawBody.toString('utf8').slice(0, 200)}`);
+    const expectedTypes: Record<string, string> = {
+      call_id: 'string',
+      agent_id: 'string',
+      to: 'string',
+      duration_seconds: 'integer',
+      outcome: 'string',
+      transcript_url: 'string',
+      metadata: 'object',
+    };
+    const wrong = Object.entries(expectedTypes)
+      .filter(([field, type]) => jsonType(data[field]) !== type)
+      .map(([field, type]) => `${field} is ${data[field] === undefined ? 'missing' : `${jsonType(data[field])} ${JSON.stringify(data[field])}`} (expected ${type})`);
+    t.measure('field_types', Object.fromEntries(Object.keys(expectedTypes).map((field) => [field, data[field] === undefined ? 'missing' : jsonType(data[field])])));
+    assert(wrong.length === 0, `voice.call.completed data: ${wrong.join('; ')}`);
+    assert(ID_PATTERNS.call.test(String(data['call_id'])) && data['call_id'] === call.callId, `call_id ${String(data['call_id'])} is not the placed call ${call.callId}`);
+    assert(ID_PATTERNS.agent.test(String(data['agent_id'])) && data['agent_id'] === call.agentId, `agent_id ${String(data['agent_id'])} is not the agent the call was placed with (${call.agentId})`);
+    assert(data['to'] === call.to, `to ${String(data['to'])} is not the number called (${call.to})`);
+    assert((data['duration_seconds'] as number) >= 0, `duration_seconds ${String(data['duration_seconds'])} is negative`);
+    assert(parseUrl(String(data['transcript_url'])), `transcript_url ${String(data['transcript_url'])} is not a URL`);
+    t.detail(`every call field with its type; outcome ${String(data['outcome'])}, duration ${String(data['duration_seconds'])} s`);
+  });
+
+  check('HOOK-METADATA-ROUNDTRIP', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token, NESTED_METADATA);
+    const completed = await completedFor(hook, call.callId);
+    const metadata = dataOf(completed)?.['metadata'];
+    assert(
+      isDeepStrictEqual(metadata, NESTED_METADATA),
+      `metadata came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}; expected ${JSON.stringify(NESTED_METADATA)}`,
+    );
+    t.detail('nested metadata came back deep-equal');
+  });
+
+  check('HOOK-TRANSCRIPT-URL', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token);
+    const completed = await completedFor(hook, call.callId);
+    const text = dataOf(completed)?.['transcript_url'];
+    assert(typeof text === 'string', `transcript_url is ${JSON.stringify(text)}, not a string`);
+    const url = parseUrl(text);
+    assert(url, `transcript_url ${text} is not a URL`);
+    const suffix = `/v1/voice/calls/${call.callId}/transcript`;
+    const base = new URL(t.run.baseUrl);
+    const basePrefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+    const urlPath = `${url.origin}${url.pathname}`;
+    t.measure('transcript_url', text);
+    assert(url.pathname.endsWith(suffix), `transcript_url ${text} does not end with ${suffix}`);
+    assert(urlPath === `${basePrefix}${suffix}`, `transcript_url ${text} is not under the base URL ${basePrefix}: expected ${basePrefix}${suffix}`);
+    const res = await t.api.raw({ path: `${suffix}${url.search}`, headers: { authorization: `Bearer ${token.token}` } });
+    t.measure('transcript_status', res.status);
+    assert(is2xx(res.status), `GET ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`);
+    t.detail(`${text} answered ${res.status} with ${res.text.length} characters`);
+  });
+
+  check('HOOK-LIFECYCLE-COMPLETED', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const call = await placeCall(t, workspace, token.token);
+    const all = (ds: readonly CapturedDelivery[]) => LIFECYCLE.every((type) => ds.some(ofCall(call.callId, type)));
+    const { deliveries } = await settle(hook.inbox, all, CALL_EVENTS_TIMEOUT_MS, `queued, started and completed of ${call.callId}`);
+    const mine = deliveries.filter((d) => callIdOf(d) === call.callId);
+    const missing = LIFECYCLE.filter((type) => !mine.some((d) => typeOf(d) === type));
+    assert(missing.length === 0, `call ${call.callId} (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(mine)}`);
+    const first = LIFECYCLE.map((type) => mine.find((d) => typeOf(d) === type) as CapturedDelivery);
+    const created = first.map((d) => parseIsoUtc((d.verdicts.json as Record<string, unknown>)['created_at']));
+    const arrival = first.map((d) => d.seq);
+    t.measure('created_at_ms', Object.fromEntries(LIFECYCLE.map((type, i) => [type, created[i] ?? null])));
+    t.measure('arrival_ms', Object.fromEntries(LIFECYCLE.map((type, i) => [type, first[i]?.receivedAtMs ?? null])));
+    // Order by created_at; equal (coarse) created_at values fall back to arrival order.
+    const before = (a: number, b: number): boolean => {
+      const [ca, cb] = [created[a], created[b]];
+      if (ca !== undefined && cb !== undefined && ca !== cb) return ca < cb;
+      return (arrival[a] ?? 0) < (arrival[b] ?? 0);
+    };
+    assert(before(0, 1) && before(1, 2), `call ${call.callId}: events not in the order queued, started, completed by created_at (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')}) and arrival`);
+    const arrivalOrdered = arrival[0]! < arrival[1]! && arrival[1]! < arrival[2]!;
+    t.detail(`queued, started, completed for ${call.callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`);
+  });
+
+  check('HOOK-LIFECYCLE-FAILED', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const call = await placeCall(t, workspace, token.token);
+    await workspace.progressCall(call.callId, { state: 'started' });
+    await workspace.progressCall(call.callId, { state: 'failed' });
+    const failed = ofCall(call.callId, 'voice.call.failed');
+    const completed = ofCall(call.callId, 'voice.call.completed');
+    const first = await settle(hook.inbox, (ds) => ds.some(failed) || ds.some(completed), CALL_EVENTS_TIMEOUT_MS, `voice.call.failed of ${call.callId}`);
+    const mine = () => hook.inbox.deliveries.filter((d) => callIdOf(d) === call.callId);
+    assert(!first.deliveries.some(completed), `a call moved to started then failed emitted voice.call.completed; arrived: ${typeCounts(mine())}`);
+    assert(!first.timedOut, `no voice.call.failed for ${call.callId} within ${CALL_EVENTS_TIMEOUT_MS} ms after it was moved to failed; arrived: ${typeCounts(mine())}`);
+    // Nothing marks "no more events": a short, bounded grace for a late completed.
+    const late = await settle(hook.inbox, (ds) => ds.some(completed), QUIET_GRACE_MS, `a late voice.call.completed of ${call.callId}`);
+    assert(late.timedOut, `voice.call.completed arrived for ${call.callId} after its voice.call.failed; arrived: ${typeCounts(mine())}`);
+    t.detail(`voice.call.failed arrived, no voice.call.completed within ${QUIET_GRACE_MS} ms after it; for the call: ${typeCounts(mine())}`);
+  });
+
+  check('HOOK-SUBSCRIPTION-FILTER', async (t) => {
+    const chosen = ['voice.call.completed', 'mailer.reply.received'];
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const filtered = await t.hookEndpoint(workspace, chosen, `${t.spec.id}-filtered-${Math.random().toString(36).slice(2, 8)}`);
+    // A companion subscribed to every type caused here shows when all of it has been dispatched.
+    const causedTypes = ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received', ...LIFECYCLE];
+    const everything = await t.hookEndpoint(workspace, causedTypes, `${t.spec.id}-all-${Math.random().toString(36).slice(2, 8)}`);
+    const fired: string[] = [];
+    for (const type of ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received'] as const) {
+      fired.push(await workspace.fireEvent(type, firedData(type)));
+    }
+    const call = await placeCall(t, workspace, token.token);
+    const caused = (ds: readonly CapturedDelivery[]) =>
+      fired.every((id) => ds.some((d) => idOf(d) === id)) && ds.some(ofCall(call.callId, 'voice.call.queued')) && ds.some(ofCall(call.callId, 'voice.call.completed'));
+    const all = await settle(everything.inbox, caused, CALL_EVENTS_TIMEOUT_MS, 'every caused event at the companion endpoint');
+    assert(!all.timedOut, `the companion endpoint subscribed to every caused type did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the filter cannot be judged`);
+    const wanted = (ds: readonly CapturedDelivery[]) => chosen.every((type) => ds.some((d) => typeOf(d) === type));
+    const got = await settle(filtered.inbox, wanted, DELIVERY_TIMEOUT_MS, chosen.join(' and '));
+    await sleep(QUIET_GRACE_MS);
+    const received = filtered.inbox.deliveries;
+    const unexpected = received.filter((d) => !chosen.includes(typeOf(d) ?? ''));
+    t.measure('received', received.map((d) => typeOf(d)));
+    assert(unexpected.length === 0, `an endpoint subscribed to ${chosen.join(', ')} also received ${typeCounts(unexpected)}`);
+    assert(!got.timedOut, `an endpoint subscribed to ${chosen.join(', ')} received only ${typeCounts(received)}`);
+    t.detail(`subscribed to ${chosen.join(', ')}; received ${typeCounts(received)}; the * companion got ${typeCounts(everything.inbox.deliveries)}`);
+  });
+
+  check(
+    'HOOK-SUBSCRIPTION-WILDCARD',
+    async (t) => {
+      const tour = await eventTour(t, ['*']);
+      const seen = new Set(tour.deliveries.map(({ delivery }) => typeOf(delivery)));
+      const absent = ALL_EVENT_TYPES.filter((type) => !seen.has(type));
+      t.measure('types_seen', ALL_EVENT_TYPES.filter((type) => seen.has(type)));
+      assert(absent.length === 0, `an endpoint subscribed to * received no ${absent.join(', ')} (all eight were caused; waited ${CALL_EVENTS_TIMEOUT_MS} ms)`);
+      t.detail('an endpoint on * received all eight event types');
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  check('HOOK-CONTENT-TYPE', async (t) => {
+    const workspace = await t.workspace();
+    const types = ['mailer.email.sent', 'workspace.plan.upgraded'] as const;
+    const hook = await t.hookEndpoint(workspace, types);
+    const ids: string[] = [];
+    for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
+    const { deliveries, timedOut } = await settle(hook.inbox, (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)), DELIVERY_TIMEOUT_MS, 'two fired events');
+    assert(!timedOut, `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`);
+    const contentTypes = deliveries.map((d) => d.headers['content-type']);
+    t.measure('content_types', contentTypes);
+    const wrong = contentTypes.filter((value) => (value ?? '').split(';')[0]?.trim().toLowerCase() !== 'application/json');
+    assert(wrong.length === 0, `deliveries sent with Content-Type ${wrong.map((v) => (v === undefined ? '(none)' : JSON.stringify(v))).join(', ')}; expected application/json`);
+    t.detail(`Content-Type ${contentTypes[0]}`);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Webhook endpoint registration (Events > Endpoint registration rules; Limits): HTTPS
+ * only, no localhost, at most 25 active endpoints, and a signing secret of its own per
+ * endpoint. Refusals are any 4xx of the control interface (contracts/control-interface.md).
+ */
+import { ControlError } from '../src/control/errors.js';
+import { assert, certifySuite, check, type CheckContext, type TestWorkspace } from '../src/suite/index.js';
+import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
+import { describeBadSignature, verifiesWith } from '../src/suite/hooks/signature.js';
+
+const LIMIT = 25;
+
+type Registration = { accepted: true; endpointId: string } | { accepted: false; status: number | undefined; code: string | undefined };
+
+/** Tries to register `url`; a 4xx is a refusal, anything else that is not a 2xx fails the check. */
+async function register(t: CheckContext, workspace: TestWorkspace, url: string, what: string): Promise<Registration> {
+  try {
+    const created = await workspace.createEndpoint(url, ['*']);
+    return { accepted: true, endpointId: created.endpointId };
+  } catch (error) {
+    if (error instanceof ControlError && error.refused) return { accepted: false, status: error.status, code: error.code };
+    t.fail(`${what}: expected a 4xx refusal or a 2xx, got ${(error as Error).message}`);
+  }
+}
+
+function refusal(result: Registration): string {
+  return result.accepted ? 'accepted' : `refused with ${result.status}${result.code ? ` ${result.code}` : ''}`;
+}
+
+certifySuite('webhook-registration', () => {
+  check('HOOK-REG-HTTPS-ONLY', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const https = new URL(receiver.publicUrl);
+    const candidates = [`http://${https.host}/certify-plain-http`, `http://example.com/certify-plain-http`];
+    const results: Record<string, string> = {};
+    for (const url of candidates) {
+      const result = await register(t, workspace, url, `registering ${url}`);
+      results[url] = refusal(result);
+      assert(!result.accepted, `an http:// endpoint URL (${url}) was accepted: expected a 4xx refusal`);
+    }
+    t.measure('answers', results);
+    t.detail(Object.entries(results).map(([url, answer]) => `${url} ${answer}`).join('; '));
+  });
+
+  check('HOOK-REG-LOCALHOST', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const port = new URL(receiver.publicUrl).port || '443';
+    const candidates = [`https://localhost:${port}/certify-localhost`, `https://LOCALHOST:${port}/certify-localhost-upper`];
+    const results: Record<string, string> = {};
+    for (const url of candidates) {
+      const result = await register(t, workspace, url, `registering ${url}`);
+      results[url] = refusal(result);
+      assert(!result.accepted, `an endpoint URL on localhost (${url}) was accepted: expected a 4xx refusal (host names are case-insensitive)`);
+    }
+    t.measure('answers', results);
+    t.detail(Object.entries(results).map(([url, answer]) => `${url} ${answer}`).join('; '));
+  });
+
+  check(
+    'HOOK-REG-LIMIT-25',
+    async (t) => {
+      const workspace = await t.workspace();
+      const receiver = await t.receiver();
+      // No event is fired in this workspace, so these paths never receive anything.
+      const url = (i: number) => `${receiver.publicUrl}/certify-limit/${Math.random().toString(36).slice(2, 8)}/${i}`;
+      const ids: string[] = [];
+      for (let i = 1; i <= LIMIT; i++) {
+        const result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT}`);
+        assert(result.accepted, `endpoint ${i} of ${LIMIT} was ${refusal(result)}: the spec allows 25 active endpoints`);
+        ids.push(result.endpointId);
+      }
+      const extra = await register(t, workspace, url(LIMIT + 1), 'registering a 26th active endpoint');
+      assert(!extra.accepted, 'a 26th active endpoint was accepted: expected a 4xx refusal');
+      const first = ids[0];
+      assert(first, 'no endpoint id was kept');
+      await workspace.deleteEndpoint(first);
+      const replacement = await register(t, workspace, url(LIMIT + 2), 'registering an endpoint after deleting one of 25');
+      assert(replacement.accepted, `after deleting one of 25 endpoints a new one was ${refusal(replacement)}: expected it accepted`);
+      t.measure('refusal_status', extra.accepted ? null : extra.status);
+      t.detail(`25 accepted; the 26th ${refusal(extra)}; a new one accepted after deleting one`);
+    },
+    { timeoutMs: 60_000 },
+  );
+
+  check('HOOK-OWN-SECRET', async (t) => {
+    const workspace = await t.workspace();
+    const type = 'workspace.plan.upgraded';
+    const [one, two] = [await t.hookEndpoint(workspace, [type]), await t.hookEndpoint(workspace, [type])];
+    // Compared here, never printed.
+    assert(one.registered.secret !== two.registered.secret, 'two endpoints of one workspace were given the same signing secret');
+    const eventId = await workspace.fireEvent(type, firedData(type));
+    const pairs = [
+      { name: 'first', own: one, other: two },
+      { name: 'second', own: two, other: one },
+    ];
+    for (const { name, own, other } of pairs) {
+      const { deliveries, timedOut } = await settle(own.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${type} ${eventId}`);
+      assert(!timedOut, `the ${name} endpoint received no delivery of ${type} ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`);
+      const delivery = deliveries.find((d) => idOf(d) === eventId);
+      assert(delivery, `the ${name} endpoint's delivery of ${eventId} is gone`);
+      assert(
+        verifiesWith(own.registered.secret, delivery),
+        `the ${name} endpoint's delivery does not verify with its own secret (${describeBadSignature(own.registered.secret, delivery, [other.registered.secret])})`,
+      );
+      assert(!verifiesWith(other.registered.secret, delivery), `the ${name} endpoint's delivery also verifies with the other endpoint's secret`);
+    }
+    t.detail(`two endpoints, two different secrets; ${eventId} verified at each with its own secret only`);
+  });
+});
