@@ -27,6 +27,8 @@ export interface ReferenceOptions {
   /** Receiver time-out declared in /capabilities (default 2000 ms in staging, 30000 in production). */
   deliveryTimeoutMs?: number;
   maxTimeScale?: number;
+  /** Base URL clients use (behind a port mapping, say), for the URLs the service hands out; default the listening address. */
+  publicBaseUrl?: string;
   /** No log lines at all. */
   quiet?: boolean;
   /** Observes every finished delivery attempt. */
@@ -69,7 +71,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  app.publicBaseUrl = baseUrl;
+  app.publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '') ?? baseUrl;
   const sweep = setInterval(() => app.nodes.sweep(), 10_000);
   sweep.unref();
 

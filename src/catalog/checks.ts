@@ -187,7 +187,7 @@ export const CHECKS: readonly CheckSpec[] = [
   c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', 'Events > Retry and replay, 2', { tier: 'full' }),
 
   // --- Replay ------------------------------------------------------------------------
-  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and body', 'Events > Retry and replay, 4; Events > Envelope (id unchanged on replay)'),
+  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', 'Events > Retry and replay, 4; Events > Envelope (id unchanged on replay)'),
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', 'Events > Retry and replay, 4'),
 ];
 

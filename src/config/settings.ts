@@ -29,12 +29,58 @@ const readableFile = (name: string) =>
 const flag = (name: string) =>
   z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
 
+/** Extra environment for the container: `A=1,B=2`, or a JSON object of strings. */
+const envList = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const text = raw.trim();
+    if (text.startsWith('{')) {
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) {
+          return parsed as Record<string, string>;
+        }
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object of strings, or NAME=value pairs separated by commas` });
+      return z.NEVER;
+    }
+    const env: Record<string, string> = {};
+    for (const pair of text.split(',').filter((part) => part.trim() !== '')) {
+      const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: `${name}: "${pair.trim()}" is not NAME=value (use JSON for values with commas)` });
+        return z.NEVER;
+      }
+      env[match[1]!] = match[2]!;
+    }
+    return env;
+  });
+
+const positiveMs = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number of milliseconds`)
+    .transform(Number)
+    .refine((value) => value >= 1_000 && value <= 600_000, `${name} must be from 1000 to 600000 ms`);
+
 const FIELDS = z.object({
     SVC_BASE_URL: httpUrl('SVC_BASE_URL').optional(),
     SVC_CONTROL_URL: httpUrl('SVC_CONTROL_URL').optional(),
     SVC_CONTROL_TOKEN: z.string().min(1, 'SVC_CONTROL_TOKEN is empty').optional(),
     SVC_TOKEN: z.string().min(1, 'SVC_TOKEN is empty').optional(),
+    SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional(),
+    SVC_IMAGE_API_PORT: port('SVC_IMAGE_API_PORT').default(8080),
+    SVC_IMAGE_CONTROL_PORT: port('SVC_IMAGE_CONTROL_PORT').optional(),
+    SVC_IMAGE_CONTROL_PATH: z
+      .string()
+      .regex(/^\/[^\s?#]*$/, 'SVC_IMAGE_CONTROL_PATH must be a path starting with /, e.g. /_control')
+      .default('/_control'),
+    SVC_IMAGE_CONTROL_TOKEN: z.string().min(1, 'SVC_IMAGE_CONTROL_TOKEN is empty').optional(),
+    SVC_IMAGE_ENV: envList('SVC_IMAGE_ENV').default({}),
+    SVC_IMAGE_STARTUP_TIMEOUT_MS: positiveMs('SVC_IMAGE_STARTUP_TIMEOUT_MS').default(60_000),
     RECEIVER_PORT: port('RECEIVER_PORT').default(0),
+    RECEIVER_HOST: z.string().min(1, 'RECEIVER_HOST is empty').optional(),
     RECEIVER_PUBLIC_URL: httpUrl('RECEIVER_PUBLIC_URL').optional(),
     RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional(),
     RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional(),
@@ -51,6 +97,9 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
     }
     if (!settings.SVC_BASE_URL && (settings.SVC_CONTROL_URL || settings.SVC_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['SVC_BASE_URL'], message: 'SVC_BASE_URL is required when SVC_CONTROL_URL or SVC_TOKEN is set' });
+    }
+    if (settings.SVC_IMAGE && (settings.SVC_BASE_URL || settings.SVC_CONTROL_URL || settings.SVC_CONTROL_TOKEN)) {
+      ctx.addIssue({ code: 'custom', path: ['SVC_IMAGE'], message: 'SVC_IMAGE cannot be combined with SVC_BASE_URL, SVC_CONTROL_URL or SVC_CONTROL_TOKEN (the image gives the target; use SVC_IMAGE_CONTROL_TOKEN)' });
     }
     if (Boolean(settings.RECEIVER_TLS_CERT) !== Boolean(settings.RECEIVER_TLS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['RECEIVER_TLS_KEY'], message: 'RECEIVER_TLS_CERT and RECEIVER_TLS_KEY must be given together' });

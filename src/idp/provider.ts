@@ -15,6 +15,8 @@ export interface IdentityProviderOptions {
   host?: string;
   /** Default 0: any free port. */
   port?: number;
+  /** The host the target calls the JWKS by, when not `host` (a container calls the host by another name). */
+  publicHost?: string;
   /** Default: this provider's own URL (http://host:port/<random>). */
   issuer?: string;
   /** Default: a random 'aud-…'. */
@@ -62,11 +64,12 @@ export class TestIdentityProvider {
       path: `${base}/jwks.json`,
       document: () => provider?.jwks() ?? { keys: [] },
     });
+    const origin = options.publicHost ? `http://${options.publicHost}:${new URL(server.origin).port}` : server.origin;
     provider = new TestIdentityProvider(
       server,
-      options.issuer ?? `${server.origin}${base}`,
+      options.issuer ?? `${origin}${base}`,
       options.audience ?? `aud-${randomBytes(6).toString('hex')}`,
-      `${server.origin}${base}/jwks.json`,
+      `${origin}${base}/jwks.json`,
     );
     try {
       await provider.addKey('RS256');

@@ -287,7 +287,12 @@ export class CapturingReceiver {
       this.sendStatus(res, endpoint, delivery, answer);
       return;
     }
-    const socket = res.socket as Socket;
+    const socket = res.socket;
+    if (socket === null) {
+      // The service already hung up; there is nothing left to delay, reset or hang.
+      this.markEnded(endpoint, delivery, 'client-closed');
+      return;
+    }
     const pending: PendingAnswer = { timers: [], socket };
     this.#pending.add(pending);
     const finish = (): void => {

@@ -1,63 +1,224 @@
 /**
- * report.html: one self-contained file (no network), readable offline, with filters
- * by level, verdict, area and a search box.
+ * report.html: one self-contained file (no network), readable offline.
+ *
+ * - Timing charts (inline SVG, each with a text table beside it) for the checks whose
+ *   measurements carry a series: revocation polls, retry delays (src/report/charts/).
+ * - Every check in one table, filtered by level, verdict, area, check id and free text;
+ *   the filters are kept in the address (`#filter:verdict=fail`) so a view can be linked.
+ * - Each check links to its spec clause: the clause text is read from the spec at render
+ *   time (src/report/clauses.ts) and shown beside the check; without a readable spec the
+ *   reference alone is shown. A failed check shows its (masked) detail and evidence.
+ *
+ * Writers never recompute verdicts; everything shown passes through mask() again, so
+ * the page is safe even when rendered from a report that skipped writeReports().
  */
+import { mask } from '../secrets/mask.js';
+import { figuresFor, type Figure } from './charts/index.js';
+import { loadSpec, resolveClause, type ClauseRef, type SpecSection } from './clauses.js';
 import { escapeXml } from './escape.js';
-import { mustFailed, type RunReport } from './model.js';
+import { mustFailed, type CheckResult, type RunReport, type Verdict } from './model.js';
+
+export interface HtmlOptions {
+  /** Parsed spec sections; `null` renders without clause text. Default: the spec beside the project. */
+  spec?: SpecSection[] | null;
+  /** Extra figures (a load run's latency distribution), shown after the check charts. */
+  extraFigures?: Figure[];
+}
+
+const esc = (text: string) => escapeXml(mask(text));
+
+const VERDICT_MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–' };
 
 const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1a1a1a}
-h1{font-size:1.5rem} .PASSED{color:#05612a} .FAILED,.INTERRUPTED{color:#a10d0d}
-table{border-collapse:collapse;width:100%} th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4;position:sticky;top:0} td.verdict{font-weight:600;white-space:nowrap}
-tr.fail td.verdict{color:#a10d0d} tr.warn td.verdict{color:#8a5a00} tr.pass td.verdict{color:#05612a} tr.skip td.verdict{color:#555}
-code{font-size:.9em} .filters{display:flex;gap:1rem;margin:1rem 0;flex-wrap:wrap} details{max-width:40rem}
+:root{--fail:#a10d0d;--warn:#7a5000;--pass:#05612a;--skip:#555;--line:#ddd}
+body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1a1a1a;max-width:1500px}
+h1{font-size:1.5rem;margin:.2rem 0} h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #222;padding-bottom:.2rem} h3{font-size:1rem;margin:.2rem 0}
+.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED{color:var(--fail)}
+nav a{margin-right:1rem}
+.summary button{font:inherit;border:1px solid #888;background:#fff;border-radius:4px;padding:.15rem .6rem;margin-right:.4rem;cursor:pointer}
+.summary button[aria-pressed=true]{background:#222;color:#fff}
+table{border-collapse:collapse} th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}
+#checks-table{width:100%} #checks-table thead th{position:sticky;top:0;z-index:1}
+td.verdict{font-weight:700;white-space:nowrap}
+tr.fail td.verdict{color:var(--fail)} tr.warn td.verdict{color:var(--warn)} tr.pass td.verdict{color:var(--pass)} tr.skip td.verdict{color:var(--skip)}
+tr.fail{background:#fff3f3} tr.warn{background:#fffaf0}
+tr:target{outline:3px solid #1b5fbf}
+code{font-size:.9em} .filters{display:flex;gap:1rem;margin:1rem 0;flex-wrap:wrap;align-items:end;position:sticky;top:0;background:#fff;padding:.4rem 0;z-index:2}
+.filters label{display:flex;flex-direction:column;font-size:.85em} .filters input,.filters select{font:inherit}
+#shown{font-weight:600}
+.failure{border-left:4px solid var(--fail);padding:.2rem .5rem;margin:.2rem 0;background:#fff} .failure strong{color:var(--fail)}
+.warning{border-left:4px solid var(--warn);padding:.2rem .5rem;margin:.2rem 0} .warning strong{color:var(--warn)}
+details{max-width:52rem} summary{cursor:pointer;color:#1b4f9f}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;padding:.4rem;margin:.3rem 0;font-size:.85em}
+blockquote{margin:.3rem 0;padding:.2rem .6rem;border-left:3px solid #999;background:#fafafa}
+.clause-ref{font-size:.85em;color:#444}
+figure.chart-figure{margin:1rem 0 2rem;padding:0} figure.chart-figure figcaption p{margin:.2rem 0 .5rem;max-width:70rem;color:#333}
+.chart-pair{display:flex;flex-wrap:wrap;gap:1.2rem;align-items:flex-start}
+.chart-table{max-width:38rem;font-size:.85em} table.data caption{text-align:left;font-weight:600;padding-bottom:.2rem} table.data td,table.data th{padding:.15rem .45rem}
+svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif;background:#fff;border:1px solid var(--line)}
+svg .lane{fill:#f3f4f6} svg .grid{stroke:#e1e1e1} svg .grid.major{stroke:#bdbdbd} svg .axis{stroke:#222}
+svg .tick{fill:#333;font-size:11px} svg .axis-title,svg .col-label{fill:#333;font-size:11.5px} svg .lane-label{font-weight:700;fill:#111}
+svg .row-label,svg .legend{fill:#222} svg .ref-label{fill:#111;font-weight:600;font-size:11.5px}
+svg .axis-break{stroke:#222;stroke-width:1.5;fill:none}
+svg .mk.accepted{fill:#1b7f3b;stroke:#fff;stroke-width:.8} svg .mk.rejected{stroke:#b00020;stroke-width:2;fill:none} svg .mk.other{fill:#c77700;stroke:#222;stroke-width:.8}
+svg .limit{stroke:#000;stroke-width:3} svg .first-reject{stroke:#b00020;stroke-width:1.5;stroke-dasharray:6 3} svg .last-accept{stroke:#1b7f3b;stroke-width:1.5;stroke-dasharray:2 3}
+svg .band{fill:#dce9fa} svg .hatch line{stroke:#7c9fd6;stroke-width:1.5} svg .band-hatch{stroke:#5a7fba;stroke-width:.8}
+svg .mk.expected{fill:#fff;stroke:#222;stroke-width:1.6} svg .mk.observed.within,svg .mk.observed.unjudged{fill:#1b4f9f;stroke:#fff;stroke-width:.8}
+svg .mk.observed.early,svg .mk.observed.late{stroke:#b00020;stroke-width:3;fill:none}
+svg .value-label{fill:#222} svg .value-label.early,svg .value-label.late,svg .value-label.missing{fill:#b00020;font-weight:700}
+svg .bar{fill:#9db8e3;stroke:#1b4f9f} svg .pct{stroke:#222;stroke-width:1.5;stroke-dasharray:3 2}
+.spec-section{margin:1rem 0} .spec-section pre{max-width:70rem}
+.muted{color:#555}
 `;
 
 const SCRIPT = `
 const q=(s)=>document.querySelector(s);
-function apply(){const lv=q('#level').value,vd=q('#verdict').value,ar=q('#area').value,t=q('#search').value.toLowerCase();let n=0;
-for(const r of document.querySelectorAll('tbody tr')){const ok=(!lv||r.dataset.level===lv)&&(!vd||r.dataset.verdict===vd)&&(!ar||r.dataset.area===ar)&&(!t||r.textContent.toLowerCase().includes(t));r.hidden=!ok;if(ok)n++}
-q('#shown').textContent=n+' shown'}
-for(const id of ['level','verdict','area','search'])q('#'+id).addEventListener('input',apply);apply();
+const F=['level','verdict','area','id','search'];
+function idMatch(id,pattern){if(!pattern)return true;const p=pattern.trim().toUpperCase();if(!p)return true;
+ if(p.includes('*')){const re=new RegExp('^'+p.split('*').map(s=>s.replace(/[.+?^$(){}|[\\]\\\\]/g,'\\\\$&')).join('.*')+'$');return re.test(id)}
+ return id.startsWith(p)}
+function apply(){const v={};for(const f of F)v[f]=q('#f-'+f).value;const t=v.search.toLowerCase();let n=0;
+ for(const r of document.querySelectorAll('#checks-table tbody tr')){const ok=(!v.level||r.dataset.level===v.level)&&(!v.verdict||r.dataset.verdict===v.verdict)&&(!v.area||r.dataset.area===v.area)&&idMatch(r.dataset.id,v.id)&&(!t||r.textContent.toLowerCase().includes(t));r.hidden=!ok;if(ok)n++}
+ q('#shown').textContent=n+' of '+document.querySelectorAll('#checks-table tbody tr').length+' checks shown';
+ for(const b of document.querySelectorAll('.summary button'))b.setAttribute('aria-pressed',String(b.dataset.verdict===v.verdict));
+ const p=new URLSearchParams();for(const f of F)if(v[f])p.set(f,v[f]);const s=p.toString();
+ if(s)history.replaceState(null,'','#filter:'+s);else if(location.hash.startsWith('#filter:'))history.replaceState(null,'',location.pathname+location.search)}
+function load(){if(!location.hash.startsWith('#filter:'))return;const p=new URLSearchParams(location.hash.slice(8));for(const f of F)if(p.has(f))q('#f-'+f).value=p.get(f)}
+for(const f of F)q('#f-'+f).addEventListener('input',apply);
+for(const b of document.querySelectorAll('.summary button'))b.addEventListener('click',()=>{const s=q('#f-verdict');s.value=s.value===b.dataset.verdict?'':b.dataset.verdict;apply()});
+q('#f-reset').addEventListener('click',()=>{for(const f of F)q('#f-'+f).value='';apply()});
+window.addEventListener('hashchange',()=>{if(location.hash.startsWith('#filter:')){load();apply()}});
+load();apply();
 `;
 
-function options(values: string[]): string {
-  return ['<option value="">all</option>', ...values.map((value) => `<option>${escapeXml(value)}</option>`)].join('');
+function options(id: string, values: readonly string[]): string {
+  return [`<option value="">all</option>`, ...values.map((value) => `<option value="${esc(value)}">${esc(value)}</option>`)].join('');
 }
 
-export function renderHtml(report: RunReport): string {
+function clauseBlock(refs: readonly ClauseRef[], specAvailable: boolean): string {
+  const links = refs
+    .map((ref) => (ref.section ? `<a href="#${ref.section.anchor}">${esc(ref.text)}</a>` : `<span>${esc(ref.text)}</span>`))
+    .join('; ');
+  const quotes = refs.flatMap((ref) => {
+    if (!ref.section) return [];
+    const where = esc(ref.section.path.join(' > '));
+    if (ref.items.length > 0) return ref.items.map((item) => `<blockquote><small>${where}, ${item.n}</small><br>${esc(item.text)}</blockquote>`);
+    if (ref.lines.length > 0) return [`<blockquote><small>${where}</small><pre>${esc(ref.lines.join('\n'))}</pre></blockquote>`];
+    return [`<blockquote><small>${where} (whole section)</small><pre>${esc(ref.section.body)}</pre></blockquote>`];
+  });
+  const text =
+    quotes.length > 0
+      ? `<details class="clause-text"><summary>spec clause text</summary>${quotes.join('')}</details>`
+      : specAvailable
+        ? ''
+        : '<small class="muted"> (spec not readable at render time: reference only)</small>';
+  return `<div class="clause-ref">Clause: ${links}${text}</div>`;
+}
+
+/** Request/response excerpts a check may record as `measurements.evidence`: always masked. */
+function evidenceBlock(check: CheckResult): string {
+  const evidence = check.measurements?.evidence;
+  if (evidence === undefined) return '';
+  const text = typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
+  return `<details open><summary>request and response</summary><pre>${esc(text)}</pre></details>`;
+}
+
+function checkRow(check: CheckResult, spec: SpecSection[] | undefined, figures: readonly Figure[]): string {
+  const refs = spec ? resolveClause(check.clause, spec) : [{ text: check.clause, items: [], lines: [] }];
+  const detail = check.detail ?? '';
+  const detailHtml =
+    check.verdict === 'fail'
+      ? `<p class="failure"><strong>Why it failed:</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
+      : check.verdict === 'warn'
+        ? `<p class="warning"><strong>Warning:</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
+        : esc(detail);
+  const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
+  const measurements = check.measurements
+    ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2))}</pre></details>`
+    : '';
+  return `<tr id="check-${esc(check.id)}" class="${check.verdict}" data-id="${esc(check.id)}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${esc(check.area)}">
+<td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${check.verdict.toUpperCase()}</td>
+<td><a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a><br><small>${esc(check.area)}</small></td><td>${check.level}</td>
+<td>${esc(check.title)}${clauseBlock(refs, spec !== undefined)}</td><td>${Math.round(check.duration_ms)}</td>
+<td>${detailHtml}${chartLinks}${measurements}</td></tr>`;
+}
+
+function figureHtml(figure: Figure, check: CheckResult | undefined): string {
+  const about = check
+    ? ` <small>(<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>, ${check.level}, <span class="v-${check.verdict}">${VERDICT_MARK[check.verdict]} ${check.verdict.toUpperCase()}</span>)</small>`
+    : '';
+  return `<figure class="chart-figure" id="${esc(figure.id)}" data-check="${esc(figure.checkId)}">
+<figcaption><h3>${esc(figure.title)}${about}</h3><p>${esc(figure.caption)}</p></figcaption>
+<div class="chart-pair"><div class="svg-wrap">${figure.svg}</div><div class="chart-table">${figure.table}</div></div>
+</figure>`;
+}
+
+function specAppendix(spec: SpecSection[] | undefined, checks: readonly CheckResult[]): string {
+  if (!spec) return '<p class="muted">The spec (../shared/spec/service-interface.md) was not readable when this report was rendered: clauses are shown as references only.</p>';
+  const used = new Set<string>();
+  for (const check of checks) for (const ref of resolveClause(check.clause, spec)) if (ref.section) used.add(ref.section.anchor);
+  return spec
+    .filter((section) => used.has(section.anchor))
+    .map((section) => {
+      const ids = checks.filter((check) => resolveClause(check.clause, spec).some((ref) => ref.section?.anchor === section.anchor));
+      const links = ids.map((check) => `<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>`).join(' ');
+      return `<section class="spec-section" id="${section.anchor}"><h3>${esc(section.path.join(' > '))}</h3><pre>${esc(section.body)}</pre><p><small>Checks: ${links}</small></p></section>`;
+    })
+    .join('\n');
+}
+
+export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
+  const spec = opts.spec === null ? undefined : (opts.spec ?? loadSpec());
   const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
   const { summary } = report;
-  const areas = [...new Set(report.checks.map((check) => check.area))];
-  const rows = report.checks.map((check) => {
-    const measurements = check.measurements
-      ? `<details><summary>measurements</summary><pre>${escapeXml(JSON.stringify(check.measurements, null, 2))}</pre></details>`
-      : '';
-    return `<tr class="${check.verdict}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${escapeXml(check.area)}">
-<td class="verdict">${check.verdict.toUpperCase()}</td><td><code>${escapeXml(check.id)}</code></td><td>${check.level}</td>
-<td>${escapeXml(check.title)}<br><small>${escapeXml(check.clause)}</small></td><td>${Math.round(check.duration_ms)}</td>
-<td>${escapeXml(check.detail ?? '')}${measurements}</td></tr>`;
-  });
+  const areas = [...new Set(report.checks.map((check) => check.area))].sort();
+  const figuresByCheck = new Map(report.checks.map((check) => [check.id, figuresFor(check)]));
+  const figures = [...figuresByCheck.values()].flat();
+  const allFigures = [...figures, ...(opts.extraFigures ?? [])];
+  const byId = new Map(report.checks.map((check) => [check.id, check]));
+  const rows = report.checks.map((check) => checkRow(check, spec, figuresByCheck.get(check.id) ?? []));
+  const counts = (['pass', 'fail', 'warn', 'skip'] as const)
+    .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v]}</strong> ${v}</button>`)
+    .join('');
+  const charts =
+    allFigures.length > 0
+      ? allFigures.map((figure) => figureHtml(figure, byId.get(figure.checkId))).join('\n')
+      : '<p class="muted">No check of this run recorded a timing series (revocation polls, retry delays).</p>';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Certification report: ${verdict}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
 <body>
+<header>
 <h1>Certification report: <span class="${verdict}">${verdict}</span></h1>
-<p>Target <code>${escapeXml(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
-tier ${report.tier}; harness ${escapeXml(report.harness_version)}; ${escapeXml(report.started_at)} to ${escapeXml(report.finished_at)}.</p>
-<p><strong>${summary.pass}</strong> pass, <strong>${summary.fail}</strong> fail, <strong>${summary.warn}</strong> warn, <strong>${summary.skip}</strong> skip.</p>
-<div class="filters">
-<label>Level <select id="level">${options(['must', 'should', 'observe'])}</select></label>
-<label>Verdict <select id="verdict">${options(['pass', 'fail', 'warn', 'skip'])}</select></label>
-<label>Area <select id="area">${options(areas)}</select></label>
-<label>Search <input id="search" type="search" placeholder="id, title, detail"></label>
+<p>Target <code>${esc(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
+tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}.</p>
+<p class="summary">${counts}</p>
+<nav><a href="#charts">Timing charts (${allFigures.length})</a><a href="#checks">Checks (${report.checks.length})</a><a href="#spec">Spec clauses</a></nav>
+</header>
+<main>
+<section id="charts"><h2>Timing charts</h2>
+${charts}
+</section>
+<section id="checks"><h2>Checks</h2>
+<div class="filters" role="search">
+<label>Level <select id="f-level">${options('level', ['must', 'should', 'observe'])}</select></label>
+<label>Verdict <select id="f-verdict">${options('verdict', ['pass', 'fail', 'warn', 'skip'])}</select></label>
+<label>Area <select id="f-area">${options('area', areas)}</select></label>
+<label>Check id <input id="f-id" type="search" placeholder="HOOK-RETRY-* or prefix" size="18"></label>
+<label>Search <input id="f-search" type="search" placeholder="title, clause, detail" size="22"></label>
+<button type="button" id="f-reset">Clear filters</button>
 <span id="shown" aria-live="polite"></span>
 </div>
-<table><thead><tr><th>Verdict</th><th>Id</th><th>Level</th><th>Check and clause</th><th>ms</th><th>Detail</th></tr></thead>
+<table id="checks-table"><thead><tr><th scope="col">Verdict</th><th scope="col">Id</th><th scope="col">Level</th><th scope="col">Check and clause</th><th scope="col">ms</th><th scope="col">Detail</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table>
+</section>
+<section id="spec"><h2>Spec clauses</h2>
+${specAppendix(spec, report.checks)}
+</section>
+</main>
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -55,7 +55,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   let target: ResolvedTarget | undefined;
   try {
     target = await resolveTarget(settings, allowProduction);
-    const receiverTls = await receiverCertificate(settings, workDir);
+    const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
     const run: RunContext = {
       baseUrl: target.baseUrl,
       controlUrl: target.controlUrl,
@@ -63,7 +63,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       svcToken: target.svcToken,
       tier: settings.CERTIFY_TIER,
       embeddedReference: target.embeddedReference,
-      receiver: { port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
+      receiver: target.receiver ?? { host: settings.RECEIVER_HOST, port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
       ledgerPath: join(workDir, 'ledger.jsonl'),
       insecureTls: target.embeddedReference,
     };

@@ -19,7 +19,7 @@ export class CheckCollector implements Reporter {
 
   onTestModuleStart(module: TestModule): void {
     const name = module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
-    this.print(`▸ ${name}  (${this.elapsed()})`);
+    this.print(`▸ ${name}  (starts ${this.elapsed()} into the run)`);
   }
 
   onTestModuleEnd(module: TestModule): void {

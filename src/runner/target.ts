@@ -3,10 +3,14 @@
  * implementation started on a free loopback port. Checks that it answers, and refuses a
  * production target unless the user allowed it explicitly.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ControlClient } from '../control/client.js';
 import { HttpClient } from '../http/client.js';
 import type { Settings } from '../config/settings.js';
 import { registerSecret } from '../secrets/mask.js';
+import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { RunAbort } from './errors.js';
 
 export interface ResolvedTarget {
@@ -16,13 +20,15 @@ export interface ResolvedTarget {
   svcToken?: string;
   embeddedReference: boolean;
   environment?: 'staging' | 'production';
+  /** Set when the target dictates where the capturing receiver listens and how it is called (SVC_IMAGE). */
+  receiver?: { host: string; port: number; publicUrl: string; certPath: string; keyPath: string };
   stop(): Promise<void>;
 }
 
 const PROBE_TIMEOUT_MS = 5_000;
 
 export async function resolveTarget(settings: Settings, allowProduction: boolean): Promise<ResolvedTarget> {
-  const target = settings.SVC_BASE_URL ? fromSettings(settings) : await startEmbeddedReference();
+  const target = settings.SVC_IMAGE ? await startImageTarget(settings) : settings.SVC_BASE_URL ? fromSettings(settings) : await startEmbeddedReference();
   try {
     await probe(target, allowProduction);
   } catch (error) {
@@ -57,6 +63,63 @@ async function startEmbeddedReference(): Promise<ResolvedTarget> {
     embeddedReference: true,
     stop: () => reference.close(),
   };
+}
+
+/**
+ * SVC_IMAGE: the image started with testcontainers (./container.ts). The container reaches
+ * the host at the engine's bridge gateway, so the receiver listens there, is called by
+ * `host.containers.internal`, and its certificate (made here, before the container starts,
+ * so it can be copied in) names both.
+ */
+async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
+  const { bridgeGateway, CONTAINER_HOST_ALIAS, freePort, startImage } = await import('./container.js');
+  registerSecret(settings.SVC_IMAGE_CONTROL_TOKEN);
+  const gateway = await bridgeGateway();
+  const host = settings.RECEIVER_HOST ?? gateway;
+  const publicHost = settings.RECEIVER_PUBLIC_URL ? new URL(settings.RECEIVER_PUBLIC_URL).hostname : CONTAINER_HOST_ALIAS;
+  const tlsDir = await mkdtemp(join(tmpdir(), 'certify-image-'));
+  const removeTlsDir = () => rm(tlsDir, { recursive: true, force: true });
+  try {
+    const tls =
+      settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY
+        ? { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY }
+        : await createSelfSignedCertificate({ hosts: [...new Set(['127.0.0.1', 'localhost', gateway, host, CONTAINER_HOST_ALIAS, publicHost])], dir: tlsDir });
+    const started = await startImage({
+      image: settings.SVC_IMAGE!,
+      apiPort: settings.SVC_IMAGE_API_PORT,
+      controlPort: settings.SVC_IMAGE_CONTROL_PORT ?? settings.SVC_IMAGE_API_PORT,
+      controlPath: settings.SVC_IMAGE_CONTROL_PATH,
+      ...(settings.SVC_IMAGE_CONTROL_TOKEN ? { controlToken: settings.SVC_IMAGE_CONTROL_TOKEN } : {}),
+      env: settings.SVC_IMAGE_ENV,
+      startupTimeoutMs: settings.SVC_IMAGE_STARTUP_TIMEOUT_MS,
+      receiverCertPem: await readFile(tls.certPath, 'utf8'),
+    });
+    registerSecret(started.controlToken);
+    // The engine brings its bridge (the gateway address) up with the first container, so
+    // the receiver's port is chosen only now.
+    let port: number;
+    try {
+      port = settings.RECEIVER_PORT || (await freePort(host));
+    } catch (error) {
+      await started.stop();
+      throw new RunAbort(`the receiver cannot listen on ${host} (${(error as Error).message}); check RECEIVER_HOST`);
+    }
+    const publicUrl = settings.RECEIVER_PUBLIC_URL ?? `https://${CONTAINER_HOST_ALIAS}:${port}`;
+    return {
+      baseUrl: started.baseUrl,
+      controlUrl: started.controlUrl,
+      controlToken: started.controlToken,
+      embeddedReference: false,
+      receiver: { host, port, publicUrl, ...tls },
+      stop: async () => {
+        await started.stop();
+        await removeTlsDir();
+      },
+    };
+  } catch (error) {
+    await removeTlsDir();
+    throw error;
+  }
 }
 
 async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<void> {

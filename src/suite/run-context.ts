@@ -11,6 +11,8 @@ export interface RunContext {
   tier: 'fast' | 'full';
   embeddedReference: boolean;
   receiver: {
+    /** Interface to listen on (default 127.0.0.1). */
+    host?: string;
     port: number;
     publicUrl?: string;
     certPath: string;

@@ -12,6 +12,7 @@ let receiver: Promise<CapturingReceiver> | undefined;
 
 export function sharedReceiver(run: RunContext): Promise<CapturingReceiver> {
   receiver ??= CapturingReceiver.start({
+    ...(run.receiver.host ? { host: run.receiver.host } : {}),
     port: run.receiver.port,
     tls: { cert: readFileSync(run.receiver.certPath, 'utf8'), key: readFileSync(run.receiver.keyPath, 'utf8') },
     ...(run.receiver.publicUrl ? { publicUrl: run.receiver.publicUrl } : {}),

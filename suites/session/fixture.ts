@@ -24,7 +24,9 @@ export function secret(token: string): string {
 
 /** A provider for this check only (checks run concurrently; rotation changes its keys), closed when the check ends. */
 export async function startProvider(t: CheckContext): Promise<TestIdentityProvider> {
-  const idp = await TestIdentityProvider.start();
+  // A target in a container reaches the host where the receiver listens, by the receiver's public name.
+  const { host, publicUrl } = t.run.receiver;
+  const idp = await TestIdentityProvider.start(host && publicUrl ? { host, publicHost: new URL(publicUrl).hostname } : {});
   t.defer(() => idp.close());
   return idp;
 }

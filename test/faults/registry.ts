@@ -79,6 +79,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('subscriptions-ignored', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('wildcard-missing-mailer', 'HOOK-SUBSCRIPTION-WILDCARD'),
   proof('no-content-type', 'HOOK-CONTENT-TYPE'),
+  // Delivery outcomes
+  proof('ack-204-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('redirect-success', 'HOOK-RETRY-ON-3XX'),
+  proof('4xx-no-retry', 'HOOK-RETRY-ON-4XX'),
+  proof('no-retry-timeout', 'HOOK-RETRY-ON-TIMEOUT'),
+  proof('slow-ack-fails', 'HOOK-SLOW-ACK-OK'),
+  // Retry schedule, drop, disable
+  proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
+  proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE'),
+  proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG'),
+  proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG'),
+  proof('no-auto-disable', 'HOOK-AUTO-DISABLE'),
+  proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT'),
+  proof('enable-ignored', 'HOOK-REENABLE'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
 ];

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CapturingReceiver } from '../../src/receiver/index.js';
 import { deliver, insecureAgent } from './helpers.js';
@@ -10,7 +11,7 @@ const sockets = (): number => count(/^(TCPServerWrap|TCPSocketWrap|TLSWrap)$/);
 const timers = (): number => count(/^Timeout$/);
 
 describe('capturing receiver: close', () => {
-  it('close() leaves no open server, socket or timer behind, even with an answer pending', async () => {
+  it('close() leaves no open server, socket, timer or private key behind, even with an answer pending', async () => {
     const client = insecureAgent();
     const baseline = { sockets: sockets(), timers: timers() };
     const receiver = await CapturingReceiver.start();
@@ -22,6 +23,7 @@ describe('capturing receiver: close', () => {
     await receiver.close();
     expect((await pending).error).toBeDefined();
     await client.close();
+    expect(existsSync(receiver.certificatePath!)).toBe(false);
     expect(sockets()).toBe(baseline.sockets);
     expect(timers()).toBeLessThanOrEqual(baseline.timers);
   });

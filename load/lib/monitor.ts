@@ -1,0 +1,52 @@
+/**
+ * The fan-out monitor: a small HTTP service that scripts/load.ts runs next to the
+ * capturing receiver (scripts/k6/fanout-monitor.ts). VUs tell it which calls they placed;
+ * teardown reads what arrived at the receiver's endpoints.
+ */
+import http from 'k6/http';
+import { required } from './env.ts';
+import { ENDPOINT } from './target.ts';
+
+/** What GET {LOAD_MONITOR_URL}/stats answers (see scripts/k6/fanout-monitor.ts). */
+export interface MonitorStats {
+  endpoints: number;
+  events_per_call: number;
+  calls_expected: number;
+  expected: number;
+  arrived: number;
+  lost: number;
+  deliveries_total: number;
+  deliveries_per_second: number;
+  bad_signatures: number;
+  duplicates: number;
+  unattributed: number;
+  samples?: { event_to_arrival_ms: number[]; placement_to_arrival_ms: number[] };
+  receiver?: { total: number; client_closed: number; timed_out: number; resets: number; client_errors: number; strays: number };
+}
+
+function monitorUrl(): string {
+  return required('LOAD_MONITOR_URL').replace(/\/+$/, '');
+}
+
+/** Tells the monitor that a call was placed; false when the monitor did not take it. */
+export function expectCall(callId: string, placedAtMs: number): boolean {
+  const res = http.post(`${monitorUrl()}/expect`, JSON.stringify({ call_id: callId, placed_at_ms: placedAtMs }), {
+    headers: { 'Content-Type': 'application/json' },
+    timeout: '5s',
+    tags: { endpoint: ENDPOINT.expectCall, name: 'POST monitor/expect' },
+  });
+  return res.status === 204;
+}
+
+export function readStats(withSamples: boolean): MonitorStats | undefined {
+  const res = http.get(`${monitorUrl()}/stats${withSamples ? '?samples=1' : ''}`, {
+    timeout: '10s',
+    tags: { endpoint: ENDPOINT.monitorStats, name: 'GET monitor/stats' },
+  });
+  if (res.status !== 200 || typeof res.body !== 'string') return undefined;
+  try {
+    return JSON.parse(res.body) as MonitorStats;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * handleSummary for every scenario: k6's summary data as JSON at LOAD_SUMMARY_PATH (read
+ * by scripts/load.ts for the HTML report and the baseline comparison) and a short text on
+ * stdout: each threshold with its verdict, and the figures that matter. Verdicts are k6's;
+ * nothing here recomputes them.
+ */
+import { env } from './env.ts';
+
+interface MetricSummary {
+  type: string;
+  values: Record<string, number>;
+  thresholds?: Record<string, { ok: boolean }>;
+}
+
+export interface SummaryData {
+  metrics: Record<string, MetricSummary>;
+  state?: { testRunDurationMs?: number };
+  [key: string]: unknown;
+}
+
+function figure(metric: MetricSummary): string {
+  const v = metric.values;
+  if (metric.type === 'trend') return `p95=${fmt(v['p(95)'])} p99=${fmt(v['p(99)'])} med=${fmt(v.med)} max=${fmt(v.max)}`;
+  if (metric.type === 'rate') return `rate=${fmt(v.rate, 4)}`;
+  if (metric.type === 'counter') return `count=${fmt(v.count)} rate=${fmt(v.rate)}/s`;
+  return `value=${fmt(v.value)}`;
+}
+
+function fmt(value: number | undefined, digits = 2): string {
+  return value === undefined ? '-' : String(Math.round(value * 10 ** digits) / 10 ** digits);
+}
+
+export function textSummary(scenario: string, data: SummaryData): string {
+  const lines = [`\n${scenario}: ${Math.round((data.state?.testRunDurationMs ?? 0) / 100) / 10} s`];
+  const names = Object.keys(data.metrics).sort();
+  for (const name of names) {
+    const metric = data.metrics[name]!;
+    const thresholds = Object.entries(metric.thresholds ?? {});
+    if (thresholds.length === 0 && !/^(http_reqs|iterations|dropped_iterations|fanout_|rotation_|calls_)/.test(name)) continue;
+    const verdicts = thresholds.map(([expr, t]) => `${t.ok ? 'ok' : 'FAILED'} ${expr}`).join('; ');
+    lines.push(`  ${name}: ${figure(metric)}${verdicts ? `  [${verdicts}]` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryHandler(scenario: string): (data: SummaryData) => Record<string, string> {
+  return (data) => {
+    const out: Record<string, string> = { stdout: textSummary(scenario, data) };
+    const path = env('LOAD_SUMMARY_PATH');
+    if (path) out[path] = JSON.stringify({ scenario, ...data }, null, 2);
+    return out;
+  };
+}

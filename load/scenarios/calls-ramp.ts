@@ -1,0 +1,68 @@
+/**
+ * Call placement in ramping stages (ramping-arrival-rate, still an open model): a quarter
+ * of LOAD_RATE up to LOAD_RATE, a hold, then up to 1.5 × LOAD_RATE, then down. Same
+ * verdicts as `calls`; the achieved-rate threshold is the stages' mean rate.
+ */
+import { check } from 'k6';
+import type { Options } from 'k6/options';
+import { placeCall } from '../lib/calls.ts';
+import { loadDuration, num, seconds } from '../lib/env.ts';
+import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
+import { summaryHandler } from '../lib/summary.ts';
+import { ENDPOINT } from '../lib/target.ts';
+import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
+
+const RATE = num('LOAD_RATE', 20);
+const DURATION = loadDuration(20);
+const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
+const START = Math.max(1, Math.round(RATE / 4));
+const PEAK = Math.round(RATE * 1.5);
+
+/** Four equal stages: ramp up to RATE, hold, ramp up to PEAK, ramp down to START. */
+const stage = DURATION / 4;
+const STAGES = [
+  { target: RATE, duration: seconds(stage) },
+  { target: RATE, duration: seconds(stage) },
+  { target: PEAK, duration: seconds(stage) },
+  { target: START, duration: seconds(stage) },
+];
+/** Mean of a piecewise-linear rate: each stage averages its two ends. */
+const MEAN_RATE = ((START + RATE) / 2 + RATE + (RATE + PEAK) / 2 + (PEAK + START) / 2) / 4;
+
+export const options: Options = {
+  scenarios: {
+    ramping_rate: {
+      executor: 'ramping-arrival-rate',
+      startRate: START,
+      timeUnit: '1s',
+      stages: STAGES,
+      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(PEAK / 5) + 2),
+      maxVUs: MAX_VUS,
+      gracefulStop: '10s',
+    },
+  },
+  thresholds: callThresholds({
+    endpoint: ENDPOINT.placeCall,
+    maxErrorRate: num('LOAD_MAX_ERROR_RATE', 0.01),
+    p95Ms: num('LOAD_P95_MS', 500),
+    p99Ms: num('LOAD_P99_MS', 1000),
+    minRate: MEAN_RATE * 0.85,
+    maxDropped: MEAN_RATE * DURATION * 0.01,
+  }),
+  summaryTrendStats: TREND_STATS,
+  setupTimeout: '30s',
+};
+
+export function setup(): CallsSetup {
+  return callsSetup();
+}
+
+export default function (data: CallsSetup): void {
+  const placed = placeCall(callsToken(), data.agentId);
+  check(placed, {
+    'call placed (2xx)': (p) => p.ok,
+    'answer names a call_ id': (p) => p.callId !== undefined,
+  });
+}
+
+export const handleSummary = summaryHandler('calls-ramp');

@@ -1,0 +1,59 @@
+/**
+ * Call placement at a constant arrival rate (an open model: a slow answer does not slow
+ * the arrivals down, so there is no coordinated omission). Verdict: error rate (a gate),
+ * p95 and p99 latency, achieved rate, dropped iterations.
+ *
+ * LOAD_RATE (calls/s, default 20), LOAD_DURATION (default 20s), LOAD_MAX_VUS (default 50),
+ * LOAD_P95_MS (500), LOAD_P99_MS (1000), LOAD_MAX_ERROR_RATE (0.01).
+ */
+import { check } from 'k6';
+import type { Options } from 'k6/options';
+import { placeCall } from '../lib/calls.ts';
+import { loadDuration, num, seconds } from '../lib/env.ts';
+import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
+import { summaryHandler } from '../lib/summary.ts';
+import { ENDPOINT } from '../lib/target.ts';
+import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
+
+const RATE = num('LOAD_RATE', 20);
+const DURATION = loadDuration(20);
+const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
+
+export const options: Options = {
+  scenarios: {
+    constant_rate: {
+      executor: 'constant-arrival-rate',
+      rate: RATE,
+      timeUnit: '1s',
+      duration: seconds(DURATION),
+      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(RATE / 5) + 2),
+      maxVUs: MAX_VUS,
+      gracefulStop: '10s',
+    },
+  },
+  thresholds: callThresholds({
+    endpoint: ENDPOINT.placeCall,
+    maxErrorRate: num('LOAD_MAX_ERROR_RATE', 0.01),
+    p95Ms: num('LOAD_P95_MS', 500),
+    p99Ms: num('LOAD_P99_MS', 1000),
+    minRate: RATE * 0.9,
+    maxDropped: RATE * DURATION * 0.01,
+  }),
+  summaryTrendStats: TREND_STATS,
+  setupTimeout: '30s',
+  noConnectionReuse: false,
+};
+
+export function setup(): CallsSetup {
+  return callsSetup();
+}
+
+export default function (data: CallsSetup): void {
+  const placed = placeCall(callsToken(), data.agentId);
+  check(placed, {
+    'call placed (2xx)': (p) => p.ok,
+    'answer names a call_ id': (p) => p.callId !== undefined,
+  });
+}
+
+export const handleSummary = summaryHandler('calls');

@@ -1,0 +1,112 @@
+/**
+ * Webhook fan-out: N endpoints (LOAD_ENDPOINTS, at most 25) on the capturing receiver,
+ * calls placed at a fixed rate (LOAD_RATE, default 5/s, for LOAD_DURATION, default 10s).
+ * Every call's lifecycle events (queued, started, completed) must reach every endpoint.
+ * teardown waits (at most LOAD_DRAIN_S, default 20 s) for the deliveries to drain, reads
+ * the monitor and records: deliveries per second, end-to-end latency (event created_at to
+ * arrival; call placement to arrival of its completed event), bad signatures, duplicates
+ * and losses. Verdict: zero loss, zero bad signatures, every placement 2xx.
+ */
+import { check, sleep } from 'k6';
+import { Counter, Gauge, Trend } from 'k6/metrics';
+import type { Options } from 'k6/options';
+import { placeCall } from '../lib/calls.ts';
+import { env, loadDuration, num, seconds } from '../lib/env.ts';
+import { expectCall, readStats } from '../lib/monitor.ts';
+import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
+import { summaryHandler } from '../lib/summary.ts';
+import { ENDPOINT } from '../lib/target.ts';
+import { TREND_STATS, gate, onEndpoint } from '../lib/thresholds.ts';
+
+const RATE = num('LOAD_RATE', 5);
+const D = loadDuration(10);
+const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
+const DRAIN_S = num('LOAD_DRAIN_S', 20);
+const RUN_ID = env('LOAD_RUN_ID') ?? 'local';
+
+const placedCalls = new Counter('fanout_calls_placed');
+const monitorErrors = new Counter('fanout_monitor_errors');
+const expected = new Counter('fanout_expected_deliveries');
+const arrived = new Counter('fanout_arrived_deliveries');
+const lost = new Counter('fanout_lost_deliveries');
+const badSignatures = new Counter('fanout_bad_signatures');
+const duplicates = new Counter('fanout_duplicates');
+const unattributed = new Counter('fanout_unattributed_deliveries');
+const deliveriesPerSecond = new Gauge('fanout_deliveries_per_second');
+/** Attempts the service gave up on before the receiver answered (its delivery time-out). */
+const clientClosed = new Counter('fanout_receiver_client_closed');
+const eventToArrival = new Trend('fanout_event_to_arrival_ms', true);
+const placementToArrival = new Trend('fanout_placement_to_arrival_ms', true);
+
+export const options: Options = {
+  scenarios: {
+    fanout: {
+      executor: 'constant-arrival-rate',
+      rate: RATE,
+      timeUnit: '1s',
+      duration: seconds(D),
+      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(RATE / 5) + 2),
+      maxVUs: MAX_VUS,
+      gracefulStop: '10s',
+    },
+  },
+  thresholds: {
+    [onEndpoint('http_req_failed', ENDPOINT.placeCall)]: [gate('rate==0')],
+    fanout_monitor_errors: ['count==0'],
+    fanout_lost_deliveries: ['count==0'],
+    fanout_bad_signatures: ['count==0'],
+    fanout_expected_deliveries: ['count>0'],
+  },
+  summaryTrendStats: TREND_STATS,
+  setupTimeout: '30s',
+  teardownTimeout: seconds(DRAIN_S + 30),
+};
+
+export function setup(): CallsSetup {
+  return callsSetup();
+}
+
+export default function (data: CallsSetup): void {
+  const placedAtMs = Date.now();
+  const placed = placeCall(callsToken(), data.agentId, { metadata: { load_run: RUN_ID, placed_at_ms: placedAtMs } });
+  check(placed, { 'call placed (2xx) with a call_ id': (p) => p.ok && p.callId !== undefined });
+  if (placed.callId === undefined) return;
+  placedCalls.add(1);
+  if (!expectCall(placed.callId, placedAtMs)) monitorErrors.add(1);
+}
+
+export function teardown(): void {
+  const deadline = Date.now() + DRAIN_S * 1000;
+  // Bounded: at most DRAIN_S seconds, one read per 500 ms.
+  let stats = readStats(false);
+  while (stats !== undefined && stats.lost > 0 && Date.now() < deadline) {
+    sleep(0.5);
+    stats = readStats(false);
+  }
+  stats = readStats(true);
+  if (stats === undefined) {
+    monitorErrors.add(1);
+    lost.add(0);
+    badSignatures.add(0);
+    return;
+  }
+  expected.add(stats.expected);
+  arrived.add(stats.arrived);
+  lost.add(stats.lost);
+  badSignatures.add(stats.bad_signatures);
+  duplicates.add(stats.duplicates);
+  unattributed.add(stats.unattributed);
+  monitorErrors.add(0);
+  deliveriesPerSecond.add(stats.deliveries_per_second);
+  clientClosed.add(stats.receiver?.client_closed ?? 0);
+  for (const ms of stats.samples?.event_to_arrival_ms ?? []) eventToArrival.add(ms);
+  for (const ms of stats.samples?.placement_to_arrival_ms ?? []) placementToArrival.add(ms);
+  console.log(
+    `fan-out: ${stats.endpoints} endpoints, ${stats.calls_expected} calls, ${stats.arrived}/${stats.expected} expected deliveries arrived ` +
+      `(${stats.lost} lost), ${stats.deliveries_total} deliveries at ${stats.deliveries_per_second.toFixed(1)}/s, ` +
+      `${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates, ` +
+      `${stats.receiver?.client_closed ?? 0} attempts abandoned by the service`,
+  );
+}
+
+export const handleSummary = summaryHandler('fanout');

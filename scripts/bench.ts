@@ -1,0 +1,32 @@
+/**
+ * `npm run bench [-- seconds]`: throughput figures, each measured beside a bare server in
+ * the same run by the same load generator (autocannon), so that the ratios hold on any
+ * machine even when the absolute figures do not:
+ * - the reference implementation's call placements per second vs a bare node:http 204 server,
+ *   and its webhook deliveries per second over HTTPS;
+ * - the capturing receiver's verified deliveries per second vs a bare node:https 204 server
+ *   and vs a minimal verifier (HMAC of the raw body, constant-time compare, JSON.parse).
+ */
+import { benchReceiver, formatBenchTable } from './bench/receiver.js';
+import { benchReference } from './bench/reference.js';
+
+const durationSec = Number(process.argv[2] ?? 6);
+if (!Number.isFinite(durationSec) || durationSec <= 0) {
+  console.error('bench: give the measured seconds per server as a positive number (npm run bench -- 6)');
+  process.exit(2);
+}
+
+console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);
+const reference = await benchReference({ durationSec });
+
+console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per server in 3 interleaved rounds, median)`);
+const receiver = await benchReceiver({ durationSec, rounds: 3 });
+console.log(formatBenchTable(receiver.rows));
+
+const [bare, minimal, capturing] = receiver.rows;
+const pct = (a: number | undefined, b: number | undefined) => (a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a');
+console.log('\n# Summary');
+console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} (target ≥ 50%)`);
+console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} (target ≥ 60%)`);
+console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} (the ceiling for any verifying receiver, about 55% here)`);
+console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)}`);

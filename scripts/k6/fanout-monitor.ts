@@ -1,0 +1,256 @@
+/**
+ * The fan-out monitor: what the k6 `fanout` scenario reads in teardown.
+ *
+ * `FanoutTally` (pure) matches arrivals at the receiver's endpoints against the calls the
+ * VUs placed: every call must bring each lifecycle event (queued, started, completed) to
+ * every endpoint. It counts losses, bad signatures, duplicates and deliveries per second,
+ * and keeps bounded samples of end-to-end latency. `startFanoutMonitor` feeds it from a
+ * CapturingReceiver's endpoints and serves it on loopback:
+ *   POST /expect {call_id, placed_at_ms} -> 204   (a VU placed this call)
+ *   GET  /stats[?samples=1]              -> 200 MonitorStats (with the receiver's own counters,
+ *                                           as its GET /_stats gives them)
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ID_PATTERNS, findFirstId } from '../../src/ids.js';
+import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../../src/receiver/index.js';
+
+export const LIFECYCLE_EVENTS = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
+const COMPLETED = 'voice.call.completed';
+/** Latency samples kept per series (reservoir sampling past it). */
+const MAX_SAMPLES = 20_000;
+/** Calls a monitor accepts: a bound on its memory whatever the rate. */
+const MAX_EXPECTED_CALLS = 200_000;
+const MAX_BODY_BYTES = 4_096;
+
+export interface Arrival {
+  endpoint: string;
+  receivedAtMs: number;
+  eventType?: string;
+  callId?: string;
+  /** The envelope's created_at, parsed. */
+  createdAtMs?: number;
+  /** `metadata.placed_at_ms` carried back by voice.call.completed. */
+  placedAtMs?: number;
+  signatureOk: boolean;
+  duplicate: boolean;
+}
+
+export interface MonitorStats {
+  endpoints: number;
+  events_per_call: number;
+  calls_expected: number;
+  /** calls × endpoints × lifecycle events. */
+  expected: number;
+  /** Expected deliveries that arrived at least once. */
+  arrived: number;
+  lost: number;
+  deliveries_total: number;
+  deliveries_per_second: number;
+  first_arrival_ms: number | null;
+  last_arrival_ms: number | null;
+  bad_signatures: number;
+  duplicates: number;
+  /** Deliveries naming no call, or a call no VU reported. */
+  unattributed: number;
+  samples?: { event_to_arrival_ms: number[]; placement_to_arrival_ms: number[] };
+  /** The receiver's counters (its /_stats): how deliveries ended on its side. */
+  receiver?: ReceiverCounters;
+}
+
+export interface ReceiverCounters {
+  total: number;
+  /** The service hung up before the answer (e.g. its delivery time-out): a failed attempt, retried later. */
+  client_closed: number;
+  timed_out: number;
+  resets: number;
+  client_errors: number;
+  strays: number;
+}
+
+export function receiverCounters(stats: ReceiverStats): ReceiverCounters {
+  return {
+    total: stats.total,
+    client_closed: stats.clientClosed,
+    timed_out: stats.timedOut,
+    resets: stats.resets,
+    client_errors: stats.clientErrors,
+    strays: stats.strays,
+  };
+}
+
+class Reservoir {
+  readonly values: number[] = [];
+  #seen = 0;
+  constructor(private readonly size: number, private readonly random: () => number) {}
+  add(value: number): void {
+    this.#seen++;
+    if (this.values.length < this.size) this.values.push(value);
+    else {
+      const slot = Math.floor(this.random() * this.#seen);
+      if (slot < this.size) this.values[slot] = value;
+    }
+  }
+}
+
+export class FanoutTally {
+  readonly #endpoints: readonly string[];
+  readonly #types: readonly string[];
+  readonly #expected = new Map<string, number>();
+  /** `${endpoint}|${callId}|${type}` of first arrivals. */
+  readonly #arrived = new Set<string>();
+  readonly #arrivalsByCall = new Map<string, number>();
+  readonly #eventLatency: Reservoir;
+  readonly #placementLatency: Reservoir;
+  #total = 0;
+  #noCall = 0;
+  #badSignatures = 0;
+  #duplicates = 0;
+  #first: number | null = null;
+  #last: number | null = null;
+
+  constructor(endpoints: readonly string[], options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {}) {
+    this.#endpoints = [...endpoints];
+    this.#types = options.types ?? LIFECYCLE_EVENTS;
+    this.#eventLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
+    this.#placementLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
+  }
+
+  /** A VU placed `callId`; false once the bound on tracked calls is reached. */
+  expect(callId: string, placedAtMs: number): boolean {
+    if (!this.#expected.has(callId) && this.#expected.size >= MAX_EXPECTED_CALLS) return false;
+    this.#expected.set(callId, placedAtMs);
+    return true;
+  }
+
+  arrive(a: Arrival): void {
+    this.#total++;
+    this.#first = this.#first === null ? a.receivedAtMs : Math.min(this.#first, a.receivedAtMs);
+    this.#last = this.#last === null ? a.receivedAtMs : Math.max(this.#last, a.receivedAtMs);
+    if (!a.signatureOk) this.#badSignatures++;
+    if (a.duplicate) this.#duplicates++;
+    if (a.callId === undefined) this.#noCall++;
+    else this.#arrivalsByCall.set(a.callId, (this.#arrivalsByCall.get(a.callId) ?? 0) + 1);
+    if (a.duplicate) return; // latency and arrival are measured on first arrivals only
+    if (a.createdAtMs !== undefined) this.#eventLatency.add(a.receivedAtMs - a.createdAtMs);
+    if (a.callId !== undefined && a.eventType !== undefined) {
+      this.#arrived.add(`${a.endpoint}|${a.callId}|${a.eventType}`);
+      if (a.eventType === COMPLETED) {
+        const placedAt = this.#expected.get(a.callId) ?? a.placedAtMs;
+        if (placedAt !== undefined) this.#placementLatency.add(a.receivedAtMs - placedAt);
+      }
+    }
+  }
+
+  stats(withSamples = false): MonitorStats {
+    let arrived = 0;
+    for (const callId of this.#expected.keys()) {
+      for (const endpoint of this.#endpoints) {
+        for (const type of this.#types) if (this.#arrived.has(`${endpoint}|${callId}|${type}`)) arrived++;
+      }
+    }
+    let unattributed = this.#noCall;
+    for (const [callId, count] of this.#arrivalsByCall) if (!this.#expected.has(callId)) unattributed += count;
+    const expected = this.#expected.size * this.#endpoints.length * this.#types.length;
+    const windowMs = this.#first === null || this.#last === null ? 0 : this.#last - this.#first;
+    const stats: MonitorStats = {
+      endpoints: this.#endpoints.length,
+      events_per_call: this.#types.length,
+      calls_expected: this.#expected.size,
+      expected,
+      arrived,
+      lost: expected - arrived,
+      deliveries_total: this.#total,
+      deliveries_per_second: windowMs > 0 ? (this.#total - 1) / (windowMs / 1000) : 0,
+      first_arrival_ms: this.#first,
+      last_arrival_ms: this.#last,
+      bad_signatures: this.#badSignatures,
+      duplicates: this.#duplicates,
+      unattributed,
+    };
+    if (withSamples) {
+      stats.samples = { event_to_arrival_ms: [...this.#eventLatency.values], placement_to_arrival_ms: [...this.#placementLatency.values] };
+    }
+    return stats;
+  }
+}
+
+/** What the tally needs from one captured delivery (parsed JSON only; never the secret). */
+export function arrivalOf(delivery: CapturedDelivery): Arrival {
+  const envelope = (delivery.verdicts.json ?? {}) as { type?: unknown; created_at?: unknown; data?: unknown };
+  const data = (envelope.data ?? {}) as { call_id?: unknown; metadata?: { placed_at_ms?: unknown } };
+  const callId = typeof data.call_id === 'string' ? data.call_id : findFirstId(data, ID_PATTERNS.call);
+  const createdAtMs = typeof envelope.created_at === 'string' ? Date.parse(envelope.created_at) : NaN;
+  const placedAt = Number(data.metadata?.placed_at_ms);
+  const signature = delivery.verdicts.signature;
+  return {
+    endpoint: delivery.endpoint,
+    receivedAtMs: delivery.receivedAtMs,
+    eventType: typeof envelope.type === 'string' ? envelope.type : delivery.verdicts.eventType,
+    callId,
+    createdAtMs: Number.isFinite(createdAtMs) ? createdAtMs : undefined,
+    placedAtMs: Number.isFinite(placedAt) && placedAt > 0 ? placedAt : undefined,
+    signatureOk: signature !== 'no-secret' && signature.ok,
+    duplicate: delivery.verdicts.duplicate,
+  };
+}
+
+export interface RunningMonitor {
+  url: string;
+  tally: FanoutTally;
+  close(): Promise<void>;
+}
+
+/** Feeds a tally from `endpoints` and serves it on 127.0.0.1 (plain HTTP, loopback only). */
+export async function startFanoutMonitor(endpoints: readonly ReceiverEndpoint[], receiverStats?: () => ReceiverStats): Promise<RunningMonitor> {
+  const tally = new FanoutTally(endpoints.map((endpoint) => endpoint.name));
+  const unsubscribe = endpoints.map((endpoint) => endpoint.onSettled((delivery) => tally.arrive(arrivalOf(delivery))));
+  const stats = (samples: boolean): MonitorStats => ({ ...tally.stats(samples), ...(receiverStats ? { receiver: receiverCounters(receiverStats()) } : {}) });
+  const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000 }, (req, res) => handle(tally, stats, req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tally,
+    async close() {
+      unsubscribe.forEach((off) => off());
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function handle(tally: FanoutTally, stats: (samples: boolean) => MonitorStats, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://monitor');
+  res.on('error', () => undefined);
+  if (req.method === 'GET' && url.pathname === '/stats') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(url.searchParams.get('samples') === '1')));
+    return;
+  }
+  if (req.method === 'POST' && url.pathname === '/expect') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { call_id?: unknown; placed_at_ms?: unknown };
+        if (typeof body.call_id !== 'string' || typeof body.placed_at_ms !== 'number') throw new Error('bad body');
+        const taken = tally.expect(body.call_id, body.placed_at_ms);
+        res.writeHead(taken ? 204 : 429).end();
+      } catch {
+        res.writeHead(400).end();
+      }
+    });
+    return;
+  }
+  res.writeHead(404).end();
+}

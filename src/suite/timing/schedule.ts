@@ -1,0 +1,164 @@
+/**
+ * The retry schedule of the spec (Events > Retry and replay, 2; Limits) and the pure
+ * arithmetic that judges observed attempt times against it: scaled delays, a stated
+ * tolerance, gaps measured from the end of each failed attempt to the arrival of the
+ * next. All times are monotonic milliseconds (performance.now() of the receiver).
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** The six retry delays: 1 minute, 5 minutes, 30 minutes, 2 hours, 12 hours, 24 hours. */
+export const SPEC_RETRY_DELAYS_MS: readonly number[] = [MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 12 * HOUR_MS, 24 * HOUR_MS];
+export const SPEC_RETRY_LABELS: readonly string[] = ['1m', '5m', '30m', '2h', '12h', '24h'];
+/** Consecutive failures for this long disable an endpoint (States and transitions). */
+export const SPEC_AUTO_DISABLE_MS = 24 * HOUR_MS;
+
+/**
+ * A tolerance of ±max(floorMs, fraction × expected); with `lateFloorMs`, lateness is
+ * allowed max(lateFloorMs, fraction × expected) instead: a loaded machine makes an
+ * attempt late (timers, TLS, event loops), never early.
+ */
+export interface Tolerance {
+  floorMs: number;
+  fraction: number;
+  lateFloorMs?: number;
+}
+
+/** How early (or, without `lateFloorMs`, how far either way) an arrival may be. */
+export function toleranceMs(expectedMs: number, tolerance: Tolerance): number {
+  return Math.max(tolerance.floorMs, tolerance.fraction * expectedMs);
+}
+
+/** How late an arrival may be. */
+export function lateToleranceMs(expectedMs: number, tolerance: Tolerance): number {
+  return Math.max(tolerance.lateFloorMs ?? tolerance.floorMs, tolerance.fraction * expectedMs);
+}
+
+export function describeTolerance(tolerance: Tolerance): string {
+  const pct = `${+(tolerance.fraction * 100).toFixed(2)}%`;
+  if (tolerance.lateFloorMs === undefined || tolerance.lateFloorMs === tolerance.floorMs) return `±max(${tolerance.floorMs} ms, ${pct})`;
+  return `-max(${tolerance.floorMs} ms, ${pct}) / +max(${tolerance.lateFloorMs} ms, ${pct})`;
+}
+
+/** Real milliseconds of a spec duration at a workspace time scale. */
+export function scaled(ms: number, timeScale: number): number {
+  return ms / timeScale;
+}
+
+export function scaledDelays(timeScale: number, delays: readonly number[] = SPEC_RETRY_DELAYS_MS): number[] {
+  return delays.map((delay) => scaled(delay, timeScale));
+}
+
+/** One attempt as the receiver saw it: arrival and end of its answer (monotonic ms). */
+export interface AttemptTiming {
+  startMs: number;
+  /** When the answer went out or the connection ended; the arrival when unknown. */
+  endMs: number;
+}
+
+export interface GapVerdict {
+  /** 1 for the first retry (attempt 2). */
+  retry: number;
+  expectedMs: number;
+  /** From the end of the previous (failed) attempt to the arrival of this one. */
+  observedMs: number;
+  /** observed - expected: negative when early. */
+  deviationMs: number;
+  /** Allowed earliness. */
+  toleranceMs: number;
+  /** Allowed lateness. */
+  lateToleranceMs: number;
+  ok: boolean;
+}
+
+export interface ScheduleMatch {
+  gaps: GapVerdict[];
+  /** The first gap outside its tolerance. */
+  firstMismatch?: GapVerdict;
+  /** Expected retries that did not arrive (attempts observed fewer than delays + 1). */
+  missing: number;
+  /** Attempts beyond the expected delays + 1. */
+  extra: number;
+}
+
+/**
+ * Matches attempts (in arrival order, the first one the initial delivery) against the
+ * expected delays: retry i is expected `delays[i-1]` after the end of attempt i.
+ */
+export function matchSchedule(attempts: readonly AttemptTiming[], delaysMs: readonly number[], tolerance: Tolerance): ScheduleMatch {
+  const gaps: GapVerdict[] = [];
+  const compared = Math.min(attempts.length - 1, delaysMs.length);
+  for (let i = 1; i <= compared; i++) {
+    const expectedMs = delaysMs[i - 1]!;
+    const observedMs = attempts[i]!.startMs - attempts[i - 1]!.endMs;
+    const deviationMs = observedMs - expectedMs;
+    const early = toleranceMs(expectedMs, tolerance);
+    const late = lateToleranceMs(expectedMs, tolerance);
+    gaps.push({ retry: i, expectedMs, observedMs, deviationMs, toleranceMs: early, lateToleranceMs: late, ok: deviationMs >= -early && deviationMs <= late });
+  }
+  const firstMismatch = gaps.find((gap) => !gap.ok);
+  return {
+    gaps,
+    ...(firstMismatch ? { firstMismatch } : {}),
+    missing: Math.max(0, delaysMs.length + 1 - attempts.length),
+    extra: Math.max(0, attempts.length - (delaysMs.length + 1)),
+  };
+}
+
+/** One line about a gap: "retry 3 came 67 ms after the end of attempt 3, expected 500 ms (-100/+500 ms)". */
+export function describeGap(gap: GapVerdict): string {
+  const allowed = gap.toleranceMs === gap.lateToleranceMs ? `±${Math.round(gap.toleranceMs)} ms` : `-${Math.round(gap.toleranceMs)}/+${Math.round(gap.lateToleranceMs)} ms`;
+  return `retry ${gap.retry} came ${round1(gap.observedMs)} ms after the end of attempt ${gap.retry}, expected ${round1(gap.expectedMs)} ms (${allowed})`;
+}
+
+/**
+ * For a chart: per attempt, the observed arrival and the nominal one (the first arrival
+ * plus the cumulative delays), both relative to the first arrival, in ms.
+ */
+export function arrivalSeries(attempts: readonly AttemptTiming[], delaysMs: readonly number[]): { observedMs: number[]; nominalMs: number[] } {
+  const first = attempts[0]?.startMs ?? 0;
+  const nominalMs = [0];
+  for (const delay of delaysMs) nominalMs.push(nominalMs[nominalMs.length - 1]! + delay);
+  return {
+    observedMs: attempts.map((attempt) => round1(attempt.startMs - first)),
+    nominalMs: nominalMs.map(round1),
+  };
+}
+
+/** Whether a transition seen between two polls can lie in [lowMs, highMs]: early, late or in the window. */
+export function judgeWindow(seen: { afterMs: number; byMs: number }, window: { lowMs: number; highMs: number }): 'early' | 'late' | 'ok' {
+  if (seen.byMs < window.lowMs) return 'early';
+  if (seen.afterMs > window.highMs) return 'late';
+  return 'ok';
+}
+
+/** The attempts of one event so far, for working out when its next retry is due. */
+export interface EventAttempts {
+  /** Failed attempts so far (all of them, when the delivery is still being retried). */
+  failedAttempts: number;
+  /** End of the last failed attempt, monotonic ms. */
+  lastEndMs: number;
+}
+
+/**
+ * How many retries the schedule puts in [fromMs, toMs], if every delivery kept failing:
+ * the next one after each event's last attempt and the ones after it.
+ */
+export function retriesDueIn(events: readonly EventAttempts[], delaysMs: readonly number[], fromMs: number, toMs: number): number {
+  let due = 0;
+  for (const event of events) {
+    let at = event.lastEndMs;
+    for (let i = event.failedAttempts - 1; i < delaysMs.length; i++) {
+      if (i < 0) continue;
+      at += delaysMs[i]!;
+      if (at > toMs) break;
+      if (at >= fromMs) due++;
+    }
+  }
+  return due;
+}
+
+export function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

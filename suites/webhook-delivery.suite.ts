@@ -1,0 +1,177 @@
+/**
+ * Delivery outcomes: what the service takes as an acknowledgement and what as a failure
+ * (Endpoints, webhook receiver contract: any 2xx acknowledges; Events > Retry and replay, 1:
+ * any non-2xx or a time-out is a failure and is retried; Limits: 30 s receiver time-out).
+ *
+ * Every check runs at a high time scale so that a retry, when one is due, comes within
+ * milliseconds (1 minute scaled); "no retry" is judged after waiting past the first
+ * scaled retry delay plus a margin. The target's own delivery time-out is
+ * `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
+ */
+import type { ProgrammedAnswer } from '../src/receiver/types.js';
+import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
+import { SPEC_RETRY_DELAYS_MS, round1, scaled } from '../src/suite/timing/schedule.js';
+import { attemptsOf, chooseTimeScale, seconds, settled, within } from '../src/suite/timing/wait.js';
+
+const WANTED_SCALE = 3_600;
+const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
+/** Real time a check may spend waiting for one scaled minute. */
+const ONE_MINUTE_BUDGET_MS = 10_000;
+/** How long past the first scaled retry delay "no retry" is watched. */
+const QUIET_MARGIN_MS = 1_500;
+/** Allowance for the service to send a due retry (or a first attempt). */
+const ARRIVAL_MARGIN_MS = 5_000;
+const SPEC_TIMEOUT_MS = 30_000;
+const EVENT_TYPE = 'workspace.plan.upgraded';
+
+interface Setup {
+  scale: number;
+  timeoutMs: number;
+  fire: () => Promise<string>;
+}
+
+async function setUp(t: CheckContext, endpoints: number): Promise<Setup & { hooks: HookedEndpoint[] }> {
+  const scale = await chooseTimeScale(t, WANTED_SCALE, FIRST_DELAY_MS, ONE_MINUTE_BUDGET_MS, 'the first retry delay (1 minute)');
+  const { delivery_timeout_ms: timeoutMs } = await t.capabilities();
+  const workspace = await t.workspace({ timeScale: scale });
+  const hooks: HookedEndpoint[] = [];
+  for (let i = 0; i < endpoints; i++) hooks.push(await t.hookEndpoint(workspace, [EVENT_TYPE]));
+  return { scale, timeoutMs, hooks, fire: () => workspace.fireEvent(EVENT_TYPE, { plan: 'certify' }) };
+}
+
+/** Waits for the first attempt of `eventId` at `hook`; fails the check when none comes. */
+async function firstAttempt(t: CheckContext, hook: HookedEndpoint, eventId: string, boundMs = ARRIVAL_MARGIN_MS) {
+  const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 1, boundMs);
+  if (!arrived) t.fail(`${eventId} never arrived at the endpoint within ${seconds(boundMs)} of being fired`);
+  return attemptsOf(arrived, eventId)[0]!;
+}
+
+/**
+ * The failure-then-retry pattern: the first attempt of the event gets `answer`, later ones
+ * the default 204; a second attempt of the same event id must come.
+ */
+async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what: string, extraWaitMs = 0): Promise<void> {
+  const { scale, hooks, fire } = await setUp(t, 1);
+  const hook = hooks[0]!;
+  hook.inbox.failFirst(1, answer);
+  const eventId = await fire();
+  const first = await firstAttempt(t, hook, eventId);
+  const retryDueMs = scaled(FIRST_DELAY_MS, scale);
+  const boundMs = extraWaitMs + retryDueMs + ARRIVAL_MARGIN_MS;
+  const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 2, boundMs);
+  const firstEnd = first.receivedAtMono + (first.answeredAfterMs ?? 0);
+  t.measure('time_scale', scale);
+  t.measure('first_attempt_answer', first.answeredStatus ?? first.answer);
+  t.measure('first_attempt_ended_after_ms', first.answeredAfterMs === null ? null : round1(first.answeredAfterMs));
+  t.measure('expected_retry_after_ms', round1(retryDueMs));
+  if (!arrived) {
+    t.fail(`after the first attempt of ${eventId} was ${what}, no second attempt came within ${seconds(boundMs)} (a retry was due ${round1(retryDueMs)} ms after the failure at time scale ${scale})`);
+  }
+  const retry = attemptsOf(arrived, eventId)[1]!;
+  const gapMs = retry.receivedAtMono - firstEnd;
+  t.measure('observed_retry_after_ms', round1(gapMs));
+  t.detail(`first attempt ${what}; attempt 2 of the same event id came ${round1(gapMs)} ms after it ended (1 minute at time scale ${scale} = ${round1(retryDueMs)} ms), answered ${retry.answeredStatus ?? retry.answer}`);
+}
+
+/** Watches `hook` for a second attempt of `eventId` for the first scaled retry delay plus a margin. */
+async function retryWithin(hook: HookedEndpoint, eventId: string, scale: number, extraWaitMs = 0) {
+  const watchMs = extraWaitMs + scaled(FIRST_DELAY_MS, scale) + QUIET_MARGIN_MS;
+  const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 2, watchMs);
+  return { watchMs, retry: arrived ? attemptsOf(arrived, eventId)[1] : undefined };
+}
+
+certifySuite('webhook-delivery', () => {
+  check('HOOK-ACK-ANY-2XX', async (t: CheckContext) => {
+    const statuses = [200, 201, 202, 204];
+    const { scale, hooks, fire } = await setUp(t, statuses.length);
+    hooks.forEach((hook, i) => hook.inbox.respond({ always: true, status: statuses[i]! }));
+    const eventId = await fire();
+    const firsts = await Promise.all(hooks.map(async (hook) => settled(hook.inbox, await firstAttempt(t, hook, eventId), ARRIVAL_MARGIN_MS)));
+    const watched = await Promise.all(hooks.map((hook) => retryWithin(hook, eventId, scale)));
+    const retried: string[] = [];
+    const answers: Record<string, unknown> = {};
+    statuses.forEach((status, i) => {
+      const first = firsts[i]!;
+      answers[String(status)] = { answered: first.answeredStatus ?? first.answer, attempts: attemptsOf(hooks[i]!.inbox.deliveries, eventId).length };
+      const retry = watched[i]!.retry;
+      if (retry) retried.push(`${status} (attempt 2 came ${round1(retry.receivedAtMono - first.receivedAtMono)} ms after the first)`);
+    });
+    const watchMs = watched[0]!.watchMs;
+    t.measure('time_scale', scale);
+    t.measure('watched_ms', round1(watchMs));
+    t.measure('by_status', answers);
+    const unsent = statuses.filter((_, i) => firsts[i]!.answeredStatus !== statuses[i]);
+    assert(unsent.length === 0, `the receiver could not send its programmed answer for ${unsent.join(', ')} (the connection ended first): no verdict possible`);
+    assert(retried.length === 0, `a 2xx answer was not taken as an acknowledgement: ${eventId} was delivered again after ${retried.join(', ')}; expected one delivery each`);
+    t.detail(`one event to four endpoints answering ${statuses.join(', ')}: each got it once, no retry within ${seconds(watchMs)} after the answers (the first retry was due ${round1(scaled(FIRST_DELAY_MS, scale))} ms after a failure at time scale ${scale})`);
+  });
+
+  check('HOOK-RETRY-ON-3XX', async (t: CheckContext) => {
+    await expectRetryAfter(t, { status: 302 }, 'answered 302 with a Location header');
+    const strays = (await t.receiver()).strays.filter((stray) => stray.path.endsWith('/redirected'));
+    t.detail(strays.length === 0 ? 'the redirect was not followed' : `the redirect target was requested ${strays.length} time(s)`);
+  });
+
+  check('HOOK-RETRY-ON-4XX', (t: CheckContext) => expectRetryAfter(t, { status: 400 }, 'answered 400'));
+
+  check('HOOK-RETRY-ON-5XX', (t: CheckContext) => expectRetryAfter(t, { status: 503 }, 'answered 503'));
+
+  check('HOOK-RETRY-ON-TIMEOUT', async (t: CheckContext) => {
+    const { delivery_timeout_ms: declared } = await t.capabilities();
+    const timeoutMs = Math.min(declared, SPEC_TIMEOUT_MS);
+    const lateMs = timeoutMs + 1_500;
+    t.measure('delivery_timeout_ms', declared);
+    t.measure('programmed_answer_after_ms', lateMs);
+    await expectRetryAfter(t, { status: 204, delayMs: lateMs }, `answered 204 only after ${seconds(lateMs)} (delivery time-out ${declared} ms declared)`, lateMs);
+  }, { timeoutMs: 90_000 });
+
+  check('HOOK-SLOW-ACK-OK', async (t: CheckContext) => {
+    const { scale, timeoutMs: declared, hooks, fire } = await setUp(t, 1);
+    const hook = hooks[0]!;
+    const slowMs = Math.round(Math.min(declared, SPEC_TIMEOUT_MS) * 0.5);
+    hook.inbox.respond({ always: true, status: 200, delayMs: slowMs });
+    const eventId = await fire();
+    const first = await settled(hook.inbox, await firstAttempt(t, hook, eventId), slowMs + ARRIVAL_MARGIN_MS);
+    t.measure('delivery_timeout_ms', declared);
+    t.measure('answered_after_ms', first.answeredAfterMs === null ? null : round1(first.answeredAfterMs));
+    assert(first.answer !== 'pending', `the receiver could not answer within ${seconds(slowMs + ARRIVAL_MARGIN_MS)} of the arrival (machine overloaded?): no verdict possible`);
+    assert(first.answer === 'sent', `the 200 programmed after ${slowMs} ms was not delivered (${first.answer} after ${round1(first.answeredAfterMs ?? 0)} ms): the service hung up before half its declared ${declared} ms time-out`);
+    const { watchMs, retry } = await retryWithin(hook, eventId, scale);
+    t.measure('watched_after_answer_ms', round1(watchMs));
+    assert(!retry, `a 200 sent ${slowMs} ms after arrival (half the ${declared} ms delivery time-out) was not taken as an acknowledgement: attempt 2 came ${round1((retry?.receivedAtMono ?? 0) - first.receivedAtMono)} ms after the first`);
+    t.detail(`200 answered after ${round1(first.answeredAfterMs ?? 0)} ms (time-out ${declared} ms): acknowledged, no retry within ${seconds(watchMs)} after the answer`);
+  });
+
+  check('HOOK-TIMEOUT-30S', async (t: CheckContext) => {
+    const { scale, timeoutMs: declared, hooks, fire } = await setUp(t, 2);
+    const [slow, late] = hooks as [HookedEndpoint, HookedEndpoint];
+    const real = declared === SPEC_TIMEOUT_MS;
+    // The spec's 30 s, unless the target declares a shorter one (then proportionally) or a longer one (then the spec's, which it must meet).
+    const limitMs = declared < SPEC_TIMEOUT_MS ? declared : SPEC_TIMEOUT_MS;
+    const slowMs = Math.min(Math.round((limitMs * 25) / 30), limitMs - 1_000);
+    const lateMs = Math.max(Math.round((limitMs * 35) / 30), limitMs + 1_000);
+    slow.inbox.respond({ always: true, status: 204, delayMs: slowMs });
+    late.inbox.failFirst(1, { status: 204, delayMs: lateMs });
+    const eventId = await fire();
+    const [slowFirst, lateFirst] = await Promise.all([firstAttempt(t, slow, eventId), firstAttempt(t, late, eventId)]);
+    const retryDueMs = scaled(FIRST_DELAY_MS, scale);
+    const [slowRetry, lateRetry] = await Promise.all([
+      settled(slow.inbox, slowFirst, slowMs + ARRIVAL_MARGIN_MS).then(() => retryWithin(slow, eventId, scale)),
+      within(late.inbox, (all) => attemptsOf(all, eventId).length >= 2, lateMs + retryDueMs + ARRIVAL_MARGIN_MS),
+    ]);
+    t.measure('delivery_timeout_ms', declared);
+    t.measure('tested_limit_ms', limitMs);
+    t.measure('slow_answer_ms', slowMs);
+    t.measure('late_answer_ms', lateMs);
+    t.measure('late_attempt_ended', { state: lateFirst.answer, after_ms: lateFirst.answeredAfterMs === null ? null : round1(lateFirst.answeredAfterMs) });
+    const tested = real
+      ? 'the real 30 s time-out'
+      : declared < SPEC_TIMEOUT_MS
+        ? `the declared ${declared} ms time-out, proportionally (the target declares less than the spec's 30 s in this environment; the real 30 s was not tested)`
+        : `the spec's 30 s (the target declares ${declared} ms, over it)`;
+    assert(slowFirst.answer === 'sent', `testing ${tested}: a 204 due after ${seconds(slowMs)} could not be sent (${slowFirst.answer} after ${round1(slowFirst.answeredAfterMs ?? 0)} ms): the service hung up before its time-out`);
+    assert(!slowRetry.retry, `testing ${tested}: a 204 after ${seconds(slowMs)} was not taken as an acknowledgement (attempt 2 came)`);
+    assert(lateRetry, `testing ${tested}: no answer within ${seconds(lateMs)} was not retried: no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_MARGIN_MS)}`);
+    t.detail(`tested ${tested}: a 204 after ${seconds(slowMs)} acknowledged (no retry within ${seconds(slowRetry.watchMs)} after the answer); no answer in ${seconds(lateMs)}: the service ended the attempt after ${seconds(lateFirst.answeredAfterMs ?? 0)} (${lateFirst.answer}) and retried`);
+  }, { timeoutMs: 120_000 });
+});

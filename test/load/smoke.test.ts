@@ -1,0 +1,85 @@
+/**
+ * `npm run load -- --smoke` end to end: the reference and a capturing receiver on loopback,
+ * every scenario briefly, reports written, thresholds held, no token in any report.
+ * Skipped (with the reason in its name) when k6 is neither on PATH nor built in .tools,
+ * so that unit runs never start a multi-minute k6 build; CI makes k6 available first with
+ * `npx tsx scripts/k6/binary.ts --ensure`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findK6, REPO_ROOT } from '../../scripts/k6/binary.js';
+
+const SMOKE_LIMIT_MS = 170_000;
+
+function k6Available(): string | undefined {
+  try {
+    return findK6()?.path;
+  } catch {
+    return undefined;
+  }
+}
+
+const k6 = k6Available();
+const reason = k6 ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
+
+function run(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/load.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...(k6 ? { LOAD_K6_BINARY: k6 } : {}), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('load smoke', () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'load-smoke-'));
+  afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
+
+  it.skipIf(!k6)(
+    `npm run load -- --smoke passes every scenario against the reference and writes the reports${reason}`,
+    async () => {
+      const { code, output } = await run(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS);
+      expect(code, output.slice(-3000)).toBe(0);
+      const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
+        passed: boolean;
+        scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }> }[];
+      };
+      expect(report.passed).toBe(true);
+      expect(report.scenarios.map((s) => s.scenario).sort()).toEqual(['calls', 'calls-ramp', 'fanout', 'rotation']);
+      const fanout = report.scenarios.find((s) => s.scenario === 'fanout')!;
+      expect(fanout.figures['fanout_lost_deliveries count']!.value).toBe(0);
+      expect(fanout.figures['fanout_arrived_deliveries count']!.value).toBeGreaterThan(0);
+      expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('<h1>Load report: <span class="pass">passed</span>');
+      for (const file of readdirSync(reportDir)) {
+        const text = readFileSync(join(reportDir, file), 'utf8');
+        expect(text, file).not.toMatch(/svc_(test|live)_[A-Za-z0-9]{8,}/);
+        expect(text, file).not.toMatch(/ctl_[A-Za-z0-9]{20,}/);
+      }
+      expect(output).not.toMatch(/svc_(test|live)_[A-Za-z0-9]{8,}/);
+    },
+    SMOKE_LIMIT_MS + 10_000,
+  );
+
+  it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
+    const token = 'svc_live_FAKE0000000000000000';
+    const { code, output } = await run(['calls', '--no-build', '--report-dir', reportDir], 60_000, {
+      SVC_BASE_URL: 'http://127.0.0.1:9',
+      SVC_TOKEN: token,
+    });
+    expect(code, output).toBe(2);
+    expect(output).toMatch(/production \(svc_live_\) token.*--allow-production/);
+    expect(output).not.toContain(token);
+  }, 70_000);
+});

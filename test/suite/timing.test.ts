@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SPEC_RETRY_DELAYS_MS,
+  arrivalSeries,
+  describeTolerance,
+  judgeWindow,
+  matchSchedule,
+  retriesDueIn,
+  scaledDelays,
+  toleranceMs,
+  type AttemptTiming,
+} from '../../src/suite/timing/schedule.js';
+
+const TOLERANCE = { floorMs: 100, fraction: 0.1 };
+
+/** Attempts that each end `answerMs` after arriving, spaced by `gaps` from the previous end. */
+function attempts(gaps: readonly number[], answerMs = 2): AttemptTiming[] {
+  const out: AttemptTiming[] = [{ startMs: 1_000, endMs: 1_000 + answerMs }];
+  for (const gap of gaps) {
+    const startMs = out[out.length - 1]!.endMs + gap;
+    out.push({ startMs, endMs: startMs + answerMs });
+  }
+  return out;
+}
+
+describe('retry schedule matching', () => {
+  const delays = scaledDelays(3_600);
+
+  it('scales the spec schedule: 1m is 16.7 ms and 24h is 24 s at 3600', () => {
+    expect(delays[0]).toBeCloseTo(16.667, 2);
+    expect(delays[5]).toBe(24_000);
+    expect(SPEC_RETRY_DELAYS_MS).toHaveLength(6);
+  });
+
+  it('the tolerance is the larger of the floor and the fraction', () => {
+    expect(toleranceMs(16.7, TOLERANCE)).toBe(100);
+    expect(toleranceMs(24_000, TOLERANCE)).toBe(2_400);
+    expect(describeTolerance(TOLERANCE)).toBe('±max(100 ms, 10%)');
+  });
+
+  it('an exact schedule matches with no missing or extra attempts', () => {
+    const match = matchSchedule(attempts(delays), delays, TOLERANCE);
+    expect(match.gaps).toHaveLength(6);
+    expect(match.firstMismatch).toBeUndefined();
+    expect(match.missing).toBe(0);
+    expect(match.extra).toBe(0);
+  });
+
+  it('gaps are measured from the end of the failed attempt, not its arrival', () => {
+    const slowAnswers = attempts([1_000], 500);
+    const match = matchSchedule(slowAnswers, [1_000], { floorMs: 10, fraction: 0 });
+    expect(match.gaps[0]!.observedMs).toBe(1_000);
+    expect(match.firstMismatch).toBeUndefined();
+  });
+
+  it('an exponential schedule fails at its third retry', () => {
+    const exponential = [1, 2, 4, 8, 16, 32].map((m) => (m * 60_000) / 3_600);
+    const match = matchSchedule(attempts(exponential), delays, TOLERANCE);
+    expect(match.firstMismatch?.retry).toBe(3);
+  });
+
+  it('counts missing and extra attempts', () => {
+    expect(matchSchedule(attempts(delays.slice(0, 4)), delays, TOLERANCE).missing).toBe(2);
+    expect(matchSchedule(attempts([...delays, 24_000]), delays, TOLERANCE).extra).toBe(1);
+  });
+
+  it('a gap just inside the tolerance passes and just outside fails', () => {
+    expect(matchSchedule(attempts([1_100]), [1_000], { floorMs: 150, fraction: 0.1 }).firstMismatch).toBeUndefined();
+    expect(matchSchedule(attempts([1_151]), [1_000], { floorMs: 150, fraction: 0.1 }).firstMismatch?.retry).toBe(1);
+    expect(matchSchedule(attempts([849]), [1_000], { floorMs: 150, fraction: 0.1 }).firstMismatch?.deviationMs).toBe(-151);
+  });
+
+  it('with a late floor, lateness gets the larger allowance and earliness the smaller', () => {
+    const tolerance = { floorMs: 100, lateFloorMs: 500, fraction: 0.1 };
+    expect(matchSchedule(attempts([16.7 + 450]), [16.7], tolerance).firstMismatch).toBeUndefined();
+    expect(matchSchedule(attempts([500 - 101]), [500], tolerance).firstMismatch?.retry).toBe(1);
+    expect(matchSchedule(attempts([24_000 + 2_400]), [24_000], tolerance).firstMismatch).toBeUndefined();
+    expect(describeTolerance(tolerance)).toBe('-max(100 ms, 10%) / +max(500 ms, 10%)');
+  });
+
+  it('the arrival series gives observed and nominal offsets from the first arrival', () => {
+    const series = arrivalSeries(attempts([100, 200], 0), [100, 200]);
+    expect(series.observedMs).toEqual([0, 100, 300]);
+    expect(series.nominalMs).toEqual([0, 100, 300]);
+  });
+});
+
+describe('transition windows', () => {
+  const window = { lowMs: 23_500, highMs: 25_500 };
+
+  it('a transition seen by a poll before the window opens is early', () => {
+    expect(judgeWindow({ afterMs: 10_000, byMs: 10_100 }, window)).toBe('early');
+  });
+
+  it('a transition after a poll that was already past the window is late', () => {
+    expect(judgeWindow({ afterMs: 25_600, byMs: 25_700 }, window)).toBe('late');
+  });
+
+  it('a transition that may lie in the window is accepted', () => {
+    expect(judgeWindow({ afterMs: 23_900, byMs: 24_010 }, window)).toBe('ok');
+    expect(judgeWindow({ afterMs: 23_400, byMs: 23_550 }, window)).toBe('ok');
+  });
+});
+
+describe('retries due in a window', () => {
+  const delays = [10, 50, 300];
+
+  it('counts the next retry and the ones after it that fall in the window', () => {
+    // One failure at 0: retries due at 10, 60, 360.
+    expect(retriesDueIn([{ failedAttempts: 1, lastEndMs: 0 }], delays, 0, 100)).toBe(2);
+    expect(retriesDueIn([{ failedAttempts: 1, lastEndMs: 0 }], delays, 100, 400)).toBe(1);
+  });
+
+  it('an exhausted delivery has nothing due', () => {
+    expect(retriesDueIn([{ failedAttempts: 4, lastEndMs: 0 }], delays, 0, 10_000)).toBe(0);
+  });
+
+  it('sums over events', () => {
+    const events = [
+      { failedAttempts: 1, lastEndMs: 0 },
+      { failedAttempts: 2, lastEndMs: 0 },
+    ];
+    expect(retriesDueIn(events, delays, 0, 60)).toBe(3);
+  });
+});
