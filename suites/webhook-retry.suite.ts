@@ -26,6 +26,7 @@ import {
   SPEC_RETRY_DELAYS_MS,
   SPEC_RETRY_LABELS,
   arrivalSeries,
+  gapSeries,
   describeGap,
   describeTolerance,
   judgeWindow,
@@ -402,6 +403,8 @@ certifySuite('webhook-retry', () => {
     t.measure('expected_gaps_ms', delaysMs.map(round1));
     t.measure('observed_gaps_ms', match.gaps.map((gap) => round1(gap.observedMs)));
     t.measure('arrivals_ms', arrivalSeries(timings, delaysMs));
+    t.measure('gaps', gapSeries(match));
+
     assert(arrived, `${eventId}: ${attempts.length} attempt(s) in ${seconds(boundMs)}, expected 3 (the first two answered 500, retries due 1m and 5m later at time scale ${scale})${match.firstMismatch ? `; ${describeGap(match.firstMismatch)}` : ''}`);
     if (match.firstMismatch) t.fail(`at time scale ${scale}: ${describeGap(match.firstMismatch)} (tolerance ${describeTolerance(EARLY_TOLERANCE)})`);
     t.detail(
@@ -421,6 +424,8 @@ certifySuite('webhook-retry', () => {
     t.measure('expected_gaps_ms', o.delaysMs.map(round1));
     t.measure('observed_gaps_ms', match.gaps.map((gap) => round1(gap.observedMs)));
     t.measure('arrivals_ms', arrivalSeries(timings, o.delaysMs));
+    t.measure('gaps', gapSeries(match));
+
     t.measure('attempts', n);
     t.measure('fillers', o.fillers);
     t.measure('watched_after_last_ms', round1(o.watchedAfterLastMs));

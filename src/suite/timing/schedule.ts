@@ -159,6 +159,17 @@ export function retriesDueIn(events: readonly EventAttempts[], delaysMs: readonl
   return due;
 }
 
+/** Each retry's expected and observed gap with its tolerance band: the series the report charts. */
+export function gapSeries(match: ScheduleMatch): Array<Pick<GapVerdict, 'retry' | 'expectedMs' | 'observedMs' | 'toleranceMs' | 'lateToleranceMs'>> {
+  return match.gaps.map((gap) => ({
+    retry: gap.retry,
+    expectedMs: round1(gap.expectedMs),
+    observedMs: round1(gap.observedMs),
+    toleranceMs: round1(gap.toleranceMs),
+    lateToleranceMs: round1(gap.lateToleranceMs),
+  }));
+}
+
 export function round1(ms: number): number {
   return Math.round(ms * 10) / 10;
 }

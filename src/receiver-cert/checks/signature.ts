@@ -1,0 +1,90 @@
+/**
+ * Bad signatures are rejected (Events > Signature, 1, 4, 5): each check sends a fresh,
+ * otherwise valid delivery (current timestamp, new event id) with one thing wrong.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { RAW_BODY_FIXTURES, envelopeBody, rawBody } from '../fixtures.js';
+import { RESERIALIZERS, reserialize } from '../reserialize.js';
+import { expectRejected, type CheckFn } from '../context.js';
+import type { DeliveryRequest } from '../sender.js';
+
+/** A request whose signature is computed from the body and its right signature. */
+function variant(env: Parameters<CheckFn>[0], label: string, make: (body: string, right: string) => string | null, body = envelopeBody().body): DeliveryRequest {
+  return { purpose: 'invalid', label, body, signature: make(body, env.sender.sign(body)) };
+}
+
+export const rejectWrongSignature: CheckFn = (env) =>
+  expectRejected(env, [
+    variant(env, 'random 64 hex', (_b, right) => differentHex(right)),
+    variant(env, 'all zeros', () => '0'.repeat(64)),
+  ]);
+
+export const rejectOtherSecret: CheckFn = (env) => {
+  const other = `whsec_other_${randomBytes(12).toString('hex')}`;
+  return expectRejected(env, [variant(env, 'signed with another secret', (body) => createHmac('sha256', other).update(body).digest('hex'))]);
+};
+
+export const rejectTamperedBody: CheckFn = (env) => {
+  const { body } = envelopeBody('voice.call.completed');
+  const right = env.sender.sign(body);
+  return expectRejected(env, [
+    { purpose: 'invalid', label: 'duration_seconds 42 changed to 43', body: body.replace('"duration_seconds":42', '"duration_seconds":43'), signature: right },
+    { purpose: 'invalid', label: 'a space appended to the body', body: `${body} `, signature: right },
+  ]);
+};
+
+export const rejectUppercaseHex: CheckFn = (env) => {
+  // A digest with no letter a-f has no upper case; a fresh body makes that vanishingly rare.
+  let body = envelopeBody().body;
+  while (!/[a-f]/.test(env.sender.sign(body))) body = envelopeBody().body;
+  return expectRejected(env, [variant(env, 'upper-case hex', (_b, right) => right.toUpperCase(), body)]);
+};
+
+export const rejectBase64: CheckFn = (env) =>
+  expectRejected(env, [
+    variant(env, 'base64', (_b, right) => Buffer.from(right, 'hex').toString('base64')),
+    variant(env, 'base64url', (_b, right) => Buffer.from(right, 'hex').toString('base64url')),
+  ]);
+
+export const rejectTruncated: CheckFn = (env) =>
+  expectRejected(env, [
+    variant(env, '63 hex chars', (_b, right) => right.slice(0, 63)),
+    variant(env, '32 hex chars', (_b, right) => right.slice(0, 32)),
+  ]);
+
+export const rejectOverlong: CheckFn = (env) =>
+  expectRejected(env, [
+    variant(env, 'right + "0" (65 chars)', (_b, right) => `${right}0`),
+    variant(env, 'right twice (128 chars)', (_b, right) => right + right),
+  ]);
+
+export const rejectEmptySignature: CheckFn = (env) => expectRejected(env, [variant(env, 'empty header', () => '')]);
+
+export const rejectMissingSignature: CheckFn = (env) => expectRejected(env, [variant(env, 'no header', () => null)]);
+
+export const rejectReserializedSignature: CheckFn = (env) => {
+  const requests: DeliveryRequest[] = [];
+  for (const fixture of RAW_BODY_FIXTURES) {
+    const { body } = rawBody(fixture);
+    for (const style of RESERIALIZERS) {
+      const again = reserialize(body, style);
+      // Where the round trip keeps the bytes, its signature is the right one: not a bad signature.
+      if (again === body) continue;
+      requests.push({ purpose: 'invalid', label: `${fixture.name} (${style} round trip)`, body, signature: env.sender.sign(again) });
+    }
+  }
+  return expectRejected(env, requests);
+};
+
+export const rejectTimestampDotBody: CheckFn = (env) => {
+  const { body } = envelopeBody();
+  return expectRejected(env, [
+    { purpose: 'invalid', label: 'HMAC of "<timestamp>.<body>"', body, signature: (timestamp) => env.sender.sign(`${timestamp ?? ''}.${body}`) },
+  ]);
+};
+
+function differentHex(right: string): string {
+  let out = randomBytes(32).toString('hex');
+  while (out === right) out = randomBytes(32).toString('hex');
+  return out;
+}

@@ -1,0 +1,157 @@
+/**
+ * `npm run certify:receiver`: the harness plays the service against a team's webhook
+ * receiver. Settings, a preflight delivery, every check of the catalog in order (each
+ * with a time-out; a crash or a time-out becomes a verdict and the run goes on), then the
+ * same four reports as `npm run certify`. Exit 0 when no `must` check failed, 1 when one
+ * did, 2 when the run could not happen (bad settings, receiver unreachable).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { verdictOf, mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { writeReports } from '../report/write.js';
+import { mask } from '../secrets/mask.js';
+import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
+import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
+import { CheckSkip, type CheckEnv, type CheckOutcome } from './context.js';
+import { envelopeBody } from './fixtures.js';
+import { BudgetExhausted, DeliverySender, describeAnswer, type Exchange } from './sender.js';
+import { loadReceiverSettings, ReceiverSettingsError, type ReceiverCertSettings } from './settings.js';
+
+export const EXIT = { passed: 0, mustFailed: 1, noRun: 2 } as const;
+const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The run itself could not happen (exit 2). */
+export class ReceiverRunAbort extends Error {
+  override name = 'ReceiverRunAbort';
+}
+
+export interface ReceiverRunOptions {
+  print?: (line: string) => void;
+}
+
+/** One certification of one receiver; throws ReceiverRunAbort when it cannot happen. */
+export async function runReceiverCertification(settings: ReceiverCertSettings, options: ReceiverRunOptions = {}): Promise<RunReport> {
+  const print = options.print ?? (() => undefined);
+  const started = new Date();
+  const deadlineMs = started.getTime() + settings.maxRunMs;
+  const sender = new DeliverySender({ ...settings, deadlineMs });
+  try {
+    const baseline = await preflight(sender, settings);
+    print(`certify:receiver: ${settings.url}; preflight delivery answered ${describeAnswer(baseline)}`);
+    const env: CheckEnv = { sender, settings, baseline, shared: new Map() };
+    const checks: CheckResult[] = [];
+    for (const spec of RECEIVER_CHECKS) {
+      const result = await runCheck(spec, env, deadlineMs);
+      checks.push(result);
+      print(`${result.verdict.toUpperCase().padEnd(4)} ${spec.id} (${spec.level}, ${result.duration_ms} ms): ${result.detail ?? ''}`);
+    }
+    const report: RunReport = {
+      harness_version: HARNESS_VERSION,
+      target: { base_url: settings.url, embedded_reference: false },
+      started_at: isoSeconds(started),
+      finished_at: isoSeconds(new Date()),
+      summary: summarize(checks),
+      checks,
+      tier: 'fast',
+    };
+    print(`certify:receiver: ${sender.requestCount} requests in ${Math.round((Date.now() - started.getTime()) / 1000)} s`);
+    return report;
+  } finally {
+    await sender.close();
+  }
+}
+
+/** A valid delivery: proves the receiver answers, and is the baseline the rejection checks need. */
+async function preflight(sender: DeliverySender, settings: ReceiverCertSettings): Promise<Exchange> {
+  sender.currentCheck = 'PREFLIGHT';
+  const baseline = await sender.deliver({ purpose: 'valid', label: 'preflight', body: envelopeBody('voice.call.queued').body });
+  if (baseline.status !== null || baseline.error === 'timeout') return baseline;
+  // No HTTP answer at all; one unsigned probe tells "unreachable" from "resets valid deliveries".
+  const probe = await sender.deliver({ purpose: 'invalid', label: 'preflight probe (unsigned)', body: '{}', signature: null });
+  if (probe.status !== null || probe.error === 'timeout') return baseline;
+  const tlsHint = /certificate|self.signed|CERT_/i.test(baseline.errorMessage ?? '') && !settings.insecureTls ? '; to accept a self-signed certificate, set TARGET_RECEIVER_INSECURE_TLS=true' : '';
+  throw new ReceiverRunAbort(`receiver unreachable at ${settings.url}: ${baseline.errorMessage ?? baseline.error}${tlsHint}`);
+}
+
+async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: number): Promise<CheckResult> {
+  const base = { id: spec.id, title: spec.title, clause: spec.clause, level: spec.level, area: spec.area };
+  const startedMs = Date.now();
+  const result = (verdict: CheckResult['verdict'], outcome: Partial<CheckOutcome>): CheckResult => ({
+    ...base,
+    verdict,
+    duration_ms: Date.now() - startedMs,
+    ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}),
+    ...(outcome.measurements !== undefined ? { measurements: outcome.measurements } : {}),
+  });
+  if (startedMs >= runDeadlineMs) return result('skip', { detail: 'not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)' });
+  const budgetMs = Math.min(checkBudgetMs(spec, env.settings), runDeadlineMs - startedMs);
+  env.sender.currentCheck = spec.id;
+  env.sender.checkDeadlineMs = startedMs + budgetMs;
+  const implementation = CHECK_IMPLEMENTATIONS[spec.id];
+  if (implementation === undefined) return result('skip', { detail: 'not implemented in this harness version' });
+  // Requests stop starting at the check's deadline; one in flight ends within its own time-out.
+  const hardStopMs = budgetMs + env.settings.timeoutMs + 1_000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const outcome = await Promise.race([
+      implementation(env),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
+      }),
+    ]);
+    return result(verdictOf(spec.level, outcome.passed ? 'passed' : 'failed'), outcome);
+  } catch (error) {
+    if (error instanceof CheckSkip) return result('skip', { detail: error.message });
+    if (error instanceof BudgetExhausted) return result('skip', { detail: `not finished: ${error.message}` });
+    return result(verdictOf(spec.level, 'failed'), { detail: `check crashed: ${(error as Error).message}` });
+  } finally {
+    clearTimeout(timer);
+    env.sender.checkDeadlineMs = Infinity;
+  }
+}
+
+/** Generous for ordinary checks; the timing probe stops sampling at its budget and reports what it has. */
+function checkBudgetMs(spec: ReceiverCheckSpec, settings: ReceiverCertSettings): number {
+  if (spec.id === 'RCV-TIMING-CONSTANT-TIME') return 60_000;
+  return Math.max(30_000, 16 * settings.timeoutMs);
+}
+
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface CertifyReceiverOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  print?: (line: string) => void;
+  printError?: (line: string) => void;
+}
+
+/** The command: settings, run, reports, summary; returns the exit code. */
+export async function certifyReceiver(options: CertifyReceiverOptions = {}): Promise<number> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
+  const printError = options.printError ?? ((line: string) => process.stderr.write(`${mask(line)}\n`));
+  const abort = (reason: string): number => {
+    printError(`certify:receiver: ${mask(reason)}`);
+    return EXIT.noRun;
+  };
+  let settings: ReceiverCertSettings;
+  try {
+    settings = loadReceiverSettings(options.env ?? process.env, options.cwd ?? process.cwd());
+  } catch (error) {
+    if (error instanceof ReceiverSettingsError) return abort(error.message);
+    throw error;
+  }
+  let report: RunReport;
+  try {
+    report = await runReceiverCertification(settings, { print });
+  } catch (error) {
+    if (error instanceof ReceiverRunAbort) return abort(error.message);
+    return abort(`run failed: ${(error as Error).message}`);
+  }
+  const files = writeReports(report, resolve(options.cwd ?? process.cwd(), settings.reportDir));
+  const { summary } = report;
+  print(`summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip; verdict: ${mustFailed(report) ? 'FAILED' : 'PASSED'}`);
+  print(`reports: ${files.join(', ')}`);
+  return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
+}

@@ -1,0 +1,134 @@
+/**
+ * Settings of `npm run certify:receiver`: their own small zod schema (the names of
+ * `npm run certify` live in src/config/settings.ts). Read from the environment, then from
+ * `.env` in the working directory (dotenv; the environment wins), validated at start so a
+ * typo or a bad value stops the run (exit 2) with a message naming the setting.
+ * Unknown `TARGET_RECEIVER_` names are an error.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { readSettingSources } from '../config/settings.js';
+import { registerSecret } from '../secrets/mask.js';
+
+const PREFIX = 'TARGET_RECEIVER_';
+/** The spec's acknowledgement bound (Limits: webhook receiver time-out). */
+export const SPEC_RECEIVER_TIMEOUT_MS = 30_000;
+/** Shortest secret accepted: shorter ones could not be masked reliably in reports. */
+const MIN_SECRET_LENGTH = 6;
+
+const integer = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `${name} must be a whole number from ${min} to ${max}`);
+
+const httpUrl = (name: string) =>
+  z.string().refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), {
+    message: `${name} must be an absolute https:// (or http://) URL, e.g. https://hooks.example.test/webhooks`,
+  });
+
+const flag = (name: string) =>
+  z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
+
+const FIELDS = z.object({
+  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL').optional(),
+  TARGET_RECEIVER_SECRET: z.string().min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
+  TARGET_RECEIVER_SECRET_FILE: z.string().refine((path) => existsSync(path), { message: 'TARGET_RECEIVER_SECRET_FILE names a file that does not exist' }).optional(),
+  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL').optional(),
+  TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS).default(10_000),
+  TARGET_RECEIVER_RATE: integer('TARGET_RECEIVER_RATE', 1, 50).default(50),
+  TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000).default(1_000),
+  TARGET_RECEIVER_MAX_RUN_SECONDS: integer('TARGET_RECEIVER_MAX_RUN_SECONDS', 10, 3_600).default(600),
+  TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500).default(40),
+  TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS').optional(),
+  TARGET_RECEIVER_REPORT_DIR: z.string().min(1).default('reports/receiver-latest'),
+});
+
+export interface ReceiverCertSettings {
+  url: string;
+  /** Never printed; registered with the masker before anything else happens. */
+  secret: string;
+  countUrl: string | undefined;
+  timeoutMs: number;
+  /** Requests per second, at most. */
+  rate: number;
+  maxRequests: number;
+  maxRunMs: number;
+  /** Samples per prefix length of the timing probe; 0 skips the probe. */
+  timingSamples: number;
+  insecureTls: boolean;
+  reportDir: string;
+}
+
+export class ReceiverSettingsError extends Error {
+  override name = 'ReceiverSettingsError';
+}
+
+const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
+
+/** Validates the TARGET_RECEIVER_* names of `sources`; other names are not this schema's. */
+export function parseReceiverSettings(sources: Record<string, string>): ReceiverCertSettings {
+  // Masked before anything else can print it, even when the rest of the settings is wrong.
+  registerSecret(sources['TARGET_RECEIVER_SECRET']);
+  const owned = Object.fromEntries(Object.entries(sources).filter(([name, value]) => name.startsWith(PREFIX) && value !== ''));
+  const unknown = Object.keys(owned).filter((name) => !KNOWN_NAMES.has(name));
+  if (unknown.length > 0) {
+    throw new ReceiverSettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
+  }
+  const result = FIELDS.safeParse(owned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const setting = String(issue.path[0] ?? '');
+    throw new ReceiverSettingsError(issue.message.includes(setting) ? issue.message : `${setting}: ${issue.message}`);
+  }
+  const s = result.data;
+  if (s.TARGET_RECEIVER_URL === undefined) {
+    throw new ReceiverSettingsError('TARGET_RECEIVER_URL is required: the URL of the webhook receiver to certify');
+  }
+  if (s.TARGET_RECEIVER_SECRET !== undefined && s.TARGET_RECEIVER_SECRET_FILE !== undefined) {
+    throw new ReceiverSettingsError('give one of TARGET_RECEIVER_SECRET and TARGET_RECEIVER_SECRET_FILE, not both');
+  }
+  const secret = s.TARGET_RECEIVER_SECRET ?? readSecretFile(s.TARGET_RECEIVER_SECRET_FILE);
+  const url = new URL(s.TARGET_RECEIVER_URL);
+  return {
+    url: s.TARGET_RECEIVER_URL,
+    secret,
+    countUrl: s.TARGET_RECEIVER_COUNT_URL,
+    timeoutMs: s.TARGET_RECEIVER_TIMEOUT_MS,
+    rate: s.TARGET_RECEIVER_RATE,
+    maxRequests: s.TARGET_RECEIVER_MAX_REQUESTS,
+    maxRunMs: s.TARGET_RECEIVER_MAX_RUN_SECONDS * 1000,
+    timingSamples: s.TARGET_RECEIVER_TIMING_SAMPLES,
+    // A self-signed certificate is the norm on loopback; elsewhere it must be asked for.
+    insecureTls: s.TARGET_RECEIVER_INSECURE_TLS ?? isLoopback(url.hostname),
+    reportDir: s.TARGET_RECEIVER_REPORT_DIR,
+  };
+}
+
+export function loadReceiverSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ReceiverCertSettings {
+  return parseReceiverSettings(readSettingSources(env, cwd));
+}
+
+function readSecretFile(path: string | undefined): string {
+  if (path === undefined) {
+    throw new ReceiverSettingsError("TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required: the endpoint's signing secret");
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ReceiverSettingsError(`TARGET_RECEIVER_SECRET_FILE could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  // One trailing line break is the file's, not the secret's.
+  const secret = text.replace(/\r?\n$/, '');
+  registerSecret(secret);
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new ReceiverSettingsError(`TARGET_RECEIVER_SECRET_FILE must hold a secret of at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return secret;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
