@@ -27,6 +27,10 @@ export const FAULTS = {
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
   'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
+  'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',
+  'agents-list-empty': 'GET /v1/voice/agents lists no agents',
+  'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',
+  'unknown-path-200': 'an unknown path under /v1 answers 200 with an empty object',
   'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
   // Webhook signing and timestamps
   'sign-reserialized': 'the body is sent pretty-printed but signed in its compact form',
@@ -45,6 +49,7 @@ export const FAULTS = {
   'ack-204-fails': 'a 204 acknowledgement counts as a failure',
   'redirect-success': 'a 3xx answer counts as a success',
   '4xx-no-retry': 'a 4xx answer is not retried',
+  '5xx-no-retry': 'a 5xx answer is not retried',
   'no-retry-timeout': 'a timed-out delivery is not retried',
   'slow-ack-fails': 'a 2xx that takes longer than a quarter of the delivery time-out counts as a failure',
   'no-auto-disable': 'an endpoint is never disabled after 24 h of failures',
@@ -78,6 +83,7 @@ export const FAULTS = {
   'jwt-hs256-confusion': 'an HS256 JWT signed with the public key PEM as secret is accepted',
   'jwt-any-sub': 'a JWT whose sub is not a member gets every licensed scope',
   'jwt-cross-workspace': 'a JWT valid for another workspace\'s identity provider is accepted',
+  'jwt-rs256-only': 'session tokens signed with ES256 are refused (only RS256 is accepted)',
   'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
   'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
 } as const;

@@ -20,6 +20,12 @@ describe('docs/traceability.md', () => {
     for (const clause of SPEC_CLAUSES) if (clause.checks.length === 0) expect(clause.note, clause.text).toBeTruthy();
   });
 
+  it('proves every must and should check with at least one fault', () => {
+    const proven = new Set(FAULT_PROOFS.flatMap((proof) => proof.breaks));
+    const unproven = CHECKS.filter((check) => check.level !== 'observe' && !proven.has(check.id)).map((check) => check.id);
+    expect(unproven).toEqual([]);
+  });
+
   it('names in the fault registry only checks of the catalog', () => {
     const known = new Set(CHECKS.map((check) => check.id));
     for (const proof of FAULT_PROOFS) for (const id of proof.breaks) expect(known.has(id), `${proof.fault}: ${id}`).toBe(true);

@@ -153,7 +153,7 @@ export class SessionVerifier {
     crossWorkspace: boolean,
   ): Promise<JWTPayload> {
     const options: JWTVerifyOptions = {
-      algorithms: SESSION_ALGORITHMS,
+      algorithms: faults.has('jwt-rs256-only') ? ['RS256'] : SESSION_ALGORITHMS,
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       requiredClaims: ['exp', 'sub'],
     };

@@ -24,6 +24,7 @@ type RouteMatch = { kind: 'found'; operation: Operation; params: string[] } | { 
 const whoami: Operation = {
   scope: null,
   run(_app, _req, res, _ctx, principal) {
+    if (principal.faults.has('whoami-204')) return void res.writeHead(204).end();
     sendJson(res, 200, {
       workspace_id: principal.workspace.id,
       credential: principal.scheme,
@@ -36,7 +37,8 @@ const whoami: Operation = {
 const listAgents: Operation = {
   scope: { name: 'voice:read', uncheckedBy: 'scope-agents-unchecked' },
   run(_app, _req, res, _ctx, principal) {
-    const data = [...principal.workspace.agents.values()].map((a) => ({ id: a.id, name: a.name }));
+    const agents = principal.faults.has('agents-list-empty') ? [] : [...principal.workspace.agents.values()];
+    const data = agents.map((a) => ({ id: a.id, name: a.name }));
     sendJson(res, 200, { data });
   },
 };
@@ -78,6 +80,7 @@ const placeCall: Operation = {
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
     const call = app.calls.place(workspace, agent, to, metadata ?? {});
+    if (faults.has('call-id-missing')) return sendJson(res, 202, { status: call.state, agent_id: call.agentId, to: call.to });
     sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to, metadata: call.metadata });
   },
 };
@@ -126,7 +129,10 @@ function authorizationHeaderCount(req: IncomingMessage): number {
 
 export async function handlePublicRequest(app: App, req: IncomingMessage, res: ServerResponse, path: string, ctx: RequestContext): Promise<void> {
   const match = route(req.method ?? 'GET', path);
-  if (match.kind === 'not_found') return sendPublicError(res, ctx, ctx.faults, 404, 'not_found', 'no such path');
+  if (match.kind === 'not_found') {
+    if (ctx.faults.has('unknown-path-200')) return sendJson(res, 200, {});
+    return sendPublicError(res, ctx, ctx.faults, 404, 'not_found', 'no such path');
+  }
   if (match.kind === 'method_not_allowed') {
     return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', { Allow: match.allow });
   }

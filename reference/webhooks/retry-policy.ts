@@ -40,5 +40,6 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
   }
   if (status >= 300 && status < 400 && faults.has('redirect-success')) return { success: true };
   if (status >= 400 && status < 500 && faults.has('4xx-no-retry')) return { success: false, retry: false };
+  if (status >= 500 && faults.has('5xx-no-retry')) return { success: false, retry: false };
   return { success: false, retry: true };
 }

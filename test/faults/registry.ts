@@ -9,9 +9,12 @@ import type { FaultName } from '../../reference/faults.js';
 export interface FaultProof {
   fault: FaultName;
   breaks: readonly string[];
+  /** Certify in this tier (default fast): checks of the full tier are skipped in fast. */
+  tier?: 'full';
 }
 
 const proof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks });
+const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks, tier: 'full' });
 
 export const FAULT_PROOFS: readonly FaultProof[] = [
   // Authentication errors
@@ -21,9 +24,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('request-id-reused', 'AUTH-REQUEST-ID-UNIQUE'),
   proof('error-text-plain', 'AUTH-ERROR-JSON'),
   proof('whoami-needs-scope', 'SCOPE-WHOAMI-ANY'),
+  proof('whoami-204', 'AUTH-WHOAMI-ACCEPTED', 'SCOPE-WHOAMI-ANY', 'ROTATION-BOTH-ACTIVE', 'SESSION-VALID'),
   // Scopes and tokens
   proof('scope-agents-unchecked', 'SCOPE-AGENTS-READ', 'SCOPE-MISSING-CODE'),
-  proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES'),
+  proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES', 'SCOPE-SUBSET-PROPERTY'),
   proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
   proof('third-token', 'TOKEN-LIMIT-TWO'),
   proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
@@ -41,6 +45,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-REQUEST'),
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
+  proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
+  proof('call-id-missing', 'INPUT-CALL-PLACED'),
+  proof('unknown-path-200', 'INPUT-UNKNOWN-PATH'),
   // Session tokens
   proof('jwt-alg-none', 'SESSION-ALG-NONE'),
   proof('jwt-ignore-exp', 'SESSION-EXPIRED', 'SESSION-LIFETIME-61S'),
@@ -54,6 +61,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-cross-workspace', 'SESSION-OTHER-WORKSPACE'),
   proof('jwt-signature-unchecked', 'SESSION-TAMPERED', 'SESSION-FOREIGN-KEY', 'SESSION-MUTATION-PROPERTY'),
   proof('jwks-cached-forever', 'SESSION-KEY-ROTATION'),
+  proof('jwt-rs256-only', 'SESSION-ES256'),
   // Webhook registration
   proof('accept-http-url', 'HOOK-REG-HTTPS-ONLY'),
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
@@ -83,8 +91,11 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('ack-204-fails', 'HOOK-ACK-ANY-2XX'),
   proof('redirect-success', 'HOOK-RETRY-ON-3XX'),
   proof('4xx-no-retry', 'HOOK-RETRY-ON-4XX'),
+  proof('5xx-no-retry', 'HOOK-RETRY-ON-5XX'),
   proof('no-retry-timeout', 'HOOK-RETRY-ON-TIMEOUT'),
   proof('slow-ack-fails', 'HOOK-SLOW-ACK-OK'),
+  fullTierProof('no-retry-timeout', 'HOOK-TIMEOUT-30S'),
+  fullTierProof('4xx-no-retry', 'HOOK-RETRY-REAL-TIME'),
   // Retry schedule, drop, disable
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE'),
