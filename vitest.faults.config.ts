@@ -7,7 +7,7 @@ export default defineConfig({
     globalSetup: ['test/faults/global-setup.ts'],
     testTimeout: 180_000,
     hookTimeout: 30_000,
-    maxConcurrency: 4,
+    maxConcurrency: 6,
     pool: 'forks',
   },
 });

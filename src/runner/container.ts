@@ -3,7 +3,7 @@
  * DOCKER_HOST names (podman's Docker-compatible socket from `npm run engine`, or Docker),
  * waited for on the control interface's `/capabilities`, stopped and removed at the end.
  *
- * What the container is given (the image contract, test/container/README.md):
+ * What the container is given (the image contract, README.md, "Certify your image"):
  * - CERTIFY_CONTROL_TOKEN: the control token (SVC_IMAGE_CONTROL_TOKEN, or random per run);
  * - CERTIFY_BASE_URL: the base URL the harness calls it by (through the port mapping), for
  *   URLs the service hands out (transcript_url);
@@ -108,7 +108,9 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
     })
     .withLogConsumer((stream: Readable) => keepLastLines(stream, logs))
     .withWaitStrategy(
-      Wait.forHttp(`${controlPath}/capabilities`, options.controlPort, { abortOnContainerExit: true })
+      // Not testcontainers' abortOnContainerExit: under podman its log read never ends and the
+      // process ran out of work and exited 0; exitWatch below does that job.
+      Wait.forHttp(`${controlPath}/capabilities`, options.controlPort)
         .withHeaders({ Authorization: `Bearer ${controlToken}` })
         .forStatusCode(200),
     )
@@ -117,17 +119,20 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
   const started = performance.now();
   const interrupted = watchSignalsDuringStart();
   let running: StartedTestContainer;
+  const exited = exitWatch(runLabel);
   try {
-    running = await container.start();
+    running = await Promise.race([container.start(), exited.promise]);
   } catch (error) {
+    exited.dispose();
     interrupted.dispose();
     // testcontainers removes a container that never became ready; one that could not be
     // created at all (unknown image) leaves nothing either.
     await removeByRunLabel(runLabel);
     if (interrupted.signal) process.exit(130);
     const tail = logs.length > 0 ? `; last log lines: ${logs.slice(-5).join(' | ')}` : '; the container wrote no log line';
-    throw new RunAbort(`SVC_IMAGE ${options.image} did not become ready within SVC_IMAGE_STARTUP_TIMEOUT_MS=${options.startupTimeoutMs} (${firstLine((error as Error).message)})${tail}`);
+    throw new RunAbort(`SVC_IMAGE ${options.image} did not become ready (start-up time-out SVC_IMAGE_STARTUP_TIMEOUT_MS=${options.startupTimeoutMs}): ${firstLine((error as Error).message)}${tail}`);
   }
+  exited.dispose();
   interrupted.dispose();
   const startMs = Math.round(performance.now() - started);
 
@@ -177,6 +182,34 @@ function watchSignalsDuringStart(): { signal?: NodeJS.Signals; dispose(): void }
   };
   for (const signal of SIGNALS) process.on(signal, note);
   return state;
+}
+
+/** Rejects when the container of this run has exited (a crash at start), polling its state. */
+function exitWatch(runLabel: string): { promise: Promise<never>; dispose(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
+  const promise = new Promise<never>((_, reject) => {
+    const poll = async () => {
+      try {
+        const client = await getContainerRuntimeClient();
+        const found = await client.container.dockerode.listContainers({ all: true, filters: { label: [`${CONTAINER_LABEL}.run=${runLabel}`] } });
+        const dead = found.find((info) => info.State === 'exited' || info.State === 'dead');
+        if (dead && !disposed) return reject(new Error(`the container exited during start-up (${dead.Status})`));
+      } catch {
+        // the engine hiccuped; the start-up time-out still bounds the wait
+      }
+      if (!disposed) timer = setTimeout(() => void poll(), 500);
+    };
+    timer = setTimeout(() => void poll(), 500);
+  });
+  promise.catch(() => undefined);
+  return {
+    promise,
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Removes any container of this run (by its label), ignoring errors: a last-resort clean-up. */
