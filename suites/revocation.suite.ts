@@ -31,7 +31,7 @@ interface Observation {
 }
 
 async function observeRevocation(t: CheckContext): Promise<Observation> {
-  const workspace = await t.workspace();
+  const workspace = await t.sharedWorkspace();
   const token = await workspace.createToken('certify revoke');
   // Warm every backend: an implementation that caches tokens shows its worst case.
   for (let i = 0; i < 6; i++) await t.api.whoami(token.token, { fresh: i % 2 === 0 });

@@ -177,7 +177,7 @@ async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
   const delaysSpan = sum(SPEC_RETRY_DELAYS_MS);
   const scale = await chooseTimeScale(t, HIGH_SCALE, delaysSpan, 60_000, 'the whole retry schedule (38.6 h)');
   const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
-  const workspace = await t.workspace({ timeScale: scale });
+  const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
   hook.inbox.respond({ eventType: SCHEDULE_EVENT, status: 500 });
   const initial = await workspace.getEndpoint(hook.registered.endpointId);
@@ -295,7 +295,7 @@ async function observeDisable(t: CheckContext): Promise<DisableObservation> {
   const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
   const periodMs = scaled(disableMs, scale);
   const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);
-  const workspace = await t.workspace({ timeScale: scale });
+  const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook: HookedEndpoint = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
   const endpointId = hook.registered.endpointId;
   hook.inbox.failAll({ status: 500 });

@@ -14,6 +14,7 @@ import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
 import { CheckSkip } from './outcome.js';
+import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedReceiver } from './webhooks.js';
 
 export interface CheckOptions {
@@ -23,17 +24,11 @@ export interface CheckOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const CLEANUP_ALLOWANCE_MS = 15_000;
-const fileCleanups: Array<() => Promise<void>> = [];
-
-/** Registers a clean-up that runs when the current suite file ends (a receiver, an identity provider). */
-export function onSuiteEnd(cleanup: () => Promise<void>): void {
-  fileCleanups.push(cleanup);
-}
 
 export function certifySuite(area: Area, body: () => void): void {
   describe.concurrent(area, () => {
     afterAll(async () => {
-      for (const cleanup of fileCleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+      await runSuiteEndCleanups();
       await closeSharedReceiver();
       await closeHarness();
     });

@@ -13,6 +13,7 @@ import { CheckFailure, CheckSkip, type CheckMeta } from './outcome.js';
 import type { RunContext } from './run-context.js';
 import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js';
 import { TestWorkspace } from './workspace.js';
+import { onSuiteEnd } from './suite-end.js';
 import type { CapturingReceiver } from '../receiver/index.js';
 
 export class CheckContext {
@@ -50,6 +51,16 @@ export class CheckContext {
   async workspace(options: WorkspaceOptions = {}): Promise<TestWorkspace> {
     const workspace = await TestWorkspace.create(this.control, options);
     this.defer(() => workspace.dispose());
+    return workspace;
+  }
+
+  /**
+   * A workspace for an observation that several checks of a suite share: removed when the
+   * suite file ends, not when this check does, so the other checks can still use it.
+   */
+  async sharedWorkspace(options: WorkspaceOptions = {}): Promise<TestWorkspace> {
+    const workspace = await TestWorkspace.create(this.control, options);
+    onSuiteEnd(() => workspace.dispose());
     return workspace;
   }
 

@@ -1,4 +1,5 @@
-export { certifySuite, check, onSuiteEnd } from './check.js';
+export { certifySuite, check } from './check.js';
+export { onSuiteEnd } from './suite-end.js';
 export type { CheckContext } from './context.js';
 export * from './assertions.js';
 export { CheckFailure, CheckSkip } from './outcome.js';
