@@ -26,6 +26,13 @@ const port = (name: string) =>
 const readableFile = (name: string) =>
   z.string().refine((path) => existsSync(path), { message: `${name} names a file that does not exist` });
 
+/** A token: not blank, no surrounding whitespace (a stray space in .env is a typo, not a token). */
+const credential = (name: string) =>
+  z
+    .string()
+    .refine((value) => value.trim().length > 0, `${name} is empty`)
+    .refine((value) => value.trim() === value, `${name} has leading or trailing whitespace`);
+
 const flag = (name: string) =>
   z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
 
@@ -67,8 +74,8 @@ const positiveMs = (name: string) =>
 const FIELDS = z.object({
     SVC_BASE_URL: httpUrl('SVC_BASE_URL').optional(),
     SVC_CONTROL_URL: httpUrl('SVC_CONTROL_URL').optional(),
-    SVC_CONTROL_TOKEN: z.string().min(1, 'SVC_CONTROL_TOKEN is empty').optional(),
-    SVC_TOKEN: z.string().min(1, 'SVC_TOKEN is empty').optional(),
+    SVC_CONTROL_TOKEN: credential('SVC_CONTROL_TOKEN').optional(),
+    SVC_TOKEN: credential('SVC_TOKEN').optional(),
     SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional(),
     SVC_IMAGE_API_PORT: port('SVC_IMAGE_API_PORT').default(8080),
     SVC_IMAGE_CONTROL_PORT: port('SVC_IMAGE_CONTROL_PORT').optional(),
@@ -76,7 +83,7 @@ const FIELDS = z.object({
       .string()
       .regex(/^\/[^\s?#]*$/, 'SVC_IMAGE_CONTROL_PATH must be a path starting with /, e.g. /_control')
       .default('/_control'),
-    SVC_IMAGE_CONTROL_TOKEN: z.string().min(1, 'SVC_IMAGE_CONTROL_TOKEN is empty').optional(),
+    SVC_IMAGE_CONTROL_TOKEN: credential('SVC_IMAGE_CONTROL_TOKEN').optional(),
     SVC_IMAGE_ENV: envList('SVC_IMAGE_ENV').default({}),
     SVC_IMAGE_STARTUP_TIMEOUT_MS: positiveMs('SVC_IMAGE_STARTUP_TIMEOUT_MS').default(60_000),
     RECEIVER_PORT: port('RECEIVER_PORT').default(0),

@@ -27,6 +27,21 @@ export interface ControlClientOptions {
   onRemoved?: (resource: Resource) => void;
 }
 
+let refusing = false;
+
+/**
+ * From now on this process creates nothing more on the target (workspaces, tokens,
+ * endpoints): called when the run is stopping, so that everything created is in the
+ * ledger before the runner removes what the ledger lists.
+ */
+export function refuseNewResources(): void {
+  refusing = true;
+}
+
+function assertMayCreate(what: string): void {
+  if (refusing) throw new ControlError(`not creating ${what}: the run is stopping`, undefined, undefined);
+}
+
 export class ControlClient {
   private readonly http: HttpClient;
 
@@ -49,6 +64,7 @@ export class ControlClient {
     if (options.licensedScopes) body.licensed_scopes = options.licensedScopes;
     if (options.timeScale !== undefined) body.time_scale = options.timeScale;
     if (options.callProgress) body.call_progress = options.callProgress;
+    assertMayCreate('a workspace');
     const json = (await this.call('POST', '/workspaces', body)) as { workspace_id?: unknown; agent_ids?: unknown };
     const workspaceId = typeof json.workspace_id === 'string' ? json.workspace_id : findFirstId(json, ID_PATTERNS.workspace);
     if (!workspaceId) throw new ControlError('POST /workspaces answered without a ws_ id', undefined, undefined);
@@ -76,6 +92,7 @@ export class ControlClient {
   }
 
   async createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
+    assertMayCreate('a token');
     const json = (await this.call('POST', `/workspaces/${workspaceId}/tokens`, scopes ? { label, scopes } : { label })) as Record<string, unknown>;
     const token = String(json.token ?? '');
     registerSecret(token);
@@ -104,6 +121,7 @@ export class ControlClient {
   }
 
   async createEndpoint(workspaceId: string, url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
+    assertMayCreate('an endpoint');
     const json = (await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints`, { url, events })) as Record<string, unknown>;
     const secret = String(json.secret ?? '');
     registerSecret(secret);
@@ -171,7 +189,9 @@ export class ControlClient {
         ...(body === undefined ? {} : { json: body }),
       });
     } catch (error) {
-      throw new ControlError(`control ${method} ${path}: ${(error as Error).message}`, undefined, undefined);
+      // The HTTP client's message starts with the request already.
+      const reason = (error as Error).message.replace(`${method} ${path}: `, '');
+      throw new ControlError(`control ${method} ${path}: ${reason}`, undefined, undefined);
     }
     if (res.status >= 200 && res.status < 300) return res.json ?? {};
     const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;

@@ -90,7 +90,7 @@ export class HttpClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await readCapped(res.body, this.maxBodyBytes);
+      const text = await readCapped(res.body, this.maxBodyBytes, `${req.method ?? 'GET'} ${req.path}`);
       return {
         status: res.statusCode,
         headers: flattenHeaders(res.headers),
@@ -115,14 +115,14 @@ export class HttpClient {
   }
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, what: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) {
       body.destroy();
-      throw new HttpError(`response body larger than ${maxBytes} bytes`, 'too-large');
+      throw new HttpError(`${what}: response body larger than ${maxBytes} bytes`, 'too-large');
     }
     chunks.push(chunk as Buffer);
   }

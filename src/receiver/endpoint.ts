@@ -1,6 +1,6 @@
 import { assertUsableSecret } from '../signing/sign.js';
 import { checkRule, resolveAnswer, type ResolvedAnswer } from './answers.js';
-import { EventIdLedger, pushBounded } from './ledger.js';
+import { EventIdLedger } from './ledger.js';
 import type { AnswerRule, CapturedDelivery, EndpointStats, ProgrammedAnswer } from './types.js';
 import { judgeDelivery } from './verdicts.js';
 
@@ -11,6 +11,8 @@ export interface EndpointSettings {
   path: string;
   url: string;
   maxDeliveries: number;
+  /** Body bytes kept at most; past it the oldest deliveries are dropped. */
+  maxStoredBytes: number;
   maxTrackedEventIds: number;
   toleranceSeconds: number;
   rejectStaleTimestamp: boolean;
@@ -50,6 +52,7 @@ export class ReceiverEndpoint {
   #secret: string | undefined;
   #rules: AnswerRule[] = [];
   readonly #deliveries: CapturedDelivery[] = [];
+  #storedBytes = 0;
   readonly #ledger: EventIdLedger;
   readonly #waiters = new Set<Waiter>();
   readonly #settledListeners = new Set<(delivery: CapturedDelivery) => void>();
@@ -180,7 +183,14 @@ export class ReceiverEndpoint {
     stats.bytes += request.rawBody.length;
     if (verdicts.signature !== 'no-secret' && !verdicts.signature.ok) stats.badSignatures++;
     if (verdicts.duplicate) stats.duplicates++;
-    stats.dropped += pushBounded(this.#deliveries, delivery, this.#settings.maxDeliveries);
+    // Kept deliveries are bounded in count and in body bytes: 10,000 bodies of nearly
+    // 1 MB each would be 10 GB. The oldest go first.
+    this.#deliveries.push(delivery);
+    this.#storedBytes += request.rawBody.length;
+    while (this.#deliveries.length > 1 && (this.#deliveries.length > this.#settings.maxDeliveries || this.#storedBytes > this.#settings.maxStoredBytes)) {
+      this.#storedBytes -= this.#deliveries.shift()!.rawBody.length;
+      stats.dropped++;
+    }
     const answer = resolveAnswer(this.#rules, delivery, this.#redirectTarget, this.#settings.rejectStaleTimestamp);
     this.notify();
     return { delivery, answer };

@@ -30,6 +30,8 @@ export interface ReceiverOptions {
   headersTimeoutMs?: number;
   /** Deliveries kept per endpoint; the oldest are dropped past it (and counted). */
   maxDeliveriesPerEndpoint?: number;
+  /** Body bytes kept per endpoint; the oldest deliveries are dropped past it. */
+  maxStoredBytesPerEndpoint?: number;
   /** Event ids remembered per endpoint for duplicate detection. */
   maxTrackedEventIds?: number;
   /** Requests to unknown paths kept for inspection. */
@@ -53,6 +55,7 @@ const DEFAULTS = {
   requestTimeoutMs: 60_000,
   headersTimeoutMs: 10_000,
   maxDeliveriesPerEndpoint: 10_000,
+  maxStoredBytesPerEndpoint: 64 * 1_048_576,
   maxTrackedEventIds: 100_000,
   maxStrays: 1_000,
 };
@@ -111,6 +114,7 @@ export class CapturingReceiver {
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
       headersTimeoutMs: Math.min(options.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs, options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
       maxDeliveriesPerEndpoint: options.maxDeliveriesPerEndpoint ?? DEFAULTS.maxDeliveriesPerEndpoint,
+      maxStoredBytesPerEndpoint: options.maxStoredBytesPerEndpoint ?? DEFAULTS.maxStoredBytesPerEndpoint,
       maxTrackedEventIds: options.maxTrackedEventIds ?? DEFAULTS.maxTrackedEventIds,
       maxStrays: options.maxStrays ?? DEFAULTS.maxStrays,
       timestampToleranceSeconds: options.timestampToleranceSeconds ?? DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
@@ -160,6 +164,7 @@ export class CapturingReceiver {
       path,
       url: path === CATCH_ALL ? `${this.publicUrl}/` : `${this.publicUrl}${path}`,
       maxDeliveries: this.#settings.maxDeliveriesPerEndpoint,
+      maxStoredBytes: this.#settings.maxStoredBytesPerEndpoint,
       maxTrackedEventIds: this.#settings.maxTrackedEventIds,
       toleranceSeconds: this.#settings.timestampToleranceSeconds,
       rejectStaleTimestamp: options.rejectStaleTimestamp ?? false,

@@ -3,7 +3,8 @@
  * reports, clean-up; the exit code says pass (0), a must failed (1), no run (2),
  * interrupted (130).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import type { RunContext } from '../suite/run-context.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
 import { CheckCollector } from './collector.js';
+import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { RunAbort } from './errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -31,6 +33,8 @@ export interface CertifyOptions {
   argv?: string[];
   env?: NodeJS.ProcessEnv;
   print?: (line: string) => void;
+  /** Whole-run deadline for the checks (default RUN_DEADLINE_MS of the tier). */
+  deadlineMs?: number;
 }
 
 export async function certify(options: CertifyOptions = {}): Promise<number> {
@@ -53,6 +57,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
 
   const workDir = mkdtempSync(join(tmpdir(), 'certify-'));
   let target: ResolvedTarget | undefined;
+  let releaseRunner = (): void => undefined;
   try {
     target = await resolveTarget(settings, allowProduction);
     const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
@@ -69,7 +74,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     };
     print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}`);
     const startedAt = new Date();
-    const { collector, interrupted } = await runSuites(run, selected, print);
+    const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
+    const { collector, stopped, release } = await runSuites(run, selected, print, deadlineMs);
+    releaseRunner = release;
+    const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
     const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken);
     if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
@@ -80,7 +88,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       finished_at: finishedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       summary: { pass: 0, fail: 0, warn: 0, skip: 0 },
-      checks: resultsFor(selected, collector, interrupted),
+      checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
       ...(interrupted ? { interrupted: true } : {}),
     };
@@ -96,6 +104,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   } finally {
     await target?.stop().catch(() => undefined);
     rmSync(workDir, { recursive: true, force: true });
+    releaseRunner();
   }
 }
 
@@ -105,21 +114,41 @@ function abort(reason: string): number {
 }
 
 async function receiverCertificate(settings: Settings, workDir: string): Promise<{ certPath: string; keyPath: string }> {
-  if (settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY) return { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY };
+  if (settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY) {
+    // Checked here, not first in the receiver: a bad file must stop the run with its setting's name.
+    usablePem('RECEIVER_TLS_CERT', settings.RECEIVER_TLS_CERT, (pem) => new X509Certificate(pem));
+    usablePem('RECEIVER_TLS_KEY', settings.RECEIVER_TLS_KEY, (pem) => createPrivateKey(pem));
+    return { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY };
+  }
   const hosts = ['127.0.0.1', 'localhost'];
   if (settings.RECEIVER_PUBLIC_URL) hosts.push(new URL(settings.RECEIVER_PUBLIC_URL).hostname);
   const { certPath, keyPath } = await createSelfSignedCertificate({ hosts, dir: workDir });
   return { certPath, keyPath };
 }
 
-async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void) {
+function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknown): void {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(path);
+  } catch (error) {
+    throw new RunAbort(`${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a readable PEM file`);
+  }
+  try {
+    parse(pem);
+  } catch {
+    throw new RunAbort(`${setting}: ${path} is not a usable PEM ${setting.endsWith('KEY') ? 'private key' : 'certificate'}; give a PEM file`);
+  }
+}
+
+async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number) {
   const collector = new CheckCollector(print);
   const areas = [...new Set(selected.map((check) => check.area))];
   const files = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => existsSync(join(PROJECT_ROOT, file)));
-  let interrupted = false;
-  if (files.length === 0) return { collector, interrupted };
+  let stopped: StopReason | undefined;
+  if (files.length === 0) return { collector, stopped, release: () => undefined };
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const rejectionsBefore = new Set(process.listeners('unhandledRejection'));
   const vitest = await createVitest('test', {
     root: PROJECT_ROOT,
     config: false,
@@ -142,32 +171,70 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   for (const signal of signals) {
     for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
   }
+  // Its unhandled-rejection handler exits the process too (e.g. when a Ctrl-C has already
+  // ended the worker): such an error is reported, and the run still cleans up and reports.
+  for (const listener of process.listeners('unhandledRejection')) if (!rejectionsBefore.has(listener)) process.off('unhandledRejection', listener);
+  // An error outside any check (the worker gone: a signal to the whole process group, the
+  // OOM killer) must not end the process before the clean-up and the report either.
+  const onRunnerError = (error: unknown) => {
+    if (stop.reason) return;
+    const lost = (error as NodeJS.ErrnoException)?.code === 'ERR_IPC_CHANNEL_CLOSED';
+    collector.suiteErrors.push(mask(lost ? 'the test worker ended unexpectedly' : `test runner: ${String((error as Error)?.message ?? error).split('\n')[0]}`));
+    stop.stop('crashed');
+  };
+  // A stop (signal or deadline) cancels the run; checks still running after a short grace
+  // are stopped by closing the runner, and what they created is removed from the ledger.
+  const stop = new RunStop(deadlineMs, (reason) => {
+    stopped = reason;
+    writeFileSync(stopMarkerPath(run.ledgerPath), reason);
+    const why = reason === 'deadline' ? `the run's deadline of ${minutes(deadlineMs)} passed` : reason === 'crashed' ? collector.suiteErrors.at(-1) : 'interrupted';
+    print(`${why}: stopping the checks, then removing what the run created`);
+    void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+  });
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    print(`${signal}: stopping the checks, then removing what the run created`);
-    void vitest.cancelCurrentRun('keyboard-input');
+    if (!stop.reason) print(`${signal} received`);
+    // A signal to the whole process group may end the worker before it reaches the runner.
+    if (stop.reason === 'crashed') stopped = 'interrupted';
+    stop.stop('interrupted');
   };
   for (const signal of signals) process.on(signal, onSignal);
+  process.on('unhandledRejection', onRunnerError);
+  process.on('uncaughtException', onRunnerError);
   try {
-    await vitest.start();
+    const started = vitest.start();
+    started.catch(() => undefined);
+    await Promise.race([started, stop.forced]);
   } catch (error) {
-    if (!interrupted) throw error;
+    if (!stop.reason) throw error;
   } finally {
-    await vitest.close().catch(() => undefined);
+    stop.clear();
+    await within(vitest.close().catch(() => undefined), CLOSE_LIMIT_MS, undefined);
     for (const signal of signals) process.off(signal, onSignal);
   }
-  return { collector, interrupted };
+  // Kept until the run ends: after a stop, vitest may still post to a worker that is gone.
+  const release = () => {
+    process.off('unhandledRejection', onRunnerError);
+    process.off('uncaughtException', onRunnerError);
+  };
+  return { collector, stopped, release };
 }
 
-function resultsFor(selected: CheckSpec[], collector: CheckCollector, interrupted: boolean): CheckResult[] {
+function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: StopReason | undefined, deadlineMs: number): CheckResult[] {
   const suiteError = collector.suiteErrors[0];
+  const interrupted = stopped === 'interrupted';
   return selected.map((spec) => {
     const result = collector.results.get(spec.id);
     if (result) return result;
     // A check that never ran never counts as passed.
-    const reason = interrupted ? 'not run: the run was interrupted' : suiteError ? `not run: ${suiteError}` : 'not implemented in this harness version';
-    const verdict = suiteError && !interrupted && spec.level === 'must' ? 'fail' : 'skip';
+    const reason = interrupted
+      ? 'not run: the run was interrupted'
+      : stopped === 'deadline'
+        ? `not run or not finished: the run's deadline of ${minutes(deadlineMs)} passed`
+        : suiteError
+          ? `not run: ${suiteError}`
+          : 'not implemented in this harness version';
+    const verdict = (stopped === 'deadline' || suiteError) && !interrupted && spec.level === 'must' ? 'fail' : 'skip';
+    // (a crash puts its reason first in suiteErrors, so it reads "not run: <reason>")
     return { id: spec.id, title: spec.title, clause: spec.clause, level: spec.level, verdict, duration_ms: 0, detail: reason, area: spec.area };
   });
 }

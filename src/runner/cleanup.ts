@@ -1,20 +1,33 @@
-/** Removes what the ledger says the run left on the target: endpoints, tokens, then workspaces. */
+/**
+ * Removes what the ledger says the run left on the target: endpoints, tokens, then
+ * workspaces. Bounded whatever the target does: removals of one kind run a few at a time,
+ * each with its own time-out, and none starts after the clean-up's time budget.
+ */
 import { ControlClient } from '../control/client.js';
 import type { Resource } from '../control/types.js';
 import { outstandingResources, recordResource } from '../suite/ledger.js';
 
-const ORDER: Record<Resource['kind'], number> = { endpoint: 0, token: 1, workspace: 2 };
+const ORDER: Resource['kind'][] = ['endpoint', 'token', 'workspace'];
+const REQUEST_TIMEOUT_MS = 5_000;
+const CONCURRENCY = 8;
+/** No removal starts after this; the whole clean-up ends within it plus one request time-out. */
+export const CLEANUP_BUDGET_MS = 20_000;
 
 export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined): Promise<{ removed: number; failed: number }> {
-  const leftovers = outstandingResources(ledgerPath).sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
+  const leftovers = outstandingResources(ledgerPath);
   if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length };
   const control = new ControlClient(controlUrl, controlToken, {
-    timeoutMs: 5_000,
+    timeoutMs: REQUEST_TIMEOUT_MS,
     onRemoved: (resource) => recordResource(ledgerPath, 'removed', resource),
   });
+  const endBy = performance.now() + CLEANUP_BUDGET_MS;
   let removed = 0;
   let failed = 0;
-  for (const resource of leftovers) {
+  const remove = async (resource: Resource): Promise<void> => {
+    if (performance.now() > endBy) {
+      failed += 1;
+      return;
+    }
     try {
       if (resource.kind === 'endpoint') await control.deleteEndpoint(resource.workspaceId, resource.endpointId);
       else if (resource.kind === 'token') await control.revokeToken(resource.workspaceId, resource.tokenId);
@@ -23,6 +36,12 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
     } catch {
       failed += 1;
     }
+  };
+  for (const kind of ORDER) {
+    const queue = leftovers.filter((resource) => resource.kind === kind);
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await remove(next);
+    }));
   }
   await control.close();
   return { removed, failed };

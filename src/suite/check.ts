@@ -9,7 +9,10 @@
  * concurrently (each makes its own workspace), so a suite takes as long as its slowest
  * check, not the sum.
  */
-import { afterAll, describe, test } from 'vitest';
+import { existsSync } from 'node:fs';
+import { afterAll, describe, inject, test } from 'vitest';
+import { refuseNewResources } from '../control/client.js';
+import { stopMarkerPath } from '../runner/deadline.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
@@ -20,6 +23,28 @@ import { closeSharedReceiver } from './webhooks.js';
 export interface CheckOptions {
   /** Upper bound for the whole check, cleanup included. */
   timeoutMs?: number;
+}
+
+// The runner owns interrupts (src/runner/certify.ts). A Ctrl-C reaches this worker too (one
+// process group); dying on it would lose the run's report and clean-up, so the worker
+// ignores SIGINT and ends when the runner closes it. Once the run is stopping (a signal,
+// or the runner's stop marker), it creates nothing more on the target: whatever it
+// created is then in the ledger, for the runner to remove.
+if (process.send !== undefined) {
+  process.on('SIGINT', refuseNewResources);
+  const marker = setInterval(() => {
+    let ledgerPath: string | undefined;
+    try {
+      ledgerPath = inject('certify')?.ledgerPath;
+    } catch {
+      ledgerPath = undefined;
+    }
+    if (ledgerPath && existsSync(stopMarkerPath(ledgerPath))) {
+      refuseNewResources();
+      clearInterval(marker);
+    }
+  }, 100);
+  marker.unref();
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;

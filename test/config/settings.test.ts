@@ -31,6 +31,8 @@ describe('settings', () => {
     [{ RECEIVER_TLS_CERT: '/nonexistent/cert.pem', RECEIVER_TLS_KEY: '/nonexistent/key.pem' }, /RECEIVER_TLS_CERT names a file that does not exist/],
     [{ SVC_BASE_URL: 'https://s.test', SVC_CONTROL_URL: 'https://s.test/control' }, /SVC_CONTROL_TOKEN is required/],
     [{ SVC_CONTROL_URL: 'https://s.test/control', SVC_CONTROL_TOKEN: 'fake-control' }, /SVC_BASE_URL is required/],
+    [{ SVC_BASE_URL: 'https://s.test', SVC_TOKEN: '   ' }, /SVC_TOKEN is empty/],
+    [{ SVC_BASE_URL: 'https://s.test', SVC_TOKEN: 'svc_test_fake ' }, /SVC_TOKEN has leading or trailing whitespace/],
   ])('refuses %j naming the setting', (sources, message) => {
     expect(() => parseSettings(sources as Record<string, string>)).toThrow(SettingsError);
     expect(() => parseSettings(sources as Record<string, string>)).toThrow(message);

@@ -166,6 +166,19 @@ describe('capturing receiver: what it records', () => {
     }
   });
 
+  it('keeps only the newest deliveries past the per-endpoint byte budget', async () => {
+    const small = await CapturingReceiver.start({ maxStoredBytesPerEndpoint: 2_500 });
+    try {
+      const ep = small.createEndpoint();
+      const padded = (id: string) => JSON.stringify(envelope({ id, data: { pad: 'x'.repeat(1_000) } }));
+      for (const id of ['evt_a', 'evt_b', 'evt_c']) await deliver(agent, ep, padded(id));
+      expect(ep.deliveries.map((d) => d.verdicts.eventId)).toEqual(['evt_b', 'evt_c']);
+      expect(ep.stats().dropped).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('serves its stats as JSON on GET /_stats', async () => {
     const ep = signedEndpoint();
     await deliver(agent, ep, '{"id":"evt_s"}');

@@ -1,0 +1,67 @@
+/**
+ * Bounds on a run's time that do not depend on the target behaving: a whole-run deadline
+ * for the checks, a grace period after an interrupt or the deadline before the checks
+ * still running are stopped by force, and a limit on closing the test runner.
+ *
+ * Each check has its own time-out (src/suite/check.ts) and each request its own
+ * (src/http/client.ts); the deadline is the backstop for a run whose target keeps every
+ * check at its limit, or whose test runner does not end by itself.
+ */
+
+/** Whole-run deadline for the checks, per tier (a clean fast run takes about 1.5 min). */
+export const RUN_DEADLINE_MS = { fast: 20 * 60_000, full: 60 * 60_000 } as const;
+
+/** After SIGINT/SIGTERM or the deadline: how long running checks may take to finish. */
+export const STOP_GRACE_MS = 2_000;
+
+/** How long closing the test runner (and its worker) may take before the run goes on without it. */
+export const CLOSE_LIMIT_MS = 10_000;
+
+/** `crashed`: the test runner or its worker ended unexpectedly (killed, out of memory). */
+/**
+ * The file that tells the suites' worker the run is stopping (written by the runner, polled
+ * by src/suite/check.ts): from then on it creates nothing more on the target.
+ */
+export function stopMarkerPath(ledgerPath: string): string {
+  return `${ledgerPath}.stop`;
+}
+
+export type StopReason = 'interrupted' | 'deadline' | 'crashed';
+
+/** A one-shot stop: by a signal or by the deadline, whichever comes first. */
+export class RunStop {
+  reason: StopReason | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private forceNow!: () => void;
+  /** Resolves STOP_GRACE_MS after the stop: time to stop waiting for the checks. */
+  readonly forced = new Promise<void>((resolve) => (this.forceNow = resolve));
+
+  constructor(
+    deadlineMs: number,
+    private readonly onStop: (reason: StopReason) => void,
+  ) {
+    this.timers.push(setTimeout(() => this.stop('deadline'), deadlineMs));
+  }
+
+  stop(reason: StopReason): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.onStop(reason);
+    this.timers.push(setTimeout(() => this.forceNow(), STOP_GRACE_MS));
+  }
+
+  clear(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+  }
+}
+
+/** Resolves with the promise's value, or with `fallback` after `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+export function minutes(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${(ms / 1000).toFixed(0)} s`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The hostile cases and the bounds each run must keep (README.md, "Bounds under a hostile target", states them).
+ * Each case runs a representative subset of checks (CERTIFY_CHECKS) so the whole hostile
+ * suite stays within a few minutes; the subset meets the fault on its first request.
+ */
+import type { Behaviour, Where } from './server.js';
+
+/** Peak RSS bounds of a certify run, in MB: its largest process, and all its processes together. */
+export const RSS_BOUND_MB = { process: 600, run: 1_000 } as const;
+
+/** Checks of two suites whose first requests go to the public API; and two that start on the control interface. */
+const API_CHECKS = ['AUTH-WHOAMI-ACCEPTED', 'AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ'];
+const CONTROL_CHECKS = ['AUTH-WHOAMI-ACCEPTED', 'SCOPE-AGENTS-READ', 'HOOK-RETRY-ON-5XX'];
+
+export interface HostileCase {
+  behaviour: Behaviour;
+  where: Where;
+  /** What the target does. */
+  what: string;
+  checks: string[];
+  /** Checks that must end `fail` with a one-line reason. */
+  affected: string[];
+  /** 0 when the checks pass and only the clean-up is refused (it is reported, not a check). */
+  exit: 0 | 1 | 2;
+  /** Whole run, start to exit, on a loaded 2-core machine. */
+  boundS: number;
+}
+
+const api = (behaviour: Behaviour, what: string, boundS = 100, affected = API_CHECKS): HostileCase =>
+  ({ behaviour, where: 'api', what, checks: API_CHECKS, affected, exit: 1, boundS });
+const control = (behaviour: Behaviour, what: string, boundS = 110): HostileCase =>
+  ({ behaviour, where: 'control', what, checks: CONTROL_CHECKS, affected: CONTROL_CHECKS, exit: 1, boundS });
+
+export const CASES: HostileCase[] = [
+  api('hang', 'never answers'),
+  api('headers-stall', 'sends headers, then stalls the body'),
+  api('drip', 'drips the body one byte a second'),
+  api('huge', 'sends a 50 MB body'),
+  api('endless', 'sends an endless chunked body'),
+  api('invalid-json', 'sends invalid JSON as application/json', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
+  api('wrong-type', 'sends an HTML page as text/html', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
+  api('reset', 'resets the connection (TCP RST)'),
+  api('garbage', 'answers bytes that are not HTTP/1.1'),
+  api('huge-headers', 'sends a 1 MB response header'),
+  api('redirect-loop', 'redirects every request to itself (307)'),
+  {
+    behaviour: 'retry-after', where: 'api', what: 'answers 429 Retry-After: 3600 to everything, while revocation polls',
+    checks: [...API_CHECKS, 'REVOKE-PROPAGATION'], affected: [...API_CHECKS, 'REVOKE-PROPAGATION'], exit: 1, boundS: 150,
+  },
+  control('hang', 'control interface accepts a request and never answers'),
+  control('drip', 'control interface drips its answers'),
+  control('huge', 'control interface sends a 50 MB body'),
+  control('reset', 'control interface resets connections'),
+  control('invalid-json', 'control interface answers 200 with invalid JSON'),
+  control('retry-after', 'control interface answers 429 Retry-After: 3600'),
+  {
+    behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
+    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 0, boundS: 130,
+  },
+];
