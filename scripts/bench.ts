@@ -5,8 +5,11 @@
  * - the reference implementation's call placements per second vs a bare node:http 204 server,
  *   and its webhook deliveries per second over HTTPS;
  * - the capturing receiver's verified deliveries per second vs a bare node:https 204 server
- *   and vs a minimal verifier (HMAC of the raw body, constant-time compare, JSON.parse).
+ *   and vs a minimal verifier (HMAC of the raw body, constant-time compare, JSON.parse);
+ * - k6's achieved request rate beside autocannon's against the same bare server (how much
+ *   of the machine k6 itself costs).
  */
+import { benchK6VsAutocannon } from './bench/k6-vs-autocannon.js';
 import { benchReceiver, formatBenchTable } from './bench/receiver.js';
 import { benchReference } from './bench/reference.js';
 
@@ -23,6 +26,11 @@ console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per ser
 const receiver = await benchReceiver({ durationSec, rounds: 3 });
 console.log(formatBenchTable(receiver.rows));
 
+console.log(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);
+const generators = await benchK6VsAutocannon({ durationSec });
+if ('skipped' in generators) console.log(`skipped: ${generators.skipped}`);
+else for (const row of generators.rows) console.log(`${row.name.padEnd(32)} ${String(row.rps).padStart(8)} req/s`);
+
 const [bare, minimal, capturing] = receiver.rows;
 const pct = (a: number | undefined, b: number | undefined) => (a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a');
 console.log('\n# Summary');
@@ -30,3 +38,4 @@ console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1
 console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} (target ≥ 60%)`);
 console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} (the ceiling for any verifying receiver, about 55% here)`);
 console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)}`);
+if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${pct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
