@@ -190,7 +190,7 @@ async function prepare(scenario: string, ctx: RunContext): Promise<Prepared> {
     case 'fanout': {
       if (!ctx.control) return { env: {}, cleanup: none, skip: `fanout ${needsControl} to register webhook endpoints` };
       const count = Math.min(MAX_ENDPOINTS, Math.max(1, Number(ctx.loadEnv.LOAD_ENDPOINTS ?? MAX_ENDPOINTS)));
-      ctx.receiver ??= await startReceiver(ctx.settings);
+      ctx.receiver ??= await startReceiver(ctx.settings, ctx.target.receiver);
       // Retries run faster (1 min -> 1 s at scale 60) so that a delivery whose first attempt
       // failed under load can still arrive within the drain window; it then counts as a
       // duplicate-free late arrival, and the receiver's client_closed count shows the failures.
@@ -227,14 +227,19 @@ async function prepare(scenario: string, ctx: RunContext): Promise<Prepared> {
   }
 }
 
-async function startReceiver(settings: Settings): Promise<CapturingReceiver> {
-  const tls =
-    settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY
-      ? { cert: readFileSync(settings.RECEIVER_TLS_CERT, 'utf8'), key: readFileSync(settings.RECEIVER_TLS_KEY, 'utf8') }
-      : undefined;
+/**
+ * The capturing receiver, where the settings put it, or where the target needs it: a
+ * container (SVC_IMAGE) reaches it at the engine's gateway with the certificate it was given.
+ */
+async function startReceiver(settings: Settings, placement: ResolvedTarget['receiver']): Promise<CapturingReceiver> {
+  const certPath = placement?.certPath ?? settings.RECEIVER_TLS_CERT;
+  const keyPath = placement?.keyPath ?? settings.RECEIVER_TLS_KEY;
+  const tls = certPath && keyPath ? { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') } : undefined;
+  const publicUrl = placement?.publicUrl ?? settings.RECEIVER_PUBLIC_URL;
   return CapturingReceiver.start({
-    port: settings.RECEIVER_PORT,
-    ...(settings.RECEIVER_PUBLIC_URL ? { publicUrl: settings.RECEIVER_PUBLIC_URL } : {}),
+    port: placement?.port ?? settings.RECEIVER_PORT,
+    ...(placement ? { host: placement.host } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
     ...(tls ? { tls } : {}),
     // The monitor listens to every delivery; the receiver need not keep many bodies.
     maxDeliveriesPerEndpoint: 100,

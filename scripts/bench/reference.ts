@@ -9,6 +9,7 @@
  * Runnable alone: `npx tsx scripts/bench/reference.ts [durationSec]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -59,14 +60,18 @@ interface ChildServer {
 
 /** Starts this file as a child serving `role`; it prints one JSON line once listening. */
 async function startChild(role: 'bare' | 'reference'): Promise<ChildServer> {
+  // The control token is made here and handed down in the environment: nothing secret
+  // travels back over the child's output.
+  const controlToken = `bench-control-${randomBytes(12).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), new URL(import.meta.url).pathname, '--serve', role], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_CONTROL_TOKEN: controlToken },
   });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error(`bench child ${role} exited`); })])) as [string];
   lines.close();
   return {
-    info: JSON.parse(line),
+    info: { ...JSON.parse(line), controlToken },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -75,7 +80,7 @@ async function startChild(role: 'bare' | 'reference'): Promise<ChildServer> {
   };
 }
 
-/** Child side: serve until SIGTERM; the control token goes over the pipe, never to a terminal. */
+/** Child side: serve until SIGTERM; prints where it listens, one JSON line. */
 async function serve(role: string): Promise<void> {
   if (role === 'bare') {
     const bare = createServer((_req, res) => {
@@ -87,8 +92,8 @@ async function serve(role: string): Promise<void> {
     process.on('SIGTERM', () => void stop(bare).then(() => process.exit(0)));
     return;
   }
-  const reference = await startReference({ quiet: true, deliveryTimeoutMs: 30_000 });
-  process.stdout.write(JSON.stringify({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl, controlToken: reference.controlToken }) + '\n');
+  const reference = await startReference({ quiet: true, deliveryTimeoutMs: 30_000, controlToken: process.env.BENCH_CONTROL_TOKEN });
+  process.stdout.write(JSON.stringify({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl }) + '\n');
   process.on('SIGTERM', () => void reference.close().then(() => process.exit(0)));
 }
 
