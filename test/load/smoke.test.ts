@@ -73,7 +73,7 @@ describe('load smoke', () => {
   );
 
   it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
-    const token = 'svc_live_FAKE0000000000000000';
+    const token = 'svc_live_FAKE_not_a_real_token';
     const { code, output } = await run(['calls', '--no-build', '--report-dir', reportDir], 60_000, {
       SVC_BASE_URL: 'http://127.0.0.1:9',
       SVC_TOKEN: token,
