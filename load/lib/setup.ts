@@ -1,6 +1,7 @@
 /** setup() shared by the call scenarios: which token and agent to use, and the safety refusal. */
 import { env, required } from './env.ts';
-import { firstAgentId } from './calls.ts';
+import { check } from 'k6';
+import { firstAgentId, placeCall } from './calls.ts';
 import { refuseProduction } from './target.ts';
 
 /** The bearer token for placing calls: LOAD_TOKEN (made by scripts/load.ts) or SVC_TOKEN. */
@@ -17,4 +18,13 @@ export function callsSetup(): CallsSetup {
   const token = callsToken();
   refuseProduction([token]);
   return { agentId: env('LOAD_AGENT_ID') ?? firstAgentId(token) };
+}
+
+/** One iteration of the call-placement scenarios (calls, calls-ramp): place a call, check it. */
+export function placeCallIteration(data: CallsSetup): void {
+  const placed = placeCall(callsToken(), data.agentId);
+  check(placed, {
+    'call placed (2xx)': (p) => p.ok,
+    'answer names a call_ id': (p) => p.callId !== undefined,
+  });
 }

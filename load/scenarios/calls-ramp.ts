@@ -3,11 +3,9 @@
  * of LOAD_RATE up to LOAD_RATE, a hold, then up to 1.5 × LOAD_RATE, then down. Same
  * verdicts as `calls`; the achieved-rate threshold is the stages' mean rate.
  */
-import { check } from 'k6';
 import type { Options } from 'k6/options';
-import { placeCall } from '../lib/calls.ts';
 import { loadDuration, num, seconds } from '../lib/env.ts';
-import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
+import { callsSetup, placeCallIteration } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { ENDPOINT } from '../lib/target.ts';
 import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
@@ -53,16 +51,6 @@ export const options: Options = {
   setupTimeout: '30s',
 };
 
-export function setup(): CallsSetup {
-  return callsSetup();
-}
-
-export default function (data: CallsSetup): void {
-  const placed = placeCall(callsToken(), data.agentId);
-  check(placed, {
-    'call placed (2xx)': (p) => p.ok,
-    'answer names a call_ id': (p) => p.callId !== undefined,
-  });
-}
+export { callsSetup as setup, placeCallIteration as default };
 
 export const handleSummary = summaryHandler('calls-ramp');

@@ -6,11 +6,9 @@
  * LOAD_RATE (calls/s, default 20), LOAD_DURATION (default 20s), LOAD_MAX_VUS (default 50),
  * LOAD_P95_MS (500), LOAD_P99_MS (1000), LOAD_MAX_ERROR_RATE (0.01).
  */
-import { check } from 'k6';
 import type { Options } from 'k6/options';
-import { placeCall } from '../lib/calls.ts';
 import { loadDuration, num, seconds } from '../lib/env.ts';
-import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
+import { callsSetup, placeCallIteration } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { ENDPOINT } from '../lib/target.ts';
 import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
@@ -44,16 +42,6 @@ export const options: Options = {
   noConnectionReuse: false,
 };
 
-export function setup(): CallsSetup {
-  return callsSetup();
-}
-
-export default function (data: CallsSetup): void {
-  const placed = placeCall(callsToken(), data.agentId);
-  check(placed, {
-    'call placed (2xx)': (p) => p.ok,
-    'answer names a call_ id': (p) => p.callId !== undefined,
-  });
-}
+export { callsSetup as setup, placeCallIteration as default };
 
 export const handleSummary = summaryHandler('calls');
