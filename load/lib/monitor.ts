@@ -7,7 +7,11 @@ import http from 'k6/http';
 import { required } from './env.ts';
 import { ENDPOINT } from './target.ts';
 
-/** What GET {LOAD_MONITOR_URL}/stats answers (see scripts/k6/fanout-monitor.ts). */
+/**
+ * What GET {LOAD_MONITOR_URL}/stats answers. Kept in step by hand with MonitorStats in
+ * scripts/k6/fanout-monitor.ts: this file is type-checked with k6's types only, and that
+ * one imports Node modules, so neither can import the other.
+ */
 export interface MonitorStats {
   endpoints: number;
   events_per_call: number;
