@@ -8,7 +8,7 @@
  */
 import { HttpClient, HttpError } from '../http/client.js';
 import { signBody } from '../signing/index.js';
-import { ClockOffset } from './clock.js';
+import { ClockOffset } from '../clock/date-offset.js';
 
 /** What the delivery was meant to be, so the status checks know what its answer means. */
 export type Purpose = 'valid' | 'invalid' | 'count';

@@ -4,7 +4,7 @@
  * comparison takes longer the more leading characters match. These functions only
  * summarise the samples; the probe's verdict is always an observation.
  */
-import { median } from './clock.js';
+import { median } from '../clock/date-offset.js';
 
 export interface TimingSample {
   prefix: number;

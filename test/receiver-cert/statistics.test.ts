@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClockOffset, skewBounds } from '../../src/receiver-cert/clock.js';
+import { ClockOffset, skewBounds } from '../../src/clock/date-offset.js';
 import { ranks, signatureWithPrefix, spearman, summarizeTiming } from '../../src/receiver-cert/timing.js';
 
 const RIGHT = 'a551d12f05e5419266de84d8146e243b61565bf6f7016ea9eb5209b144fec3e4';

@@ -6,7 +6,7 @@
  * uncertainty and time in flight included) stay on one side of 300 s; otherwise the
  * delivery is tried again, and after three inconclusive tries the check is skipped.
  */
-import { skewBounds, type OffsetEstimate } from '../clock.js';
+import { skewBounds, type OffsetEstimate } from '../../clock/date-offset.js';
 import { envelopeBody } from '../fixtures.js';
 import { expectRejected, requireBaseline, skip, type CheckEnv, type CheckFn, type CheckOutcome } from '../context.js';
 import { acknowledged, describeAnswer, sleep, unixSeconds, type Exchange } from '../sender.js';

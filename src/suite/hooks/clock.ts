@@ -5,6 +5,7 @@
  * local clock lies in (D - t1, D + 1 s - t0); several samples narrow that interval.
  */
 import type { ServiceApi } from '../../api/service.js';
+import { ClockOffset as DateHeaderOffset } from '../../clock/date-offset.js';
 
 export interface ClockOffset {
   /** Service clock minus local clock, best estimate (the middle of the interval), ms. */
@@ -19,27 +20,18 @@ const SPACING_MS = 230;
 
 /** Samples `GET /v1/whoami` without a credential (any answer carries a Date header). */
 export async function measureClockOffset(api: ServiceApi): Promise<ClockOffset | undefined> {
-  let low = -Infinity;
-  let high = Infinity;
-  let samples = 0;
+  const clock = new DateHeaderOffset();
   for (let i = 0; i < SAMPLES; i++) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, SPACING_MS));
     const sentAt = Date.now();
-    let date: string | undefined;
     try {
-      date = (await api.whoami(undefined, { timeoutMs: 5_000 })).headers['date'];
+      const date = (await api.whoami(undefined, { timeoutMs: 5_000 })).headers['date'];
+      clock.add(date, sentAt, Date.now());
     } catch {
-      continue;
+      // A sample without an answer narrows nothing.
     }
-    const answeredAt = Date.now();
-    const serverMs = date ? Date.parse(date) : NaN;
-    if (!Number.isFinite(serverMs)) continue;
-    low = Math.max(low, serverMs - answeredAt);
-    high = Math.min(high, serverMs + 1000 - sentAt);
-    samples++;
   }
+  const { lo, hi, samples } = clock.estimate();
   if (samples === 0) return undefined;
-  // Disagreeing samples (a clock step during sampling): keep the widest honest reading.
-  if (low > high) [low, high] = [high, low];
-  return { offsetMs: Math.round((low + high) / 2), uncertaintyMs: Math.ceil((high - low) / 2), samples };
+  return { offsetMs: Math.round(((lo + hi) / 2) * 1000), uncertaintyMs: Math.ceil(((hi - lo) / 2) * 1000), samples };
 }

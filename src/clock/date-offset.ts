@@ -1,5 +1,5 @@
 /**
- * The receiver's clock offset, read from the `Date` headers of its answers.
+ * A peer's clock offset (a receiver's, a service's), read from the `Date` headers of its answers.
  *
  * A Date header has one-second resolution: a header saying second `d` means the receiver's
  * clock read somewhere in [d, d + 1) while it answered, and it answered between our send
