@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- seconds]`: throughput figures, each measured beside a bare server in
+ * `svc-harness bench [--seconds s]` (src/cli/commands/bench.ts): throughput figures, each measured beside a bare server in
  * the same run by the same load generator (autocannon), so that the ratios hold on any
  * machine even when the absolute figures do not:
  * - the reference implementation's call placements per second vs a bare node:http 204 server,
@@ -13,31 +13,27 @@ import { benchK6VsAutocannon } from './bench/k6-vs-autocannon.js';
 import { benchReceiver, formatBenchTable } from './bench/receiver.js';
 import { benchReference } from './bench/reference.js';
 
-const durationSec = Number(process.argv[2] ?? 6);
-if (!Number.isFinite(durationSec) || durationSec <= 0) {
-  console.error('bench: give the measured seconds per server as a positive number (npm run bench -- 6)');
-  process.exit(2);
+export async function runBench(durationSec: number): Promise<void> {
+  console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);
+  const reference = await benchReference({ durationSec });
+
+  console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per server in 3 interleaved rounds, median)`);
+  const receiver = await benchReceiver({ durationSec, rounds: 3 });
+  console.log(formatBenchTable(receiver.rows));
+
+  console.log(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);
+  const generators = await benchK6VsAutocannon({ durationSec });
+  if ('skipped' in generators) console.log(`skipped: ${generators.skipped}`);
+  else for (const row of generators.rows) console.log(`${row.name.padEnd(32)} ${String(row.rps).padStart(8)} req/s`);
+
+  const [bare, minimal, capturing] = receiver.rows;
+  const pct = (a: number | undefined, b: number | undefined) => (a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a');
+  // By CPU per request a cheaper server is a faster one: the ratio is base cost over this cost.
+  const cpuPct = (cost: number | undefined, base: number | undefined) => (cost && base ? `${((100 * base) / cost).toFixed(0)}%` : 'n/a');
+  console.log('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
+  console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} (target ≥ 50%)`);
+  console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (target ≥ 60%)`);
+  console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} [${cpuPct(minimal?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (the ceiling for any verifying receiver)`);
+  console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}]`);
+  if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${pct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
 }
-
-console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);
-const reference = await benchReference({ durationSec });
-
-console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per server in 3 interleaved rounds, median)`);
-const receiver = await benchReceiver({ durationSec, rounds: 3 });
-console.log(formatBenchTable(receiver.rows));
-
-console.log(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);
-const generators = await benchK6VsAutocannon({ durationSec });
-if ('skipped' in generators) console.log(`skipped: ${generators.skipped}`);
-else for (const row of generators.rows) console.log(`${row.name.padEnd(32)} ${String(row.rps).padStart(8)} req/s`);
-
-const [bare, minimal, capturing] = receiver.rows;
-const pct = (a: number | undefined, b: number | undefined) => (a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a');
-// By CPU per request a cheaper server is a faster one: the ratio is base cost over this cost.
-const cpuPct = (cost: number | undefined, base: number | undefined) => (cost && base ? `${((100 * base) / cost).toFixed(0)}%` : 'n/a');
-console.log('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
-console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} (target ≥ 50%)`);
-console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (target ≥ 60%)`);
-console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} [${cpuPct(minimal?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (the ceiling for any verifying receiver)`);
-console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}]`);
-if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${pct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);

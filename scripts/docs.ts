@@ -1,8 +1,14 @@
-/** `npm run docs`: regenerates docs/traceability.md from the catalog, the spec clauses and the fault registry. */
+/** `npm run docs`: regenerates docs/traceability.md and the published JSON Schemas in schemas/. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { renderTraceability } from '../src/docs/traceability.js';
+import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
 import { FAULT_PROOFS } from '../test/faults/registry.js';
 
 mkdirSync('docs', { recursive: true });
 writeFileSync('docs/traceability.md', renderTraceability(FAULT_PROOFS));
 console.log('wrote docs/traceability.md');
+mkdirSync('schemas', { recursive: true });
+for (const [path, render] of Object.entries(PUBLISHED_SCHEMAS)) {
+  writeFileSync(path, render());
+  console.log(`wrote ${path}`);
+}

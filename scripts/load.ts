@@ -1,6 +1,5 @@
 /**
- * `npm run load [-- <scenario>...] [--smoke] [--baseline <file>] [--tolerance <pct>]
- *                [--report-dir <dir>] [--allow-production] [--no-build]`
+ * `svc-harness load` (src/cli/commands/load.ts holds its options and help).
  *
  * Finds (or builds) k6, bundles load/scenarios, resolves the target from the same settings
  * as certify (SVC_*, RECEIVER_*; unset SVC_BASE_URL starts the reference on loopback),
@@ -15,7 +14,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { loadSettings, readSettingSources, SettingsError, type Settings } from '../src/config/settings.js';
 import { ControlClient } from '../src/control/client.js';
 import { CapturingReceiver, type ReceiverEndpoint } from '../src/receiver/index.js';
@@ -23,11 +21,12 @@ import { resolveTarget, type ResolvedTarget } from '../src/runner/target.js';
 import { RunAbort } from '../src/runner/errors.js';
 import { mask, maskDeep, registerSecret } from '../src/secrets/mask.js';
 import { baselineDigests, compareDigests } from './k6/baseline.js';
-import { k6Binary, k6Env, K6NotFound, REPO_ROOT, type FoundK6 } from './k6/binary.js';
+import { k6Binary, k6Env, REPO_ROOT, type FoundK6 } from './k6/binary.js';
 import { digestSummary, failedDigest, runPassed, skippedDigest, type K6Summary, type ScenarioDigest } from './k6/digest.js';
 import { startFanoutMonitor, type RunningMonitor } from './k6/fanout-monitor.js';
 import { renderHtml, type LoadReport } from './k6/html.js';
 import { buildLoadScripts, scenarioNames } from './load-build.js';
+import { UsageError, type ParsedArgs } from '../src/cli/command.js';
 
 const HARNESS_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** The spec's limit of active webhook endpoints per workspace. */
@@ -60,43 +59,33 @@ export interface LoadArgs {
   reportDir?: string;
   allowProduction: boolean;
   build: boolean;
-  help: boolean;
 }
 
-export function parseArgs(argv: readonly string[], known: readonly string[]): LoadArgs {
-  const args: LoadArgs = { scenarios: [], smoke: false, tolerance: 0.1, allowProduction: false, build: true, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = (): string => {
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new RunAbort(`${arg} needs a value`);
-      return next;
-    };
-    if (arg === '--smoke') args.smoke = true;
-    else if (arg === '--allow-production') args.allowProduction = true;
-    else if (arg === '--no-build') args.build = false;
-    else if (arg === '--help' || arg === '-h') args.help = true;
-    else if (arg === '--baseline') args.baseline = value();
-    else if (arg === '--report-dir') args.reportDir = value();
-    else if (arg === '--tolerance') {
-      const pct = Number(value());
-      if (!Number.isFinite(pct) || pct < 0) throw new RunAbort('--tolerance takes a percentage, e.g. 10');
-      args.tolerance = pct / 100;
-    } else if (arg.startsWith('--')) throw new RunAbort(`unknown option ${arg} (see --help)`);
-    else if (arg === 'all') args.scenarios.push(...known);
-    else if (known.includes(arg)) args.scenarios.push(arg);
-    else throw new RunAbort(`unknown scenario ${arg} (known: ${known.join(', ')})`);
+/** The load command's parsed command line (src/cli/commands/load.ts) as LoadArgs; scenario names checked. */
+export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly string[]): LoadArgs {
+  const args: LoadArgs = {
+    scenarios: [],
+    smoke: values.smoke === true,
+    tolerance: 0.1,
+    allowProduction: values['allow-production'] === true,
+    build: values['no-build'] !== true,
+    ...(typeof values.baseline === 'string' ? { baseline: values.baseline } : {}),
+    ...(typeof values['report-dir'] === 'string' ? { reportDir: values['report-dir'] } : {}),
+  };
+  if (typeof values.tolerance === 'string') {
+    const pct = Number(values.tolerance);
+    if (values.tolerance.trim() === '' || !Number.isFinite(pct) || pct < 0) throw new UsageError('--tolerance takes a percentage, e.g. 10');
+    args.tolerance = pct / 100;
+  }
+  for (const name of positionals) {
+    if (name === 'all') args.scenarios.push(...known);
+    else if (known.includes(name)) args.scenarios.push(name);
+    else throw new UsageError(`unknown scenario ${name} (known: ${known.join(', ')})`);
   }
   if (args.scenarios.length === 0) args.scenarios = [...known];
   args.scenarios = [...new Set(args.scenarios)];
   return args;
 }
-
-const USAGE = `usage: npm run load -- [scenario ...] [--smoke] [--baseline <summary.json>] [--tolerance <pct>]
-                     [--report-dir <dir>] [--allow-production] [--no-build]
-scenarios: ${Object.keys(PROFILES).join(', ')} (default: all)
-settings: SVC_BASE_URL, SVC_CONTROL_URL, SVC_CONTROL_TOKEN, SVC_TOKEN, RECEIVER_* as for certify;
-          ${LOAD_SETTINGS.join(', ')}`;
 
 /** Reads LOAD_ settings (environment over .env) and refuses unknown LOAD_ names. */
 export function loadSettingsOf(sources: Record<string, string>): Record<string, string> {
@@ -331,12 +320,9 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, scenarioNames());
-  if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+/** `svc-harness load`: returns the exit code; throws RunAbort, SettingsError or K6NotFound when the run cannot happen. */
+export async function runLoad(parsed: ParsedArgs): Promise<number> {
+  const args = toLoadArgs(parsed, scenarioNames());
   const settings = loadSettings();
   const loadEnv = loadSettingsOf(readSettingSources());
   registerSecret(loadEnv.LOAD_TOKEN);
@@ -416,14 +402,4 @@ async function main(argv: string[]): Promise<number> {
   }
   log(`reports: ${join(reportDir, 'summary.json')}, ${join(reportDir, 'report.html')}`);
   return passed ? 0 : 1;
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (error) {
-    const known = error instanceof RunAbort || error instanceof SettingsError || error instanceof K6NotFound;
-    log(known ? `load: ${(error as Error).message}` : `load: ${(error as Error).stack ?? String(error)}`);
-    process.exitCode = 2;
-  }
 }

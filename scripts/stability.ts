@@ -21,7 +21,7 @@ let runsWithoutReport = 0;
 for (let run = 1; run <= runs; run++) {
   const dir = mkdtempSync(join(tmpdir(), 'stability-'));
   const started = Date.now();
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/certify.ts'], {
+  const child = spawnSync(process.execPath, ['bin/svc-harness.js', 'certify'], {
     env: { ...process.env, CERTIFY_REPORT_DIR: dir, CERTIFY_TIER: 'fast' },
     encoding: 'utf8',
     timeout: 15 * 60_000,

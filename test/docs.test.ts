@@ -2,12 +2,17 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/catalog/checks.js';
 import { SPEC_CLAUSES } from '../src/catalog/spec-clauses.js';
+import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
 import { renderTraceability } from '../src/docs/traceability.js';
 import { FAULT_PROOFS } from './faults/registry.js';
 
 describe('docs/traceability.md', () => {
   it('is what `npm run docs` generates from the catalog (run it after changing checks)', () => {
     expect(readFileSync('docs/traceability.md', 'utf8')).toBe(renderTraceability(FAULT_PROOFS));
+  });
+
+  it.each(Object.keys(PUBLISHED_SCHEMAS))('%s is what `npm run docs` generates from its zod schema', (path) => {
+    expect(readFileSync(path, 'utf8')).toBe(PUBLISHED_SCHEMAS[path]!());
   });
 
   it('traces every check to at least one spec sentence', () => {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
+import { describeFields, type SettingHelp } from './describe.js';
 
 const httpUrl = (name: string) =>
   z
@@ -72,30 +73,31 @@ const positiveMs = (name: string) =>
     .refine((value) => value >= 1_000 && value <= 600_000, `${name} must be from 1000 to 600000 ms`);
 
 const FIELDS = z.object({
-    SVC_BASE_URL: httpUrl('SVC_BASE_URL').optional(),
-    SVC_CONTROL_URL: httpUrl('SVC_CONTROL_URL').optional(),
-    SVC_CONTROL_TOKEN: credential('SVC_CONTROL_TOKEN').optional(),
-    SVC_TOKEN: credential('SVC_TOKEN').optional(),
-    SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional(),
-    SVC_IMAGE_API_PORT: port('SVC_IMAGE_API_PORT').default(8080),
-    SVC_IMAGE_CONTROL_PORT: port('SVC_IMAGE_CONTROL_PORT').optional(),
+    SVC_BASE_URL: httpUrl('SVC_BASE_URL').optional().describe('the service under test, without /v1; unset: the bundled reference on a free loopback port'),
+    SVC_CONTROL_URL: httpUrl('SVC_CONTROL_URL').optional().describe('its control interface (contracts/control-interface.md)'),
+    SVC_CONTROL_TOKEN: credential('SVC_CONTROL_TOKEN').optional().describe('bearer token of the control interface'),
+    SVC_TOKEN: credential('SVC_TOKEN').optional().describe('a ready-made bearer token, for runs without a control interface'),
+    SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional().describe('a container image of the service to start and certify (testcontainers)'),
+    SVC_IMAGE_API_PORT: port('SVC_IMAGE_API_PORT').default(8080).describe("the image's API port"),
+    SVC_IMAGE_CONTROL_PORT: port('SVC_IMAGE_CONTROL_PORT').optional().describe("the image's control port; default: the API port"),
     SVC_IMAGE_CONTROL_PATH: z
       .string()
       .regex(/^\/[^\s?#]*$/, 'SVC_IMAGE_CONTROL_PATH must be a path starting with /, e.g. /_control')
-      .default('/_control'),
-    SVC_IMAGE_CONTROL_TOKEN: credential('SVC_IMAGE_CONTROL_TOKEN').optional(),
-    SVC_IMAGE_ENV: envList('SVC_IMAGE_ENV').default({}),
-    SVC_IMAGE_STARTUP_TIMEOUT_MS: positiveMs('SVC_IMAGE_STARTUP_TIMEOUT_MS').default(60_000),
-    RECEIVER_PORT: port('RECEIVER_PORT').default(0),
-    RECEIVER_HOST: z.string().min(1, 'RECEIVER_HOST is empty').optional(),
-    RECEIVER_PUBLIC_URL: httpUrl('RECEIVER_PUBLIC_URL').optional(),
-    RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional(),
-    RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional(),
-    RECEIVER_SECRET: z.string().min(1).optional(),
-    CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast'),
-    CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest'),
-    CERTIFY_CHECKS: z.string().optional(),
-    CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false),
+      .default('/_control')
+      .describe('path of the control interface on the control port'),
+    SVC_IMAGE_CONTROL_TOKEN: credential('SVC_IMAGE_CONTROL_TOKEN').optional().describe('control token given to the image; default: random per run'),
+    SVC_IMAGE_ENV: envList('SVC_IMAGE_ENV').default({}).describe('extra environment for the image: A=1,B=2 or a JSON object of strings'),
+    SVC_IMAGE_STARTUP_TIMEOUT_MS: positiveMs('SVC_IMAGE_STARTUP_TIMEOUT_MS').default(60_000).describe('how long the image may take to become ready'),
+    RECEIVER_PORT: port('RECEIVER_PORT').default(0).describe('port of the capturing webhook receiver; 0: any free port'),
+    RECEIVER_HOST: z.string().min(1, 'RECEIVER_HOST is empty').optional().describe('address the receiver listens on; default 127.0.0.1'),
+    RECEIVER_PUBLIC_URL: httpUrl('RECEIVER_PUBLIC_URL').optional().describe("the receiver's URL as the service must call it (a tunnel, for a remote service); default https://127.0.0.1:<port>"),
+    RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional().describe('PEM certificate of the receiver; default: a self-signed pair made for the run'),
+    RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional().describe('PEM private key of the receiver'),
+    RECEIVER_SECRET: z.string().min(1).optional().describe('signing secret checked by the standalone receiver command'),
+    CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast').describe('fast (CI gate) or full (adds real-time checks: the 30 s time-out, un-scaled retries)'),
+    CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
+    CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
+    CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });
 
 const SCHEMA = FIELDS.superRefine((settings, ctx) => {
@@ -114,6 +116,15 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
   });
 
 export type Settings = z.output<typeof SCHEMA>;
+
+export function settingsHelp(): SettingHelp[] {
+  return describeFields(FIELDS.shape);
+}
+
+/** The settings as a JSON Schema of the strings a user writes (published as docs/schemas/settings.schema.json). */
+export function settingsJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(FIELDS, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
 const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'CERTIFY_'];

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { describeFields, type SettingHelp } from '../config/describe.js';
 import { readSettingSources } from '../config/settings.js';
 import { registerSecret } from '../secrets/mask.js';
 
@@ -32,17 +33,17 @@ const flag = (name: string) =>
   z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
 
 const FIELDS = z.object({
-  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL').optional(),
-  TARGET_RECEIVER_SECRET: z.string().min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`).optional(),
-  TARGET_RECEIVER_SECRET_FILE: z.string().refine((path) => existsSync(path), { message: 'TARGET_RECEIVER_SECRET_FILE names a file that does not exist' }).optional(),
-  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL').optional(),
-  TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS).default(10_000),
-  TARGET_RECEIVER_RATE: integer('TARGET_RECEIVER_RATE', 1, 50).default(50),
-  TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000).default(1_000),
-  TARGET_RECEIVER_MAX_RUN_SECONDS: integer('TARGET_RECEIVER_MAX_RUN_SECONDS', 10, 3_600).default(600),
-  TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500).default(40),
-  TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS').optional(),
-  TARGET_RECEIVER_REPORT_DIR: z.string().min(1).default('reports/receiver-latest'),
+  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL').optional().describe('the webhook receiver to certify (required)'),
+  TARGET_RECEIVER_SECRET: z.string().min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`).optional().describe("its endpoint's signing secret (or TARGET_RECEIVER_SECRET_FILE); never printed"),
+  TARGET_RECEIVER_SECRET_FILE: z.string().refine((path) => existsSync(path), { message: 'TARGET_RECEIVER_SECRET_FILE names a file that does not exist' }).optional().describe('a file holding the signing secret'),
+  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL').optional().describe('where the receiver reports how many deliveries it processed, for the idempotency checks'),
+  TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS).default(10_000).describe('how long one delivery may wait for an answer'),
+  TARGET_RECEIVER_RATE: integer('TARGET_RECEIVER_RATE', 1, 50).default(50).describe('deliveries per second, at most'),
+  TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000).default(1_000).describe('deliveries per run, at most'),
+  TARGET_RECEIVER_MAX_RUN_SECONDS: integer('TARGET_RECEIVER_MAX_RUN_SECONDS', 10, 3_600).default(600).describe('whole-run deadline'),
+  TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500).default(40).describe('samples per prefix length of the constant-time probe; 0 skips it'),
+  TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS').optional().describe('accept an unverified certificate; default true on loopback only'),
+  TARGET_RECEIVER_REPORT_DIR: z.string().min(1).default('reports/receiver-latest').describe('where reports go'),
 });
 
 export interface ReceiverCertSettings {
@@ -66,6 +67,10 @@ export class ReceiverSettingsError extends Error {
 }
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
+
+export function receiverSettingsHelp(): SettingHelp[] {
+  return describeFields(FIELDS.shape);
+}
 
 /** Validates the TARGET_RECEIVER_* names of `sources`; other names are not this schema's. */
 export function parseReceiverSettings(sources: Record<string, string>): ReceiverCertSettings {

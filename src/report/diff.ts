@@ -2,7 +2,7 @@
  * What changed between two runs (two implementations, or one before and after a change):
  * verdicts that differ, observations (`observe` checks' measurements) that differ, and
  * timing figures side by side. A pure function of two RunReports, and its Markdown and
- * HTML renderings (`npm run report:diff`, scripts/report-diff.ts).
+ * HTML renderings (`svc-harness report diff`, src/cli/commands/report-diff.ts).
  *
  * Timing figures are the numeric measurements whose name ends in `_ms` (or `Ms`), at any
  * depth (wall-clock instants excepted); they are never counted as observation changes,

@@ -1,31 +1,48 @@
-/** The result of a run, as ../shared/contracts/runner.md fixes report.json. */
+/**
+ * The result of a run, as ../shared/contracts/runner.md fixes report.json. The zod schema is
+ * the one source: the types below are inferred from it, and the published JSON Schema
+ * (docs/schemas/report.schema.json, `npm run docs`) is generated from it.
+ */
+import { z } from 'zod';
 import type { Level } from '../catalog/checks.js';
 
-export type Verdict = 'pass' | 'fail' | 'warn' | 'skip';
+const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip']).describe('pass | fail | warn (a failed should) | skip');
+const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
 
-export interface CheckResult {
-  id: string;
-  title: string;
-  clause: string;
-  level: Level;
-  verdict: Verdict;
-  duration_ms: number;
-  detail?: string;
-  measurements?: Record<string, unknown>;
-  /** Suite the check belongs to (not in the contract's example; extra fields are allowed). */
-  area: string;
-}
+const CHECK_RESULT = z.looseObject({
+  id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/).describe('stable across versions, unique, upper-case words joined by -'),
+  title: z.string(),
+  clause: z.string().describe('the spec clause(s) the check traces to'),
+  level: LEVEL,
+  verdict: VERDICT,
+  duration_ms: z.number().nonnegative(),
+  detail: z.string().optional(),
+  measurements: z.record(z.string(), z.unknown()).optional(),
+  area: z.string().describe('suite the check belongs to (not in the contract example; extra fields are allowed)'),
+});
 
-export interface RunReport {
-  harness_version: string;
-  target: { base_url: string; embedded_reference: boolean };
-  started_at: string;
-  finished_at: string;
-  summary: Record<Verdict, number>;
-  checks: CheckResult[];
-  tier: 'fast' | 'full';
-  /** Set when the run was stopped by a signal before every check ran. */
-  interrupted?: boolean;
+export const RUN_REPORT = z.looseObject({
+  harness_version: z.string(),
+  target: z.object({ base_url: z.string(), embedded_reference: z.boolean() }),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+  summary: z.object({ pass: z.number().int().nonnegative(), fail: z.number().int().nonnegative(), warn: z.number().int().nonnegative(), skip: z.number().int().nonnegative() }),
+  checks: z.array(CHECK_RESULT),
+  tier: z.enum(['fast', 'full']),
+  interrupted: z.boolean().optional().describe('set when a signal stopped the run before every check ran'),
+});
+
+export type Verdict = z.infer<typeof VERDICT>;
+export type CheckResult = z.infer<typeof CHECK_RESULT>;
+export type RunReport = z.infer<typeof RUN_REPORT>;
+
+// The catalog's Level and the report's level must stay one set of words.
+const levelsAgree: [Level, z.infer<typeof LEVEL>] extends [z.infer<typeof LEVEL>, Level] ? true : never = true;
+void levelsAgree;
+
+/** report.json's JSON Schema (draft 2020-12), as published in docs/schemas/report.schema.json. */
+export function reportJsonSchema(): Record<string, unknown> {
+  return { $id: 'https://svc-conformance.example.test/schemas/report.schema.json', title: 'report.json of a certification run', ...z.toJSONSchema(RUN_REPORT, { io: 'output' }) };
 }
 
 export function summarize(checks: readonly CheckResult[]): Record<Verdict, number> {

@@ -30,7 +30,8 @@ const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const MAX_SUITE_CONCURRENCY = 32;
 
 export interface CertifyOptions {
-  argv?: string[];
+  /** --allow-production: a production (svc_live_) target may be certified. */
+  allowProduction?: boolean;
   env?: NodeJS.ProcessEnv;
   print?: (line: string) => void;
   /** Whole-run deadline for the checks (default RUN_DEADLINE_MS of the tier). */
@@ -39,7 +40,6 @@ export interface CertifyOptions {
 
 export async function certify(options: CertifyOptions = {}): Promise<number> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
-  const argv = options.argv ?? [];
   let settings: Settings;
   try {
     settings = loadSettings(options.env ?? process.env);
@@ -47,7 +47,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     if (error instanceof SettingsError) return abort(error.message);
     throw error;
   }
-  const allowProduction = argv.includes('--allow-production') || settings.CERTIFY_ALLOW_PRODUCTION;
+  const allowProduction = options.allowProduction === true || settings.CERTIFY_ALLOW_PRODUCTION;
   let selected: CheckSpec[];
   try {
     selected = selectChecks(settings.CERTIFY_CHECKS);

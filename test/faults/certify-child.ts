@@ -1,9 +1,10 @@
 /** Runs `npm run certify` as a child process, as a user would, and reads its report. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunReport } from '../../src/report/model.js';
+import { readReportFile } from '../../src/report/validate.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUN_TIMEOUT_MS = 150_000;
@@ -22,7 +23,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 export async function runCertify(settings: Record<string, string>): Promise<ChildRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'certify-child-'));
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/certify.ts')], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/svc-harness.js'), 'certify'], {
       cwd: ROOT,
       env: { ...cleanEnv(), ...settings, CERTIFY_REPORT_DIR: reportDir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,11 +35,9 @@ export async function runCertify(settings: Record<string, string>): Promise<Chil
     const exitCode = await new Promise<number | null>((done) => child.on('close', done));
     clearTimeout(timer);
     let report: RunReport | undefined;
-    try {
-      report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
-    } catch {
-      report = undefined;
-    }
+    // A report that exists must conform to the published schema; a run that wrote none has none.
+    const reportPath = join(reportDir, 'report.json');
+    if (existsSync(reportPath)) report = readReportFile(reportPath);
     return { exitCode, output, ...(report ? { report } : {}) };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });

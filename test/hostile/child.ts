@@ -1,15 +1,16 @@
 /**
- * Runs `scripts/certify.ts` as a child process, as a user or CI job would, and observes
+ * Runs `svc-harness certify` (bin/svc-harness.js) as a child process, as a user or CI job would, and observes
  * what a test of the harness's bounds needs: wall time, exit code, everything printed,
  * every file the run left (report directory and its temp directory), and the peak RSS
  * of each process of the run (read from /proc while they live). Like
  * test/faults/certify-child.ts, with a signal, a clock and a memory gauge added.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunReport } from '../../src/report/model.js';
+import { readReportFile } from '../../src/report/validate.js';
 import { PeakRss, type RssPeaks } from './rss.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -20,7 +21,7 @@ export interface ChildOptions {
   env?: Record<string, string>;
   /** Sent when `at` resolves: to the run's process, or to its whole process group (Ctrl-C). */
   interrupt?: { signal: 'SIGINT' | 'SIGTERM'; at: Promise<unknown>; group?: boolean };
-  /** Another entry script than scripts/certify.ts (relative to the project root). */
+  /** An entry script to run instead of `svc-harness certify` (relative to the project root). */
   script?: string;
   /** The run is killed (SIGKILL) past this; the test then fails on the time bound. */
   killAfterMs?: number;
@@ -48,7 +49,7 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
   const reportDir = mkdtempSync(join(tmpdir(), 'hostile-report-'));
   const runTmp = mkdtempSync(join(tmpdir(), 'hostile-tmp-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, options.script ?? 'scripts/certify.ts')], {
+  const child = spawn(process.execPath, options.script ? ['--import', 'tsx', join(ROOT, options.script)] : [join(ROOT, 'bin/svc-harness.js'), 'certify'], {
     cwd: ROOT,
     env: { ...cleanEnv(), CERTIFY_REPORT_DIR: reportDir, ...options.settings, ...options.env, TMPDIR: runTmp },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -85,11 +86,9 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
   const files = new Map<string, string>();
   for (const dir of [reportDir, runTmp]) for (const file of walk(dir)) files.set(file, readFileSync(file, 'latin1'));
   let report: RunReport | undefined;
-  try {
-    report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
-  } catch {
-    report = undefined;
-  }
+  // A report that exists must conform to the published schema; a run that wrote none has none.
+  const reportPath = join(reportDir, 'report.json');
+  if (existsSync(reportPath)) report = readReportFile(reportPath);
   rmSync(reportDir, { recursive: true, force: true });
   rmSync(runTmp, { recursive: true, force: true });
   return {

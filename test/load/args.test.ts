@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LOAD_SETTINGS, loadSettingsOf, parseArgs, parseDurationSeconds } from '../../scripts/load.js';
+import { LOAD_SETTINGS, loadSettingsOf, parseDurationSeconds, toLoadArgs } from '../../scripts/load.js';
+import { parseCommandArgs } from '../../src/cli/command.js';
+import { loadCommand } from '../../src/cli/commands/load.js';
 import { k6Env, parseK6Version, isV2 } from '../../scripts/k6/binary.js';
 import { RESERVED_TEST_NUMBER } from '../../src/api/service.js';
 import { readFileSync } from 'node:fs';
 
 const KNOWN = ['calls', 'calls-ramp', 'fanout', 'rotation'];
+const parseArgs = (argv: string[], known: string[]) => toLoadArgs(parseCommandArgs(loadCommand, argv), known);
 
-describe('npm run load arguments', () => {
+describe('svc-harness load arguments', () => {
   it('runs every scenario by default', () => {
     expect(parseArgs([], KNOWN).scenarios).toEqual(KNOWN);
   });
@@ -18,8 +21,9 @@ describe('npm run load arguments', () => {
 
   it('refuses an unknown scenario or option', () => {
     expect(() => parseArgs(['callz'], KNOWN)).toThrow(/unknown scenario callz/);
-    expect(() => parseArgs(['--fast'], KNOWN)).toThrow(/unknown option --fast/);
-    expect(() => parseArgs(['--baseline'], KNOWN)).toThrow(/needs a value/);
+    expect(() => parseArgs(['--fast'], KNOWN)).toThrow(/Unknown option '--fast'/);
+    expect(() => parseArgs(['--baseline'], KNOWN)).toThrow(/--baseline <value>' argument missing/);
+    expect(() => parseArgs(['--tolerance', 'lots'], KNOWN)).toThrow(/percentage/);
   });
 
   it('refuses unknown LOAD_ settings and the ones it sets itself', () => {

@@ -27,7 +27,7 @@ const reason = k6 ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; 
 
 function run(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/load.ts', ...args], {
+    const child = spawn(process.execPath, ['bin/svc-harness.js', 'load', ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...(k6 ? { LOAD_K6_BINARY: k6 } : {}), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

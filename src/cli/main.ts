@@ -1,0 +1,83 @@
+/**
+ * `svc-harness <command>`: one entry point for every command (bin/svc-harness.js runs it).
+ * Each command is described once in src/cli/commands/; this module picks one, parses its
+ * arguments, prints its help, and turns the errors that mean "this run cannot happen" into
+ * exit 2 with a one-line reason on stderr.
+ */
+import { SettingsError } from '../config/settings.js';
+import { ReceiverSettingsError } from '../receiver-cert/settings.js';
+import { ReportFileError } from '../report/validate.js';
+import { RunAbort } from '../runner/errors.js';
+import { mask } from '../secrets/mask.js';
+import { type Command, parseCommandArgs, PROGRAM, renderHelp, UsageError, usageLine } from './command.js';
+import { benchCommand } from './commands/bench.js';
+import { certifyReceiverCommand } from './commands/certify-receiver.js';
+import { certifyCommand } from './commands/certify.js';
+import { loadCommand } from './commands/load.js';
+import { receiverCommand } from './commands/receiver.js';
+import { referenceCommand } from './commands/reference.js';
+import { reportDiffCommand } from './commands/report-diff.js';
+
+export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, reportDiffCommand, referenceCommand, benchCommand];
+
+const EXIT_NO_RUN = 2;
+
+export function programHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));
+  return [
+    `usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Conformance and load-test harness for the Voice and Mailer Automation Service.',
+    '',
+    'commands:',
+    ...COMMANDS.map((command) => `  ${command.words.join(' ').padEnd(width)}  ${command.summary}`),
+    '',
+    `Run \`${PROGRAM} <command> --help\` for a command's options, settings and exit codes.`,
+    '',
+  ].join('\n');
+}
+
+/** The command named by the longest run of leading words: `certify receiver` before `certify`. */
+export function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  const byLength = [...COMMANDS].sort((a, b) => b.words.length - a.words.length);
+  for (const command of byLength) {
+    if (command.words.every((word, i) => argv[i] === word)) return { command, rest: argv.slice(command.words.length) };
+  }
+  return undefined;
+}
+
+/** Runs the command line; resolves to the exit code. Output goes to stdout and stderr. */
+export async function main(argv: readonly string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(programHelp());
+    return argv.length === 0 ? EXIT_NO_RUN : 0;
+  }
+  if (argv[0] === '--version') {
+    const { HARNESS_VERSION } = await import('../runner/certify.js');
+    process.stdout.write(`${HARNESS_VERSION}\n`);
+    return 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    process.stderr.write(`${PROGRAM}: unknown command ${mask(JSON.stringify(argv[0]))}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}\n`);
+    return EXIT_NO_RUN;
+  }
+  const { command, rest } = found;
+  const name = `${PROGRAM} ${command.words.join(' ')}`;
+  try {
+    const args = parseCommandArgs(command, rest);
+    if (args.help) {
+      process.stdout.write(renderHelp(command));
+      return 0;
+    }
+    return await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${name}: ${mask(error.message)}\nusage: ${usageLine(command)} (see --help)\n`);
+      return EXIT_NO_RUN;
+    }
+    const expected = [SettingsError, ReceiverSettingsError, RunAbort, ReportFileError].some((type) => error instanceof type);
+    process.stderr.write(`${name}: ${mask(expected ? (error as Error).message : `failed: ${(error as Error).stack ?? String(error)}`)}\n`);
+    return EXIT_NO_RUN;
+  }
+}
