@@ -1,22 +1,30 @@
 /**
- * `npm run image`: builds the reference implementation as a container image from what is
- * on this machine (no base image is pulled): the reference bundled into one file with
- * esbuild, the Node binary and the shared libraries `ldd` lists for it, in a `FROM scratch`
- * image (Containerfile). Prints the image's name as its last line.
+ * `npm run image [-- reference|harness]`: builds a container image from what is on this
+ * machine (no base image is pulled), `FROM scratch` with the Node binary and the shared
+ * libraries `ldd` lists for it. Prints the image's name as its last line.
+ * - reference (default): the reference implementation bundled into one file with esbuild
+ *   (Containerfile);
+ * - harness: the harness itself, `svc-harness` as entry point, with its production
+ *   dependencies (`npm ci --omit=dev` from the npm cache) and openssl (Containerfile.harness).
  *
- * Environment: IMAGE_NAME (default localhost/svc-reference:<harness version>),
+ * Environment: IMAGE_NAME (default localhost/svc-<kind>:<harness version>),
  * IMAGE_BUILDER (podman | docker; default podman when on PATH, else docker).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const CONTEXT_DIR = join(ROOT, '.tools', 'image', 'context');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-export const DEFAULT_IMAGE = `localhost/svc-reference:${VERSION}`;
+
+export type ImageKind = 'reference' | 'harness';
+export const DEFAULT_IMAGES: Record<ImageKind, string> = { reference: `localhost/svc-reference:${VERSION}`, harness: `localhost/svc-harness:${VERSION}` };
+export const DEFAULT_IMAGE = DEFAULT_IMAGES.reference;
+const contextDir = (kind: ImageKind): string => join(ROOT, '.tools', 'image', kind);
+/** What the harness needs at run time, besides its production dependencies. */
+const HARNESS_FILES = ['bin', 'src', 'suites', 'reference', 'fixtures', 'schemas', 'scripts', 'load', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** The shared libraries (and the loader) a binary needs, as absolute paths, from `ldd`. */
 export function sharedLibraries(binary: string): string[] {
@@ -39,9 +47,23 @@ function copyInto(rootfs: string, path: string): void {
   chmodSync(target, statSync(realpathSync(path)).mode & 0o777);
 }
 
-export async function prepareContext(contextDir = CONTEXT_DIR): Promise<void> {
-  rmSync(contextDir, { recursive: true, force: true });
-  const rootfs = join(contextDir, 'rootfs');
+/** Node at /usr/bin/node whatever its path here, its libraries at theirs, and a /tmp. */
+function copyNodeRuntime(rootfs: string): void {
+  copyBinary(rootfs, realpathSync(process.execPath), '/usr/bin/node');
+  // os.tmpdir() for anything that needs it; world-writable with the sticky bit.
+  mkdirSync(join(rootfs, 'tmp'), { recursive: true });
+  chmodSync(join(rootfs, 'tmp'), 0o1777);
+}
+
+function copyBinary(rootfs: string, binary: string, at: string): void {
+  mkdirSync(join(rootfs, dirname(at)), { recursive: true });
+  copyFileSync(binary, join(rootfs, at));
+  chmodSync(join(rootfs, at), 0o755);
+  for (const library of sharedLibraries(binary)) copyInto(rootfs, library);
+}
+
+async function prepareReferenceContext(context: string): Promise<void> {
+  const rootfs = join(context, 'rootfs');
   await build({
     entryPoints: [join(ROOT, 'scripts', 'image', 'entry.ts')],
     outfile: join(rootfs, 'app', 'reference.cjs'),
@@ -54,16 +76,44 @@ export async function prepareContext(contextDir = CONTEXT_DIR): Promise<void> {
     logLevel: 'warning',
     legalComments: 'none',
   });
-  const node = realpathSync(process.execPath);
-  // The binary goes to /usr/bin/node whatever its path here; the libraries keep theirs.
-  mkdirSync(join(rootfs, 'usr', 'bin'), { recursive: true });
-  copyFileSync(node, join(rootfs, 'usr', 'bin', 'node'));
-  chmodSync(join(rootfs, 'usr', 'bin', 'node'), 0o755);
-  for (const library of sharedLibraries(node)) copyInto(rootfs, library);
-  // os.tmpdir() for anything that needs it; world-writable with the sticky bit.
-  mkdirSync(join(rootfs, 'tmp'), { recursive: true });
-  chmodSync(join(rootfs, 'tmp'), 0o1777);
-  copyFileSync(join(ROOT, 'Containerfile'), join(contextDir, 'Containerfile'));
+  copyNodeRuntime(rootfs);
+  copyFileSync(join(ROOT, 'Containerfile'), join(context, 'Containerfile'));
+}
+
+async function prepareHarnessContext(context: string): Promise<void> {
+  const rootfs = join(context, 'rootfs');
+  const app = join(rootfs, 'app');
+  for (const file of HARNESS_FILES) cpSync(join(ROOT, file), join(app, file), { recursive: true });
+  // Exactly the locked production dependencies; the npm cache of this machine serves them.
+  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, stdio: ['ignore', 2, 2] });
+  if (install.status !== 0) throw new Error(`npm ci --omit=dev for the harness image failed with exit code ${install.status ?? install.error?.message}`);
+  copyNodeRuntime(rootfs);
+  // Native addons (rollup's, for one) load shared libraries the node binary itself does not.
+  for (const addon of nativeAddons(join(app, 'node_modules'))) for (const library of sharedLibraries(addon)) copyInto(rootfs, library);
+  // openssl makes the receiver's certificate for each run (src/tls/selfSigned.ts).
+  const openssl = execFileSync('sh', ['-c', 'command -v openssl'], { encoding: 'utf8' }).trim();
+  copyBinary(rootfs, realpathSync(openssl), '/usr/bin/openssl');
+  mkdirSync(join(rootfs, 'etc', 'ssl'), { recursive: true });
+  copyFileSync(realpathSync('/usr/lib/ssl/openssl.cnf'), join(rootfs, 'etc', 'ssl', 'openssl.cnf'));
+  // The working directory: reports go to /work/reports (mount a volume there to keep them).
+  mkdirSync(join(rootfs, 'work', 'reports'), { recursive: true });
+  chmodSync(join(rootfs, 'work'), 0o1777);
+  chmodSync(join(rootfs, 'work', 'reports'), 0o1777);
+  copyFileSync(join(ROOT, 'Containerfile.harness'), join(context, 'Containerfile'));
+}
+
+function nativeAddons(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.node'))
+    .map((path) => join(dir, path));
+}
+
+export async function prepareContext(kind: ImageKind): Promise<string> {
+  const context = contextDir(kind);
+  rmSync(context, { recursive: true, force: true });
+  if (kind === 'reference') await prepareReferenceContext(context);
+  else await prepareHarnessContext(context);
+  return context;
 }
 
 export function chooseBuilder(): string {
@@ -72,12 +122,16 @@ export function chooseBuilder(): string {
   return spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0 ? 'podman' : 'docker';
 }
 
-export async function buildImage(name = process.env.IMAGE_NAME || DEFAULT_IMAGE, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<string> {
+export async function buildImage(
+  name = process.env.IMAGE_NAME || DEFAULT_IMAGE,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  kind: ImageKind = 'reference',
+): Promise<string> {
   const started = performance.now();
-  await prepareContext();
+  const context = await prepareContext(kind);
   const builder = chooseBuilder();
   log(`image: context ready in ${Math.round(performance.now() - started)} ms; building ${name} with ${builder}`);
-  const result = spawnSync(builder, ['build', '--label', 'svc-conformance.reference=true', '-t', name, '-f', join(CONTEXT_DIR, 'Containerfile'), CONTEXT_DIR], {
+  const result = spawnSync(builder, ['build', '--label', `svc-conformance.${kind}=true`, '-t', name, '-f', join(context, 'Containerfile'), context], {
     stdio: ['ignore', 2, 2], // stdout keeps only the image name
   });
   if (result.error) throw new Error(`${builder} build could not start: ${result.error.message} (install podman: npm run engine)`);
@@ -87,8 +141,10 @@ export async function buildImage(name = process.env.IMAGE_NAME || DEFAULT_IMAGE,
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const kind = process.argv[2] ?? 'reference';
   try {
-    const name = await buildImage();
+    if (kind !== 'reference' && kind !== 'harness') throw new Error(`unknown image "${kind}": use reference or harness`);
+    const name = await buildImage(process.env.IMAGE_NAME || DEFAULT_IMAGES[kind], undefined, kind);
     process.stdout.write(`${name}\n`);
   } catch (error) {
     process.stderr.write(`image: ${(error as Error).message}\n`);
