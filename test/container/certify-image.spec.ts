@@ -8,9 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getContainerRuntimeClient } from 'testcontainers';
+import { engineProblem, harnessContainers } from './engine.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_LABEL } from '../../src/runner/container.js';
 import { buildImage, chooseBuilder, DEFAULT_IMAGE } from '../../scripts/image.js';
 import { runCertify } from '../faults/certify-child.js';
 
@@ -18,21 +17,6 @@ const NEVER_READY_IMAGE = 'localhost/svc-never-ready:test';
 const BROKEN_TIMEOUT_MS = 5_000;
 
 let noEngine: string | undefined;
-
-async function engineProblem(): Promise<string | undefined> {
-  try {
-    await getContainerRuntimeClient();
-    return undefined;
-  } catch (error) {
-    return `no container engine reachable (DOCKER_HOST=${process.env.DOCKER_HOST ?? 'unset'}: ${(error as Error).message.split('\n')[0]}); run \`npm run engine\` and export its DOCKER_HOST`;
-  }
-}
-
-async function harnessContainers(): Promise<string[]> {
-  const client = await getContainerRuntimeClient();
-  const found = await client.container.dockerode.listContainers({ all: true, filters: { label: [CONTAINER_LABEL] } });
-  return found.map((info) => `${info.Id.slice(0, 12)} ${info.Image} ${info.State}`);
-}
 
 /** The reference image with an entry point that never listens. */
 function buildNeverReadyImage(base: string): void {

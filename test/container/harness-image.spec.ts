@@ -12,6 +12,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { engineProblem, harnessContainers } from './engine.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/catalog/checks.js';
 import { readReportFile } from '../../src/report/validate.js';
@@ -26,21 +27,6 @@ const FIRST_OF_EACH_SUITE = [...new Set(CHECKS.filter((check) => check.tier !== 
 );
 
 let noEngine: string | undefined;
-
-async function engineProblem(): Promise<string | undefined> {
-  try {
-    await getContainerRuntimeClient();
-    return undefined;
-  } catch (error) {
-    return `no container engine reachable (DOCKER_HOST=${process.env.DOCKER_HOST ?? 'unset'}: ${(error as Error).message.split('\n')[0]}); run \`npm run engine\` and export its DOCKER_HOST`;
-  }
-}
-
-async function harnessContainers(): Promise<string[]> {
-  const client = await getContainerRuntimeClient();
-  const found = await client.container.dockerode.listContainers({ all: true, filters: { label: [CONTAINER_LABEL] } });
-  return found.map((info) => `${info.Id.slice(0, 12)} ${info.Image} ${info.State}`);
-}
 
 interface HarnessRun {
   exitCode: number;
