@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     maxConcurrency: 32,
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 4, minForks: 1 } },
+    // vitest 4: poolOptions.forks.maxForks is now the top-level maxWorkers (minForks is gone).
+    maxWorkers: 4,
   },
 });

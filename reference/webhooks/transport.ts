@@ -20,8 +20,9 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 export class UndiciSender implements DeliverySender {
-  private readonly verified = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
-  private readonly loopback = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connect: { rejectUnauthorized: false } });
+  // HTTP/1.1 only, as with undici 7 (undici 8 would speak HTTP/2 to a receiver that offers it).
+  private readonly verified = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false });
+  private readonly loopback = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false, connect: { rejectUnauthorized: false } });
 
   async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
     const started = performance.now();

@@ -38,6 +38,11 @@ export function refuseNewResources(): void {
   refusing = true;
 }
 
+/** Whether refuseNewResources() was called: the run is stopping. */
+export function refusesNewResources(): boolean {
+  return refusing;
+}
+
 function assertMayCreate(what: string): void {
   if (refusing) throw new ControlError(`not creating ${what}: the run is stopping`, undefined, undefined);
 }

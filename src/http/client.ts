@@ -65,7 +65,10 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.connectOptions = { rejectUnauthorized: !options.insecureTls };
-    this.pool = new Agent({ connections: 64, keepAliveTimeout: 10_000, connect: this.connectOptions });
+    // HTTP/1.1 only, as with undici 7: undici 8 speaks HTTP/2 wherever TLS offers it (ALPN),
+    // and the checks are written against HTTP/1.1 (`fresh` means a new connection, and the
+    // pool's 64 connections would become one multiplexed one).
+    this.pool = new Agent({ connections: 64, keepAliveTimeout: 10_000, connect: this.connectOptions, allowH2: false });
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -76,7 +79,7 @@ export class HttpClient {
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const dispatcher: Dispatcher = req.fresh ? new Client(this.origin, { connect: this.connectOptions, pipelining: 0 }) : this.pool;
+    const dispatcher: Dispatcher = req.fresh ? new Client(this.origin, { connect: this.connectOptions, pipelining: 0, allowH2: false }) : this.pool;
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {

@@ -156,8 +156,11 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     watch: false,
     reporters: [collector],
     provide: { certify: run },
+    // One forked worker that runs every suite file in turn, without a fresh module graph
+    // per file (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it maxWorkers: 1
+    // with isolate: false).
     pool: 'forks',
-    poolOptions: { forks: { singleFork: true } },
+    maxWorkers: 1,
     fileParallelism: false,
     isolate: false,
     maxConcurrency: MAX_SUITE_CONCURRENCY,
@@ -186,6 +189,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   // are stopped by closing the runner, and what they created is removed from the ledger.
   const stop = new RunStop(deadlineMs, (reason) => {
     stopped = reason;
+    collector.stop();
     writeFileSync(stopMarkerPath(run.ledgerPath), reason);
     const why = reason === 'deadline' ? `the run's deadline of ${minutes(deadlineMs)} passed` : reason === 'crashed' ? collector.suiteErrors.at(-1) : 'interrupted';
     print(`${why}: stopping the checks, then removing what the run created`);

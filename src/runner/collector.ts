@@ -15,7 +15,19 @@ export class CheckCollector implements Reporter {
   readonly suiteErrors: string[] = [];
   private readonly started = performance.now();
 
+  private stopping = false;
+
   constructor(private readonly print: (line: string) => void) {}
+
+  /**
+   * The run is stopping (deadline, signal, crash). vitest 4 then marks every check still
+   * running or queued as skipped ("The test run was aborted") and reports it so; such a
+   * check is not recorded, so the run's own reason (unfinished at the deadline, interrupted)
+   * stands for it rather than a plain skip.
+   */
+  stop(): void {
+    this.stopping = true;
+  }
 
   onTestModuleStart(module: TestModule): void {
     const name = module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
@@ -32,6 +44,7 @@ export class CheckCollector implements Reporter {
     const spec = getCheck(checkId);
     const result = testCase.result();
     const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+    if (this.stopping && state === 'skipped' && !meta.check?.skipReason) return;
     const verdict = verdictOf(spec.level, state);
     const failure = result.state === 'failed' ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0] : undefined;
     const detail = [failure, meta.check?.skipReason, meta.check?.detail].filter(Boolean).join('; ');

@@ -11,14 +11,17 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, describe, inject, test } from 'vitest';
-import { refuseNewResources } from '../control/client.js';
-import { stopMarkerPath } from '../runner/deadline.js';
+import { refuseNewResources, refusesNewResources } from '../control/client.js';
+import { stopMarkerPath, within } from '../runner/deadline.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
 import { CheckSkip } from './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedReceiver } from './webhooks.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const CLEANUP_ALLOWANCE_MS = 15_000;
 
 export interface CheckOptions {
   /** Upper bound for the whole check, cleanup included. */
@@ -33,26 +36,43 @@ export interface CheckOptions {
 if (process.send !== undefined) {
   process.on('SIGINT', refuseNewResources);
   const marker = setInterval(() => {
-    let ledgerPath: string | undefined;
-    try {
-      ledgerPath = inject('certify')?.ledgerPath;
-    } catch {
-      ledgerPath = undefined;
-    }
-    if (ledgerPath && existsSync(stopMarkerPath(ledgerPath))) {
-      refuseNewResources();
-      clearInterval(marker);
-    }
+    if (runIsStopping()) clearInterval(marker);
   }, 100);
   marker.unref();
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-const CLEANUP_ALLOWANCE_MS = 15_000;
+/** Whether the run is stopping (a signal here, or the runner's stop marker); if so, refuses new resources. */
+function runIsStopping(): boolean {
+  if (refusesNewResources()) return true;
+  let ledgerPath: string | undefined;
+  try {
+    ledgerPath = inject('certify')?.ledgerPath;
+  } catch {
+    ledgerPath = undefined;
+  }
+  if (!ledgerPath || !existsSync(stopMarkerPath(ledgerPath))) return false;
+  refuseNewResources();
+  return true;
+}
+
+// The bodies of the checks still running in this worker. When the runner stops the run
+// (vitest's cancelCurrentRun), vitest 4 settles each running test at once, as skipped, and
+// goes on to the suite's afterAll while the check's body is still running. Closing the
+// clients there would cut off that body's requests: a workspace being created would never
+// reach the ledger, and the check's own clean-up would fail. So once the run is stopping, the
+// suite's clean-up first waits for those bodies (as vitest 3 did); the runner's grace and
+// its closing of the worker bound that wait.
+const runningChecks = new Set<Promise<unknown>>();
+
+async function settleRunningChecks(): Promise<void> {
+  if (runningChecks.size === 0 || !runIsStopping()) return;
+  await within(Promise.allSettled([...runningChecks]), CLEANUP_ALLOWANCE_MS, undefined);
+}
 
 export function certifySuite(area: Area, body: () => void): void {
   describe.concurrent(area, () => {
     afterAll(async () => {
+      await settleRunningChecks();
       await runSuiteEndCleanups();
       await closeSharedReceiver();
       await closeHarness();
@@ -67,15 +87,23 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   test(`${spec.id} ${spec.title}`, async (ctx) => {
     const t = new CheckContext(spec, harness());
     let skipReason: string | undefined;
+    const running = (async () => {
+      try {
+        if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
+        await body(t);
+      } catch (error) {
+        if (!(error instanceof CheckSkip)) throw error;
+        skipReason = error.message;
+      } finally {
+        await t.dispose();
+        ctx.task.meta.check = t.toMeta(skipReason);
+      }
+    })();
+    runningChecks.add(running);
     try {
-      if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
-      await body(t);
-    } catch (error) {
-      if (!(error instanceof CheckSkip)) throw error;
-      skipReason = error.message;
+      await running;
     } finally {
-      await t.dispose();
-      ctx.task.meta.check = t.toMeta(skipReason);
+      runningChecks.delete(running);
     }
     if (skipReason !== undefined) ctx.skip();
   }, timeoutMs);
