@@ -5,7 +5,7 @@
  * exit 2 with a one-line reason on stderr.
  */
 import { SettingsError } from '../config/settings.js';
-import { ReceiverSettingsError } from '../receiver-cert/settings.js';
+import { ReceiverSettingsError } from '../config/receiver-settings.js';
 import { ReportFileError } from '../report/validate.js';
 import { RunAbort } from '../runner/errors.js';
 import { mask } from '../secrets/mask.js';

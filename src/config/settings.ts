@@ -3,78 +3,16 @@
  * the environment first, then `.env` in the working directory; validated at start so
  * that a typo or a bad value stops the run with a message naming the setting.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
 import { describeFields, type SettingHelp } from './describe.js';
+import { readSettingSources } from './sources.js';
+import { baseUrl, credential, envList, firstIssue, flag, ownedSettings, port, positiveMs, readableFile } from './validators.js';
 
-const httpUrl = (name: string) =>
-  z
-    .string()
-    .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), {
-      message: `${name} must be an absolute http:// or https:// URL, e.g. https://staging.example.test`,
-    })
-    .transform((value) => value.replace(/\/+$/, ''));
-
-const port = (name: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a port number from 0 to 65535`)
-    .transform(Number)
-    .refine((value) => value >= 0 && value <= 65535, `${name} must be a port number from 0 to 65535`);
-
-const readableFile = (name: string) =>
-  z.string().refine((path) => existsSync(path), { message: `${name} names a file that does not exist` });
-
-/** A token: not blank, no surrounding whitespace (a stray space in .env is a typo, not a token). */
-const credential = (name: string) =>
-  z
-    .string()
-    .refine((value) => value.trim().length > 0, `${name} is empty`)
-    .refine((value) => value.trim() === value, `${name} has leading or trailing whitespace`);
-
-const flag = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
-
-/** Extra environment for the container: `A=1,B=2`, or a JSON object of strings. */
-const envList = (name: string) =>
-  z.string().transform((raw, ctx) => {
-    const text = raw.trim();
-    if (text.startsWith('{')) {
-      try {
-        const parsed = JSON.parse(text) as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) {
-          return parsed as Record<string, string>;
-        }
-      } catch {
-        // reported below
-      }
-      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object of strings, or NAME=value pairs separated by commas` });
-      return z.NEVER;
-    }
-    const env: Record<string, string> = {};
-    for (const pair of text.split(',').filter((part) => part.trim() !== '')) {
-      const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
-      if (!match) {
-        ctx.addIssue({ code: 'custom', message: `${name}: "${pair.trim()}" is not NAME=value (use JSON for values with commas)` });
-        return z.NEVER;
-      }
-      env[match[1]!] = match[2]!;
-    }
-    return env;
-  });
-
-const positiveMs = (name: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number of milliseconds`)
-    .transform(Number)
-    .refine((value) => value >= 1_000 && value <= 600_000, `${name} must be from 1000 to 600000 ms`);
+export { readSettingSources };
 
 const FIELDS = z.object({
-    SVC_BASE_URL: httpUrl('SVC_BASE_URL').optional().describe('the service under test, without /v1; unset: the bundled reference on a free loopback port'),
-    SVC_CONTROL_URL: httpUrl('SVC_CONTROL_URL').optional().describe('its control interface (contracts/control-interface.md)'),
+    SVC_BASE_URL: baseUrl('SVC_BASE_URL').optional().describe('the service under test, without /v1; unset: the bundled reference on a free loopback port'),
+    SVC_CONTROL_URL: baseUrl('SVC_CONTROL_URL').optional().describe('its control interface (contracts/control-interface.md)'),
     SVC_CONTROL_TOKEN: credential('SVC_CONTROL_TOKEN').optional().describe('bearer token of the control interface'),
     SVC_TOKEN: credential('SVC_TOKEN').optional().describe('a ready-made bearer token, for runs without a control interface'),
     SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional().describe('a container image of the service to start and certify (testcontainers)'),
@@ -90,7 +28,7 @@ const FIELDS = z.object({
     SVC_IMAGE_STARTUP_TIMEOUT_MS: positiveMs('SVC_IMAGE_STARTUP_TIMEOUT_MS').default(60_000).describe('how long the image may take to become ready'),
     RECEIVER_PORT: port('RECEIVER_PORT').default(0).describe('port of the capturing webhook receiver; 0: any free port'),
     RECEIVER_HOST: z.string().min(1, 'RECEIVER_HOST is empty').optional().describe('address the receiver listens on; default 127.0.0.1'),
-    RECEIVER_PUBLIC_URL: httpUrl('RECEIVER_PUBLIC_URL').optional().describe("the receiver's URL as the service must call it (a tunnel, for a remote service); default https://127.0.0.1:<port>"),
+    RECEIVER_PUBLIC_URL: baseUrl('RECEIVER_PUBLIC_URL').optional().describe("the receiver's URL as the service must call it (a tunnel, for a remote service); default https://127.0.0.1:<port>"),
     RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional().describe('PEM certificate of the receiver; default: a self-signed pair made for the run'),
     RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional().describe('PEM private key of the receiver'),
     RECEIVER_SECRET: z.string().min(1).optional().describe('signing secret checked by the standalone receiver command'),
@@ -133,30 +71,14 @@ export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-/** Merges `.env` under the environment (the environment wins), as dotenv documents. */
-export function readSettingSources(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string> {
-  const dotenvPath = resolve(cwd, '.env');
-  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
-  const merged: Record<string, string> = { ...fromFile };
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
-  return merged;
-}
-
 export function parseSettings(sources: Record<string, string>): Settings {
-  const owned = Object.fromEntries(
-    Object.entries(sources).filter(([name, value]) => OWNED_PREFIXES.some((prefix) => name.startsWith(prefix)) && value !== ''),
-  );
-  const unknown = Object.keys(owned).filter((name) => !KNOWN_NAMES.has(name));
+  const { owned, unknown } = ownedSettings(sources, OWNED_PREFIXES, KNOWN_NAMES);
   if (unknown.length > 0) {
     const names = [...KNOWN_NAMES].join(', ');
     throw new SettingsError(`unknown setting ${unknown.join(', ')} (known: ${names})`);
   }
   const result = SCHEMA.safeParse(owned);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const setting = String(issue.path[0] ?? '');
-    throw new SettingsError(issue.message.includes(setting) ? issue.message : `${setting}: ${issue.message}`);
-  }
+  if (!result.success) throw new SettingsError(firstIssue(result.error));
   return result.data;
 }
 

@@ -2,7 +2,7 @@
  * What a receiver check gets to work with, how it reports, and the two shapes most checks
  * share: "all of these are acknowledged" and "all of these are rejected".
  */
-import type { ReceiverCertSettings } from './settings.js';
+import type { ReceiverCertSettings } from '../config/receiver-settings.js';
 import { acknowledged, describeAnswer, type DeliveryRequest, type DeliverySender, type Exchange } from './sender.js';
 
 /** A check passes by returning `passed: true`; `detail` says what was seen either way. */

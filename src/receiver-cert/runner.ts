@@ -15,7 +15,7 @@ import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
 import { CheckSkip, type CheckEnv, type CheckOutcome } from './context.js';
 import { envelopeBody } from './fixtures.js';
 import { BudgetExhausted, DeliverySender, describeAnswer, type Exchange } from './sender.js';
-import { loadReceiverSettings, ReceiverSettingsError, type ReceiverCertSettings } from './settings.js';
+import { loadReceiverSettings, ReceiverSettingsError, type ReceiverCertSettings } from '../config/receiver-settings.js';
 
 export const EXIT = { passed: 0, mustFailed: 1, noRun: 2 } as const;
 const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

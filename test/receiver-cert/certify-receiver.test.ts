@@ -13,7 +13,7 @@ import { CapturingReceiver, type ReceiverEndpoint } from '../../src/receiver/ind
 import type { CheckResult, RunReport } from '../../src/report/model.js';
 import { RECEIVER_CHECKS } from '../../src/receiver-cert/catalog.js';
 import { certifyReceiver, runReceiverCertification } from '../../src/receiver-cert/runner.js';
-import { parseReceiverSettings } from '../../src/receiver-cert/settings.js';
+import { parseReceiverSettings } from '../../src/config/receiver-settings.js';
 import { FaultyReceiver, RECEIVER_FAULTS, type ReceiverFault } from './faulty-receiver.js';
 import { FAULT_EXPECTATIONS } from './faults.js';
 

@@ -1,4 +1,4 @@
-import { receiverSettingsHelp } from '../../receiver-cert/settings.js';
+import { receiverSettingsHelp } from '../../config/receiver-settings.js';
 import type { Command } from '../command.js';
 
 export const certifyReceiverCommand: Command = {

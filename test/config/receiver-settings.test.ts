@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CHECKS } from '../../src/receiver-cert/catalog.js';
 import { CHECK_IMPLEMENTATIONS } from '../../src/receiver-cert/checks/index.js';
-import { loadReceiverSettings, parseReceiverSettings } from '../../src/receiver-cert/settings.js';
+import { loadReceiverSettings, parseReceiverSettings } from '../../src/config/receiver-settings.js';
 import { mask } from '../../src/secrets/mask.js';
 
 const SECRET = 'whsec_settings_test_secret';

@@ -1,15 +1,15 @@
 /**
- * Settings of `npm run certify:receiver`: their own small zod schema (the names of
- * `npm run certify` live in src/config/settings.ts). Read from the environment, then from
- * `.env` in the working directory (dotenv; the environment wins), validated at start so a
- * typo or a bad value stops the run (exit 2) with a message naming the setting.
- * Unknown `TARGET_RECEIVER_` names are an error.
+ * Settings of `svc-harness certify receiver` (TARGET_RECEIVER_*), beside those of
+ * `certify` (settings.ts) and with the same validators and sources: the environment, then
+ * `.env`, validated at start so that a typo or a bad value stops the run (exit 2) with a
+ * message naming the setting. Unknown `TARGET_RECEIVER_` names are an error.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeFields, type SettingHelp } from '../config/describe.js';
-import { readSettingSources } from '../config/settings.js';
 import { registerSecret } from '../secrets/mask.js';
+import { describeFields, type SettingHelp } from './describe.js';
+import { readSettingSources } from './sources.js';
+import { firstIssue, flag, httpUrl, integer, ownedSettings, readableFile } from './validators.js';
 
 const PREFIX = 'TARGET_RECEIVER_';
 /** The spec's acknowledgement bound (Limits: webhook receiver time-out). */
@@ -17,26 +17,11 @@ export const SPEC_RECEIVER_TIMEOUT_MS = 30_000;
 /** Shortest secret accepted: shorter ones could not be masked reliably in reports. */
 const MIN_SECRET_LENGTH = 6;
 
-const integer = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `${name} must be a whole number from ${min} to ${max}`);
-
-const httpUrl = (name: string) =>
-  z.string().refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), {
-    message: `${name} must be an absolute https:// (or http://) URL, e.g. https://hooks.example.test/webhooks`,
-  });
-
-const flag = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
-
 const FIELDS = z.object({
-  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL').optional().describe('the webhook receiver to certify (required)'),
+  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL', 'https://hooks.example.test/webhooks').optional().describe('the webhook receiver to certify (required)'),
   TARGET_RECEIVER_SECRET: z.string().min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`).optional().describe("its endpoint's signing secret (or TARGET_RECEIVER_SECRET_FILE); never printed"),
-  TARGET_RECEIVER_SECRET_FILE: z.string().refine((path) => existsSync(path), { message: 'TARGET_RECEIVER_SECRET_FILE names a file that does not exist' }).optional().describe('a file holding the signing secret'),
-  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL').optional().describe('where the receiver reports how many deliveries it processed, for the idempotency checks'),
+  TARGET_RECEIVER_SECRET_FILE: readableFile('TARGET_RECEIVER_SECRET_FILE').optional().describe('a file holding the signing secret'),
+  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL', 'https://hooks.example.test/count').optional().describe('where the receiver reports how many deliveries it processed, for the idempotency checks'),
   TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS).default(10_000).describe('how long one delivery may wait for an answer'),
   TARGET_RECEIVER_RATE: integer('TARGET_RECEIVER_RATE', 1, 50).default(50).describe('deliveries per second, at most'),
   TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000).default(1_000).describe('deliveries per run, at most'),
@@ -76,17 +61,12 @@ export function receiverSettingsHelp(): SettingHelp[] {
 export function parseReceiverSettings(sources: Record<string, string>): ReceiverCertSettings {
   // Masked before anything else can print it, even when the rest of the settings is wrong.
   registerSecret(sources['TARGET_RECEIVER_SECRET']);
-  const owned = Object.fromEntries(Object.entries(sources).filter(([name, value]) => name.startsWith(PREFIX) && value !== ''));
-  const unknown = Object.keys(owned).filter((name) => !KNOWN_NAMES.has(name));
+  const { owned, unknown } = ownedSettings(sources, [PREFIX], KNOWN_NAMES);
   if (unknown.length > 0) {
     throw new ReceiverSettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
   }
   const result = FIELDS.safeParse(owned);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const setting = String(issue.path[0] ?? '');
-    throw new ReceiverSettingsError(issue.message.includes(setting) ? issue.message : `${setting}: ${issue.message}`);
-  }
+  if (!result.success) throw new ReceiverSettingsError(firstIssue(result.error));
   const s = result.data;
   if (s.TARGET_RECEIVER_URL === undefined) {
     throw new ReceiverSettingsError('TARGET_RECEIVER_URL is required: the URL of the webhook receiver to certify');
