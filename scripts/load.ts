@@ -18,7 +18,7 @@ import { loadSettings, readSettingSources, SettingsError, type Settings } from '
 import { ControlClient } from '../src/control/client.js';
 import { CapturingReceiver, type ReceiverEndpoint } from '../src/receiver/index.js';
 import { resolveTarget, type ResolvedTarget } from '../src/runner/target.js';
-import { RunAbort } from '../src/runner/errors.js';
+import { RunAbort } from '../src/errors.js';
 import { mask, maskDeep, registerSecret } from '../src/secrets/mask.js';
 import { baselineDigests, compareDigests } from './k6/baseline.js';
 import { k6Binary, k6Env, REPO_ROOT, type FoundK6 } from './k6/binary.js';

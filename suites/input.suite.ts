@@ -3,7 +3,8 @@
  * kind gets a 4xx, never a 2xx, a 5xx or a dropped connection (Endpoints).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
-import { HttpError, type HttpResponse } from '../src/http/client.js';
+import { HttpError } from '../src/errors.js';
+import type { HttpResponse } from '../src/http/client.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, expect2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import invalidCalls from '../fixtures/bad-input/call-bodies.json' with { type: 'json' };
@@ -36,7 +37,7 @@ async function expectOversizedRefused(t: CheckContext, what: string, send: () =>
   try {
     res = await send();
   } catch (error) {
-    if (!(error instanceof HttpError) || error.code !== 'network') t.fail(`${what}: no answer (${(error as Error).message}); expected a 4xx`);
+    if (!(error instanceof HttpError) || error.kind !== 'network') t.fail(`${what}: no answer (${(error as Error).message}); expected a 4xx`);
     const after = await alive();
     assert(after.status === 200, `${what}: the connection dropped (${error.message}) and the service then answered ${describeResponse(after)}: expected it still serving`);
     return 'connection closed during upload';

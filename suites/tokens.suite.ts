@@ -3,7 +3,7 @@
  * downtime (Authentication > Bearer tokens; Rotation without downtime; Limits).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
-import { ControlError } from '../src/control/errors.js';
+import { ControlError } from '../src/errors.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx } from '../src/suite/index.js';
 
 const ROTATION_TRAFFIC_MS = 3_000;

@@ -5,6 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { SettingHelp } from '../config/describe.js';
+import { UsageError } from '../errors.js';
+
+export { UsageError };
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -39,11 +42,6 @@ export interface Command {
 
 export const PROGRAM = 'svc-harness';
 
-/** A command line the command cannot accept; exit 2 with a one-line reason. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-  readonly code = 'ERR_USAGE';
-}
 
 const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
 

@@ -4,10 +4,7 @@
  * arguments, prints its help, and turns the errors that mean "this run cannot happen" into
  * exit 2 with a one-line reason on stderr.
  */
-import { SettingsError } from '../config/settings.js';
-import { ReceiverSettingsError } from '../config/receiver-settings.js';
-import { ReportFileError } from '../report/validate.js';
-import { RunAbort } from '../runner/errors.js';
+import { EXIT, HarnessError } from '../errors.js';
 import { mask } from '../secrets/mask.js';
 import { type Command, parseCommandArgs, PROGRAM, renderHelp, UsageError, usageLine } from './command.js';
 import { benchCommand } from './commands/bench.js';
@@ -19,8 +16,6 @@ import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
 
 export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, reportDiffCommand, referenceCommand, benchCommand];
-
-const EXIT_NO_RUN = 2;
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));
@@ -50,7 +45,7 @@ export function findCommand(argv: readonly string[]): { command: Command; rest: 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(programHelp());
-    return argv.length === 0 ? EXIT_NO_RUN : 0;
+    return argv.length === 0 ? EXIT.noRun : 0;
   }
   if (argv[0] === '--version') {
     const { HARNESS_VERSION } = await import('../runner/certify.js');
@@ -60,7 +55,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const found = findCommand(argv);
   if (!found) {
     process.stderr.write(`${PROGRAM}: unknown command ${mask(JSON.stringify(argv[0]))}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}\n`);
-    return EXIT_NO_RUN;
+    return EXIT.noRun;
   }
   const { command, rest } = found;
   const name = `${PROGRAM} ${command.words.join(' ')}`;
@@ -74,10 +69,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${name}: ${mask(error.message)}\nusage: ${usageLine(command)} (see --help)\n`);
-      return EXIT_NO_RUN;
+      return error.exitCode;
     }
-    const expected = [SettingsError, ReceiverSettingsError, RunAbort, ReportFileError].some((type) => error instanceof type);
-    process.stderr.write(`${name}: ${mask(expected ? (error as Error).message : `failed: ${(error as Error).stack ?? String(error)}`)}\n`);
-    return EXIT_NO_RUN;
+    if (error instanceof HarnessError) {
+      process.stderr.write(`${name}: ${mask(error.message)}\n`);
+      return error.exitCode;
+    }
+    // Not one of ours: a bug, so the stack goes with it.
+    process.stderr.write(`${name}: ${mask(`failed: ${(error as Error).stack ?? String(error)}`)}\n`);
+    return EXIT.noRun;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { SettingsError } from '../errors.js';
 import { registerSecret } from '../secrets/mask.js';
 import { describeFields, type SettingHelp } from './describe.js';
 import { readSettingSources } from './sources.js';
@@ -47,9 +48,6 @@ export interface ReceiverCertSettings {
   reportDir: string;
 }
 
-export class ReceiverSettingsError extends Error {
-  override name = 'ReceiverSettingsError';
-}
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
 
@@ -63,16 +61,16 @@ export function parseReceiverSettings(sources: Record<string, string>): Receiver
   registerSecret(sources['TARGET_RECEIVER_SECRET']);
   const { owned, unknown } = ownedSettings(sources, [PREFIX], KNOWN_NAMES);
   if (unknown.length > 0) {
-    throw new ReceiverSettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
+    throw new SettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
   }
   const result = FIELDS.safeParse(owned);
-  if (!result.success) throw new ReceiverSettingsError(firstIssue(result.error));
+  if (!result.success) throw new SettingsError(firstIssue(result.error));
   const s = result.data;
   if (s.TARGET_RECEIVER_URL === undefined) {
-    throw new ReceiverSettingsError('TARGET_RECEIVER_URL is required: the URL of the webhook receiver to certify');
+    throw new SettingsError('TARGET_RECEIVER_URL is required: the URL of the webhook receiver to certify');
   }
   if (s.TARGET_RECEIVER_SECRET !== undefined && s.TARGET_RECEIVER_SECRET_FILE !== undefined) {
-    throw new ReceiverSettingsError('give one of TARGET_RECEIVER_SECRET and TARGET_RECEIVER_SECRET_FILE, not both');
+    throw new SettingsError('give one of TARGET_RECEIVER_SECRET and TARGET_RECEIVER_SECRET_FILE, not both');
   }
   const secret = s.TARGET_RECEIVER_SECRET ?? readSecretFile(s.TARGET_RECEIVER_SECRET_FILE);
   const url = new URL(s.TARGET_RECEIVER_URL);
@@ -97,19 +95,19 @@ export function loadReceiverSettings(env: NodeJS.ProcessEnv = process.env, cwd =
 
 function readSecretFile(path: string | undefined): string {
   if (path === undefined) {
-    throw new ReceiverSettingsError("TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required: the endpoint's signing secret");
+    throw new SettingsError("TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required: the endpoint's signing secret");
   }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ReceiverSettingsError(`TARGET_RECEIVER_SECRET_FILE could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new SettingsError(`TARGET_RECEIVER_SECRET_FILE could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   // One trailing line break is the file's, not the secret's.
   const secret = text.replace(/\r?\n$/, '');
   registerSecret(secret);
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new ReceiverSettingsError(`TARGET_RECEIVER_SECRET_FILE must hold a secret of at least ${MIN_SECRET_LENGTH} characters`);
+    throw new SettingsError(`TARGET_RECEIVER_SECRET_FILE must hold a secret of at least ${MIN_SECRET_LENGTH} characters`);
   }
   return secret;
 }

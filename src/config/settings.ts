@@ -4,11 +4,12 @@
  * that a typo or a bad value stops the run with a message naming the setting.
  */
 import { z } from 'zod';
+import { SettingsError } from '../errors.js';
 import { describeFields, type SettingHelp } from './describe.js';
 import { readSettingSources } from './sources.js';
 import { baseUrl, credential, envList, firstIssue, flag, ownedSettings, port, positiveMs, readableFile } from './validators.js';
 
-export { readSettingSources };
+export { readSettingSources, SettingsError };
 
 const FIELDS = z.object({
     SVC_BASE_URL: baseUrl('SVC_BASE_URL').optional().describe('the service under test, without /v1; unset: the bundled reference on a free loopback port'),
@@ -67,9 +68,6 @@ export function settingsJsonSchema(): Record<string, unknown> {
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
 const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'CERTIFY_'];
 
-export class SettingsError extends Error {
-  override name = 'SettingsError';
-}
 
 export function parseSettings(sources: Record<string, string>): Settings {
   const { owned, unknown } = ownedSettings(sources, OWNED_PREFIXES, KNOWN_NAMES);

@@ -9,7 +9,7 @@
 import { HttpClient, type HttpResponse } from '../http/client.js';
 import { registerSecret } from '../secrets/mask.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../ids.js';
-import { ControlError } from './errors.js';
+import { ControlError } from '../errors.js';
 import type {
   Capabilities,
   CreatedEndpoint,

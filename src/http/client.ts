@@ -7,6 +7,7 @@
  * connection would never see (token caches per node, for example).
  */
 import { Agent, Client, type Dispatcher } from 'undici';
+import { HttpError } from '../errors.js';
 
 export interface HttpResponse {
   status: number;
@@ -38,12 +39,6 @@ export interface HttpClientOptions {
   insecureTls?: boolean;
 }
 
-export class HttpError extends Error {
-  constructor(message: string, readonly code: 'timeout' | 'network' | 'too-large') {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;

@@ -14,22 +14,17 @@ import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
 import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
 import { CheckSkip, type CheckEnv, type CheckOutcome } from './context.js';
 import { envelopeBody } from './fixtures.js';
-import { BudgetExhausted, DeliverySender, describeAnswer, type Exchange } from './sender.js';
-import { loadReceiverSettings, ReceiverSettingsError, type ReceiverCertSettings } from '../config/receiver-settings.js';
+import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
+import { loadReceiverSettings, type ReceiverCertSettings } from '../config/receiver-settings.js';
+import { BudgetExhausted, EXIT, RunAbort, SettingsError } from '../errors.js';
 
-export const EXIT = { passed: 0, mustFailed: 1, noRun: 2 } as const;
 const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-/** The run itself could not happen (exit 2). */
-export class ReceiverRunAbort extends Error {
-  override name = 'ReceiverRunAbort';
-}
 
 export interface ReceiverRunOptions {
   print?: (line: string) => void;
 }
 
-/** One certification of one receiver; throws ReceiverRunAbort when it cannot happen. */
+/** One certification of one receiver; throws RunAbort when it cannot happen. */
 export async function runReceiverCertification(settings: ReceiverCertSettings, options: ReceiverRunOptions = {}): Promise<RunReport> {
   const print = options.print ?? (() => undefined);
   const started = new Date();
@@ -70,7 +65,7 @@ async function preflight(sender: DeliverySender, settings: ReceiverCertSettings)
   const probe = await sender.deliver({ purpose: 'invalid', label: 'preflight probe (unsigned)', body: '{}', signature: null });
   if (probe.status !== null || probe.error === 'timeout') return baseline;
   const tlsHint = /certificate|self.signed|CERT_/i.test(baseline.errorMessage ?? '') && !settings.insecureTls ? '; to accept a self-signed certificate, set TARGET_RECEIVER_INSECURE_TLS=true' : '';
-  throw new ReceiverRunAbort(`receiver unreachable at ${settings.url}: ${baseline.errorMessage ?? baseline.error}${tlsHint}`);
+  throw new RunAbort(`receiver unreachable at ${settings.url}: ${baseline.errorMessage ?? baseline.error}${tlsHint}`);
 }
 
 async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: number): Promise<CheckResult> {
@@ -139,14 +134,14 @@ export async function certifyReceiver(options: CertifyReceiverOptions = {}): Pro
   try {
     settings = loadReceiverSettings(options.env ?? process.env, options.cwd ?? process.cwd());
   } catch (error) {
-    if (error instanceof ReceiverSettingsError) return abort(error.message);
+    if (error instanceof SettingsError) return abort(error.message);
     throw error;
   }
   let report: RunReport;
   try {
     report = await runReceiverCertification(settings, { print });
   } catch (error) {
-    if (error instanceof ReceiverRunAbort) return abort(error.message);
+    if (error instanceof RunAbort) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
   }
   const files = writeReports(report, resolve(options.cwd ?? process.cwd(), settings.reportDir));

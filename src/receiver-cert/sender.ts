@@ -6,7 +6,8 @@
  * Every exchange is logged for the status and latency checks, and every Date header
  * feeds the clock-offset estimate.
  */
-import { HttpClient, HttpError } from '../http/client.js';
+import { BudgetExhausted, HttpError } from '../errors.js';
+import { HttpClient } from '../http/client.js';
 import { signBody } from '../signing/index.js';
 import { ClockOffset } from '../clock/date-offset.js';
 
@@ -40,9 +41,6 @@ export interface DeliveryRequest {
   timestamp?: ((nowMs: number) => string) | string | null;
 }
 
-export class BudgetExhausted extends Error {
-  override name = 'BudgetExhausted';
-}
 
 export interface SenderOptions {
   url: string;
@@ -159,7 +157,7 @@ export class DeliverySender {
       exchange = { check: this.currentCheck, purpose, label, status: res.status, headers: res.headers, sentAtMs, receivedAtMs, durationMs: performance.now() - started, text: res.text.slice(0, 500) };
       if (client === this.#client) this.clock.add(res.headers['date'], sentAtMs, receivedAtMs);
     } catch (error) {
-      const code = error instanceof HttpError ? error.code : 'network';
+      const code = error instanceof HttpError ? error.kind : 'network';
       exchange = {
         check: this.currentCheck, purpose, label, status: null, error: code, errorMessage: (error as Error).message,
         headers: {}, sentAtMs, receivedAtMs: Date.now(), durationMs: performance.now() - started, text: '',

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { ReportFileError } from '../errors.js';
 import type { RunReport } from './model.js';
 
 export const REPORT_SCHEMA_PATH = new URL('../../schemas/report.schema.json', import.meta.url);
@@ -23,9 +24,6 @@ export function reportSchemaProblems(value: unknown): string[] {
   return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }
 
-export class ReportFileError extends Error {
-  override name = 'ReportFileError';
-}
 
 /** Reads a report.json and refuses one that is not JSON or departs from the published schema. */
 export function readReportFile(path: string): RunReport {

@@ -19,12 +19,11 @@ import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
-import { RunAbort } from './errors.js';
+import { EXIT, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 
 export const HARNESS_VERSION = '0.1.0';
-export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, interrupted: 130 } as const;
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const MAX_SUITE_CONCURRENCY = 32;

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
-import { RunAbort } from './errors.js';
+import { RunAbort } from '../errors.js';
 
 /** Every container the harness starts carries this label (the tests look for leftovers by it). */
 export const CONTAINER_LABEL = 'svc-conformance.certify';

@@ -1,6 +1,6 @@
 /** Which checks a run covers: all, or those CERTIFY_CHECKS names (ids, or prefixes ending in `*`). */
 import { CHECKS, type CheckSpec } from '../catalog/checks.js';
-import { RunAbort } from './errors.js';
+import { RunAbort } from '../errors.js';
 
 export function selectChecks(filter: string | undefined): CheckSpec[] {
   if (!filter?.trim()) return [...CHECKS];

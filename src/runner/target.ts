@@ -11,7 +11,7 @@ import { HttpClient } from '../http/client.js';
 import type { Settings } from '../config/settings.js';
 import { registerSecret } from '../secrets/mask.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import { RunAbort } from './errors.js';
+import { RunAbort } from '../errors.js';
 
 export interface ResolvedTarget {
   baseUrl: string;

@@ -1,14 +1,9 @@
 /**
  * How a check ends other than by passing: a typed failure with a one-line reason, or a
- * skip that says why the check could not run here. Both are thrown from check bodies.
+ * skip that says why the check could not run here (src/errors.ts). Both are thrown from
+ * check bodies; what the check saw travels to the reports as CheckMeta.
  */
-export class CheckFailure extends Error {
-  override name = 'CheckFailure';
-}
-
-export class CheckSkip extends Error {
-  override name = 'CheckSkip';
-}
+export { CheckFailure, CheckSkip } from '../errors.js';
 
 /** What a check leaves for the reports, carried on the vitest task's meta. */
 export interface CheckMeta {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/catalog/checks.js';
-import { RunAbort } from '../../src/runner/errors.js';
+import { RunAbort } from '../../src/errors.js';
 import { namePatternFor, selectChecks } from '../../src/runner/selection.js';
 
 describe('check selection', () => {

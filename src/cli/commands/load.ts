@@ -1,6 +1,6 @@
 import type { SettingHelp } from '../../config/describe.js';
 import { settingsHelp } from '../../config/settings.js';
-import { RunAbort } from '../../runner/errors.js';
+import { RunAbort } from '../../errors.js';
 import type { Command } from '../command.js';
 
 // Meanings and defaults in full: load/README.md ("Load settings").

@@ -10,8 +10,9 @@
  */
 import { envelopeBody } from '../fixtures.js';
 import { requireBaseline, skip, type CheckFn } from '../context.js';
-import { acknowledged, BudgetExhausted } from '../sender.js';
+import { acknowledged } from '../sender.js';
 import { MIN_VISIBLE_SPREAD_MS, RHO_THRESHOLD, signatureWithPrefix, summarizeTiming, type TimingSample } from '../timing.js';
+import { BudgetExhausted } from '../../errors.js';
 
 export const PREFIX_LENGTHS = [0, 16, 32, 48, 63] as const;
 const WARM_UP = 5;

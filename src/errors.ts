@@ -1,0 +1,92 @@
+/**
+ * Every error the harness raises on purpose, under one base with a stable `code` (undici's
+ * habit): callers and tests branch on the class or the code, never on the message, which
+ * may be reworded. `exitCode` is what a command exits with when the error ends it.
+ */
+
+/** Exit codes of every command (../shared/contracts/runner.md, "Command"). */
+export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, interrupted: 130 } as const;
+
+export abstract class HarnessError extends Error {
+  abstract readonly code: string;
+  /** 2: the run could not happen (../shared/contracts/runner.md). */
+  readonly exitCode: number = EXIT.noRun;
+}
+
+/** A setting is unknown, missing or malformed; the message names it. */
+export class SettingsError extends HarnessError {
+  override name = 'SettingsError';
+  readonly code = 'ERR_SETTINGS';
+}
+
+/** A command line the command cannot accept. */
+export class UsageError extends HarnessError {
+  override name = 'UsageError';
+  readonly code = 'ERR_USAGE';
+}
+
+/** The run itself could not happen: unreachable target, refusal, no engine. */
+export class RunAbort extends HarnessError {
+  override name = 'RunAbort';
+  readonly code = 'ERR_RUN_ABORT';
+}
+
+/** A report.json that is missing, not JSON, or not of the published schema. */
+export class ReportFileError extends HarnessError {
+  override name = 'ReportFileError';
+  readonly code = 'ERR_REPORT_FILE';
+}
+
+/** A control-interface request the target refused or could not answer. */
+export class ControlError extends HarnessError {
+  override name = 'ControlError';
+  readonly code = 'ERR_CONTROL';
+
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    /** The target's own `error.code`, when it sent one. */
+    readonly targetCode: string | undefined,
+  ) {
+    super(message);
+  }
+
+  /** The target answered with a 4xx: "refused" in the contract's words. */
+  get refused(): boolean {
+    return this.status !== undefined && this.status >= 400 && this.status < 500;
+  }
+}
+
+export type HttpFailureKind = 'timeout' | 'network' | 'too-large';
+
+/** A request to the target that got no usable answer. */
+export class HttpError extends HarnessError {
+  override name = 'HttpError';
+  readonly code: `ERR_HTTP_${'TIMEOUT' | 'NETWORK' | 'TOO_LARGE'}`;
+
+  constructor(
+    message: string,
+    readonly kind: HttpFailureKind,
+  ) {
+    super(message);
+    this.code = kind === 'timeout' ? 'ERR_HTTP_TIMEOUT' : kind === 'network' ? 'ERR_HTTP_NETWORK' : 'ERR_HTTP_TOO_LARGE';
+  }
+}
+
+/** A check's rule was broken: thrown from a check body with a one-line reason. */
+export class CheckFailure extends HarnessError {
+  override name = 'CheckFailure';
+  readonly code = 'ERR_CHECK_FAILED';
+}
+
+/** A check could not run here (no control interface, other tier, nothing to judge); never a pass. */
+export class CheckSkip extends HarnessError {
+  override name = 'CheckSkip';
+  readonly code = 'ERR_CHECK_SKIPPED';
+}
+
+/** The receiver certification's request budget or deadline ran out mid-check. */
+export class BudgetExhausted extends HarnessError {
+  override name = 'BudgetExhausted';
+  readonly code = 'ERR_BUDGET_EXHAUSTED';
+}

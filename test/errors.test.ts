@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BudgetExhausted,
+  CheckFailure,
+  CheckSkip,
+  ControlError,
+  HarnessError,
+  HttpError,
+  ReportFileError,
+  RunAbort,
+  SettingsError,
+  UsageError,
+} from '../src/errors.js';
+
+describe('harness errors', () => {
+  it.each([
+    [new SettingsError('SVC_BASE_URL is empty'), 'SettingsError', 'ERR_SETTINGS'],
+    [new UsageError("Unknown option '--x'"), 'UsageError', 'ERR_USAGE'],
+    [new RunAbort('target unreachable'), 'RunAbort', 'ERR_RUN_ABORT'],
+    [new ReportFileError('a.json: no such file'), 'ReportFileError', 'ERR_REPORT_FILE'],
+    [new ControlError('control POST /workspaces: 500', 500, 'internal'), 'ControlError', 'ERR_CONTROL'],
+    [new HttpError('GET /v1/whoami: no complete answer within 10000 ms', 'timeout'), 'HttpError', 'ERR_HTTP_TIMEOUT'],
+    [new HttpError('GET /v1/whoami: read ECONNRESET', 'network'), 'HttpError', 'ERR_HTTP_NETWORK'],
+    [new HttpError('GET /v1/whoami: response body larger than 1048576 bytes', 'too-large'), 'HttpError', 'ERR_HTTP_TOO_LARGE'],
+    [new CheckFailure('expected 401, got 200'), 'CheckFailure', 'ERR_CHECK_FAILED'],
+    [new CheckSkip('needs a control interface'), 'CheckSkip', 'ERR_CHECK_SKIPPED'],
+    [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
+  ])('%s has the name %s and the stable code %s', (error, name, code) => {
+    expect(error).toBeInstanceOf(HarnessError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(name);
+    expect(error.code).toBe(code);
+    expect(error.exitCode).toBe(2);
+    expect(String(error)).toBe(`${name}: ${error.message}`);
+  });
+
+  it('ControlError tells a refusal (4xx) from a failure, and keeps the target code apart from its own', () => {
+    expect(new ControlError('refused', 409, 'token_limit').refused).toBe(true);
+    expect(new ControlError('failed', 503, undefined).refused).toBe(false);
+    expect(new ControlError('no answer', undefined, undefined).refused).toBe(false);
+    expect(new ControlError('refused', 409, 'token_limit').targetCode).toBe('token_limit');
+  });
+});
