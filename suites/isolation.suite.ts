@@ -5,6 +5,7 @@
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, type CheckContext } from '../src/suite/index.js';
+import { sleep } from '../src/clock/wait.js';
 
 async function twoTenants(t: CheckContext) {
   const a = await t.workspaceWithToken();
@@ -22,7 +23,7 @@ certifySuite('isolation', () => {
     // Wait until B itself can read it, so A's refusal is about tenancy, not timing.
     let own = await t.api.transcript(b.token.token, callId);
     for (let i = 0; i < 20 && !is2xx(own.status); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250);
       own = await t.api.transcript(b.token.token, callId);
     }
     const foreign = await t.api.transcript(a.token.token, callId);

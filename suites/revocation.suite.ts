@@ -8,6 +8,7 @@
  * while (or the limit passes), and the checks judge the last 200, not the first 401.
  */
 import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
+import { sleep } from '../src/clock/wait.js';
 
 const LIMIT_MS = 60_000;
 const POLL_INTERVAL_MS = 200;
@@ -76,7 +77,7 @@ async function observeRevocation(t: CheckContext): Promise<Observation> {
       else if (res.status === 200) observation.lastAcceptedMs = atMs;
       else observation.problem ??= `a poll ${atMs} ms after revocation answered neither 200 nor 401 invalid_token with the error shape: ${describeResponse(res)}`;
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    await sleep(POLL_INTERVAL_MS);
   }
   return observation;
 }
@@ -106,7 +107,7 @@ certifySuite('revocation', () => {
     assert(firstRejectionMs !== undefined, 'the revoked token was never rejected');
     const accepted: string[] = [];
     for (let i = 0; i < CONFIRM_REQUESTS; i++) {
-      if (i === CONFIRM_REQUESTS / 2) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (i === CONFIRM_REQUESTS / 2) await sleep(1_000);
       const res = await t.api.whoami(token, { fresh: i % 2 === 0 });
       if (res.status !== 401) accepted.push(`${i % 2 === 0 ? 'fresh' : 'kept-alive'}: ${describeResponse(res)}`);
     }

@@ -5,6 +5,7 @@
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ControlError } from '../src/errors.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx } from '../src/suite/index.js';
+import { sleep } from '../src/clock/wait.js';
 
 const ROTATION_TRAFFIC_MS = 3_000;
 
@@ -80,7 +81,7 @@ certifySuite('tokens', () => {
         if (performance.now() > deadline + 10_000) break;
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     await workspace.revokeToken(old);
     revoking = false;
     await traffic;

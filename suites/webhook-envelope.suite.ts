@@ -19,11 +19,11 @@ import {
   ofCall,
   placeCall,
   settle,
-  sleep,
   typeCounts,
   typeOf,
 } from '../src/suite/hooks/events.js';
 import { ID_PATTERNS } from '../src/ids.js';
+import { sleep } from '../src/clock/wait.js';
 
 /** After the last expected delivery, how long an unexpected one is still awaited. */
 const QUIET_GRACE_MS = 1_500;

@@ -7,9 +7,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/hooks/clock.js';
-import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, sleep, typeCounts } from '../src/suite/hooks/events.js';
+import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts } from '../src/suite/hooks/events.js';
 import { describeBadSignature, timestampOf } from '../src/suite/hooks/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
+import { sleep } from '../src/clock/wait.js';
 
 /** Long enough that a fresh second-resolution timestamp must differ from the original. */
 const FRESHNESS_WAIT_MS = 1_100;

@@ -39,7 +39,8 @@ import {
   type EventAttempts,
   type Tolerance,
 } from '../src/suite/timing/schedule.js';
-import { attemptsOf, chooseTimeScale, pollUntil, seconds, sleep, timingOf, within } from '../src/suite/timing/wait.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
+import { attemptsOf, chooseTimeScale, seconds, timingOf, within } from '../src/suite/timing/wait.js';
 
 const HOUR_MS = 3_600_000;
 const HIGH_SCALE = 3_600;
@@ -327,7 +328,7 @@ async function observeDisable(t: CheckContext): Promise<DisableObservation> {
       failuresBefore: before.length,
       notFailed: before.filter((d) => d.answeredStatus !== 500 && d.answer !== 'pending').map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
     };
-    if (!polled) return observation;
+    if (!polled.ok) return observation;
     const disabledAt = polled.atMs;
     observation.disabled = {
       afterMs: (polled.previousSentAtMs ?? polled.sentAtMs) - firstFailureEndMs,
@@ -361,14 +362,14 @@ async function observeDisable(t: CheckContext): Promise<DisableObservation> {
     const enabledAt = performance.now();
     await workspace.enableEndpoint(endpointId);
     const active = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'active', { intervalMs: POLL_MS, timeoutMs: 3_000 });
-    const stateAfter = active ? active.value.state : (await workspace.getEndpoint(endpointId)).state;
+    const stateAfter = active.last.state;
     const firedAt = performance.now();
     const eventId = await workspace.fireEvent(DISABLE_EVENT, { certify: 're-enabled' });
     const delivered = await within(hook.inbox, (all) => all.some((d) => d.verdicts.eventId === eventId && d.answer !== 'pending'), 5_000);
     const delivery = delivered?.find((d) => d.verdicts.eventId === eventId);
     observation.reenable = {
       stateAfter,
-      ...(active ? { activeAfterMs: round1(active.atMs - enabledAt) } : {}),
+      ...(active.ok ? { activeAfterMs: round1(active.atMs - enabledAt) } : {}),
       eventId,
       ...(delivery ? { arrivedAfterMs: round1(delivery.receivedAtMono - firedAt), answered: delivery.answeredStatus ?? delivery.answer } : {}),
     };

@@ -4,6 +4,7 @@
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
+import { sleep } from '../src/clock/wait.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
@@ -15,7 +16,7 @@ async function untilStatus(t: CheckContext, send: () => ReturnType<CheckContext[
     const code = (res.json as { error?: { code?: string } } | undefined)?.error?.code;
     if (done(res.status, code)) return { res, afterMs: Math.round(performance.now() - started) };
     if (performance.now() - started > SETTLE_LIMIT_MS) return { res, afterMs: Math.round(performance.now() - started) };
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
 }
 

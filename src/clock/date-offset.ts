@@ -74,6 +74,17 @@ export class ClockOffset {
 }
 
 /**
+ * Whole seconds a peer's clock is ahead of ours (negative: behind) by one answer's Date
+ * header, received at `receivedAtMs` after `durationMs` in flight; 0 without a usable header.
+ */
+export function wholeSecondsAhead(dateHeader: string | undefined, receivedAtMs: number, durationMs = 0): number {
+  const clock = new ClockOffset();
+  clock.add(dateHeader, receivedAtMs - durationMs, receivedAtMs);
+  const estimate = clock.estimate();
+  return estimate.basis === 'date-headers' ? Math.round(estimate.offset) || 0 : 0;
+}
+
+/**
  * Bounds, in seconds, of how far a timestamp `ts` was from the receiver's clock while the
  * receiver handled a request sent at `sentAtMs` and answered by `receivedAtMs`:
  * `behind` = receiver clock minus ts, `ahead` = ts minus receiver clock.

@@ -25,6 +25,8 @@ export interface ControlClientOptions {
   timeoutMs?: number;
   onCreated?: (resource: Resource) => void;
   onRemoved?: (resource: Resource) => void;
+  /** Called before a creating request is sent; what it returns is called once its outcome is recorded. */
+  onCreating?: () => () => void;
 }
 
 let refusing = false;
@@ -43,9 +45,6 @@ export function refusesNewResources(): boolean {
   return refusing;
 }
 
-function assertMayCreate(what: string): void {
-  if (refusing) throw new ControlError(`not creating ${what}: the run is stopping`, undefined, undefined);
-}
 
 export class ControlClient {
   private readonly http: HttpClient;
@@ -64,12 +63,26 @@ export class ControlClient {
     return body as Capabilities;
   }
 
-  async createWorkspace(options: WorkspaceOptions = {}): Promise<CreatedWorkspace> {
+  /** A creating request: refused once the run is stopping, and marked under way until its resource is recorded. */
+  private async creating<T>(what: string, create: () => Promise<T>): Promise<T> {
+    if (refusing) throw new ControlError(`not creating ${what}: the run is stopping`, undefined, undefined);
+    const settled = this.options.onCreating?.();
+    try {
+      return await create();
+    } finally {
+      settled?.();
+    }
+  }
+
+  createWorkspace(options: WorkspaceOptions = {}): Promise<CreatedWorkspace> {
+    return this.creating('a workspace', () => this.postWorkspace(options));
+  }
+
+  private async postWorkspace(options: WorkspaceOptions): Promise<CreatedWorkspace> {
     const body: Record<string, unknown> = {};
     if (options.licensedScopes) body.licensed_scopes = options.licensedScopes;
     if (options.timeScale !== undefined) body.time_scale = options.timeScale;
     if (options.callProgress) body.call_progress = options.callProgress;
-    assertMayCreate('a workspace');
     const json = (await this.call('POST', '/workspaces', body)) as { workspace_id?: unknown; agent_ids?: unknown };
     const workspaceId = typeof json.workspace_id === 'string' ? json.workspace_id : findFirstId(json, ID_PATTERNS.workspace);
     if (!workspaceId) throw new ControlError('POST /workspaces answered without a ws_ id', undefined, undefined);
@@ -96,8 +109,11 @@ export class ControlClient {
     await this.call('POST', `/workspaces/${workspaceId}/reinstate`);
   }
 
-  async createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
-    assertMayCreate('a token');
+  createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
+    return this.creating('a token', () => this.postToken(workspaceId, label, scopes));
+  }
+
+  private async postToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
     const json = (await this.call('POST', `/workspaces/${workspaceId}/tokens`, scopes ? { label, scopes } : { label })) as Record<string, unknown>;
     const token = String(json.token ?? '');
     registerSecret(token);
@@ -125,8 +141,11 @@ export class ControlClient {
     return String(json.member_id ?? '');
   }
 
-  async createEndpoint(workspaceId: string, url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
-    assertMayCreate('an endpoint');
+  createEndpoint(workspaceId: string, url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
+    return this.creating('an endpoint', () => this.postEndpoint(workspaceId, url, events));
+  }
+
+  private async postEndpoint(workspaceId: string, url: string, events: readonly string[]): Promise<CreatedEndpoint> {
     const json = (await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints`, { url, events })) as Record<string, unknown>;
     const secret = String(json.secret ?? '');
     registerSecret(secret);

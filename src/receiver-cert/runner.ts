@@ -7,12 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { verdictOf, mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
 import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
 import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
-import { CheckSkip, type CheckEnv, type CheckOutcome } from './context.js';
+import { checkResult, settle } from '../check/result.js';
+import { ReceiverCheck, type CheckEnv } from './context.js';
 import { envelopeBody } from './fixtures.js';
 import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
 import { loadReceiverSettings, type ReceiverCertSettings } from '../config/receiver-settings.js';
@@ -69,40 +70,34 @@ async function preflight(sender: DeliverySender, settings: ReceiverCertSettings)
 }
 
 async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: number): Promise<CheckResult> {
-  const base = { id: spec.id, title: spec.title, clause: spec.clause, level: spec.level, area: spec.area };
   const startedMs = Date.now();
-  const result = (verdict: CheckResult['verdict'], outcome: Partial<CheckOutcome>): CheckResult => ({
-    ...base,
-    verdict,
-    duration_ms: Date.now() - startedMs,
-    ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}),
-    ...(outcome.measurements !== undefined ? { measurements: outcome.measurements } : {}),
-  });
-  if (startedMs >= runDeadlineMs) return result('skip', { detail: 'not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)' });
-  const budgetMs = Math.min(checkBudgetMs(spec, env.settings), runDeadlineMs - startedMs);
-  env.sender.currentCheck = spec.id;
-  env.sender.checkDeadlineMs = startedMs + budgetMs;
+  const t = new ReceiverCheck(spec, env);
   const implementation = CHECK_IMPLEMENTATIONS[spec.id];
-  if (implementation === undefined) return result('skip', { detail: 'not implemented in this harness version' });
+  const budgetMs = Math.min(checkBudgetMs(spec, env.settings), runDeadlineMs - startedMs);
   // Requests stop starting at the check's deadline; one in flight ends within its own time-out.
   const hardStopMs = budgetMs + env.settings.timeoutMs + 1_000;
   let timer: NodeJS.Timeout | undefined;
-  try {
-    const outcome = await Promise.race([
-      implementation(env),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
-      }),
-    ]);
-    return result(verdictOf(spec.level, outcome.passed ? 'passed' : 'failed'), outcome);
-  } catch (error) {
-    if (error instanceof CheckSkip) return result('skip', { detail: error.message });
-    if (error instanceof BudgetExhausted) return result('skip', { detail: `not finished: ${error.message}` });
-    return result(verdictOf(spec.level, 'failed'), { detail: `check crashed: ${(error as Error).message}` });
-  } finally {
-    clearTimeout(timer);
-    env.sender.checkDeadlineMs = Infinity;
-  }
+  const outcome = await settle(async () => {
+    if (startedMs >= runDeadlineMs) return t.skip('not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
+    if (implementation === undefined) return t.skip('not implemented in this harness version');
+    env.sender.currentCheck = spec.id;
+    env.sender.checkDeadlineMs = startedMs + budgetMs;
+    try {
+      await Promise.race([
+        implementation(t),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof BudgetExhausted) t.skip(`not finished: ${error.message}`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      env.sender.checkDeadlineMs = Infinity;
+    }
+  });
+  return checkResult(spec, { state: outcome.state, ...(outcome.failure ? { failure: outcome.failure } : {}), meta: t.toMeta(outcome.skipReason), durationMs: Date.now() - startedMs });
 }
 
 /** Generous for ordinary checks; the timing probe stops sampling at its budget and reports what it has. */

@@ -10,6 +10,7 @@ import { BudgetExhausted, HttpError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { signBody } from '../signing/index.js';
 import { ClockOffset } from '../clock/date-offset.js';
+import { sleep } from '../clock/wait.js';
 
 /** What the delivery was meant to be, so the status checks know what its answer means. */
 export type Purpose = 'valid' | 'invalid' | 'count';
@@ -181,10 +182,6 @@ export function describeAnswer(exchange: Exchange): string {
   if (exchange.status !== null) return String(exchange.status);
   if (exchange.error === 'timeout') return `no answer within ${Math.round(exchange.durationMs)} ms`;
   return `no answer (${exchange.errorMessage ?? exchange.error ?? 'error'})`;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
 function parseCount(text: string): number | undefined {

@@ -18,10 +18,12 @@ import type { RunContext } from '../suite/run-context.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
 import { CheckCollector } from './collector.js';
-import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
+import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
+import { sleep } from '../clock/wait.js';
+import { pendingCreations } from '../suite/ledger.js';
 
 export const HARNESS_VERSION = '0.1.0';
 
@@ -211,6 +213,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     if (!stop.reason) throw error;
   } finally {
     stop.clear();
+    if (stop.reason) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
     await within(vitest.close().catch(() => undefined), CLOSE_LIMIT_MS, undefined);
     for (const signal of signals) process.off(signal, onSignal);
   }
@@ -220,6 +223,12 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     process.off('uncaughtException', onRunnerError);
   };
   return { collector, stopped, release };
+}
+
+/** Waits (polling the ledger) until no creating request of the worker is under way, or `limitMs` passed. */
+async function creationsSettled(ledgerPath: string, limitMs: number): Promise<void> {
+  const until = performance.now() + limitMs;
+  while (pendingCreations(ledgerPath) > 0 && performance.now() < until) await sleep(50);
 }
 
 function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: StopReason | undefined, deadlineMs: number): CheckResult[] {

@@ -4,9 +4,11 @@
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { getCheck } from '../catalog/checks.js';
-import { verdictOf, type CheckResult } from '../report/model.js';
+import { checkResult } from '../check/result.js';
+import type { CheckResult } from '../report/model.js';
 import { mask } from '../secrets/mask.js';
-import type { CheckMeta } from '../suite/outcome.js';
+import type { CheckMeta } from '../check/record.js';
+import '../suite/outcome.js';
 
 const MARK = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', skip: 'skip' } as const;
 
@@ -45,20 +47,9 @@ export class CheckCollector implements Reporter {
     const result = testCase.result();
     const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
     if (this.stopping && state === 'skipped' && !meta.check?.skipReason) return;
-    const verdict = verdictOf(spec.level, state);
     const failure = result.state === 'failed' ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0] : undefined;
-    const detail = [failure, meta.check?.skipReason, meta.check?.detail].filter(Boolean).join('; ');
-    const entry: CheckResult = {
-      id: spec.id,
-      title: spec.title,
-      clause: spec.clause,
-      level: spec.level,
-      verdict,
-      duration_ms: Math.round(testCase.diagnostic()?.duration ?? 0),
-      area: spec.area,
-    };
-    if (detail) entry.detail = mask(detail);
-    if (meta.check?.measurements) entry.measurements = meta.check.measurements;
+    const entry = checkResult(spec, { state, ...(failure ? { failure } : {}), ...(meta.check ? { meta: meta.check } : {}), durationMs: testCase.diagnostic()?.duration ?? 0 });
+    const verdict = entry.verdict;
     this.results.set(spec.id, entry);
     const reason = verdict === 'pass' ? '' : `  ${entry.detail ?? ''}`;
     this.print(`  ${MARK[verdict]} ${spec.id.padEnd(28)} ${String(entry.duration_ms).padStart(6)} ms${reason.slice(0, 160)}`);

@@ -14,6 +14,13 @@ export const RUN_DEADLINE_MS = { fast: 20 * 60_000, full: 60 * 60_000 } as const
 /** After SIGINT/SIGTERM or the deadline: how long running checks may take to finish. */
 export const STOP_GRACE_MS = 2_000;
 
+/**
+ * After the grace: how long the worker is kept while creating requests it sent are still
+ * under way, so that what they create reaches the ledger (an answer never read is a
+ * resource nobody can remove). Usually instant; bounded so an interrupt still ends quickly.
+ */
+export const PENDING_CREATIONS_LIMIT_MS = 4_000;
+
 /** How long closing the test runner (and its worker) may take before the run goes on without it. */
 export const CLOSE_LIMIT_MS = 10_000;
 

@@ -5,7 +5,7 @@
 import type { HttpResponse } from '../http/client.js';
 import { ID_PATTERNS } from '../ids.js';
 import { mask } from '../secrets/mask.js';
-import { CheckFailure } from './outcome.js';
+import { CheckFailure } from '../errors.js';
 
 const MAX_BODY_IN_MESSAGE = 200;
 

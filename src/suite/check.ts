@@ -16,7 +16,8 @@ import { stopMarkerPath, within } from '../runner/deadline.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip } from './outcome.js';
+import { CheckSkip } from '../errors.js';
+import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedReceiver } from './webhooks.js';
 

@@ -1,30 +1,29 @@
 /**
- * What a check body gets: the target's clients, a way to create workspaces that are
- * cleaned up when the check ends, and the means to leave a detail and measurements
- * for the report, or to end as failed or skipped with a reason.
+ * What a service check body gets: the check record (src/check/record.ts: details,
+ * measurements, fail, skip), the target's clients, and workspaces that are cleaned up
+ * when the check ends.
  */
 import type { ServiceApi } from '../api/service.js';
 import type { ControlClient } from '../control/client.js';
 import type { Capabilities, WorkspaceOptions } from '../control/types.js';
 import type { CheckSpec } from '../catalog/checks.js';
-import { maskDeep, mask } from '../secrets/mask.js';
+import { CheckRecord } from '../check/record.js';
 import type { Harness } from './harness.js';
-import { CheckFailure, CheckSkip, type CheckMeta } from './outcome.js';
 import type { RunContext } from './run-context.js';
 import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js';
 import { TestWorkspace } from './workspace.js';
 import { onSuiteEnd } from './suite-end.js';
 import type { CapturingReceiver } from '../receiver/index.js';
 
-export class CheckContext {
+export class CheckContext extends CheckRecord<CheckSpec> {
   private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
-  private readonly details: string[] = [];
-  private readonly measurements: Record<string, unknown> = {};
 
   constructor(
-    readonly spec: CheckSpec,
+    spec: CheckSpec,
     private readonly harness: Harness,
-  ) {}
+  ) {
+    super(spec);
+  }
 
   get run(): RunContext {
     return this.harness.run;
@@ -89,22 +88,6 @@ export class CheckContext {
     this.cleanups.push(cleanup);
   }
 
-  detail(text: string): void {
-    this.details.push(text);
-  }
-
-  measure(name: string, value: unknown): void {
-    this.measurements[name] = value;
-  }
-
-  fail(reason: string): never {
-    throw new CheckFailure(mask(reason));
-  }
-
-  skip(reason: string): never {
-    throw new CheckSkip(reason);
-  }
-
   /** Runs the cleanups; their failures never change the verdict. */
   async dispose(): Promise<void> {
     for (const cleanup of this.cleanups.reverse()) {
@@ -114,13 +97,5 @@ export class CheckContext {
         // Leftovers are in the ledger; the runner removes them at the end.
       }
     }
-  }
-
-  toMeta(skipReason?: string): CheckMeta {
-    const meta: CheckMeta = { checkId: this.spec.id };
-    if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
-    if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);
-    if (skipReason) meta.skipReason = mask(skipReason);
-    return meta;
   }
 }

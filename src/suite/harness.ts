@@ -8,7 +8,7 @@ import { ControlClient } from '../control/client.js';
 import type { Capabilities } from '../control/types.js';
 import { HttpClient } from '../http/client.js';
 import { registerSecret } from '../secrets/mask.js';
-import { recordResource } from './ledger.js';
+import { recordPendingCreation, recordResource } from './ledger.js';
 import type { RunContext } from './run-context.js';
 
 export interface Harness {
@@ -33,6 +33,7 @@ export function harness(): Harness {
       ? new ControlClient(run.controlUrl, run.controlToken, {
           onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
           onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
+          onCreating: () => recordPendingCreation(run.ledgerPath),
         })
       : undefined;
   let capabilities: Promise<Capabilities | undefined> | undefined;

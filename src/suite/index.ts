@@ -2,6 +2,6 @@ export { certifySuite, check } from './check.js';
 export { onSuiteEnd } from './suite-end.js';
 export type { CheckContext } from './context.js';
 export * from './assertions.js';
-export { CheckFailure, CheckSkip } from './outcome.js';
+export { CheckFailure, CheckSkip } from '../errors.js';
 export type { TestWorkspace } from './workspace.js';
 export type { HookedEndpoint } from './webhooks.js';

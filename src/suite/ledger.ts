@@ -2,32 +2,65 @@
  * The ledger of resources a run created on the target, one JSON line per creation or
  * removal. It holds ids only, never secrets. The runner reads it at the end (or on an
  * interrupt) and removes whatever is still there.
+ *
+ * A creating request is also marked `pending` before it is sent and `settled` once its
+ * answer (and the resource it created) is recorded: a stopping run waits for the pending
+ * ones before it ends the worker, since a resource whose answer was never read could not
+ * be removed.
  */
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Resource } from '../control/types.js';
 
-type LedgerLine = { op: 'created' | 'removed'; resource: Resource };
+type LedgerLine = { op: 'created' | 'removed'; resource: Resource } | { op: 'pending' | 'settled'; key: string };
 
-export function recordResource(ledgerPath: string, op: LedgerLine['op'], resource: Resource): void {
-  appendFileSync(ledgerPath, `${JSON.stringify({ op, resource })}\n`, { mode: 0o600 });
+function append(ledgerPath: string, line: LedgerLine): void {
+  appendFileSync(ledgerPath, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+}
+
+export function recordResource(ledgerPath: string, op: 'created' | 'removed', resource: Resource): void {
+  append(ledgerPath, { op, resource });
+}
+
+/** Marks a creating request as under way; the returned function marks it settled. */
+export function recordPendingCreation(ledgerPath: string): () => void {
+  const key = randomBytes(6).toString('hex');
+  append(ledgerPath, { op: 'pending', key });
+  return () => append(ledgerPath, { op: 'settled', key });
+}
+
+function readLines(ledgerPath: string): LedgerLine[] {
+  if (!existsSync(ledgerPath)) return [];
+  const lines: LedgerLine[] = [];
+  for (const line of readFileSync(ledgerPath, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      lines.push(JSON.parse(line) as LedgerLine);
+    } catch {
+      // a line cut by an interrupt
+    }
+  }
+  return lines;
+}
+
+/** How many creating requests are under way (marked pending, not yet settled). */
+export function pendingCreations(ledgerPath: string): number {
+  const pending = new Set<string>();
+  for (const line of readLines(ledgerPath)) {
+    if (line.op === 'pending') pending.add(line.key);
+    else if (line.op === 'settled') pending.delete(line.key);
+  }
+  return pending.size;
 }
 
 const keyOf = (resource: Resource): string => JSON.stringify(resource);
 
 /** Resources created and not yet removed, in creation order. */
 export function outstandingResources(ledgerPath: string): Resource[] {
-  if (!existsSync(ledgerPath)) return [];
   const live = new Map<string, Resource>();
-  for (const line of readFileSync(ledgerPath, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let entry: LedgerLine;
-    try {
-      entry = JSON.parse(line) as LedgerLine;
-    } catch {
-      continue; // a line cut by an interrupt
-    }
+  for (const entry of readLines(ledgerPath)) {
     if (entry.op === 'created') live.set(keyOf(entry.resource), entry.resource);
-    else live.delete(keyOf(entry.resource));
+    else if (entry.op === 'removed') live.delete(keyOf(entry.resource));
   }
   return [...live.values()];
 }

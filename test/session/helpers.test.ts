@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { HttpResponse } from '../../src/http/client.js';
-import { pollUntil } from '../../suites/session/poll.js';
+import { pollUntil } from '../../src/clock/wait.js';
 import { matrixProblem, operations } from '../../suites/session/scope-matrix.js';
-import { targetSkewSeconds } from '../../suites/session/target-clock.js';
+import { wholeSecondsAhead } from '../../src/clock/date-offset.js';
 import { refusalProblem } from '../../suites/session/verdicts.js';
 
 const response = (status: number, json?: unknown, headers: Record<string, string> = {}): HttpResponse => ({
@@ -51,10 +51,11 @@ describe('session suite helpers', () => {
 
   test('the target clock skew comes from its Date header', () => {
     const now = Date.parse('2026-11-22T15:00:10.500Z');
-    expect(targetSkewSeconds(response(200, {}, { date: 'Sun, 22 Nov 2026 15:00:07 GMT' }), now)).toBe(-3);
-    expect(targetSkewSeconds(response(200, {}, { date: 'Sun, 22 Nov 2026 15:00:10 GMT' }), now)).toBe(0);
-    expect(targetSkewSeconds(response(200, {}), now)).toBe(0);
-    expect(targetSkewSeconds(response(200, {}, { date: 'garbage' }), now)).toBe(0);
+    expect(wholeSecondsAhead('Sun, 22 Nov 2026 15:00:07 GMT', now)).toBe(-3);
+    expect(wholeSecondsAhead('Sun, 22 Nov 2026 15:00:10 GMT', now)).toBe(0);
+    expect(wholeSecondsAhead('Sun, 22 Nov 2026 15:00:14 GMT', now, 200)).toBe(4);
+    expect(wholeSecondsAhead(undefined, now)).toBe(0);
+    expect(wholeSecondsAhead('garbage', now)).toBe(0);
   });
 
   test('polling stops at the first success or at the time limit', async () => {

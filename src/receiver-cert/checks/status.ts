@@ -5,47 +5,43 @@
  * exchange of the run so far; they send nothing.
  */
 import { quantile } from '../timing.js';
-import { skip, tally, type CheckFn } from '../context.js';
+import { tally, type CheckFn } from '../context.js';
 import { acknowledged, type Exchange } from '../sender.js';
 
 const deliveries = (log: readonly Exchange[], purpose: 'valid' | 'invalid') => log.filter((e) => e.purpose === purpose);
 
-export const statusReject401: CheckFn = async (env) => {
-  const invalid = deliveries(env.sender.log, 'invalid');
-  if (invalid.length === 0) skip('no delivery that must be rejected was sent');
+export const statusReject401: CheckFn = async (t) => {
+  const invalid = deliveries(t.sender.log, 'invalid');
+  if (invalid.length === 0) t.skip('no delivery that must be rejected was sent');
   const other = invalid.filter((e) => e.status !== 401);
-  if (other.length === 0) return { passed: true, detail: `all ${invalid.length} deliveries that must be rejected were answered 401` };
-  const labels = [...new Set(other.map((e) => e.label))].slice(0, 5).join('; ');
-  return { passed: false, detail: `${other.length} of ${invalid.length} deliveries that must be rejected were not answered 401 (${tally(other)}), e.g. ${labels}` };
+  if (other.length > 0) {
+    const labels = [...new Set(other.map((e) => e.label))].slice(0, 5).join('; ');
+    t.fail(`${other.length} of ${invalid.length} deliveries that must be rejected were not answered 401 (${tally(other)}), e.g. ${labels}`);
+  }
+  t.detail(`all ${invalid.length} deliveries that must be rejected were answered 401`);
 };
 
-export const statusSuccess204: CheckFn = async (env) => {
-  const acked = deliveries(env.sender.log, 'valid').filter(acknowledged);
-  if (acked.length === 0) skip('no valid delivery was acknowledged');
+export const statusSuccess204: CheckFn = async (t) => {
+  const acked = deliveries(t.sender.log, 'valid').filter(acknowledged);
+  if (acked.length === 0) t.skip('no valid delivery was acknowledged');
   const other = acked.filter((e) => e.status !== 204);
-  if (other.length === 0) return { passed: true, detail: `all ${acked.length} acknowledgements were 204` };
-  return { passed: false, detail: `${other.length} of ${acked.length} acknowledgements were not 204 (${tally(other)})` };
+  if (other.length > 0) t.fail(`${other.length} of ${acked.length} acknowledgements were not 204 (${tally(other)})`);
+  t.detail(`all ${acked.length} acknowledgements were 204`);
 };
 
-export const statusCodes: CheckFn = async (env) => {
-  const valid = deliveries(env.sender.log, 'valid');
-  const invalid = deliveries(env.sender.log, 'invalid');
+export const statusCodes: CheckFn = async (t) => {
+  const valid = deliveries(t.sender.log, 'valid');
+  const invalid = deliveries(t.sender.log, 'invalid');
   const counts = (list: readonly Exchange[]) => Object.fromEntries(tally(list).split(', ').filter(Boolean).map((part) => part.split(' x')).map(([k, n]) => [k, Number(n)]));
-  return {
-    passed: true,
-    detail: `valid deliveries: ${tally(valid) || 'none'}; deliveries that must be rejected: ${tally(invalid) || 'none'}`,
-    measurements: { valid: counts(valid), invalid: counts(invalid) },
-  };
+  t.measureAll({ valid: counts(valid), invalid: counts(invalid) });
+  t.detail(`valid deliveries: ${tally(valid) || 'none'}; deliveries that must be rejected: ${tally(invalid) || 'none'}`);
 };
 
-export const ackLatency: CheckFn = async (env) => {
-  const times = deliveries(env.sender.log, 'valid').filter(acknowledged).map((e) => e.durationMs);
-  if (times.length === 0) skip('no valid delivery was acknowledged');
+export const ackLatency: CheckFn = async (t) => {
+  const times = deliveries(t.sender.log, 'valid').filter(acknowledged).map((e) => e.durationMs);
+  if (times.length === 0) t.skip('no valid delivery was acknowledged');
   const r = (q: number) => Math.round(quantile(times, q));
-  const measurements = { acknowledgements: times.length, p50_ms: r(0.5), p95_ms: r(0.95), max_ms: r(1), timeout_ms: env.settings.timeoutMs, spec_timeout_ms: 30_000 };
-  return {
-    passed: true,
-    detail: `${times.length} acknowledgements: median ${measurements.p50_ms} ms, p95 ${measurements.p95_ms} ms, max ${measurements.max_ms} ms (time-out used ${env.settings.timeoutMs} ms; the spec allows 30 000 ms)`,
-    measurements,
-  };
+  const measurements = { acknowledgements: times.length, p50_ms: r(0.5), p95_ms: r(0.95), max_ms: r(1), timeout_ms: t.settings.timeoutMs, spec_timeout_ms: 30_000 };
+  t.measureAll(measurements);
+  t.detail(`${times.length} acknowledgements: median ${measurements.p50_ms} ms, p95 ${measurements.p95_ms} ms, max ${measurements.max_ms} ms (time-out used ${t.settings.timeoutMs} ms; the spec allows 30 000 ms)`);
 };

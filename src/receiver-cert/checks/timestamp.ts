@@ -8,8 +8,9 @@
  */
 import { skewBounds, type OffsetEstimate } from '../../clock/date-offset.js';
 import { envelopeBody } from '../fixtures.js';
-import { expectRejected, requireBaseline, skip, type CheckEnv, type CheckFn, type CheckOutcome } from '../context.js';
-import { acknowledged, describeAnswer, sleep, unixSeconds, type Exchange } from '../sender.js';
+import { expectRejected, requireBaseline, type CheckFn, type ReceiverCheck } from '../context.js';
+import { acknowledged, describeAnswer, unixSeconds, type Exchange } from '../sender.js';
+import { sleep } from '../../clock/wait.js';
 
 const TOLERANCE_S = 300;
 /**
@@ -22,24 +23,25 @@ const MAX_TRIES = 3;
 /** Probes sent to narrow the clock offset, each timed to land on a second boundary. */
 const REFINE_ROUNDS = 5;
 
-export const clockOffset: CheckFn = async (env) => {
-  await refineOffset(env);
-  const est = env.sender.clock.estimate();
+export const clockOffset: CheckFn = async (t) => {
+  await refineOffset(t);
+  const est = t.sender.clock.estimate();
   const ms = (s: number) => Math.round(s * 1000);
-  const measurements = { offset_ms: ms(est.offset), offset_lo_ms: ms(est.lo), offset_hi_ms: ms(est.hi), date_headers: est.samples, basis: est.basis };
+  t.measureAll({ offset_ms: ms(est.offset), offset_lo_ms: ms(est.lo), offset_hi_ms: ms(est.hi), date_headers: est.samples, basis: est.basis });
   if (est.basis === 'assumed') {
-    return { passed: true, detail: `no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`, measurements };
+    t.detail(`no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`);
+    return;
   }
   const side = est.offset >= 0 ? 'ahead of' : 'behind';
   let detail = `receiver clock ${Math.abs(est.offset).toFixed(3)} s ${side} the harness (between ${est.lo.toFixed(3)} and ${est.hi.toFixed(3)} s, from ${est.samples} Date headers)`;
   if (est.basis === 'inconsistent-date-headers') detail += '; the Date headers disagree (several servers with different clocks?), so the median is used with ±1 s';
   if (Math.abs(est.offset) > 5) detail += `; a ${Math.round(Math.abs(est.offset))} s difference eats into the 300 s window: check NTP on both sides`;
-  return { passed: true, detail, measurements };
+  t.detail(detail);
 };
 
 /** Sends up to REFINE_ROUNDS unsigned probes (rejected deliveries), each aimed at the receiver's next second boundary. */
-async function refineOffset(env: CheckEnv): Promise<void> {
-  const { sender } = env;
+async function refineOffset(t: ReceiverCheck): Promise<void> {
+  const { sender } = t;
   for (let round = 0; round < REFINE_ROUNDS; round++) {
     const est = sender.clock.estimate();
     if (est.basis !== 'date-headers') return;
@@ -70,14 +72,14 @@ function timestampFor(nowMs: number, est: OffsetEstimate, allowanceS: number, di
 }
 
 function timestampCheck(direction: Direction, seconds: number, expect: 'reject' | 'accept'): CheckFn {
-  return async (env): Promise<CheckOutcome> => {
-    if (expect === 'reject') requireBaseline(env);
+  return async (t) => {
+    if (expect === 'reject') requireBaseline(t);
     const tries: string[] = [];
     for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
-      const est = env.sender.clock.estimate();
-      const allowanceS = Math.min(ARRIVAL_ALLOWANCE_S.max, Math.max(ARRIVAL_ALLOWANCE_S.min, (3 * recentRoundTripMs(env.sender.log)) / 1000)) * attempt;
+      const est = t.sender.clock.estimate();
+      const allowanceS = Math.min(ARRIVAL_ALLOWANCE_S.max, Math.max(ARRIVAL_ALLOWANCE_S.min, (3 * recentRoundTripMs(t.sender.log)) / 1000)) * attempt;
       let sent = 0;
-      const exchange = await env.sender.deliver({
+      const exchange = await t.sender.deliver({
         purpose: expect === 'reject' ? 'invalid' : 'valid',
         label: `timestamp ${seconds} s ${direction}`,
         body: envelopeBody().body,
@@ -85,19 +87,19 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
       });
       const bounds = skewBounds(sent, exchange.sentAtMs, exchange.receivedAtMs, est)[direction];
       const range = `${bounds[0].toFixed(1)}-${bounds[1].toFixed(1)} s ${direction === 'behind' ? 'behind' : 'ahead of'} the receiver's clock`;
-      const measurements = { skew_min_s: round1(bounds[0]), skew_max_s: round1(bounds[1]), offset_ms: Math.round(est.offset * 1000), tries: attempt };
+      t.measureAll({ skew_min_s: round1(bounds[0]), skew_max_s: round1(bounds[1]), offset_ms: Math.round(est.offset * 1000), tries: attempt });
       const acked = acknowledged(exchange);
       if (expect === 'accept') {
-        if (acked) return { passed: true, detail: `acknowledged (${describeAnswer(exchange)}) a timestamp ${range}`, measurements };
-        if (exchange.status === null) return { passed: false, detail: `a timestamp ${range}: ${describeAnswer(exchange)}`, measurements };
-        if (bounds[1] < TOLERANCE_S) return { passed: false, detail: `rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`, measurements };
+        if (acked) return t.detail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}`);
+        if (exchange.status === null) t.fail(`a timestamp ${range}: ${describeAnswer(exchange)}`);
+        if (bounds[1] < TOLERANCE_S) t.fail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`);
       } else {
-        if (!acked) return { passed: true, detail: `rejected (${describeAnswer(exchange)}) a timestamp ${range}`, measurements };
-        if (bounds[0] > TOLERANCE_S) return { passed: false, detail: `acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`, measurements };
+        if (!acked) return t.detail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}`);
+        if (bounds[0] > TOLERANCE_S) t.fail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`);
       }
       tries.push(`try ${attempt}: ${describeAnswer(exchange)} for ${range}`);
     }
-    return skip(`inconclusive: the answer came too late to tell which side of 300 s the receiver saw (${tries.join('; ')})`);
+    t.skip(`inconclusive: the answer came too late to tell which side of 300 s the receiver saw (${tries.join('; ')})`);
   };
 }
 
@@ -106,21 +108,21 @@ export const rejectTimestampFuture301 = timestampCheck('ahead', 301, 'reject');
 export const acceptTimestampPast299 = timestampCheck('behind', 299, 'accept');
 export const acceptTimestampFuture299 = timestampCheck('ahead', 299, 'accept');
 
-export const rejectTimestampMissing: CheckFn = (env) =>
-  expectRejected(env, [
+export const rejectTimestampMissing: CheckFn = (t) =>
+  expectRejected(t, [
     { purpose: 'invalid', label: 'no header', body: envelopeBody().body, timestamp: null },
     { purpose: 'invalid', label: 'empty header', body: envelopeBody().body, timestamp: '' },
   ]);
 
-export const rejectTimestampNonNumeric: CheckFn = (env) =>
-  expectRejected(env, [
+export const rejectTimestampNonNumeric: CheckFn = (t) =>
+  expectRejected(t, [
     { purpose: 'invalid', label: '"abc"', body: envelopeBody().body, timestamp: 'abc' },
     { purpose: 'invalid', label: 'ISO 8601 date of now', body: envelopeBody().body, timestamp: (nowMs) => new Date(nowMs).toISOString() },
     { purpose: 'invalid', label: 'now followed by "abc"', body: envelopeBody().body, timestamp: (nowMs) => `${unixSeconds(nowMs)}abc` },
   ]);
 
-export const rejectTimestampMilliseconds: CheckFn = (env) =>
-  expectRejected(env, [{ purpose: 'invalid', label: 'now in Unix milliseconds', body: envelopeBody().body, timestamp: (nowMs) => String(nowMs) }]);
+export const rejectTimestampMilliseconds: CheckFn = (t) =>
+  expectRejected(t, [{ purpose: 'invalid', label: 'now in Unix milliseconds', body: envelopeBody().body, timestamp: (nowMs) => String(nowMs) }]);
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

@@ -9,7 +9,7 @@
  * and a slope can come from something other than the comparison.
  */
 import { envelopeBody } from '../fixtures.js';
-import { requireBaseline, skip, type CheckFn } from '../context.js';
+import { requireBaseline, type CheckFn } from '../context.js';
 import { acknowledged } from '../sender.js';
 import { MIN_VISIBLE_SPREAD_MS, RHO_THRESHOLD, signatureWithPrefix, summarizeTiming, type TimingSample } from '../timing.js';
 import { BudgetExhausted } from '../../errors.js';
@@ -22,22 +22,22 @@ const LIMITS =
   `(here: spreads under ${MIN_VISIBLE_SPREAD_MS} ms or half the spread of the shortest prefix are not reported); ` +
   'no signal does not prove a constant-time compare, and a signal can have another cause.';
 
-export const timingProbe: CheckFn = async (env) => {
-  const rounds = env.settings.timingSamples;
-  if (rounds === 0) skip('TARGET_RECEIVER_TIMING_SAMPLES is 0');
-  requireBaseline(env);
+export const timingProbe: CheckFn = async (t) => {
+  const rounds = t.settings.timingSamples;
+  if (rounds === 0) t.skip('TARGET_RECEIVER_TIMING_SAMPLES is 0');
+  requireBaseline(t);
   const { body } = envelopeBody();
-  const right = env.sender.sign(body);
+  const right = t.sender.sign(body);
   const samples: TimingSample[] = [];
   let accepted = 0;
   let stopped = '';
   try {
     for (let i = 0; i < WARM_UP; i++) {
-      await env.sender.deliver({ purpose: 'invalid', label: 'timing warm-up', body, signature: signatureWithPrefix(right, 0) });
+      await t.sender.deliver({ purpose: 'invalid', label: 'timing warm-up', body, signature: signatureWithPrefix(right, 0) });
     }
     for (let round = 0; round < rounds; round++) {
       for (const prefix of shuffle([...PREFIX_LENGTHS])) {
-        const exchange = await env.sender.deliver({ purpose: 'invalid', label: `timing probe, ${prefix} chars right`, body, signature: signatureWithPrefix(right, prefix) });
+        const exchange = await t.sender.deliver({ purpose: 'invalid', label: `timing probe, ${prefix} chars right`, body, signature: signatureWithPrefix(right, prefix) });
         if (acknowledged(exchange)) accepted++;
         if (exchange.status !== null) samples.push({ prefix, ms: exchange.durationMs });
       }
@@ -46,7 +46,7 @@ export const timingProbe: CheckFn = async (env) => {
     if (!(error instanceof BudgetExhausted)) throw error;
     stopped = `; stopped early: ${error.message}`;
   }
-  if (samples.length < PREFIX_LENGTHS.length * 3) skip(`too few answered samples (${samples.length})${stopped}`);
+  if (samples.length < PREFIX_LENGTHS.length * 3) t.skip(`too few answered samples (${samples.length})${stopped}`);
   const summary = summarizeTiming(samples);
   const medians = summary.prefixLengths.map((p) => `${p}:${summary.medianMsByPrefix[p]!.toFixed(3)}`).join(' ');
   const finding = summary.leakSuspected
@@ -54,20 +54,17 @@ export const timingProbe: CheckFn = async (env) => {
     : `no timing signal above the noise (spread ${summary.spreadMs.toFixed(3)} ms, Spearman ρ=${summary.spearmanRho}, threshold ρ≥${RHO_THRESHOLD})`;
   const detail = `${finding}. Median ms by matching prefix length ${medians} over ${summary.samples} samples` +
     `${accepted > 0 ? `; ${accepted} wrong signatures were ACKNOWLEDGED` : ''}${stopped}. ${LIMITS}`;
-  return {
-    passed: true,
-    detail,
-    measurements: {
-      prefix_lengths: summary.prefixLengths,
-      samples: summary.samples,
-      median_ms_by_prefix: summary.medianMsByPrefix,
-      iqr_ms_by_prefix: summary.iqrMsByPrefix,
-      spearman_rho: summary.spearmanRho,
-      slope_us_per_char: summary.slopeUsPerChar,
-      spread_ms: summary.spreadMs,
-      leak_suspected: summary.leakSuspected,
-    },
-  };
+  t.measureAll({
+    prefix_lengths: summary.prefixLengths,
+    samples: summary.samples,
+    median_ms_by_prefix: summary.medianMsByPrefix,
+    iqr_ms_by_prefix: summary.iqrMsByPrefix,
+    spearman_rho: summary.spearmanRho,
+    slope_us_per_char: summary.slopeUsPerChar,
+    spread_ms: summary.spreadMs,
+    leak_suspected: summary.leakSuspected,
+  });
+  t.detail(detail);
 };
 
 function shuffle<T>(items: T[]): T[] {

@@ -6,6 +6,7 @@
  */
 import type { ServiceApi } from '../../api/service.js';
 import { ClockOffset as DateHeaderOffset } from '../../clock/date-offset.js';
+import { sleep } from '../../clock/wait.js';
 
 export interface ClockOffset {
   /** Service clock minus local clock, best estimate (the middle of the interval), ms. */
@@ -22,7 +23,7 @@ const SPACING_MS = 230;
 export async function measureClockOffset(api: ServiceApi): Promise<ClockOffset | undefined> {
   const clock = new DateHeaderOffset();
   for (let i = 0; i < SAMPLES; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, SPACING_MS));
+    if (i > 0) await sleep(SPACING_MS);
     const sentAt = Date.now();
     try {
       const date = (await api.whoami(undefined, { timeoutMs: 5_000 })).headers['date'];

@@ -56,8 +56,6 @@ export async function settle(
   }
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export interface PlacedCall {
   callId: string;
   agentId: string;

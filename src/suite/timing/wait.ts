@@ -1,9 +1,8 @@
 /**
  * Waiting helpers for the webhook delivery and retry suites: event-driven waits on a
- * receiver endpoint with bounded time-outs, bounded polling of the control interface,
- * and the choice of a workspace time scale the target allows.
+ * receiver endpoint with bounded time-outs, and the choice of a workspace time scale the
+ * target allows (polling and sleeping: src/clock/wait.ts).
  */
-import { performance } from 'node:perf_hooks';
 import type { CapturedDelivery } from '../../receiver/types.js';
 import type { ReceiverEndpoint } from '../../receiver/endpoint.js';
 import type { CheckContext } from '../context.js';
@@ -35,45 +34,6 @@ export async function within(
     if (error instanceof Error && error.message.startsWith('waitFor(')) return undefined;
     throw error;
   }
-}
-
-export interface PollResult<T> {
-  value: T;
-  /** Monotonic ms when the request that returned `value` was sent. */
-  sentAtMs: number;
-  /** Monotonic ms when it answered. */
-  atMs: number;
-  /** Monotonic ms when the previous poll (whose value did not satisfy) was sent; undefined on the first. */
-  previousSentAtMs?: number;
-  polls: number;
-}
-
-/**
- * Calls `read` every `intervalMs` until `done(value)` holds or `timeoutMs` passes
- * (then resolves undefined); `stop()` returning true ends it early (undefined too).
- */
-export async function pollUntil<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  options: { intervalMs: number; timeoutMs: number; stop?: () => boolean },
-): Promise<PollResult<T> | undefined> {
-  const deadline = performance.now() + options.timeoutMs;
-  let previousSentAtMs: number | undefined;
-  let polls = 0;
-  while (true) {
-    const sentAtMs = performance.now();
-    const value = await read();
-    const atMs = performance.now();
-    polls++;
-    if (done(value)) return { value, sentAtMs, atMs, polls, ...(previousSentAtMs !== undefined ? { previousSentAtMs } : {}) };
-    previousSentAtMs = sentAtMs;
-    if (atMs >= deadline || options.stop?.()) return undefined;
-    await sleep(Math.min(options.intervalMs, Math.max(0, deadline - atMs)));
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

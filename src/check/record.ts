@@ -1,0 +1,51 @@
+/**
+ * The one check model, for both subjects (a service, a webhook receiver): a check body gets
+ * a record, leaves details and measurements on it, and ends by returning (pass), by
+ * `fail(reason)` (a typed CheckFailure) or by `skip(reason)` (a CheckSkip: never a pass).
+ */
+import { CheckFailure, CheckSkip } from '../errors.js';
+import { mask, maskDeep } from '../secrets/mask.js';
+
+/** What a check leaves for the reports. */
+export interface CheckMeta {
+  checkId: string;
+  detail?: string;
+  measurements?: Record<string, unknown>;
+  skipReason?: string;
+}
+
+export class CheckRecord<Spec extends { id: string } = { id: string }> {
+  private readonly details: string[] = [];
+  private readonly measurements: Record<string, unknown> = {};
+
+  constructor(readonly spec: Spec) {}
+
+  detail(text: string): void {
+    this.details.push(text);
+  }
+
+  measure(name: string, value: unknown): void {
+    this.measurements[name] = value;
+  }
+
+  /** Several measurements at once. */
+  measureAll(values: Record<string, unknown>): void {
+    Object.assign(this.measurements, values);
+  }
+
+  fail(reason: string): never {
+    throw new CheckFailure(mask(reason));
+  }
+
+  skip(reason: string): never {
+    throw new CheckSkip(reason);
+  }
+
+  toMeta(skipReason?: string): CheckMeta {
+    const meta: CheckMeta = { checkId: this.spec.id };
+    if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
+    if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);
+    if (skipReason) meta.skipReason = mask(skipReason);
+    return meta;
+  }
+}

@@ -1,0 +1,55 @@
+/** How a settled check becomes a line of the report, the same for every subject and runner. */
+import type { Level } from '../catalog/checks.js';
+import { CheckFailure, CheckSkip } from '../errors.js';
+import { verdictOf, type CheckResult } from '../report/model.js';
+import { mask } from '../secrets/mask.js';
+import type { CheckMeta } from './record.js';
+
+export interface CheckIdentity {
+  id: string;
+  title: string;
+  clause: string;
+  level: Level;
+  area: string;
+}
+
+export type CheckState = 'passed' | 'failed' | 'skipped';
+
+export interface SettledCheck {
+  state: CheckState;
+  /** The first line of the failure's message. */
+  failure?: string;
+  meta?: CheckMeta;
+  durationMs: number;
+}
+
+export function checkResult(spec: CheckIdentity, settled: SettledCheck): CheckResult {
+  const detail = [settled.failure, settled.meta?.skipReason, settled.meta?.detail].filter(Boolean).join('; ');
+  const result: CheckResult = {
+    id: spec.id,
+    title: spec.title,
+    clause: spec.clause,
+    level: spec.level,
+    verdict: verdictOf(spec.level, settled.state),
+    duration_ms: Math.round(settled.durationMs),
+    area: spec.area,
+  };
+  if (detail) result.detail = mask(detail);
+  if (settled.meta?.measurements) result.measurements = settled.meta.measurements;
+  return result;
+}
+
+/**
+ * Runs a check body outside a test runner: a return passes, a CheckSkip skips, a
+ * CheckFailure fails with its reason, and anything else fails as a crash, with its message.
+ */
+export async function settle(body: () => Promise<void>): Promise<{ state: CheckState; failure?: string; skipReason?: string }> {
+  try {
+    await body();
+    return { state: 'passed' };
+  } catch (error) {
+    if (error instanceof CheckSkip) return { state: 'skipped', skipReason: error.message };
+    const message = (error as Error)?.message ?? String(error);
+    return { state: 'failed', failure: error instanceof CheckFailure ? message : `check crashed: ${message}` };
+  }
+}
