@@ -209,15 +209,20 @@ export function clause(id: ClauseId): SpecClause {
   return CLAUSES[id];
 }
 
-/**
- * The readable reference a report's `clause` field holds: the ids grouped by section in the
- * order cited, "Events > Signature: SIG-1, SIG-4; Limits: LIMIT-TIMESTAMP-TOLERANCE".
- */
-export function renderClauses(ids: readonly ClauseId[]): string {
-  const bySection = new Map<string, ClauseId[]>();
+/** The ids grouped by section, sections in the order first cited, ids in the order cited. */
+export function bySection(ids: readonly ClauseId[]): Array<[section: string, ids: ClauseId[]]> {
+  const groups = new Map<string, ClauseId[]>();
   for (const id of ids) {
     const { section } = clause(id);
-    bySection.set(section, [...(bySection.get(section) ?? []), id]);
+    groups.set(section, [...(groups.get(section) ?? []), id]);
   }
-  return [...bySection].map(([section, inSection]) => `${section}: ${inSection.join(', ')}`).join('; ');
+  return [...groups];
+}
+
+/**
+ * The readable reference a report's `clause` field holds, rendered from the ids:
+ * "Events > Signature: SIG-1, SIG-4; Limits: LIMIT-TIMESTAMP-TOLERANCE".
+ */
+export function renderClauses(ids: readonly ClauseId[]): string {
+  return bySection(ids).map(([section, inSection]) => `${section}: ${inSection.join(', ')}`).join('; ');
 }
