@@ -3,9 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { renderTraceability } from '../src/docs/traceability.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
 import { FAULT_PROOFS } from '../test/faults/registry.js';
+import { FAULT_EXPECTATIONS } from '../test/receiver-cert/faults.js';
 
 mkdirSync('docs', { recursive: true });
-writeFileSync('docs/traceability.md', renderTraceability(FAULT_PROOFS));
+writeFileSync('docs/traceability.md', renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }));
 console.log('wrote docs/traceability.md');
 mkdirSync('schemas', { recursive: true });
 for (const [path, render] of Object.entries(PUBLISHED_SCHEMAS)) {

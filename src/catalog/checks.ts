@@ -1,14 +1,26 @@
 /**
- * The check catalog: the single source of every check's id, title, spec clause and
- * level. Suites refer to checks by id, reports and docs/traceability.md are generated
- * from here, and the fault registry in test/ names the ids each fault must break.
+ * The check catalog, for both subjects: the service (`npm run certify`, checks in
+ * suites/<area>.suite.ts) and a team's webhook receiver (`npm run certify:receiver`, checks
+ * in src/receiver-cert/checks/, where the harness plays the service). The single source of
+ * every check's id, title, level, tier, the spec clauses it cites (ids from
+ * spec-clauses.ts) and its numeric tolerance where the rule states one. Suites and
+ * receiver checks refer to checks by id; reports, docs/traceability.md and the clause →
+ * checks map are generated from here; the fault registries in test/ name the ids each
+ * fault must break.
  *
- * Ids are stable across versions: rename a title freely, never an id.
+ * Ids are stable across versions: rename a title freely, never an id. Receiver checks run
+ * in the order listed (the status and latency checks read what earlier checks saw).
  */
+import { CLAUSE_IDS, renderClauses, type ClauseId } from './spec-clauses.js';
 
 export type Level = 'must' | 'should' | 'observe';
 
-/** Which suite file (suites/<area>.suite.ts) holds the check. */
+export type Subject = 'service' | 'receiver';
+
+/** `full`: only under CERTIFY_TIER=full (real-time waits); reported `skip` in `fast`. */
+export type Tier = 'fast' | 'full';
+
+/** Which suite file (suites/<area>.suite.ts) holds a service check. */
 export type Area =
   | 'auth-errors'
   | 'scopes'
@@ -25,180 +37,290 @@ export type Area =
   | 'webhook-retry'
   | 'webhook-replay';
 
-export interface CheckSpec {
-  id: string;
-  title: string;
-  /** Where in ../shared/spec/service-interface.md the rule is stated ("Section > Sub, item"). */
-  clause: string;
-  level: Level;
-  area: Area;
-  /** `full`: only under CERTIFY_TIER=full (real-time waits); reported `skip` in `fast`. */
-  tier?: 'full';
+export type ReceiverArea =
+  | 'receiver-acceptance'
+  | 'receiver-signature'
+  | 'receiver-timestamp'
+  | 'receiver-replay'
+  | 'receiver-status'
+  | 'receiver-timing';
+
+/** The numeric bound a check's rule states, and the clause that states it. */
+export interface Tolerance {
+  seconds: number;
+  clause: ClauseId;
 }
 
-const c = (id: string, area: Area, level: Level, title: string, clause: string, extra: Partial<CheckSpec> = {}): CheckSpec =>
-  ({ id, area, level, title, clause, ...extra });
+interface EntryFields {
+  id: string;
+  title: string;
+  level: Level;
+  tier: Tier;
+  /** The spec clauses the check traces to. */
+  clauses: readonly ClauseId[];
+  /** The same clauses as a report's `clause` field shows them ("Events > Signature: SIG-1, SIG-4"). */
+  clause: string;
+  tolerance?: Tolerance;
+}
 
-export const CHECKS: readonly CheckSpec[] = [
-  // --- Authentication errors -------------------------------------------------------
-  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token',
-    'Endpoints (whoami); Authentication > Rotation without downtime, 2'),
-  c('AUTH-MISSING-HEADER', 'auth-errors', 'must', 'A request without Authorization gets 401 invalid_token',
-    'Endpoints, all requests carry Authorization; Errors (invalid_token, 401)'),
-  c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed Authorization header gets 401 invalid_token',
-    'Errors (invalid_token: credential malformed, 401)'),
-  c('AUTH-WRONG-SCHEME', 'auth-errors', 'must', 'A scheme other than Bearer gets 401 invalid_token',
-    'Authentication (both schemes use Authorization: Bearer); Errors (invalid_token, 401)'),
-  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token',
-    'Errors (invalid_token, 401)'),
-  c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'Tokens of 2 kB and 10 kB get 401 invalid_token, never a 5xx',
-    'Errors (invalid_token: credential malformed, 401)'),
+export interface CheckSpec extends EntryFields {
+  subject: 'service';
+  area: Area;
+}
+
+export interface ReceiverCheckSpec extends EntryFields {
+  subject: 'receiver';
+  area: ReceiverArea;
+}
+
+export type CatalogEntry = CheckSpec | ReceiverCheckSpec;
+
+interface Extra {
+  tier?: Tier;
+  tolerance?: Tolerance;
+}
+
+/** Throws at load time on a clause id the type checker did not see (renderClauses) or a tolerance its check does not cite. */
+function fields(id: string, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra): EntryFields {
+  if (clauses.length === 0) throw new Error(`check ${id} cites no spec clause`);
+  if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new Error(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
+  return { id, title, level, tier: extra.tier ?? 'fast', clauses, clause: renderClauses(clauses), ...(extra.tolerance ? { tolerance: extra.tolerance } : {}) };
+}
+
+const c = (id: string, area: Area, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): CheckSpec =>
+  ({ subject: 'service', area, ...fields(id, level, title, clauses, extra) });
+const r = (id: string, area: ReceiverArea, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): ReceiverCheckSpec =>
+  ({ subject: 'receiver', area, ...fields(id, level, title, clauses, extra) });
+
+const ENVELOPE: ClauseId[] = ['ENV-ID', 'ENV-TYPE', 'ENV-CREATED-AT', 'ENV-WORKSPACE-ID', 'ENV-API-VERSION', 'ENV-DATA'];
+const EVENT_TYPES: ClauseId[] = [
+  'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'TYPE-VOICE-CALL-FAILED',
+  'TYPE-MAILER-EMAIL-SENT', 'TYPE-MAILER-REPLY-RECEIVED', 'TYPE-MAILER-CAMPAIGN-COMPLETED', 'TYPE-WORKSPACE-PLAN-UPGRADED',
+];
+const CALL_FIELDS: ClauseId[] = [
+  'CALL-FIELD-CALL-ID', 'CALL-FIELD-AGENT-ID', 'CALL-FIELD-TO', 'CALL-FIELD-DURATION-SECONDS',
+  'CALL-FIELD-OUTCOME', 'CALL-FIELD-TRANSCRIPT-URL', 'CALL-FIELD-METADATA',
+];
+const RECEIVER_TIMEOUT: Extra = { tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT' } };
+const TIMESTAMP_WINDOW: Extra = { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE' } };
+
+export const CATALOG: readonly CatalogEntry[] = [
+  // --- Authentication errors -----------------------------------------------------------------
+  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2']),
+  c('AUTH-MISSING-HEADER', 'auth-errors', 'must', 'A request without Authorization gets 401 invalid_token', ['EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed Authorization header gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-WRONG-SCHEME', 'auth-errors', 'must', 'A scheme other than Bearer gets 401 invalid_token', ['AUTH-SCHEMES', 'ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'Tokens of 2 kB and 10 kB get 401 invalid_token, never a 5xx', ['ERR-CODE-INVALID-TOKEN']),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
-    'Errors (error.code, error.message, error.request_id)'),
-  c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json',
-    'Errors (authentication failures return a JSON body); What the service does, 3'),
-  c('AUTH-REQUEST-ID-UNIQUE', 'auth-errors', 'should', 'Every error carries its own request id',
-    'Resources (Request: req_<id>, error correlation)'),
+    ['ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID']),
+  c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json', ['ERR-SHAPE', 'SVC-3']),
+  c('AUTH-REQUEST-ID-UNIQUE', 'auth-errors', 'should', 'Every error carries its own request id', ['RES-REQUEST']),
   c('AUTH-MALFORMED-PROPERTY', 'auth-errors', 'must', 'Generated malformed credentials always get 401 invalid_token with the error shape',
-    'Errors (invalid_token: credential malformed, 401; error shape)'),
+    ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE']),
 
-  // --- Scopes ------------------------------------------------------------------------
-  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read',
-    'Endpoints (agents requires voice:read); Authentication > Bearer tokens, scope table'),
-  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write',
-    'Endpoints (calls requires voice:write); Authentication > Bearer tokens, scope table'),
+  // --- Scopes --------------------------------------------------------------------------------
+  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ']),
+  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE']),
   c('SCOPE-TRANSCRIPT-READ', 'scopes', 'must', 'A call transcript is readable exactly by tokens holding voice:read',
-    'Endpoints (transcript requires voice:read); Authentication > Bearer tokens, scope table'),
-  c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope',
-    'Endpoints (whoami: 200 when the credential is accepted)'),
+    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ']),
+  c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI']),
   c('SCOPE-MISSING-CODE', 'scopes', 'must', 'A valid token lacking the scope gets a 4xx with code missing_scope and the error shape',
-    'Errors (missing_scope); Errors, rule 1'),
+    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1']),
   c('SCOPE-SUBSET-PROPERTY', 'scopes', 'must', 'For generated scope subsets, each endpoint is allowed exactly when its scope is held',
-    'Authentication > Bearer tokens, 4 and scope table'),
-  c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope',
-    'Errors (missing_scope: HTTP status not shown)'),
+    ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE']),
+  c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope', ['ERR-CODE-MISSING-SCOPE']),
 
-  // --- Tokens and rotation -----------------------------------------------------------
-  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation',
-    'States and transitions (Bearer token: up to two active); Limits (2)'),
-  c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes',
-    'Authentication > Bearer tokens, 4'),
-  c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)',
-    'Authentication > Bearer tokens, 2; Resources (Bearer token prefix)'),
-  c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both',
-    'Authentication > Rotation without downtime, 1-2'),
+  // --- Tokens and rotation -------------------------------------------------------------------
+  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS']),
+  c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes', ['AUTH-TOKEN-4']),
+  c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)', ['AUTH-TOKEN-2', 'RES-TOKEN']),
+  c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both', ['AUTH-ROT-1', 'AUTH-ROT-2']),
   c('ROTATION-NO-DOWNTIME', 'tokens', 'must', 'Steady traffic on the new token sees no failure while the old one is revoked',
-    'Authentication > Rotation without downtime'),
+    ['AUTH-ROT-1', 'AUTH-ROT-2', 'AUTH-ROT-3']),
 
-  // --- Revocation --------------------------------------------------------------------
+  // --- Revocation ----------------------------------------------------------------------------
   c('REVOKE-PROPAGATION', 'revocation', 'must', 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections',
-    'Authentication > Rotation without downtime, 3; Errors > Rules, 2; Limits (under 1 minute)'),
-  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After the first 401, a revoked token never gets a 200 again',
-    'States and transitions (Bearer token: revoking makes requests fail with 401)'),
+    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION'], { tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' } }),
+  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After the first 401, a revoked token never gets a 200 again', ['STATE-TOKEN-REVOKE']),
 
-  // --- Workspace suspension ----------------------------------------------------------
+  // --- Workspace suspension ------------------------------------------------------------------
   c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
-    'Errors (workspace_disabled)'),
-  c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again',
-    'Errors (workspace_disabled: suspended); control interface reinstate'),
-  c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled',
-    'Errors (workspace_disabled: HTTP status not shown)'),
+    ['ERR-CODE-WORKSPACE-DISABLED']),
+  c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED']),
+  c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 
-  // --- Tenant isolation --------------------------------------------------------------
-  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript",
-    'What the service does, 2; Authentication > Bearer tokens, 1'),
-  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents",
-    'What the service does, 2; Authentication > Bearer tokens, 1'),
+  // --- Tenant isolation ----------------------------------------------------------------------
+  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1']),
+  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1']),
 
-  // --- Input handling ----------------------------------------------------------------
-  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids',
-    'Endpoints (agents); Resources (Agent agt_<id>)'),
-  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id',
-    'Endpoints (calls); Resources (Call call_<id>)'),
-  c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies get a 4xx, never a 2xx or a 5xx',
-    'Endpoints (calls request: agent_id agt_, to with leading +)'),
-  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'Malformed JSON, wrong content type, huge bodies and odd headers get a 4xx, never a 5xx',
-    'Endpoints (bodies are JSON; POST uses Content-Type: application/json)'),
-  c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', 'What the service does, 3'),
-  c('INPUT-ERROR-SHAPE', 'input', 'observe', 'Status and body shape of validation errors',
-    'Errors, rule 3 (non-authentication errors: not shown)'),
-  c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation',
-    'Endpoints, not shown (response body shapes)'),
+  // --- Input handling ------------------------------------------------------------------------
+  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT']),
+  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL']),
+  c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies get a 4xx, never a 2xx or a 5xx', ['EP-CALLS']),
+  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'Malformed JSON, wrong content type, huge bodies and odd headers get a 4xx, never a 5xx', ['EP-JSON']),
+  c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3']),
+  c('INPUT-ERROR-SHAPE', 'input', 'observe', 'Status and body shape of validation errors', ['ERR-RULE-3']),
+  c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation', ['EP-NOT-SHOWN-RESPONSES']),
 
-  // --- Session tokens ----------------------------------------------------------------
-  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', 'Authentication > Session tokens, 1-2'),
-  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would",
-    'Authentication (a permission granted applies under either scheme); Session tokens, 2'),
-  c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', 'Authentication > Session tokens, 1'),
-  c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token', 'Errors (invalid_token: expired); Limits (60 s)'),
-  c('SESSION-LIFETIME-61S', 'session', 'must', 'A session token issued 61 s ago (60 s lifetime) is refused', 'Authentication (session token lifetime 60 seconds)'),
-  c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-UNKNOWN-KID', 'session', 'must', 'A session token naming an unknown kid is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-FOREIGN-KEY', 'session', 'must', 'A session token signed with a key not in the JWKS is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-TAMPERED', 'session', 'must', 'A session token with a tampered payload or signature is refused', 'Authentication > Session tokens, 1-2'),
-  c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', 'Authentication > Session tokens, 1-2'),
-  c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', 'Authentication > Session tokens, 1-2'),
-  c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', 'Authentication > Session tokens, 2'),
-  c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", 'Authentication > Session tokens, 2; What the service does, 2'),
-  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token never get a 2xx or a 5xx', 'Authentication > Session tokens, 1-2'),
-  c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', 'Authentication > Session tokens, 2'),
+  // --- Session tokens ------------------------------------------------------------------------
+  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2']),
+  c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1']),
+  c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
+    ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
+  c('SESSION-LIFETIME-61S', 'session', 'must', 'A session token issued 61 s ago (60 s lifetime) is refused',
+    ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' } }),
+  c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2']),
+  c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2']),
+  c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2']),
+  c('SESSION-UNKNOWN-KID', 'session', 'must', 'A session token naming an unknown kid is refused', ['AUTH-SESSION-2']),
+  c('SESSION-FOREIGN-KEY', 'session', 'must', 'A session token signed with a key not in the JWKS is refused', ['AUTH-SESSION-2']),
+  c('SESSION-TAMPERED', 'session', 'must', 'A session token with a tampered payload or signature is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2']),
+  c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2']),
+  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token never get a 2xx or a 5xx', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
 
-  // --- Webhook registration -----------------------------------------------------------
-  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', 'Events > Endpoint registration rules, 1'),
-  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', 'Events > Endpoint registration rules, 1'),
-  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', 'Events > Endpoint registration rules, 4; Limits (25)'),
-  c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", 'Events > Endpoint registration rules, 2'),
+  // --- Webhook registration ------------------------------------------------------------------
+  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1']),
+  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1']),
+  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS']),
+  c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", ['REG-2']),
 
-  // --- Webhook envelope and events ------------------------------------------------------
-  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', 'Events > Envelope; Events > Event types'),
-  c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type', 'Resources (call fields); Events > Event types'),
-  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's metadata comes back in voice.call.completed", 'Resources (call fields: metadata)'),
-  c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript', 'Resources (call fields: transcript_url); Endpoints (transcript)'),
-  c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed', 'States and transitions (call lifecycle); Events > Event types'),
-  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', 'Events > Event types (voice.call.failed)'),
-  c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', 'Events > Endpoint registration rules, 3'),
-  c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', 'Events > Endpoint registration rules, 3'),
-  c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', 'Endpoints (webhook receiver contract: JSON body)'),
+  // --- Webhook envelope and events -----------------------------------------------------------
+  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', [...ENVELOPE, ...EVENT_TYPES]),
+  c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
+    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED']),
+  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA']),
+  c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',
+    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT']),
+  c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
+    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED']),
+  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED']),
+  c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3']),
+  c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3']),
+  c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER']),
 
-  // --- Signatures and timestamps ------------------------------------------------------
-  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', 'Events > Signature, 1 and 5'),
-  c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', 'Events > Signature, 2-3'),
-  c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', 'Events > Signature, 3'),
-  c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', 'Events > Signature, 2; Events > Retry and replay, 2'),
+  // --- Signatures and timestamps -------------------------------------------------------------
+  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5']),
+  c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3']),
+  c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3']),
+  c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2']),
 
-  // --- Delivery outcomes -------------------------------------------------------------
-  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', 'Endpoints (any 2xx acknowledges delivery)'),
-  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure and is retried', 'Events > Retry and replay, 1'),
-  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure and is retried', 'Events > Retry and replay, 1'),
-  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure and is retried', 'Events > Retry and replay, 1'),
-  c('HOOK-RETRY-ON-TIMEOUT', 'webhook-delivery', 'must', 'A receiver slower than the delivery time-out is a failure and is retried', 'Events > Retry and replay, 1; Limits (30 s)'),
-  c('HOOK-SLOW-ACK-OK', 'webhook-delivery', 'must', 'A 2xx slower than usual but within the time-out acknowledges', 'Events > Retry and replay, 1; Limits (30 s)'),
-  c('HOOK-TIMEOUT-30S', 'webhook-delivery', 'must', 'The real time-out: a 2xx after 25 s acknowledges, no answer in 35 s is retried', 'Limits (webhook receiver time-out 30 s)', { tier: 'full' }),
+  // --- Delivery outcomes ---------------------------------------------------------------------
+  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK']),
+  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure and is retried', ['RETRY-1']),
+  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure and is retried', ['RETRY-1']),
+  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure and is retried', ['RETRY-1']),
+  c('HOOK-RETRY-ON-TIMEOUT', 'webhook-delivery', 'must', 'A receiver slower than the delivery time-out is a failure and is retried',
+    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+  c('HOOK-SLOW-ACK-OK', 'webhook-delivery', 'must', 'A 2xx slower than usual but within the time-out acknowledges',
+    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+  c('HOOK-TIMEOUT-30S', 'webhook-delivery', 'must', 'The real time-out: a 2xx after 25 s acknowledges, no answer in 35 s is retried',
+    ['LIMIT-RECEIVER-TIMEOUT'], { tier: 'full', ...RECEIVER_TIMEOUT }),
 
-  // --- Retries, drop, disable ------------------------------------------------------------
-  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retries arrive 1 min and 5 min (scaled) after the failures', 'Events > Retry and replay, 2'),
-  c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more', 'Events > Retry and replay, 2; Limits'),
-  c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active', 'States and transitions (retries exhausted); Events > Retry and replay, 2'),
-  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', 'States and transitions; Events > Retry and replay, 3'),
-  c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', 'States and transitions (no further deliveries to it)'),
-  c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', 'States and transitions (disabled -> active)'),
-  c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', 'Events > Retry and replay, 2', { tier: 'full' }),
+  // --- Retries, drop, disable ----------------------------------------------------------------
+  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retries arrive 1 min and 5 min (scaled) after the failures', ['RETRY-2']),
+  c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more',
+    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS']),
+  c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active',
+    ['STATE-ENDPOINT-FLAG', 'RETRY-2']),
+  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3']),
+  c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', ['STATE-ENDPOINT-DISABLE']),
+  c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', ['STATE-ENDPOINT-REENABLE']),
+  c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', ['RETRY-2'], { tier: 'full' }),
 
-  // --- Replay ------------------------------------------------------------------------
-  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', 'Events > Retry and replay, 4; Events > Envelope (id unchanged on replay)'),
-  c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', 'Events > Retry and replay, 4'),
+  // --- Replay --------------------------------------------------------------------------------
+  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID']),
+  c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4']),
+
+  // --- Receiver: valid deliveries are acknowledged -------------------------------------------
+  r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',
+    [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+  r('RCV-ACCEPT-RAW-BODIES', 'receiver-acceptance', 'must', 'Validly signed bodies that re-serialization would change (whitespace, key order, escapes, non-ASCII, large numbers) are acknowledged',
+    ['SIG-1', 'SIG-5']),
+
+  // --- Receiver: bad signatures are rejected (non-2xx) ---------------------------------------
+  r('RCV-REJECT-WRONG-SIGNATURE', 'receiver-signature', 'must', 'A well-formed but wrong signature (64 lowercase hex) is rejected', ['SIG-4']),
+  r('RCV-REJECT-OTHER-SECRET', 'receiver-signature', 'must', 'A signature of the body made with another secret is rejected', ['SIG-1', 'SIG-4']),
+  r('RCV-REJECT-TAMPERED-BODY', 'receiver-signature', 'must', 'The right signature sent with a body changed after signing is rejected', ['SIG-1', 'SIG-4']),
+  r('RCV-REJECT-UPPERCASE-HEX', 'receiver-signature', 'should', 'The right signature in upper-case hex is rejected', ['SIG-1', 'SIG-4']),
+  r('RCV-REJECT-BASE64', 'receiver-signature', 'should', 'The right HMAC in base64 instead of hex is rejected', ['SIG-1', 'SIG-4']),
+  r('RCV-REJECT-TRUNCATED', 'receiver-signature', 'must', 'A truncated signature (the right one cut to 63 and to 32 hex characters) is rejected', ['SIG-4']),
+  r('RCV-REJECT-OVERLONG', 'receiver-signature', 'must', 'An over-long signature (the right one plus one character, the right one twice) is rejected',
+    ['SIG-4']),
+  r('RCV-REJECT-EMPTY-SIGNATURE', 'receiver-signature', 'must', 'An empty X-Service-Signature header is rejected', ['SIG-4']),
+  r('RCV-REJECT-MISSING-SIGNATURE', 'receiver-signature', 'must', 'A delivery without X-Service-Signature is rejected', ['EP-RECEIVER', 'SIG-4']),
+  r('RCV-REJECT-RESERIALIZED-SIGNATURE', 'receiver-signature', 'must', 'A signature over the re-serialized body (JavaScript and Python styles) instead of the raw bytes is rejected',
+    ['SIG-5']),
+  r('RCV-REJECT-TIMESTAMP-DOT-BODY', 'receiver-signature', 'must', 'A signature over `timestamp.body` instead of the body is rejected', ['SIG-1', 'SIG-3']),
+
+  // --- Receiver: timestamps ------------------------------------------------------------------
+  r('RCV-CLOCK-OFFSET', 'receiver-timestamp', 'observe', "The receiver's clock offset, measured from its Date headers (used by the ±299/±301 s checks)",
+    ['SIG-3']),
+  r('RCV-REJECT-TIMESTAMP-PAST-301', 'receiver-timestamp', 'must', "A timestamp 301 s behind the receiver's clock is rejected",
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+  r('RCV-REJECT-TIMESTAMP-FUTURE-301', 'receiver-timestamp', 'must', "A timestamp 301 s ahead of the receiver's clock is rejected",
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+  r('RCV-ACCEPT-TIMESTAMP-PAST-299', 'receiver-timestamp', 'must', "A timestamp 299 s behind the receiver's clock is acknowledged",
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+  r('RCV-ACCEPT-TIMESTAMP-FUTURE-299', 'receiver-timestamp', 'must', "A timestamp 299 s ahead of the receiver's clock is acknowledged",
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+  r('RCV-REJECT-TIMESTAMP-MISSING', 'receiver-timestamp', 'must', 'A delivery without X-Service-Timestamp (or with it empty) is rejected', ['SIG-2', 'SIG-3']),
+  r('RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'receiver-timestamp', 'must', 'A non-numeric timestamp (text, an ISO 8601 date, digits followed by text) is rejected',
+    ['SIG-2', 'SIG-3']),
+  r('RCV-REJECT-TIMESTAMP-MILLISECONDS', 'receiver-timestamp', 'must', 'The current time in Unix milliseconds (about 55 years ahead in seconds) is rejected',
+    ['SIG-2', 'SIG-3']),
+
+  // --- Receiver: replay ----------------------------------------------------------------------
+  r('RCV-REPLAY-ACKNOWLEDGED', 'receiver-replay', 'must', 'A replay (same id, fresh signature and timestamp) is acknowledged with a 2xx', ['RETRY-4']),
+  r('RCV-REPLAY-PROCESSED-ONCE', 'receiver-replay', 'must', 'A replayed id is processed once (needs the count convention; skip without it)',
+    ['RETRY-4', 'ENV-ID']),
+  r('RCV-REPLAY-OBSERVED', 'receiver-replay', 'observe', 'What the receiver shows of a replay from outside: statuses, times, count', ['RETRY-4']),
+
+  // --- Receiver: constant time ---------------------------------------------------------------
+  r('RCV-TIMING-CONSTANT-TIME', 'receiver-timing', 'observe', 'Timing probe: rejections do not take longer as a wrong signature shares a longer prefix with the right one',
+    ['SIG-4']),
+
+  // --- Receiver: status codes and latency (read from every exchange before them) -------------
+  r('RCV-STATUS-REJECT-401', 'receiver-status', 'should', 'Deliveries that must be rejected are answered 401, as the reference receiver does', ['SIG-4']),
+  r('RCV-STATUS-SUCCESS-204', 'receiver-status', 'should', 'Valid deliveries are acknowledged with 204, as the reference receiver does', ['SIG-4']),
+  r('RCV-STATUS-CODES', 'receiver-status', 'observe', 'Status codes the receiver uses for acknowledgements and rejections', ['SIG-4', 'EP-RECEIVER-ACK']),
+  r('RCV-ACK-LATENCY', 'receiver-status', 'observe', 'Acknowledgement times of valid deliveries',
+    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
 ];
 
-const byId = new Map(CHECKS.map((check) => [check.id, check]));
+const byId = new Map<string, CatalogEntry>();
+for (const entry of CATALOG) {
+  if (byId.has(entry.id)) throw new Error(`check id ${entry.id} is in the catalog twice`);
+  byId.set(entry.id, entry);
+}
+
+/** The service's checks, in catalog order. */
+export const CHECKS: readonly CheckSpec[] = CATALOG.filter((entry): entry is CheckSpec => entry.subject === 'service');
+
+/** The receiver certification's checks, in run order. */
+export const RECEIVER_CHECKS: readonly ReceiverCheckSpec[] = CATALOG.filter((entry): entry is ReceiverCheckSpec => entry.subject === 'receiver');
+
+/** A check of either subject, or undefined. */
+export function catalogEntry(id: string): CatalogEntry | undefined {
+  return byId.get(id);
+}
 
 export function getCheck(id: string): CheckSpec {
   const check = byId.get(id);
-  if (!check) throw new Error(`unknown check id ${id}: add it to src/catalog/checks.ts first`);
+  if (check?.subject !== 'service') throw new Error(`unknown check id ${id}: add it to src/catalog/checks.ts first`);
   return check;
 }
 
 export function checksOfArea(area: Area): CheckSpec[] {
   return CHECKS.filter((check) => check.area === area);
 }
+
+/** The reverse map, generated: for every clause, the checks of either subject that cite it (none: the clause's note says why). */
+export const CHECKS_BY_CLAUSE: ReadonlyMap<ClauseId, readonly CatalogEntry[]> = new Map(
+  CLAUSE_IDS.map((id) => [id, CATALOG.filter((entry) => entry.clauses.includes(id))]),
+);

@@ -5,22 +5,22 @@
  *   measurements carry a series: revocation polls, retry delays (src/report/charts/).
  * - Every check in one table, filtered by level, verdict, area, check id and free text;
  *   the filters are kept in the address (`#filter:verdict=fail`) so a view can be linked.
- * - Each check links to its spec clause: the clause text is read from the spec at render
- *   time (src/report/clauses.ts) and shown beside the check; without a readable spec the
- *   reference alone is shown. A failed check shows its (masked) detail and evidence.
+ * - Each check links to the spec clauses it cites, by id, and quotes their text, both from
+ *   the clause data (src/catalog/spec-clauses.ts) through the catalog entry of the check's
+ *   id; a check the catalog does not know shows its `clause` as written. A failed check
+ *   shows its (masked) detail and evidence.
  *
  * Writers never recompute verdicts; everything shown passes through mask() again, so
  * the page is safe even when rendered from a report that skipped writeReports().
  */
 import { mask } from '../secrets/mask.js';
+import { catalogEntry } from '../catalog/checks.js';
+import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { figuresFor, type Figure } from './charts/index.js';
-import { loadSpec, resolveClause, type ClauseRef, type SpecSection } from './clauses.js';
 import { escapeXml } from './escape.js';
 import { mustFailed, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
-  /** Parsed spec sections; `null` renders without clause text. Default: the spec beside the project. */
-  spec?: SpecSection[] | null;
   /** Extra figures (a load run's latency distribution), shown after the check charts. */
   extraFigures?: Figure[];
 }
@@ -43,7 +43,7 @@ th{background:#f4f4f4}
 td.verdict{font-weight:700;white-space:nowrap}
 tr.fail td.verdict{color:var(--fail)} tr.warn td.verdict{color:var(--warn)} tr.pass td.verdict{color:var(--pass)} tr.skip td.verdict{color:var(--skip)}
 tr.fail{background:#fff3f3} tr.warn{background:#fffaf0}
-tr:target{outline:3px solid #1b5fbf}
+tr:target,blockquote:target{outline:3px solid #1b5fbf}
 code{font-size:.9em} .filters{display:flex;gap:1rem;margin:1rem 0;flex-wrap:wrap;align-items:end;position:sticky;top:0;background:#fff;padding:.4rem 0;z-index:2}
 .filters label{display:flex;flex-direction:column;font-size:.85em} .filters input,.filters select{font:inherit}
 #shown{font-weight:600}
@@ -68,7 +68,7 @@ svg .mk.expected{fill:#fff;stroke:#222;stroke-width:1.6} svg .mk.observed.within
 svg .mk.observed.early,svg .mk.observed.late{stroke:#b00020;stroke-width:3;fill:none}
 svg .value-label{fill:#222} svg .value-label.early,svg .value-label.late,svg .value-label.missing{fill:#b00020;font-weight:700}
 svg .bar{fill:#9db8e3;stroke:#1b4f9f} svg .pct{stroke:#222;stroke-width:1.5;stroke-dasharray:3 2}
-.spec-section{margin:1rem 0} .spec-section pre{max-width:70rem}
+.spec-section{margin:1rem 0} .spec-section blockquote{max-width:70rem}
 .muted{color:#555}
 `;
 
@@ -96,24 +96,17 @@ function options(id: string, values: readonly string[]): string {
   return [`<option value="">all</option>`, ...values.map((value) => `<option value="${esc(value)}">${esc(value)}</option>`)].join('');
 }
 
-function clauseBlock(refs: readonly ClauseRef[], specAvailable: boolean): string {
-  const links = refs
-    .map((ref) => (ref.section ? `<a href="#${ref.section.anchor}">${esc(ref.text)}</a>` : `<span>${esc(ref.text)}</span>`))
+const clauseIds = (check: CheckResult): readonly ClauseId[] | undefined => catalogEntry(check.id)?.clauses;
+
+/** "Events > Retry and replay: RETRY-2; Limits: LIMIT-DELIVERY-ATTEMPTS", each id a link to its quoted text below. */
+function clauseBlock(check: CheckResult): string {
+  const ids = clauseIds(check);
+  if (!ids) return `<div class="clause-ref">Clause: <span>${esc(check.clause)}</span></div>`;
+  const links = bySection(ids)
+    .map(([section, inSection]) => `${esc(section)}: ${inSection.map((id) => `<a href="#clause-${id}">${id}</a>`).join(', ')}`)
     .join('; ');
-  const quotes = refs.flatMap((ref) => {
-    if (!ref.section) return [];
-    const where = esc(ref.section.path.join(' > '));
-    if (ref.items.length > 0) return ref.items.map((item) => `<blockquote><small>${where}, ${item.n}</small><br>${esc(item.text)}</blockquote>`);
-    if (ref.lines.length > 0) return [`<blockquote><small>${where}</small><pre>${esc(ref.lines.join('\n'))}</pre></blockquote>`];
-    return [`<blockquote><small>${where} (whole section)</small><pre>${esc(ref.section.body)}</pre></blockquote>`];
-  });
-  const text =
-    quotes.length > 0
-      ? `<details class="clause-text"><summary>spec clause text</summary>${quotes.join('')}</details>`
-      : specAvailable
-        ? ''
-        : '<small class="muted"> (spec not readable at render time: reference only)</small>';
-  return `<div class="clause-ref">Clause: ${links}${text}</div>`;
+  const quotes = ids.map((id) => `<blockquote><small>${id}, ${esc(CLAUSES[id].section)}</small><br>${esc(CLAUSES[id].text)}</blockquote>`).join('');
+  return `<div class="clause-ref">Clause: ${links}<details class="clause-text"><summary>spec clause text</summary>${quotes}</details></div>`;
 }
 
 /** Request/response excerpts a check may record as `measurements.evidence`: always masked. */
@@ -124,8 +117,7 @@ function evidenceBlock(check: CheckResult): string {
   return `<details open><summary>request and response</summary><pre>${esc(text)}</pre></details>`;
 }
 
-function checkRow(check: CheckResult, spec: SpecSection[] | undefined, figures: readonly Figure[]): string {
-  const refs = spec ? resolveClause(check.clause, spec) : [{ text: check.clause, items: [], lines: [] }];
+function checkRow(check: CheckResult, figures: readonly Figure[]): string {
   const detail = check.detail ?? '';
   const detailHtml =
     check.verdict === 'fail'
@@ -140,7 +132,7 @@ function checkRow(check: CheckResult, spec: SpecSection[] | undefined, figures: 
   return `<tr id="check-${esc(check.id)}" class="${check.verdict}" data-id="${esc(check.id)}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${esc(check.area)}">
 <td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${check.verdict.toUpperCase()}</td>
 <td><a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a><br><small>${esc(check.area)}</small></td><td>${check.level}</td>
-<td>${esc(check.title)}${clauseBlock(refs, spec !== undefined)}</td><td>${Math.round(check.duration_ms)}</td>
+<td>${esc(check.title)}${clauseBlock(check)}</td><td>${Math.round(check.duration_ms)}</td>
 <td>${detailHtml}${chartLinks}${measurements}</td></tr>`;
 }
 
@@ -154,22 +146,24 @@ function figureHtml(figure: Figure, check: CheckResult | undefined): string {
 </figure>`;
 }
 
-function specAppendix(spec: SpecSection[] | undefined, checks: readonly CheckResult[]): string {
-  if (!spec) return '<p class="muted">The spec (../shared/spec/service-interface.md) was not readable when this report was rendered: clauses are shown as references only.</p>';
-  const used = new Set<string>();
-  for (const check of checks) for (const ref of resolveClause(check.clause, spec)) if (ref.section) used.add(ref.section.anchor);
-  return spec
-    .filter((section) => used.has(section.anchor))
-    .map((section) => {
-      const ids = checks.filter((check) => resolveClause(check.clause, spec).some((ref) => ref.section?.anchor === section.anchor));
-      const links = ids.map((check) => `<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>`).join(' ');
-      return `<section class="spec-section" id="${section.anchor}"><h3>${esc(section.path.join(' > '))}</h3><pre>${esc(section.body)}</pre><p><small>Checks: ${links}</small></p></section>`;
+/** Every clause the report's checks cite, grouped by section, with its quoted text and the checks citing it. */
+function clauseAppendix(checks: readonly CheckResult[]): string {
+  const citing = new Map<ClauseId, CheckResult[]>();
+  for (const check of checks) for (const id of clauseIds(check) ?? []) citing.set(id, [...(citing.get(id) ?? []), check]);
+  const cited = CLAUSE_IDS.filter((id) => citing.has(id));
+  if (cited.length === 0) return '<p class="muted">No check of this report cites a clause of the spec.</p>';
+  return bySection(cited)
+    .map(([section, ids]) => {
+      const quotes = ids.map((id) => {
+        const links = citing.get(id)!.map((check) => `<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>`).join(' ');
+        return `<blockquote id="clause-${id}"><strong>${id}</strong> ${esc(CLAUSES[id].text)}<br><small>Checks: ${links}</small></blockquote>`;
+      });
+      return `<section class="spec-section"><h3>${esc(section)}</h3>${quotes.join('')}</section>`;
     })
     .join('\n');
 }
 
 export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
-  const spec = opts.spec === null ? undefined : (opts.spec ?? loadSpec());
   const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
   const { summary } = report;
   const areas = [...new Set(report.checks.map((check) => check.area))].sort();
@@ -177,7 +171,7 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
   const figures = [...figuresByCheck.values()].flat();
   const allFigures = [...figures, ...(opts.extraFigures ?? [])];
   const byId = new Map(report.checks.map((check) => [check.id, check]));
-  const rows = report.checks.map((check) => checkRow(check, spec, figuresByCheck.get(check.id) ?? []));
+  const rows = report.checks.map((check) => checkRow(check, figuresByCheck.get(check.id) ?? []));
   const counts = (['pass', 'fail', 'warn', 'skip'] as const)
     .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v]}</strong> ${v}</button>`)
     .join('');
@@ -216,7 +210,7 @@ ${rows.join('\n')}
 </tbody></table>
 </section>
 <section id="spec"><h2>Spec clauses</h2>
-${specAppendix(spec, report.checks)}
+${clauseAppendix(report.checks)}
 </section>
 </main>
 <script>${SCRIPT}</script>

@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpec } from '../../src/report/clauses.js';
 import { renderHtml } from '../../src/report/html.js';
 import { fixtureReport, LEAKY_TOKEN } from './fixture.js';
 
-const SPEC = parseSpec(`# Spec
-
-## Events
-
-### Retry and replay
-
-1. A delivery fails on any non-2xx response.
-2. Failed deliveries are retried with delays of 1 minute, 5 minutes, 30 minutes, 2 hours, 12 hours, 24 hours.
-
-## Errors
-
-| invalid_token | credential malformed, expired or revoked | 401 |
-
-## Limits
-
-| Revocation propagation | under 1 minute |
-`);
-
 describe('report.html', () => {
-  const html = renderHtml(fixtureReport(), { spec: SPEC });
+  const html = renderHtml(fixtureReport());
 
   it('holds the propagation strip and both retry timelines, each with its table', () => {
     for (const id of ['REVOKE-PROPAGATION', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-RETRY-EARLY-SCHEDULE']) {
@@ -38,18 +19,23 @@ describe('report.html', () => {
     for (const id of ['f-level', 'f-verdict', 'f-area', 'f-id', 'f-search']) expect(html).toContain(`id="${id}"`);
   });
 
-  it('links each check to its clause and quotes the clause text', () => {
-    expect(html).toContain('<a href="#spec-events-retry-and-replay">Events &gt; Retry and replay, 2</a>');
-    expect(html).toContain('Failed deliveries are retried with delays of 1 minute');
-    expect(html).toContain('<section class="spec-section" id="spec-events-retry-and-replay">');
-    // Not in the spec: shown as the reference alone, not as a link.
-    expect(html).toContain('<span>control interface reinstate</span>');
+  it('links each check to the clauses it cites, by id, and quotes their text', () => {
+    expect(html).toContain('Clause: Events &gt; Retry and replay: <a href="#clause-RETRY-2">RETRY-2</a>; Limits: <a href="#clause-LIMIT-DELIVERY-ATTEMPTS">LIMIT-DELIVERY-ATTEMPTS</a>');
+    expect(html).toContain('<blockquote><small>RETRY-2, Events &gt; Retry and replay</small><br>Failed deliveries are retried with delays of 1 minute');
   });
 
-  it('shows only the references when the spec is not readable', () => {
-    const bare = renderHtml(fixtureReport(), { spec: null });
-    expect(bare).toContain('(spec not readable at render time: reference only)');
-    expect(bare).not.toContain('class="clause-text"');
+  it('quotes every cited clause once below, with the checks citing it', () => {
+    expect(html.split('<blockquote id="clause-RETRY-2">').length - 1).toBe(1);
+    expect(html).toMatch(/<blockquote id="clause-RETRY-2"><strong>RETRY-2<\/strong> Failed deliveries are retried[^]*?Checks: <a href="#check-HOOK-RETRY-FULL-SCHEDULE"><code>HOOK-RETRY-FULL-SCHEDULE<\/code><\/a> <a href="#check-HOOK-RETRY-EARLY-SCHEDULE">/);
+    expect(html).not.toContain('id="clause-SIG-4"');
+  });
+
+  it('shows the clause of a check the catalog does not know as written, without links', () => {
+    const report = fixtureReport();
+    report.checks = [{ ...report.checks[0]!, id: 'LEGACY-CHECK', clause: 'Authentication > Rotation without downtime, 3' }];
+    const legacy = renderHtml(report);
+    expect(legacy).toContain('<div class="clause-ref">Clause: <span>Authentication &gt; Rotation without downtime, 3</span></div>');
+    expect(legacy).toContain('No check of this report cites a clause of the spec.');
   });
 
   it('shows why a check failed, masked, with its evidence', () => {
