@@ -38,12 +38,14 @@ const CASES = [
   { name: 'SIGINT to the run while webhook retries run', signal: 'SIGINT', group: false, checks: 'HOOK-RETRY-ON-5XX,HOOK-RETRY-ON-TIMEOUT,HOOK-DROP-AND-FLAG', at: /^POST \/_control\/workspaces\/[^/]+\/events$/, delayMs: 500 },
   { name: 'SIGINT to the group while session tokens are checked', signal: 'SIGINT', group: true, checks: 'SESSION-*', at: /^PUT \/_control\/workspaces\/[^/]+\/identity-provider$/, delayMs: 1_000 },
   { name: 'SIGTERM to the run while call events are awaited', signal: 'SIGTERM', group: false, checks: 'HOOK-LIFECYCLE-*,HOOK-CALL-COMPLETED-FIELDS', at: /^POST \/v1\/voice\/calls$/, delayMs: 300 },
+  // Creations answered after the grace: what they create must still reach the ledger and be removed.
+  { name: 'SIGINT to the group while creations are answered late', signal: 'SIGINT', group: true, checks: 'SESSION-*', at: /^POST \/_control\/workspaces$/, delayMs: 500, behaviour: 'slow-create', where: 'control' },
 ] as const;
 
 describe.concurrent('an interrupted run', () => {
   it.each(CASES.map((c, i) => [c.name, c, i] as const))('%s: exit 130 within the bound, partial report, nothing left', async (name, c, i) => {
     const run = `int${i}`;
-    const urls = hostile.urls(run, 'none', 'api');
+    const urls = 'behaviour' in c ? hostile.urls(run, c.behaviour, c.where) : hostile.urls(run, 'none', 'api');
     const record = hostile.record(run);
     const result = await limit(() =>
       runCertifyChild({

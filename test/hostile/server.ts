@@ -5,6 +5,9 @@
  *   <origin>/h/<run>/<behaviour>.<where>/v1/…        the public API
  *   <origin>/h/<run>/<behaviour>.<where>/_control/…  the control interface
  *
+ * `slow-create` forwards everything but answers the control interface's creating POSTs
+ * (workspaces, tokens, endpoints) SLOW_CREATE_MS late, after the target created them.
+ *
  * `<run>` names one certification run (what it created is recorded under it), `<where>`
  * is `api`, `control`, `delete` (control DELETEs only) or `all`. The probe of a run
  * (GET /v1/whoami without credentials, GET /_control/capabilities) is always answered
@@ -34,6 +37,7 @@ export const BEHAVIOURS = [
   'redirect-loop',
   'retry-after',
   'echo-secrets',
+  'slow-create',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 export type Where = 'api' | 'control' | 'delete' | 'all';
@@ -59,6 +63,9 @@ export interface HostileServer {
 }
 
 const FIFTY_MB = 50 * 1024 * 1024;
+/** `slow-create`: the target creates at once and answers this much later. */
+export const SLOW_CREATE_MS = 3_000;
+const CREATING = /^\/workspaces(\/[^/]+\/(tokens|webhook-endpoints))?$/;
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 export async function startHostileServer(referenceBaseUrl: string): Promise<HostileServer> {
@@ -95,10 +102,14 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
       behaviour !== 'none' &&
       (where === 'all' || (where === 'api' && !isControl) || (where === 'control' && isControl) || (where === 'delete' && isControl && req.method === 'DELETE'));
     if (!affected) return forward(req, res, rest, isControl ? entry : undefined, path);
+    if (behaviour === 'slow-create') {
+      const creating = isControl && req.method === 'POST' && CREATING.test(path);
+      return forward(req, res, rest, isControl ? entry : undefined, path, creating ? SLOW_CREATE_MS : 0);
+    }
     misbehave(behaviour, req, res, `${req.headers.host ?? ''}${req.url ?? ''}`);
   });
 
-  function forward(req: IncomingMessage, res: ServerResponse, rest: string, entry: RunRecord | undefined, controlPath: string): void {
+  function forward(req: IncomingMessage, res: ServerResponse, rest: string, entry: RunRecord | undefined, controlPath: string, answerDelayMs = 0): void {
     const upstream = httpRequest(
       { host: reference.hostname, port: reference.port, method: req.method, path: rest, headers: { ...req.headers, host: reference.host }, agent: false },
       (answer) => {
@@ -107,7 +118,13 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
         answer.on('end', () => {
           const body = Buffer.concat(chunks);
           if (entry) noteControl(entry, req.method ?? 'GET', controlPath, answer.statusCode ?? 0, body);
-          res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+          const send = () => void res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+          if (answerDelayMs === 0) return send();
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            send();
+          }, answerDelayMs);
+          timers.add(timer);
         });
         answer.on('error', () => res.destroy());
       },
@@ -183,6 +200,7 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
           .end(JSON.stringify({ error: { code: 'echo', message: `you sent ${echoed}`, request_id: 'req_echo' } }));
       }
       case 'none':
+      case 'slow-create':
         return;
     }
   }
