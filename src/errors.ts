@@ -73,6 +73,12 @@ export class HttpError extends HarnessError {
   }
 }
 
+/** The suites and the catalog disagree: a check declared in the wrong suite or twice, an area without a suite. */
+export class RegistrationError extends HarnessError {
+  override name = 'RegistrationError';
+  readonly code = 'ERR_REGISTRATION';
+}
+
 /** A check's rule was broken: thrown from a check body with a one-line reason. */
 export class CheckFailure extends HarnessError {
   override name = 'CheckFailure';

@@ -19,7 +19,7 @@ import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
-import { EXIT, RunAbort } from '../errors.js';
+import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
@@ -100,7 +100,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     if (interrupted) return EXIT.interrupted;
     return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
   } catch (error) {
-    if (error instanceof RunAbort) return abort(error.message);
+    if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
   } finally {
     await target?.stop().catch(() => undefined);
@@ -144,7 +144,10 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
 async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number) {
   const collector = new CheckCollector(print);
   const areas = [...new Set(selected.map((check) => check.area))];
-  const files = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => existsSync(join(PROJECT_ROOT, file)));
+  const files = areas.map((area) => `suites/${area}.suite.ts`);
+  const missing = files.filter((file) => !existsSync(join(PROJECT_ROOT, file)));
+  // A catalog area without its suite would turn every check of it into a silent skip.
+  if (missing.length > 0) throw new RegistrationError(`no suite for ${missing.join(', ')}: the catalog names areas that no suite file declares`);
   let stopped: StopReason | undefined;
   if (files.length === 0) return { collector, stopped, release: () => undefined };
   const signals = ['SIGINT', 'SIGTERM'] as const;

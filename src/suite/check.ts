@@ -7,7 +7,10 @@
  *
  * Each check is a vitest test named "<ID> <title>" from the catalog; checks of a suite run
  * concurrently (each makes its own workspace), so a suite takes as long as its slowest
- * check, not the sum.
+ * check, not the sum. Declarations are checked as they happen: a check must belong to the
+ * suite's area in the catalog and be declared once (RegistrationError otherwise). With
+ * `recordDeclarationsOnly()` the suites can be imported to compare them with the catalog
+ * without declaring any vitest test (test/catalog.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { afterAll, describe, inject, test } from 'vitest';
@@ -16,7 +19,7 @@ import { stopMarkerPath, within } from '../runner/deadline.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip } from '../errors.js';
+import { CheckSkip, RegistrationError } from '../errors.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedReceiver } from './webhooks.js';
@@ -29,12 +32,26 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-// The runner owns interrupts (src/runner/certify.ts). A Ctrl-C reaches this worker too (one
-// process group); dying on it would lose the run's report and clean-up, so the worker
-// ignores SIGINT and ends when the runner closes it. Once the run is stopping (a signal,
-// or the runner's stop marker), it creates nothing more on the target: whatever it
-// created is then in the ledger, for the runner to remove.
-if (process.send !== undefined) {
+/** Check id → the area of the suite that declared it, in this process. */
+const declared = new Map<string, Area>();
+let declaringArea: Area | undefined;
+let recordOnly = false;
+let watchingRunStop = false;
+
+/** From now on certifySuite and check only record (for comparing the suites with the catalog). */
+export function recordDeclarationsOnly(): ReadonlyMap<string, Area> {
+  recordOnly = true;
+  return declared;
+}
+
+// The runner owns interrupts (src/runner/certify.ts). A Ctrl-C reaches the suites' worker
+// too (one process group); dying on it would lose the run's report and clean-up, so the
+// worker ignores SIGINT and ends when the runner closes it. Once the run is stopping (a
+// signal, or the runner's stop marker), it creates nothing more on the target: whatever it
+// created is then in the ledger, for the runner to remove. Installed by the first suite.
+function watchRunStop(): void {
+  if (watchingRunStop) return;
+  watchingRunStop = true;
   process.on('SIGINT', refuseNewResources);
   const marker = setInterval(() => {
     if (runIsStopping()) clearInterval(marker);
@@ -71,6 +88,16 @@ async function settleRunningChecks(): Promise<void> {
 }
 
 export function certifySuite(area: Area, body: () => void): void {
+  const declare = () => {
+    declaringArea = area;
+    try {
+      body();
+    } finally {
+      declaringArea = undefined;
+    }
+  };
+  if (recordOnly) return declare();
+  watchRunStop();
   describe.concurrent(area, () => {
     afterAll(async () => {
       await settleRunningChecks();
@@ -78,12 +105,17 @@ export function certifySuite(area: Area, body: () => void): void {
       await closeSharedReceiver();
       await closeHarness();
     });
-    body();
+    declare();
   });
 }
 
 export function check(id: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const spec = getCheck(id);
+  if (declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside certifySuite()`);
+  if (spec.area !== declaringArea) throw new RegistrationError(`check ${id} belongs to ${spec.area} in the catalog, but suites/${declaringArea}.suite.ts declares it`);
+  if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
+  declared.set(id, declaringArea);
+  if (recordOnly) return;
   const timeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
   test(`${spec.id} ${spec.title}`, async (ctx) => {
     const t = new CheckContext(spec, harness());
