@@ -1,32 +1,30 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs, renderHelp, UsageError } from '../../src/cli/command.js';
 import { COMMANDS, findCommand, programHelp } from '../../src/cli/main.js';
 
-const BIN = new URL('../../bin/svc-harness.js', import.meta.url).pathname;
+import { runHarness } from '../support/child.js';
 
-/** The installed command as a user runs it: a child process, settings of ours removed. */
-function svcHarness(args: string[], env: Record<string, string> = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SVC|RECEIVER|CERTIFY|TARGET_RECEIVER|LOAD)_/.test(name)));
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...clean, ...env }, timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+/** The installed command as a user runs it. */
+async function svcHarness(args: string[], env: Record<string, string> = {}) {
+  const run = await runHarness(args, { env, timeoutMs: 30_000 });
+  return { code: run.exitCode, stdout: run.stdout, stderr: run.stderr };
 }
 
 describe('svc-harness', () => {
-  it('--help lists every command and exits 0', () => {
-    const run = svcHarness(['--help']);
+  it('--help lists every command and exits 0', async () => {
+    const run = await svcHarness(['--help']);
     expect(run.code).toBe(0);
     for (const command of COMMANDS) expect(run.stdout).toContain(`  ${command.words.join(' ')} `);
   });
 
-  it('without a command prints the list and exits 2', () => {
-    const run = svcHarness([]);
+  it('without a command prints the list and exits 2', async () => {
+    const run = await svcHarness([]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe(programHelp());
   });
 
-  it('certify --help prints usage, every setting of the contract and the exit codes', () => {
-    const run = svcHarness(['certify', '--help']);
+  it('certify --help prints usage, every setting of the contract and the exit codes', async () => {
+    const run = await svcHarness(['certify', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^usage: svc-harness certify \[--allow-production\]/);
     for (const name of ['SVC_BASE_URL', 'SVC_CONTROL_URL', 'SVC_CONTROL_TOKEN', 'SVC_TOKEN', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'CERTIFY_TIER', 'CERTIFY_REPORT_DIR']) {
@@ -35,8 +33,8 @@ describe('svc-harness', () => {
     expect(run.stdout).toMatch(/exit codes:\n\s+0 .*\n\s+1 .*\n\s+2 .*\n\s+130 /);
   });
 
-  it.each(COMMANDS.map((command) => [command.words.join(' '), command] as const))('%s --help shows its options, settings and exit codes', (_name, command) => {
-    const run = svcHarness([...command.words, '--help']);
+  it.each(COMMANDS.map((command) => [command.words.join(' '), command] as const))('%s --help shows its options, settings and exit codes', async (_name, command) => {
+    const run = await svcHarness([...command.words, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(renderHelp(command));
     expect(run.stdout).toContain('exit codes:');
@@ -44,28 +42,28 @@ describe('svc-harness', () => {
     for (const setting of command.settings?.() ?? []) expect(run.stdout).toContain(setting.name);
   });
 
-  it('refuses an unknown option with exit 2, the reason and the usage on stderr', () => {
-    const run = svcHarness(['certify', '--alow-production']);
+  it('refuses an unknown option with exit 2, the reason and the usage on stderr', async () => {
+    const run = await svcHarness(['certify', '--alow-production']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^svc-harness certify: Unknown option '--alow-production'\nusage: svc-harness certify/);
   });
 
-  it('refuses an unknown command with exit 2', () => {
-    const run = svcHarness(['certfy']);
+  it('refuses an unknown command with exit 2', async () => {
+    const run = await svcHarness(['certfy']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command "certfy"; commands: certify, certify receiver/);
   });
 
-  it('stops a run whose settings are wrong with exit 2 and one line naming the setting', () => {
-    const run = svcHarness(['certify'], { SVC_BASE_URL: 'staging.example.test' });
+  it('stops a run whose settings are wrong with exit 2 and one line naming the setting', async () => {
+    const run = await svcHarness(['certify'], { SVC_BASE_URL: 'staging.example.test' });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/SVC_BASE_URL must be an absolute http/);
   });
 
-  it('report diff refuses a file that is not a report, naming the schema', () => {
-    const run = svcHarness(['report', 'diff', 'package.json', 'package.json']);
+  it('report diff refuses a file that is not a report, naming the schema', async () => {
+    const run = await svcHarness(['report', 'diff', 'package.json', 'package.json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/package\.json does not conform to schemas\/report\.schema\.json/);
   });

@@ -2,18 +2,17 @@
  * Runs `svc-harness certify` (bin/svc-harness.js) as a child process, as a user or CI job would, and observes
  * what a test of the harness's bounds needs: wall time, exit code, everything printed,
  * every file the run left (report directory and its temp directory), and the peak RSS
- * of each process of the run (read from /proc while they live). Like
- * test/faults/certify-child.ts, with a signal, a clock and a memory gauge added.
+ * of each process of the run (read from /proc while they live). Built on
+ * test/support/child.ts, with a signal, a clock and a memory gauge added.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { RunReport } from '../../src/report/model.js';
 import { readReportFile } from '../../src/report/validate.js';
+import { runHarness, runScript } from '../support/child.js';
 import { PeakRss, type RssPeaks } from './rss.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface ChildOptions {
   settings: Record<string, string>;
@@ -41,66 +40,49 @@ export interface ChildResult {
   killed: boolean;
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SVC|RECEIVER|CERTIFY)_/.test(name)));
-}
-
 export async function runCertifyChild(options: ChildOptions): Promise<ChildResult> {
   const reportDir = mkdtempSync(join(tmpdir(), 'hostile-report-'));
   const runTmp = mkdtempSync(join(tmpdir(), 'hostile-tmp-'));
-  const started = performance.now();
-  const child = spawn(process.execPath, options.script ? ['--import', 'tsx', join(ROOT, options.script)] : [join(ROOT, 'bin/svc-harness.js'), 'certify'], {
-    cwd: ROOT,
-    env: { ...cleanEnv(), CERTIFY_REPORT_DIR: reportDir, ...options.settings, ...options.env, TMPDIR: runTmp },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.interrupt?.group === true,
-  });
-  const rss = new PeakRss(child.pid!);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let rss: PeakRss | undefined;
   let signalledAt: number | undefined;
-  let killed = false;
-  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-  let done = false;
-  void exited.then(() => (done = true));
-  if (options.interrupt) {
-    const { signal, at, group } = options.interrupt;
-    void at.then(() => {
-      if (done) return;
-      signalledAt = performance.now();
-      if (group) process.kill(-child.pid!, signal);
-      else child.kill(signal);
-    });
-  }
-  const timer = setTimeout(() => {
-    killed = true;
-    if (options.interrupt?.group) process.kill(-child.pid!, 'SIGKILL');
-    else child.kill('SIGKILL');
-  }, options.killAfterMs ?? 240_000);
-  const exitCode = await exited;
-  const finished = performance.now();
-  clearTimeout(timer);
-  rss.stop();
+  let exited = false;
+  const group = options.interrupt?.group === true;
+  const childOptions = {
+    env: { CERTIFY_REPORT_DIR: reportDir, ...options.settings, ...options.env, TMPDIR: runTmp },
+    timeoutMs: options.killAfterMs ?? 240_000,
+    detached: group,
+    onSpawn: (child: ChildProcess) => {
+      rss = new PeakRss(child.pid!);
+      child.on('close', () => (exited = true));
+      const interrupt = options.interrupt;
+      if (!interrupt) return;
+      void interrupt.at.then(() => {
+        if (exited) return;
+        signalledAt = performance.now();
+        if (group) process.kill(-child.pid!, interrupt.signal);
+        else child.kill(interrupt.signal);
+      });
+    },
+  };
+  const run = options.script ? await runScript(options.script, [], childOptions) : await runHarness(['certify'], childOptions);
+  rss!.stop();
   const files = new Map<string, string>();
   for (const dir of [reportDir, runTmp]) for (const file of walk(dir)) files.set(file, readFileSync(file, 'latin1'));
-  let report: RunReport | undefined;
   // A report that exists must conform to the published schema; a run that wrote none has none.
   const reportPath = join(reportDir, 'report.json');
-  if (existsSync(reportPath)) report = readReportFile(reportPath);
+  const report = existsSync(reportPath) ? readReportFile(reportPath) : undefined;
   rmSync(reportDir, { recursive: true, force: true });
   rmSync(runTmp, { recursive: true, force: true });
   return {
-    exitCode,
-    durationMs: finished - started,
-    ...(signalledAt !== undefined ? { afterSignalMs: finished - signalledAt } : {}),
-    stdout,
-    stderr,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    ...(signalledAt !== undefined ? { afterSignalMs: run.exitedAtMs - signalledAt } : {}),
+    stdout: run.stdout,
+    stderr: run.stderr,
     ...(report ? { report } : {}),
     files,
-    rss: rss.peaks(),
-    killed,
+    rss: rss!.peaks(),
+    killed: run.killed,
   };
 }
 
