@@ -1,7 +1,7 @@
 /**
- * Settings of a k6 run, from k6's environment (`__ENV`). scripts/load.ts sets them for a
- * local run; a k6-operator TestRun sets them from a Secret. Names reuse the harness's
- * (SVC_*) where they mean the same thing; everything load-specific is LOAD_*.
+ * Settings of a k6 run, from k6's environment (`__ENV`). `svc-harness load` (src/load/) sets
+ * them for a local run; a k6-operator TestRun sets them from a Secret. Names reuse the
+ * harness's (SVC_*) where they mean the same thing; everything load-specific is LOAD_*.
  */
 
 export function env(name: string): string | undefined {
@@ -11,7 +11,7 @@ export function env(name: string): string | undefined {
 
 export function required(name: string): string {
   const value = env(name);
-  if (value === undefined) throw new Error(`${name} is not set (scripts/load.ts sets it; see load/README.md)`);
+  if (value === undefined) throw new Error(`${name} is not set (svc-harness load sets it; see load/README.md)`);
   return value;
 }
 

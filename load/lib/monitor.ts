@@ -1,6 +1,6 @@
 /**
- * The fan-out monitor: a small HTTP service that scripts/load.ts runs next to the
- * capturing receiver (scripts/k6/fanout-monitor.ts). VUs tell it which calls they placed;
+ * The fan-out monitor: a small HTTP service that svc-harness load runs next to the
+ * capturing receiver (src/load/fanout-monitor.ts). VUs tell it which calls they placed;
  * teardown reads what arrived at the receiver's endpoints.
  */
 import http from 'k6/http';
@@ -9,7 +9,7 @@ import { ENDPOINT } from './target.ts';
 
 /**
  * What GET {LOAD_MONITOR_URL}/stats answers. Kept in step by hand with MonitorStats in
- * scripts/k6/fanout-monitor.ts: this file is type-checked with k6's types only, and that
+ * src/load/fanout-tally.ts: this file is type-checked with k6's types only, and that
  * one imports Node modules, so neither can import the other.
  */
 export interface MonitorStats {

@@ -1,6 +1,6 @@
 /**
- * handleSummary for every scenario: k6's summary data as JSON at LOAD_SUMMARY_PATH (read
- * by scripts/load.ts for the HTML report and the baseline comparison) and a short text on
+ * handleSummary for every scenario: k6's summary data as JSON at LOAD_SUMMARY_PATH (read by
+ * src/load/run.ts for the HTML report and the baseline comparison) and a short text on
  * stdout: each threshold with its verdict, and the figures that matter. Verdicts are k6's;
  * nothing here recomputes them.
  */

@@ -8,7 +8,7 @@
  * Timeline over LOAD_DURATION (D, default 16s): old token 0 → 0.6 D; new token 0.2 D → D;
  * revocation at 0.4 D. Rate LOAD_RATE per token (default 10/s).
  * Needs LOAD_OLD_TOKEN, LOAD_OLD_TOKEN_ID, LOAD_NEW_TOKEN, LOAD_WORKSPACE_ID,
- * SVC_CONTROL_URL, SVC_CONTROL_TOKEN (scripts/load.ts makes the workspace and tokens).
+ * SVC_CONTROL_URL, SVC_CONTROL_TOKEN (svc-harness load makes the workspace and tokens).
  */
 import { check, sleep } from 'k6';
 import http from 'k6/http';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { findK6, INSTALL_HINT, k6Env, REPO_ROOT } from '../k6/binary.js';
+import { findK6, INSTALL_HINT, k6Env, REPO_ROOT } from '../../src/load/k6-binary.js';
 
 const CONNECTIONS = 50;
 const SCRIPT = resolve(REPO_ROOT, 'load/bench/bare.js');

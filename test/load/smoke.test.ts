@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findK6, REPO_ROOT } from '../../scripts/k6/binary.js';
+import { findK6, REPO_ROOT } from '../../src/load/k6-binary.js';
 
 const SMOKE_LIMIT_MS = 170_000;
 

@@ -39,7 +39,7 @@ export const loadCommand: Command = {
   settings: () => [...settingsHelp().filter((setting) => TARGET_SETTINGS.includes(setting.name)), ...LOAD_SETTINGS_HELP],
   exitCodes: { 0: 'every threshold held and nothing regressed', 1: 'a threshold failed or a figure regressed', 2: 'the run could not happen (settings, k6 missing, target unreachable)' },
   async run(args) {
-    const [{ runLoad }, { K6NotFound }] = await Promise.all([import('../../../scripts/load.js'), import('../../../scripts/k6/binary.js')]);
+    const [{ runLoad }, { K6NotFound }] = await Promise.all([import('../../load/run.js'), import('../../load/k6-binary.js')]);
     try {
       return await runLoad(args);
     } catch (error) {

@@ -1,19 +1,9 @@
 /**
- * The fan-out monitor: what the k6 `fanout` scenario reads in teardown.
- *
- * `FanoutTally` (pure) matches arrivals at the receiver's endpoints against the calls the
- * VUs placed: every call must bring each lifecycle event (queued, started, completed) to
- * every endpoint. It counts losses, bad signatures, duplicates and deliveries per second,
- * and keeps bounded samples of end-to-end latency. `startFanoutMonitor` feeds it from a
- * CapturingReceiver's endpoints and serves it on loopback:
- *   POST /expect {call_id, placed_at_ms} -> 204   (a VU placed this call)
- *   GET  /stats[?samples=1]              -> 200 MonitorStats (with the receiver's own counters,
- *                                           as its GET /_stats gives them)
+ * The fan-out tally (pure): matches arrivals at the receiver's endpoints against the calls
+ * the VUs placed. Every call must bring each lifecycle event (queued, started, completed) to
+ * every endpoint; it counts losses, bad signatures, duplicates and deliveries per second,
+ * and keeps bounded samples of end-to-end latency. fanout-monitor.ts feeds and serves it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ID_PATTERNS, findFirstId } from '../../src/ids.js';
-import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../../src/receiver/index.js';
 
 export const LIFECYCLE_EVENTS = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
 const COMPLETED = 'voice.call.completed';
@@ -21,7 +11,6 @@ const COMPLETED = 'voice.call.completed';
 const MAX_SAMPLES = 20_000;
 /** Calls a monitor accepts: a bound on its memory whatever the rate. */
 const MAX_EXPECTED_CALLS = 200_000;
-const MAX_BODY_BYTES = 4_096;
 
 export interface Arrival {
   endpoint: string;
@@ -66,17 +55,6 @@ export interface ReceiverCounters {
   resets: number;
   client_errors: number;
   strays: number;
-}
-
-export function receiverCounters(stats: ReceiverStats): ReceiverCounters {
-  return {
-    total: stats.total,
-    client_closed: stats.clientClosed,
-    timed_out: stats.timedOut,
-    resets: stats.resets,
-    client_errors: stats.clientErrors,
-    strays: stats.strays,
-  };
 }
 
 class Reservoir {
@@ -173,84 +151,4 @@ export class FanoutTally {
     }
     return stats;
   }
-}
-
-/** What the tally needs from one captured delivery (parsed JSON only; never the secret). */
-export function arrivalOf(delivery: CapturedDelivery): Arrival {
-  const envelope = (delivery.verdicts.json ?? {}) as { type?: unknown; created_at?: unknown; data?: unknown };
-  const data = (envelope.data ?? {}) as { call_id?: unknown; metadata?: { placed_at_ms?: unknown } };
-  const callId = typeof data.call_id === 'string' ? data.call_id : findFirstId(data, ID_PATTERNS.call);
-  const createdAtMs = typeof envelope.created_at === 'string' ? Date.parse(envelope.created_at) : NaN;
-  const placedAt = Number(data.metadata?.placed_at_ms);
-  const signature = delivery.verdicts.signature;
-  return {
-    endpoint: delivery.endpoint,
-    receivedAtMs: delivery.receivedAtMs,
-    eventType: typeof envelope.type === 'string' ? envelope.type : delivery.verdicts.eventType,
-    callId,
-    createdAtMs: Number.isFinite(createdAtMs) ? createdAtMs : undefined,
-    placedAtMs: Number.isFinite(placedAt) && placedAt > 0 ? placedAt : undefined,
-    signatureOk: signature !== 'no-secret' && signature.ok,
-    duplicate: delivery.verdicts.duplicate,
-  };
-}
-
-export interface RunningMonitor {
-  url: string;
-  tally: FanoutTally;
-  close(): Promise<void>;
-}
-
-/** Feeds a tally from `endpoints` and serves it on 127.0.0.1 (plain HTTP, loopback only). */
-export async function startFanoutMonitor(endpoints: readonly ReceiverEndpoint[], receiverStats?: () => ReceiverStats): Promise<RunningMonitor> {
-  const tally = new FanoutTally(endpoints.map((endpoint) => endpoint.name));
-  const unsubscribe = endpoints.map((endpoint) => endpoint.onSettled((delivery) => tally.arrive(arrivalOf(delivery))));
-  const stats = (samples: boolean): MonitorStats => ({ ...tally.stats(samples), ...(receiverStats ? { receiver: receiverCounters(receiverStats()) } : {}) });
-  const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000 }, (req, res) => handle(tally, stats, req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tally,
-    async close() {
-      unsubscribe.forEach((off) => off());
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    },
-  };
-}
-
-function handle(tally: FanoutTally, stats: (samples: boolean) => MonitorStats, req: IncomingMessage, res: ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://monitor');
-  res.on('error', () => undefined);
-  if (req.method === 'GET' && url.pathname === '/stats') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats(url.searchParams.get('samples') === '1')));
-    return;
-  }
-  if (req.method === 'POST' && url.pathname === '/expect') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) req.destroy();
-      else chunks.push(chunk);
-    });
-    req.on('error', () => undefined);
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { call_id?: unknown; placed_at_ms?: unknown };
-        if (typeof body.call_id !== 'string' || typeof body.placed_at_ms !== 'number') throw new Error('bad body');
-        const taken = tally.expect(body.call_id, body.placed_at_ms);
-        res.writeHead(taken ? 204 : 429).end();
-      } catch {
-        res.writeHead(400).end();
-      }
-    });
-    return;
-  }
-  res.writeHead(404).end();
 }
