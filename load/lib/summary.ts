@@ -5,20 +5,14 @@
  * nothing here recomputes them.
  */
 import { env } from './env.ts';
+import type { K6Metric, K6Summary } from './shared-types.ts';
 
-interface MetricSummary {
-  type: string;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface SummaryData {
-  metrics: Record<string, MetricSummary>;
-  state?: { testRunDurationMs?: number };
+/** What handleSummary receives: the shared shape, and more that is written out as it is. */
+export interface SummaryData extends Omit<K6Summary, 'scenario'> {
   [key: string]: unknown;
 }
 
-function figure(metric: MetricSummary): string {
+function figure(metric: K6Metric): string {
   const v = metric.values;
   if (metric.type === 'trend') return `p95=${fmt(v['p(95)'])} p99=${fmt(v['p(99)'])} med=${fmt(v.med)} max=${fmt(v.max)}`;
   if (metric.type === 'rate') return `rate=${fmt(v.rate, 4)}`;

@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ID_PATTERNS, findFirstId } from '../ids.js';
 import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../receiver/index.js';
-import { FanoutTally, type Arrival, type MonitorStats, type ReceiverCounters } from './fanout-tally.js';
+import type { ExpectedCall, MonitorStats, ReceiverCounters } from '../../load/lib/shared-types.js';
+import { FanoutTally, type Arrival } from './fanout-tally.js';
 
 const MAX_BODY_BYTES = 4_096;
 
@@ -92,7 +93,7 @@ function handle(tally: FanoutTally, stats: (samples: boolean) => MonitorStats, r
     req.on('error', () => undefined);
     req.on('end', () => {
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { call_id?: unknown; placed_at_ms?: unknown };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<Record<keyof ExpectedCall, unknown>>;
         if (typeof body.call_id !== 'string' || typeof body.placed_at_ms !== 'number') throw new Error('bad body');
         const taken = tally.expect(body.call_id, body.placed_at_ms);
         res.writeHead(taken ? 204 : 429).end();

@@ -4,6 +4,7 @@
  * every endpoint; it counts losses, bad signatures, duplicates and deliveries per second,
  * and keeps bounded samples of end-to-end latency. fanout-monitor.ts feeds and serves it.
  */
+import type { MonitorStats } from '../../load/lib/shared-types.js';
 
 export const LIFECYCLE_EVENTS = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
 const COMPLETED = 'voice.call.completed';
@@ -23,38 +24,6 @@ export interface Arrival {
   placedAtMs?: number;
   signatureOk: boolean;
   duplicate: boolean;
-}
-
-export interface MonitorStats {
-  endpoints: number;
-  events_per_call: number;
-  calls_expected: number;
-  /** calls × endpoints × lifecycle events. */
-  expected: number;
-  /** Expected deliveries that arrived at least once. */
-  arrived: number;
-  lost: number;
-  deliveries_total: number;
-  deliveries_per_second: number;
-  first_arrival_ms: number | null;
-  last_arrival_ms: number | null;
-  bad_signatures: number;
-  duplicates: number;
-  /** Deliveries naming no call, or a call no VU reported. */
-  unattributed: number;
-  samples?: { event_to_arrival_ms: number[]; placement_to_arrival_ms: number[] };
-  /** The receiver's counters (its /_stats): how deliveries ended on its side. */
-  receiver?: ReceiverCounters;
-}
-
-export interface ReceiverCounters {
-  total: number;
-  /** The service hung up before the answer (e.g. its delivery time-out): a failed attempt, retried later. */
-  client_closed: number;
-  timed_out: number;
-  resets: number;
-  client_errors: number;
-  strays: number;
 }
 
 class Reservoir {
