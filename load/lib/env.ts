@@ -3,6 +3,7 @@
  * them for a local run; a k6-operator TestRun sets them from a Secret. Names reuse the
  * harness's (SVC_*) where they mean the same thing; everything load-specific is LOAD_*.
  */
+import { durationSeconds } from './duration.ts';
 
 export function env(name: string): string | undefined {
   const value = __ENV[name];
@@ -26,19 +27,6 @@ export function num(name: string, fallback: number): number {
 export function flag(name: string): boolean {
   const value = env(name);
   return value === 'true' || value === '1';
-}
-
-/** "20s", "1m30s", "500ms", "2m" or a bare number of seconds, as seconds. */
-export function durationSeconds(text: string): number {
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  const parts = text.match(/(\d+(?:\.\d+)?)(ms|s|m|h)/g);
-  if (!parts || parts.join('') !== text) throw new Error(`not a duration: ${text} (use e.g. 20s, 1m30s)`);
-  let total = 0;
-  for (const part of parts) {
-    const [, amount, unit] = /(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(part)!;
-    total += Number(amount) * (unit === 'ms' ? 0.001 : unit === 's' ? 1 : unit === 'm' ? 60 : 3600);
-  }
-  return total;
 }
 
 /** Seconds as a k6 duration string, to the millisecond. */

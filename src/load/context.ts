@@ -1,5 +1,6 @@
 /** What every step of a load run shares: the target, settings, clients, and the log. */
 import type { ControlClient } from '../control/client.js';
+import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { CapturingReceiver } from '../receiver/index.js';
 import type { ResolvedTarget } from '../runner/target.js';
@@ -8,7 +9,7 @@ import { mask } from '../secrets/mask.js';
 export interface RunContext {
   target: ResolvedTarget;
   settings: Settings;
-  loadEnv: Record<string, string>;
+  load: LoadSettings;
   control?: ControlClient;
   runId: string;
   /** Started by the first scenario that needs it (fanout), closed at the end of the run. */

@@ -78,8 +78,7 @@ export interface FoundK6 {
 }
 
 /** Finds a usable k6 v2 without building anything; undefined when there is none. */
-export function findK6(root = REPO_ROOT): FoundK6 | undefined {
-  const explicit = process.env.LOAD_K6_BINARY;
+export function findK6(root = REPO_ROOT, explicit = process.env.LOAD_K6_BINARY): FoundK6 | undefined {
   if (explicit) {
     const version = binaryVersion(explicit);
     if (!isV2(version)) throw new K6NotFound(`LOAD_K6_BINARY=${explicit} is not a runnable k6 v2 (reports ${version ?? 'nothing'})`);

@@ -85,8 +85,8 @@ export async function buildK6(options: { root?: string; log?: Log } = {}): Promi
 }
 
 /** The k6 binary to use: found, or (when `build` is true) built. Throws K6NotFound with how-to. */
-export async function k6Binary(options: { build?: boolean; root?: string; log?: Log } = {}): Promise<FoundK6> {
-  const found = findK6(options.root);
+export async function k6Binary(options: { build?: boolean; root?: string; log?: Log; explicit?: string } = {}): Promise<FoundK6> {
+  const found = findK6(options.root, options.explicit ?? process.env.LOAD_K6_BINARY);
   if (found) return found;
   if (!options.build) throw new K6NotFound(INSTALL_HINT);
   return buildK6(options);

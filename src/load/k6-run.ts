@@ -1,7 +1,7 @@
 /** One `k6 run` of a bundled scenario: its output line by line (masked), bounded in time, stoppable. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { SettingsError } from '../config/settings.js';
+import { durationSeconds } from '../../load/lib/duration.js';
 import { mask } from '../secrets/mask.js';
 import { log } from './context.js';
 import type { FoundK6 } from './k6-binary.js';
@@ -39,20 +39,8 @@ export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, scena
 
 /** The longest a scenario's k6 process may run: its phases, drain, setup and a margin. */
 export function k6TimeLimitMs(env: Record<string, string>): number {
-  const duration = parseDurationSeconds(env.LOAD_DURATION ?? '30s');
+  const duration = durationSeconds(env.LOAD_DURATION ?? '30s');
   const drain = Number(env.LOAD_DRAIN_S ?? 0);
   // rotation's revocation may poll up to 60 s past its start.
   return (duration + drain + 60 + 90) * 1000;
-}
-
-export function parseDurationSeconds(text: string): number {
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  let total = 0;
-  const parts = text.match(/(\d+(?:\.\d+)?)(ms|s|m|h)/g);
-  if (!parts || parts.join('') !== text) throw new SettingsError(`LOAD_DURATION: not a duration: ${text} (use e.g. 20s, 1m30s)`);
-  for (const part of parts) {
-    const [, amount, unit] = /(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(part)!;
-    total += Number(amount) * ({ ms: 0.001, s: 1, m: 60, h: 3600 } as Record<string, number>)[unit!]!;
-  }
-  return total;
 }

@@ -13,12 +13,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParsedArgs } from '../cli/command.js';
+import { k6EnvOf, parseLoadSettings } from '../config/load-settings.js';
 import { loadSettings, readSettingSources } from '../config/settings.js';
 import { ControlClient } from '../control/client.js';
 import { RunAbort } from '../runner/errors.js';
 import { resolveTarget } from '../runner/target.js';
 import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
-import { loadSettingsOf, toLoadArgs } from './args.js';
+import { toLoadArgs } from './args.js';
 import { baselineDigests, compareDigests } from './baseline.js';
 import { buildLoadScripts, scenarioNames } from './bundle.js';
 import { log, type Prepared, type RunContext } from './context.js';
@@ -48,7 +49,7 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
   const summaryPath = resolve(reportDir, `${scenario}.summary.json`);
   const env: Record<string, string> = {
     ...plan.profiles[smoke ? 'smoke' : 'default'],
-    ...ctx.loadEnv,
+    ...k6EnvOf(ctx.load),
     ...prepared.env,
     SVC_BASE_URL: ctx.target.baseUrl,
     LOAD_SUMMARY_PATH: summaryPath,
@@ -73,17 +74,17 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
 export async function runLoad(parsed: ParsedArgs): Promise<number> {
   const args = toLoadArgs(parsed, scenarioNames());
   const settings = loadSettings();
-  const loadEnv = loadSettingsOf(readSettingSources());
-  registerSecret(loadEnv.LOAD_TOKEN);
+  const given = parseLoadSettings(readSettingSources());
+  registerSecret(given.LOAD_TOKEN);
   registerSecret(settings.SVC_TOKEN);
-  const allowProduction = args.allowProduction || loadEnv.LOAD_ALLOW_PRODUCTION === 'true' || settings.CERTIFY_ALLOW_PRODUCTION;
-  for (const [name, token] of [['SVC_TOKEN', settings.SVC_TOKEN], ['LOAD_TOKEN', loadEnv.LOAD_TOKEN]] as const) {
+  const allowProduction = args.allowProduction || given.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION;
+  for (const [name, token] of [['SVC_TOKEN', settings.SVC_TOKEN], ['LOAD_TOKEN', given.LOAD_TOKEN]] as const) {
     if (token?.startsWith('svc_live_') && !allowProduction) {
       throw new RunAbort(`${name} is a production (svc_live_) token; load staging, or pass --allow-production`);
     }
   }
-  if (allowProduction) loadEnv.LOAD_ALLOW_PRODUCTION = 'true';
-  const reportDir = resolve(args.reportDir ?? loadEnv.LOAD_REPORT_DIR ?? 'reports/load');
+  const load = { ...given, LOAD_ALLOW_PRODUCTION: allowProduction };
+  const reportDir = resolve(args.reportDir ?? load.LOAD_REPORT_DIR);
   const baselineJson = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { mode?: unknown }) : undefined;
   const baseline = baselineJson ? baselineDigests(baselineJson) : undefined;
   const mode = args.smoke ? 'smoke' : 'default';
@@ -91,7 +92,7 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
     log(`warning: the baseline is a ${String(baselineJson.mode)} run and this one a ${mode} run; rates and latencies are not comparable`);
   }
 
-  const k6 = await k6Binary({ build: args.build, log });
+  const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
   log(`k6 ${k6.version} (${k6.source}): ${k6.path}`);
   const bundles = await buildLoadScripts();
   mkdirSync(reportDir, { recursive: true });
@@ -102,7 +103,7 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
   const ctx: RunContext = {
     target,
     settings,
-    loadEnv,
+    load,
     runId: randomBytes(4).toString('hex'),
     ...(target.controlUrl && target.controlToken ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: 15_000 }) } : {}),
   };

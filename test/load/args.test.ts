@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../../src/cli/command.js';
 import { loadCommand } from '../../src/cli/commands/load.js';
-import { LOAD_SETTINGS, loadSettingsOf, toLoadArgs } from '../../src/load/args.js';
+import { toLoadArgs } from '../../src/load/args.js';
 
 const KNOWN = ['calls', 'calls-ramp', 'fanout', 'rotation'];
 const parseArgs = (argv: string[], known: string[]) => toLoadArgs(parseCommandArgs(loadCommand, argv), known);
@@ -21,12 +21,5 @@ describe('svc-harness load arguments', () => {
     expect(() => parseArgs(['--fast'], KNOWN)).toThrow(/Unknown option '--fast'/);
     expect(() => parseArgs(['--baseline'], KNOWN)).toThrow(/--baseline <value>' argument missing/);
     expect(() => parseArgs(['--tolerance', 'lots'], KNOWN)).toThrow(/percentage/);
-  });
-
-  it('refuses unknown LOAD_ settings and the ones it sets itself', () => {
-    expect(loadSettingsOf({ LOAD_RATE: '5', PATH: '/bin' })).toEqual({ LOAD_RATE: '5' });
-    expect(() => loadSettingsOf({ LOAD_RAET: '5' })).toThrow(/unknown setting LOAD_RAET/);
-    expect(() => loadSettingsOf({ LOAD_OLD_TOKEN: 'x' })).toThrow(/set by npm run load itself/);
-    expect(LOAD_SETTINGS).toContain('LOAD_DURATION');
   });
 });

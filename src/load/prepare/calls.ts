@@ -6,8 +6,8 @@ import { nothingToUndo, skipped, type Prepared, type RunContext, type ScenarioPl
 import { prepareWorkspace } from './workspace.js';
 
 async function prepareCalls(ctx: RunContext, scenario: string): Promise<Prepared> {
-  if (ctx.loadEnv.LOAD_TOKEN || !ctx.control) {
-    const token = ctx.loadEnv.LOAD_TOKEN ?? ctx.target.svcToken;
+  if (ctx.load.LOAD_TOKEN || !ctx.control) {
+    const token = ctx.load.LOAD_TOKEN ?? ctx.target.svcToken;
     if (!token) return skipped(`no token: set SVC_TOKEN (or LOAD_TOKEN), or give a control interface`);
     return { env: { LOAD_TOKEN: token }, cleanup: nothingToUndo };
   }

@@ -8,14 +8,12 @@ import { startFanoutMonitor, type RunningMonitor } from '../fanout-monitor.js';
 import { startReceiver } from '../receiver.js';
 import { prepareWorkspace } from './workspace.js';
 
-/** The spec's limit of active webhook endpoints per workspace. */
-const MAX_ENDPOINTS = 25;
 /** Time scale of the fan-out workspace (capped by the target's max_time_scale). */
 const FANOUT_TIME_SCALE = 60;
 
 async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepared> {
   if (!ctx.control) return skipped(`fanout ${NEEDS_CONTROL} to register webhook endpoints`);
-  const count = Math.min(MAX_ENDPOINTS, Math.max(1, Number(ctx.loadEnv.LOAD_ENDPOINTS ?? MAX_ENDPOINTS)));
+  const count = ctx.load.LOAD_ENDPOINTS;
   ctx.receiver ??= await startReceiver(ctx.settings, ctx.target.receiver);
   // Retries run faster (1 min -> 1 s at scale 60) so that a delivery whose first attempt
   // failed under load can still arrive within the drain window; it then counts as a
