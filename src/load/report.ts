@@ -6,9 +6,8 @@ import type { Comparison } from './baseline.js';
 import { log } from './context.js';
 import type { ScenarioDigest } from './digest.js';
 import { renderHtml, type LoadReport } from './html.js';
-import { REPO_ROOT } from './k6-binary.js';
 
-const HARNESS_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface LoadOutcome {
   startedAt: Date;
