@@ -1,46 +1,8 @@
-/**
- * `npm run load:build`: bundles each load/scenarios/*.ts into load/dist/*.js with esbuild
- * (k6 and k6/* left external, ES modules), ready for `k6 run` or a k6-operator ConfigMap.
- */
-import { readdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+/** `npm run load:build`: bundles load/scenarios/*.ts into load/dist/*.js only (src/load/bundle.ts). */
+import { relative } from 'node:path';
+import { buildLoadScripts } from '../src/load/bundle.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const SCENARIO_DIR = join(ROOT, 'load', 'scenarios');
-export const DIST_DIR = join(ROOT, 'load', 'dist');
-
-export function scenarioNames(): string[] {
-  return readdirSync(SCENARIO_DIR)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => basename(file, '.ts'))
-    .sort();
-}
-
-/** Bundles every scenario; returns name → bundle path. */
-export async function buildLoadScripts(): Promise<Record<string, string>> {
-  const names = scenarioNames();
-  await build({
-    entryPoints: names.map((name) => join(SCENARIO_DIR, `${name}.ts`)),
-    outdir: DIST_DIR,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    // k6 v2's JavaScript runtime handles ES2020 syntax natively.
-    target: 'es2020',
-    external: ['k6', 'k6/*'],
-    sourcemap: false,
-    minify: false,
-    logLevel: 'warning',
-    legalComments: 'none',
-  });
-  return Object.fromEntries(names.map((name) => [name, join(DIST_DIR, `${name}.js`)]));
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const started = Date.now();
-  const bundles = await buildLoadScripts();
-  for (const [name, path] of Object.entries(bundles)) process.stdout.write(`${name}: ${path.slice(ROOT.length + 1)}\n`);
-  process.stdout.write(`bundled ${Object.keys(bundles).length} scenarios in ${Date.now() - started} ms\n`);
-}
+const started = Date.now();
+const bundles = await buildLoadScripts();
+for (const [name, path] of Object.entries(bundles)) process.stdout.write(`${name}: ${relative(process.cwd(), path)}\n`);
+process.stdout.write(`bundled ${Object.keys(bundles).length} scenarios in ${Date.now() - started} ms\n`);

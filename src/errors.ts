@@ -79,6 +79,12 @@ export class RegistrationError extends HarnessError {
   readonly code = 'ERR_REGISTRATION';
 }
 
+/** No k6 v2 could be found or built; the message says how to get one. */
+export class K6NotFound extends HarnessError {
+  override name = 'K6NotFound';
+  readonly code = 'ERR_K6_NOT_FOUND';
+}
+
 /** A check's rule was broken: thrown from a check body with a one-line reason. */
 export class CheckFailure extends HarnessError {
   override name = 'CheckFailure';

@@ -6,6 +6,7 @@ import {
   ControlError,
   HarnessError,
   HttpError,
+  K6NotFound,
   ReportFileError,
   RunAbort,
   SettingsError,
@@ -25,6 +26,7 @@ describe('harness errors', () => {
     [new CheckFailure('expected 401, got 200'), 'CheckFailure', 'ERR_CHECK_FAILED'],
     [new CheckSkip('needs a control interface'), 'CheckSkip', 'ERR_CHECK_SKIPPED'],
     [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
+    [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
   ])('%s has the name %s and the stable code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toBeInstanceOf(Error);

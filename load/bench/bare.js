@@ -1,5 +1,5 @@
 // k6 closed-model loop against a bare 204 server: how many requests per second k6 itself
-// can drive on this machine (scripts/bench/k6-vs-autocannon.ts compares it with autocannon).
+// can drive on this machine (src/bench/k6-vs-autocannon.ts compares it with autocannon).
 import http from 'k6/http';
 
 export const options = {

@@ -1,8 +1,9 @@
 /**
- * Settings of a k6 run, from k6's environment (`__ENV`). scripts/load.ts sets them for a
- * local run; a k6-operator TestRun sets them from a Secret. Names reuse the harness's
- * (SVC_*) where they mean the same thing; everything load-specific is LOAD_*.
+ * Settings of a k6 run, from k6's environment (`__ENV`). `svc-harness load` (src/load/) sets
+ * them for a local run; a k6-operator TestRun sets them from a Secret. Names reuse the
+ * harness's (SVC_*) where they mean the same thing; everything load-specific is LOAD_*.
  */
+import { durationSeconds } from './duration.ts';
 
 export function env(name: string): string | undefined {
   const value = __ENV[name];
@@ -11,7 +12,7 @@ export function env(name: string): string | undefined {
 
 export function required(name: string): string {
   const value = env(name);
-  if (value === undefined) throw new Error(`${name} is not set (scripts/load.ts sets it; see load/README.md)`);
+  if (value === undefined) throw new Error(`${name} is not set (svc-harness load sets it; see load/README.md)`);
   return value;
 }
 
@@ -26,19 +27,6 @@ export function num(name: string, fallback: number): number {
 export function flag(name: string): boolean {
   const value = env(name);
   return value === 'true' || value === '1';
-}
-
-/** "20s", "1m30s", "500ms", "2m" or a bare number of seconds, as seconds. */
-export function durationSeconds(text: string): number {
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  const parts = text.match(/(\d+(?:\.\d+)?)(ms|s|m|h)/g);
-  if (!parts || parts.join('') !== text) throw new Error(`not a duration: ${text} (use e.g. 20s, 1m30s)`);
-  let total = 0;
-  for (const part of parts) {
-    const [, amount, unit] = /(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(part)!;
-    total += Number(amount) * (unit === 'ms' ? 0.001 : unit === 's' ? 1 : unit === 'm' ? 60 : 3600);
-  }
-  return total;
 }
 
 /** Seconds as a k6 duration string, to the millisecond. */

@@ -1,32 +1,12 @@
 /**
- * The fan-out monitor: a small HTTP service that scripts/load.ts runs next to the
- * capturing receiver (scripts/k6/fanout-monitor.ts). VUs tell it which calls they placed;
+ * The fan-out monitor: a small HTTP service that svc-harness load runs next to the
+ * capturing receiver (src/load/fanout-monitor.ts). VUs tell it which calls they placed;
  * teardown reads what arrived at the receiver's endpoints.
  */
 import http from 'k6/http';
 import { required } from './env.ts';
+import type { ExpectedCall, MonitorStats } from './shared-types.ts';
 import { ENDPOINT } from './target.ts';
-
-/**
- * What GET {LOAD_MONITOR_URL}/stats answers. Kept in step by hand with MonitorStats in
- * scripts/k6/fanout-monitor.ts: this file is type-checked with k6's types only, and that
- * one imports Node modules, so neither can import the other.
- */
-export interface MonitorStats {
-  endpoints: number;
-  events_per_call: number;
-  calls_expected: number;
-  expected: number;
-  arrived: number;
-  lost: number;
-  deliveries_total: number;
-  deliveries_per_second: number;
-  bad_signatures: number;
-  duplicates: number;
-  unattributed: number;
-  samples?: { event_to_arrival_ms: number[]; placement_to_arrival_ms: number[] };
-  receiver?: { total: number; client_closed: number; timed_out: number; resets: number; client_errors: number; strays: number };
-}
 
 function monitorUrl(): string {
   return required('LOAD_MONITOR_URL').replace(/\/+$/, '');
@@ -34,7 +14,7 @@ function monitorUrl(): string {
 
 /** Tells the monitor that a call was placed; false when the monitor did not take it. */
 export function expectCall(callId: string, placedAtMs: number): boolean {
-  const res = http.post(`${monitorUrl()}/expect`, JSON.stringify({ call_id: callId, placed_at_ms: placedAtMs }), {
+  const res = http.post(`${monitorUrl()}/expect`, JSON.stringify({ call_id: callId, placed_at_ms: placedAtMs } satisfies ExpectedCall), {
     headers: { 'Content-Type': 'application/json' },
     timeout: '5s',
     tags: { endpoint: ENDPOINT.expectCall, name: 'POST monitor/expect' },

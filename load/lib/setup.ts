@@ -4,7 +4,7 @@ import { check } from 'k6';
 import { firstAgentId, placeCall } from './calls.ts';
 import { refuseProduction } from './target.ts';
 
-/** The bearer token for placing calls: LOAD_TOKEN (made by scripts/load.ts) or SVC_TOKEN. */
+/** The bearer token for placing calls: LOAD_TOKEN (made by svc-harness load) or SVC_TOKEN. */
 export function callsToken(): string {
   return env('LOAD_TOKEN') ?? required('SVC_TOKEN');
 }

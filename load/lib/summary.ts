@@ -1,24 +1,18 @@
 /**
- * handleSummary for every scenario: k6's summary data as JSON at LOAD_SUMMARY_PATH (read
- * by scripts/load.ts for the HTML report and the baseline comparison) and a short text on
+ * handleSummary for every scenario: k6's summary data as JSON at LOAD_SUMMARY_PATH (read by
+ * src/load/run.ts for the HTML report and the baseline comparison) and a short text on
  * stdout: each threshold with its verdict, and the figures that matter. Verdicts are k6's;
  * nothing here recomputes them.
  */
 import { env } from './env.ts';
+import type { K6Metric, K6Summary } from './shared-types.ts';
 
-interface MetricSummary {
-  type: string;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface SummaryData {
-  metrics: Record<string, MetricSummary>;
-  state?: { testRunDurationMs?: number };
+/** What handleSummary receives: the shared shape, and more that is written out as it is. */
+export interface SummaryData extends Omit<K6Summary, 'scenario'> {
   [key: string]: unknown;
 }
 
-function figure(metric: MetricSummary): string {
+function figure(metric: K6Metric): string {
   const v = metric.values;
   if (metric.type === 'trend') return `p95=${fmt(v['p(95)'])} p99=${fmt(v['p(99)'])} med=${fmt(v.med)} max=${fmt(v.max)}`;
   if (metric.type === 'rate') return `rate=${fmt(v.rate, 4)}`;

@@ -29,7 +29,7 @@ export function bearer(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
-/** A production-looking target is refused unless LOAD_ALLOW_PRODUCTION=true (scripts/load.ts checks too). */
+/** A production-looking target is refused unless LOAD_ALLOW_PRODUCTION=true (svc-harness load checks too). */
 export function refuseProduction(tokens: readonly (string | undefined)[]): void {
   if (flag('LOAD_ALLOW_PRODUCTION')) return;
   if (tokens.some((token) => token !== undefined && token.startsWith('svc_live_'))) {

@@ -1,6 +1,7 @@
 /** Threshold sets shared by the call-placement scenarios: the verdict of a load run. */
 import type { Threshold } from 'k6/options';
 import { abortOnFail, num } from './env.ts';
+import { ENDPOINT } from './target.ts';
 
 export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
@@ -25,22 +26,23 @@ export function instanceShare(): number {
 }
 
 export interface CallThresholdOptions {
-  endpoint: string;
-  maxErrorRate: number;
-  p95Ms: number;
-  p99Ms: number;
   /** Requests per second the whole test must achieve over its duration. */
   minRate: number;
   /** Iterations the whole test may drop (no free VU in time) before the rate counts as missed. */
   maxDropped: number;
 }
 
+/**
+ * The verdict of call placement (calls, calls-ramp): error rate LOAD_MAX_ERROR_RATE (a gate),
+ * p95 and p99 latency under LOAD_P95_MS and LOAD_P99_MS, the achieved rate, dropped iterations.
+ */
 export function callThresholds(o: CallThresholdOptions): Record<string, Threshold[]> {
   const share = instanceShare();
+  const endpoint = ENDPOINT.placeCall;
   return {
-    [onEndpoint('http_req_failed', o.endpoint)]: [gate(`rate<=${o.maxErrorRate}`)],
-    [onEndpoint('http_req_duration', o.endpoint)]: [`p(95)<${o.p95Ms}`, `p(99)<${o.p99Ms}`],
-    [onEndpoint('http_reqs', o.endpoint)]: [`rate>=${round(o.minRate * share)}`],
+    [onEndpoint('http_req_failed', endpoint)]: [gate(`rate<=${num('LOAD_MAX_ERROR_RATE', 0.01)}`)],
+    [onEndpoint('http_req_duration', endpoint)]: [`p(95)<${num('LOAD_P95_MS', 500)}`, `p(99)<${num('LOAD_P99_MS', 1000)}`],
+    [onEndpoint('http_reqs', endpoint)]: [`rate>=${round(o.minRate * share)}`],
     dropped_iterations: [`count<=${Math.floor(o.maxDropped * share)}`],
   };
 }

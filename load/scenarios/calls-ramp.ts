@@ -5,14 +5,13 @@
  */
 import type { Options } from 'k6/options';
 import { loadDuration, num, seconds } from '../lib/env.ts';
+import { arrivalVus } from '../lib/executors.ts';
 import { callsSetup, placeCallIteration } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
-import { ENDPOINT } from '../lib/target.ts';
 import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
 
 const RATE = num('LOAD_RATE', 20);
 const DURATION = loadDuration(20);
-const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
 const START = Math.max(1, Math.round(RATE / 4));
 const PEAK = Math.round(RATE * 1.5);
 
@@ -34,16 +33,11 @@ export const options: Options = {
       startRate: START,
       timeUnit: '1s',
       stages: STAGES,
-      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(PEAK / 5) + 2),
-      maxVUs: MAX_VUS,
+      ...arrivalVus(PEAK),
       gracefulStop: '10s',
     },
   },
   thresholds: callThresholds({
-    endpoint: ENDPOINT.placeCall,
-    maxErrorRate: num('LOAD_MAX_ERROR_RATE', 0.01),
-    p95Ms: num('LOAD_P95_MS', 500),
-    p99Ms: num('LOAD_P99_MS', 1000),
     minRate: MEAN_RATE * 0.85,
     maxDropped: MEAN_RATE * DURATION * 0.01,
   }),

@@ -8,14 +8,13 @@
  */
 import type { Options } from 'k6/options';
 import { loadDuration, num, seconds } from '../lib/env.ts';
+import { arrivalVus } from '../lib/executors.ts';
 import { callsSetup, placeCallIteration } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
-import { ENDPOINT } from '../lib/target.ts';
 import { TREND_STATS, callThresholds } from '../lib/thresholds.ts';
 
 const RATE = num('LOAD_RATE', 20);
 const DURATION = loadDuration(20);
-const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
 
 export const options: Options = {
   scenarios: {
@@ -24,16 +23,11 @@ export const options: Options = {
       rate: RATE,
       timeUnit: '1s',
       duration: seconds(DURATION),
-      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(RATE / 5) + 2),
-      maxVUs: MAX_VUS,
+      ...arrivalVus(RATE),
       gracefulStop: '10s',
     },
   },
   thresholds: callThresholds({
-    endpoint: ENDPOINT.placeCall,
-    maxErrorRate: num('LOAD_MAX_ERROR_RATE', 0.01),
-    p95Ms: num('LOAD_P95_MS', 500),
-    p99Ms: num('LOAD_P99_MS', 1000),
     minRate: RATE * 0.9,
     maxDropped: RATE * DURATION * 0.01,
   }),

@@ -12,6 +12,7 @@ import { Counter, Gauge, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { placeCall } from '../lib/calls.ts';
 import { env, loadDuration, num, seconds } from '../lib/env.ts';
+import { arrivalVus } from '../lib/executors.ts';
 import { expectCall, readStats } from '../lib/monitor.ts';
 import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
@@ -20,7 +21,6 @@ import { TREND_STATS, gate, onEndpoint } from '../lib/thresholds.ts';
 
 const RATE = num('LOAD_RATE', 5);
 const D = loadDuration(10);
-const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
 const DRAIN_S = num('LOAD_DRAIN_S', 20);
 const RUN_ID = env('LOAD_RUN_ID') ?? 'local';
 
@@ -45,8 +45,7 @@ export const options: Options = {
       rate: RATE,
       timeUnit: '1s',
       duration: seconds(D),
-      preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(RATE / 5) + 2),
-      maxVUs: MAX_VUS,
+      ...arrivalVus(RATE),
       gracefulStop: '10s',
     },
   },

@@ -8,7 +8,7 @@
  * Timeline over LOAD_DURATION (D, default 16s): old token 0 → 0.6 D; new token 0.2 D → D;
  * revocation at 0.4 D. Rate LOAD_RATE per token (default 10/s).
  * Needs LOAD_OLD_TOKEN, LOAD_OLD_TOKEN_ID, LOAD_NEW_TOKEN, LOAD_WORKSPACE_ID,
- * SVC_CONTROL_URL, SVC_CONTROL_TOKEN (scripts/load.ts makes the workspace and tokens).
+ * SVC_CONTROL_URL, SVC_CONTROL_TOKEN (svc-harness load makes the workspace and tokens).
  */
 import { check, sleep } from 'k6';
 import http from 'k6/http';
@@ -16,13 +16,13 @@ import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { firstAgentId, placeCall, whoami } from '../lib/calls.ts';
 import { env, loadDuration, num, required, seconds } from '../lib/env.ts';
+import { arrivalVus } from '../lib/executors.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { ENDPOINT, REQUEST_TIMEOUT, bearer, refuseProduction } from '../lib/target.ts';
 import { TREND_STATS, gate, onEndpoint } from '../lib/thresholds.ts';
 
 const RATE = num('LOAD_RATE', 10);
 const D = loadDuration(16);
-const MAX_VUS = Math.max(1, Math.floor(num('LOAD_MAX_VUS', 50)));
 /** The spec's bound on revocation propagation; the poll loop never runs longer. */
 const PROPAGATION_LIMIT_MS = 60_000;
 const POLL_INTERVAL_S = 0.25;
@@ -39,8 +39,7 @@ const arrival = (startTime: number, duration: number, exec: string) => ({
   timeUnit: '1s',
   startTime: seconds(startTime),
   duration: seconds(duration),
-  preAllocatedVUs: Math.min(MAX_VUS, Math.ceil(RATE / 5) + 2),
-  maxVUs: MAX_VUS,
+  ...arrivalVus(RATE),
   gracefulStop: '10s',
 });
 

@@ -14,6 +14,7 @@ import { loadCommand } from './commands/load.js';
 import { receiverCommand } from './commands/receiver.js';
 import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
+import { HARNESS_VERSION } from '../version.js';
 
 export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, reportDiffCommand, referenceCommand, benchCommand];
 
@@ -48,7 +49,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     return argv.length === 0 ? EXIT.noRun : 0;
   }
   if (argv[0] === '--version') {
-    const { HARNESS_VERSION } = await import('../runner/certify.js');
     process.stdout.write(`${HARNESS_VERSION}\n`);
     return 0;
   }

@@ -15,12 +15,18 @@ export const httpUrl = (name: string, example = 'https://staging.example.test') 
 /** A base URL: as httpUrl, without trailing slashes (paths are appended to it). */
 export const baseUrl = (name: string) => httpUrl(name).transform((value) => value.replace(/\/+$/, ''));
 
-export const integer = (name: string, min: number, max: number) =>
+/** A number written as `pattern` allows, from min to max; one message for every way it can be wrong. */
+const numberIn = (pattern: RegExp, message: string, min: number, max: number) =>
   z
     .string()
-    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+    .regex(pattern, message)
     .transform(Number)
-    .refine((value) => value >= min && value <= max, `${name} must be a whole number from ${min} to ${max}`);
+    .refine((value) => value >= min && value <= max, message);
+
+export const integer = (name: string, min: number, max: number) => numberIn(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`, min, max);
+
+/** A decimal number (k6 reads it as one), e.g. 0.01 or 250.5. */
+export const decimal = (name: string, min: number, max: number) => numberIn(/^\d+(\.\d+)?$/, `${name} must be a number from ${min} to ${max}`, min, max);
 
 export const port = (name: string) =>
   z

@@ -5,7 +5,6 @@
  * same four reports as `npm run certify`. Exit 0 when no `must` check failed, 1 when one
  * did, 2 when the run could not happen (bad settings, receiver unreachable).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
@@ -18,8 +17,8 @@ import { envelopeBody } from './fixtures.js';
 import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
 import { loadReceiverSettings, type ReceiverCertSettings } from '../config/receiver-settings.js';
 import { BudgetExhausted, EXIT, RunAbort, SettingsError } from '../errors.js';
+import { HARNESS_VERSION } from '../version.js';
 
-const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface ReceiverRunOptions {
   print?: (line: string) => void;

@@ -24,8 +24,8 @@ import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
 import { pendingCreations } from '../suite/ledger.js';
+import { HARNESS_VERSION } from '../version.js';
 
-export const HARNESS_VERSION = '0.1.0';
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const MAX_SUITE_CONCURRENCY = 32;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FanoutTally, LIFECYCLE_EVENTS, type Arrival } from '../../scripts/k6/fanout-monitor.js';
+import { FanoutTally, LIFECYCLE_EVENTS, type Arrival } from '../../src/load/fanout-tally.js';
 
 const T0 = 1_800_000_000_000;
 

@@ -5,12 +5,12 @@
  * so that unit runs never start a multi-minute k6 build; CI makes k6 available first with
  * `npx tsx scripts/k6/binary.ts --ensure`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findK6, REPO_ROOT } from '../../scripts/k6/binary.js';
+import { findK6 } from '../../src/load/k6-binary.js';
+import { runHarness } from '../support/child.js';
 
 const SMOKE_LIMIT_MS = 170_000;
 
@@ -25,22 +25,10 @@ function k6Available(): string | undefined {
 const k6 = k6Available();
 const reason = k6 ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
 
-function run(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/svc-harness.js', 'load', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...(k6 ? { LOAD_K6_BINARY: k6 } : {}), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+/** `svc-harness load <args>`, with the k6 found above and the caller's settings only. */
+async function run(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const exit = await runHarness(['load', ...args], { env: { ...(k6 ? { LOAD_K6_BINARY: k6 } : {}), ...env }, timeoutMs });
+  return { code: exit.exitCode, output: exit.output };
 }
 
 describe('load smoke', () => {

@@ -11,7 +11,7 @@ export const benchCommand: Command = {
   async run({ values }) {
     const durationSec = Number(values.seconds ?? 6);
     if (!Number.isFinite(durationSec) || durationSec <= 0) throw new UsageError('--seconds takes a positive number');
-    const { runBench } = await import('../../../scripts/bench.js');
+    const { runBench } = await import('../../bench/run.js');
     await runBench(durationSec);
     return 0;
   },

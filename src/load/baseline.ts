@@ -4,7 +4,8 @@
  * absolute floor, so that noise around zero (0 → 0.4 ms, 0 → 0.05 % errors) does not count;
  * counts (lost deliveries, bad signatures) have no floor.
  */
-import { digestSummary, type Figure, type K6Summary, type ScenarioDigest, type Unit } from './digest.js';
+import type { K6Summary } from '../../load/lib/shared-types.js';
+import { digestSummary, type Figure, type ScenarioDigest, type Unit } from './digest.js';
 
 export interface ComparisonRow {
   scenario: string;

@@ -6,7 +6,7 @@
  *   (events fired through the control interface, 25 endpoints each).
  * The servers under load run in child processes, so that the load generator in this
  * process does not share an event loop (and a CPU) with them; both rows alike.
- * Runnable alone: `npx tsx scripts/bench/reference.ts [durationSec]`.
+ * Runnable alone: `npx tsx src/bench/reference.ts [durationSec]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -3,18 +3,7 @@
  * the figures a report shows and a baseline compares. Verdicts come from k6's thresholds
  * as they are: nothing here judges a threshold again.
  */
-
-export interface K6Metric {
-  type: 'trend' | 'rate' | 'counter' | 'gauge' | string;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface K6Summary {
-  scenario?: string;
-  metrics: Record<string, K6Metric>;
-  state?: { testRunDurationMs?: number };
-}
+import type { K6Metric, K6Summary } from '../../load/lib/shared-types.js';
 
 export type Unit = 'ms' | '/s' | 'ratio' | 'count';
 

@@ -1,7 +1,7 @@
 /**
  * How much of the machine k6 itself costs: k6 and autocannon each drive the same bare
  * node:http 204 server (in a child process) with the same number of connections for the
- * same time, in one run. Runnable alone: `npx tsx scripts/bench/k6-vs-autocannon.ts [seconds]`.
+ * same time, in one run. Runnable alone: `npx tsx src/bench/k6-vs-autocannon.ts [seconds]`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { findK6, INSTALL_HINT, k6Env, REPO_ROOT } from '../k6/binary.js';
+import { findK6, INSTALL_HINT, k6Env, REPO_ROOT } from '../load/k6-binary.js';
 
 const CONNECTIONS = 50;
 const SCRIPT = resolve(REPO_ROOT, 'load/bench/bare.js');

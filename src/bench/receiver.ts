@@ -3,20 +3,18 @@
  * second beside a bare `node:https` server answering 204 and a minimal verifier, all over
  * HTTPS with the same certificate, all loaded by autocannon in the same run.
  *
- * The three servers run in a child process (this same file, role "servers") so the load
- * generator and the servers do not share one event loop. Every request is a realistic
+ * The three servers run in a child process (receiver-servers.ts) so the load generator
+ * and the servers do not share one event loop. Every request is a realistic
  * ~600-byte signed voice.call.completed envelope with a unique event id, signed per
  * request, so the receiver does real, non-duplicate work.
  *
- * Run alone: npx tsx scripts/bench/receiver.ts [durationSec=10] [connections=50] [rounds=3]
+ * Run alone: npx tsx src/bench/receiver.ts [durationSec=10] [connections=50] [rounds=3]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
 import { pathToFileURL } from 'node:url';
-import { CapturingReceiver } from '../../src/receiver/index.js';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { signedDelivery } from './receiver-delivery.js';
+import type { ServerPorts } from './receiver-servers.js';
 
 export interface BenchRow {
   name: string;
@@ -38,11 +36,8 @@ export interface BenchReceiverOptions {
   rounds?: number;
 }
 
-const SECRET = 'whsec_bench_receiver_secret';
-const ROLE_ENV = 'BENCH_RECEIVER_ROLE';
-
 /**
- * The part of autocannon's API used here. scripts/bench/autocannon.d.ts (shared by the
+ * The part of autocannon's API used here. src/bench/autocannon.d.ts (shared by the
  * other benches) types the promise API without per-request setup, and its interfaces are
  * not exported for augmentation, so this bench loads autocannon through require with its
  * own local type instead of declaring the module a second time.
@@ -70,97 +65,6 @@ interface AutocannonOptions {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-/** A signed delivery with a fresh event id, as the service would send it. */
-function signedDelivery(seq: number): { body: string; headers: Record<string, string> } {
-  const id = `evt_bench${seq.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-  const body = JSON.stringify({
-    id,
-    type: 'voice.call.completed',
-    created_at: new Date().toISOString(),
-    workspace_id: 'ws_bench01',
-    api_version: '2026-01-15',
-    data: {
-      call_id: `call_${seq.toString(36)}`,
-      agent_id: 'agt_bench01',
-      to: '+442079460958',
-      duration_seconds: 187,
-      outcome: 'answered',
-      transcript_url: `https://api.example.test/v1/voice/calls/call_${seq.toString(36)}/transcript`,
-      metadata: { lead_id: 'lead_8f3k2m9q', campaign: 'spring-renewals-2026', attempt: '1', region: 'eu-west', notes: 'callback requested after 5pm local time' },
-    },
-  });
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'service-webhooks/1.0',
-      'x-service-signature': createHmac('sha256', SECRET).update(body).digest('hex'),
-      'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
-    },
-  };
-}
-
-// ---- role "servers": runs in the child process ----
-
-interface ServerPorts {
-  bare: number;
-  minimal: number;
-  receiver: number;
-  receiverPath: string;
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
-}
-
-/** (b) What a careful hand-written receiver does, and nothing more. */
-function minimalVerifier(tls: { cert: string; key: string }): Server {
-  return createServer(tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      const expected = createHmac('sha256', SECRET).update(body).digest();
-      const header = req.headers['x-service-signature'];
-      const given = typeof header === 'string' && header.length === 64 ? Buffer.from(header, 'hex') : Buffer.alloc(0);
-      const ok = given.length === expected.length && timingSafeEqual(given, expected);
-      if (ok) JSON.parse(body.toString('utf8'));
-      res.writeHead(ok ? 204 : 401).end();
-    });
-  });
-}
-
-async function runServers(): Promise<void> {
-  const tls = await createSelfSignedCertificate({ hosts: ['127.0.0.1'] });
-  const bare = createServer(tls, (_req, res) => {
-    // Node discards the unread body itself.
-    res.writeHead(204).end();
-  });
-  const minimal = minimalVerifier(tls);
-  const receiver = await CapturingReceiver.start({ tls });
-  const endpoint = receiver.createEndpoint({ name: 'bench' }).setSecret(SECRET);
-  const ports: ServerPorts = { bare: await listen(bare), minimal: await listen(minimal), receiver: receiver.port, receiverPath: endpoint.path };
-  process.send?.({ ports });
-  process.on('message', (message: { stats?: true; cpu?: true; close?: true }) => {
-    if (message.stats) process.send?.({ stats: receiver.stats() });
-    if (message.cpu) {
-      const usage = process.cpuUsage();
-      process.send?.({ cpu: usage.user + usage.system });
-    }
-    if (message.close) {
-      bare.closeAllConnections();
-      minimal.closeAllConnections();
-      bare.close();
-      minimal.close();
-      void receiver.close().then(() => process.exit(0));
-    }
-  });
-}
-
-// ---- role "load": the parent ----
-
 function runAutocannon(url: string, durationSec: number, connections: number): Promise<AutocannonResult> {
   let seq = 0;
   return autocannon({
@@ -177,8 +81,7 @@ function mergeHeaders(request: AutocannonRequest, delivery: ReturnType<typeof si
 }
 
 function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
-  const child = fork(new URL(import.meta.url), [], {
-    env: { ...process.env, [ROLE_ENV]: 'servers' },
+  const child = fork(new URL('./receiver-servers.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -279,9 +182,7 @@ export function formatBenchTable(rows: BenchRow[]): string {
 }
 
 const runDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (process.env[ROLE_ENV] === 'servers') {
-  await runServers();
-} else if (runDirectly) {
+if (runDirectly) {
   const durationSec = Number(process.argv[2] ?? 10);
   const connections = Number(process.argv[3] ?? 50);
   const rounds = Number(process.argv[4] ?? 3);

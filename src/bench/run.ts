@@ -1,7 +1,7 @@
 /**
- * `svc-harness bench [--seconds s]` (src/cli/commands/bench.ts): throughput figures, each measured beside a bare server in
- * the same run by the same load generator (autocannon), so that the ratios hold on any
- * machine even when the absolute figures do not:
+ * `svc-harness bench [--seconds s]` (src/cli/commands/bench.ts): throughput figures, each
+ * measured beside a bare server in the same run by the same load generator (autocannon), so
+ * that the ratios hold on any machine even when the absolute figures do not:
  * - the reference implementation's call placements per second vs a bare node:http 204 server,
  *   and its webhook deliveries per second over HTTPS;
  * - the capturing receiver's verified deliveries per second vs a bare node:https 204 server
@@ -9,9 +9,9 @@
  * - k6's achieved request rate beside autocannon's against the same bare server (how much
  *   of the machine k6 itself costs).
  */
-import { benchK6VsAutocannon } from './bench/k6-vs-autocannon.js';
-import { benchReceiver, formatBenchTable } from './bench/receiver.js';
-import { benchReference } from './bench/reference.js';
+import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
+import { benchReceiver, formatBenchTable } from './receiver.js';
+import { benchReference } from './reference.js';
 
 export async function runBench(durationSec: number): Promise<void> {
   console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);

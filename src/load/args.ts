@@ -1,0 +1,38 @@
+/** The load command's parsed command line (src/cli/commands/load.ts) as LoadArgs. */
+import { UsageError, type ParsedArgs } from '../cli/command.js';
+
+export interface LoadArgs {
+  scenarios: string[];
+  smoke: boolean;
+  baseline?: string;
+  tolerance: number;
+  reportDir?: string;
+  allowProduction: boolean;
+  build: boolean;
+}
+
+/** The command line as LoadArgs; scenario names checked against `known`. */
+export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly string[]): LoadArgs {
+  const args: LoadArgs = {
+    scenarios: [],
+    smoke: values.smoke === true,
+    tolerance: 0.1,
+    allowProduction: values['allow-production'] === true,
+    build: values['no-build'] !== true,
+    ...(typeof values.baseline === 'string' ? { baseline: values.baseline } : {}),
+    ...(typeof values['report-dir'] === 'string' ? { reportDir: values['report-dir'] } : {}),
+  };
+  if (typeof values.tolerance === 'string') {
+    const pct = Number(values.tolerance);
+    if (values.tolerance.trim() === '' || !Number.isFinite(pct) || pct < 0) throw new UsageError('--tolerance takes a percentage, e.g. 10');
+    args.tolerance = pct / 100;
+  }
+  for (const name of positionals) {
+    if (name === 'all') args.scenarios.push(...known);
+    else if (known.includes(name)) args.scenarios.push(name);
+    else throw new UsageError(`unknown scenario ${name} (known: ${known.join(', ')})`);
+  }
+  if (args.scenarios.length === 0) args.scenarios = [...known];
+  args.scenarios = [...new Set(args.scenarios)];
+  return args;
+}

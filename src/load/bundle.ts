@@ -1,0 +1,40 @@
+/**
+ * Bundles each load/scenarios/*.ts into load/dist/*.js with esbuild (k6 and k6/* left
+ * external, ES modules), ready for `k6 run` or a k6-operator ConfigMap. `svc-harness load`
+ * does it before each run; `npm run load:build` (scripts/load-build.ts) does only this.
+ */
+import { readdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCENARIO_DIR = join(ROOT, 'load', 'scenarios');
+export const DIST_DIR = join(ROOT, 'load', 'dist');
+
+export function scenarioNames(): string[] {
+  return readdirSync(SCENARIO_DIR)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => basename(file, '.ts'))
+    .sort();
+}
+
+/** Bundles every scenario; returns name → bundle path. */
+export async function buildLoadScripts(): Promise<Record<string, string>> {
+  const names = scenarioNames();
+  await build({
+    entryPoints: names.map((name) => join(SCENARIO_DIR, `${name}.ts`)),
+    outdir: DIST_DIR,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    // k6 v2's JavaScript runtime handles ES2020 syntax natively.
+    target: 'es2020',
+    external: ['k6', 'k6/*'],
+    sourcemap: false,
+    minify: false,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  return Object.fromEntries(names.map((name) => [name, join(DIST_DIR, `${name}.js`)]));
+}

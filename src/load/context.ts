@@ -1,0 +1,42 @@
+/** What every step of a load run shares: the target, settings, clients, and the log. */
+import type { ControlClient } from '../control/client.js';
+import type { LoadSettings } from '../config/load-settings.js';
+import type { Settings } from '../config/settings.js';
+import type { CapturingReceiver } from '../receiver/index.js';
+import type { ResolvedTarget } from '../runner/target.js';
+import { mask } from '../secrets/mask.js';
+
+export interface RunContext {
+  target: ResolvedTarget;
+  settings: Settings;
+  load: LoadSettings;
+  control?: ControlClient;
+  runId: string;
+  /** Started by the first scenario that needs it (fanout), closed at the end of the run. */
+  receiver?: CapturingReceiver;
+}
+
+/** Everything one scenario needs before k6 starts, and how to undo it. */
+export interface Prepared {
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+  skip?: string;
+}
+
+/** Progress on stderr, secrets masked. */
+export const log = (line: string): void => {
+  process.stderr.write(`${mask(line)}\n`);
+};
+
+export const nothingToUndo = async (): Promise<void> => undefined;
+
+export const skipped = (reason: string): Prepared => ({ env: {}, cleanup: nothingToUndo, skip: reason });
+
+export const NEEDS_CONTROL = 'needs the control interface (SVC_CONTROL_URL, SVC_CONTROL_TOKEN)';
+
+/** How the load command runs one k6 scenario of load/scenarios/: its sizes and its preparation. */
+export interface ScenarioPlan {
+  /** LOAD_ values of the short (--smoke) and the default run; the user's LOAD_ settings win. */
+  profiles: { smoke: Record<string, string>; default: Record<string, string> };
+  prepare(ctx: RunContext, scenario: string): Promise<Prepared>;
+}

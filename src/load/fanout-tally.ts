@@ -1,0 +1,123 @@
+/**
+ * The fan-out tally (pure): matches arrivals at the receiver's endpoints against the calls
+ * the VUs placed. Every call must bring each lifecycle event (queued, started, completed) to
+ * every endpoint; it counts losses, bad signatures, duplicates and deliveries per second,
+ * and keeps bounded samples of end-to-end latency. fanout-monitor.ts feeds and serves it.
+ */
+import type { MonitorStats } from '../../load/lib/shared-types.js';
+
+export const LIFECYCLE_EVENTS = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
+const COMPLETED = 'voice.call.completed';
+/** Latency samples kept per series (reservoir sampling past it). */
+const MAX_SAMPLES = 20_000;
+/** Calls a monitor accepts: a bound on its memory whatever the rate. */
+const MAX_EXPECTED_CALLS = 200_000;
+
+export interface Arrival {
+  endpoint: string;
+  receivedAtMs: number;
+  eventType?: string;
+  callId?: string;
+  /** The envelope's created_at, parsed. */
+  createdAtMs?: number;
+  /** `metadata.placed_at_ms` carried back by voice.call.completed. */
+  placedAtMs?: number;
+  signatureOk: boolean;
+  duplicate: boolean;
+}
+
+class Reservoir {
+  readonly values: number[] = [];
+  #seen = 0;
+  constructor(private readonly size: number, private readonly random: () => number) {}
+  add(value: number): void {
+    this.#seen++;
+    if (this.values.length < this.size) this.values.push(value);
+    else {
+      const slot = Math.floor(this.random() * this.#seen);
+      if (slot < this.size) this.values[slot] = value;
+    }
+  }
+}
+
+export class FanoutTally {
+  readonly #endpoints: readonly string[];
+  readonly #types: readonly string[];
+  readonly #expected = new Map<string, number>();
+  /** `${endpoint}|${callId}|${type}` of first arrivals. */
+  readonly #arrived = new Set<string>();
+  readonly #arrivalsByCall = new Map<string, number>();
+  readonly #eventLatency: Reservoir;
+  readonly #placementLatency: Reservoir;
+  #total = 0;
+  #noCall = 0;
+  #badSignatures = 0;
+  #duplicates = 0;
+  #first: number | null = null;
+  #last: number | null = null;
+
+  constructor(endpoints: readonly string[], options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {}) {
+    this.#endpoints = [...endpoints];
+    this.#types = options.types ?? LIFECYCLE_EVENTS;
+    this.#eventLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
+    this.#placementLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
+  }
+
+  /** A VU placed `callId`; false once the bound on tracked calls is reached. */
+  expect(callId: string, placedAtMs: number): boolean {
+    if (!this.#expected.has(callId) && this.#expected.size >= MAX_EXPECTED_CALLS) return false;
+    this.#expected.set(callId, placedAtMs);
+    return true;
+  }
+
+  arrive(a: Arrival): void {
+    this.#total++;
+    this.#first = this.#first === null ? a.receivedAtMs : Math.min(this.#first, a.receivedAtMs);
+    this.#last = this.#last === null ? a.receivedAtMs : Math.max(this.#last, a.receivedAtMs);
+    if (!a.signatureOk) this.#badSignatures++;
+    if (a.duplicate) this.#duplicates++;
+    if (a.callId === undefined) this.#noCall++;
+    else this.#arrivalsByCall.set(a.callId, (this.#arrivalsByCall.get(a.callId) ?? 0) + 1);
+    if (a.duplicate) return; // latency and arrival are measured on first arrivals only
+    if (a.createdAtMs !== undefined) this.#eventLatency.add(a.receivedAtMs - a.createdAtMs);
+    if (a.callId !== undefined && a.eventType !== undefined) {
+      this.#arrived.add(`${a.endpoint}|${a.callId}|${a.eventType}`);
+      if (a.eventType === COMPLETED) {
+        const placedAt = this.#expected.get(a.callId) ?? a.placedAtMs;
+        if (placedAt !== undefined) this.#placementLatency.add(a.receivedAtMs - placedAt);
+      }
+    }
+  }
+
+  stats(withSamples = false): MonitorStats {
+    let arrived = 0;
+    for (const callId of this.#expected.keys()) {
+      for (const endpoint of this.#endpoints) {
+        for (const type of this.#types) if (this.#arrived.has(`${endpoint}|${callId}|${type}`)) arrived++;
+      }
+    }
+    let unattributed = this.#noCall;
+    for (const [callId, count] of this.#arrivalsByCall) if (!this.#expected.has(callId)) unattributed += count;
+    const expected = this.#expected.size * this.#endpoints.length * this.#types.length;
+    const windowMs = this.#first === null || this.#last === null ? 0 : this.#last - this.#first;
+    const stats: MonitorStats = {
+      endpoints: this.#endpoints.length,
+      events_per_call: this.#types.length,
+      calls_expected: this.#expected.size,
+      expected,
+      arrived,
+      lost: expected - arrived,
+      deliveries_total: this.#total,
+      deliveries_per_second: windowMs > 0 ? (this.#total - 1) / (windowMs / 1000) : 0,
+      first_arrival_ms: this.#first,
+      last_arrival_ms: this.#last,
+      bad_signatures: this.#badSignatures,
+      duplicates: this.#duplicates,
+      unattributed,
+    };
+    if (withSamples) {
+      stats.samples = { event_to_arrival_ms: [...this.#eventLatency.values], placement_to_arrival_ms: [...this.#placementLatency.values] };
+    }
+    return stats;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * `svc-harness load` (src/cli/commands/load.ts holds its options and help).
+ *
+ * Finds (or builds) k6, bundles load/scenarios, resolves the target from the same settings
+ * as certify (SVC_*, RECEIVER_*; unset SVC_BASE_URL starts the reference on loopback),
+ * prepares each scenario through the control interface (prepare/: workspace, tokens, webhook
+ * endpoints on a capturing receiver), runs k6 once per scenario and writes reports/load/:
+ * <scenario>.summary.json (k6's summary), summary.json and report.html.
+ * Exit 0 when every threshold held and no figure regressed past the baseline, 1 when not,
+ * 2 when the run could not happen (settings, k6 missing, target unreachable, refusal).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ParsedArgs } from '../cli/command.js';
+import { k6EnvOf, parseLoadSettings } from '../config/load-settings.js';
+import { loadSettings, readSettingSources } from '../config/settings.js';
+import { ControlClient } from '../control/client.js';
+import { RunAbort } from '../errors.js';
+import { resolveTarget } from '../runner/target.js';
+import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
+import { toLoadArgs } from './args.js';
+import { baselineDigests, compareDigests } from './baseline.js';
+import { buildLoadScripts, scenarioNames } from './bundle.js';
+import { log, type Prepared, type RunContext } from './context.js';
+import type { K6Summary } from '../../load/lib/shared-types.js';
+import { digestSummary, failedDigest, runPassed, skippedDigest, type ScenarioDigest } from './digest.js';
+import { k6Env, type FoundK6 } from './k6-binary.js';
+import { k6Binary } from './k6-build.js';
+import { k6TimeLimitMs, runK6, stopK6 } from './k6-run.js';
+import { planOf } from './prepare/index.js';
+import { logVerdicts, writeLoadReport } from './report.js';
+
+async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, smoke: boolean): Promise<ScenarioDigest> {
+  log(`\n== ${scenario}`);
+  const plan = planOf(scenario);
+  let prepared: Prepared;
+  try {
+    prepared = await plan.prepare(ctx, scenario);
+  } catch (error) {
+    log(`  preparation failed: ${(error as Error).message}`);
+    return failedDigest(scenario, `preparation failed: ${mask((error as Error).message)}`);
+  }
+  if (prepared.skip) {
+    log(`  skipped: ${prepared.skip}`);
+    return skippedDigest(scenario, prepared.skip);
+  }
+  Object.values(prepared.env).forEach((value) => registerSecret(value.startsWith('svc_') || value.startsWith('ctl_') ? value : undefined));
+  const summaryPath = resolve(reportDir, `${scenario}.summary.json`);
+  const env: Record<string, string> = {
+    ...plan.profiles[smoke ? 'smoke' : 'default'],
+    ...k6EnvOf(ctx.load),
+    ...prepared.env,
+    SVC_BASE_URL: ctx.target.baseUrl,
+    LOAD_SUMMARY_PATH: summaryPath,
+    LOAD_RUN_ID: ctx.runId,
+    ...(ctx.target.environment ? { LOAD_ENVIRONMENT: ctx.target.environment } : {}),
+  };
+  try {
+    const started = Date.now();
+    const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env));
+    if (!existsSync(summaryPath)) return failedDigest(scenario, `k6 exited ${code} without a summary`, code);
+    const summary = maskDeep(JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary);
+    writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
+    const digest = digestSummary(summary, code, scenario);
+    log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return digest;
+  } finally {
+    await prepared.cleanup().catch((error: Error) => log(`  clean-up: ${error.message}`));
+  }
+}
+
+/** `svc-harness load`: returns the exit code; throws RunAbort, SettingsError or K6NotFound when the run cannot happen. */
+export async function runLoad(parsed: ParsedArgs): Promise<number> {
+  const args = toLoadArgs(parsed, scenarioNames());
+  const settings = loadSettings();
+  const given = parseLoadSettings(readSettingSources());
+  registerSecret(given.LOAD_TOKEN);
+  registerSecret(settings.SVC_TOKEN);
+  const allowProduction = args.allowProduction || given.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION;
+  for (const [name, token] of [['SVC_TOKEN', settings.SVC_TOKEN], ['LOAD_TOKEN', given.LOAD_TOKEN]] as const) {
+    if (token?.startsWith('svc_live_') && !allowProduction) {
+      throw new RunAbort(`${name} is a production (svc_live_) token; load staging, or pass --allow-production`);
+    }
+  }
+  const load = { ...given, LOAD_ALLOW_PRODUCTION: allowProduction };
+  const reportDir = resolve(args.reportDir ?? load.LOAD_REPORT_DIR);
+  const baselineJson = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { mode?: unknown }) : undefined;
+  const baseline = baselineJson ? baselineDigests(baselineJson) : undefined;
+  const mode = args.smoke ? 'smoke' : 'default';
+  if (baselineJson?.mode !== undefined && baselineJson.mode !== mode) {
+    log(`warning: the baseline is a ${String(baselineJson.mode)} run and this one a ${mode} run; rates and latencies are not comparable`);
+  }
+
+  const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
+  log(`k6 ${k6.version} (${k6.source}): ${k6.path}`);
+  const bundles = await buildLoadScripts();
+  mkdirSync(reportDir, { recursive: true });
+
+  const startedAt = new Date();
+  const target = await resolveTarget(settings, allowProduction);
+  log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
+  const ctx: RunContext = {
+    target,
+    settings,
+    load,
+    runId: randomBytes(4).toString('hex'),
+    ...(target.controlUrl && target.controlToken ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: 15_000 }) } : {}),
+  };
+  const interrupted = (): void => {
+    log('interrupted: stopping k6 and cleaning up');
+    stopK6();
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const digests: ScenarioDigest[] = [];
+  try {
+    for (const scenario of args.scenarios) {
+      digests.push(await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args.smoke));
+    }
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await ctx.control?.close().catch(() => undefined);
+    await ctx.receiver?.close().catch(() => undefined);
+    await target.stop().catch(() => undefined);
+  }
+
+  const comparison = baseline ? compareDigests(digests, baseline, args.tolerance) : undefined;
+  const passed = runPassed(digests) && (comparison?.regressions ?? 0) === 0;
+  writeLoadReport(reportDir, {
+    startedAt,
+    target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
+    mode,
+    k6: { version: k6.version, path_source: k6.source },
+    passed,
+    digests,
+    ...(comparison ? { baseline: { file: args.baseline!, comparison } } : {}),
+  });
+  logVerdicts(reportDir, digests, comparison);
+  return passed ? 0 : 1;
+}
