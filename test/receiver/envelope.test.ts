@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateEnvelope } from '../../src/receiver/index.js';
+import type { CapturedDelivery } from '../../src/receiver/types.js';
+import { envelopeProblems } from '../../src/suite/hooks/envelope.js';
 import { callCompletedData, envelope } from './helpers.js';
 
 const EVENT_TYPES = [
@@ -120,5 +122,36 @@ describe('voice.call.completed data schema', () => {
 
   it('the call fields are not required of other event types', () => {
     expect(validateEnvelope(envelope({ type: 'voice.call.failed', data: {} })).valid).toBe(true);
+  });
+});
+
+describe("the webhook-envelope suite's rules and the schema", () => {
+  /** The suite's own rules alone: the delivery arrives at created_at, in the envelope's workspace, schema verdict aside. */
+  function ruleProblems(json: Record<string, unknown>): string[] {
+    const receivedAtMs = Date.parse(String(json.created_at)) || Date.parse('2026-11-22T15:00:00Z');
+    const delivery = { verdicts: { json, envelope: { valid: true, errors: [] } }, receivedAtMs } as unknown as CapturedDelivery;
+    return envelopeProblems(delivery, String(json.workspace_id));
+  }
+
+  it.each([
+    ['created_at with Z', { created_at: '2026-11-22T15:00:00Z' }, true],
+    ['created_at with fractions', { created_at: '2026-11-22T15:00:00.123Z' }, true],
+    ['created_at with +00:00', { created_at: '2026-11-22T15:00:00+00:00' }, true],
+    ['created_at with -00:00', { created_at: '2026-11-22T15:00:00-00:00' }, true],
+    ['created_at in another zone', { created_at: '2026-11-22T16:00:00+01:00' }, false],
+    ['created_at without a zone', { created_at: '2026-11-22T15:00:00' }, false],
+    ['created_at on no real day', { created_at: '2026-02-30T15:00:00Z' }, false],
+    ['created_at as a number', { created_at: 1763823600 }, false],
+    ['an id without evt_', { id: 'event_1' }, false],
+    ['an unknown type', { type: 'voice.call.answered' }, false],
+    ['a workspace id without ws_', { workspace_id: 'w_1' }, false],
+    ['api_version on no real day', { api_version: '2026-13-01' }, false],
+    ['api_version with a time', { api_version: '2026-01-15T00:00:00Z' }, false],
+    ['data as an array', { data: [] }, false],
+    ['data as null', { data: null }, false],
+  ])('agree on an envelope with %s', (_name, change, valid) => {
+    const json = envelope(change);
+    expect(validateEnvelope(json).valid).toBe(valid);
+    expect(ruleProblems(json).length === 0).toBe(valid);
   });
 });

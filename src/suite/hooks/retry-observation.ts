@@ -1,0 +1,361 @@
+/**
+ * What the webhook-retry suite observes before it judges (suites/webhook-retry.suite.ts):
+ * the whole retry schedule to its drop and flag, and an endpoint failing until it is
+ * auto-disabled, kept silent and re-enabled. Each observation is made once and shared by
+ * the checks that read it; the tolerances below are the suite's, stated once.
+ */
+import type { CapturedDelivery } from '../../receiver/types.js';
+import type { EndpointStatus } from '../../control/types.js';
+import type { CheckContext } from '../context.js';
+import type { HookedEndpoint } from '../webhooks.js';
+import type { TestWorkspace } from '../workspace.js';
+import {
+  SPEC_AUTO_DISABLE_MS,
+  SPEC_RETRY_DELAYS_MS,
+  lateToleranceMs,
+  retriesDueIn,
+  round1,
+  scaled,
+  toleranceMs,
+  type EventAttempts,
+  type Tolerance,
+} from '../timing/schedule.js';
+import { pollUntil, sleep } from '../../clock/wait.js';
+import { attemptsOf, chooseTimeScale, timingOf, within } from '../timing/wait.js';
+
+const HOUR_MS = 3_600_000;
+const HIGH_SCALE = 3_600;
+export const LOW_SCALE = 60;
+/**
+ * At a low scale (1m = 1 s at 60): no earlier than max(150 ms, 10%), no later than
+ * max(400 ms, 10%). A loaded machine delays an attempt (timers, TLS, event loops), it
+ * never makes one early, so lateness gets the larger floor.
+ */
+export const EARLY_TOLERANCE: Tolerance = { floorMs: 150, lateFloorMs: 400, fraction: 0.1 };
+/**
+ * At a high scale: -max(100 ms, 10%) / +max(500 ms, 10%). The 1m and 5m delays (16.7
+ * and 83 ms at 3600) are below the scheduling latency of a loaded machine, so their
+ * lateness is mostly covered by the floor (HOOK-RETRY-EARLY-SCHEDULE measures them
+ * precisely at a low scale); from 30m on (500 ms) a wrong schedule is far outside it.
+ */
+export const FULL_TOLERANCE: Tolerance = { floorMs: 100, lateFloorMs: 500, fraction: 0.1 };
+/** Un-scaled: ±max(1 s, 2%) around 60 s (±1.2 s). */
+export const REAL_TIME_TOLERANCE: Tolerance = { floorMs: 1_000, fraction: 0.02 };
+/** The 24 h auto-disable at a high scale: ±max(250 ms, 2%) (24 s ± 480 ms at 3600). */
+export const DISABLE_TOLERANCE: Tolerance = { floorMs: 250, fraction: 0.02 };
+/** Slack for the service to send an attempt that falls due, on top of the tolerance. */
+const ARRIVAL_SLACK_MS = 3_000;
+/** Filler events (acknowledged) to the full-schedule endpoint, in spec time. */
+const FILLER_EVERY_MS = 2 * HOUR_MS;
+/** Failing events to the auto-disable endpoint, in spec time. */
+const DISABLE_EVENT_EVERY_MS = HOUR_MS;
+/** How long a disabled endpoint is watched for deliveries, in spec time. */
+const SILENT_WINDOW_MS = 3 * HOUR_MS;
+/** A delivery arriving this soon after the poll that read `disabled` was in flight at the transition. */
+export const IN_FLIGHT_GRACE_MS = 500;
+/** After a drop, how long "no more attempts" is watched, in spec time (also the flag's allowance). */
+export const AFTER_DROP_WATCH_MS = 2 * HOUR_MS;
+export const MIN_AFTER_DROP_WATCH_REAL_MS = 1_500;
+const POLL_MS = 100;
+const FLAG_POLL_MS = 250;
+const SCHEDULE_EVENT = 'mailer.reply.received';
+export const FILLER_EVENT = 'workspace.plan.upgraded';
+export const DISABLE_EVENT = 'mailer.email.sent';
+
+export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+/** Fires `fire` now and then every `everyMs` until stopped; counts events and errors. */
+function repeatedly(fire: () => Promise<unknown>, everyMs: number) {
+  let stopped = false;
+  const stats = { fired: 0, errors: [] as string[] };
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await fire();
+        stats.fired++;
+      } catch (error) {
+        stats.errors.push((error as Error).message);
+      }
+      const until = performance.now() + everyMs;
+      while (!stopped && performance.now() < until) await sleep(Math.min(50, until - performance.now()));
+    }
+  })();
+  return {
+    stats,
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/** Polls the endpoint's status in the background; remembers when flagged and disabled were first read. */
+function watchStatus(workspace: TestWorkspace, endpointId: string, everyMs: number) {
+  let stopped = false;
+  const seen: {
+    polls: number;
+    errors: number;
+    lastSentAtMs?: number;
+    flagged?: { afterMs: number; byMs: number; state: string };
+    disabled?: { afterMs: number; byMs: number };
+    last?: EndpointStatus;
+  } = { polls: 0, errors: 0 };
+  const loop = (async () => {
+    while (!stopped) {
+      const sentAtMs = performance.now();
+      try {
+        const status = await workspace.getEndpoint(endpointId);
+        const byMs = performance.now();
+        const afterMs = seen.lastSentAtMs ?? sentAtMs;
+        seen.polls++;
+        seen.last = status;
+        if (status.flagged && !seen.flagged) seen.flagged = { afterMs, byMs, state: status.state };
+        if (status.state === 'disabled' && !seen.disabled) seen.disabled = { afterMs, byMs };
+      } catch {
+        seen.errors++;
+      }
+      seen.lastSentAtMs = sentAtMs;
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    seen,
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/** Waits until `done()` holds (checked every POLL_MS) or `deadlineMs` (monotonic) passes. */
+async function until(done: () => boolean, deadlineMs: number): Promise<boolean> {
+  while (!done()) {
+    if (performance.now() >= deadlineMs) return false;
+    await sleep(Math.min(POLL_MS / 2, Math.max(1, deadlineMs - performance.now())));
+  }
+  return true;
+}
+
+// --- The full schedule: one observation for HOOK-RETRY-FULL-SCHEDULE and HOOK-DROP-AND-FLAG --------
+
+export interface ScheduleObservation {
+  scale: number;
+  eventId: string;
+  attempts: CapturedDelivery[];
+  delaysMs: number[];
+  /** The flag as read on the fresh endpoint. */
+  initiallyFlagged: boolean;
+  flagged?: { afterMs: number; byMs: number; state: string };
+  disabledSeen: boolean;
+  final?: EndpointStatus;
+  fillers: { fired: number; errors: string[]; acked: number; total: number };
+  /** Why the wait for attempts ended. */
+  ended: 'flag-then-quiet' | 'extra-attempt' | 'no-flag-bound' | 'missing-attempt';
+  /** Real ms watched for further attempts after the last one. */
+  watchedAfterLastMs: number;
+}
+
+export async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
+  const delaysSpan = sum(SPEC_RETRY_DELAYS_MS);
+  const scale = await chooseTimeScale(t, HIGH_SCALE, delaysSpan, 60_000, 'the whole retry schedule (38.6 h)');
+  const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
+  const workspace = await t.sharedWorkspace({ timeScale: scale });
+  const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
+  hook.inbox.respond({ eventType: SCHEDULE_EVENT, status: 500 });
+  const initial = await workspace.getEndpoint(hook.registered.endpointId);
+  const fillers = repeatedly(() => workspace.fireEvent(FILLER_EVENT, { plan: 'certify filler' }), scaled(FILLER_EVERY_MS, scale));
+  const status = watchStatus(workspace, hook.registered.endpointId, FLAG_POLL_MS);
+  const watchAfterDropMs = Math.max(MIN_AFTER_DROP_WATCH_REAL_MS, scaled(AFTER_DROP_WATCH_MS, scale));
+  const attemptsNow = () => attemptsOf(hook.inbox.deliveries, eventId);
+  let eventId = '';
+  let ended: ScheduleObservation['ended'] = 'missing-attempt';
+  let watchedAfterLastMs = 0;
+  try {
+    eventId = await workspace.fireEvent(SCHEDULE_EVENT, { certify: 'retry schedule' });
+    const firstArrived = await until(() => attemptsNow().length >= 1, performance.now() + 10_000);
+    if (firstArrived) {
+      // Attempts 2..6: each within its delay + tolerance + slack of the previous one's end.
+      let complete = true;
+      for (let n = 2; n <= 6 && complete; n++) {
+        const previous = attemptsNow()[n - 2]!;
+        await until(() => previous.answer !== 'pending', performance.now() + 5_000);
+        const delay = delaysMs[n - 2]!;
+        complete = await until(() => attemptsNow().length >= n, timingOf(previous).endMs + delay + lateToleranceMs(delay, FULL_TOLERANCE) + ARRIVAL_SLACK_MS);
+      }
+      if (complete) {
+        // After the 6th and the 7th: the next attempt, or the flag (the drop), whichever comes first.
+        for (let n = 7; n <= 8; n++) {
+          const previous = attemptsNow()[n - 2]!;
+          await until(() => previous.answer !== 'pending', performance.now() + 5_000);
+          const lastDelay = delaysMs[delaysMs.length - 1]!;
+          const startMs = performance.now();
+          await until(() => attemptsNow().length >= n || status.seen.flagged !== undefined, timingOf(previous).endMs + lastDelay + lateToleranceMs(lastDelay, FULL_TOLERANCE) + ARRIVAL_SLACK_MS);
+          if (attemptsNow().length >= n) {
+            if (n === 8) {
+              ended = 'extra-attempt';
+              break;
+            }
+            continue;
+          }
+          if (status.seen.flagged) {
+            // Dropped: no more attempts should come.
+            const quietStart = performance.now();
+            const extra = await until(() => attemptsNow().length >= n, quietStart + watchAfterDropMs);
+            ended = extra ? 'extra-attempt' : 'flag-then-quiet';
+            watchedAfterLastMs = performance.now() - timingOf(previous).endMs;
+          } else {
+            ended = 'no-flag-bound';
+            watchedAfterLastMs = performance.now() - Math.min(startMs, timingOf(previous).endMs);
+          }
+          break;
+        }
+      }
+    }
+  } finally {
+    await fillers.stop();
+    await status.stop();
+  }
+  let final: EndpointStatus | undefined;
+  try {
+    final = await workspace.getEndpoint(hook.registered.endpointId);
+  } catch {
+    final = status.seen.last;
+  }
+  const fillerDeliveries = hook.inbox.deliveries.filter((d) => d.verdicts.eventType === FILLER_EVENT);
+  return {
+    scale,
+    eventId,
+    attempts: attemptsNow(),
+    delaysMs,
+    initiallyFlagged: initial.flagged,
+    ...(status.seen.flagged ? { flagged: status.seen.flagged } : {}),
+    disabledSeen: status.seen.disabled !== undefined,
+    ...(final ? { final } : {}),
+    fillers: {
+      fired: fillers.stats.fired,
+      errors: fillers.stats.errors,
+      total: fillerDeliveries.length,
+      acked: fillerDeliveries.filter((d) => d.answeredStatus !== null && d.answeredStatus >= 200 && d.answeredStatus < 300).length,
+    },
+    ended,
+    watchedAfterLastMs,
+  };
+}
+
+// --- Auto-disable: one observation for HOOK-AUTO-DISABLE, HOOK-DISABLED-SILENT, HOOK-REENABLE -------
+
+export interface DisableObservation {
+  scale: number;
+  intervalMs: number;
+  firstFailureEndMs: number;
+  window: { lowMs: number; highMs: number };
+  toleranceMs: number;
+  /** Relative to the end of the first failed attempt. */
+  disabled?: { afterMs: number; byMs: number };
+  eventsBefore: number;
+  failuresBefore: number;
+  notFailed: string[];
+  silent?: {
+    windowMs: number;
+    eventsFired: number;
+    arrivals: Array<{ eventId: string; attempt: number; afterDisableMs: number }>;
+    inFlight: number;
+    retriesDue: number;
+  };
+  reenable?: {
+    stateAfter: string;
+    activeAfterMs?: number;
+    eventId: string;
+    arrivedAfterMs?: number;
+    answered?: number | string;
+  };
+}
+
+export async function observeDisable(t: CheckContext): Promise<DisableObservation> {
+  const disableMs = SPEC_AUTO_DISABLE_MS;
+  const scale = await chooseTimeScale(t, HIGH_SCALE, disableMs + SILENT_WINDOW_MS + DISABLE_EVENT_EVERY_MS, 45_000, 'the 24 h auto-disable period and the watch after it');
+  const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
+  const periodMs = scaled(disableMs, scale);
+  const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);
+  const workspace = await t.sharedWorkspace({ timeScale: scale });
+  const hook: HookedEndpoint = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
+  const endpointId = hook.registered.endpointId;
+  hook.inbox.failAll({ status: 500 });
+  const events: string[] = [];
+  const firing = repeatedly(async () => events.push(await workspace.fireEvent(DISABLE_EVENT, { certify: 'auto-disable' })), intervalMs);
+  let stopped = false;
+  const stopFiring = async () => {
+    if (!stopped) await firing.stop();
+    stopped = true;
+  };
+  try {
+    const arrived = await within(hook.inbox, (all) => all.length >= 1 && all[0]!.answer !== 'pending', 10_000);
+    if (!arrived) t.fail('the first event never reached the auto-disable endpoint within 10 s');
+    const firstFailureEndMs = timingOf(arrived[0]!).endMs;
+    const window = { lowMs: periodMs - tolerance, highMs: periodMs + intervalMs + tolerance };
+    const polled = await pollUntil(
+      () => workspace.getEndpoint(endpointId),
+      (status) => status.state === 'disabled',
+      { intervalMs: POLL_MS, timeoutMs: firstFailureEndMs + window.highMs + 2_000 - performance.now() },
+    );
+    const before = hook.inbox.deliveries.slice();
+    const observation: DisableObservation = {
+      scale,
+      intervalMs,
+      firstFailureEndMs,
+      window,
+      toleranceMs: tolerance,
+      eventsBefore: events.length,
+      failuresBefore: before.length,
+      notFailed: before.filter((d) => d.answeredStatus !== 500 && d.answer !== 'pending').map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
+    };
+    if (!polled.ok) return observation;
+    const disabledAt = polled.atMs;
+    observation.disabled = {
+      afterMs: (polled.previousSentAtMs ?? polled.sentAtMs) - firstFailureEndMs,
+      byMs: polled.atMs - firstFailureEndMs,
+    };
+
+    // Disabled: keep firing for the silent window; nothing may arrive, retries of earlier deliveries included.
+    const windowMs = scaled(SILENT_WINDOW_MS, scale);
+    const firedAtDisable = events.length;
+    await sleep(Math.max(0, disabledAt + windowMs - performance.now()));
+    await stopFiring();
+    const byEvent = new Map<string, EventAttempts>();
+    for (const delivery of before) {
+      const id = delivery.verdicts.eventId;
+      if (!id) continue;
+      byEvent.set(id, { failedAttempts: delivery.attempt, lastEndMs: timingOf(delivery).endMs });
+    }
+    const after = hook.inbox.deliveries
+      .filter((d) => d.receivedAtMono > disabledAt)
+      .map((d) => ({ eventId: d.verdicts.eventId ?? '?', attempt: d.attempt, afterDisableMs: round1(d.receivedAtMono - disabledAt) }));
+    observation.silent = {
+      windowMs,
+      eventsFired: events.length - firedAtDisable,
+      arrivals: after.filter((a) => a.afterDisableMs > IN_FLIGHT_GRACE_MS),
+      inFlight: after.filter((a) => a.afterDisableMs <= IN_FLIGHT_GRACE_MS).length,
+      retriesDue: retriesDueIn([...byEvent.values()], SPEC_RETRY_DELAYS_MS.map((d) => scaled(d, scale)), disabledAt, disabledAt + windowMs),
+    };
+
+    // Re-enable: answer 204 from now on, enable, expect `active` and a new event delivered.
+    hook.inbox.reset();
+    const enabledAt = performance.now();
+    await workspace.enableEndpoint(endpointId);
+    const active = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'active', { intervalMs: POLL_MS, timeoutMs: 3_000 });
+    const stateAfter = active.last.state;
+    const firedAt = performance.now();
+    const eventId = await workspace.fireEvent(DISABLE_EVENT, { certify: 're-enabled' });
+    const delivered = await within(hook.inbox, (all) => all.some((d) => d.verdicts.eventId === eventId && d.answer !== 'pending'), 5_000);
+    const delivery = delivered?.find((d) => d.verdicts.eventId === eventId);
+    observation.reenable = {
+      stateAfter,
+      ...(active.ok ? { activeAfterMs: round1(active.atMs - enabledAt) } : {}),
+      eventId,
+      ...(delivery ? { arrivedAfterMs: round1(delivery.receivedAtMono - firedAt), answered: delivery.answeredStatus ?? delivery.answer } : {}),
+    };
+    return observation;
+  } finally {
+    await stopFiring();
+  }
+}
