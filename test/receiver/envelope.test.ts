@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/control/types.js';
 import { validateEnvelope } from '../../src/receiver/index.js';
 import type { CapturedDelivery } from '../../src/receiver/types.js';
 import { envelopeProblems } from '../../src/suite/hooks/envelope.js';
 import { callCompletedData, envelope } from './helpers.js';
-
-const EVENT_TYPES = [
-  'voice.call.queued',
-  'voice.call.started',
-  'voice.call.completed',
-  'voice.call.failed',
-  'mailer.email.sent',
-  'mailer.reply.received',
-  'mailer.campaign.completed',
-  'workspace.plan.upgraded',
-];
 
 function valid(type: string): Record<string, unknown> {
   return envelope({ type, data: type === 'voice.call.completed' ? callCompletedData() : {} });
