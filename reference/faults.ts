@@ -27,6 +27,7 @@ export const FAULTS = {
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
   'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
+  'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
   'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',
   'agents-list-empty': 'GET /v1/voice/agents lists no agents',
   'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',

@@ -52,6 +52,7 @@ const placeCall: Operation = {
       if (body.code === 'malformed_json' && faults.has('malformed-json-500')) {
         return sendPublicError(res, ctx, faults, 500, 'internal_error', 'unexpected error');
       }
+      if (body.code === 'malformed_json' && faults.has('malformed-json-accepted')) return sendJson(res, 201, { status: 'queued' });
       return sendPublicError(res, ctx, faults, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
     }
     if (!isPlainObject(body.value)) {

@@ -187,7 +187,7 @@ const CLAUSE_DATA = {
   'LIMIT-DELIVERY-ATTEMPTS': { section: LIMITS, text: 'Webhook delivery attempts | 6 retries on schedule 1m, 5m, 30m, 2h, 12h, 24h, then dropped' },
   'LIMIT-AUTO-DISABLE': { section: LIMITS, text: 'Consecutive failure period before endpoint auto-disable | 24 hours', note: 'The same period as RETRY-3 and STATE-ENDPOINT-DISABLE, which HOOK-AUTO-DISABLE cites.' },
   'LIMIT-REVOCATION': { section: LIMITS, text: 'Revocation propagation | under 1 minute' },
-  'LIMIT-NOT-SHOWN': { section: LIMITS, text: 'Rate limits of API requests, page sizes and payload size limits: not shown.', note: 'Not shown; INPUT-MALFORMED-REQUEST only requires that a huge body gets a 4xx, never a 5xx.' },
+  'LIMIT-NOT-SHOWN': { section: LIMITS, text: 'Rate limits of API requests, page sizes and payload size limits: not shown.', note: 'Not shown: a 2 MB valid body may be accepted or refused (INPUT-LENIENT-PARSING records which); it may not take the service down (INPUT-MALFORMED-REQUEST).' },
 
   // --- Versioning --------------------------------------------------------------------------------
   'VER-1': { section: VERSIONING, text: 'The API path prefix is `/v1`.', note: 'Every request of the harness goes under /v1; see SVC-3.' },

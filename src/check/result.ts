@@ -24,7 +24,9 @@ export interface SettledCheck {
 }
 
 export function checkResult(spec: CheckIdentity, settled: SettledCheck): CheckResult {
-  const detail = [settled.failure, settled.meta?.skipReason, settled.meta?.detail].filter(Boolean).join('; ');
+  // A failure names the rule it holds the target to, so that an implementer can argue with it.
+  const failure = settled.failure && `${settled.failure} (rule: ${spec.clause})`;
+  const detail = [failure, settled.meta?.skipReason, settled.meta?.detail].filter(Boolean).join('; ');
   const result: CheckResult = {
     id: spec.id,
     title: spec.title,

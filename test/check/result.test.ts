@@ -40,7 +40,7 @@ describe('checkResult', () => {
     t.detail(`sent with ${FAKE_TOKEN}`);
     t.measureAll({ deliveries: 3 });
     const result = checkResult(spec('must'), { state: 'failed', failure: 'acknowledged 1 of 3', meta: t.toMeta(), durationMs: 5 });
-    expect(result.detail).toMatch(/^acknowledged 1 of 3; sent with /);
+    expect(result.detail).toMatch(/^acknowledged 1 of 3 \(rule: Events > Signature, 4\); sent with /);
     expect(result.detail).not.toContain(FAKE_TOKEN);
     expect(result.measurements).toEqual({ deliveries: 3 });
   });

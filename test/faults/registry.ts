@@ -43,7 +43,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
   // Input
-  proof('malformed-json-500', 'INPUT-MALFORMED-REQUEST'),
+  proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
+  proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
   proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
   proof('call-id-missing', 'INPUT-CALL-PLACED'),
