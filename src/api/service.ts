@@ -33,15 +33,34 @@ export class ServiceApi {
     return this.http.request({ method: 'POST', path: '/v1/voice/calls', headers: bearer(credential), json: call, ...options });
   }
 
-  /** The retrieval method is not shown in the spec; GET is the only reading that fits a read scope. */
+  /**
+   * The transcript's retrieval method is not shown in the spec. GET is tried first; a 405
+   * whose Allow header offers POST switches this client (and so the run) to POST, and
+   * `transcriptMethod` says which was used, for the checks' details.
+   */
   transcript(credential: string | undefined, callId: string, options: CallOptions = {}): Promise<HttpResponse> {
-    return this.http.request({ path: `/v1/voice/calls/${encodeURIComponent(callId)}/transcript`, headers: bearer(credential), ...options });
+    return this.transcriptAt(credential, `/v1/voice/calls/${encodeURIComponent(callId)}/transcript`, options);
   }
+
+  /** A transcript at a path (and query) the service handed out, e.g. in transcript_url. */
+  async transcriptAt(credential: string | undefined, path: string, options: CallOptions = {}): Promise<HttpResponse> {
+    const res = await this.http.request({ method: this.transcriptMethod, path, headers: bearer(credential), ...options });
+    if (res.status !== 405 || this.transcriptMethod !== 'GET' || !allows(res, 'POST')) return res;
+    this.transcriptMethod = 'POST';
+    return this.http.request({ method: 'POST', path, headers: bearer(credential), ...options });
+  }
+
+  /** How transcripts are read: GET until the target answers 405 with `Allow: POST`. */
+  transcriptMethod: 'GET' | 'POST' = 'GET';
 
   /** Any request with headers of the caller's choosing, for malformed-input checks. */
   raw(request: Parameters<HttpClient['request']>[0]): Promise<HttpResponse> {
     return this.http.request(request);
   }
+}
+
+function allows(res: HttpResponse, method: string): boolean {
+  return (res.headers['allow'] ?? '').split(',').some((allowed) => allowed.trim().toUpperCase() === method);
 }
 
 function bearer(credential: string | undefined): Record<string, string> {
