@@ -61,6 +61,8 @@ interface EntryFields {
   /** The same clauses as a report's `clause` field shows them ("Events > Signature: SIG-1, SIG-4"). */
   clause: string;
   tolerance?: Tolerance;
+  /** Where the spec leaves a choice open: every choice the check accepts (docs/traceability.md, "Accepted"). */
+  accepts?: string;
 }
 
 export interface CheckSpec extends EntryFields {
@@ -78,13 +80,14 @@ export type CatalogEntry = CheckSpec | ReceiverCheckSpec;
 interface Extra {
   tier?: Tier;
   tolerance?: Tolerance;
+  accepts?: string;
 }
 
 /** Throws at load time on a clause id the type checker did not see (renderClauses) or a tolerance its check does not cite. */
 function fields(id: string, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra): EntryFields {
   if (clauses.length === 0) throw new Error(`check ${id} cites no spec clause`);
   if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new Error(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
-  return { id, title, level, tier: extra.tier ?? 'fast', clauses, clause: renderClauses(clauses), ...(extra.tolerance ? { tolerance: extra.tolerance } : {}) };
+  return { id, title, level, tier: extra.tier ?? 'fast', clauses, clause: renderClauses(clauses), ...(extra.tolerance ? { tolerance: extra.tolerance } : {}), ...(extra.accepts ? { accepts: extra.accepts } : {}) };
 }
 
 const c = (id: string, area: Area, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): CheckSpec =>
@@ -123,10 +126,10 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ']),
   c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE']),
   c('SCOPE-TRANSCRIPT-READ', 'scopes', 'must', 'A call transcript is readable exactly by tokens holding voice:read',
-    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ']),
+    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
   c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI']),
   c('SCOPE-MISSING-CODE', 'scopes', 'must', 'A valid token lacking the scope gets a 4xx with code missing_scope and the error shape',
-    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1']),
+    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1'], { accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)' }),
   c('SCOPE-SUBSET-PROPERTY', 'scopes', 'must', 'For generated scope subsets, each endpoint is allowed exactly when its scope is held',
     ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE']),
   c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope', ['ERR-CODE-MISSING-SCOPE']),
@@ -141,26 +144,26 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Revocation ----------------------------------------------------------------------------
   c('REVOKE-PROPAGATION', 'revocation', 'must', 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections',
-    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION'], { tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' } }),
+    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION'], { tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
   c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After the first 401, a revoked token never gets a 200 again', ['STATE-TOKEN-REVOKE']),
 
   // --- Workspace suspension ------------------------------------------------------------------
   c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
-    ['ERR-CODE-WORKSPACE-DISABLED']),
+    ['ERR-CODE-WORKSPACE-DISABLED'], { accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED']),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 
   // --- Tenant isolation ----------------------------------------------------------------------
-  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1']),
+  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
   c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1']),
 
   // --- Input handling ------------------------------------------------------------------------
-  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT']),
-  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL']),
+  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
+  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL'], { accepts: 'any 2xx; the call_ id anywhere in the body' }),
   c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies get a 4xx, never a 2xx or a 5xx', ['EP-CALLS']),
-  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS']),
+  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
   c('INPUT-MALFORMED-4XX', 'input', 'should', 'Malformed requests are refused with a 4xx, and no odd request gets a 5xx', ['EP-JSON']),
-  c('INPUT-LENIENT-PARSING', 'input', 'observe', 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', ['EP-JSON', 'LIMIT-NOT-SHOWN']),
+  c('INPUT-LENIENT-PARSING', 'input', 'observe', 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', ['EP-JSON', 'LIMIT-NOT-SHOWN'], { accepts: 'accepting or refusing each (recorded)' }),
   c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3']),
   c('INPUT-ERROR-SHAPE', 'input', 'observe', 'Status and body shape of validation errors', ['ERR-RULE-3']),
   c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation', ['EP-NOT-SHOWN-RESPONSES']),
@@ -172,7 +175,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
   c('SESSION-LIFETIME-61S', 'session', 'should', 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns',
-    ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' } }),
+    ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
   c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2']),
   c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2']),
   c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2']),
@@ -196,13 +199,13 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', [...ENVELOPE, ...EVENT_TYPES]),
   c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
     [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED']),
-  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA']),
-  c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA']),
+  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA'], { accepts: 'any keys; only string values are required to round-trip' }),
+  c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
   c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',
-    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT']),
+    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded)' }),
   c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED']),
-  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED']),
+  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
   c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3']),
   c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3']),
   c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER']),
@@ -228,10 +231,10 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Retries, drop, disable ----------------------------------------------------------------
   c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retries arrive 1 min and 5 min (scaled) after the failures', ['RETRY-2']),
   c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more',
-    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS']),
+    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
   c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active',
-    ['STATE-ENDPOINT-FLAG', 'RETRY-2']),
-  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3']),
+    ['STATE-ENDPOINT-FLAG', 'RETRY-2'], { accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], { accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),
   c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', ['STATE-ENDPOINT-DISABLE']),
   c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', ['STATE-ENDPOINT-REENABLE']),
   c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', ['RETRY-2'], { tier: 'full' }),
