@@ -8,6 +8,7 @@ import { Store } from './store.js';
 import { Dispatcher, type AttemptRecord } from './webhooks/dispatcher.js';
 import { EndpointRegistry } from './webhooks/endpoints.js';
 import type { DeliverySender } from './webhooks/transport.js';
+import type { Personality } from './personality.js';
 
 // The service's parts wired together, independent of HTTP.
 
@@ -20,6 +21,8 @@ export interface AppConfig {
   clock: Clock;
   sender: DeliverySender;
   onAttempt?: (record: AttemptRecord) => void;
+  /** The choices made where the spec leaves them open. */
+  personality: Personality;
 }
 
 export class App {
@@ -32,9 +35,13 @@ export class App {
   /** Set once the server listens: http://127.0.0.1:PORT. */
   publicBaseUrl = '';
 
+  get personality(): Personality {
+    return this.config.personality;
+  }
+
   constructor(readonly config: AppConfig) {
     this.nodes = new NodePool(config.nodes, this.store, config.clock, config.propagationMs);
-    this.auth = new Authenticator(this.store, this.nodes, new SessionVerifier(this.store), config.clock);
+    this.auth = new Authenticator(this.store, this.nodes, new SessionVerifier(this.store, config.personality.sessionClockToleranceSeconds), config.clock);
     this.endpoints = new EndpointRegistry(config.clock);
     this.dispatcher = new Dispatcher({
       clock: config.clock,
@@ -42,8 +49,9 @@ export class App {
       endpoints: this.endpoints,
       deliveryTimeoutMs: config.deliveryTimeoutMs,
       onAttempt: config.onAttempt,
+      newId: config.personality.newId,
     });
-    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl);
+    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl, config.personality);
   }
 
   deleteWorkspace(workspaceId: string): boolean {

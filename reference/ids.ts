@@ -29,3 +29,10 @@ export function randomBase62(length: number): string {
 export function newId(prefix: string, length = 20): string {
   return prefix + randomBase62(length);
 }
+
+/** An identifier such as `call_9f…`: 32 lowercase hex characters (128 bits), the alternate personality's form. */
+export function newHexId(prefix: string): string {
+  let out = prefix;
+  for (let i = 0; i < 16; i++) out += nextByte().toString(16).padStart(2, '0');
+  return out;
+}

@@ -6,11 +6,13 @@ import { createReferenceServer } from './http/server.js';
 import { randomBase62 } from './ids.js';
 import type { AttemptRecord } from './webhooks/dispatcher.js';
 import { UndiciSender } from './webhooks/transport.js';
+import { PERSONALITY_NAMES, personalityNamed, type PersonalityName } from './personality.js';
 
 // The reference implementation of the service: the public API, the staging control
 // interface and the webhook dispatcher, in one process on loopback.
 
 export { FAULTS, type FaultName } from './faults.js';
+export { PERSONALITY_NAMES, parsePersonality, type PersonalityName } from './personality.js';
 
 export interface ReferenceOptions {
   /** Interface to listen on (default 127.0.0.1). */
@@ -33,6 +35,11 @@ export interface ReferenceOptions {
   quiet?: boolean;
   /** Observes every finished delivery attempt. */
   onDeliveryAttempt?: (record: AttemptRecord) => void;
+  /**
+   * Which choice to make where the spec leaves one open (README: "Personalities"):
+   * `reference` (default) or `alternate`, the other reasonable choice at each such point.
+   */
+  personality?: PersonalityName;
 }
 
 export interface RunningReference {
@@ -47,6 +54,9 @@ export interface RunningReference {
 
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const environment = opts.environment ?? 'staging';
+  if (opts.personality !== undefined && !PERSONALITY_NAMES.includes(opts.personality)) {
+    throw new Error(`personality must be ${PERSONALITY_NAMES.join(' or ')}, got "${String(opts.personality)}"`);
+  }
   const host = opts.host ?? '127.0.0.1';
   const clock = new TrackedClock();
   const controlToken = opts.controlToken ?? 'ctl_' + randomBase62(40);
@@ -60,6 +70,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     clock,
     sender: new UndiciSender(),
     onAttempt: opts.onDeliveryAttempt,
+    personality: personalityNamed(opts.personality),
   });
   const server = createReferenceServer(app, Buffer.from(controlToken, 'utf8'), log);
   await new Promise<void>((resolve, reject) => {

@@ -21,8 +21,9 @@ import type { IdentityProvider, Member, Scope, Store, Workspace } from '../store
 /** Asymmetric algorithms only: never `none`, never an HMAC that a public key could forge. */
 export const SESSION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
 /**
- * Clock skew tolerated on exp and nbf: none. The spec gives session tokens 60 s, and a
- * token issued 61 s ago must be refused; any leeway would stretch the lifetime past it.
+ * Clock skew tolerated on exp and nbf by the reference personality: none. The spec gives
+ * session tokens 60 s, and a token issued 61 s ago must be refused; any leeway would stretch
+ * the lifetime past it. (The alternate personality allows 5 s, as most JWT validators do.)
  */
 export const CLOCK_TOLERANCE_SECONDS = 0;
 
@@ -88,7 +89,11 @@ function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
 }
 
 export class SessionVerifier {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Clock skew tolerated on exp and nbf (the alternate personality allows some). */
+    private readonly clockTolerance = CLOCK_TOLERANCE_SECONDS,
+  ) {}
 
   /** The member the JWT speaks for, or null (the caller answers invalid_token). */
   async verify(jwt: string, requestFaults: FaultSet): Promise<SessionPrincipal | null> {
@@ -154,7 +159,7 @@ export class SessionVerifier {
   ): Promise<JWTPayload> {
     const options: JWTVerifyOptions = {
       algorithms: faults.has('jwt-rs256-only') ? ['RS256'] : SESSION_ALGORITHMS,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      clockTolerance: this.clockTolerance,
       requiredClaims: ['exp', 'sub'],
     };
     if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
@@ -162,10 +167,10 @@ export class SessionVerifier {
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.
-      options.currentDate = new Date((payload.exp - CLOCK_TOLERANCE_SECONDS - 1) * 1000);
+      options.currentDate = new Date((payload.exp - this.clockTolerance - 1) * 1000);
     }
     if (faults.has('jwt-ignore-nbf') && typeof payload.nbf === 'number' && payload.nbf > nowSeconds) {
-      options.currentDate = new Date((payload.nbf + CLOCK_TOLERANCE_SECONDS + 1) * 1000);
+      options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
     if (header.alg === 'none') {

@@ -1,8 +1,8 @@
-import { newId } from '../ids.js';
 import type { Clock } from '../clock.js';
 import type { FaultSet } from '../faults.js';
 import type { Agent, Call, Store, Workspace } from '../store.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
+import { REFERENCE_PERSONALITY, type Personality } from '../personality.js';
 
 // Placing calls and moving them through queued → started → completed | failed,
 // emitting the matching events. In `auto` mode the call moves by itself (staging
@@ -27,11 +27,12 @@ export class CallService {
     private readonly clock: Clock,
     /** The public base URL (no /v1); transcript URLs are built from it. */
     private readonly publicBaseUrl: () => string,
+    private readonly personality: Personality = REFERENCE_PERSONALITY,
   ) {}
 
   place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
     const call: Call = {
-      id: newId('call_'),
+      id: this.personality.newId('call_'),
       workspaceId: workspace.id,
       agentId: agent.id,
       to,
@@ -64,6 +65,10 @@ export class CallService {
     }
     if (request.state === 'started' && call.state !== 'queued') {
       return { ok: false, status: 409, code: 'invalid_transition', message: `a ${call.state} call cannot become started` };
+    }
+    if (request.state === 'failed' && call.state !== 'queued' && !this.personality.failedFromStarted) {
+      // Alternate personality: failed means "did not connect", which a started call did.
+      return { ok: false, status: 409, code: 'invalid_transition', message: `a ${call.state} call cannot become failed` };
     }
     const faults = workspace.faults;
     switch (request.state) {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { newId } from '../ids.js';
 import { unionFaults } from '../faults.js';
 import { ALL_SCOPES, type Agent, type Workspace } from '../store.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
@@ -26,10 +25,10 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
   });
   const parsed = schema.safeParse(body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const id = newId('ws_');
+  const id = app.personality.newId('ws_');
   const agents = new Map<string, Agent>();
   for (let i = 1; i <= AGENTS_PER_WORKSPACE; i++) {
-    const agent: Agent = { id: newId('agt_'), workspaceId: id, name: `Agent ${i}` };
+    const agent: Agent = { id: app.personality.newId('agt_'), workspaceId: id, name: `Agent ${i}` };
     agents.set(agent.id, agent);
   }
   const workspace: Workspace = {

@@ -16,8 +16,12 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mediaType === 'application/json';
 }
 
-export function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<BodyOutcome> {
-  if (!isJsonContentType(req.headers['content-type'])) {
+/**
+ * @param maxBytes the cap (413 beyond it)
+ * @param anyContentType read the body as JSON whatever its Content-Type (the alternate personality)
+ */
+export function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, anyContentType = false): Promise<BodyOutcome> {
+  if (!anyContentType && !isJsonContentType(req.headers['content-type'])) {
     return Promise.resolve({ ok: false, status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' });
   }
   const declared = req.headers['content-length'];

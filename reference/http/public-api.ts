@@ -47,7 +47,8 @@ const placeCall: Operation = {
   scope: { name: 'voice:write', uncheckedBy: 'scope-calls-unchecked' },
   async run(app, req, res, ctx, principal) {
     const faults = principal.faults;
-    const body = await readJsonBody(req);
+    const { personality } = app;
+    const body = await readJsonBody(req, personality.maxBodyBytes, personality.lenientContentType);
     if (!body.ok) {
       if (body.code === 'malformed_json' && faults.has('malformed-json-500')) {
         return sendPublicError(res, ctx, faults, 500, 'internal_error', 'unexpected error');
@@ -77,6 +78,9 @@ const placeCall: Operation = {
     if (metadata !== undefined && !isPlainObject(metadata)) {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata must be a JSON object');
     }
+    if (metadata !== undefined && personality.metadataStringValuesOnly && !Object.values(metadata).every((v) => typeof v === 'string')) {
+      return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata values must be strings');
+    }
     agent = workspace.agents.get(agentId);
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
@@ -99,7 +103,7 @@ const getTranscript: Operation = {
 
 const TRANSCRIPT_PATH = /^\/v1\/voice\/calls\/([^/]+)\/transcript$/;
 
-function route(method: string, path: string): RouteMatch {
+function route(method: string, path: string, transcriptMethod: 'GET' | 'POST'): RouteMatch {
   const only = (allowed: string, operation: Operation, params: string[] = []): RouteMatch => {
     if (method === allowed || (allowed === 'GET' && method === 'HEAD')) return { kind: 'found', operation, params };
     return { kind: 'method_not_allowed', allow: allowed === 'GET' ? 'GET, HEAD' : allowed };
@@ -113,7 +117,7 @@ function route(method: string, path: string): RouteMatch {
       return only('GET', listAgents);
   }
   const transcript = TRANSCRIPT_PATH.exec(path);
-  if (transcript) return only('GET', getTranscript, [transcript[1]!]);
+  if (transcript) return only(transcriptMethod, getTranscript, [transcript[1]!]);
   return { kind: 'not_found' };
 }
 
@@ -129,7 +133,7 @@ function authorizationHeaderCount(req: IncomingMessage): number {
 }
 
 export async function handlePublicRequest(app: App, req: IncomingMessage, res: ServerResponse, path: string, ctx: RequestContext): Promise<void> {
-  const match = route(req.method ?? 'GET', path);
+  const match = route(req.method ?? 'GET', path, app.personality.transcriptMethod);
   if (match.kind === 'not_found') {
     if (ctx.faults.has('unknown-path-200')) return sendJson(res, 200, {});
     return sendPublicError(res, ctx, ctx.faults, 404, 'not_found', 'no such path');
@@ -147,13 +151,16 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   const { principal } = auth;
   const faults: FaultSet = principal.faults;
   if (principal.workspace.suspended && !faults.has('suspension-ignored')) {
-    return sendPublicError(res, ctx, faults, 403, 'workspace_disabled', 'the workspace is suspended');
+    return sendPublicError(res, ctx, faults, app.personality.workspaceDisabledStatus, 'workspace_disabled', 'the workspace is suspended');
   }
   const { operation } = match;
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
   if (scope && !principal.scopes.includes(scope) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {
-    return sendPublicError(res, ctx, faults, 403, 'missing_scope', `this operation requires the ${scope} scope`);
+    const status = app.personality.missingScopeStatus;
+    // A 401 names its scheme (RFC 9110); RFC 6750's error for this case is insufficient_scope.
+    const headers = status === 401 ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } : undefined;
+    return sendPublicError(res, ctx, faults, status, 'missing_scope', `this operation requires the ${scope} scope`, headers);
   }
   await operation.run(app, req, res, ctx, principal, match.params);
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultSet } from '../faults.js';
+import type { Personality } from '../personality.js';
 
 // Writing responses: JSON bodies with an explicit length, the request id on every
 // response, and the public error shape {"error":{code,message,request_id}}.
@@ -12,6 +13,7 @@ export interface RequestContext {
   faultPrefix: string;
   /** Index of the node serving this connection. */
   node: number;
+  personality: Personality;
 }
 
 /** Fault request-id-reused: the one id every error carries. */
@@ -39,6 +41,9 @@ export function sendPublicError(
   message: string,
   extraHeaders?: Record<string, string>,
 ): void {
+  if (ctx.personality.problemDetails && !AUTHENTICATION_CODES.has(code)) {
+    return sendProblem(res, status, code, message, extraHeaders);
+  }
   let requestId = ctx.requestId;
   if (faults.has('request-id-reused')) {
     requestId = REUSED_REQUEST_ID;
@@ -49,6 +54,32 @@ export function sendPublicError(
   const text = JSON.stringify({ error });
   res.statusCode = status;
   res.setHeader('Content-Type', faults.has('error-text-plain') ? 'text/plain' : 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.end(text);
+}
+
+/** The error codes of the spec's authentication failures: their body shape is the spec's in every personality. */
+const AUTHENTICATION_CODES = new Set(['invalid_token', 'token_revoked', 'missing_scope', 'workspace_disabled']);
+
+const PROBLEM_TITLES: Record<string, string> = {
+  malformed_json: 'Malformed JSON',
+  invalid_body: 'Invalid request body',
+  unsupported_media_type: 'Unsupported media type',
+  payload_too_large: 'Payload too large',
+  validation_failed: 'Validation failed',
+  agent_not_found: 'Agent not found',
+  call_not_found: 'Call not found',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  internal_error: 'Internal error',
+};
+
+/** Alternate personality: a non-authentication error as RFC 9457 problem details. */
+function sendProblem(res: ServerResponse, status: number, code: string, detail: string, extraHeaders?: Record<string, string>): void {
+  const text = JSON.stringify({ type: `https://reference.invalid/problems/${code}`, title: PROBLEM_TITLES[code] ?? code, status, detail });
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/problem+json');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
   res.end(text);

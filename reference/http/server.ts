@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import type { App } from '../app.js';
 import { handleControlRequest } from '../control/router.js';
 import { parseFaultPrefix } from '../faults.js';
-import { newId } from '../ids.js';
 import { handlePublicRequest } from './public-api.js';
 import { sendControlError, sendPublicError, type RequestContext } from './respond.js';
 import { NO_FAULTS } from '../faults.js';
@@ -23,9 +22,9 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
   });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const requestId = newId('req_');
+    const requestId = app.personality.newId('req_');
     res.setHeader('X-Request-Id', requestId);
-    const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0 };
+    const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality };
     route(app, controlToken, req, res, ctx).catch((error: unknown) => {
       // Never a crash: an unexpected exception is a 500 with the usual error body.
       log(`reference: unexpected error on ${req.method} ${ctx.faultPrefix}…: ${(error as Error)?.stack ?? String(error)}`);
@@ -38,11 +37,16 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const requestId = newId('req_');
-    const body = JSON.stringify({ error: { code: status === 431 ? 'headers_too_large' : 'bad_request', message: 'the request could not be parsed', request_id: requestId } });
+    const requestId = app.personality.newId('req_');
+    const code = status === 431 ? 'headers_too_large' : 'bad_request';
+    const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    const problem = app.personality.problemDetails;
+    const body = problem
+      ? JSON.stringify({ type: `https://reference.invalid/problems/${code}`, title: reason, status, detail: 'the request could not be parsed' })
+      : JSON.stringify({ error: { code, message: 'the request could not be parsed', request_id: requestId } });
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\n` +
+        `Content-Type: ${problem ? 'application/problem+json' : 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 

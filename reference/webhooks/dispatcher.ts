@@ -34,6 +34,8 @@ export interface DispatcherOptions {
   deliveryTimeoutMs: number;
   /** Observes every finished attempt (tests, benchmarks). */
   onAttempt?: (record: AttemptRecord) => void;
+  /** Mints event ids (default `evt_` + 20 base62). */
+  newId?: (prefix: string) => string;
 }
 
 export type ReplayResult = 'accepted' | 'unknown_event' | 'unknown_endpoint' | 'endpoint_disabled';
@@ -43,12 +45,16 @@ export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  private readonly mintId: (prefix: string) => string;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.mintId = options.newId ?? ((prefix) => newId(prefix));
+  }
 
   /** Records the event and starts its deliveries; returns the stored event. */
   publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>): StoredEvent {
     const event: StoredEvent = {
-      id: newId('evt_'),
+      id: this.mintId('evt_'),
       type,
       createdAt: this.options.clock.now(),
       workspaceId: workspace.id,
@@ -73,7 +79,7 @@ export class Dispatcher {
     if (!endpoint.health.acceptsDeliveries()) return 'endpoint_disabled';
     let event = original;
     if (workspace.faults.has('replay-new-id')) {
-      event = { ...original, id: newId('evt_'), bodies: null };
+      event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
     }
     this.attempt({ event, endpoint, failedAttempts: 0 });

@@ -11,14 +11,14 @@
  *   since the token is never logged).
  * - REFERENCE_PUBLIC_BASE_URL, else CERTIFY_BASE_URL (which the harness sets): the base URL
  *   clients use through the port mapping, for the transcript URLs the service hands out.
- * - REFERENCE_ENVIRONMENT (staging | production), REFERENCE_PROPAGATION_MS: as for
- *   `npm run reference`.
+ * - REFERENCE_ENVIRONMENT (staging | production), REFERENCE_PROPAGATION_MS,
+ *   REFERENCE_PERSONALITY (reference | alternate): as for `npm run reference`.
  *
  * Webhook receivers outside the container are not on loopback, so their certificate is
  * verified: the harness copies the receiver's certificate into the container and names
  * it in NODE_EXTRA_CA_CERTS, which Node adds to its trusted roots at start.
  */
-import { startReference } from '../../reference/index.js';
+import { parsePersonality, startReference, type PersonalityName } from '../../reference/index.js';
 
 function fail(message: string): never {
   process.stderr.write(`reference image: ${message}\n`);
@@ -38,12 +38,18 @@ if (environment !== 'staging' && environment !== 'production') fail(`REFERENCE_E
 const controlToken = process.env.REFERENCE_CONTROL_TOKEN || process.env.CERTIFY_CONTROL_TOKEN;
 if (!controlToken) fail('REFERENCE_CONTROL_TOKEN (or CERTIFY_CONTROL_TOKEN) is required');
 const port = numberFromEnv('REFERENCE_PORT', 8080)!;
+let personality: PersonalityName | undefined;
+try {
+  personality = parsePersonality(process.env.REFERENCE_PERSONALITY);
+} catch (error) {
+  fail((error as Error).message);
+}
 
-startReference({ host: '0.0.0.0', port, controlToken, environment, propagationMs: numberFromEnv('REFERENCE_PROPAGATION_MS'),
+startReference({ host: '0.0.0.0', port, controlToken, environment, personality, propagationMs: numberFromEnv('REFERENCE_PROPAGATION_MS'),
   publicBaseUrl: process.env.REFERENCE_PUBLIC_BASE_URL || process.env.CERTIFY_BASE_URL || undefined,
 }).then(
   (reference) => {
-    process.stdout.write(`reference (${environment}) listening on port ${port}; control interface under /_control\n`);
+    process.stdout.write(`reference (${environment}${personality === 'alternate' ? ', alternate personality' : ''}) listening on port ${port}; control interface under /_control\n`);
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;

@@ -54,7 +54,7 @@ function fromSettings(settings: Settings): ResolvedTarget {
 async function startEmbeddedReference(): Promise<ResolvedTarget> {
   // Loaded on demand: a run against another implementation never loads the reference.
   const { startReference } = await import('../../reference/index.js');
-  const reference = await startReference({ quiet: true });
+  const reference = await startReference({ quiet: true, personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined });
   registerSecret(reference.controlToken);
   return {
     baseUrl: reference.baseUrl,

@@ -1,71 +1,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
+import { startJwks, startReceiver } from './servers.js';
 
 // The reference over real HTTP: public API, error shapes, control interface, session
 // tokens against a local JWKS, and a signed delivery to a local HTTPS receiver.
 
-interface Received {
-  body: string;
-  signature: string;
-  timestamp: string;
-  contentType: string | undefined;
-}
-
 let reference: RunningReference;
-let receiver: HttpsServer;
-let receiverUrl: string;
-let jwksServer: HttpServer;
-let jwksUrl: string;
-const received: Received[] = [];
-let waiters: Array<() => void> = [];
-let signingKey: CryptoKeyLike;
-type CryptoKeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let jwks: Awaited<ReturnType<typeof startJwks>>;
 
 beforeAll(async () => {
   reference = await startReference({ quiet: true, propagationMs: 300 });
-  const tls = makeSelfSignedCert();
-  receiver = createHttpsServer(tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        body: Buffer.concat(chunks).toString('utf8'),
-        signature: String(req.headers['x-service-signature']),
-        timestamp: String(req.headers['x-service-timestamp']),
-        contentType: req.headers['content-type'],
-      });
-      res.statusCode = 204;
-      res.end();
-      for (const wake of waiters) wake();
-      waiters = [];
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-
-  const { publicKey, privateKey } = await generateKeyPair('ES256');
-  signingKey = privateKey;
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-  jwksServer = createHttpServer((_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((r) => jwksServer.listen(0, '127.0.0.1', r));
-  jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+  [receiver, jwks] = await Promise.all([startReceiver(), startJwks()]);
 });
 
 afterAll(async () => {
   await reference?.close();
-  receiver?.closeAllConnections();
-  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
-  jwksServer?.closeAllConnections();
-  await new Promise<void>((r) => (jwksServer ? jwksServer.close(() => r()) : r()));
+  await receiver?.close();
+  await jwks?.close();
 });
 
 async function control(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -95,17 +49,8 @@ async function workspaceWithToken(body: Record<string, unknown> = {}, scopes?: s
   return { id: ws.json.workspace_id as string, agents: ws.json.agent_ids as string[], token: token.json.token as string, tokenId: token.json.token_id as string };
 }
 
-function waitForDeliveries(count: number, timeoutMs = 4000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`only ${received.length} deliveries`)), timeoutMs);
-    const check = () => {
-      if (received.length >= count) {
-        clearTimeout(timer);
-        resolve();
-      } else waiters.push(check);
-    };
-    check();
-  });
+function waitForDeliveries(count: number, timeoutMs = 4000): Promise<true> {
+  return receiver.waitUntil(() => (receiver.received.length >= count ? true : undefined), () => `only ${receiver.received.length} deliveries`, timeoutMs);
 }
 
 function expectErrorShape(json: any, code: string): void {
@@ -190,10 +135,10 @@ describe('reference over HTTP', () => {
 
   it('session tokens resolve to a member and the member\'s scopes', async () => {
     const ws = await workspaceWithToken();
-    await control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: 'https://idp.test', jwks_uri: jwksUrl, audience: 'svc' });
+    await control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: 'https://idp.test', jwks_uri: jwks.url, audience: 'svc' });
     await control('POST', `/workspaces/${ws.id}/members`, { subject: 'user_1', scopes: ['voice:read'] });
     const jwt = (sub: string, aud = 'svc') =>
-      new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://idp.test').setAudience(aud).setSubject(sub).setIssuedAt().setExpirationTime('60s').sign(signingKey);
+      new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://idp.test').setAudience(aud).setSubject(sub).setIssuedAt().setExpirationTime('60s').sign(jwks.signingKey);
     expect((await api('GET', '/v1/voice/agents', { token: await jwt('user_1') })).status).toBe(200);
     expect((await api('POST', '/v1/voice/calls', { token: await jwt('user_1'), body: '{}' })).status).toBe(403);
     expect((await api('GET', '/v1/whoami', { token: await jwt('stranger') })).status).toBe(401);
@@ -202,14 +147,14 @@ describe('reference over HTTP', () => {
 
   it('a completed call is delivered to an HTTPS receiver, signed over the exact body', async () => {
     const ws = await workspaceWithToken({ call_progress: 'manual' });
-    const endpoint = await control('POST', `/workspaces/${ws.id}/webhook-endpoints`, { url: receiverUrl, events: ['voice.call.completed'] });
+    const endpoint = await control('POST', `/workspaces/${ws.id}/webhook-endpoints`, { url: receiver.url, events: ['voice.call.completed'] });
     expect(endpoint.status).toBe(201);
     const call = await api('POST', '/v1/voice/calls', { token: ws.token, body: JSON.stringify({ agent_id: ws.agents[0], to: '+14155550100', metadata: { lead_id: 'lead_1' } }) });
-    const before = received.length;
+    const before = receiver.received.length;
     expect((await control('POST', `/workspaces/${ws.id}/calls/${call.json.call_id}/progress`, { state: 'started' })).status).toBe(204);
     expect((await control('POST', `/workspaces/${ws.id}/calls/${call.json.call_id}/progress`, { state: 'completed', outcome: 'answered', duration_seconds: 42 })).status).toBe(204);
     await waitForDeliveries(before + 1);
-    const delivery = received[before]!;
+    const delivery = receiver.received[before]!;
     const expected = createHmac('sha256', Buffer.from(endpoint.json.secret, 'utf8')).update(delivery.body).digest('hex');
     expect(delivery.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(timingSafeEqual(Buffer.from(delivery.signature), Buffer.from(expected))).toBe(true);
@@ -226,7 +171,7 @@ describe('reference over HTTP', () => {
     // Replay: the same id and body, a fresh signature check passes again.
     expect((await control('POST', `/workspaces/${ws.id}/deliveries/replay`, { event_id: event.id, endpoint_id: endpoint.json.endpoint_id })).status).toBe(202);
     await waitForDeliveries(before + 2);
-    expect(received[before + 1]!.body).toBe(delivery.body);
+    expect(receiver.received[before + 1]!.body).toBe(delivery.body);
   });
 
   it('endpoint registration rules are enforced', async () => {

@@ -13,6 +13,7 @@ const SETTINGS: SettingHelp[] = [
   { name: 'REFERENCE_PROPAGATION_MS', description: 'how long a revoked token stays accepted on a stale node' },
   { name: 'REFERENCE_ENVIRONMENT', description: 'staging or production (production refuses svc_test_ tokens)', default: 'staging' },
   { name: 'REFERENCE_CONTROL_TOKEN', description: 'the control token; default random' },
+  { name: 'REFERENCE_PERSONALITY', description: 'reference, or alternate: the other reasonable choice wherever the spec leaves one open', default: 'reference' },
   { name: 'REFERENCE_TOKEN_FILE', description: 'where the control token is written (mode 0600)', default: 'reports/reference-control-token' },
 ];
 
@@ -30,12 +31,19 @@ async function runReference(): Promise<number> {
     throw new SettingsError(`REFERENCE_ENVIRONMENT must be staging or production, got "${environment}"`);
   }
   // Imported here: the reference is not needed by any other command's start-up.
-  const { startReference } = await import('../../../reference/index.js');
+  const { startReference, parsePersonality } = await import('../../../reference/index.js');
+  let personality: ReturnType<typeof parsePersonality>;
+  try {
+    personality = parsePersonality(process.env.REFERENCE_PERSONALITY);
+  } catch (error) {
+    throw new SettingsError((error as Error).message);
+  }
   const reference = await startReference({
     port: numberFromEnv('REFERENCE_PORT') ?? 0,
     propagationMs: numberFromEnv('REFERENCE_PROPAGATION_MS'),
     environment,
     controlToken: process.env.REFERENCE_CONTROL_TOKEN || undefined,
+    personality,
   });
   const tokenFile = resolve(process.env.REFERENCE_TOKEN_FILE ?? 'reports/reference-control-token');
   mkdirSync(dirname(tokenFile), { recursive: true });
@@ -43,7 +51,7 @@ async function runReference(): Promise<number> {
   chmodSync(tokenFile, 0o600); // an existing file keeps its old mode otherwise
   process.stdout.write(
     [
-      `reference (${environment}) listening`,
+      `reference (${environment}${personality === 'alternate' ? ', alternate personality' : ''}) listening`,
       `  base URL:           ${reference.baseUrl}`,
       `  control URL:        ${reference.controlUrl}`,
       `  control token file: ${tokenFile}`,
