@@ -76,6 +76,7 @@ export const FAULTS = {
   // Session tokens
   'jwt-alg-none': 'an unsigned JWT (alg none) is accepted',
   'jwt-ignore-exp': 'an expired JWT is accepted',
+  'jwt-exp-leeway-90s': 'a JWT is accepted up to 90 s after it expired (a clock leeway longer than its 60 s lifetime)',
   'jwt-ignore-nbf': 'a JWT before its nbf is accepted',
   'jwt-ignore-iss': 'a JWT with a wrong iss is accepted',
   'jwt-ignore-aud': 'a JWT with a wrong aud is accepted',

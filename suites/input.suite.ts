@@ -56,7 +56,8 @@ async function sendOddRequests(t: CheckContext, agentId: string, token: string):
     } catch (error) {
       // A server may answer 413 early and close while the client still writes (EPIPE, reset).
       const closed = error instanceof HttpError && error.kind === 'network' && name.startsWith('2 MB');
-      answers.push({ name, carriesNoCall, status: closed ? CLOSED_DURING_UPLOAD : `no answer (${(error as Error).message})` });
+      const huge = error instanceof HttpError && error.kind === 'too-large';
+      answers.push({ name, carriesNoCall, status: closed ? CLOSED_DURING_UPLOAD : huge ? 'answered with a body over the 1 MB cap' : `no answer (${(error as Error).message})` });
     }
   }
   return answers;

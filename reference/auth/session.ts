@@ -159,7 +159,8 @@ export class SessionVerifier {
   ): Promise<JWTPayload> {
     const options: JWTVerifyOptions = {
       algorithms: faults.has('jwt-rs256-only') ? ['RS256'] : SESSION_ALGORITHMS,
-      clockTolerance: this.clockTolerance,
+      // Fault: a leeway just past the harness's bound (60 s), so that only that bound catches it.
+      clockTolerance: faults.has('jwt-exp-leeway-90s') ? 90 : this.clockTolerance,
       requiredClaims: ['exp', 'sub'],
     };
     if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;

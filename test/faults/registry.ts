@@ -52,6 +52,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Session tokens
   proof('jwt-alg-none', 'SESSION-ALG-NONE'),
   proof('jwt-ignore-exp', 'SESSION-EXPIRED', 'SESSION-LIFETIME-61S'),
+  proof('jwt-exp-leeway-90s', 'SESSION-LIFETIME-61S'),
   proof('jwt-ignore-nbf', 'SESSION-NBF-FUTURE'),
   proof('jwt-ignore-iss', 'SESSION-WRONG-ISSUER'),
   proof('jwt-ignore-aud', 'SESSION-WRONG-AUDIENCE'),
