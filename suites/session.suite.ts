@@ -76,7 +76,7 @@ certifySuite('session', () => {
       }
     }
     if (problems.length > 0) t.fail(`session tokens did not get exactly their member's scopes: ${problems.join('; ')}`);
-    t.detail(`${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? '' : ' (transcript left out: no completed call to read)'}`);
+    t.detail(`${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? ` (transcript read with ${t.api.transcriptMethod})` : ' (transcript left out: no completed call to read)'}`);
   });
 
   check('SESSION-ES256', async (t) => {

@@ -29,7 +29,7 @@ export function operations(agentId: string, callId: string | undefined): Operati
       send: (t, token) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, options),
     },
   ];
-  if (callId) ops.push({ name: 'GET transcript', scope: 'voice:read', send: (t, token) => t.api.transcript(token, callId, options) });
+  if (callId) ops.push({ name: 'read transcript', scope: 'voice:read', send: (t, token) => t.api.transcript(token, callId, options) });
   return ops;
 }
 
