@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type Scope } from '../src/control/types.js';
-import type { HttpResponse } from '../src/http/client.js';
 import {
   ALG_NONE_SPELLINGS,
   jwtMutation,

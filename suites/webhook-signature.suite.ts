@@ -6,7 +6,7 @@
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/hooks/clock.js';
-import { DELIVERY_TIMEOUT_MS, eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
+import { eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
 import { describeBadSignature, signatureOf, timestampOf } from '../src/suite/hooks/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
 
