@@ -42,6 +42,14 @@ export interface Command {
 
 export const PROGRAM = 'svc-harness';
 
+/** For the commands that serve until stopped: resolves with the first SIGINT or SIGTERM. */
+export function untilStopSignal(): Promise<'SIGINT' | 'SIGTERM'> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
 
 const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
 

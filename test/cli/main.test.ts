@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs, renderHelp, UsageError } from '../../src/cli/command.js';
 import { COMMANDS, findCommand, programHelp } from '../../src/cli/main.js';
@@ -85,5 +88,21 @@ describe('command lookup and arguments', () => {
 
   it('refuses positional arguments to a command that takes none', () => {
     expect(() => parseCommandArgs(findCommand(['certify'])!.command, ['extra'])).toThrow(/Unexpected argument 'extra'/);
+  });
+});
+
+describe('commands that serve until stopped', () => {
+  it.each([
+    ['receiver', /SIGTERM: stopped after 0 deliveries/],
+    ['reference', /SIGTERM: stopping the reference/],
+  ])('%s stops on SIGTERM with exit 0', async (command, stopped) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-serve-'));
+    const run = await runHarness([command], {
+      env: { REFERENCE_TOKEN_FILE: join(dir, 'control-token') },
+      timeoutMs: 30_000,
+      onSpawn: (child) => child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ctrl-C') && child.kill('SIGTERM')),
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.stdout).toMatch(stopped);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { loadSettings, SettingsError, settingsHelp } from '../../config/settings.js';
 import { CapturingReceiver, formatDeliveryLine, type ReceiverOptions } from '../../receiver/index.js';
 import { mask, registerSecret } from '../../secrets/mask.js';
-import type { Command } from '../command.js';
+import { untilStopSignal, type Command } from '../command.js';
 
 const SETTINGS = ['RECEIVER_HOST', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'RECEIVER_TLS_CERT', 'RECEIVER_TLS_KEY', 'RECEIVER_SECRET'];
 
@@ -48,10 +48,7 @@ async function runReceiver(): Promise<number> {
   );
   print(`  stats: ${receiver.publicUrl}/_stats   stop: Ctrl-C`);
 
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const signal = await untilStopSignal();
   const stats = receiver.stats();
   await receiver.close();
   print(`\n${signal}: stopped after ${stats.total} deliveries (${stats.badSignatures} bad signatures, ${stats.duplicates} duplicates, ${stats.strays} strays)`);

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { SettingHelp } from '../../config/describe.js';
 import { SettingsError } from '../../config/settings.js';
-import type { Command } from '../command.js';
+import { untilStopSignal, type Command } from '../command.js';
 
 const SETTINGS: SettingHelp[] = [
   { name: 'REFERENCE_PORT', description: 'port to listen on; 0: any free port', default: '0' },
@@ -60,10 +60,7 @@ async function runReference(): Promise<number> {
       '',
     ].join('\n'),
   );
-  const signal = await new Promise<string>((done) => {
-    process.once('SIGINT', () => done('SIGINT'));
-    process.once('SIGTERM', () => done('SIGTERM'));
-  });
+  const signal = await untilStopSignal();
   process.stdout.write(`\n${signal}: stopping the reference…\n`);
   await reference.close();
   return 0;
