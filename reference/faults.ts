@@ -12,6 +12,7 @@ export const FAULTS = {
   'whoami-needs-scope': 'GET /v1/whoami answers missing_scope unless the credential has voice:read',
   'token-revoked-code': 'a revoked token is answered with code token_revoked instead of invalid_token',
   'bad-token-403': 'invalid_token is answered with HTTP 403 instead of 401',
+  'no-credential-empty-401': 'a request without Authorization gets 401 with an empty body (no error shape)',
   'long-token-500': 'a bearer token longer than 2 kB makes the server answer 500',
   'no-request-id': 'error bodies lack error.request_id',
   'request-id-reused': 'every error carries the same request id',

@@ -141,6 +141,10 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   if (match.kind === 'method_not_allowed') {
     return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', { Allow: match.allow });
   }
+  if (req.headers.authorization === undefined && ctx.faults.has('no-credential-empty-401')) {
+    res.writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' }).end();
+    return;
+  }
   const auth = await app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults);
   if (!auth.ok) {
     const { failure } = auth;

@@ -71,3 +71,13 @@ export function expectAuthError(res: HttpResponse, code: string, what: string, s
 }
 
 export const expectInvalidToken = (res: HttpResponse, what: string): AuthErrorBody => expectAuthError(res, 'invalid_token', what, 401);
+
+/**
+ * An authentication failure whose status and code the spec does not name (a request with
+ * no credential at all): "Authentication failures return a JSON body of this shape", so
+ * the shape is required; any 4xx and any code are accepted.
+ */
+export function expectAuthFailure(res: HttpResponse, what: string): AuthErrorBody {
+  assert(is4xx(res.status), `${what}: expected a 4xx authentication error, got ${describeResponse(res)}`);
+  return expectErrorShape(res, what);
+}

@@ -18,7 +18,8 @@ const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ 
 
 export const FAULT_PROOFS: readonly FaultProof[] = [
   // Authentication errors
-  proof('bad-token-403', 'AUTH-MISSING-HEADER', 'AUTH-MALFORMED-HEADER', 'AUTH-WRONG-SCHEME', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-PROPERTY'),
+  proof('bad-token-403', 'AUTH-NO-CREDENTIAL-401', 'AUTH-MALFORMED-HEADER', 'AUTH-WRONG-SCHEME', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-PROPERTY'),
+  proof('no-credential-empty-401', 'AUTH-MISSING-HEADER', 'AUTH-NO-CREDENTIAL-401', 'AUTH-ERROR-SHAPE'),
   proof('long-token-500', 'AUTH-LONG-TOKEN'),
   proof('no-request-id', 'AUTH-ERROR-SHAPE'),
   proof('request-id-reused', 'AUTH-REQUEST-ID-UNIQUE'),

@@ -28,6 +28,7 @@ export const CHECK_IMPLEMENTATIONS: Readonly<Record<string, CheckFn>> = {
   'RCV-ACCEPT-TIMESTAMP-FUTURE-299': ts.acceptTimestampFuture299,
   'RCV-REJECT-TIMESTAMP-MISSING': ts.rejectTimestampMissing,
   'RCV-REJECT-TIMESTAMP-NON-NUMERIC': ts.rejectTimestampNonNumeric,
+  'RCV-REJECT-TIMESTAMP-LENIENT': ts.rejectTimestampLenient,
   'RCV-REJECT-TIMESTAMP-MILLISECONDS': ts.rejectTimestampMilliseconds,
   'RCV-REPLAY-ACKNOWLEDGED': replayAcknowledged,
   'RCV-REPLAY-PROCESSED-ONCE': replayProcessedOnce,

@@ -1,8 +1,8 @@
 /**
- * What the receiver answers (Events > Signature, 4): the reference receiver answers 204 on
- * success and 401 on a bad delivery; any 2xx acknowledges and any other answer rejects,
- * so other codes are `should`, and the codes seen are recorded. These checks read every
- * exchange of the run so far; they send nothing.
+ * What the receiver answers (Events > Signature, 4): any 2xx acknowledges and any other
+ * answer rejects. The reference receiver answers 204 and 401; the spec names them as what
+ * the reference does, not as a rule, so whether a receiver matches them is only recorded
+ * (observe). These checks read every exchange of the run so far; they send nothing.
  */
 import { quantile } from '../timing.js';
 import { tally, type CheckFn } from '../context.js';
@@ -14,19 +14,20 @@ export const statusReject401: CheckFn = async (t) => {
   const invalid = deliveries(t.sender.log, 'invalid');
   if (invalid.length === 0) t.skip('no delivery that must be rejected was sent');
   const other = invalid.filter((e) => e.status !== 401);
-  if (other.length > 0) {
-    const labels = [...new Set(other.map((e) => e.label))].slice(0, 5).join('; ');
-    t.fail(`${other.length} of ${invalid.length} deliveries that must be rejected were not answered 401 (${tally(other)}), e.g. ${labels}`);
-  }
-  t.detail(`all ${invalid.length} deliveries that must be rejected were answered 401`);
+  t.measure('not_401', other.length);
+  t.detail(other.length === 0
+    ? `all ${invalid.length} deliveries that must be rejected were answered 401, as the reference receiver does`
+    : `${other.length} of ${invalid.length} deliveries that must be rejected were answered otherwise than 401 (${tally(other)}); the spec requires only a non-2xx`);
 };
 
 export const statusSuccess204: CheckFn = async (t) => {
   const acked = deliveries(t.sender.log, 'valid').filter(acknowledged);
   if (acked.length === 0) t.skip('no valid delivery was acknowledged');
   const other = acked.filter((e) => e.status !== 204);
-  if (other.length > 0) t.fail(`${other.length} of ${acked.length} acknowledgements were not 204 (${tally(other)})`);
-  t.detail(`all ${acked.length} acknowledgements were 204`);
+  t.measure('not_204', other.length);
+  t.detail(other.length === 0
+    ? `all ${acked.length} acknowledgements were 204, as the reference receiver does`
+    : `${other.length} of ${acked.length} acknowledgements were another 2xx than 204 (${tally(other)}); any 2xx acknowledges`);
 };
 
 export const statusCodes: CheckFn = async (t) => {

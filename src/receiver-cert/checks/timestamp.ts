@@ -117,6 +117,14 @@ export const rejectTimestampMissing: CheckFn = (t) =>
 export const rejectTimestampNonNumeric: CheckFn = (t) =>
   expectRejected(t, [
     { purpose: 'invalid', label: '"abc"', body: envelopeBody().body, timestamp: 'abc' },
+    { purpose: 'invalid', label: '"now"', body: envelopeBody().body, timestamp: 'now' },
+  ]);
+
+// These carry the current time in a form other than Unix seconds: a lenient parser
+// (parseInt, Date.parse) still reads a fresh time from them, so accepting them defeats no
+// replay protection; the spec's form is Unix seconds, hence `should`.
+export const rejectTimestampLenient: CheckFn = (t) =>
+  expectRejected(t, [
     { purpose: 'invalid', label: 'ISO 8601 date of now', body: envelopeBody().body, timestamp: (nowMs) => new Date(nowMs).toISOString() },
     { purpose: 'invalid', label: 'now followed by "abc"', body: envelopeBody().body, timestamp: (nowMs) => `${unixSeconds(nowMs)}abc` },
   ]);
