@@ -109,24 +109,24 @@ const TIMESTAMP_WINDOW: Extra = { tolerance: { seconds: 300, clause: 'LIMIT-TIME
 
 export const CATALOG: readonly CatalogEntry[] = [
   // --- Authentication errors -----------------------------------------------------------------
-  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2']),
+  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2'], { accepts: 'any body (its shape is not shown)' }),
   c('AUTH-MISSING-HEADER', 'auth-errors', 'must', 'A request without a credential (no Authorization, or Bearer and nothing after it) is refused with a 4xx and the error shape',
     ['EP-AUTH-HEADER', 'ERR-SHAPE'], { accepts: 'any 4xx and any error.code (recorded): the spec names neither for a missing credential; AUTH-NO-CREDENTIAL-401 asks for 401 invalid_token' }),
   c('AUTH-NO-CREDENTIAL-401', 'auth-errors', 'should', 'A request without a credential gets 401 invalid_token', ['EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
   c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed bearer credential gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN']),
   c('AUTH-WRONG-SCHEME', 'auth-errors', 'should', 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token', ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
-  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { accepts: 'any error.message and any extra fields' }),
   c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
-    ['ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID']),
-  c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json', ['ERR-SHAPE', 'SVC-3']),
+    ['ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { accepts: 'extra fields beside error and inside it; any req_ id' }),
+  c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json', ['ERR-SHAPE', 'SVC-3'], { accepts: 'application/json or any +json type, with parameters' }),
   c('AUTH-REQUEST-ID-UNIQUE', 'auth-errors', 'should', 'Every error carries its own request id', ['RES-REQUEST']),
   c('AUTH-MALFORMED-PROPERTY', 'auth-errors', 'must', 'Generated malformed credentials are refused: a bearer credential with 401 invalid_token, anything else with a 4xx and the error shape',
     ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE'], { accepts: 'for headers holding bytes beyond ASCII, any 4xx (an HTTP layer may refuse them first); for other schemes, any 4xx with the error shape' }),
 
   // --- Scopes --------------------------------------------------------------------------------
-  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ']),
-  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE']),
+  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ'], { accepts: 'the refusal with any 4xx and missing_scope' }),
+  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE'], { accepts: 'the refusal with any 4xx and missing_scope' }),
   c('SCOPE-TRANSCRIPT-READ', 'scopes', 'must', 'A call transcript is readable exactly by tokens holding voice:read',
     ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
   c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI']),
@@ -137,7 +137,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope', ['ERR-CODE-MISSING-SCOPE']),
 
   // --- Tokens and rotation -------------------------------------------------------------------
-  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS']),
+  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS'], { accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)' }),
   c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes', ['AUTH-TOKEN-4']),
   c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)', ['AUTH-TOKEN-2', 'RES-TOKEN']),
   c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both', ['AUTH-ROT-1', 'AUTH-ROT-2']),
@@ -157,7 +157,7 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Tenant isolation ----------------------------------------------------------------------
   c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
-  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1']),
+  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
   c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
@@ -166,13 +166,13 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
   c('INPUT-MALFORMED-4XX', 'input', 'should', 'Malformed requests and invalid call bodies are refused with a 4xx, and no odd request gets a 5xx', ['EP-JSON', 'EP-CALLS']),
   c('INPUT-LENIENT-PARSING', 'input', 'observe', 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', ['EP-JSON', 'LIMIT-NOT-SHOWN'], { accepts: 'accepting or refusing each (recorded)' }),
-  c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3']),
+  c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3'], { accepts: 'any 4xx, in any body' }),
   c('INPUT-ERROR-SHAPE', 'input', 'observe', 'Status and body shape of validation errors', ['ERR-RULE-3']),
   c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation', ['EP-NOT-SHOWN-RESPONSES']),
 
   // --- Session tokens ------------------------------------------------------------------------
-  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
-  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2']),
+  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2'], { accepts: 'aud as a string or as an array containing the audience' }),
+  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
   c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1']),
   c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
@@ -192,34 +192,34 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
 
   // --- Webhook registration ------------------------------------------------------------------
-  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1']),
-  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1']),
-  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS']),
+  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1'], { accepts: 'any 4xx and any error body from the control interface' }),
+  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1'], { accepts: 'any 4xx and any error body from the control interface' }),
+  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS'], { accepts: 'the 26th refused with any 4xx' }),
   c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", ['REG-2']),
 
   // --- Webhook envelope and events -----------------------------------------------------------
-  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', [...ENVELOPE, ...EVENT_TYPES]),
+  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', [...ENVELOPE, ...EVENT_TYPES], { accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
   c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
     [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED']),
   c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA'], { accepts: 'any keys; only string values are required to round-trip' }),
   c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
   c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',
-    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded)' }),
+    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
   c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
-    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED']),
+    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED'], { accepts: 'deliveries in any order; equal created_at values' }),
   c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
   c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3']),
   c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3']),
-  c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER']),
+  c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER'], { accepts: 'application/json or any +json type, with parameters such as charset' }),
 
   // --- Signatures and timestamps -------------------------------------------------------------
-  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5']),
+  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5'], { accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
   c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3']),
   c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3']),
   c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2']),
 
   // --- Delivery outcomes ---------------------------------------------------------------------
-  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK']),
+  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { accepts: 'any 2xx body' }),
   c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure and is retried', ['RETRY-1']),
   c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure and is retried', ['RETRY-1']),
   c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure and is retried', ['RETRY-1']),
