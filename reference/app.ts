@@ -50,6 +50,7 @@ export class App {
       deliveryTimeoutMs: config.deliveryTimeoutMs,
       onAttempt: config.onAttempt,
       newId: config.personality.newId,
+      retryJitter: config.personality.retryJitter,
     });
     this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl, config.personality);
   }

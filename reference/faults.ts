@@ -42,12 +42,17 @@ export const FAULTS = {
   'sign-decoded-key': 'the HMAC key is the base64-decoded part after whsec_ instead of the secret\'s bytes',
   'secret-shared': 'all endpoints of a workspace share one signing secret',
   'timestamp-ms': 'X-Service-Timestamp is in milliseconds',
+  'clock-10min-ahead': "the service's clock runs 10 minutes fast: its X-Service-Timestamp and Date headers agree with each other, not with the time",
+  'clock-20s-ahead': "the service's clock runs 20 s fast (X-Service-Timestamp and Date headers)",
   'timestamp-reused': 'retries and replays reuse the first attempt\'s timestamp',
   'replay-new-id': 'a replay carries a new event id',
   // Webhook retries and endpoint states
   'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
   'retry-too-few': 'a failed delivery is retried only 5 times',
   'retry-too-many': 'a failed delivery is retried 8 times',
+  'retry-1m-late-20pct': 'the first retry comes after 72 s instead of 1 min',
+  'retry-30m-late-20pct': 'the third retry comes after 36 min instead of 30',
+  'retry-2h-late-20pct': 'the fourth retry comes after 144 min instead of 2 h',
   'ack-204-fails': 'a 204 acknowledgement counts as a failure',
   'redirect-success': 'a 3xx answer counts as a success',
   '4xx-no-retry': 'a 4xx answer is not retried',
@@ -124,6 +129,13 @@ export function parseFaultPrefix(path: string): FaultPrefixParse {
     faults.add(name);
   }
   return { ok: true, faults, prefix: '/faults/' + list, rest: end === -1 ? '/' : path.slice(end) };
+}
+
+/** How far the service's clock runs ahead under the clock faults, ms. */
+export function clockAheadMs(faults: FaultSet): number {
+  if (faults.has('clock-10min-ahead')) return 600_000;
+  if (faults.has('clock-20s-ahead')) return 20_000;
+  return 0;
 }
 
 /** The union of two fault sets, sharing an operand when the other is empty. */

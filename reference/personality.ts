@@ -26,6 +26,8 @@ export interface Personality {
   workspaceDisabledStatus: number;
   /** Non-authentication errors as RFC 9457 problem details (application/problem+json). */
   problemDetails: boolean;
+  /** Each retry delay moved by this fraction, at the edges of a random jitter (the spec states none). */
+  retryJitter: number;
   /** Mints the identifiers of the public surface (ws_, agt_, call_, evt_, req_). */
   newId(prefix: string): string;
 }
@@ -41,6 +43,7 @@ export const REFERENCE_PERSONALITY: Personality = {
   missingScopeStatus: 403,
   workspaceDisabledStatus: 403,
   problemDetails: false,
+  retryJitter: 0,
   newId: (prefix) => newId(prefix),
 };
 
@@ -55,6 +58,7 @@ export const ALTERNATE_PERSONALITY: Personality = {
   missingScopeStatus: 401,
   workspaceDisabledStatus: 402,
   problemDetails: true,
+  retryJitter: 0.04,
   newId: (prefix) => newHexId(prefix),
 };
 

@@ -24,15 +24,13 @@ import {
   AFTER_DROP_WATCH_MS,
   DISABLE_EVENT,
   DISABLE_TOLERANCE,
-  EARLY_TOLERANCE,
   FILLER_EVENT,
-  FULL_TOLERANCE,
   IN_FLIGHT_GRACE_MS,
   LOW_SCALE,
   MIN_AFTER_DROP_WATCH_REAL_MS,
-  REAL_TIME_TOLERANCE,
   observeDisable,
   observeSchedule,
+  serviceRoundTripMs,
   sum,
   type DisableObservation,
   type ScheduleObservation,
@@ -51,8 +49,18 @@ import {
   round1,
   scaled,
   toleranceMs,
+  type Tolerance,
 } from '../src/suite/timing/schedule.js';
 import { attemptsOf, chooseTimeScale, seconds, timingOf, within } from '../src/suite/timing/wait.js';
+import { scheduleTolerance, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
+
+/** Records what the measurement could resolve, and the tolerance built from it. */
+function toleranceOf(t: CheckContext, error: TimingError): Tolerance {
+  const tolerance = scheduleTolerance(error);
+  t.measure('timing_error', { event_loop_p99_ms: error.eventLoopP99Ms, round_trip_ms: error.roundTripMs });
+  t.measure('tolerance', describeTolerance(tolerance));
+  return tolerance;
+}
 
 certifySuite('webhook-retry', () => {
   let schedule: Promise<ScheduleObservation> | undefined;
@@ -68,35 +76,36 @@ certifySuite('webhook-retry', () => {
     const workspace = await t.workspace({ timeScale: scale });
     const hook = await t.hookEndpoint(workspace, [FILLER_EVENT]);
     hook.inbox.failFirst(2, { status: 500 });
+    const eventLoop = watchEventLoopDelay();
     const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: 'early schedule' });
     const boundMs = sum(delaysMs) * 1.5 + 10_000;
     const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 3, boundMs);
+    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t) });
     const attempts = attemptsOf(hook.inbox.deliveries, eventId);
     const timings = attempts.map(timingOf);
-    const match = matchSchedule(timings, delaysMs, EARLY_TOLERANCE);
+    const match = matchSchedule(timings, delaysMs, tolerance);
     t.measure('time_scale', scale);
-    t.measure('tolerance', describeTolerance(EARLY_TOLERANCE));
     t.measure('expected_gaps_ms', delaysMs.map(round1));
     t.measure('observed_gaps_ms', match.gaps.map((gap) => round1(gap.observedMs)));
     t.measure('arrivals_ms', arrivalSeries(timings, delaysMs));
     t.measure('gaps', gapSeries(match));
 
     assert(arrived, `${eventId}: ${attempts.length} attempt(s) in ${seconds(boundMs)}, expected 3 (the first two answered 500, retries due 1m and 5m later at time scale ${scale})${match.firstMismatch ? `; ${describeGap(match.firstMismatch)}` : ''}`);
-    if (match.firstMismatch) t.fail(`at time scale ${scale}: ${describeGap(match.firstMismatch)} (tolerance ${describeTolerance(EARLY_TOLERANCE)})`);
+    if (match.firstMismatch) t.fail(`at time scale ${scale}: ${describeGap(match.firstMismatch)} (tolerance ${describeTolerance(tolerance)})`);
     t.detail(
       `time scale ${scale}, first two attempts answered 500: ` +
         match.gaps.map((gap) => `retry ${gap.retry} after ${round1(gap.observedMs)} ms (expected ${round1(gap.expectedMs)}, -${Math.round(gap.toleranceMs)}/+${Math.round(gap.lateToleranceMs)})`).join(', ') +
-        `; gaps from the end of the failed attempt to the next arrival, tolerance ${describeTolerance(EARLY_TOLERANCE)}; the third attempt answered ${attempts[2]?.answeredStatus ?? attempts[2]?.answer}`,
+        `; gaps from the end of the failed attempt to the next arrival, tolerance ${describeTolerance(tolerance)}; the third attempt answered ${attempts[2]?.answeredStatus ?? attempts[2]?.answer}`,
     );
   }, { timeoutMs: 60_000 });
 
   check('HOOK-RETRY-FULL-SCHEDULE', async (t: CheckContext) => {
     const o = await scheduleObservation(t);
     const timings = o.attempts.map(timingOf);
-    const match = matchSchedule(timings, o.delaysMs, FULL_TOLERANCE);
+    const tolerance = toleranceOf(t, o.timingError);
+    const match = matchSchedule(timings, o.delaysMs, tolerance);
     const n = o.attempts.length;
     t.measure('time_scale', o.scale);
-    t.measure('tolerance', describeTolerance(FULL_TOLERANCE));
     t.measure('expected_gaps_ms', o.delaysMs.map(round1));
     t.measure('observed_gaps_ms', match.gaps.map((gap) => round1(gap.observedMs)));
     t.measure('arrivals_ms', arrivalSeries(timings, o.delaysMs));
@@ -105,7 +114,7 @@ certifySuite('webhook-retry', () => {
     t.measure('attempts', n);
     t.measure('fillers', o.fillers);
     t.measure('watched_after_last_ms', round1(o.watchedAfterLastMs));
-    const scaleNote = `time scale ${o.scale}, tolerance ${describeTolerance(FULL_TOLERANCE)} on each gap from the end of a failed attempt to the next arrival`;
+    const scaleNote = `time scale ${o.scale}, tolerance ${describeTolerance(tolerance)} on each gap from the end of a failed attempt to the next arrival`;
     if (match.firstMismatch) t.fail(`${o.eventId}: ${describeGap(match.firstMismatch)} (the ${SPEC_RETRY_LABELS[match.firstMismatch.retry - 1]} delay; ${scaleNote})`);
     if (n < 6) {
       const delay = o.delaysMs[n - 1];
@@ -118,7 +127,7 @@ certifySuite('webhook-retry', () => {
     if (n === 6) {
       const sixthEnd = timings[5]!.endMs;
       const lastDelay = o.delaysMs[5]!;
-      const lowMs = lastDelay - toleranceMs(lastDelay, FULL_TOLERANCE);
+      const lowMs = lastDelay - toleranceMs(lastDelay, tolerance);
       if (!o.flagged) t.fail(`${o.eventId}: 6 attempts, no 7th (the 24 h retry, due ${round1(lastDelay)} ms after the 6th) and no drop flagged within ${seconds(o.watchedAfterLastMs)}`);
       const flaggedAfter = o.flagged.byMs - sixthEnd;
       assert(
@@ -148,7 +157,7 @@ certifySuite('webhook-retry', () => {
     assert(n >= 6, `the delivery was never exhausted: ${n} attempt(s) of ${o.eventId} (see HOOK-RETRY-FULL-SCHEDULE)`);
     assert(n <= 7, `the delivery was not dropped after the last attempt of the schedule: an attempt ${n} came (see HOOK-RETRY-FULL-SCHEDULE)`);
     const last = timingOf(o.attempts[n - 1]!);
-    const allowanceMs = Math.max(MIN_AFTER_DROP_WATCH_REAL_MS, scaled(AFTER_DROP_WATCH_MS, o.scale)) + (n === 6 ? o.delaysMs[5]! + lateToleranceMs(o.delaysMs[5]!, FULL_TOLERANCE) : 0);
+    const allowanceMs = Math.max(MIN_AFTER_DROP_WATCH_REAL_MS, scaled(AFTER_DROP_WATCH_MS, o.scale)) + (n === 6 ? o.delaysMs[5]! + lateToleranceMs(o.delaysMs[5]!, scheduleTolerance(o.timingError)) : 0);
     t.measure('flag_allowance_ms', round1(allowanceMs));
     assert(o.flagged, `after the last of ${n} attempts failed, the endpoint never read flagged: true (polled for ${seconds(o.watchedAfterLastMs)}; last read ${JSON.stringify({ state: o.final?.state, flagged: o.final?.flagged })})`);
     const flaggedAfterMs = o.flagged.byMs - last.endMs;
@@ -221,24 +230,25 @@ certifySuite('webhook-retry', () => {
     ] as const;
     const hook = await t.hookEndpoint(workspace, cases.map((c) => c.type));
     for (const c of cases) hook.inbox.failFirst(1, { status: c.status }, { eventType: c.type });
+    const eventLoop = watchEventLoopDelay();
     const eventIds = await Promise.all(cases.map((c) => workspace.fireEvent(c.type, { certify: 'real time' })));
     const delayMs = SPEC_RETRY_DELAYS_MS[0]!;
-    const boundMs = delayMs + lateToleranceMs(delayMs, REAL_TIME_TOLERANCE) + 10_000;
+    const boundMs = delayMs * 1.25 + 10_000;
     await within(hook.inbox, (all) => eventIds.every((id) => attemptsOf(all, id).length >= 2), boundMs);
-    t.measure('tolerance', describeTolerance(REAL_TIME_TOLERANCE));
+    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t) });
     t.measure('expected_gap_ms', delayMs);
     const seen: string[] = [];
     const gaps: Record<string, number | null> = {};
     cases.forEach((c, i) => {
       const eventId = eventIds[i]!;
       const timings = attemptsOf(hook.inbox.deliveries, eventId).map(timingOf);
-      const match = matchSchedule(timings, [delayMs], REAL_TIME_TOLERANCE);
+      const match = matchSchedule(timings, [delayMs], tolerance);
       gaps[String(c.status)] = match.gaps[0] ? round1(match.gaps[0].observedMs) : null;
       t.measure('observed_gap_ms', gaps);
       if (timings.length < 2) t.fail(`${eventId}: the first attempt answered ${c.status} and no retry came within ${seconds(boundMs)} (expected one 60 s later, time scale 1)`);
       if (match.firstMismatch) t.fail(`time scale 1, first attempt answered ${c.status}: ${describeGap(match.firstMismatch)}`);
       seen.push(`after a ${c.status}, retry ${round1(match.gaps[0]!.observedMs)} ms after the failed attempt`);
     });
-    t.detail(`time scale 1: ${seen.join('; ')} (expected 60 000 ms ${describeTolerance(REAL_TIME_TOLERANCE)})`);
+    t.detail(`time scale 1: ${seen.join('; ')} (expected 60 000 ms ${describeTolerance(tolerance)})`);
   }, { timeoutMs: 100_000 });
 });

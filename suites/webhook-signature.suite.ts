@@ -8,7 +8,10 @@ import { assert, certifySuite, check, type CheckContext } from '../src/suite/ind
 import { measureClockOffset } from '../src/suite/hooks/clock.js';
 import { eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
 import { describeBadSignature, signatureOf, timestampOf } from '../src/suite/hooks/signature.js';
-import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
+import { describeClock, readTimestamp, timestampOffsetsMs } from '../src/suite/hooks/timestamps.js';
+import { describeHarnessClock, harnessClock } from '../src/clock/source.js';
+import type { Tour } from '../src/suite/hooks/events.js';
+import type { ClockOffset } from '../src/suite/hooks/clock.js';
 
 /** The scale at which the first two retries come 1 s and 5 s after the failures. */
 const RETRY_SCALE = 60;
@@ -19,6 +22,15 @@ const MAX_SCHEDULE_MS = 40_000;
 const SCHEDULE_SLACK_MS = 8_000;
 /** Consecutive timestamps must be as far apart as their arrivals, within this. */
 const INTERVAL_TOLERANCE_MS = 1_500;
+/** Events > Signature, 3: a receiver rejects a timestamp further than this from its clock. */
+const RECEIVER_WINDOW_MS = 300_000;
+/** A service clock further than this from the harness's warns (HOOK-TIMESTAMP-CLOCK-SYNC). */
+const CLOCK_SYNC_MS = 5_000;
+
+/** Fails when some event types of the tour never arrived: the rule was not checked on them. */
+function expectWholeTour(tour: Tour): void {
+  assert(tour.missing.length === 0, `no delivery of ${tour.missing.join(', ')} arrived, so the rule could not be checked on them (see HOOK-ENVELOPE)`);
+}
 
 /** A time scale giving the first `retries` retries within MAX_SCHEDULE_MS, or a skip. */
 async function retryScale(t: CheckContext, retries: number): Promise<{ scale: number; waitMs: number }> {
@@ -53,6 +65,7 @@ certifySuite('webhook-signature', () => {
     'HOOK-SIGNATURE-RAW-BODY',
     async (t) => {
       const tour = await eventTour(t, ['*']);
+      expectWholeTour(tour);
       const bad: string[] = [];
       for (const { leg, delivery } of tour.deliveries) {
         if (delivery.verdicts.signature !== 'no-secret' && delivery.verdicts.signature.ok) continue;
@@ -67,20 +80,66 @@ certifySuite('webhook-signature', () => {
     { timeoutMs: 40_000 },
   );
 
+  // One tour and one clock reading serve the three timestamp checks below.
+  let timed: Promise<{ tour: Tour; clock: ClockOffset | undefined }> | undefined;
+  const timedTour = (t: CheckContext) =>
+    (timed ??= Promise.all([eventTour(t, ['*']), measureClockOffset(t.api)]).then(([tour, clock]) => ({ tour, clock })));
+
   check(
     'HOOK-TIMESTAMP-DELIVERY-TIME',
     async (t) => {
-      const [tour, clock] = await Promise.all([eventTour(t, ['*']), measureClockOffset(t.api)]);
+      const { tour, clock } = await timedTour(t);
       const readings = tour.deliveries.map(({ delivery }) => ({ delivery, reading: readTimestamp(delivery, clock) }));
       t.measure('clock_offset_ms', clock?.offsetMs ?? null);
       t.measure('clock_uncertainty_ms', clock?.uncertaintyMs ?? null);
       t.measure('skew_ms', readings.map(({ reading }) => reading.skewMs ?? null));
       assert(readings.length > 0, 'no delivery arrived to check');
+      expectWholeTour(tour);
       const bad = readings.filter(({ reading }) => reading.problem);
       const first = bad[0];
       if (first) t.fail(`${bad.length} of ${readings.length} deliveries: ${typeOf(first.delivery) ?? '?'}: ${first.reading.problem}`);
       const skews = readings.map(({ reading }) => reading.skewMs ?? 0);
       t.detail(`${readings.length} timestamps within ${Math.min(...skews)}..${Math.max(...skews)} ms of arrival; ${describeClock(clock)}`);
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  // The two below judge the timestamp against the harness's clock, uncorrected: a receiver
+  // with a correct clock rejects what is more than 300 s off, however consistent the
+  // service's own clock is. The harness's clock is named so a user can rule it out.
+  check(
+    'HOOK-TIMESTAMP-CLOCK-OFFSET',
+    async (t) => {
+      const { tour, clock } = await timedTour(t);
+      const offsets = timestampOffsetsMs(tour.deliveries.map(({ delivery }) => delivery));
+      assert(offsets.length > 0, 'no delivery with an integer timestamp arrived to check');
+      const harness = harnessClock();
+      const worst = offsets.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
+      t.measure('harness_clock', harness);
+      t.measure('worst_offset_ms', worst);
+      t.measure('date_header_offset_ms', clock?.offsetMs ?? null);
+      assert(
+        Math.abs(worst) <= RECEIVER_WINDOW_MS,
+        `a timestamp was ${(worst / 1000).toFixed(1)} s from the harness's clock at arrival: a receiver with a correct clock rejects beyond ${RECEIVER_WINDOW_MS / 1000} s (the service's Date headers say ${clock ? `${(clock.offsetMs / 1000).toFixed(1)} s` : 'nothing'}; ${describeHarnessClock(harness)})`,
+      );
+      t.detail(`${offsets.length} timestamps at most ${(Math.abs(worst) / 1000).toFixed(1)} s from the harness's clock at arrival (receivers reject beyond 300 s); ${describeHarnessClock(harness)}`);
+    },
+    { timeoutMs: 40_000 },
+  );
+
+  check(
+    'HOOK-TIMESTAMP-CLOCK-SYNC',
+    async (t) => {
+      const { tour } = await timedTour(t);
+      const offsets = timestampOffsetsMs(tour.deliveries.map(({ delivery }) => delivery));
+      assert(offsets.length > 0, 'no delivery with an integer timestamp arrived to check');
+      const median = [...offsets].sort((a, b) => a - b)[Math.floor(offsets.length / 2)]!;
+      t.measure('median_offset_ms', median);
+      assert(
+        Math.abs(median) <= CLOCK_SYNC_MS,
+        `the service's timestamps run ${(median / 1000).toFixed(1)} s ${median > 0 ? 'ahead of' : 'behind'} the harness's clock (median of ${offsets.length}): its clock is off, and receivers allow only ${RECEIVER_WINDOW_MS / 1000} s in all (${describeHarnessClock(harnessClock())})`,
+      );
+      t.detail(`the service's timestamps are within ${(Math.abs(median) / 1000).toFixed(1)} s of the harness's clock (median of ${offsets.length}; warned beyond ${CLOCK_SYNC_MS / 1000} s)`);
     },
     { timeoutMs: 40_000 },
   );

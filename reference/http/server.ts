@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { App } from '../app.js';
 import { handleControlRequest } from '../control/router.js';
-import { parseFaultPrefix } from '../faults.js';
+import { clockAheadMs, parseFaultPrefix } from '../faults.js';
 import { handlePublicRequest } from './public-api.js';
 import { sendControlError, sendPublicError, type RequestContext } from './respond.js';
 import { NO_FAULTS } from '../faults.js';
@@ -61,6 +61,8 @@ async function route(app: App, controlToken: Buffer, req: IncomingMessage, res: 
   if (!prefix.ok) return sendPublicError(res, ctx, NO_FAULTS, 404, 'unknown_fault', `no fault named "${prefix.unknown}"`);
   ctx.faults = prefix.faults;
   ctx.faultPrefix = prefix.prefix;
+  const aheadMs = clockAheadMs(ctx.faults);
+  if (aheadMs !== 0) res.setHeader('Date', new Date(Date.now() + aheadMs).toUTCString());
   const path = prefix.rest;
   if (path === '/v1' || path.startsWith('/v1/')) return handlePublicRequest(app, req, res, path, ctx);
   if (path === CONTROL_PREFIX || path.startsWith(CONTROL_PREFIX + '/')) {

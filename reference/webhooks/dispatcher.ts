@@ -36,6 +36,8 @@ export interface DispatcherOptions {
   onAttempt?: (record: AttemptRecord) => void;
   /** Mints event ids (default `evt_` + 20 base62). */
   newId?: (prefix: string) => string;
+  /** Fraction each retry delay is moved by (see nextRetryDelayMs); 0 by default. */
+  retryJitter?: number;
 }
 
 export type ReplayResult = 'accepted' | 'unknown_event' | 'unknown_endpoint' | 'endpoint_disabled';
@@ -138,7 +140,7 @@ export class Dispatcher {
   private scheduleRetry(delivery: Delivery, faults: FaultSet): void {
     const { endpoint } = delivery;
     if (this.closed || endpoint.deleted) return;
-    const delay = nextRetryDelayMs(delivery.failedAttempts, faults, endpoint.workspace.timeScale);
+    const delay = nextRetryDelayMs(delivery.failedAttempts, faults, endpoint.workspace.timeScale, this.options.retryJitter);
     if (delay === null) {
       endpoint.health.recordDrop();
       return;

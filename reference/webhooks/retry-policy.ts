@@ -11,20 +11,30 @@ export const RETRY_DELAYS_MS: readonly number[] = [MINUTE, 5 * MINUTE, 30 * MINU
 /** How long an unbroken run of failures lasts before the endpoint is disabled. */
 export const AUTO_DISABLE_AFTER_MS = 24 * HOUR;
 
+/** One delay of the schedule 20% off: the kind of slip a tolerance of floors used to hide. */
+const ONE_DELAY_OFF = { 'retry-1m-late-20pct': [0, 1.2], 'retry-30m-late-20pct': [2, 1.2], 'retry-2h-late-20pct': [3, 1.2] } as const;
+
 export function retryDelaysMs(faults: FaultSet): readonly number[] {
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);
   if (faults.has('retry-too-few')) return RETRY_DELAYS_MS.slice(0, 5);
   if (faults.has('retry-too-many')) return [...RETRY_DELAYS_MS, 24 * HOUR, 24 * HOUR];
+  for (const [fault, [index, factor]] of Object.entries(ONE_DELAY_OFF)) {
+    if (faults.has(fault as keyof typeof ONE_DELAY_OFF)) return RETRY_DELAYS_MS.map((delay, i) => (i === index ? delay * factor : delay));
+  }
   return RETRY_DELAYS_MS;
 }
 
 /**
  * Delay before the next attempt after `failedAttempts` attempts have all failed,
  * divided by the workspace's time scale; null when the delivery is to be dropped.
+ * `jitter` (a fraction) moves each delay that far, later for odd retries and earlier for
+ * even ones: the edges of a random jitter, so the harness's tolerance is tried at them.
  */
-export function nextRetryDelayMs(failedAttempts: number, faults: FaultSet, timeScale: number): number | null {
+export function nextRetryDelayMs(failedAttempts: number, faults: FaultSet, timeScale: number, jitter = 0): number | null {
   const delay = retryDelaysMs(faults)[failedAttempts - 1];
-  return delay === undefined ? null : delay / timeScale;
+  if (delay === undefined) return null;
+  const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;
+  return (delay * edge) / timeScale;
 }
 
 export type AttemptVerdict = { success: true } | { success: false; retry: boolean };

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { FaultSet } from '../faults.js';
+import { clockAheadMs, type FaultSet } from '../faults.js';
 
 // Webhook signatures: lowercase hex HMAC-SHA256 of the exact body bytes sent, keyed
 // with the UTF-8 bytes of the endpoint's whole secret string (no decoding of any part).
@@ -25,5 +25,6 @@ export function signatureFor(secret: string, signedBody: string, timestamp: stri
 
 /** The X-Service-Timestamp value: Unix seconds of this attempt (milliseconds under fault timestamp-ms). */
 export function timestampFor(nowMs: number, faults: FaultSet): string {
-  return faults.has('timestamp-ms') ? String(nowMs) : String(Math.floor(nowMs / 1000));
+  const serviceNowMs = nowMs + clockAheadMs(faults);
+  return faults.has('timestamp-ms') ? String(serviceNowMs) : String(Math.floor(serviceNowMs / 1000));
 }

@@ -45,10 +45,16 @@ export type ReceiverArea =
   | 'receiver-status'
   | 'receiver-timing';
 
-/** The numeric bound a check's rule states, and the clause that states it. */
+/**
+ * The numeric bound a check's rule states, the clause that states it, and what the check
+ * allows around it for jitter and measurement error (printed in docs/traceability.md).
+ */
 export interface Tolerance {
-  seconds: number;
+  /** The bound itself, when the rule states one number. */
+  seconds?: number;
   clause: ClauseId;
+  /** What is allowed around the bound, and why. */
+  allowance?: string;
 }
 
 interface EntryFields {
@@ -106,6 +112,11 @@ const CALL_FIELDS: ClauseId[] = [
 ];
 const RECEIVER_TIMEOUT: Extra = { tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT' } };
 const TIMESTAMP_WINDOW: Extra = { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE' } };
+/** src/suite/timing/schedule.ts, SCHEDULE_JITTER and measureTimingError. */
+const RETRY_SCHEDULE: Tolerance = {
+  clause: 'RETRY-2',
+  allowance: 'each delay ±5% (jitter), plus the measured timing error either way (2 × the harness event-loop delay p99, at least 10 ms) and 3 round trips late (connect, TLS, request)',
+};
 
 export const CATALOG: readonly CatalogEntry[] = [
   // --- Authentication errors -----------------------------------------------------------------
@@ -215,6 +226,10 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Signatures and timestamps -------------------------------------------------------------
   c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5'], { accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
   c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3']),
+  c('HOOK-TIMESTAMP-CLOCK-OFFSET', 'webhook-signature', 'must', "Every timestamp is within 300 s of the harness's clock at arrival, so a receiver with a correct clock accepts it",
+    ['SIG-2', 'SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE', allowance: 'judged on the raw timestamp against the harness clock (named in the report), as a receiver judges it' } }),
+  c('HOOK-TIMESTAMP-CLOCK-SYNC', 'webhook-signature', 'should', "The service's clock, read from its timestamps, is within 5 s of the harness's", ['SIG-2'],
+    { accepts: 'up to 5 s either way (median over the tour, recorded); more warns, since every second of it eats into the receivers\' 300 s' }),
   c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3']),
   c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2']),
 
@@ -231,9 +246,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['LIMIT-RECEIVER-TIMEOUT'], { tier: 'full', ...RECEIVER_TIMEOUT }),
 
   // --- Retries, drop, disable ----------------------------------------------------------------
-  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retries arrive 1 min and 5 min (scaled) after the failures', ['RETRY-2']),
+  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retries arrive 1 min and 5 min (scaled) after the failures', ['RETRY-2'], { tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more',
-    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { tolerance: RETRY_SCHEDULE, accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
   c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active',
     ['STATE-ENDPOINT-FLAG', 'RETRY-2'], { accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
   c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], { accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),

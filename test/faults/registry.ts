@@ -77,6 +77,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('sign-uppercase', 'HOOK-SIGNATURE-RAW-BODY'),
   proof('sign-base64', 'HOOK-SIGNATURE-RAW-BODY'),
   proof('timestamp-ms', 'HOOK-TIMESTAMP-DELIVERY-TIME', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
+  proof('clock-10min-ahead', 'HOOK-TIMESTAMP-CLOCK-OFFSET', 'HOOK-TIMESTAMP-CLOCK-SYNC'),
+  proof('clock-20s-ahead', 'HOOK-TIMESTAMP-CLOCK-SYNC'),
   proof('timestamp-reused', 'HOOK-TIMESTAMP-PER-ATTEMPT', 'HOOK-REPLAY-FRESH'),
   // Webhook envelope and events
   proof('created-at-offset', 'HOOK-ENVELOPE'),
@@ -103,6 +105,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG'),
+  proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof('retry-30m-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE'),
+  proof('retry-2h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG'),
   proof('no-auto-disable', 'HOOK-AUTO-DISABLE'),
   proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT'),

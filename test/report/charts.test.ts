@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { figuresFor } from '../../src/report/charts/index.js';
 import { propagationSeries, renderPropagation } from '../../src/report/charts/propagation.js';
-import { judgeGap, parseTolerance, renderRetryTimeline, retrySeries, specDelayLabel } from '../../src/report/charts/retry-timeline.js';
+import { judgeGap, renderRetryTimeline, retrySeries, specDelayLabel } from '../../src/report/charts/retry-timeline.js';
 import { formatMs, linearTicks, logScale, logTicks, preciseMs } from '../../src/report/charts/svg.js';
 import { fixtureChecks } from './fixture.js';
 
@@ -87,16 +87,16 @@ describe('revocation propagation strip', () => {
 });
 
 describe('retry timeline', () => {
-  it('reads both tolerance forms the suite writes', () => {
-    expect(parseTolerance('-max(150 ms, 10%) / +max(400 ms, 10%)')).toEqual({ floorMs: 150, lateFloorMs: 400, fraction: 0.1 });
-    expect(parseTolerance('±max(1000 ms, 2%)')).toEqual({ floorMs: 1000, lateFloorMs: 1000, fraction: 0.02 });
-    expect(parseTolerance('about a second')).toBeUndefined();
-  });
-  it('computes each band from the tolerance rule', () => {
+  it('takes each band from the gaps the check recorded', () => {
     const series = retrySeries(byId('HOOK-RETRY-FULL-SCHEDULE').measurements)!;
     expect(series.timeScale).toBe(3600);
-    expect(series.gaps[0]).toEqual({ retry: 1, expectedMs: 16.7, observedMs: 21.9, earlyMs: 100, lateMs: 500 });
-    expect(series.gaps[5]).toMatchObject({ expectedMs: 24000, earlyMs: 2400, lateMs: 2400 });
+    expect(series.gaps[0]).toEqual({ retry: 1, expectedMs: 16.7, observedMs: 21.9, earlyMs: 12.8, lateMs: 14.8 });
+    expect(series.gaps[5]).toMatchObject({ expectedMs: 24000, earlyMs: 1212, lateMs: 1214 });
+  });
+  it('draws no band for a report that recorded only expected and observed gaps', () => {
+    const series = retrySeries({ expected_gaps_ms: [1000], observed_gaps_ms: [1300] })!;
+    expect(series.gaps).toEqual([{ retry: 1, expectedMs: 1000, observedMs: 1300 }]);
+    expect(judgeGap(series.gaps[0]!)).toBe('unjudged');
   });
   it('uses recorded gaps as they are when a check records them', () => {
     const series = retrySeries({ gaps: [{ retry: 1, expectedMs: 1000, observedMs: 1500, toleranceMs: 150, lateToleranceMs: 400 }] })!;

@@ -49,7 +49,8 @@ export function fixtureChecks(): CheckResult[] {
       detail: '7 attempts in all; time scale 3600',
       measurements: {
         time_scale: 3600,
-        tolerance: '-max(100 ms, 10%) / +max(500 ms, 10%)',
+        tolerance: '±(5% + 12 ms), +2 ms more late',
+        gaps: [{retry: 1, expectedMs: 16.7, observedMs: 21.9, toleranceMs: 12.8, lateToleranceMs: 14.8}, {retry: 2, expectedMs: 83.3, observedMs: 93.6, toleranceMs: 16.2, lateToleranceMs: 18.2}, {retry: 3, expectedMs: 500, observedMs: 522.2, toleranceMs: 37.0, lateToleranceMs: 39.0}, {retry: 4, expectedMs: 2000, observedMs: 2003.7, toleranceMs: 112.0, lateToleranceMs: 114.0}, {retry: 5, expectedMs: 12000, observedMs: 12003.6, toleranceMs: 612.0, lateToleranceMs: 614.0}, {retry: 6, expectedMs: 24000, observedMs: 24023.8, toleranceMs: 1212.0, lateToleranceMs: 1214.0}],
         expected_gaps_ms: [16.7, 83.3, 500, 2000, 12000, 24000],
         observed_gaps_ms: [21.9, 93.6, 522.2, 2003.7, 12003.6, 24023.8],
         arrivals_ms: { observedMs: [0, 22.3, 116.3, 638.7, 2652.3, 14656.8, 38683.7], nominalMs: [0, 16.7, 100, 600, 2600, 14600, 38600] },
@@ -65,7 +66,8 @@ export function fixtureChecks(): CheckResult[] {
       detail: 'at time scale 60: retry 2 came 7000 ms after the end of attempt 2, expected 5000 ms (-500/+500 ms)',
       measurements: {
         time_scale: 60,
-        tolerance: '-max(150 ms, 10%) / +max(400 ms, 10%)',
+        tolerance: '±(5% + 12 ms)',
+        gaps: [{retry: 1, expectedMs: 1000, observedMs: 1010, toleranceMs: 62.0, lateToleranceMs: 62.0}, {retry: 2, expectedMs: 5000, observedMs: 7000, toleranceMs: 262.0, lateToleranceMs: 262.0}, {retry: 3, expectedMs: 30000, toleranceMs: 1512.0, lateToleranceMs: 1512.0}],
         expected_gaps_ms: [1000, 5000, 30000],
         observed_gaps_ms: [1010, 7000],
       },

@@ -4,10 +4,9 @@
  * log time axis (the delays span three orders of magnitude).
  *
  * Reads the measurements of HOOK-RETRY-FULL-SCHEDULE / HOOK-RETRY-EARLY-SCHEDULE
- * (suites/webhook-retry.suite.ts): `expected_gaps_ms`, `observed_gaps_ms`, `time_scale`
- * and `tolerance` (its text, "-max(150 ms, 10%) / +max(400 ms, 10%)"). When a check
- * records `gaps` ([{ retry, expectedMs, observedMs, toleranceMs, lateToleranceMs }]),
- * those numbers are used as they are instead of re-reading the tolerance text.
+ * (suites/webhook-retry.suite.ts): `gaps` ([{ retry, expectedMs, observedMs, toleranceMs,
+ * lateToleranceMs }]) with `time_scale` and `tolerance` (its text, shown as it is); a
+ * report with only `expected_gaps_ms` and `observed_gaps_ms` is drawn without bands.
  * A delay is measured from the end of the failed attempt to the arrival of the next.
  */
 import { esc, formatMs, preciseMs, isNumber, isRecord, logScale, logTicks, marker, px, svgRoot, textTable, tickLabel, type Figure } from './svg.js';
@@ -26,24 +25,6 @@ export interface RetrySeries {
   gaps: RetryGap[];
   timeScale?: number;
   toleranceText?: string;
-}
-
-export interface ToleranceRule {
-  floorMs: number;
-  lateFloorMs: number;
-  fraction: number;
-}
-
-/** Reads the suite's tolerance text: "±max(1000 ms, 2%)" or "-max(150 ms, 10%) / +max(400 ms, 10%)". */
-export function parseTolerance(text: string): ToleranceRule | undefined {
-  const term = /max\(\s*([\d.]+)\s*ms\s*,\s*([\d.]+)\s*%\s*\)/g;
-  const both = /^\s*±/.test(text);
-  const found = [...text.matchAll(term)].map((m) => ({ floorMs: Number(m[1]), fraction: Number(m[2]) / 100 }));
-  if (both && found.length === 1) return { floorMs: found[0]!.floorMs, lateFloorMs: found[0]!.floorMs, fraction: found[0]!.fraction };
-  if (!both && found.length === 2 && /^\s*-/.test(text) && found[0]!.fraction === found[1]!.fraction) {
-    return { floorMs: found[0]!.floorMs, lateFloorMs: found[1]!.floorMs, fraction: found[0]!.fraction };
-  }
-  return undefined;
 }
 
 const numbers = (value: unknown): number[] | undefined => (Array.isArray(value) && value.every(isNumber) ? (value as number[]) : undefined);
@@ -71,15 +52,9 @@ export function retrySeries(measurements: Record<string, unknown> | undefined): 
   const expected = numbers(measurements.expected_gaps_ms);
   const observed = numbers(measurements.observed_gaps_ms) ?? [];
   if (!expected || expected.length === 0 || expected.some((ms) => !(ms > 0))) return undefined;
-  const rule = toleranceText ? parseTolerance(toleranceText) : undefined;
   const gaps = expected.map((expectedMs, index): RetryGap => {
     const observedMs = observed[index];
-    return {
-      retry: index + 1,
-      expectedMs,
-      ...(observedMs !== undefined ? { observedMs } : {}),
-      ...(rule ? { earlyMs: Math.max(rule.floorMs, rule.fraction * expectedMs), lateMs: Math.max(rule.lateFloorMs, rule.fraction * expectedMs) } : {}),
-    };
+    return { retry: index + 1, expectedMs, ...(observedMs !== undefined ? { observedMs } : {}) };
   });
   return { gaps, ...base };
 }

@@ -12,7 +12,6 @@ import type { TestWorkspace } from '../workspace.js';
 import {
   SPEC_AUTO_DISABLE_MS,
   SPEC_RETRY_DELAYS_MS,
-  lateToleranceMs,
   retriesDueIn,
   round1,
   scaled,
@@ -22,27 +21,22 @@ import {
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
 import { attemptsOf, chooseTimeScale, timingOf, within } from '../timing/wait.js';
+import { fastestRoundTripMs, watchEventLoopDelay, type TimingError } from '../timing/error.js';
+
+/** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
+export const serviceRoundTripMs = (t: CheckContext): Promise<number> => fastestRoundTripMs(() => t.api.whoami(undefined));
 
 const HOUR_MS = 3_600_000;
 const HIGH_SCALE = 3_600;
 export const LOW_SCALE = 60;
 /**
- * At a low scale (1m = 1 s at 60): no earlier than max(150 ms, 10%), no later than
- * max(400 ms, 10%). A loaded machine delays an attempt (timers, TLS, event loops), it
- * never makes one early, so lateness gets the larger floor.
+ * How long to wait for an attempt beyond its delay before calling it missing: only how
+ * long the observation waits, never the verdict (schedule tolerances come from
+ * src/suite/timing/error.ts, measured per run).
  */
-export const EARLY_TOLERANCE: Tolerance = { floorMs: 150, lateFloorMs: 400, fraction: 0.1 };
-/**
- * At a high scale: -max(100 ms, 10%) / +max(500 ms, 10%). The 1m and 5m delays (16.7
- * and 83 ms at 3600) are below the scheduling latency of a loaded machine, so their
- * lateness is mostly covered by the floor (HOOK-RETRY-EARLY-SCHEDULE measures them
- * precisely at a low scale); from 30m on (500 ms) a wrong schedule is far outside it.
- */
-export const FULL_TOLERANCE: Tolerance = { floorMs: 100, lateFloorMs: 500, fraction: 0.1 };
-/** Un-scaled: ±max(1 s, 2%) around 60 s (±1.2 s). */
-export const REAL_TIME_TOLERANCE: Tolerance = { floorMs: 1_000, fraction: 0.02 };
-/** The 24 h auto-disable at a high scale: ±max(250 ms, 2%) (24 s ± 480 ms at 3600). */
-export const DISABLE_TOLERANCE: Tolerance = { floorMs: 250, fraction: 0.02 };
+const WAIT_FRACTION = 0.25;
+/** The 24 h auto-disable at a high scale: ±(1% + 250 ms) (24 s ± 490 ms at 3600), the status polled every 250 ms. */
+export const DISABLE_TOLERANCE: Tolerance = { fraction: 0.01, errorMs: 250 };
 /** Slack for the service to send an attempt that falls due, on top of the tolerance. */
 const ARRIVAL_SLACK_MS = 3_000;
 /** Filler events (acknowledged) to the full-schedule endpoint, in spec time. */
@@ -153,6 +147,8 @@ export interface ScheduleObservation {
   ended: 'flag-then-quiet' | 'extra-attempt' | 'no-flag-bound' | 'missing-attempt';
   /** Real ms watched for further attempts after the last one. */
   watchedAfterLastMs: number;
+  /** What this run could resolve while the schedule ran: the tolerance is built from it. */
+  timingError: TimingError;
 }
 
 export async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
@@ -170,6 +166,8 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
   let eventId = '';
   let ended: ScheduleObservation['ended'] = 'missing-attempt';
   let watchedAfterLastMs = 0;
+  const eventLoop = watchEventLoopDelay();
+  let eventLoopP99Ms = 0;
   try {
     eventId = await workspace.fireEvent(SCHEDULE_EVENT, { certify: 'retry schedule' });
     const firstArrived = await until(() => attemptsNow().length >= 1, performance.now() + 10_000);
@@ -180,7 +178,7 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
         const previous = attemptsNow()[n - 2]!;
         await until(() => previous.answer !== 'pending', performance.now() + 5_000);
         const delay = delaysMs[n - 2]!;
-        complete = await until(() => attemptsNow().length >= n, timingOf(previous).endMs + delay + lateToleranceMs(delay, FULL_TOLERANCE) + ARRIVAL_SLACK_MS);
+        complete = await until(() => attemptsNow().length >= n, timingOf(previous).endMs + delay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS);
       }
       if (complete) {
         // After the 6th and the 7th: the next attempt, or the flag (the drop), whichever comes first.
@@ -189,7 +187,7 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
           await until(() => previous.answer !== 'pending', performance.now() + 5_000);
           const lastDelay = delaysMs[delaysMs.length - 1]!;
           const startMs = performance.now();
-          await until(() => attemptsNow().length >= n || status.seen.flagged !== undefined, timingOf(previous).endMs + lastDelay + lateToleranceMs(lastDelay, FULL_TOLERANCE) + ARRIVAL_SLACK_MS);
+          await until(() => attemptsNow().length >= n || status.seen.flagged !== undefined, timingOf(previous).endMs + lastDelay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS);
           if (attemptsNow().length >= n) {
             if (n === 8) {
               ended = 'extra-attempt';
@@ -212,9 +210,11 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
       }
     }
   } finally {
+    eventLoopP99Ms = eventLoop.stop();
     await fillers.stop();
     await status.stop();
   }
+  const roundTripMs = await serviceRoundTripMs(t);
   let final: EndpointStatus | undefined;
   try {
     final = await workspace.getEndpoint(hook.registered.endpointId);
@@ -239,6 +239,7 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
     },
     ended,
     watchedAfterLastMs,
+    timingError: { eventLoopP99Ms, roundTripMs },
   };
 }
 

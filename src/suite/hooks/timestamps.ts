@@ -41,6 +41,21 @@ export function readTimestamp(delivery: CapturedDelivery, clock: ClockOffset | u
   return { header, seconds, skewMs };
 }
 
+/**
+ * Per delivery with an integer timestamp, how far it is from the harness's clock at
+ * arrival (ms, positive: ahead), uncorrected. Half a second is added because the header
+ * is the send time rounded down to the second.
+ */
+export function timestampOffsetsMs(deliveries: readonly CapturedDelivery[]): number[] {
+  const offsets: number[] = [];
+  for (const delivery of deliveries) {
+    const header = timestampOf(delivery)?.trim();
+    if (!header || !/^[0-9]+$/.test(header)) continue;
+    offsets.push(Math.round(Number(header) * 1000 + 500 - delivery.receivedAtMs));
+  }
+  return offsets;
+}
+
 export function describeClock(clock: ClockOffset | undefined): string {
   return clock ? `service clock offset ${clock.offsetMs} ms ±${clock.uncertaintyMs} ms from ${clock.samples} Date headers` : 'no Date header from the service: clock offset taken as 0';
 }

@@ -15,30 +15,30 @@ export const SPEC_RETRY_LABELS: readonly string[] = ['1m', '5m', '30m', '2h', '1
 export const SPEC_AUTO_DISABLE_MS = 24 * HOUR_MS;
 
 /**
- * A tolerance of ±max(floorMs, fraction × expected); with `lateFloorMs`, lateness is
- * allowed max(lateFloorMs, fraction × expected) instead: a loaded machine makes an
- * attempt late (timers, TLS, event loops), never early.
+ * How far an observed time may be from the expected one: `fraction` of it either way (the
+ * jitter the service may add), plus `errorMs` either way (the measurement's own error),
+ * plus `lateMs` late only (what delays an arrival and never advances it: round trips).
+ * src/suite/timing/error.ts builds the schedule's from what the run measured.
  */
 export interface Tolerance {
-  floorMs: number;
   fraction: number;
-  lateFloorMs?: number;
+  errorMs: number;
+  lateMs?: number;
 }
 
-/** How early (or, without `lateFloorMs`, how far either way) an arrival may be. */
+/** How early an arrival may be. */
 export function toleranceMs(expectedMs: number, tolerance: Tolerance): number {
-  return Math.max(tolerance.floorMs, tolerance.fraction * expectedMs);
+  return tolerance.fraction * expectedMs + tolerance.errorMs;
 }
 
 /** How late an arrival may be. */
 export function lateToleranceMs(expectedMs: number, tolerance: Tolerance): number {
-  return Math.max(tolerance.lateFloorMs ?? tolerance.floorMs, tolerance.fraction * expectedMs);
+  return toleranceMs(expectedMs, tolerance) + (tolerance.lateMs ?? 0);
 }
 
 export function describeTolerance(tolerance: Tolerance): string {
-  const pct = `${+(tolerance.fraction * 100).toFixed(2)}%`;
-  if (tolerance.lateFloorMs === undefined || tolerance.lateFloorMs === tolerance.floorMs) return `±max(${tolerance.floorMs} ms, ${pct})`;
-  return `-max(${tolerance.floorMs} ms, ${pct}) / +max(${tolerance.lateFloorMs} ms, ${pct})`;
+  const either = `±(${+(tolerance.fraction * 100).toFixed(2)}% + ${tolerance.errorMs} ms)`;
+  return tolerance.lateMs ? `${either}, +${tolerance.lateMs} ms more late` : either;
 }
 
 /** Real milliseconds of a spec duration at a workspace time scale. */
