@@ -10,8 +10,9 @@
  *   id; a check the catalog does not know shows its `clause` as written. A failed check
  *   shows its (masked) detail and evidence.
  *
- * Writers never recompute verdicts; everything shown passes through mask() again, so
- * the page is safe even when rendered from a report that skipped writeReports().
+ * Writers never recompute verdicts; everything shown passes through mask() and escapeXml()
+ * (which makes it printable) again, so the page is safe even when rendered from a report
+ * that skipped writeReports().
  */
 import { mask } from '../secrets/mask.js';
 import { catalogEntry } from '../catalog/checks.js';
@@ -25,7 +26,9 @@ export interface HtmlOptions {
   extraFigures?: Figure[];
 }
 
-const esc = (text: string) => escapeXml(mask(text));
+const esc = (text: string, maxLength?: number) => escapeXml(mask(text), maxLength);
+/** Measurements and evidence are shown whole; only one field at a time is capped at the usual length. */
+const MAX_BLOCK = 200_000;
 
 const VERDICT_MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–' };
 
@@ -114,7 +117,7 @@ function evidenceBlock(check: CheckResult): string {
   const evidence = check.measurements?.evidence;
   if (evidence === undefined) return '';
   const text = typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
-  return `<details open><summary>request and response</summary><pre>${esc(text)}</pre></details>`;
+  return `<details open><summary>request and response</summary><pre>${esc(text, MAX_BLOCK)}</pre></details>`;
 }
 
 function checkRow(check: CheckResult, figures: readonly Figure[]): string {
@@ -127,7 +130,7 @@ function checkRow(check: CheckResult, figures: readonly Figure[]): string {
         : esc(detail);
   const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
   const measurements = check.measurements
-    ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2))}</pre></details>`
+    ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2), MAX_BLOCK)}</pre></details>`
     : '';
   return `<tr id="check-${esc(check.id)}" class="${check.verdict}" data-id="${esc(check.id)}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${esc(check.area)}">
 <td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${check.verdict.toUpperCase()}</td>

@@ -25,6 +25,7 @@ import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
 import { pendingCreations } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
+import { writeLine } from '../text/console.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -40,7 +41,7 @@ export interface CertifyOptions {
 }
 
 export async function certify(options: CertifyOptions = {}): Promise<number> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
+  const print = options.print ?? ((line: string) => writeLine(process.stdout, line));
   let settings: Settings;
   try {
     settings = loadSettings(options.env ?? process.env);
@@ -110,7 +111,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
 }
 
 function abort(reason: string): number {
-  process.stderr.write(`certify: ${mask(reason)}\n`);
+  writeLine(process.stderr, `certify: ${reason}`);
   return EXIT.noRun;
 }
 
