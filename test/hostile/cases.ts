@@ -57,6 +57,6 @@ export const CASES: HostileCase[] = [
   control('retry-after', 'control interface answers 429 Retry-After: 3600'),
   {
     behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
-    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 0, boundS: 130,
+    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 3, boundS: 130,
   },
 ];

@@ -18,7 +18,8 @@ import { limiter, runCertifyChild, type ChildResult } from './child.js';
 import { unsafeCharacters } from './hostile-text.js';
 import { hasStackTrace, leaks } from './scan.js';
 import { hasXmllint, junitSchemaProblems } from '../support/xmllint.js';
-import { startHostileServer, startTlsFaultServer, type HostileServer } from './server.js';
+import { startHostileServer, startTlsFaultServer, type HostileServer, type RunRecord } from './server.js';
+import { leftovers } from './target-state.js';
 
 let reference: RunningReference;
 let hostile: HostileServer;
@@ -61,6 +62,34 @@ function expectPrintable(name: string, run: ChildResult): void {
   }
 }
 
+/**
+ * A clean-up that could not remove anything: the report lists every resource the run
+ * created (as the proxy recorded them), each with a control call; the console and report.md
+ * show those calls; and sent to the reference directly, they do remove everything.
+ */
+async function expectLeftoversListed(name: string, run: ChildResult, record: RunRecord): Promise<void> {
+  const listed = run.report!.leftovers ?? [];
+  const created = [...record.workspaces, ...record.tokens.keys(), ...record.endpoints.keys()];
+  expect(created.length, `${name}: the run created nothing`).toBeGreaterThan(0);
+  expect(listed.map((leftover) => leftover.id).sort(), `${name}: leftovers listed`).toEqual(created.sort());
+  const markdown = [...run.files].find(([path]) => path.endsWith('report.md'))?.[1] ?? '';
+  for (const { remove_with: call } of listed) {
+    expect(call).toMatch(/^DELETE \/workspaces\/ws_[^/\s]+(\/(tokens|webhook-endpoints)\/[^/\s]+)?$/);
+    expect(run.stdout, `${name}: ${call} on the console`).toContain(call);
+    expect(markdown, `${name}: ${call} in report.md`).toContain(call);
+  }
+  const order = ['endpoint', 'token', 'workspace'];
+  for (const leftover of [...listed].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
+    const res = await fetch(`${reference.controlUrl}${leftover.remove_with.slice('DELETE '.length)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${reference.controlToken}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(res.status, `${name}: ${leftover.remove_with}`).toBeLessThan(300);
+  }
+  expect(await leftovers(reference, record), `${name}: still on the target after the listed calls`).toEqual([]);
+}
+
 describe.concurrent('a hostile target', () => {
   it.each(CASES.map((c) => [`${c.behaviour}.${c.where}`, c] as const))('%s: bounded run, affected checks fail', async (name, c: HostileCase) => {
     const urls = hostile.urls(name.replace('.', '-'), c.behaviour, c.where);
@@ -80,6 +109,7 @@ describe.concurrent('a hostile target', () => {
       expect(check?.detail, `${name}: ${id}: reason on one line`).not.toMatch(/\n/);
     }
     expect(leaks(run, [reference.controlToken, ...hostile.record(name.replace('.', '-')).secrets])).toEqual([]);
+    if (c.where === 'delete') await expectLeftoversListed(name, run, hostile.record(name.replace('.', '-')));
     if (c.behaviour.startsWith('hostile-')) {
       // The target's text did reach the reports, shown: the check is not passing for want of input.
       const detail = run.report!.checks.map((check) => check.detail ?? '').join(' ');
