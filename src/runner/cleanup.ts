@@ -18,13 +18,13 @@ export const CLEANUP_BUDGET_MS = 20_000;
 export interface CleanupOutcome {
   removed: number;
   failed: number;
-  /** What the ledger still lists once the clean-up ended. */
+  /** What the ledger still lists once the clean-up ended, in removal order. */
   leftovers: Leftover[];
 }
 
 export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined): Promise<CleanupOutcome> {
   const leftovers = outstandingResources(ledgerPath);
-  if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: leftovers.map(asLeftover) };
+  if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
   const control = new ControlClient(controlUrl, controlToken, {
     timeoutMs: REQUEST_TIMEOUT_MS,
     onRemoved: (resource) => recordResource(ledgerPath, 'removed', resource),
@@ -53,7 +53,12 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
     }));
   }
   await control.close();
-  return { removed, failed, leftovers: outstandingResources(ledgerPath).map(asLeftover) };
+  return { removed, failed, leftovers: listed(outstandingResources(ledgerPath)) };
+}
+
+/** In the order they can be removed (endpoints and tokens before their workspace), so the calls can be run top to bottom. */
+function listed(resources: Resource[]): Leftover[] {
+  return [...resources].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind)).map(asLeftover);
 }
 
 function asLeftover(resource: Resource): Leftover {

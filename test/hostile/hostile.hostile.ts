@@ -65,7 +65,7 @@ function expectPrintable(name: string, run: ChildResult): void {
 /**
  * A clean-up that could not remove anything: the report lists every resource the run
  * created (as the proxy recorded them), each with a control call; the console and report.md
- * show those calls; and sent to the reference directly, they do remove everything.
+ * show those calls; and sent to the reference directly, in that order, they remove everything.
  */
 async function expectLeftoversListed(name: string, run: ChildResult, record: RunRecord): Promise<void> {
   const listed = run.report!.leftovers ?? [];
@@ -78,8 +78,8 @@ async function expectLeftoversListed(name: string, run: ChildResult, record: Run
     expect(run.stdout, `${name}: ${call} on the console`).toContain(call);
     expect(markdown, `${name}: ${call} in report.md`).toContain(call);
   }
-  const order = ['endpoint', 'token', 'workspace'];
-  for (const leftover of [...listed].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
+  // In the order listed: a user runs them top to bottom.
+  for (const leftover of listed) {
     const res = await fetch(`${reference.controlUrl}${leftover.remove_with.slice('DELETE '.length)}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${reference.controlToken}` },
