@@ -5,7 +5,7 @@
  */
 
 /** Exit codes of every command (../shared/contracts/runner.md, "Command"). */
-export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, interrupted: 130 } as const;
+export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, interrupted: 130 } as const;
 
 export abstract class HarnessError extends Error {
   abstract readonly code: string;

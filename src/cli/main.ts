@@ -5,7 +5,7 @@
  * exit 2 with a one-line reason on stderr.
  */
 import { EXIT, HarnessError } from '../errors.js';
-import { mask } from '../secrets/mask.js';
+import { writeLine } from '../text/console.js';
 import { type Command, parseCommandArgs, PROGRAM, renderHelp, UsageError, usageLine } from './command.js';
 import { benchCommand } from './commands/bench.js';
 import { certifyReceiverCommand } from './commands/certify-receiver.js';
@@ -54,7 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const found = findCommand(argv);
   if (!found) {
-    process.stderr.write(`${PROGRAM}: unknown command ${mask(JSON.stringify(argv[0]))}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}\n`);
+    writeLine(process.stderr, `${PROGRAM}: unknown command ${JSON.stringify(argv[0])}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}`);
     return EXIT.noRun;
   }
   const { command, rest } = found;
@@ -68,15 +68,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${name}: ${mask(error.message)}\nusage: ${usageLine(command)} (see --help)\n`);
+      writeLine(process.stderr, `${name}: ${error.message}\nusage: ${usageLine(command)} (see --help)`);
       return error.exitCode;
     }
     if (error instanceof HarnessError) {
-      process.stderr.write(`${name}: ${mask(error.message)}\n`);
+      writeLine(process.stderr, `${name}: ${error.message}`);
       return error.exitCode;
     }
     // Not one of ours: a bug, so the stack goes with it.
-    process.stderr.write(`${name}: ${mask(`failed: ${(error as Error).stack ?? String(error)}`)}\n`);
+    writeLine(process.stderr, `${name}: failed: ${(error as Error).stack ?? String(error)}`);
     return EXIT.noRun;
   }
 }

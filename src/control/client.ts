@@ -46,6 +46,13 @@ export function refusesNewResources(): boolean {
 }
 
 
+/** The control request that removes `resource`: what the clean-up sends, and what a report names for a leftover. */
+export function removalPath(resource: Resource): string {
+  if (resource.kind === 'workspace') return `/workspaces/${resource.workspaceId}`;
+  if (resource.kind === 'token') return `/workspaces/${resource.workspaceId}/tokens/${encodeURIComponent(resource.tokenId)}`;
+  return `/workspaces/${resource.workspaceId}/webhook-endpoints/${encodeURIComponent(resource.endpointId)}`;
+}
+
 export class ControlClient {
   private readonly http: HttpClient;
 
@@ -93,7 +100,7 @@ export class ControlClient {
 
   async deleteWorkspace(workspaceId: string): Promise<void> {
     try {
-      await this.call('DELETE', `/workspaces/${workspaceId}`);
+      await this.call('DELETE', removalPath({ kind: 'workspace', workspaceId }));
     } catch (error) {
       // Optional for an implementation: 404 and 405 mean "not supported", not a failure.
       if (!(error instanceof ControlError && (error.status === 404 || error.status === 405))) throw error;
@@ -124,7 +131,7 @@ export class ControlClient {
   }
 
   async revokeToken(workspaceId: string, tokenId: string): Promise<void> {
-    await this.call('DELETE', `/workspaces/${workspaceId}/tokens/${encodeURIComponent(tokenId)}`);
+    await this.call('DELETE', removalPath({ kind: 'token', workspaceId, tokenId }));
     this.options.onRemoved?.({ kind: 'token', workspaceId, tokenId });
   }
 
@@ -171,7 +178,7 @@ export class ControlClient {
   }
 
   async deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
-    await this.call('DELETE', `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}`);
+    await this.call('DELETE', removalPath({ kind: 'endpoint', workspaceId, endpointId }));
     this.options.onRemoved?.({ kind: 'endpoint', workspaceId, endpointId });
   }
 

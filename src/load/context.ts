@@ -4,7 +4,7 @@ import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { CapturingReceiver } from '../receiver/index.js';
 import type { ResolvedTarget } from '../runner/target.js';
-import { mask } from '../secrets/mask.js';
+import { writeLine } from '../text/console.js';
 
 export interface RunContext {
   target: ResolvedTarget;
@@ -23,9 +23,9 @@ export interface Prepared {
   skip?: string;
 }
 
-/** Progress on stderr, secrets masked. */
+/** Progress on stderr, secrets masked, made printable. */
 export const log = (line: string): void => {
-  process.stderr.write(`${mask(line)}\n`);
+  writeLine(process.stderr, line);
 };
 
 export const nothingToUndo = async (): Promise<void> => undefined;

@@ -3,6 +3,7 @@
  * scenario its verdict, k6's thresholds with their results, its figures; then the baseline
  * comparison when there is one. It renders the report it is given and judges nothing.
  */
+import { escapeXml } from '../report/escape.js';
 import type { Comparison } from './baseline.js';
 import type { Figure, ScenarioDigest } from './digest.js';
 
@@ -18,8 +19,6 @@ export interface LoadReport {
   baseline?: { file: string; comparison: Comparison };
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function formatFigure(figure: Pick<Figure, 'value' | 'unit'>): string {
   const { value, unit } = figure;
@@ -36,14 +35,14 @@ function verdict(digest: ScenarioDigest): string {
 }
 
 function scenarioSection(digest: ScenarioDigest): string {
-  const head = `<h2>${escapeHtml(digest.scenario)}: ${verdict(digest)}</h2>`;
+  const head = `<h2>${escapeXml(digest.scenario)}: ${verdict(digest)}</h2>`;
   const reason = digest.skipped ?? digest.error;
-  if (reason) return `<section>${head}<p>${escapeHtml(reason)}</p></section>`;
+  if (reason) return `<section>${head}<p>${escapeXml(reason)}</p></section>`;
   const thresholds = digest.thresholds
-    .map((t) => `<tr><td>${escapeHtml(t.metric)}</td><td><code>${escapeHtml(t.expression)}</code></td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`)
+    .map((t) => `<tr><td>${escapeXml(t.metric)}</td><td><code>${escapeXml(t.expression)}</code></td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`)
     .join('');
   const figures = Object.entries(digest.figures)
-    .map(([name, figure]) => `<tr><td>${escapeHtml(name)}</td><td class="num">${escapeHtml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
+    .map(([name, figure]) => `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
     .join('');
   return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s</p>
 <h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>result</th></tr>${thresholds}</table>
@@ -55,11 +54,11 @@ function comparisonSection(baseline: NonNullable<LoadReport['baseline']>): strin
   const rows = comparison.rows
     .map((row) => {
       const change = row.change === null ? 'n/a' : `${row.change >= 0 ? '+' : ''}${(row.change * 100).toFixed(1)} %`;
-      return `<tr class="${row.regression ? 'regression' : ''}"><td>${escapeHtml(row.scenario)}</td><td>${escapeHtml(row.figure)}</td><td class="num">${escapeHtml(formatFigure({ value: row.baseline, unit: row.unit }))}</td><td class="num">${escapeHtml(formatFigure({ value: row.current, unit: row.unit }))}</td><td class="num">${change}</td><td>${row.regression ? '<span class="fail">regression</span>' : 'ok'}</td></tr>`;
+      return `<tr class="${row.regression ? 'regression' : ''}"><td>${escapeXml(row.scenario)}</td><td>${escapeXml(row.figure)}</td><td class="num">${escapeXml(formatFigure({ value: row.baseline, unit: row.unit }))}</td><td class="num">${escapeXml(formatFigure({ value: row.current, unit: row.unit }))}</td><td class="num">${change}</td><td>${row.regression ? '<span class="fail">regression</span>' : 'ok'}</td></tr>`;
     })
     .join('');
   return `<section><h2>Against the baseline: ${comparison.regressions} regression(s)</h2>
-<p>baseline <code>${escapeHtml(baseline.file)}</code>, tolerance ${(comparison.tolerance * 100).toFixed(0)} %</p>
+<p>baseline <code>${escapeXml(baseline.file)}</code>, tolerance ${(comparison.tolerance * 100).toFixed(0)} %</p>
 <table><tr><th>scenario</th><th>figure</th><th>baseline</th><th>now</th><th>change</th><th></th></tr>${rows}</table></section>`;
 }
 
@@ -70,8 +69,8 @@ td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}.num{text-align
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Load report</title><style>${style}</style></head><body>
 <h1>Load report: ${report.passed ? '<span class="pass">passed</span>' : '<span class="fail">failed</span>'}</h1>
-<p>target ${escapeHtml(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference)' : ''}; mode ${report.mode};
-k6 ${escapeHtml(report.k6.version)}; ${escapeHtml(report.started_at)} to ${escapeHtml(report.finished_at)}; harness ${escapeHtml(report.harness_version)}</p>
+<p>target ${escapeXml(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference)' : ''}; mode ${report.mode};
+k6 ${escapeXml(report.k6.version)}; ${escapeXml(report.started_at)} to ${escapeXml(report.finished_at)}; harness ${escapeXml(report.harness_version)}</p>
 ${report.scenarios.map(scenarioSection).join('\n')}
 ${report.baseline ? comparisonSection(report.baseline) : ''}
 </body></html>

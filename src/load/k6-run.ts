@@ -1,8 +1,8 @@
-/** One `k6 run` of a bundled scenario: its output line by line (masked), bounded in time, stoppable. */
+/** One `k6 run` of a bundled scenario: its output line by line (masked, printable), bounded in time, stoppable. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { durationSeconds } from '../../load/lib/duration.js';
-import { mask } from '../secrets/mask.js';
+import { writeLine } from '../text/console.js';
 import { log } from './context.js';
 import type { FoundK6 } from './k6-binary.js';
 
@@ -19,7 +19,7 @@ export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, scena
     const child = spawn(k6.path, ['run', '--no-usage-report', '--quiet', '--no-color', bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     activeChild = child;
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${scenario}] ${mask(line)}\n`));
+      createInterface({ input: stream }).on('line', (line) => writeLine(process.stdout, `[${scenario}] ${line}`));
     }
     let killer: NodeJS.Timeout | undefined;
     const limit = setTimeout(() => {

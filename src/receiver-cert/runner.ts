@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
-import { mask } from '../secrets/mask.js';
+import { writeLine } from '../text/console.js';
 import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
 import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
 import { checkResult, settle } from '../check/result.js';
@@ -118,10 +118,10 @@ export interface CertifyReceiverOptions {
 
 /** The command: settings, run, reports, summary; returns the exit code. */
 export async function certifyReceiver(options: CertifyReceiverOptions = {}): Promise<number> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
-  const printError = options.printError ?? ((line: string) => process.stderr.write(`${mask(line)}\n`));
+  const print = options.print ?? ((line: string) => writeLine(process.stdout, line));
+  const printError = options.printError ?? ((line: string) => writeLine(process.stderr, line));
   const abort = (reason: string): number => {
-    printError(`certify:receiver: ${mask(reason)}`);
+    printError(`certify:receiver: ${reason}`);
     return EXIT.noRun;
   };
   let settings: ReceiverCertSettings;

@@ -10,22 +10,25 @@
  *   id; a check the catalog does not know shows its `clause` as written. A failed check
  *   shows its (masked) detail and evidence.
  *
- * Writers never recompute verdicts; everything shown passes through mask() again, so
- * the page is safe even when rendered from a report that skipped writeReports().
+ * Writers never recompute verdicts; everything shown passes through mask() and escapeXml()
+ * (which makes it printable) again, so the page is safe even when rendered from a report
+ * that skipped writeReports().
  */
 import { mask } from '../secrets/mask.js';
 import { catalogEntry } from '../catalog/checks.js';
 import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
-import { mustFailed, type CheckResult, type RunReport, type Verdict } from './model.js';
+import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
   /** Extra figures (a load run's latency distribution), shown after the check charts. */
   extraFigures?: Figure[];
 }
 
-const esc = (text: string) => escapeXml(mask(text));
+const esc = (text: string, maxLength?: number) => escapeXml(mask(text), maxLength);
+/** Measurements and evidence are shown whole; only one field at a time is capped at the usual length. */
+const MAX_BLOCK = 200_000;
 
 const VERDICT_MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–' };
 
@@ -33,7 +36,7 @@ const STYLE = `
 :root{--fail:#a10d0d;--warn:#7a5000;--pass:#05612a;--skip:#555;--line:#ddd}
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1a1a1a;max-width:1500px}
 h1{font-size:1.5rem;margin:.2rem 0} h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #222;padding-bottom:.2rem} h3{font-size:1rem;margin:.2rem 0}
-.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED{color:var(--fail)}
+.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED,.CLEAN-UP-INCOMPLETE{color:var(--fail)}
 nav a{margin-right:1rem}
 .summary button{font:inherit;border:1px solid #888;background:#fff;border-radius:4px;padding:.15rem .6rem;margin-right:.4rem;cursor:pointer}
 .summary button[aria-pressed=true]{background:#222;color:#fff}
@@ -114,7 +117,7 @@ function evidenceBlock(check: CheckResult): string {
   const evidence = check.measurements?.evidence;
   if (evidence === undefined) return '';
   const text = typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
-  return `<details open><summary>request and response</summary><pre>${esc(text)}</pre></details>`;
+  return `<details open><summary>request and response</summary><pre>${esc(text, MAX_BLOCK)}</pre></details>`;
 }
 
 function checkRow(check: CheckResult, figures: readonly Figure[]): string {
@@ -127,7 +130,7 @@ function checkRow(check: CheckResult, figures: readonly Figure[]): string {
         : esc(detail);
   const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
   const measurements = check.measurements
-    ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2))}</pre></details>`
+    ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2), MAX_BLOCK)}</pre></details>`
     : '';
   return `<tr id="check-${esc(check.id)}" class="${check.verdict}" data-id="${esc(check.id)}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${esc(check.area)}">
 <td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${check.verdict.toUpperCase()}</td>
@@ -163,8 +166,15 @@ function clauseAppendix(checks: readonly CheckResult[]): string {
     .join('\n');
 }
 
+/** What the clean-up could not remove, each with the control call that removes it; nothing when it removed everything. */
+function leftoversSection(report: RunReport): string {
+  if (!report.leftovers?.length) return '';
+  const items = report.leftovers.map((leftover) => `<li>${esc(leftover.kind)} <code>${esc(leftover.id)}</code>: <code>${esc(leftover.remove_with)}</code></li>`);
+  return `<section id="leftovers"><h2>Clean-up incomplete</h2>\n<p>The run could not remove these from the target; each is removed by the control call shown.</p>\n<ul>${items.join('')}</ul>\n</section>\n`;
+}
+
 export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const { summary } = report;
   const areas = [...new Set(report.checks.map((check) => check.area))].sort();
   const figuresByCheck = new Map(report.checks.map((check) => [check.id, figuresFor(check)]));
@@ -191,7 +201,7 @@ tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${es
 <nav><a href="#charts">Timing charts (${allFigures.length})</a><a href="#checks">Checks (${report.checks.length})</a><a href="#spec">Spec clauses</a></nav>
 </header>
 <main>
-<section id="charts"><h2>Timing charts</h2>
+${leftoversSection(report)}<section id="charts"><h2>Timing charts</h2>
 ${charts}
 </section>
 <section id="checks"><h2>Checks</h2>

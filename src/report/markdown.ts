@@ -1,14 +1,14 @@
-/** report.md: the verdict first, then failures, then every check in a table. */
+/** report.md: the verdict first, then failures, then every check in a table; all text through escapeMarkdownCell. */
 import { escapeMarkdownCell } from './escape.js';
-import { mustFailed, type RunReport } from './model.js';
+import { runVerdict, type RunReport } from './model.js';
 
 export function renderMarkdown(report: RunReport): string {
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const { summary } = report;
   const lines = [
     `# Certification report: ${verdict}`,
     '',
-    `- Target: ${report.target.base_url}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
+    `- Target: ${escapeMarkdownCell(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
     `- Run: ${report.started_at} to ${report.finished_at}`,
     `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
@@ -18,8 +18,14 @@ export function renderMarkdown(report: RunReport): string {
   if (problems.length > 0) {
     lines.push('## Failures and warnings', '');
     for (const check of problems) {
-      lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${check.title}. ${check.detail ?? ''}`, `  - Clause: ${check.clause}`);
+      const [title, detail, clause] = [check.title, check.detail ?? '', check.clause].map(escapeMarkdownCell);
+      lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${title}. ${detail}`, `  - Clause: ${clause}`);
     }
+    lines.push('');
+  }
+  if (report.leftovers?.length) {
+    lines.push('## Clean-up incomplete', '', 'The run could not remove these from the target; each is removed by the control call shown.', '');
+    for (const leftover of report.leftovers) lines.push(`- ${leftover.kind} ${escapeMarkdownCell(leftover.id)}: \`${escapeMarkdownCell(leftover.remove_with)}\``);
     lines.push('');
   }
   lines.push('## All checks', '', '| Verdict | Id | Level | Title | Clause | ms | Detail |', '|---|---|---|---|---|---:|---|');

@@ -21,6 +21,13 @@ const CHECK_RESULT = z.looseObject({
   area: z.string().describe('suite the check belongs to (not in the contract example; extra fields are allowed)'),
 });
 
+const LEFTOVER = z.object({
+  kind: z.enum(['workspace', 'token', 'endpoint']),
+  id: z.string(),
+  workspace_id: z.string(),
+  remove_with: z.string().describe('the control-interface call that removes it, e.g. DELETE /workspaces/ws_x/tokens/tok_y'),
+});
+
 export const RUN_REPORT = z.looseObject({
   harness_version: z.string(),
   target: z.object({ base_url: z.string(), embedded_reference: z.boolean() }),
@@ -30,11 +37,16 @@ export const RUN_REPORT = z.looseObject({
   checks: z.array(CHECK_RESULT),
   tier: z.enum(['fast', 'full']),
   interrupted: z.boolean().optional().describe('set when a signal stopped the run before every check ran'),
+  leftovers: z
+    .array(LEFTOVER)
+    .optional()
+    .describe('what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;
 export type CheckResult = z.infer<typeof CHECK_RESULT>;
 export type RunReport = z.infer<typeof RUN_REPORT>;
+export type Leftover = z.infer<typeof LEFTOVER>;
 
 // The catalog's Level and the report's level must stay one set of words.
 const levelsAgree: [Level, z.infer<typeof LEVEL>] extends [z.infer<typeof LEVEL>, Level] ? true : never = true;
@@ -61,4 +73,13 @@ export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped'):
 /** The run fails when a `must` check failed. */
 export function mustFailed(report: RunReport): boolean {
   return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
+}
+
+export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'CLEAN-UP-INCOMPLETE' | 'PASSED';
+
+/** The run's verdict, as every writer and the console state it; in the order of the exit codes' precedence (130, 1, 3, 0). */
+export function runVerdict(report: RunReport): RunVerdict {
+  if (report.interrupted) return 'INTERRUPTED';
+  if (mustFailed(report)) return 'FAILED';
+  return (report.leftovers?.length ?? 0) > 0 ? 'CLEAN-UP-INCOMPLETE' : 'PASSED';
 }

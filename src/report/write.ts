@@ -1,7 +1,13 @@
-/** Writes every report from the one RunReport; writers never recompute verdicts. */
+/**
+ * Writes every report from the one RunReport; writers never recompute verdicts. The report
+ * is masked and made printable (src/text/printable.ts) before any writer sees it, so
+ * report.json holds what the other reports show; each writer escapes through
+ * src/report/escape.ts as well, which applies the same rule again.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskDeep, mask } from '../secrets/mask.js';
+import { printableDeep } from '../text/printable.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -9,7 +15,7 @@ import type { RunReport } from './model.js';
 
 export function writeReports(report: RunReport, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const safe = maskDeep(report);
+  const safe = printableDeep(maskDeep(report));
   const files: Array<[string, string]> = [
     ['report.json', `${JSON.stringify(safe, null, 2)}\n`],
     ['junit.xml', renderJunit(safe)],

@@ -1,7 +1,7 @@
 /**
  * One certification run (../shared/contracts/runner.md): settings, target, suites,
  * reports, clean-up; the exit code says pass (0), a must failed (1), no run (2),
- * interrupted (130).
+ * clean-up incomplete (3), interrupted (130).
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
 import type { CheckSpec } from '../catalog/checks.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
-import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
 import type { RunContext } from '../suite/run-context.js';
@@ -25,6 +25,7 @@ import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
 import { pendingCreations } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
+import { writeLine } from '../text/console.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -40,7 +41,7 @@ export interface CertifyOptions {
 }
 
 export async function certify(options: CertifyOptions = {}): Promise<number> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${mask(line)}\n`));
+  const print = options.print ?? ((line: string) => writeLine(process.stdout, line));
   let settings: Settings;
   try {
     settings = loadSettings(options.env ?? process.env);
@@ -82,6 +83,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     const finishedAt = new Date();
     const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken);
     if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
+    if (cleanup.leftovers.length > 0) {
+      print(`clean-up incomplete: ${cleanup.leftovers.length} resources left on the target; each is removed by:`);
+      for (const leftover of cleanup.leftovers) print(`  ${leftover.remove_with}`);
+    }
 
     const report: RunReport = {
       harness_version: HARNESS_VERSION,
@@ -92,13 +97,13 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
       ...(interrupted ? { interrupted: true } : {}),
+      ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
     };
     report.summary = summarize(report.checks);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
     printSummary(report, print);
     print(`reports: ${files.join(', ')}`);
-    if (interrupted) return EXIT.interrupted;
-    return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
+    return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[runVerdict(report)];
   } catch (error) {
     if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
@@ -110,7 +115,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
 }
 
 function abort(reason: string): number {
-  process.stderr.write(`certify: ${mask(reason)}\n`);
+  writeLine(process.stderr, `certify: ${reason}`);
   return EXIT.noRun;
 }
 
@@ -256,7 +261,7 @@ function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: S
 
 function printSummary(report: RunReport, print: (line: string) => void): void {
   const { summary } = report;
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const byArea = new Map<string, Record<string, number>>();
   for (const check of report.checks) {
     const row = byArea.get(check.area) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };

@@ -1,10 +1,12 @@
 /**
  * Removes what the ledger says the run left on the target: endpoints, tokens, then
  * workspaces. Bounded whatever the target does: removals of one kind run a few at a time,
- * each with its own time-out, and none starts after the clean-up's time budget.
+ * each with its own time-out, and none starts after the clean-up's time budget. What is
+ * still there afterwards is listed, each with the control call that would remove it.
  */
-import { ControlClient } from '../control/client.js';
+import { ControlClient, removalPath } from '../control/client.js';
 import type { Resource } from '../control/types.js';
+import type { Leftover } from '../report/model.js';
 import { outstandingResources, recordResource } from '../suite/ledger.js';
 
 const ORDER: Resource['kind'][] = ['endpoint', 'token', 'workspace'];
@@ -13,9 +15,16 @@ const CONCURRENCY = 8;
 /** No removal starts after this; the whole clean-up ends within it plus one request time-out. */
 export const CLEANUP_BUDGET_MS = 20_000;
 
-export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined): Promise<{ removed: number; failed: number }> {
+export interface CleanupOutcome {
+  removed: number;
+  failed: number;
+  /** What the ledger still lists once the clean-up ended, in removal order. */
+  leftovers: Leftover[];
+}
+
+export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined): Promise<CleanupOutcome> {
   const leftovers = outstandingResources(ledgerPath);
-  if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length };
+  if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
   const control = new ControlClient(controlUrl, controlToken, {
     timeoutMs: REQUEST_TIMEOUT_MS,
     onRemoved: (resource) => recordResource(ledgerPath, 'removed', resource),
@@ -44,5 +53,15 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
     }));
   }
   await control.close();
-  return { removed, failed };
+  return { removed, failed, leftovers: listed(outstandingResources(ledgerPath)) };
+}
+
+/** In the order they can be removed (endpoints and tokens before their workspace), so the calls can be run top to bottom. */
+function listed(resources: Resource[]): Leftover[] {
+  return [...resources].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind)).map(asLeftover);
+}
+
+function asLeftover(resource: Resource): Leftover {
+  const id = resource.kind === 'workspace' ? resource.workspaceId : resource.kind === 'token' ? resource.tokenId : resource.endpointId;
+  return { kind: resource.kind, id, workspace_id: resource.workspaceId, remove_with: `DELETE ${removalPath(resource)}` };
 }

@@ -33,7 +33,7 @@ describe('svc-harness', () => {
     for (const name of ['SVC_BASE_URL', 'SVC_CONTROL_URL', 'SVC_CONTROL_TOKEN', 'SVC_TOKEN', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'CERTIFY_TIER', 'CERTIFY_REPORT_DIR']) {
       expect(run.stdout).toContain(`  ${name} `);
     }
-    expect(run.stdout).toMatch(/exit codes:\n\s+0 .*\n\s+1 .*\n\s+2 .*\n\s+130 /);
+    expect(run.stdout).toMatch(/exit codes:\n\s+0 .*\n\s+1 .*\n\s+2 .*\n\s+3 .*clean-up incomplete.*\n\s+130 /);
   });
 
   it.each(COMMANDS.map((command) => [command.words.join(' '), command] as const))('%s --help shows its options, settings and exit codes', async (_name, command) => {

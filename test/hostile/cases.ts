@@ -20,8 +20,8 @@ export interface HostileCase {
   checks: string[];
   /** Checks that must end `fail` with a one-line reason. */
   affected: string[];
-  /** 0 when the checks pass and only the clean-up is refused (it is reported, not a check). */
-  exit: 0 | 1 | 2;
+  /** 3 when no `must` check failed but the clean-up left resources on the target (the report lists them). */
+  exit: 0 | 1 | 2 | 3;
   /** Whole run, start to exit, on a loaded 2-core machine. */
   boundS: number;
 }
@@ -43,6 +43,8 @@ export const CASES: HostileCase[] = [
   api('garbage', 'answers bytes that are not HTTP/1.1'),
   api('huge-headers', 'sends a 1 MB response header'),
   api('redirect-loop', 'redirects every request to itself (307)'),
+  api('hostile-json', 'answers every error with control characters, escapes and markup as JSON escapes in valid JSON', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
+  api('hostile-bytes', 'answers every error with control characters, escapes, markup and invalid UTF-8 as raw bytes', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
   {
     behaviour: 'retry-after', where: 'api', what: 'answers 429 Retry-After: 3600 to everything, while revocation polls',
     checks: [...API_CHECKS, 'REVOKE-PROPAGATION'], affected: [...API_CHECKS, 'REVOKE-PROPAGATION'], exit: 1, boundS: 150,
@@ -55,6 +57,6 @@ export const CASES: HostileCase[] = [
   control('retry-after', 'control interface answers 429 Retry-After: 3600'),
   {
     behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
-    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 0, boundS: 130,
+    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 3, boundS: 130,
   },
 ];

@@ -1,7 +1,9 @@
 /**
  * Certification runs against hostile targets: whatever the target does at the transport
- * level, the run ends within its bound, the affected checks fail with a one-line reason,
- * memory stays bounded, nothing secret is printed, and the exit code says what happened.
+ * level or says in its answers, the run ends within its bound, the affected checks fail
+ * with a one-line reason, memory stays bounded, nothing secret and nothing unprintable is
+ * printed or written (junit.xml validates against the JUnit schema), and the exit code
+ * says what happened.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,8 +15,11 @@ import { startReference, type RunningReference } from '../../reference/index.js'
 import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
 import { CASES, RSS_BOUND_MB, type HostileCase } from './cases.js';
 import { limiter, runCertifyChild, type ChildResult } from './child.js';
+import { unsafeCharacters } from './hostile-text.js';
 import { hasStackTrace, leaks } from './scan.js';
-import { startHostileServer, startTlsFaultServer, type HostileServer } from './server.js';
+import { hasXmllint, junitSchemaProblems } from '../support/xmllint.js';
+import { startHostileServer, startTlsFaultServer, type HostileServer, type RunRecord } from './server.js';
+import { leftovers } from './target-state.js';
 
 let reference: RunningReference;
 let hostile: HostileServer;
@@ -40,6 +45,49 @@ function expectBounded(name: string, run: ChildResult, boundS: number): void {
   expect(run.rss.maxMb, `${name}: peak RSS of one process`).toBeLessThan(RSS_BOUND_MB.process);
   expect(run.rss.sumMb, `${name}: peak RSS of the run`).toBeLessThan(RSS_BOUND_MB.run);
   expect(hasStackTrace(output), `${name}: a stack trace in the output:\n${output.slice(-3000)}`).toBe(false);
+  expectPrintable(name, run);
+}
+
+/** The console and every report hold nothing a terminal or an XML parser would act on; report.html no markup of the target's. */
+function expectPrintable(name: string, run: ChildResult): void {
+  expect(unsafeCharacters(run.stdout), `${name}: stdout`).toEqual([]);
+  expect(unsafeCharacters(run.stderr), `${name}: stderr`).toEqual([]);
+  for (const [path, latin1] of run.files) {
+    const file = path.split('/').pop()!;
+    if (!['report.json', 'junit.xml', 'report.md', 'report.html'].includes(file)) continue;
+    const bytes = Buffer.from(latin1, 'latin1');
+    expect(unsafeCharacters(bytes.toString('utf8')), `${name}: ${file}`).toEqual([]);
+    if (file === 'report.html') expect(latin1, `${name}: report.html`).not.toContain('<script>alert');
+    if (file === 'junit.xml' && hasXmllint) expect(junitSchemaProblems(bytes), `${name}: junit.xml against the JUnit schema`).toEqual([]);
+  }
+}
+
+/**
+ * A clean-up that could not remove anything: the report lists every resource the run
+ * created (as the proxy recorded them), each with a control call; the console and report.md
+ * show those calls; and sent to the reference directly, in that order, they remove everything.
+ */
+async function expectLeftoversListed(name: string, run: ChildResult, record: RunRecord): Promise<void> {
+  const listed = run.report!.leftovers ?? [];
+  const created = [...record.workspaces, ...record.tokens.keys(), ...record.endpoints.keys()];
+  expect(created.length, `${name}: the run created nothing`).toBeGreaterThan(0);
+  expect(listed.map((leftover) => leftover.id).sort(), `${name}: leftovers listed`).toEqual(created.sort());
+  const markdown = [...run.files].find(([path]) => path.endsWith('report.md'))?.[1] ?? '';
+  for (const { remove_with: call } of listed) {
+    expect(call).toMatch(/^DELETE \/workspaces\/ws_[^/\s]+(\/(tokens|webhook-endpoints)\/[^/\s]+)?$/);
+    expect(run.stdout, `${name}: ${call} on the console`).toContain(call);
+    expect(markdown, `${name}: ${call} in report.md`).toContain(call);
+  }
+  // In the order listed: a user runs them top to bottom.
+  for (const leftover of listed) {
+    const res = await fetch(`${reference.controlUrl}${leftover.remove_with.slice('DELETE '.length)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${reference.controlToken}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(res.status, `${name}: ${leftover.remove_with}`).toBeLessThan(300);
+  }
+  expect(await leftovers(reference, record), `${name}: still on the target after the listed calls`).toEqual([]);
 }
 
 describe.concurrent('a hostile target', () => {
@@ -61,6 +109,13 @@ describe.concurrent('a hostile target', () => {
       expect(check?.detail, `${name}: ${id}: reason on one line`).not.toMatch(/\n/);
     }
     expect(leaks(run, [reference.controlToken, ...hostile.record(name.replace('.', '-')).secrets])).toEqual([]);
+    if (c.where === 'delete') await expectLeftoversListed(name, run, hostile.record(name.replace('.', '-')));
+    if (c.behaviour.startsWith('hostile-')) {
+      // The target's text did reach the reports, shown: the check is not passing for want of input.
+      const detail = run.report!.checks.map((check) => check.detail ?? '').join(' ');
+      expect(detail, `${name}: the target's text in the details`).toContain('\\u001b[2J');
+      expect(run.stdout, `${name}: the target's text on the console`).toContain('\\u0000 BEL\\u0007');
+    }
   });
 
   it('a TLS handshake failure after the probe: checks fail, exit 1', async () => {

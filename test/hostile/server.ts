@@ -8,6 +8,11 @@
  * `slow-create` forwards everything but answers the control interface's creating POSTs
  * (workspaces, tokens, endpoints) SLOW_CREATE_MS late, after the target created them.
  *
+ * `hostile-json` and `hostile-bytes` forward everything but replace the body of every error
+ * answer (status 400 and up) with HOSTILE_TEXT (hostile-text.ts), keeping the status: as
+ * JSON escapes inside valid JSON, or as raw bytes (with a CESU-8 lone surrogate and an
+ * invalid UTF-8 byte) under `application/json`.
+ *
  * `<run>` names one certification run (what it created is recorded under it), `<where>`
  * is `api`, `control`, `delete` (control DELETEs only) or `all`. The probe of a run
  * (GET /v1/whoami without credentials, GET /_control/capabilities) is always answered
@@ -21,6 +26,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { HOSTILE_TEXT } from './hostile-text.js';
 
 export const BEHAVIOURS = [
   'none',
@@ -38,6 +44,8 @@ export const BEHAVIOURS = [
   'retry-after',
   'echo-secrets',
   'slow-create',
+  'hostile-json',
+  'hostile-bytes',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 export type Where = 'api' | 'control' | 'delete' | 'all';
@@ -67,6 +75,15 @@ const FIFTY_MB = 50 * 1024 * 1024;
 export const SLOW_CREATE_MS = 3_000;
 const CREATING = /^\/workspaces(\/[^/]+\/(tokens|webhook-endpoints))?$/;
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
+/** Error bodies of `hostile-json` and `hostile-bytes`: the text in the code, the message and the request id. */
+const HOSTILE_BODY = {
+  'hostile-json': Buffer.from(JSON.stringify({ error: { code: HOSTILE_TEXT, message: HOSTILE_TEXT, request_id: `req_${HOSTILE_TEXT}` } }), 'utf8'),
+  'hostile-bytes': Buffer.concat([
+    Buffer.from(`{"error":{"code":"${HOSTILE_TEXT}","message":"`, 'utf8'),
+    Buffer.from([0xed, 0xa0, 0x80, 0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x32, 0x4a]), // a CESU-8 surrogate, invalid UTF-8, NUL, ESC [2J
+    Buffer.from(`${HOSTILE_TEXT}","request_id":"req_x"}}`, 'utf8'),
+  ]),
+} as const;
 
 export async function startHostileServer(referenceBaseUrl: string): Promise<HostileServer> {
   const reference = new URL(referenceBaseUrl);
@@ -106,10 +123,11 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
       const creating = isControl && req.method === 'POST' && CREATING.test(path);
       return forward(req, res, rest, isControl ? entry : undefined, path, creating ? SLOW_CREATE_MS : 0);
     }
+    if (behaviour === 'hostile-json' || behaviour === 'hostile-bytes') return forward(req, res, rest, isControl ? entry : undefined, path, 0, HOSTILE_BODY[behaviour]);
     misbehave(behaviour, req, res, `${req.headers.host ?? ''}${req.url ?? ''}`);
   });
 
-  function forward(req: IncomingMessage, res: ServerResponse, rest: string, entry: RunRecord | undefined, controlPath: string, answerDelayMs = 0): void {
+  function forward(req: IncomingMessage, res: ServerResponse, rest: string, entry: RunRecord | undefined, controlPath: string, answerDelayMs = 0, errorBody?: Buffer): void {
     const upstream = httpRequest(
       { host: reference.hostname, port: reference.port, method: req.method, path: rest, headers: { ...req.headers, host: reference.host }, agent: false },
       (answer) => {
@@ -118,7 +136,11 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
         answer.on('end', () => {
           const body = Buffer.concat(chunks);
           if (entry) noteControl(entry, req.method ?? 'GET', controlPath, answer.statusCode ?? 0, body);
-          const send = () => void res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+          const status = answer.statusCode ?? 502;
+          const send = () =>
+            errorBody && status >= 400
+              ? void res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(errorBody.length) }).end(errorBody)
+              : void res.writeHead(status, answer.headers).end(body);
           if (answerDelayMs === 0) return send();
           const timer = setTimeout(() => {
             timers.delete(timer);
@@ -201,6 +223,8 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
       }
       case 'none':
       case 'slow-create':
+      case 'hostile-json':
+      case 'hostile-bytes':
         return;
     }
   }

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { loadSettings, SettingsError, settingsHelp } from '../../config/settings.js';
 import { CapturingReceiver, formatDeliveryLine, type ReceiverOptions } from '../../receiver/index.js';
-import { mask, registerSecret } from '../../secrets/mask.js';
+import { registerSecret } from '../../secrets/mask.js';
+import { writeLine } from '../../text/console.js';
 import { untilStopSignal, type Command } from '../command.js';
 
 const SETTINGS = ['RECEIVER_HOST', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'RECEIVER_TLS_CERT', 'RECEIVER_TLS_KEY', 'RECEIVER_SECRET'];
@@ -35,7 +36,7 @@ async function runReceiver(): Promise<number> {
   const receiver = await CapturingReceiver.start(options);
   const endpoint = receiver.createEndpoint({ path: '*', name: 'catch-all', rejectStaleTimestamp: true });
   if (secret !== undefined) endpoint.setSecret(secret);
-  const print = (line: string): void => void process.stdout.write(`${mask(line)}\n`);
+  const print = (line: string): void => writeLine(process.stdout, line);
   endpoint.onSettled((delivery) => print(formatDeliveryLine(delivery)));
 
   print(`capturing receiver listening on port ${receiver.port}`);
