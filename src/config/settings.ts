@@ -32,6 +32,11 @@ const FIELDS = z.object({
     RECEIVER_PUBLIC_URL: baseUrl('RECEIVER_PUBLIC_URL').optional().describe("the receiver's URL as the service must call it (a tunnel, for a remote service); default https://127.0.0.1:<port>"),
     RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional().describe('PEM certificate of the receiver; default: a self-signed pair made for the run'),
     RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional().describe('PEM private key of the receiver'),
+    IDP_HOST: z.string().min(1, 'IDP_HOST is empty').optional().describe('address the test identity provider (JWKS) listens on; default 127.0.0.1'),
+    IDP_PORT: port('IDP_PORT').default(0).describe('its port; one server serves every provider of the run, by path; 0: any free port'),
+    IDP_PUBLIC_URL: baseUrl('IDP_PUBLIC_URL').optional().describe('its base URL as the service must call it (a tunnel, for a remote service); default http://<IDP_HOST>:<port>'),
+    IDP_TLS_CERT: readableFile('IDP_TLS_CERT').optional().describe('PEM certificate: the identity provider serves HTTPS; default plain HTTP'),
+    IDP_TLS_KEY: readableFile('IDP_TLS_KEY').optional().describe('PEM private key of the identity provider'),
     RECEIVER_SECRET: z.string().min(1).optional().describe('signing secret checked by the standalone receiver command'),
     CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast').describe('fast (CI gate) or full (adds real-time checks: the 30 s time-out, un-scaled retries)'),
     CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
@@ -52,6 +57,9 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
     if (Boolean(settings.RECEIVER_TLS_CERT) !== Boolean(settings.RECEIVER_TLS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['RECEIVER_TLS_KEY'], message: 'RECEIVER_TLS_CERT and RECEIVER_TLS_KEY must be given together' });
     }
+    if (Boolean(settings.IDP_TLS_CERT) !== Boolean(settings.IDP_TLS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['IDP_TLS_KEY'], message: 'IDP_TLS_CERT and IDP_TLS_KEY must be given together' });
+    }
   });
 
 export type Settings = z.output<typeof SCHEMA>;
@@ -66,7 +74,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
 }
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
-const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'CERTIFY_'];
+const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'IDP_', 'CERTIFY_'];
 
 
 export function parseSettings(sources: Record<string, string>): Settings {

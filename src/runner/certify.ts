@@ -62,6 +62,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   try {
     target = await resolveTarget(settings, allowProduction);
     const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
+    const idpTls = idpCertificate(settings);
     const run: RunContext = {
       baseUrl: target.baseUrl,
       controlUrl: target.controlUrl,
@@ -70,6 +71,12 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       tier: settings.CERTIFY_TIER,
       embeddedReference: target.embeddedReference,
       receiver: target.receiver ?? { host: settings.RECEIVER_HOST, port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
+      idp: {
+        host: settings.IDP_HOST ?? target.idp?.host ?? '127.0.0.1',
+        port: settings.IDP_PORT,
+        ...(settings.IDP_PUBLIC_URL ? { publicUrl: settings.IDP_PUBLIC_URL } : target.idp?.publicHost ? { publicHost: target.idp.publicHost } : {}),
+        ...(idpTls ? { tls: idpTls } : {}),
+      },
       ledgerPath: join(workDir, 'ledger.jsonl'),
       insecureTls: target.embeddedReference,
     };
@@ -122,9 +129,18 @@ async function receiverCertificate(settings: Settings, workDir: string): Promise
     return { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY };
   }
   const hosts = ['127.0.0.1', 'localhost'];
+  if (settings.RECEIVER_HOST) hosts.push(settings.RECEIVER_HOST);
   if (settings.RECEIVER_PUBLIC_URL) hosts.push(new URL(settings.RECEIVER_PUBLIC_URL).hostname);
   const { certPath, keyPath } = await createSelfSignedCertificate({ hosts, dir: workDir });
   return { certPath, keyPath };
+}
+
+/** IDP_TLS_CERT/KEY, checked like the receiver's; without them the identity provider serves plain HTTP. */
+function idpCertificate(settings: Settings): { certPath: string; keyPath: string } | undefined {
+  if (!settings.IDP_TLS_CERT || !settings.IDP_TLS_KEY) return undefined;
+  usablePem('IDP_TLS_CERT', settings.IDP_TLS_CERT, (pem) => new X509Certificate(pem));
+  usablePem('IDP_TLS_KEY', settings.IDP_TLS_KEY, (pem) => createPrivateKey(pem));
+  return { certPath: settings.IDP_TLS_CERT, keyPath: settings.IDP_TLS_KEY };
 }
 
 function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknown): void {

@@ -22,6 +22,7 @@ import { closeHarness, harness } from './harness.js';
 import { CheckSkip, RegistrationError } from '../errors.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
+import { closeSharedJwksServer } from './identity-provider.js';
 import { closeSharedReceiver } from './webhooks.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -103,6 +104,7 @@ export function certifySuite(area: Area, body: () => void): void {
       await settleRunningChecks();
       await runSuiteEndCleanups();
       await closeSharedReceiver();
+      await closeSharedJwksServer();
       await closeHarness();
     });
     declare();
