@@ -17,13 +17,15 @@ import { mask } from '../secrets/mask.js';
 import type { RunContext } from '../suite/run-context.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
+import { PROBE_REQUEST_MS, probeReach } from './reach.js';
+import { ControlClient } from '../control/client.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
-import { pendingCreations } from '../suite/ledger.js';
+import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
 
 
@@ -80,6 +82,8 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       ledgerPath: join(workDir, 'ledger.jsonl'),
       insecureTls: target.embeddedReference,
     };
+    const inconclusive = await probeTargetReach(run);
+    if (inconclusive) print(`reach probe inconclusive (${inconclusive}); the checks will judge the target`);
     print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
@@ -113,6 +117,23 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     await target?.stop().catch(() => undefined);
     rmSync(workDir, { recursive: true, force: true });
     releaseRunner();
+  }
+}
+
+/** Refuses (RunAbort) a target that cannot reach the receiver or the identity provider; needs a control interface to set them up. */
+async function probeTargetReach(run: RunContext): Promise<string | undefined> {
+  if (!run.controlUrl || !run.controlToken) return undefined;
+  // What the probe creates is in the ledger: an interrupted probe is cleaned up like a check.
+  const control = new ControlClient(run.controlUrl, run.controlToken, {
+    timeoutMs: PROBE_REQUEST_MS,
+    onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
+    onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
+    onCreating: () => recordPendingCreation(run.ledgerPath),
+  });
+  try {
+    return await probeReach(run, control);
+  } finally {
+    await control.close();
   }
 }
 
