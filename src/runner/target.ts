@@ -56,7 +56,12 @@ function fromSettings(settings: Settings): ResolvedTarget {
 async function startEmbeddedReference(): Promise<ResolvedTarget> {
   // Loaded on demand: a run against another implementation never loads the reference.
   const { startReference } = await import('../../reference/index.js');
-  const reference = await startReference({ quiet: true, personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined });
+  const reference = await startReference({
+    quiet: true,
+    personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined,
+    // The reference as a service on another machine (npm run certify:remote).
+    outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
+  });
   registerSecret(reference.controlToken);
   return {
     baseUrl: reference.baseUrl,
