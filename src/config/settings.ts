@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SettingsError } from '../errors.js';
 import { describeFields, type SettingHelp } from './describe.js';
 import { readSettingSources } from './sources.js';
-import { baseUrl, credential, envList, firstIssue, flag, ownedSettings, port, positiveMs, readableFile } from './validators.js';
+import { baseUrl, credential, envList, firstIssue, flag, integer, ownedSettings, port, positiveMs, readableFile } from './validators.js';
 
 export { readSettingSources, SettingsError };
 
@@ -40,6 +40,7 @@ const FIELDS = z.object({
     RECEIVER_SECRET: z.string().min(1).optional().describe('signing secret checked by the standalone receiver command'),
     CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast').describe('fast (CI gate) or full (adds real-time checks: the 30 s time-out, un-scaled retries)'),
     CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
+    CERTIFY_MIN_COVERAGE: integer('CERTIFY_MIN_COVERAGE', 0, 100).default(0).describe("percent of the tier's must checks that must run with a verdict (not skip); fewer fails the run (exit 1)"),
     CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });

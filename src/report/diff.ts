@@ -11,7 +11,7 @@
  */
 import { mask } from '../secrets/mask.js';
 import { escapeMarkdownCell, escapeXml } from './escape.js';
-import { mustFailed, type CheckResult, type RunReport, type Verdict } from './model.js';
+import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface RunSide {
   label: string;
@@ -98,7 +98,7 @@ function side(report: RunReport, label: string): RunSide {
     finishedAt: report.finished_at ?? '',
     tier: report.tier ?? '',
     summary: report.summary,
-    outcome: report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED',
+    outcome: runVerdict(report),
   };
 }
 

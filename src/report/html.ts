@@ -18,7 +18,8 @@ import { catalogEntry } from '../catalog/checks.js';
 import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
-import { mustFailed, type CheckResult, type RunReport, type Verdict } from './model.js';
+import { coverageLine } from './coverage.js';
+import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
   /** Extra figures (a load run's latency distribution), shown after the check charts. */
@@ -164,7 +165,7 @@ function clauseAppendix(checks: readonly CheckResult[]): string {
 }
 
 export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const { summary } = report;
   const areas = [...new Set(report.checks.map((check) => check.area))].sort();
   const figuresByCheck = new Map(report.checks.map((check) => [check.id, figuresFor(check)]));
@@ -188,6 +189,7 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 <p>Target <code>${esc(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
 tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}.</p>
 <p class="summary">${counts}</p>
+${report.coverage ? `<p>Coverage: ${esc(coverageLine(report.coverage))}</p>` : ''}
 <nav><a href="#charts">Timing charts (${allFigures.length})</a><a href="#checks">Checks (${report.checks.length})</a><a href="#spec">Spec clauses</a></nav>
 </header>
 <main>

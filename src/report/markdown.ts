@@ -1,9 +1,10 @@
 /** report.md: the verdict first, then failures, then every check in a table. */
 import { escapeMarkdownCell } from './escape.js';
-import { mustFailed, type RunReport } from './model.js';
+import { coverageLine } from './coverage.js';
+import { runVerdict, type RunReport } from './model.js';
 
 export function renderMarkdown(report: RunReport): string {
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const { summary } = report;
   const lines = [
     `# Certification report: ${verdict}`,
@@ -12,8 +13,14 @@ export function renderMarkdown(report: RunReport): string {
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
     `- Run: ${report.started_at} to ${report.finished_at}`,
     `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
+    ...(report.coverage ? [`- Coverage: ${coverageLine(report.coverage)}`] : []),
     '',
   ];
+  if (report.coverage && report.coverage.missing.length > 0) {
+    lines.push('## Must checks that did not run', '');
+    for (const group of report.coverage.missing) lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
+    lines.push('');
+  }
   const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn');
   if (problems.length > 0) {
     lines.push('## Failures and warnings', '');

@@ -21,6 +21,20 @@ const CHECK_RESULT = z.looseObject({
   area: z.string().describe('suite the check belongs to (not in the contract example; extra fields are allowed)'),
 });
 
+const RAN = z.object({ ran: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).describe('checks of the tier that ran with a verdict (not skip), of all checks of the tier at that level');
+
+const COVERAGE = z
+  .object({
+    by_level: z.object({ must: RAN, should: RAN, observe: RAN }),
+    must_percent: z.number().min(0).max(100).describe("percent of the tier's must checks that ran (100 when the tier has none)"),
+    min_must_percent: z.number().min(0).max(100).describe('CERTIFY_MIN_COVERAGE of the run'),
+    met: z.boolean().describe('must_percent >= min_must_percent; false fails the run (exit 1)'),
+    missing: z
+      .array(z.object({ reason: z.string().describe('the skip reason: which capability the run lacked'), checks: z.array(z.string()) }))
+      .describe("the tier's must checks that did not run, grouped by why"),
+  })
+  .describe('how much of the tier ran: a run that skipped what it could not do must not read as a full pass');
+
 export const RUN_REPORT = z.looseObject({
   harness_version: z.string(),
   target: z.object({ base_url: z.string(), embedded_reference: z.boolean() }),
@@ -30,11 +44,13 @@ export const RUN_REPORT = z.looseObject({
   checks: z.array(CHECK_RESULT),
   tier: z.enum(['fast', 'full']),
   interrupted: z.boolean().optional().describe('set when a signal stopped the run before every check ran'),
+  coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;
 export type CheckResult = z.infer<typeof CHECK_RESULT>;
 export type RunReport = z.infer<typeof RUN_REPORT>;
+export type Coverage = z.infer<typeof COVERAGE>;
 
 // The catalog's Level and the report's level must stay one set of words.
 const levelsAgree: [Level, z.infer<typeof LEVEL>] extends [z.infer<typeof LEVEL>, Level] ? true : never = true;
@@ -58,7 +74,13 @@ export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped'):
   return level === 'must' ? 'fail' : 'warn';
 }
 
-/** The run fails when a `must` check failed. */
+/** A `must` check failed. */
 export function mustFailed(report: RunReport): boolean {
   return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
+}
+
+/** The run's verdict, as every writer states it: a must failed, or fewer must checks ran than CERTIFY_MIN_COVERAGE demands, fails it. */
+export function runVerdict(report: RunReport): 'PASSED' | 'FAILED' | 'INTERRUPTED' {
+  if (report.interrupted) return 'INTERRUPTED';
+  return mustFailed(report) || report.coverage?.met === false ? 'FAILED' : 'PASSED';
 }

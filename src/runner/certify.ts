@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import type { CheckSpec } from '../catalog/checks.js';
+import { getCheck, type CheckSpec } from '../catalog/checks.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
-import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { coverageLine, coverageOf, shortfallLine } from '../report/coverage.js';
+import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
 import type { RunContext } from '../suite/run-context.js';
@@ -105,11 +106,14 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       ...(interrupted ? { interrupted: true } : {}),
     };
     report.summary = summarize(report.checks);
+    // Checks of the other tier are not owed: a fast run skips the full tier's real-time checks by design.
+    report.coverage = coverageOf(report.checks, (id) => run.tier === 'full' || getCheck(id).tier === 'fast', settings.CERTIFY_MIN_COVERAGE);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
     printSummary(report, print);
     print(`reports: ${files.join(', ')}`);
     if (interrupted) return EXIT.interrupted;
-    return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
+    if (!report.coverage.met) process.stderr.write(`certify: ${mask(shortfallLine(report.coverage))}\n`);
+    return runVerdict(report) === 'FAILED' ? EXIT.mustFailed : EXIT.passed;
   } catch (error) {
     if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
@@ -293,7 +297,7 @@ function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: S
 
 function printSummary(report: RunReport, print: (line: string) => void): void {
   const { summary } = report;
-  const verdict = report.interrupted ? 'INTERRUPTED' : mustFailed(report) ? 'FAILED' : 'PASSED';
+  const verdict = runVerdict(report);
   const byArea = new Map<string, Record<string, number>>();
   for (const check of report.checks) {
     const row = byArea.get(check.area) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };
@@ -306,5 +310,6 @@ function printSummary(report: RunReport, print: (line: string) => void): void {
     print(`${area.padEnd(24)} ${String(row.pass).padStart(4)} ${String(row.fail).padStart(4)} ${String(row.warn).padStart(4)} ${String(row.skip).padStart(4)}`);
   }
   print(`${'total'.padEnd(24)} ${String(summary.pass).padStart(4)} ${String(summary.fail).padStart(4)} ${String(summary.warn).padStart(4)} ${String(summary.skip).padStart(4)}`);
+  if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
   print(`verdict: ${verdict}`);
 }
