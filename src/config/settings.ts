@@ -41,6 +41,7 @@ const FIELDS = z.object({
     CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast').describe('fast (CI gate) or full (adds real-time checks: the 30 s time-out, un-scaled retries)'),
     CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
     CERTIFY_MIN_COVERAGE: integer('CERTIFY_MIN_COVERAGE', 0, 100).default(0).describe("percent of the tier's must checks that must run with a verdict (not skip); fewer fails the run (exit 1)"),
+    CERTIFY_CONTROL_ADAPTER: readableFile('CERTIFY_CONTROL_ADAPTER').optional().describe('a module (.ts or .js) implementing the control operations, used instead of SVC_CONTROL_URL (README: Control adapters)'),
     CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });
@@ -49,8 +50,11 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
     if (settings.SVC_CONTROL_URL && !settings.SVC_CONTROL_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['SVC_CONTROL_TOKEN'], message: 'SVC_CONTROL_TOKEN is required when SVC_CONTROL_URL is set' });
     }
-    if (!settings.SVC_BASE_URL && (settings.SVC_CONTROL_URL || settings.SVC_TOKEN)) {
-      ctx.addIssue({ code: 'custom', path: ['SVC_BASE_URL'], message: 'SVC_BASE_URL is required when SVC_CONTROL_URL or SVC_TOKEN is set' });
+    if (!settings.SVC_BASE_URL && (settings.SVC_CONTROL_URL || settings.SVC_TOKEN || settings.CERTIFY_CONTROL_ADAPTER)) {
+      ctx.addIssue({ code: 'custom', path: ['SVC_BASE_URL'], message: 'SVC_BASE_URL is required when SVC_CONTROL_URL, SVC_TOKEN or CERTIFY_CONTROL_ADAPTER is set' });
+    }
+    if (settings.CERTIFY_CONTROL_ADAPTER && settings.SVC_CONTROL_URL) {
+      ctx.addIssue({ code: 'custom', path: ['CERTIFY_CONTROL_ADAPTER'], message: 'give CERTIFY_CONTROL_ADAPTER or SVC_CONTROL_URL, not both' });
     }
     if (settings.SVC_IMAGE && (settings.SVC_BASE_URL || settings.SVC_CONTROL_URL || settings.SVC_CONTROL_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['SVC_IMAGE'], message: 'SVC_IMAGE cannot be combined with SVC_BASE_URL, SVC_CONTROL_URL or SVC_CONTROL_TOKEN (the image gives the target; use SVC_IMAGE_CONTROL_TOKEN)' });

@@ -10,7 +10,9 @@ import { HttpClient, type HttpResponse } from '../http/client.js';
 import { registerSecret } from '../secrets/mask.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../ids.js';
 import { ControlError } from '../errors.js';
+import type { ControlAdapter } from './adapter.js';
 import type {
+  CallProgress,
   Capabilities,
   CreatedEndpoint,
   CreatedToken,
@@ -46,7 +48,8 @@ export function refusesNewResources(): boolean {
 }
 
 
-export class ControlClient {
+/** The control interface over HTTP: the ControlAdapter of SVC_CONTROL_URL and SVC_CONTROL_TOKEN. */
+export class ControlClient implements ControlAdapter {
   private readonly http: HttpClient;
 
   constructor(
@@ -189,7 +192,7 @@ export class ControlClient {
   async progressCall(
     workspaceId: string,
     callId: string,
-    progress: { state: 'started' } | { state: 'failed' } | { state: 'completed'; outcome: string; durationSeconds: number },
+    progress: CallProgress,
   ): Promise<void> {
     const body =
       progress.state === 'completed'

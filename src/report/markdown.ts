@@ -3,6 +3,10 @@ import { escapeMarkdownCell } from './escape.js';
 import { coverageLine } from './coverage.js';
 import { runVerdict, type RunReport } from './model.js';
 
+export function controlText(control: NonNullable<RunReport['control']>): string {
+  return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
+}
+
 export function renderMarkdown(report: RunReport): string {
   const verdict = runVerdict(report);
   const { summary } = report;
@@ -11,6 +15,7 @@ export function renderMarkdown(report: RunReport): string {
     '',
     `- Target: ${report.target.base_url}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
+    ...(report.control ? [`- Control: ${controlText(report.control)}`] : []),
     `- Run: ${report.started_at} to ${report.finished_at}`,
     `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
     ...(report.coverage ? [`- Coverage: ${coverageLine(report.coverage)}`] : []),

@@ -45,6 +45,10 @@ export const RUN_REPORT = z.looseObject({
   tier: z.enum(['fast', 'full']),
   interrupted: z.boolean().optional().describe('set when a signal stopped the run before every check ran'),
   coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
+  control: z
+    .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
+    .optional()
+    .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;

@@ -19,7 +19,9 @@ import type { RunContext } from '../suite/run-context.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
 import { PROBE_REQUEST_MS, probeReach } from './reach.js';
+import { loadControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
+import { controlText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
@@ -70,6 +72,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       baseUrl: target.baseUrl,
       controlUrl: target.controlUrl,
       controlToken: target.controlToken,
+      ...(settings.CERTIFY_CONTROL_ADAPTER ? { controlAdapter: resolve(settings.CERTIFY_CONTROL_ADAPTER) } : {}),
       svcToken: target.svcToken,
       tier: settings.CERTIFY_TIER,
       embeddedReference: target.embeddedReference,
@@ -85,7 +88,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     };
     const inconclusive = await probeTargetReach(run);
     if (inconclusive) print(`reach probe inconclusive (${inconclusive}); the checks will judge the target`);
-    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}`);
+    const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
+      ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
+      : { kind: run.controlUrl ? 'interface' : 'none' };
+    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
     const { collector, stopped, release } = await runSuites(run, selected, print, deadlineMs);
@@ -103,6 +109,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       summary: { pass: 0, fail: 0, warn: 0, skip: 0 },
       checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
+      control,
       ...(interrupted ? { interrupted: true } : {}),
     };
     report.summary = summarize(report.checks);
@@ -126,6 +133,15 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
 
 /** Refuses (RunAbort) a target that cannot reach the receiver or the identity provider; needs a control interface to set them up. */
 async function probeTargetReach(run: RunContext): Promise<string | undefined> {
+  if (run.controlAdapter) {
+    // Loaded here first, so that a broken adapter stops the run at once (exit 2).
+    const adapter = await loadControlAdapter(run.controlAdapter);
+    try {
+      return await probeReach(run, adapter);
+    } finally {
+      await adapter.close();
+    }
+  }
   if (!run.controlUrl || !run.controlToken) return undefined;
   // What the probe creates is in the ledger: an interrupted probe is cleaned up like a check.
   const control = new ControlClient(run.controlUrl, run.controlToken, {

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ControlClient } from '../control/client.js';
+import type { ControlAdapter } from '../control/adapter.js';
 import { RunAbort } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { JwksServer, TestIdentityProvider } from '../idp/index.js';
@@ -30,7 +30,7 @@ const SEE = '(README: "Reaching your service")';
  * provider. When the probe itself cannot be made (the control interface refuses, the API
  * hangs), that proves nothing about reach: it returns why, and the checks judge the target.
  */
-export async function probeReach(run: RunContext, control: ControlClient, deliveryWaitMs = PROBE_DELIVERY_MS): Promise<string | undefined> {
+export async function probeReach(run: RunContext, control: ControlAdapter, deliveryWaitMs = PROBE_DELIVERY_MS): Promise<string | undefined> {
   const receiver = await listening('the receiver', 'RECEIVER_HOST and RECEIVER_PORT', () =>
     CapturingReceiver.start({
       ...(run.receiver.host ? { host: run.receiver.host } : {}),
@@ -63,9 +63,11 @@ export async function probeReach(run: RunContext, control: ControlClient, delive
 }
 
 /** One event to one endpoint at the receiver; undefined when it arrived. */
-async function probeDelivery(control: ControlClient, workspaceId: string, receiver: CapturingReceiver, waitMs: number): Promise<string | undefined> {
-  const inbox = receiver.createEndpoint({ name: 'reach-probe' });
-  const endpoint = await control.createEndpoint(workspaceId, inbox.url, ['workspace.plan.upgraded']);
+async function probeDelivery(control: ControlAdapter, workspaceId: string, receiver: CapturingReceiver, waitMs: number): Promise<string | undefined> {
+  let inbox = receiver.createEndpoint({ name: 'reach-probe' });
+  const endpoint = await control.createEndpoint(workspaceId, inbox.url, ['*']);
+  // An endpoint registered by hand (a control adapter's) is delivered to at its own path.
+  if (endpoint.url && endpoint.url !== inbox.url) inbox = receiver.createEndpoint({ name: 'reach-probe (registered by hand)', path: new URL(endpoint.url).pathname });
   inbox.setSecret(endpoint.secret);
   try {
     await control.fireEvent(workspaceId, 'workspace.plan.upgraded', {});
@@ -81,7 +83,7 @@ async function probeDelivery(control: ControlClient, workspaceId: string, receiv
 }
 
 /** One session token of a provider on the run's JWKS server; undefined when the target fetched the JWKS. */
-async function probeSession(control: ControlClient, workspaceId: string, jwks: JwksServer, http: HttpClient): Promise<string | undefined> {
+async function probeSession(control: ControlAdapter, workspaceId: string, jwks: JwksServer, http: HttpClient): Promise<string | undefined> {
   const idp = await TestIdentityProvider.start({ server: jwks });
   try {
     await control.setIdentityProvider(workspaceId, { issuer: idp.issuer, jwksUri: idp.jwksUri, audience: idp.audience });

@@ -6,6 +6,8 @@ export interface RunContext {
   baseUrl: string;
   controlUrl?: string;
   controlToken?: string;
+  /** CERTIFY_CONTROL_ADAPTER, absolute: the module that does the control operations instead of controlUrl. */
+  controlAdapter?: string;
   /** A ready-made token for runs without a control interface. */
   svcToken?: string;
   tier: 'fast' | 'full';
