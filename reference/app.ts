@@ -9,8 +9,11 @@ import { Dispatcher, type AttemptRecord } from './webhooks/dispatcher.js';
 import { EndpointRegistry } from './webhooks/endpoints.js';
 import type { DeliverySender } from './webhooks/transport.js';
 import type { Personality } from './personality.js';
+import { Outbound } from './outbound.js';
 
 // The service's parts wired together, independent of HTTP.
+
+const ANYWHERE = new Outbound();
 
 export interface AppConfig {
   environment: Environment;
@@ -23,6 +26,8 @@ export interface AppConfig {
   onAttempt?: (record: AttemptRecord) => void;
   /** The choices made where the spec leaves them open. */
   personality: Personality;
+  /** Where it may open connections (JWKS fetches; the sender applies it to deliveries); default anywhere. */
+  outbound?: Outbound;
 }
 
 export class App {
@@ -37,6 +42,10 @@ export class App {
 
   get personality(): Personality {
     return this.config.personality;
+  }
+
+  get outbound(): Outbound {
+    return this.config.outbound ?? ANYWHERE;
   }
 
   constructor(readonly config: AppConfig) {

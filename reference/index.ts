@@ -6,6 +6,7 @@ import { createReferenceServer } from './http/server.js';
 import { randomBase62 } from './ids.js';
 import type { AttemptRecord } from './webhooks/dispatcher.js';
 import { UndiciSender } from './webhooks/transport.js';
+import { Outbound } from './outbound.js';
 import { PERSONALITY_NAMES, personalityNamed, type PersonalityName } from './personality.js';
 
 // The reference implementation of the service: the public API, the staging control
@@ -40,6 +41,12 @@ export interface ReferenceOptions {
    * `reference` (default) or `alternate`, the other reasonable choice at each such point.
    */
   personality?: PersonalityName;
+  /**
+   * Open connections (deliveries, JWKS fetches) only to this host, as a service on another
+   * machine that cannot call the harness's loopback address (REFERENCE_OUTBOUND_HOST);
+   * default anywhere.
+   */
+  outboundHost?: string;
 }
 
 export interface RunningReference {
@@ -61,6 +68,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const clock = new TrackedClock();
   const controlToken = opts.controlToken ?? 'ctl_' + randomBase62(40);
   const log = opts.quiet ? () => undefined : (line: string) => process.stderr.write(line + '\n');
+  const outbound = new Outbound(opts.outboundHost);
   const app = new App({
     environment,
     nodes: opts.nodes ?? 3,
@@ -68,7 +76,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     deliveryTimeoutMs: opts.deliveryTimeoutMs ?? (environment === 'staging' ? 2_000 : 30_000),
     maxTimeScale: opts.maxTimeScale ?? 3_600,
     clock,
-    sender: new UndiciSender(),
+    sender: new UndiciSender(outbound),
+    outbound,
     onAttempt: opts.onDeliveryAttempt,
     personality: personalityNamed(opts.personality),
   });

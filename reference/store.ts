@@ -1,6 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { TimerHandle } from './clock.js';
 import type { FaultSet } from './faults.js';
+import type { Outbound } from './outbound.js';
 
 // The in-memory state of the service: workspaces and what they own. Plain Maps,
 // indexed the ways the hot path looks things up (token secret, call id, agent id).
@@ -57,6 +58,8 @@ export interface IdentityProvider {
   jwksUri: string;
   audience: string;
   keySet: JWTVerifyGetKey;
+  /** How its JWKS is fetched (only where the reference may connect: reference/outbound.ts). */
+  fetch: Outbound['fetch'];
 }
 
 export interface Workspace {

@@ -97,6 +97,16 @@ export class CheckSkip extends HarnessError {
   readonly code = 'ERR_CHECK_SKIPPED';
 }
 
+/**
+ * A control adapter (CERTIFY_CONTROL_ADAPTER) cannot do an operation; the message says which.
+ * The check that needed it is skipped with that reason. Not a ControlError: the service did
+ * not refuse anything, so no check may read it as the contract's refusal.
+ */
+export class ControlUnsupported extends HarnessError {
+  override name = 'ControlUnsupported';
+  readonly code = 'ERR_CONTROL_UNSUPPORTED';
+}
+
 /** The receiver certification's request budget or deadline ran out mid-check. */
 export class BudgetExhausted extends HarnessError {
   override name = 'BudgetExhausted';

@@ -3,7 +3,7 @@
  * only, no localhost, at most 25 active endpoints, and a signing secret of its own per
  * endpoint. Refusals are any 4xx of the control interface (contracts/control-interface.md).
  */
-import { ControlError } from '../src/errors.js';
+import { ControlError, ControlUnsupported } from '../src/errors.js';
 import { assert, certifySuite, check, type CheckContext, type TestWorkspace } from '../src/suite/index.js';
 import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
 import { describeBadSignature, verifiesWith } from '../src/suite/hooks/signature.js';
@@ -19,6 +19,7 @@ async function register(t: CheckContext, workspace: TestWorkspace, url: string, 
     return { accepted: true, endpointId: created.endpointId };
   } catch (error) {
     if (error instanceof ControlError && error.refused) return { accepted: false, status: error.status, code: error.targetCode };
+    if (error instanceof ControlUnsupported) throw error; // the adapter could not ask: a skip, not a verdict
     t.fail(`${what}: expected a 4xx refusal or a 2xx, got ${(error as Error).message}`);
   }
 }

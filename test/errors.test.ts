@@ -4,6 +4,7 @@ import {
   CheckFailure,
   CheckSkip,
   ControlError,
+  ControlUnsupported,
   HarnessError,
   HttpError,
   K6NotFound,
@@ -25,6 +26,7 @@ describe('harness errors', () => {
     [new HttpError('GET /v1/whoami: response body larger than 1048576 bytes', 'too-large'), 'HttpError', 'ERR_HTTP_TOO_LARGE'],
     [new CheckFailure('expected 401, got 200'), 'CheckFailure', 'ERR_CHECK_FAILED'],
     [new CheckSkip('needs a control interface'), 'CheckSkip', 'ERR_CHECK_SKIPPED'],
+    [new ControlUnsupported('the static adapter cannot revoke a token'), 'ControlUnsupported', 'ERR_CONTROL_UNSUPPORTED'],
     [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
     [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
   ])('%s has the name %s and the stable code %s', (error, name, code) => {

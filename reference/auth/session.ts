@@ -1,6 +1,7 @@
 import {
   UnsecuredJWT,
   createRemoteJWKSet,
+  customFetch,
   decodeJwt,
   decodeProtectedHeader,
   exportSPKI,
@@ -13,6 +14,7 @@ import {
   type ProtectedHeaderParameters,
 } from 'jose';
 import { unionFaults, type FaultSet } from '../faults.js';
+import { Outbound } from '../outbound.js';
 import type { IdentityProvider, Member, Scope, Store, Workspace } from '../store.js';
 
 // Session tokens: a JWT from the workspace's identity provider, verified with jose
@@ -35,9 +37,9 @@ export function looksLikeJwt(credential: string): boolean {
   return JWT_SHAPE.test(credential);
 }
 
-export function createIdentityProvider(issuer: string, jwksUri: string, audience: string): IdentityProvider {
-  const keySet = createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 500, cacheMaxAge: 2000, timeoutDuration: 2000 });
-  return { issuer, jwksUri, audience, keySet };
+export function createIdentityProvider(issuer: string, jwksUri: string, audience: string, outbound = new Outbound()): IdentityProvider {
+  const keySet = createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 500, cacheMaxAge: 2000, timeoutDuration: 2000, [customFetch]: outbound.fetch });
+  return { issuer, jwksUri, audience, keySet, fetch: outbound.fetch };
 }
 
 export interface SessionPrincipal {
@@ -82,7 +84,7 @@ const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
 function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
   let keySet = frozenKeySets.get(provider);
   if (!keySet) {
-    keySet = createRemoteJWKSet(new URL(provider.jwksUri), { cooldownDuration: Infinity, cacheMaxAge: Infinity, timeoutDuration: 2000 });
+    keySet = createRemoteJWKSet(new URL(provider.jwksUri), { cooldownDuration: Infinity, cacheMaxAge: Infinity, timeoutDuration: 2000, [customFetch]: provider.fetch });
     frozenKeySets.set(provider, keySet);
   }
   return keySet;
@@ -209,7 +211,7 @@ export class SessionVerifier {
 
   /** Fault jwt-hs256-confusion: the PEM of each public key of the JWKS used as an HMAC secret. */
   private async verifyWithPublicKeyAsSecret(provider: IdentityProvider, jwt: string, options: JWTVerifyOptions): Promise<JWTPayload> {
-    const response = await fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
+    const response = await provider.fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
     const jwks = (await response.json()) as { keys?: JWK[] };
     for (const jwk of jwks.keys ?? []) {
       const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256');

@@ -48,7 +48,7 @@ export const putIdentityProvider: ControlHandler = (request) => {
   const parsed = identityProviderSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { issuer, jwks_uri: jwksUri, audience } = parsed.data;
-  request.app.store.setIdentityProvider(workspace, createIdentityProvider(issuer, jwksUri, audience));
+  request.app.store.setIdentityProvider(workspace, createIdentityProvider(issuer, jwksUri, audience, request.app.outbound));
   return { status: 204 };
 };
 

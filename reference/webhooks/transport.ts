@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { Outbound } from '../outbound.js';
 
 // Sending one delivery attempt over keep-alive connection pools (one pool per origin,
 // connections opened as needed), so a slow receiver only ties up its own sockets.
@@ -24,7 +25,11 @@ export class UndiciSender implements DeliverySender {
   private readonly verified = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false });
   private readonly loopback = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false, connect: { rejectUnauthorized: false } });
 
+  constructor(private readonly outbound = new Outbound()) {}
+
   async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+    const refusal = this.outbound.refusal(url);
+    if (refusal) return { kind: 'error', reason: refusal };
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {

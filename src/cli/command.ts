@@ -42,7 +42,10 @@ export interface Command {
 
 export const PROGRAM = 'svc-harness';
 
-/** For the commands that serve until stopped: resolves with the first SIGINT or SIGTERM. */
+/**
+ * For the commands that serve until stopped: resolves with the first SIGINT or SIGTERM.
+ * Call it before announcing readiness: until a listener exists, a signal kills the process.
+ */
 export function untilStopSignal(): Promise<'SIGINT' | 'SIGTERM'> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SettingsError } from '../errors.js';
 import { describeFields, type SettingHelp } from './describe.js';
 import { readSettingSources } from './sources.js';
-import { baseUrl, credential, envList, firstIssue, flag, ownedSettings, port, positiveMs, readableFile } from './validators.js';
+import { baseUrl, credential, envList, firstIssue, flag, integer, ownedSettings, port, positiveMs, readableFile } from './validators.js';
 
 export { readSettingSources, SettingsError };
 
@@ -32,9 +32,16 @@ const FIELDS = z.object({
     RECEIVER_PUBLIC_URL: baseUrl('RECEIVER_PUBLIC_URL').optional().describe("the receiver's URL as the service must call it (a tunnel, for a remote service); default https://127.0.0.1:<port>"),
     RECEIVER_TLS_CERT: readableFile('RECEIVER_TLS_CERT').optional().describe('PEM certificate of the receiver; default: a self-signed pair made for the run'),
     RECEIVER_TLS_KEY: readableFile('RECEIVER_TLS_KEY').optional().describe('PEM private key of the receiver'),
+    IDP_HOST: z.string().min(1, 'IDP_HOST is empty').optional().describe('address the test identity provider (JWKS) listens on; default 127.0.0.1'),
+    IDP_PORT: port('IDP_PORT').default(0).describe('its port; one server serves every provider of the run, by path; 0: any free port'),
+    IDP_PUBLIC_URL: baseUrl('IDP_PUBLIC_URL').optional().describe('its base URL as the service must call it (a tunnel, for a remote service); default http://<IDP_HOST>:<port>'),
+    IDP_TLS_CERT: readableFile('IDP_TLS_CERT').optional().describe('PEM certificate: the identity provider serves HTTPS; default plain HTTP'),
+    IDP_TLS_KEY: readableFile('IDP_TLS_KEY').optional().describe('PEM private key of the identity provider'),
     RECEIVER_SECRET: z.string().min(1).optional().describe('signing secret checked by the standalone receiver command'),
     CERTIFY_TIER: z.enum(['fast', 'full'], { message: 'CERTIFY_TIER must be fast or full' }).default('fast').describe('fast (CI gate) or full (adds real-time checks: the 30 s time-out, un-scaled retries)'),
     CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
+    CERTIFY_MIN_COVERAGE: integer('CERTIFY_MIN_COVERAGE', 0, 100).default(0).describe("percent of the tier's must checks that must run with a verdict (not skip); fewer fails the run (exit 1)"),
+    CERTIFY_CONTROL_ADAPTER: readableFile('CERTIFY_CONTROL_ADAPTER').optional().describe('a module (.ts or .js) implementing the control operations, used instead of SVC_CONTROL_URL (README: Control adapters)'),
     CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });
@@ -43,14 +50,20 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
     if (settings.SVC_CONTROL_URL && !settings.SVC_CONTROL_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['SVC_CONTROL_TOKEN'], message: 'SVC_CONTROL_TOKEN is required when SVC_CONTROL_URL is set' });
     }
-    if (!settings.SVC_BASE_URL && (settings.SVC_CONTROL_URL || settings.SVC_TOKEN)) {
-      ctx.addIssue({ code: 'custom', path: ['SVC_BASE_URL'], message: 'SVC_BASE_URL is required when SVC_CONTROL_URL or SVC_TOKEN is set' });
+    if (!settings.SVC_BASE_URL && (settings.SVC_CONTROL_URL || settings.SVC_TOKEN || settings.CERTIFY_CONTROL_ADAPTER)) {
+      ctx.addIssue({ code: 'custom', path: ['SVC_BASE_URL'], message: 'SVC_BASE_URL is required when SVC_CONTROL_URL, SVC_TOKEN or CERTIFY_CONTROL_ADAPTER is set' });
+    }
+    if (settings.CERTIFY_CONTROL_ADAPTER && settings.SVC_CONTROL_URL) {
+      ctx.addIssue({ code: 'custom', path: ['CERTIFY_CONTROL_ADAPTER'], message: 'give CERTIFY_CONTROL_ADAPTER or SVC_CONTROL_URL, not both' });
     }
     if (settings.SVC_IMAGE && (settings.SVC_BASE_URL || settings.SVC_CONTROL_URL || settings.SVC_CONTROL_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['SVC_IMAGE'], message: 'SVC_IMAGE cannot be combined with SVC_BASE_URL, SVC_CONTROL_URL or SVC_CONTROL_TOKEN (the image gives the target; use SVC_IMAGE_CONTROL_TOKEN)' });
     }
     if (Boolean(settings.RECEIVER_TLS_CERT) !== Boolean(settings.RECEIVER_TLS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['RECEIVER_TLS_KEY'], message: 'RECEIVER_TLS_CERT and RECEIVER_TLS_KEY must be given together' });
+    }
+    if (Boolean(settings.IDP_TLS_CERT) !== Boolean(settings.IDP_TLS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['IDP_TLS_KEY'], message: 'IDP_TLS_CERT and IDP_TLS_KEY must be given together' });
     }
   });
 
@@ -66,7 +79,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
 }
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
-const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'CERTIFY_'];
+const OWNED_PREFIXES = ['SVC_', 'RECEIVER_', 'IDP_', 'CERTIFY_'];
 
 
 export function parseSettings(sources: Record<string, string>): Settings {

@@ -10,7 +10,9 @@ import { HttpClient, type HttpResponse } from '../http/client.js';
 import { registerSecret } from '../secrets/mask.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../ids.js';
 import { ControlError } from '../errors.js';
+import type { ControlAdapter } from './adapter.js';
 import type {
+  CallProgress,
   Capabilities,
   CreatedEndpoint,
   CreatedToken,
@@ -53,7 +55,8 @@ export function removalPath(resource: Resource): string {
   return `/workspaces/${resource.workspaceId}/webhook-endpoints/${encodeURIComponent(resource.endpointId)}`;
 }
 
-export class ControlClient {
+/** The control interface over HTTP: the ControlAdapter of SVC_CONTROL_URL and SVC_CONTROL_TOKEN. */
+export class ControlClient implements ControlAdapter {
   private readonly http: HttpClient;
 
   constructor(
@@ -196,7 +199,7 @@ export class ControlClient {
   async progressCall(
     workspaceId: string,
     callId: string,
-    progress: { state: 'started' } | { state: 'failed' } | { state: 'completed'; outcome: string; durationSeconds: number },
+    progress: CallProgress,
   ): Promise<void> {
     const body =
       progress.state === 'completed'

@@ -44,7 +44,15 @@ export interface CreatedEndpoint {
   endpointId: string;
   secret: string;
   state: string;
+  /**
+   * The URL it is registered with, when an adapter hands out one registered by hand instead
+   * of the one asked for; the receiver then listens on that URL's path.
+   */
+  url?: string;
 }
+
+/** POST /workspaces/{ws}/calls/{call_id}/progress. */
+export type CallProgress = { state: 'started' } | { state: 'failed' } | { state: 'completed'; outcome: string; durationSeconds: number };
 
 export interface EndpointStatus {
   endpointId: string;

@@ -1,23 +1,20 @@
 /**
- * The test identity provider: RS256 and ES256 signing keys, their JWKS served on
- * loopback, key rotation, and session tokens with chosen claims. A target is pointed
- * at it through the control interface (PUT /workspaces/{ws}/identity-provider).
+ * The test identity provider: RS256 and ES256 signing keys, their JWKS served by the
+ * run's JWKS server (./jwks-server.ts), key rotation, and session tokens with chosen
+ * claims. A target is pointed at it through the control interface
+ * (PUT /workspaces/{ws}/identity-provider).
  */
 import { randomBytes } from 'node:crypto';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { sessionClaims } from './claims.js';
-import { JwksServer } from './jwks-server.js';
+import { JwksServer, type JwksMount } from './jwks-server.js';
 import { generateSigningKey, publicKeyPem, type SigningAlg, type SigningKey } from './keys.js';
 import { signClaims } from './sign.js';
 
 export interface IdentityProviderOptions {
-  /** Default 127.0.0.1: the contract allows a plain-HTTP JWKS on loopback only. */
-  host?: string;
-  /** Default 0: any free port. */
-  port?: number;
-  /** The host the target calls the JWKS by, when not `host` (a container calls the host by another name). */
-  publicHost?: string;
-  /** Default: this provider's own URL (http://host:port/<random>). */
+  /** The run's JWKS server, shared by every provider; default a loopback server of this provider's own, closed with it. */
+  server?: JwksServer;
+  /** Default: this provider's own base URL (<server URL>/idp/<random>). */
   issuer?: string;
   /** Default: a random 'aud-…'. */
   audience?: string;
@@ -47,43 +44,37 @@ export class TestIdentityProvider {
   private readonly listed = new Set<string>();
 
   private constructor(
-    private readonly server: JwksServer,
+    private readonly mounted: JwksMount,
+    /** Set when this provider started its own server: closed with it. */
+    private readonly ownServer: JwksServer | undefined,
     readonly issuer: string,
     readonly audience: string,
-    readonly jwksUri: string,
   ) {}
 
   static async start(options: IdentityProviderOptions = {}): Promise<TestIdentityProvider> {
-    // A random path segment: two providers on one host never share URLs, and the
-    // issuer is not guessable from the port alone.
-    const base = `/${randomBytes(6).toString('hex')}`;
+    const ownServer = options.server ? undefined : await JwksServer.listen();
+    const server = options.server ?? ownServer!;
     let provider: TestIdentityProvider | undefined;
-    const server = await JwksServer.listen({
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? 0,
-      path: `${base}/jwks.json`,
-      document: () => provider?.jwks() ?? { keys: [] },
-    });
-    const origin = options.publicHost ? `http://${options.publicHost}:${new URL(server.origin).port}` : server.origin;
-    provider = new TestIdentityProvider(
-      server,
-      options.issuer ?? `${origin}${base}`,
-      options.audience ?? `aud-${randomBytes(6).toString('hex')}`,
-      `${origin}${base}/jwks.json`,
-    );
+    const mounted = server.mount(() => provider?.jwks() ?? { keys: [] });
+    provider = new TestIdentityProvider(mounted, ownServer, options.issuer ?? mounted.base, options.audience ?? `aud-${randomBytes(6).toString('hex')}`);
     try {
       await provider.addKey('RS256');
       await provider.addKey('ES256');
     } catch (error) {
-      await server.close();
+      await provider.close();
       throw error;
     }
     return provider;
   }
 
+  /** The JWKS URL as the target must call it. */
+  get jwksUri(): string {
+    return this.mounted.url;
+  }
+
   /** How many times the JWKS was fetched (GET) since start. */
   get jwksFetchCount(): number {
-    return this.server.fetchCount;
+    return this.mounted.fetchCount;
   }
 
   /** Kids the JWKS lists now, oldest first. */
@@ -133,8 +124,10 @@ export class TestIdentityProvider {
     return signClaims(this.claimsFor(options), { alg: key.alg, privateKey: key.privateKey, kid: key.kid, header: options.header });
   }
 
-  close(): Promise<void> {
-    return this.server.close();
+  /** Stops serving this provider's JWKS (and its own server, if it started one). */
+  async close(): Promise<void> {
+    this.mounted.unmount();
+    await this.ownServer?.close();
   }
 
   private key(kid: string): SigningKey {

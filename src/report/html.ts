@@ -19,6 +19,8 @@ import { catalogEntry } from '../catalog/checks.js';
 import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
+import { coverageLine } from './coverage.js';
+import { controlText } from './markdown.js';
 import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
@@ -198,6 +200,8 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 <p>Target <code>${esc(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
 tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}.</p>
 <p class="summary">${counts}</p>
+${report.coverage ? `<p>Coverage: ${esc(coverageLine(report.coverage))}</p>` : ''}
+${report.control ? `<p>Control: ${esc(controlText(report.control))}</p>` : ''}
 <nav><a href="#charts">Timing charts (${allFigures.length})</a><a href="#checks">Checks (${report.checks.length})</a><a href="#spec">Spec clauses</a></nav>
 </header>
 <main>

@@ -1,6 +1,11 @@
 /** report.md: the verdict first, then failures, then every check in a table; all text through escapeMarkdownCell. */
 import { escapeMarkdownCell } from './escape.js';
+import { coverageLine } from './coverage.js';
 import { runVerdict, type RunReport } from './model.js';
+
+export function controlText(control: NonNullable<RunReport['control']>): string {
+  return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
+}
 
 export function renderMarkdown(report: RunReport): string {
   const verdict = runVerdict(report);
@@ -10,10 +15,17 @@ export function renderMarkdown(report: RunReport): string {
     '',
     `- Target: ${escapeMarkdownCell(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
+    ...(report.control ? [`- Control: ${controlText(report.control)}`] : []),
     `- Run: ${report.started_at} to ${report.finished_at}`,
     `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
+    ...(report.coverage ? [`- Coverage: ${coverageLine(report.coverage)}`] : []),
     '',
   ];
+  if (report.coverage && report.coverage.missing.length > 0) {
+    lines.push('## Must checks that did not run', '');
+    for (const group of report.coverage.missing) lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
+    lines.push('');
+  }
   const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn');
   if (problems.length > 0) {
     lines.push('## Failures and warnings', '');

@@ -28,6 +28,20 @@ const LEFTOVER = z.object({
   remove_with: z.string().describe('the control-interface call that removes it, e.g. DELETE /workspaces/ws_x/tokens/tok_y'),
 });
 
+const RAN = z.object({ ran: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).describe('checks of the tier that ran with a verdict (not skip), of all checks of the tier at that level');
+
+const COVERAGE = z
+  .object({
+    by_level: z.object({ must: RAN, should: RAN, observe: RAN }),
+    must_percent: z.number().min(0).max(100).describe("percent of the tier's must checks that ran (100 when the tier has none)"),
+    min_must_percent: z.number().min(0).max(100).describe('CERTIFY_MIN_COVERAGE of the run'),
+    met: z.boolean().describe('must_percent >= min_must_percent; false fails the run (exit 1)'),
+    missing: z
+      .array(z.object({ reason: z.string().describe('the skip reason: which capability the run lacked'), checks: z.array(z.string()) }))
+      .describe("the tier's must checks that did not run, grouped by why"),
+  })
+  .describe('how much of the tier ran: a run that skipped what it could not do must not read as a full pass');
+
 export const RUN_REPORT = z.looseObject({
   harness_version: z.string(),
   target: z.object({ base_url: z.string(), embedded_reference: z.boolean() }),
@@ -41,12 +55,18 @@ export const RUN_REPORT = z.looseObject({
     .array(LEFTOVER)
     .optional()
     .describe('what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed'),
+  coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
+  control: z
+    .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
+    .optional()
+    .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;
 export type CheckResult = z.infer<typeof CHECK_RESULT>;
 export type RunReport = z.infer<typeof RUN_REPORT>;
 export type Leftover = z.infer<typeof LEFTOVER>;
+export type Coverage = z.infer<typeof COVERAGE>;
 
 // The catalog's Level and the report's level must stay one set of words.
 const levelsAgree: [Level, z.infer<typeof LEVEL>] extends [z.infer<typeof LEVEL>, Level] ? true : never = true;
@@ -70,16 +90,20 @@ export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped'):
   return level === 'must' ? 'fail' : 'warn';
 }
 
-/** The run fails when a `must` check failed. */
+/** A `must` check failed. */
 export function mustFailed(report: RunReport): boolean {
   return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
 }
 
 export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'CLEAN-UP-INCOMPLETE' | 'PASSED';
 
-/** The run's verdict, as every writer and the console state it; in the order of the exit codes' precedence (130, 1, 3, 0). */
+/**
+ * The run's verdict, as every writer and the console state it, in the order of the exit
+ * codes' precedence (130, 1, 3, 0): a must failed, or fewer must checks ran than
+ * CERTIFY_MIN_COVERAGE demands, fails it; leftovers make it incomplete.
+ */
 export function runVerdict(report: RunReport): RunVerdict {
   if (report.interrupted) return 'INTERRUPTED';
-  if (mustFailed(report)) return 'FAILED';
+  if (mustFailed(report) || report.coverage?.met === false) return 'FAILED';
   return (report.leftovers?.length ?? 0) > 0 ? 'CLEAN-UP-INCOMPLETE' : 'PASSED';
 }

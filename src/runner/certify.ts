@@ -9,21 +9,26 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import type { CheckSpec } from '../catalog/checks.js';
+import { getCheck, type CheckSpec } from '../catalog/checks.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
+import { coverageLine, coverageOf, shortfallLine } from '../report/coverage.js';
 import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
 import type { RunContext } from '../suite/run-context.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { removeLeftovers } from './cleanup.js';
+import { PROBE_REQUEST_MS, probeReach } from './reach.js';
+import { loadControlAdapter } from '../control/adapter.js';
+import { ControlClient } from '../control/client.js';
+import { controlText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
-import { pendingCreations } from '../suite/ledger.js';
+import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
 
@@ -63,18 +68,31 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   try {
     target = await resolveTarget(settings, allowProduction);
     const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
+    const idpTls = idpCertificate(settings);
     const run: RunContext = {
       baseUrl: target.baseUrl,
       controlUrl: target.controlUrl,
       controlToken: target.controlToken,
+      ...(settings.CERTIFY_CONTROL_ADAPTER ? { controlAdapter: resolve(settings.CERTIFY_CONTROL_ADAPTER) } : {}),
       svcToken: target.svcToken,
       tier: settings.CERTIFY_TIER,
       embeddedReference: target.embeddedReference,
       receiver: target.receiver ?? { host: settings.RECEIVER_HOST, port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
+      idp: {
+        host: settings.IDP_HOST ?? target.idp?.host ?? '127.0.0.1',
+        port: settings.IDP_PORT,
+        ...(settings.IDP_PUBLIC_URL ? { publicUrl: settings.IDP_PUBLIC_URL } : target.idp?.publicHost ? { publicHost: target.idp.publicHost } : {}),
+        ...(idpTls ? { tls: idpTls } : {}),
+      },
       ledgerPath: join(workDir, 'ledger.jsonl'),
       insecureTls: target.embeddedReference,
     };
-    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}`);
+    const inconclusive = await probeTargetReach(run);
+    if (inconclusive) print(`reach probe inconclusive (${inconclusive}); the checks will judge the target`);
+    const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
+      ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
+      : { kind: run.controlUrl ? 'interface' : 'none' };
+    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
     const { collector, stopped, release } = await runSuites(run, selected, print, deadlineMs);
@@ -96,13 +114,17 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       summary: { pass: 0, fail: 0, warn: 0, skip: 0 },
       checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
+      control,
       ...(interrupted ? { interrupted: true } : {}),
       ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
     };
     report.summary = summarize(report.checks);
+    // Checks of the other tier are not owed: a fast run skips the full tier's real-time checks by design.
+    report.coverage = coverageOf(report.checks, (id) => run.tier === 'full' || getCheck(id).tier === 'fast', settings.CERTIFY_MIN_COVERAGE);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
     printSummary(report, print);
     print(`reports: ${files.join(', ')}`);
+    if (!report.coverage.met) writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
     return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[runVerdict(report)];
   } catch (error) {
     if (error instanceof HarnessError) return abort(error.message);
@@ -111,6 +133,32 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     await target?.stop().catch(() => undefined);
     rmSync(workDir, { recursive: true, force: true });
     releaseRunner();
+  }
+}
+
+/** Refuses (RunAbort) a target that cannot reach the receiver or the identity provider; needs a control interface to set them up. */
+async function probeTargetReach(run: RunContext): Promise<string | undefined> {
+  if (run.controlAdapter) {
+    // Loaded here first, so that a broken adapter stops the run at once (exit 2).
+    const adapter = await loadControlAdapter(run.controlAdapter);
+    try {
+      return await probeReach(run, adapter);
+    } finally {
+      await adapter.close();
+    }
+  }
+  if (!run.controlUrl || !run.controlToken) return undefined;
+  // What the probe creates is in the ledger: an interrupted probe is cleaned up like a check.
+  const control = new ControlClient(run.controlUrl, run.controlToken, {
+    timeoutMs: PROBE_REQUEST_MS,
+    onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
+    onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
+    onCreating: () => recordPendingCreation(run.ledgerPath),
+  });
+  try {
+    return await probeReach(run, control);
+  } finally {
+    await control.close();
   }
 }
 
@@ -127,9 +175,18 @@ async function receiverCertificate(settings: Settings, workDir: string): Promise
     return { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY };
   }
   const hosts = ['127.0.0.1', 'localhost'];
+  if (settings.RECEIVER_HOST) hosts.push(settings.RECEIVER_HOST);
   if (settings.RECEIVER_PUBLIC_URL) hosts.push(new URL(settings.RECEIVER_PUBLIC_URL).hostname);
   const { certPath, keyPath } = await createSelfSignedCertificate({ hosts, dir: workDir });
   return { certPath, keyPath };
+}
+
+/** IDP_TLS_CERT/KEY, checked like the receiver's; without them the identity provider serves plain HTTP. */
+function idpCertificate(settings: Settings): { certPath: string; keyPath: string } | undefined {
+  if (!settings.IDP_TLS_CERT || !settings.IDP_TLS_KEY) return undefined;
+  usablePem('IDP_TLS_CERT', settings.IDP_TLS_CERT, (pem) => new X509Certificate(pem));
+  usablePem('IDP_TLS_KEY', settings.IDP_TLS_KEY, (pem) => createPrivateKey(pem));
+  return { certPath: settings.IDP_TLS_CERT, keyPath: settings.IDP_TLS_KEY };
 }
 
 function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknown): void {
@@ -274,5 +331,6 @@ function printSummary(report: RunReport, print: (line: string) => void): void {
     print(`${area.padEnd(24)} ${String(row.pass).padStart(4)} ${String(row.fail).padStart(4)} ${String(row.warn).padStart(4)} ${String(row.skip).padStart(4)}`);
   }
   print(`${'total'.padEnd(24)} ${String(summary.pass).padStart(4)} ${String(summary.fail).padStart(4)} ${String(summary.warn).padStart(4)} ${String(summary.skip).padStart(4)}`);
+  if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
   print(`verdict: ${verdict}`);
 }

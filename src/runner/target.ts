@@ -22,6 +22,8 @@ export interface ResolvedTarget {
   environment?: 'staging' | 'production';
   /** Set when the target dictates where the capturing receiver listens and how it is called (SVC_IMAGE). */
   receiver?: { host: string; port: number; publicUrl: string; certPath: string; keyPath: string };
+  /** Likewise for the test identity provider: where it listens and the host name the target calls (SVC_IMAGE). */
+  idp?: { host: string; publicHost: string };
   stop(): Promise<void>;
 }
 
@@ -54,7 +56,12 @@ function fromSettings(settings: Settings): ResolvedTarget {
 async function startEmbeddedReference(): Promise<ResolvedTarget> {
   // Loaded on demand: a run against another implementation never loads the reference.
   const { startReference } = await import('../../reference/index.js');
-  const reference = await startReference({ quiet: true, personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined });
+  const reference = await startReference({
+    quiet: true,
+    personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined,
+    // The reference as a service on another machine (npm run certify:remote).
+    outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
+  });
   registerSecret(reference.controlToken);
   return {
     baseUrl: reference.baseUrl,
@@ -111,6 +118,8 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
       controlToken: started.controlToken,
       embeddedReference: false,
       receiver: { host, port, publicUrl, ...tls },
+      // The identity provider is reached like the receiver: on the gateway, by the host alias.
+      idp: { host: settings.IDP_HOST ?? gateway, publicHost: CONTAINER_HOST_ALIAS },
       stop: async () => {
         await started.stop();
         await removeTlsDir();

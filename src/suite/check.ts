@@ -19,9 +19,10 @@ import { stopMarkerPath, within } from '../runner/deadline.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip, RegistrationError } from '../errors.js';
+import { CheckSkip, ControlUnsupported, RegistrationError } from '../errors.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
+import { closeSharedJwksServer } from './identity-provider.js';
 import { closeSharedReceiver } from './webhooks.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -103,6 +104,7 @@ export function certifySuite(area: Area, body: () => void): void {
       await settleRunningChecks();
       await runSuiteEndCleanups();
       await closeSharedReceiver();
+      await closeSharedJwksServer();
       await closeHarness();
     });
     declare();
@@ -118,15 +120,16 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   if (recordOnly) return;
   const timeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
   test(`${spec.id} ${spec.title}`, async (ctx) => {
-    const t = new CheckContext(spec, harness());
+    const t = new CheckContext(spec, await harness());
     let skipReason: string | undefined;
     const running = (async () => {
       try {
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
         await body(t);
       } catch (error) {
-        if (!(error instanceof CheckSkip)) throw error;
-        skipReason = error.message;
+        if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
+        else if (error instanceof CheckSkip) skipReason = error.message;
+        else throw error;
       } finally {
         await t.dispose();
         ctx.task.meta.check = t.toMeta(skipReason);

@@ -4,7 +4,7 @@
  * when the check ends.
  */
 import type { ServiceApi } from '../api/service.js';
-import type { ControlClient } from '../control/client.js';
+import type { ControlAdapter } from '../control/adapter.js';
 import type { Capabilities, WorkspaceOptions } from '../control/types.js';
 import type { CheckSpec } from '../catalog/checks.js';
 import { CheckRecord } from '../check/record.js';
@@ -14,6 +14,8 @@ import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js
 import { TestWorkspace } from './workspace.js';
 import { onSuiteEnd } from './suite-end.js';
 import type { CapturingReceiver } from '../receiver/index.js';
+
+const NO_CONTROL = 'needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN, or CERTIFY_CONTROL_ADAPTER';
 
 export class CheckContext extends CheckRecord<CheckSpec> {
   private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -33,16 +35,16 @@ export class CheckContext extends CheckRecord<CheckSpec> {
     return this.harness.api;
   }
 
-  /** The control interface; a check that needs one is skipped when the run has none. */
-  get control(): ControlClient {
+  /** The control interface (or adapter); a check that needs one is skipped when the run has none. */
+  get control(): ControlAdapter {
     const control = this.harness.control;
-    if (!control) this.skip('needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN');
+    if (!control) this.skip(NO_CONTROL);
     return control;
   }
 
   async capabilities(): Promise<Capabilities> {
     const capabilities = await this.harness.capabilities();
-    if (!capabilities) this.skip('needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN');
+    if (!capabilities) this.skip(NO_CONTROL);
     return capabilities;
   }
 

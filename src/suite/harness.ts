@@ -4,6 +4,7 @@
  */
 import { inject } from 'vitest';
 import { ServiceApi } from '../api/service.js';
+import { loadControlAdapter, type ControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
 import type { Capabilities } from '../control/types.js';
 import { HttpClient } from '../http/client.js';
@@ -15,21 +16,28 @@ export interface Harness {
   run: RunContext;
   http: HttpClient;
   api: ServiceApi;
-  control: ControlClient | undefined;
+  control: ControlAdapter | undefined;
   capabilities(): Promise<Capabilities | undefined>;
 }
 
-let current: Harness | undefined;
+let current: Promise<Harness> | undefined;
 
-export function harness(): Harness {
-  if (current) return current;
+export function harness(): Promise<Harness> {
+  current ??= start();
+  return current;
+}
+
+async function start(): Promise<Harness> {
   const run = inject('certify');
   if (!run) throw new Error('no run context: start the suites with `npm run certify`, not with vitest directly');
   registerSecret(run.controlToken);
   registerSecret(run.svcToken);
   const http = new HttpClient(run.baseUrl, { insecureTls: run.insecureTls });
-  const control =
-    run.controlUrl && run.controlToken
+  // An adapter's resources are removed by each check's clean-up; the ledger (and the runner's
+  // sweep of leftovers) covers the HTTP control interface, whose ids the runner can delete.
+  const control = run.controlAdapter
+    ? await loadControlAdapter(run.controlAdapter)
+    : run.controlUrl && run.controlToken
       ? new ControlClient(run.controlUrl, run.controlToken, {
           onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
           onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
@@ -37,18 +45,17 @@ export function harness(): Harness {
         })
       : undefined;
   let capabilities: Promise<Capabilities | undefined> | undefined;
-  current = {
+  return {
     run,
     http,
     api: new ServiceApi(http),
     control,
     capabilities: () => (capabilities ??= control ? control.capabilities() : Promise.resolve(undefined)),
   };
-  return current;
 }
 
 export async function closeHarness(): Promise<void> {
-  const closing = current;
+  const closing = await current?.catch(() => undefined);
   current = undefined;
   if (!closing) return;
   await Promise.all([closing.http.close(), closing.control?.close()]);

@@ -6,6 +6,8 @@ export interface RunContext {
   baseUrl: string;
   controlUrl?: string;
   controlToken?: string;
+  /** CERTIFY_CONTROL_ADAPTER, absolute: the module that does the control operations instead of controlUrl. */
+  controlAdapter?: string;
   /** A ready-made token for runs without a control interface. */
   svcToken?: string;
   tier: 'fast' | 'full';
@@ -17,6 +19,19 @@ export interface RunContext {
     publicUrl?: string;
     certPath: string;
     keyPath: string;
+  };
+  /** The test identity provider's one server (IDP_ settings): every provider of the run is a path on it. */
+  idp: {
+    /** Interface to listen on. */
+    host: string;
+    /** 0: any free port. */
+    port: number;
+    /** Its base URL as the target must call it; default http(s)://<publicHost or host>:<port>. */
+    publicUrl?: string;
+    /** The host name the target calls, when only that differs (a container target). */
+    publicHost?: string;
+    /** PEM files: serve HTTPS. */
+    tls?: { certPath: string; keyPath: string };
   };
   /** JSON-lines file where created resources are recorded, so the runner can remove leftovers. */
   ledgerPath: string;

@@ -35,8 +35,13 @@ export interface HookedEndpoint {
 }
 
 export async function hookEndpoint(run: RunContext, workspace: TestWorkspace, events: readonly string[] = ['*'], name?: string): Promise<HookedEndpoint> {
-  const inbox = (await sharedReceiver(run)).createEndpoint(name ? { name } : {});
+  const receiver = await sharedReceiver(run);
+  let inbox = receiver.createEndpoint(name ? { name } : {});
   const registered = await workspace.createEndpoint(inbox.url, events);
+  if (registered.url && registered.url !== inbox.url) {
+    // Registered by hand (a control adapter's): the receiver listens where the service delivers.
+    inbox = receiver.createEndpoint({ ...(name ? { name: `${name} (registered by hand)` } : {}), path: new URL(registered.url).pathname });
+  }
   inbox.setSecret(registered.secret);
   return { inbox, registered };
 }

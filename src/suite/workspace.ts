@@ -2,21 +2,21 @@
  * A workspace created for one check through the control interface, with everything
  * created in it remembered so the check can remove it when it ends, pass or fail.
  */
-import type { ControlClient } from '../control/client.js';
-import type { CreatedEndpoint, CreatedToken, EventType, WorkspaceOptions } from '../control/types.js';
+import type { ControlAdapter } from '../control/adapter.js';
+import type { CallProgress, CreatedEndpoint, CreatedToken, EventType, WorkspaceOptions } from '../control/types.js';
 
 export class TestWorkspace {
   private readonly tokens = new Map<string, CreatedToken>();
   private readonly endpoints = new Set<string>();
 
   constructor(
-    private readonly control: ControlClient,
+    private readonly control: ControlAdapter,
     readonly id: string,
     readonly agentIds: string[],
     readonly options: WorkspaceOptions,
   ) {}
 
-  static async create(control: ControlClient, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
+  static async create(control: ControlAdapter, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
     const created = await control.createWorkspace(options);
     return new TestWorkspace(control, created.workspaceId, created.agentIds, options);
   }
@@ -82,7 +82,7 @@ export class TestWorkspace {
     return this.control.replay(this.id, eventId, endpointId);
   }
 
-  progressCall(callId: string, progress: Parameters<ControlClient['progressCall']>[2]): Promise<void> {
+  progressCall(callId: string, progress: CallProgress): Promise<void> {
     return this.control.progressCall(this.id, callId, progress);
   }
 

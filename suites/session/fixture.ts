@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type Scope, type WorkspaceOptions } from '../../src/control/types.js';
 import { TestIdentityProvider, type MintOptions } from '../../src/idp/index.js';
 import { registerSecret } from '../../src/secrets/mask.js';
+import { sharedJwksServer } from '../../src/suite/identity-provider.js';
 import type { CheckContext, TestWorkspace } from '../../src/suite/index.js';
 
 /** A subject no workspace has heard of. */
@@ -22,11 +23,12 @@ export function secret(token: string): string {
   return token;
 }
 
-/** A provider for this check only (checks run concurrently; rotation changes its keys), closed when the check ends. */
+/**
+ * A provider for this check only (checks run concurrently; rotation changes its keys), a
+ * path on the run's one JWKS server (IDP_ settings), removed when the check ends.
+ */
 export async function startProvider(t: CheckContext): Promise<TestIdentityProvider> {
-  // A target in a container reaches the host where the receiver listens, by the receiver's public name.
-  const { host, publicUrl } = t.run.receiver;
-  const idp = await TestIdentityProvider.start(host && publicUrl ? { host, publicHost: new URL(publicUrl).hostname } : {});
+  const idp = await TestIdentityProvider.start({ server: await sharedJwksServer(t.run) });
   t.defer(() => idp.close());
   return idp;
 }

@@ -13,6 +13,8 @@ describe('settings', () => {
     expect(settings.CERTIFY_TIER).toBe('fast');
     expect(settings.CERTIFY_REPORT_DIR).toBe('reports/latest');
     expect(settings.RECEIVER_PORT).toBe(0);
+    expect(settings.IDP_PORT).toBe(0);
+    expect(settings.IDP_HOST).toBeUndefined();
   });
 
   it('refuses an unknown SVC_ name so a typo does not pass silently', () => {
@@ -28,6 +30,10 @@ describe('settings', () => {
     [{ RECEIVER_PORT: '70000' }, /RECEIVER_PORT must be a port number/],
     [{ RECEIVER_PORT: 'eighty' }, /RECEIVER_PORT must be a port number/],
     [{ CERTIFY_TIER: 'slow' }, /CERTIFY_TIER must be fast or full/],
+    [{ IDP_PORT: '65536' }, /IDP_PORT must be a port number/],
+    [{ IDP_PUBLIC_URL: 'idp.example.test' }, /IDP_PUBLIC_URL must be an absolute/],
+    [{ IDP_TLS_CERT: 'package.json' }, /IDP_TLS_CERT and IDP_TLS_KEY must be given together/],
+    [{ IDP_HOTS: '127.0.0.2' }, /unknown setting IDP_HOTS/],
     [{ RECEIVER_TLS_CERT: '/nonexistent/cert.pem', RECEIVER_TLS_KEY: '/nonexistent/key.pem' }, /RECEIVER_TLS_CERT names a file that does not exist/],
     [{ SVC_BASE_URL: 'https://s.test', SVC_CONTROL_URL: 'https://s.test/control' }, /SVC_CONTROL_TOKEN is required/],
     [{ SVC_CONTROL_URL: 'https://s.test/control', SVC_CONTROL_TOKEN: 'fake-control' }, /SVC_BASE_URL is required/],

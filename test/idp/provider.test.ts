@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TestIdentityProvider } from '../../src/idp/index.js';
+import { JwksServer, TestIdentityProvider } from '../../src/idp/index.js';
 
 // A fresh remote set per verification: jose caches a JWKS, and these tests want each
 // verification to see the document as served now.
@@ -18,7 +18,7 @@ describe('TestIdentityProvider', () => {
   });
 
   test('start lists one RS256 and one ES256 key under a random loopback path', () => {
-    expect(idp.jwksUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{12}\/jwks\.json$/);
+    expect(idp.jwksUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/idp\/[0-9a-f]{12}\/jwks\.json$/);
     expect(idp.jwksUri.startsWith(idp.issuer)).toBe(true);
     expect(idp.audience).toMatch(/^aud-/);
     expect(idp.jwks().keys.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
@@ -112,4 +112,41 @@ describe('TestIdentityProvider', () => {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+
+  test('providers on one shared server each serve their own JWKS by path, and count their own fetches', async () => {
+    const server = await JwksServer.listen();
+    const [a, b] = await Promise.all([TestIdentityProvider.start({ server }), TestIdentityProvider.start({ server })]);
+    try {
+      expect(new URL(a.jwksUri).origin).toBe(new URL(b.jwksUri).origin);
+      expect(a.jwksUri).not.toBe(b.jwksUri);
+      const kidsOf = async (uri: string) => ((await (await fetch(uri)).json()) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
+      expect(await kidsOf(a.jwksUri)).toEqual(a.activeKids);
+      expect(await kidsOf(b.jwksUri)).toEqual(b.activeKids);
+      expect([a.jwksFetchCount, b.jwksFetchCount]).toEqual([1, 1]);
+      await a.close();
+      // Closing one provider removes its path and leaves the server to the others.
+      expect((await fetch(a.jwksUri)).status).toBe(404);
+      expect((await fetch(b.jwksUri)).status).toBe(200);
+    } finally {
+      await b.close();
+      await server.close();
+    }
+  });
+
+  test('a public URL with a path prefix announces it and the server accepts paths with or without it', async () => {
+    const server = await JwksServer.listen({ publicUrl: 'https://tunnel.example.test/prefix/' });
+    const provider = await TestIdentityProvider.start({ server });
+    try {
+      expect(provider.jwksUri).toMatch(/^https:\/\/tunnel\.example\.test\/prefix\/idp\/[0-9a-f]{12}\/jwks\.json$/);
+      expect(provider.issuer).toBe(provider.jwksUri.replace(/\/jwks\.json$/, ''));
+      const path = new URL(provider.jwksUri).pathname;
+      const { port } = server;
+      expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}${path.replace('/prefix', '')}`)).status).toBe(200);
+    } finally {
+      await provider.close();
+      await server.close();
+    }
+  });
 });
+

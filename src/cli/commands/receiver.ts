@@ -39,6 +39,8 @@ async function runReceiver(): Promise<number> {
   const print = (line: string): void => writeLine(process.stdout, line);
   endpoint.onSettled((delivery) => print(formatDeliveryLine(delivery)));
 
+  // Listening before the banner: whoever reads it may signal at once.
+  const stopSignal = untilStopSignal();
   print(`capturing receiver listening on port ${receiver.port}`);
   print(`  register any path under: ${receiver.publicUrl}/  (e.g. ${receiver.publicUrl}/hooks/staging)`);
   print(`  certificate: ${receiver.certificatePath === undefined ? settings.RECEIVER_TLS_CERT : `${receiver.certificatePath} (self-signed for this run)`}`);
@@ -49,7 +51,7 @@ async function runReceiver(): Promise<number> {
   );
   print(`  stats: ${receiver.publicUrl}/_stats   stop: Ctrl-C`);
 
-  const signal = await untilStopSignal();
+  const signal = await stopSignal;
   const stats = receiver.stats();
   await receiver.close();
   print(`\n${signal}: stopped after ${stats.total} deliveries (${stats.badSignatures} bad signatures, ${stats.duplicates} duplicates, ${stats.strays} strays)`);

@@ -14,6 +14,7 @@ const SETTINGS: SettingHelp[] = [
   { name: 'REFERENCE_ENVIRONMENT', description: 'staging or production (production refuses svc_test_ tokens)', default: 'staging' },
   { name: 'REFERENCE_CONTROL_TOKEN', description: 'the control token; default random' },
   { name: 'REFERENCE_PERSONALITY', description: 'reference, or alternate: the other reasonable choice wherever the spec leaves one open', default: 'reference' },
+  { name: 'REFERENCE_OUTBOUND_HOST', description: 'deliver webhooks and fetch JWKS only from this host, as a service on another machine would; default anywhere' },
   { name: 'REFERENCE_TOKEN_FILE', description: 'where the control token is written (mode 0600)', default: 'reports/reference-control-token' },
 ];
 
@@ -44,11 +45,14 @@ async function runReference(): Promise<number> {
     environment,
     controlToken: process.env.REFERENCE_CONTROL_TOKEN || undefined,
     personality,
+    outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
   });
   const tokenFile = resolve(process.env.REFERENCE_TOKEN_FILE ?? 'reports/reference-control-token');
   mkdirSync(dirname(tokenFile), { recursive: true });
   writeFileSync(tokenFile, reference.controlToken + '\n', { mode: 0o600 });
   chmodSync(tokenFile, 0o600); // an existing file keeps its old mode otherwise
+  // Listening before the banner: whoever reads it may signal at once.
+  const stopSignal = untilStopSignal();
   process.stdout.write(
     [
       `reference (${environment}${personality === 'alternate' ? ', alternate personality' : ''}) listening`,
@@ -60,7 +64,7 @@ async function runReference(): Promise<number> {
       '',
     ].join('\n'),
   );
-  const signal = await untilStopSignal();
+  const signal = await stopSignal;
   process.stdout.write(`\n${signal}: stopping the reference…\n`);
   await reference.close();
   return 0;

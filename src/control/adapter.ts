@@ -1,0 +1,85 @@
+/**
+ * The control operations of ../shared/contracts/control-interface.md as a typed interface,
+ * one method per operation. The HTTP control client (./client.ts) is one implementation; a
+ * team whose staging has no such HTTP API plugs in its own module with
+ * CERTIFY_CONTROL_ADAPTER (README: "Control adapters"; examples/static-adapter.ts).
+ *
+ * An adapter that cannot do an operation throws ControlUnsupported: the check that needed it
+ * is then skipped with that reason, never failed nor passed. A refusal by the service (the
+ * contract's 4xx) is a ControlError with its status, as the HTTP client throws it.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ControlUnsupported, RunAbort } from '../errors.js';
+import { registerSecret } from '../secrets/mask.js';
+import type { CallProgress, Capabilities, CreatedEndpoint, CreatedToken, CreatedWorkspace, EndpointStatus, EventType, WorkspaceOptions } from './types.js';
+
+export { ControlUnsupported };
+
+export interface ControlAdapter {
+  capabilities(): Promise<Capabilities>;
+  createWorkspace(options?: WorkspaceOptions): Promise<CreatedWorkspace>;
+  /** Clean-up; an adapter that cannot delete workspaces may do nothing. */
+  deleteWorkspace(workspaceId: string): Promise<void>;
+  suspend(workspaceId: string): Promise<void>;
+  reinstate(workspaceId: string): Promise<void>;
+  /** `scopes` undefined: all the workspace's licensed scopes. */
+  createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken>;
+  revokeToken(workspaceId: string, tokenId: string): Promise<void>;
+  setIdentityProvider(workspaceId: string, provider: { issuer: string; jwksUri: string; audience: string }): Promise<void>;
+  /** Returns the member id. */
+  addMember(workspaceId: string, subject: string, scopes: readonly string[]): Promise<string>;
+  createEndpoint(workspaceId: string, url: string, events?: readonly string[]): Promise<CreatedEndpoint>;
+  getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointStatus>;
+  enableEndpoint(workspaceId: string, endpointId: string): Promise<void>;
+  deleteEndpoint(workspaceId: string, endpointId: string): Promise<void>;
+  /** Returns the event id (evt_…). */
+  fireEvent(workspaceId: string, type: EventType | string, data: Record<string, unknown>): Promise<string>;
+  replay(workspaceId: string, eventId: string, endpointId: string): Promise<void>;
+  progressCall(workspaceId: string, callId: string, progress: CallProgress): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every method of the interface, checked on a loaded module so a missing one is found at start, not mid-run. */
+export const CONTROL_OPERATIONS = [
+  'capabilities', 'createWorkspace', 'deleteWorkspace', 'suspend', 'reinstate', 'createToken', 'revokeToken', 'setIdentityProvider', 'addMember',
+  'createEndpoint', 'getEndpoint', 'enableEndpoint', 'deleteEndpoint', 'fireEvent', 'replay', 'progressCall', 'close',
+] as const satisfies ReadonlyArray<keyof ControlAdapter>;
+
+/**
+ * Loads CERTIFY_CONTROL_ADAPTER: a module (TypeScript or JavaScript; tsx runs the harness)
+ * whose default export is a function returning the adapter (or a promise of it). Secrets
+ * it hands out (tokens, signing secrets) are registered for masking before a check sees them.
+ */
+export async function loadControlAdapter(path: string): Promise<ControlAdapter> {
+  const file = isAbsolute(path) ? path : resolve(path);
+  let created: unknown;
+  try {
+    const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    if (typeof module.default !== 'function') throw new Error('its default export must be a function that returns the adapter');
+    created = await (module.default as () => unknown)();
+  } catch (error) {
+    throw new RunAbort(`CERTIFY_CONTROL_ADAPTER ${path}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const missing = CONTROL_OPERATIONS.filter((operation) => typeof (created as Record<string, unknown> | undefined)?.[operation] !== 'function');
+  if (missing.length > 0) throw new RunAbort(`CERTIFY_CONTROL_ADAPTER ${path}: the adapter lacks ${missing.join(', ')} (throw ControlUnsupported from what it cannot do)`);
+  return masking(created as ControlAdapter);
+}
+
+/** The adapter with every secret it returns registered for masking. */
+function masking(adapter: ControlAdapter): ControlAdapter {
+  const bound = Object.fromEntries(CONTROL_OPERATIONS.map((operation) => [operation, adapter[operation].bind(adapter)])) as unknown as ControlAdapter;
+  return {
+    ...bound,
+    createToken: async (...args) => {
+      const token = await adapter.createToken(...args);
+      registerSecret(token.token);
+      return token;
+    },
+    createEndpoint: async (...args) => {
+      const endpoint = await adapter.createEndpoint(...args);
+      registerSecret(endpoint.secret);
+      return endpoint;
+    },
+  };
+}
