@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
+import { THRESHOLD_PROOFS } from './threshold-proofs.js';
 
 const SMOKE_LIMIT_MS = 170_000;
 
@@ -22,9 +23,12 @@ describe('load smoke', () => {
       expect(code, output.slice(-3000)).toBe(0);
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
         passed: boolean;
-        scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }> }[];
+        scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }>; thresholds: { metric: string; expression: string; ok: boolean }[] }[];
       };
       expect(report.passed).toBe(true);
+      // The thresholds the faulted runs break (thresholds.test.ts) are judged, and hold, here.
+      const held = report.scenarios.flatMap((s) => s.thresholds.filter((t) => t.ok).map((t) => `${s.scenario} ${t.metric} ${t.expression}`));
+      for (const proof of THRESHOLD_PROOFS) for (const threshold of proof.fails) expect(held).toContain(`${proof.scenario} ${threshold}`);
       expect(report.scenarios.map((s) => s.scenario).sort()).toEqual(['calls', 'calls-ramp', 'fanout', 'rotation']);
       const fanout = report.scenarios.find((s) => s.scenario === 'fanout')!;
       expect(fanout.figures['fanout_lost_deliveries count']!.value).toBe(0);
