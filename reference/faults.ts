@@ -94,9 +94,14 @@ export const FAULTS = {
   'jwt-rs256-only': 'session tokens signed with ES256 are refused (only RS256 is accepted)',
   'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
   'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
+  // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
+  'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
+
+/** Faults that break a load budget, not a spec rule: certify cannot catch them, the load tests do. */
+export const LOAD_BUDGET_FAULTS: readonly FaultName[] = ['deliveries-delayed-5s'];
 export type FaultSet = ReadonlySet<FaultName>;
 
 export const NO_FAULTS: FaultSet = new Set<FaultName>();

@@ -1,6 +1,5 @@
 /** setup() shared by the call scenarios: which token and agent to use, and the safety refusal. */
 import { env, required } from './env.ts';
-import { check } from 'k6';
 import { firstAgentId, placeCall } from './calls.ts';
 import { refuseProduction } from './target.ts';
 
@@ -20,11 +19,10 @@ export function callsSetup(): CallsSetup {
   return { agentId: env('LOAD_AGENT_ID') ?? firstAgentId(token) };
 }
 
-/** One iteration of the call-placement scenarios (calls, calls-ramp): place a call, check it. */
+/**
+ * One iteration of the call-placement scenarios (calls, calls-ramp): place a call. Its
+ * verdicts are thresholds: the error rate on the status, CALL_ID_CHECK on a 2xx answer.
+ */
 export function placeCallIteration(data: CallsSetup): void {
-  const placed = placeCall(callsToken(), data.agentId);
-  check(placed, {
-    'call placed (2xx)': (p) => p.ok,
-    'answer names a call_ id': (p) => p.callId !== undefined,
-  });
+  placeCall(callsToken(), data.agentId);
 }

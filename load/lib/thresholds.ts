@@ -1,5 +1,6 @@
 /** Threshold sets shared by the call-placement scenarios: the verdict of a load run. */
 import type { Threshold } from 'k6/options';
+import { CALL_ID_CHECK } from './calls.ts';
 import { abortOnFail, num } from './env.ts';
 import { ENDPOINT } from './target.ts';
 
@@ -9,6 +10,14 @@ export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)
 export function onEndpoint(metric: string, endpoint: string, extra: Record<string, string> = {}): string {
   const tags = Object.entries({ endpoint, ...extra }).map(([key, value]) => `${key}:${value}`);
   return `${metric}{${tags.join(',')}}`;
+}
+
+/**
+ * A k6 check as a verdict: every evaluation of the check named `name` must pass. Without a
+ * threshold a failed check is only counted, and the run still exits 0.
+ */
+export function everyCheck(name: string): Record<string, Threshold[]> {
+  return { [`checks{check:${name}}`]: ['rate==1'] };
 }
 
 /** A gate: aborts the run once it fails (after a short warm-up), unless LOAD_ABORT_ON_FAIL=false. */
@@ -34,7 +43,8 @@ export interface CallThresholdOptions {
 
 /**
  * The verdict of call placement (calls, calls-ramp): error rate LOAD_MAX_ERROR_RATE (a gate),
- * p95 and p99 latency under LOAD_P95_MS and LOAD_P99_MS, the achieved rate, dropped iterations.
+ * p95 and p99 latency under LOAD_P95_MS and LOAD_P99_MS, the achieved rate, dropped iterations,
+ * and every 2xx answer naming its call.
  */
 export function callThresholds(o: CallThresholdOptions): Record<string, Threshold[]> {
   const share = instanceShare();
@@ -44,6 +54,7 @@ export function callThresholds(o: CallThresholdOptions): Record<string, Threshol
     [onEndpoint('http_req_duration', endpoint)]: [`p(95)<${num('LOAD_P95_MS', 500)}`, `p(99)<${num('LOAD_P99_MS', 1000)}`],
     [onEndpoint('http_reqs', endpoint)]: [`rate>=${round(o.minRate * share)}`],
     dropped_iterations: [`count<=${Math.floor(o.maxDropped * share)}`],
+    ...everyCheck(CALL_ID_CHECK),
   };
 }
 

@@ -5,30 +5,46 @@
  * teardown waits (at most LOAD_DRAIN_S, default 20 s) for the deliveries to drain, reads
  * the monitor and records: deliveries per second, end-to-end latency (event created_at to
  * arrival; call placement to arrival of its completed event), bad signatures, duplicates
- * and losses. Verdict: zero loss, zero bad signatures, every placement 2xx.
+ * and losses. Verdict: every placement 2xx naming its call, zero bad signatures, the lost
+ * fraction of expected deliveries at most LOAD_FANOUT_MAX_LOSS (default 0), and delivery
+ * latency within the fan-out budget (see FANOUT_BUDGET below).
  */
-import { check, sleep } from 'k6';
+import { sleep } from 'k6';
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { placeCall } from '../lib/calls.ts';
+import { CALL_ID_CHECK, placeCall } from '../lib/calls.ts';
 import { env, loadDuration, num, seconds } from '../lib/env.ts';
 import { arrivalVus } from '../lib/executors.ts';
 import { expectCall, readStats } from '../lib/monitor.ts';
 import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { ENDPOINT } from '../lib/target.ts';
-import { TREND_STATS, gate, onEndpoint } from '../lib/thresholds.ts';
+import { TREND_STATS, everyCheck, gate, onEndpoint } from '../lib/thresholds.ts';
 
 const RATE = num('LOAD_RATE', 5);
 const D = loadDuration(10);
 const DRAIN_S = num('LOAD_DRAIN_S', 20);
 const RUN_ID = env('LOAD_RUN_ID') ?? 'local';
 
+/**
+ * The fan-out budget (the spec bounds no delivery latency; this is the harness's objective,
+ * LOAD_FANOUT_P95_MS / LOAD_FANOUT_P99_MS to change it): an event reaches every endpoint
+ * within 1 s of its created_at at p95 and 2 s at p99. From placement, the call's lifecycle
+ * comes first: the control contract's `auto` progress completes a call within 2 s, so
+ * placement to arrival of voice.call.completed gets the same budget plus LIFECYCLE_MS.
+ */
+const FANOUT_BUDGET = { p95Ms: num('LOAD_FANOUT_P95_MS', 1000), p99Ms: num('LOAD_FANOUT_P99_MS', 2000) };
+const LIFECYCLE_MS = 2000;
+/** Lost deliveries allowed, as a fraction of the expected ones (calls × endpoints × 3 events). */
+const MAX_LOSS = num('LOAD_FANOUT_MAX_LOSS', 0);
+
 const placedCalls = new Counter('fanout_calls_placed');
 const monitorErrors = new Counter('fanout_monitor_errors');
 const expected = new Counter('fanout_expected_deliveries');
 const arrived = new Counter('fanout_arrived_deliveries');
 const lost = new Counter('fanout_lost_deliveries');
+/** lost / expected: the verdict on loss, whatever the run's size. */
+const lossRatio = new Gauge('fanout_loss_ratio');
 const badSignatures = new Counter('fanout_bad_signatures');
 const duplicates = new Counter('fanout_duplicates');
 const unattributed = new Counter('fanout_unattributed_deliveries');
@@ -52,9 +68,12 @@ export const options: Options = {
   thresholds: {
     [onEndpoint('http_req_failed', ENDPOINT.placeCall)]: [gate('rate==0')],
     fanout_monitor_errors: ['count==0'],
-    fanout_lost_deliveries: ['count==0'],
+    fanout_loss_ratio: [`value<=${MAX_LOSS}`],
     fanout_bad_signatures: ['count==0'],
     fanout_expected_deliveries: ['count>0'],
+    fanout_event_to_arrival_ms: [`p(95)<${FANOUT_BUDGET.p95Ms}`, `p(99)<${FANOUT_BUDGET.p99Ms}`],
+    fanout_placement_to_arrival_ms: [`p(95)<${FANOUT_BUDGET.p95Ms + LIFECYCLE_MS}`, `p(99)<${FANOUT_BUDGET.p99Ms + LIFECYCLE_MS}`],
+    ...everyCheck(CALL_ID_CHECK),
   },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '30s',
@@ -68,7 +87,6 @@ export function setup(): CallsSetup {
 export default function (data: CallsSetup): void {
   const placedAtMs = Date.now();
   const placed = placeCall(callsToken(), data.agentId, { metadata: { load_run: RUN_ID, placed_at_ms: placedAtMs } });
-  check(placed, { 'call placed (2xx) with a call_ id': (p) => p.ok && p.callId !== undefined });
   if (placed.callId === undefined) return;
   placedCalls.add(1);
   if (!expectCall(placed.callId, placedAtMs)) monitorErrors.add(1);
@@ -86,12 +104,14 @@ export function teardown(): void {
   if (stats === undefined) {
     monitorErrors.add(1);
     lost.add(0);
+    lossRatio.add(1);
     badSignatures.add(0);
     return;
   }
   expected.add(stats.expected);
   arrived.add(stats.arrived);
   lost.add(stats.lost);
+  lossRatio.add(stats.expected > 0 ? stats.lost / stats.expected : 1);
   badSignatures.add(stats.bad_signatures);
   duplicates.add(stats.duplicates);
   unattributed.add(stats.unattributed);

@@ -13,6 +13,9 @@ import type { DeliverySender } from './transport.js';
 // runs on its own (attempts are independent promises, never a shared queue), each
 // signed afresh per attempt and retried on the policy's schedule.
 
+/** Fault deliveries-delayed-5s: how long a backlog holds each first attempt. */
+const BACKLOG_DELAY_MS = 5_000;
+
 interface Delivery {
   event: StoredEvent;
   endpoint: Endpoint;
@@ -67,7 +70,10 @@ export class Dispatcher {
     };
     this.events.add(event);
     for (const endpoint of this.options.endpoints.subscribers(workspace, type)) {
-      if (endpoint.health.acceptsDeliveries()) this.attempt({ event, endpoint, failedAttempts: 0 });
+      if (!endpoint.health.acceptsDeliveries()) continue;
+      const delivery = { event, endpoint, failedAttempts: 0 };
+      if (workspace.faults.has('deliveries-delayed-5s')) this.attemptLater(delivery, BACKLOG_DELAY_MS);
+      else this.attempt(delivery);
     }
     return event;
   }
@@ -147,7 +153,13 @@ export class Dispatcher {
     }
     // A disabled endpoint gets nothing: the delivery is dropped rather than held.
     if (!endpoint.health.acceptsDeliveries()) return;
-    const timer = this.options.clock.setTimer(delay, () => {
+    this.attemptLater(delivery, delay);
+  }
+
+  /** An attempt after `delayMs`, cancelled with the endpoint's other pending attempts. */
+  private attemptLater(delivery: Delivery, delayMs: number): void {
+    const { endpoint } = delivery;
+    const timer = this.options.clock.setTimer(delayMs, () => {
       endpoint.pendingRetries.delete(timer);
       this.attempt(delivery);
     });

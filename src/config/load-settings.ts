@@ -34,6 +34,12 @@ const FIELDS = z.object({
   LOAD_MAX_ERROR_RATE: decimal('LOAD_MAX_ERROR_RATE', 0, 1).default(0.01).describe('failed-request rate allowed for call placement'),
   LOAD_ABORT_ON_FAIL: flag('LOAD_ABORT_ON_FAIL').default(true).describe('false lets a run go on after a gate fails'),
   LOAD_ENDPOINTS: integer('LOAD_ENDPOINTS', 1, MAX_ENDPOINTS).default(MAX_ENDPOINTS).describe(`fan-out endpoints (at most ${MAX_ENDPOINTS})`),
+  LOAD_FANOUT_P95_MS: decimal('LOAD_FANOUT_P95_MS', 0, 600_000).default(1000).describe('fan-out: p95 of event created_at to arrival at the receiver (placement to arrival of the completed event gets this + 2000, the call lifecycle)'),
+  LOAD_FANOUT_P99_MS: decimal('LOAD_FANOUT_P99_MS', 0, 600_000).default(2000).describe('fan-out: p99 of event created_at to arrival (placement to completed arrival: this + 2000)'),
+  LOAD_FANOUT_MAX_LOSS: decimal('LOAD_FANOUT_MAX_LOSS', 0, 1).default(0).describe('fan-out: fraction of expected deliveries allowed to be lost (never arrived within the drain window)'),
+  LOAD_REVOCATION_GRACE_S: decimal('LOAD_REVOCATION_GRACE_S', 0, 60)
+    .default(5)
+    .describe("rotation: how long after the old token's first 401 other nodes may still accept it; a 2xx later fails the run"),
   LOAD_DRAIN_S: decimal('LOAD_DRAIN_S', 0, 3_600).optional().describe('fan-out: how long teardown waits for deliveries, in seconds; default 30, 15 with --smoke'),
   LOAD_INSTANCES: integer('LOAD_INSTANCES', 1, 10_000).default(1).describe('runners of a distributed run'),
   LOAD_TOKEN: credential('LOAD_TOKEN').optional().describe('place calls with this token instead of making one'),

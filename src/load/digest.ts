@@ -40,12 +40,14 @@ const CUSTOM: Record<string, [string, Unit, 'lower' | 'higher'][]> = {
   fanout_event_to_arrival_ms: [['p(95)', 'ms', 'lower'], ['p(99)', 'ms', 'lower'], ['med', 'ms', 'lower']],
   fanout_placement_to_arrival_ms: [['p(95)', 'ms', 'lower'], ['p(99)', 'ms', 'lower'], ['med', 'ms', 'lower']],
   fanout_lost_deliveries: [['count', 'count', 'lower']],
+  fanout_loss_ratio: [['value', 'ratio', 'lower']],
   fanout_bad_signatures: [['count', 'count', 'lower']],
   fanout_duplicates: [['count', 'count', 'lower']],
   fanout_receiver_client_closed: [['count', 'count', 'lower']],
   fanout_arrived_deliveries: [['count', 'count', 'higher']],
   rotation_revocation_propagation_ms: [['max', 'ms', 'lower']],
   rotation_new_token_non2xx: [['count', 'count', 'lower']],
+  rotation_old_token_accepted_after_refusal: [['count', 'count', 'lower']],
 };
 
 /** The figures of one metric, by its kind (per-endpoint submetrics and the custom ones above). */

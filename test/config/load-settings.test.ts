@@ -12,7 +12,7 @@ describe('load settings', () => {
   it('has the defaults the k6 scripts fall back to', () => {
     expect(parseLoadSettings({})).toEqual({
       LOAD_MAX_VUS: 50, LOAD_P95_MS: 500, LOAD_P99_MS: 1000, LOAD_MAX_ERROR_RATE: 0.01, LOAD_ABORT_ON_FAIL: true,
-      LOAD_ENDPOINTS: 25, LOAD_INSTANCES: 1, LOAD_REPORT_DIR: 'reports/load', LOAD_ALLOW_PRODUCTION: false,
+      LOAD_ENDPOINTS: 25, LOAD_FANOUT_P95_MS: 1000, LOAD_FANOUT_P99_MS: 2000, LOAD_FANOUT_MAX_LOSS: 0, LOAD_REVOCATION_GRACE_S: 5, LOAD_INSTANCES: 1, LOAD_REPORT_DIR: 'reports/load', LOAD_ALLOW_PRODUCTION: false,
     });
   });
 
@@ -24,6 +24,8 @@ describe('load settings', () => {
     [{ LOAD_ENDPOINTS: '30' }, 'LOAD_ENDPOINTS must be a whole number from 1 to 25'],
     [{ LOAD_ABORT_ON_FAIL: 'no' }, 'LOAD_ABORT_ON_FAIL must be true or false'],
     [{ LOAD_TOKEN: ' svc_test_x' }, 'LOAD_TOKEN has leading or trailing whitespace'],
+    [{ LOAD_FANOUT_MAX_LOSS: '2' }, 'LOAD_FANOUT_MAX_LOSS must be a number from 0 to 1'],
+    [{ LOAD_REVOCATION_GRACE_S: '61' }, 'LOAD_REVOCATION_GRACE_S must be a number from 0 to 60'],
   ])('refuses %j naming the setting', (sources, message) => {
     expect(() => parseLoadSettings(sources)).toThrow(message);
   });

@@ -1,50 +1,34 @@
 /**
  * `npm run load -- --smoke` end to end: the reference and a capturing receiver on loopback,
  * every scenario briefly, reports written, thresholds held, no token in any report.
- * Skipped (with the reason in its name) when k6 is neither on PATH nor built in .tools,
- * so that unit runs never start a multi-minute k6 build; CI makes k6 available first with
- * `npx tsx scripts/k6/binary.ts --ensure`.
+ * Skipped (with the reason in its name) when no k6 v2 is found (load-child.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findK6 } from '../../src/load/k6-binary.js';
-import { runHarness } from '../support/child.js';
+import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
+import { THRESHOLD_PROOFS } from './threshold-proofs.js';
 
 const SMOKE_LIMIT_MS = 170_000;
-
-function k6Available(): string | undefined {
-  try {
-    return findK6()?.path;
-  } catch {
-    return undefined;
-  }
-}
-
-const k6 = k6Available();
-const reason = k6 ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
-
-/** `svc-harness load <args>`, with the k6 found above and the caller's settings only. */
-async function run(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const exit = await runHarness(['load', ...args], { env: { ...(k6 ? { LOAD_K6_BINARY: k6 } : {}), ...env }, timeoutMs });
-  return { code: exit.exitCode, output: exit.output };
-}
 
 describe('load smoke', () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'load-smoke-'));
   afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
 
-  it.skipIf(!k6)(
-    `npm run load -- --smoke passes every scenario against the reference and writes the reports${reason}`,
+  it.skipIf(!K6_PATH)(
+    `npm run load -- --smoke passes every scenario against the reference and writes the reports${K6_SKIP_REASON}`,
     async () => {
-      const { code, output } = await run(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS);
+      const { code, output } = await runLoad(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS);
       expect(code, output.slice(-3000)).toBe(0);
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
         passed: boolean;
-        scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }> }[];
+        scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }>; thresholds: { metric: string; expression: string; ok: boolean }[] }[];
       };
       expect(report.passed).toBe(true);
+      // The thresholds the faulted runs break (thresholds.test.ts) are judged, and hold, here.
+      const held = report.scenarios.flatMap((s) => s.thresholds.filter((t) => t.ok).map((t) => `${s.scenario} ${t.metric} ${t.expression}`));
+      for (const proof of THRESHOLD_PROOFS) for (const threshold of proof.fails) expect(held).toContain(`${proof.scenario} ${threshold}`);
       expect(report.scenarios.map((s) => s.scenario).sort()).toEqual(['calls', 'calls-ramp', 'fanout', 'rotation']);
       const fanout = report.scenarios.find((s) => s.scenario === 'fanout')!;
       expect(fanout.figures['fanout_lost_deliveries count']!.value).toBe(0);
@@ -62,7 +46,7 @@ describe('load smoke', () => {
 
   it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
     const token = 'svc_live_FAKE_not_a_real_token';
-    const { code, output } = await run(['calls', '--no-build', '--report-dir', reportDir], 60_000, {
+    const { code, output } = await runLoad(['calls', '--no-build', '--report-dir', reportDir], 60_000, {
       SVC_BASE_URL: 'http://127.0.0.1:9',
       SVC_TOKEN: token,
     });

@@ -1,0 +1,49 @@
+/**
+ * Every load threshold can fail: each scenario of THRESHOLD_PROOFS runs briefly (--smoke)
+ * against the reference with one fault switched on (the `/faults/<name>` prefix on the API
+ * and control URLs), exits 1, and fails exactly the thresholds that fault breaks. The clean
+ * run holding them is the smoke test's. Skipped like it when no k6 v2 is found.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/index.js';
+import type { ScenarioDigest } from '../../src/load/digest.js';
+import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
+import { THRESHOLD_PROOFS } from './threshold-proofs.js';
+
+/** One scenario's smoke run, its drain and its k6 start: well under this. */
+const RUN_LIMIT_MS = 120_000;
+
+describe('load thresholds', () => {
+  const reportRoot = mkdtempSync(join(tmpdir(), 'load-thresholds-'));
+  let reference: RunningReference | undefined;
+  beforeAll(async () => {
+    if (K6_PATH) reference = await startReference({ quiet: true });
+  });
+  afterAll(async () => {
+    await reference?.close();
+    rmSync(reportRoot, { recursive: true, force: true });
+  });
+
+  it.skipIf(!K6_PATH).each(THRESHOLD_PROOFS.map((proof) => [`${proof.scenario} under ${proof.fault}`, proof] as const))(
+    `%s fails its thresholds${K6_SKIP_REASON}`,
+    async (name, proof) => {
+      const { baseUrl, controlUrl, controlToken } = reference!;
+      const prefix = `/faults/${proof.fault}`;
+      const reportDir = join(reportRoot, name.replaceAll(' ', '-'));
+      const { code, output } = await runLoad([proof.scenario, '--smoke', '--no-build', '--report-dir', reportDir], RUN_LIMIT_MS, {
+        SVC_BASE_URL: `${baseUrl}${prefix}`,
+        SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`),
+        SVC_CONTROL_TOKEN: controlToken,
+        ...proof.env,
+      });
+      expect(code, output.slice(-3000)).toBe(1);
+      const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { scenarios: ScenarioDigest[] };
+      const failed = report.scenarios.flatMap((s) => s.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`));
+      expect(failed.sort(), output.slice(-3000)).toEqual([...proof.fails].sort());
+    },
+    RUN_LIMIT_MS + 10_000,
+  );
+});
