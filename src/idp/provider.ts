@@ -41,6 +41,13 @@ export interface MintOptions {
 
 export type ClaimsOptions = Omit<MintOptions, 'alg' | 'kid' | 'header'>;
 
+/** A document the provider's server hosts for an attacker (see `hostForeign`). */
+export interface HostedDocument {
+  url: string;
+  /** How many times the target fetched it (GET). */
+  readonly fetchCount: number;
+}
+
 export class TestIdentityProvider {
   /** Every key ever made, listed or not, so a removed key can still sign. */
   private readonly keys = new Map<string, SigningKey>();
@@ -84,6 +91,17 @@ export class TestIdentityProvider {
   /** How many times the JWKS was fetched (GET) since start. */
   get jwksFetchCount(): number {
     return this.server.fetchCount;
+  }
+
+  /**
+   * Serves `body` next to the JWKS (same origin, same path prefix), as an attacker who
+   * can place a file on the provider's host would: a target that allow-lists jku or x5u
+   * URLs by origin or prefix is fooled as much as one that follows any URL.
+   */
+  hostForeign(name: string, contentType: string, body: string): HostedDocument {
+    const url = new URL(`${name}-${randomBytes(4).toString('hex')}`, this.jwksUri);
+    const count = this.server.host(url.pathname, contentType, body);
+    return { url: url.href, get fetchCount() { return count(); } };
   }
 
   /** Kids the JWKS lists now, oldest first. */

@@ -16,5 +16,8 @@ export function signClaims(claims: JWTPayload, input: SignInput): Promise<string
   for (const [name, value] of Object.entries(header)) if (value === undefined) delete header[name];
   // jose signs with the key's own algorithm; a header alg that disagrees is the caller's mistake.
   if (header.alg !== input.alg) throw new Error(`header alg ${String(header.alg)} does not match the ${input.alg} key`);
-  return new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(input.privateKey);
+  // jose refuses to sign a crit it does not know unless told the names are understood:
+  // the crit check forges exactly such a token, so every name it lists is declared.
+  const crit = Array.isArray(header.crit) ? Object.fromEntries(header.crit.map((name) => [String(name), true])) : undefined;
+  return new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(input.privateKey, { crit });
 }
