@@ -89,6 +89,13 @@ export const FAULTS = {
   'jwt-rs256-only': 'session tokens signed with ES256 are refused (only RS256 is accepted)',
   'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
   'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
+  'jwt-alg-none-case-insensitive': 'alg none is refused by exact match only, but any other spelling (None, NONE) is an unsigned JWT',
+  'jwt-trust-embedded-jwk': 'a JWT carrying a jwk header is verified with that key (CVE-2018-0114)',
+  'jwt-follow-key-url': 'a JWT naming a jku (JWKS) or x5u (certificate) URL is verified with the key fetched from it',
+  'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
+  'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
+  'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
+  'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

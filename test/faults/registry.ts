@@ -65,6 +65,13 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-signature-unchecked', 'SESSION-TAMPERED', 'SESSION-FOREIGN-KEY', 'SESSION-MUTATION-PROPERTY'),
   proof('jwks-cached-forever', 'SESSION-KEY-ROTATION'),
   proof('jwt-rs256-only', 'SESSION-ES256'),
+  proof('jwt-alg-none-case-insensitive', 'SESSION-ALG-NONE'),
+  proof('jwt-trust-embedded-jwk', 'SESSION-EMBEDDED-JWK'),
+  proof('jwt-follow-key-url', 'SESSION-JKU-INJECTION'),
+  proof('jwt-kid-path-traversal', 'SESSION-KID-INJECTION'),
+  proof('jwt-psychic-ecdsa', 'SESSION-PSYCHIC-SIGNATURE'),
+  proof('jwt-ignore-crit', 'SESSION-CRIT-UNKNOWN'),
+  proof('jwt-no-exp-accepted', 'SESSION-NO-EXP'),
   // Webhook registration
   proof('accept-http-url', 'HOOK-REG-HTTPS-ONLY'),
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
