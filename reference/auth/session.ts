@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import {
   EmbeddedJWK,
   UnsecuredJWT,
+  compactVerify,
   createRemoteJWKSet,
   decodeJwt,
   decodeProtectedHeader,
@@ -85,7 +86,10 @@ async function verifyWithKeySet(jwt: string, keySet: JWTVerifyGetKey, options: J
  * (iss, aud, exp, nbf), by decoding the payload as an unsecured JWT.
  */
 function claimsOnly(jwt: string, options: JWTVerifyOptions): JWTPayload {
-  const payloadPart = jwt.split('.')[1] ?? '';
+  return payloadClaimsOnly(jwt.split('.')[1] ?? '', options);
+}
+
+function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTPayload {
   const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payloadPart}.`;
   const { issuer, audience, currentDate, clockTolerance } = options;
   return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
@@ -212,6 +216,12 @@ export class SessionVerifier {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
+    if (faults.has('jwt-string-dates-skipped') && (typeof payload.exp === 'string' || typeof payload.nbf === 'string')) {
+      // Fault: exp and nbf are compared only when they are numbers; a string one is skipped.
+      await compactVerify(jwt, provider.keySet, { algorithms: options.algorithms });
+      const numbersOnly = Object.fromEntries(Object.entries(payload).filter(([name, value]) => !((name === 'exp' || name === 'nbf') && typeof value === 'string')));
+      return payloadClaimsOnly(Buffer.from(JSON.stringify(numbersOnly)).toString('base64url'), options);
+    }
     if (header.alg === 'none') {
       if (!faults.has('jwt-alg-none')) throw new Error('alg none refused');
       const { issuer, audience, currentDate, clockTolerance } = options;
