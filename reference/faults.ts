@@ -96,6 +96,7 @@ export const FAULTS = {
   'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
+  'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
   'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
 } as const;
 

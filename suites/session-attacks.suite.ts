@@ -11,12 +11,14 @@ import {
   PSYCHIC_SIGNATURES,
   attackerCertificate,
   attackerJwks,
+  nowSeconds,
+  repeatClaim,
   withEmbeddedJwk,
   withHs256,
   withSignatureBytes,
 } from '../src/idp/index.js';
 import { certifySuite, check } from '../src/suite/index.js';
-import { secret, sessionWorkspace } from './session/fixture.js';
+import { newAudience, newSubject, secret, sessionWorkspace } from './session/fixture.js';
 import { expectAllRefused, expectControlAccepted, judgeRefusals, whoami } from './session/verdicts.js';
 
 /** What a key file at /dev/null holds, and so the HMAC secret a path-traversing kid yields. */
@@ -95,6 +97,21 @@ certifySuite('session-attacks', () => {
     await expectAllRefused(t, [
       ['RS256 with crit naming an unknown extension', await s.mint({ alg: 'RS256', header: unknown })],
       ['ES256 with crit naming an unknown extension', await s.mint({ alg: 'ES256', header: unknown })],
+    ]);
+  });
+
+  check('SESSION-DUPLICATE-CLAIMS', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const claims = s.claims();
+    // Signed by a listed key: only how the repeated name is read can let these in. A
+    // parser that keeps the first value sees a valid token; the last value is wrong.
+    const repeated = async (name: string, last: unknown) => secret(await s.idp.mintText(repeatClaim(claims, name, last)));
+    await expectAllRefused(t, [
+      ['sub of the member, then of nobody', await repeated('sub', newSubject())],
+      ['exp in 1 min, then 9 min ago', await repeated('exp', nowSeconds() - 540)],
+      ['aud of this workspace, then of another service', await repeated('aud', newAudience())],
+      ['iss of the provider, then of another', await repeated('iss', `${s.idp.issuer}/other`)],
     ]);
   });
 

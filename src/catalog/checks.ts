@@ -203,6 +203,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
   c('SESSION-CRIT-UNKNOWN', 'session-attacks', 'must', 'A session token whose crit header names an extension the service cannot understand is refused (RFC 7515, 4.1.11)',
     ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-DUPLICATE-CLAIMS', 'session-attacks', 'must', 'A session token that repeats a claim is judged by the last value or refused (RFC 7519, 4): a repeat ending in a wrong sub, exp, aud or iss is refused',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
   c('SESSION-NO-EXP', 'session-attacks', 'should', 'A session token without exp is refused: it would never expire, and session tokens live 60 s',
     ['AUTH-SESSION-2', 'LIMIT-SESSION-LIFETIME', 'ERR-CODE-INVALID-TOKEN']),
 

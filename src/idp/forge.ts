@@ -51,6 +51,15 @@ export function withHs256(claims: JWTPayload, secret: Uint8Array, options: { kid
   return `${signingInput}.${encodeBytes(mac)}`;
 }
 
+/**
+ * The claims as JSON text with `name` given a second time, `last` after the original:
+ * RFC 7519 (4) lets a parser refuse repeated names or keep the last, never the first.
+ */
+export function repeatClaim(claims: JWTPayload, name: string, last: unknown): string {
+  const text = JSON.stringify(claims);
+  return `${text.slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(last)}}`;
+}
+
 /** Header, claims and signature bytes put together as given: for signatures no key made. */
 export function withSignatureBytes(header: Record<string, unknown>, claims: JWTPayload, signature: Uint8Array): string {
   return joinJwt({ header: encodeJson(header), payload: encodeJson(claims), signature: encodeBytes(signature) });

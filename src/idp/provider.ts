@@ -8,7 +8,7 @@ import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { sessionClaims } from './claims.js';
 import { JwksServer } from './jwks-server.js';
 import { generateSigningKey, publicKeyPem, type SigningAlg, type SigningKey } from './keys.js';
-import { signClaims } from './sign.js';
+import { signClaims, signPayloadText } from './sign.js';
 
 export interface IdentityProviderOptions {
   /** Default 127.0.0.1: the contract allows a plain-HTTP JWKS on loopback only. */
@@ -149,6 +149,12 @@ export class TestIdentityProvider {
     const key = this.key(options.kid ?? this.kidFor(options.alg ?? 'RS256'));
     if (options.alg && options.alg !== key.alg) throw new Error(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
     return signClaims(this.claimsFor(options), { alg: key.alg, privateKey: key.privateKey, kid: key.kid, header: options.header });
+  }
+
+  /** A token whose payload is `text` exactly (a claim given twice, say), signed by the newest listed key of `alg`. */
+  mintText(text: string, alg: SigningAlg = 'RS256'): Promise<string> {
+    const key = this.key(this.kidFor(alg));
+    return signPayloadText(text, { alg, privateKey: key.privateKey, kid: key.kid });
   }
 
   close(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   PSYCHIC_SIGNATURES,
   attackerCertificate,
   attackerJwks,
+  repeatClaim,
   withEmbeddedJwk,
   withHs256,
   withSignatureBytes,
@@ -143,6 +144,15 @@ describe('forge', () => {
     const token = withSignatureBytes({ alg: 'ES256', kid: idp.kidFor('ES256') }, idp.claimsFor({ sub: 'user_1' }), signature);
     expect(Buffer.from(token.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature));
     await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test('a repeated claim is signed as text, verifies, and a standard parser keeps its last value', async () => {
+    const text = repeatClaim(idp.claimsFor({ sub: 'user_1' }), 'sub', 'user_2');
+    expect(text.match(/"sub"/g)).toHaveLength(2);
+    expect(text.indexOf('"user_1"')).toBeLessThan(text.indexOf('"user_2"'));
+    const token = await idp.mintText(text);
+    expect(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).toBe(text);
+    await expect(verifyAgainstJwks(token)).resolves.toMatchObject({ payload: { sub: 'user_2' } });
   });
 
   test('forges of a non-JWT are programming errors', () => {
