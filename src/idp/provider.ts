@@ -99,7 +99,7 @@ export class TestIdentityProvider {
    * URLs by origin or prefix is fooled as much as one that follows any URL.
    */
   hostForeign(name: string, contentType: string, body: string): HostedDocument {
-    const url = new URL(`${name}-${randomBytes(4).toString('hex')}`, this.jwksUri);
+    const url = new URL(`${randomBytes(4).toString('hex')}-${name}`, this.jwksUri);
     const count = this.server.host(url.pathname, contentType, body);
     return { url: url.href, get fetchCount() { return count(); } };
   }

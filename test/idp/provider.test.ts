@@ -58,6 +58,7 @@ describe('TestIdentityProvider', () => {
     const hosted = idp.hostForeign('attacker-cert.pem', 'application/pem-certificate-chain', 'not a key');
     expect(new URL(hosted.url).origin).toBe(new URL(idp.jwksUri).origin);
     expect(hosted.url.startsWith(new URL('.', idp.jwksUri).href)).toBe(true);
+    expect(hosted.url.endsWith('-attacker-cert.pem')).toBe(true);
     expect(hosted.fetchCount).toBe(0);
     const res = await fetch(hosted.url, { signal: AbortSignal.timeout(5_000) });
     expect(res.headers.get('content-type')).toBe('application/pem-certificate-chain');
