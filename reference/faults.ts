@@ -94,6 +94,15 @@ export const FAULTS = {
   'jwt-rs256-only': 'session tokens signed with ES256 are refused (only RS256 is accepted)',
   'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
   'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
+  'jwt-alg-none-case-insensitive': 'alg none is refused by exact match only, but any other spelling (None, NONE) is an unsigned JWT',
+  'jwt-trust-embedded-jwk': 'a JWT carrying a jwk header is verified with that key (CVE-2018-0114)',
+  'jwt-follow-key-url': 'a JWT naming a jku (JWKS) or x5u (certificate) URL is verified with the key fetched from it',
+  'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
+  'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
+  'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
+  'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
+  'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
+  'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
 } as const;

@@ -17,6 +17,7 @@ import {
   tamperPayload,
   tamperSignature,
   withAlgNone,
+  withHeader,
   withHs256PublicKey,
   withKid,
   type JwtMutation,
@@ -91,6 +92,8 @@ certifySuite('session', () => {
     await expectAllRefused(t, [
       ['expired 9 min ago', await s.mint({ issuedAtOffsetSec: -600 })],
       ['expired 1 h ago', await s.mint({ issuedAtOffsetSec: -3_660 })],
+      // Not a NumericDate (RFC 7519): refused as invalid, or read as a number and refused as expired.
+      ['expired 9 min ago, exp as a string', await s.mint({ issuedAtOffsetSec: -600, claims: { exp: String(nowSeconds() - 540) } })],
     ]);
   });
 
@@ -134,6 +137,7 @@ certifySuite('session', () => {
     await expectAllRefused(t, [
       ['nbf in 2 min', await s.mint({ claims: { nbf: now + 120, exp: now + 180 } })],
       ['nbf in 1 h', await s.mint({ claims: { iat: now + 3_600, nbf: now + 3_600, exp: now + 3_660 } })],
+      ['nbf in 2 min as a string', await s.mint({ claims: { nbf: String(now + 120), exp: now + 180 } })],
     ]);
   });
 
@@ -191,7 +195,8 @@ certifySuite('session', () => {
       ['payload exp moved 1 h later', secret(tamperPayload(rs, { exp: nowSeconds() + 3_600 }))],
       ['RS256 signature bits flipped', secret(tamperSignature(rs))],
       ['ES256 signature bits flipped', secret(tamperSignature(es))],
-      ['signature removed', secret(stripSignature(rs))],
+      ['RS256 signature removed', secret(stripSignature(rs))],
+      ['ES256 signature removed', secret(stripSignature(es))],
       ['header kid switched to the other listed key', secret(withKid(rs, s.idp.kidFor('ES256')))],
     ]);
   });
@@ -201,10 +206,14 @@ certifySuite('session', () => {
     await expectControlAccepted(t, await s.mint(), s.idp);
     const claims = s.claims();
     const kid = s.idp.kidFor('RS256');
-    await expectAllRefused(t, ALG_NONE_SPELLINGS.flatMap((spelling) => [
-      [`alg ${spelling}`, secret(withAlgNone(claims, { spelling }))] as const,
-      [`alg ${spelling} with a listed kid`, secret(withAlgNone(claims, { spelling, kid }))] as const,
-    ]));
+    await expectAllRefused(t, [
+      ...ALG_NONE_SPELLINGS.flatMap((spelling) => [
+        [`alg ${spelling}`, secret(withAlgNone(claims, { spelling }))] as const,
+        [`alg ${spelling} with a listed kid`, secret(withAlgNone(claims, { spelling, kid }))] as const,
+      ]),
+      // For validators that skip the signature of an unsecured token rather than require it empty.
+      ['alg none keeping the RS256 signature', secret(withHeader(await s.mint(), { alg: 'none' }))],
+    ]);
   });
 
   check('SESSION-HS256-CONFUSION', async (t) => {

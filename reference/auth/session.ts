@@ -1,11 +1,16 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { posix } from 'node:path';
 import {
+  EmbeddedJWK,
   UnsecuredJWT,
+  compactVerify,
   createRemoteJWKSet,
   customFetch,
   decodeJwt,
   decodeProtectedHeader,
   exportSPKI,
   importJWK,
+  importX509,
   jwtVerify,
   type JWK,
   type JWTPayload,
@@ -78,6 +83,45 @@ async function verifyWithKeySet(jwt: string, keySet: JWTVerifyGetKey, options: J
   }
 }
 
+/**
+ * For faults that take a signature as valid: the claims are still judged as jose would
+ * (iss, aud, exp, nbf), by decoding the payload as an unsecured JWT.
+ */
+function claimsOnly(jwt: string, options: JWTVerifyOptions): JWTPayload {
+  return payloadClaimsOnly(jwt.split('.')[1] ?? '', options);
+}
+
+function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTPayload {
+  const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payloadPart}.`;
+  const { issuer, audience, currentDate, clockTolerance } = options;
+  return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
+}
+
+/** Fault jwt-kid-path-traversal: where the naive validator looks for key files. */
+const KEYS_DIRECTORY = '/srv/keys';
+
+/** Fault jwt-kid-path-traversal: the HS256 signature checked with `key`, as Node's HMAC allows an empty one. */
+function hmacMatches(jwt: string, key: Uint8Array): boolean {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Fault jwt-psychic-ecdsa: r = s = 0, raw (JWS) or DER, which Java 15-18 verified for any message. */
+function isZeroEcdsaSignature(jwt: string): boolean {
+  const signature = Buffer.from(jwt.split('.')[2] ?? '', 'base64url');
+  const raw = signature.length === 64 && signature.every((byte) => byte === 0);
+  return raw || signature.equals(Buffer.from('3006020100020100', 'hex'));
+}
+
+/** Fault jwt-first-sub-wins: the first "sub" of the payload text, as a regular expression finds it. */
+function firstSub(jwt: string): string | undefined {
+  const text = Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8');
+  const match = /"sub"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text);
+  return match ? (JSON.parse(match[1]!) as string) : undefined;
+}
+
 const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
 
 /** Fault jwks-cached-forever: the JWKS is fetched once and never again (no rotation). */
@@ -131,6 +175,8 @@ export class SessionVerifier {
     } catch {
       return null;
     }
+    // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
+    if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
     const member = workspace.members.get(payload.sub);
     if (member) return this.principalFor(workspace, member, faults);
@@ -163,8 +209,13 @@ export class SessionVerifier {
       algorithms: faults.has('jwt-rs256-only') ? ['RS256'] : SESSION_ALGORITHMS,
       // Fault: a leeway just past the harness's bound (60 s), so that only that bound catches it.
       clockTolerance: faults.has('jwt-exp-leeway-90s') ? 90 : this.clockTolerance,
-      requiredClaims: ['exp', 'sub'],
+      // Fault jwt-no-exp-accepted: exp is checked when present, not required.
+      requiredClaims: faults.has('jwt-no-exp-accepted') ? ['sub'] : ['exp', 'sub'],
     };
+    if (faults.has('jwt-ignore-crit') && Array.isArray(header.crit)) {
+      // Fault: every critical extension is declared understood, so none is refused.
+      options.crit = Object.fromEntries(header.crit.map((name) => [String(name), true]));
+    }
     if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
     if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
@@ -176,10 +227,44 @@ export class SessionVerifier {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
+    if (faults.has('jwt-string-dates-skipped') && (typeof payload.exp === 'string' || typeof payload.nbf === 'string')) {
+      // Fault: exp and nbf are compared only when they are numbers; a string one is skipped.
+      await compactVerify(jwt, provider.keySet, { algorithms: options.algorithms });
+      const numbersOnly = Object.fromEntries(Object.entries(payload).filter(([name, value]) => !((name === 'exp' || name === 'nbf') && typeof value === 'string')));
+      return payloadClaimsOnly(Buffer.from(JSON.stringify(numbersOnly)).toString('base64url'), options);
+    }
     if (header.alg === 'none') {
       if (!faults.has('jwt-alg-none')) throw new Error('alg none refused');
       const { issuer, audience, currentDate, clockTolerance } = options;
       return UnsecuredJWT.decode(jwt, { issuer, audience, currentDate, clockTolerance }).payload;
+    }
+    if (faults.has('jwt-alg-none-case-insensitive') && typeof header.alg === 'string' && header.alg.toLowerCase() === 'none') {
+      // Fault: the deny-list above matches 'none' exactly; the algorithm lookup ignores case.
+      return claimsOnly(jwt, options);
+    }
+    if (faults.has('jwt-trust-embedded-jwk') && header.jwk) {
+      // Fault (CVE-2018-0114): the key the token brings verifies it.
+      return (await jwtVerify(jwt, EmbeddedJWK, options)).payload;
+    }
+    if (faults.has('jwt-follow-key-url') && typeof header.jku === 'string') {
+      // Fault: the keys come from whatever JWKS URL the token names.
+      return verifyWithKeySet(jwt, createRemoteJWKSet(new URL(header.jku), { timeoutDuration: 2000 }), options);
+    }
+    if (faults.has('jwt-follow-key-url') && typeof header.x5u === 'string') {
+      // Fault: the key comes from whatever certificate URL the token names.
+      const response = await fetch(header.x5u, { signal: AbortSignal.timeout(2000) });
+      const key = await importX509(await response.text(), String(header.alg));
+      return (await jwtVerify(jwt, key, options)).payload;
+    }
+    if (faults.has('jwt-kid-path-traversal') && header.alg === 'HS256' && typeof header.kid === 'string') {
+      // Fault: the kid names a key file, joined to the keys directory without confining it.
+      // Modelled without touching the disk: only /dev/null is "found", and it is empty.
+      if (posix.resolve(KEYS_DIRECTORY, header.kid) !== '/dev/null' || !hmacMatches(jwt, new Uint8Array(0))) throw new Error('no such key file');
+      return claimsOnly(jwt, options);
+    }
+    if (faults.has('jwt-psychic-ecdsa') && header.alg === 'ES256' && isZeroEcdsaSignature(jwt)) {
+      // Fault: the verifier never checks 0 < r, s < n.
+      return claimsOnly(jwt, options);
     }
     if (header.alg === 'HS256' && faults.has('jwt-hs256-confusion')) {
       return this.verifyWithPublicKeyAsSecret(provider, jwt, { ...options, algorithms: ['HS256'] });
@@ -202,10 +287,7 @@ export class SessionVerifier {
     } catch (error) {
       if (!faults.has('jwt-signature-unchecked')) throw error;
       // Fault: a signature that does not verify is ignored; the claims are still checked.
-      const payloadPart = jwt.split('.')[1] ?? '';
-      const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payloadPart}.`;
-      const { issuer, audience, currentDate, clockTolerance } = options;
-      return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
+      return claimsOnly(jwt, options);
     }
   }
 

@@ -30,6 +30,7 @@ export type Area =
   | 'isolation'
   | 'input'
   | 'session'
+  | 'session-attacks'
   | 'webhook-registration'
   | 'webhook-envelope'
   | 'webhook-signature'
@@ -201,6 +202,22 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2']),
   c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token never get a 2xx or a 5xx', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
   c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
+
+  // --- Session token attacks: the published catalog (jwt_tool, PortSwigger's write-ups, advisories) ---
+  c('SESSION-EMBEDDED-JWK', 'session-attacks', 'must', 'A session token that brings its own key (a jwk or x5c header, CVE-2018-0114) is refused',
+    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-JKU-INJECTION', 'session-attacks', 'must', 'A session token that names its own key URL (jku or x5u) is refused; whether the target fetched the URL is recorded',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-KID-INJECTION', 'session-attacks', 'must', 'A session token whose kid is a file path or an SQL fragment, HMAC-signed with what that lookup would yield, is refused',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-PSYCHIC-SIGNATURE', 'session-attacks', 'must', 'An ES256 session token whose signature is out of range (r = s = 0, CVE-2022-21449; r = s = n) is refused',
+    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-CRIT-UNKNOWN', 'session-attacks', 'must', 'A session token whose crit header names an extension the service cannot understand is refused (RFC 7515, 4.1.11)',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-DUPLICATE-CLAIMS', 'session-attacks', 'must', 'A session token that repeats a claim is judged by the last value or refused (RFC 7519, 4): a repeat ending in a wrong sub, exp, aud or iss is refused',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+  c('SESSION-NO-EXP', 'session-attacks', 'should', 'A session token without exp is refused: it would never expire, and session tokens live 60 s',
+    ['AUTH-SESSION-2', 'LIMIT-SESSION-LIFETIME', 'ERR-CODE-INVALID-TOKEN']),
 
   // --- Webhook registration ------------------------------------------------------------------
   c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1'], { accepts: 'any 4xx and any error body from the control interface' }),

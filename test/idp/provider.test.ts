@@ -53,6 +53,26 @@ describe('TestIdentityProvider', () => {
     expect(idp.jwksFetchCount).toBe(before);
   });
 
+  test('a foreign document is served beside the JWKS with a count of its own', async () => {
+    const before = idp.jwksFetchCount;
+    const hosted = idp.hostForeign('attacker-cert.pem', 'application/pem-certificate-chain', 'not a key');
+    expect(new URL(hosted.url).origin).toBe(new URL(idp.jwksUri).origin);
+    expect(hosted.url.startsWith(new URL('.', idp.jwksUri).href)).toBe(true);
+    expect(hosted.url.endsWith('-attacker-cert.pem')).toBe(true);
+    expect(hosted.fetchCount).toBe(0);
+    const res = await fetch(hosted.url, { signal: AbortSignal.timeout(5_000) });
+    expect(res.headers.get('content-type')).toBe('application/pem-certificate-chain');
+    expect(await res.text()).toBe('not a key');
+    expect(hosted.fetchCount).toBe(1);
+    expect(idp.jwksFetchCount).toBe(before);
+  });
+
+  test('a token with crit is signed, and jose refuses the unknown extension', async () => {
+    const token = await idp.mint({ sub: 'user_crit', header: { crit: ['x-unknown'], 'x-unknown': true } });
+    expect(decodeProtectedHeader(token)).toMatchObject({ crit: ['x-unknown'], 'x-unknown': true });
+    await expect(verifyRemote(idp, token)).rejects.toMatchObject({ code: 'ERR_JOSE_NOT_SUPPORTED' });
+  });
+
   test('issued-at offset moves iat, nbf and exp together', async () => {
     const token = await idp.mint({ sub: 'user_old', issuedAtOffsetSec: -61 });
     await expect(verifyRemote(idp, token)).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
