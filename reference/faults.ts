@@ -26,6 +26,9 @@ export const FAULTS = {
   'suspension-ignored': 'a suspended workspace keeps being served',
   'reinstate-ignored': 'a reinstated workspace stays suspended',
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
+  'tenant-transcript-redirect': 'another workspace\'s call transcript is answered with a 302 to it, not refused',
+  'transcript-always-403': 'every transcript is answered 403, to its owner too',
+  'revocation-whoami-only': 'a revoked token is refused on whoami only; the other endpoints keep accepting it',
   'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
   'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
@@ -50,6 +53,7 @@ export const FAULTS = {
   'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
   'retry-too-few': 'a failed delivery is retried only 5 times',
   'retry-too-many': 'a failed delivery is retried 8 times',
+  'retry-immediately': 'the first retry comes at once instead of 1 min after the failure',
   'retry-1m-late-20pct': 'the first retry comes after 72 s instead of 1 min',
   'retry-30m-late-20pct': 'the third retry comes after 36 min instead of 30',
   'retry-2h-late-20pct': 'the fourth retry comes after 144 min instead of 2 h',
@@ -78,6 +82,7 @@ export const FAULTS = {
   'failed-reported-completed': 'a failed call emits voice.call.completed',
   'lifecycle-no-started': 'voice.call.started is never emitted',
   'transcript-url-wrong': 'transcript_url points to /v1/calls/<id>/transcript',
+  'deliver-with-put': 'deliveries are sent with PUT instead of POST',
   'no-content-type': 'deliveries are sent without Content-Type application/json',
   // Session tokens
   'jwt-alg-none': 'an unsigned JWT (alg none) is accepted',
@@ -102,6 +107,7 @@ export const FAULTS = {
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
   'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
+  'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
   'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',

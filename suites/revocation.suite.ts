@@ -9,12 +9,16 @@
  */
 import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
+import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 
 const LIMIT_MS = 60_000;
 const POLL_INTERVAL_MS = 200;
 /** No 200 for this long after a 401 means propagation has settled. */
 const SETTLED_AFTER_MS = 5_000;
-const CONFIRM_REQUESTS = 20;
+/** After settling, requests spread over every endpoint and both kinds of connection: enough to meet a backend hit one time in ten. */
+const CONFIRM_REQUESTS = 64;
 
 interface Poll {
   atMs: number;
@@ -30,6 +34,9 @@ interface Observation {
   firstRejectionMs?: number;
   lastAcceptedMs?: number;
   token: string;
+  /** An agent of the workspace and a call placed with the token before revocation, for the other endpoints. */
+  agentId: string;
+  callId?: string;
   problem?: string;
 }
 
@@ -38,9 +45,11 @@ async function observeRevocation(t: CheckContext): Promise<Observation> {
   const token = await workspace.createToken('certify revoke');
   // Warm every backend: an implementation that caches tokens shows its worst case.
   for (let i = 0; i < 6; i++) await t.api.whoami(token.token, { fresh: i % 2 === 0 });
+  const placed = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+  const callId = findFirstId(placed.json, ID_PATTERNS.call);
   const revokedAt = performance.now();
   await workspace.revokeToken(token);
-  const observation: Observation = { polls: [], token: token.token };
+  const observation: Observation = { polls: [], token: token.token, agentId: workspace.agentId, ...(callId ? { callId } : {}) };
   let round = 0;
   while (true) {
     const elapsed = performance.now() - revokedAt;
@@ -103,15 +112,32 @@ certifySuite('revocation', () => {
   }, { timeoutMs: 90_000 });
 
   check('REVOKE-STAYS-REVOKED', async (t) => {
-    const { token, firstRejectionMs } = await observation(t);
+    const { token, firstRejectionMs, agentId, callId } = await observation(t);
     assert(firstRejectionMs !== undefined, 'the revoked token was never rejected');
-    const accepted: string[] = [];
+    const endpoints: Array<[string, (fresh: boolean) => Promise<HttpResponse>]> = [
+      ['whoami', (fresh) => t.api.whoami(token, { fresh })],
+      ['agents', (fresh) => t.api.listAgents(token, { fresh })],
+      ['calls', (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh })],
+      ...(callId ? [['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [string, (fresh: boolean) => Promise<HttpResponse>]] : []),
+    ];
+    const wrong: string[] = [];
     for (let i = 0; i < CONFIRM_REQUESTS; i++) {
-      if (i === CONFIRM_REQUESTS / 2) await sleep(1_000);
-      const res = await t.api.whoami(token, { fresh: i % 2 === 0 });
-      if (res.status !== 401) accepted.push(`${i % 2 === 0 ? 'fresh' : 'kept-alive'}: ${describeResponse(res)}`);
+      if (i > 0 && i % 16 === 0) await sleep(500);
+      const [name, send] = endpoints[i % endpoints.length]!;
+      const fresh = Math.floor(i / endpoints.length) % 2 === 0;
+      const problem = refusalProblem(await send(fresh));
+      if (problem) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${problem}`);
     }
-    assert(accepted.length === 0, `after propagation settled, ${accepted.length} of ${CONFIRM_REQUESTS} requests were not refused; first: ${accepted[0]}`);
-    t.detail(`${CONFIRM_REQUESTS} requests after settling, all 401`);
+    t.measure('confirm_requests', CONFIRM_REQUESTS);
+    t.measure('endpoints', endpoints.map(([name]) => name));
+    assert(wrong.length === 0, `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`);
+    t.detail(`${CONFIRM_REQUESTS} requests after settling over ${endpoints.map(([name]) => name).join(', ')} on fresh and kept-alive connections, all 401 invalid_token`);
   }, { timeoutMs: 90_000 });
 });
+
+/** Undefined when `res` is 401 invalid_token with the error shape, else what it was. */
+function refusalProblem(res: HttpResponse): string | undefined {
+  const code = (res.json as { error?: { code?: string } } | undefined)?.error?.code;
+  if (res.status === 401 && code === 'invalid_token' && errorShapeProblem(res) === undefined) return undefined;
+  return describeResponse(res);
+}

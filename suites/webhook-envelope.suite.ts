@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
-import { assert, certifySuite, check, describeResponse, is2xx } from '../src/suite/index.js';
+import { assert, certifySuite, check, describeResponse, is2xx, type CheckContext } from '../src/suite/index.js';
 import { envelopeProblems, parseIsoUtc } from '../src/suite/hooks/envelope.js';
 import {
   ALL_EVENT_TYPES,
@@ -259,6 +259,26 @@ certifySuite('webhook-envelope', () => {
   );
 
   check('HOOK-CONTENT-TYPE', async (t) => {
+    const deliveries = await twoFiredDeliveries(t);
+    const contentTypes = deliveries.map((d) => d.headers['content-type']);
+    t.measure('content_types', contentTypes);
+    const wrong = contentTypes.filter((value) => !/^application\/([\w.-]+\+)?json$/.test((value ?? '').split(';')[0]?.trim().toLowerCase() ?? ''));
+    assert(wrong.length === 0, `deliveries sent with Content-Type ${wrong.map((v) => (v === undefined ? '(none)' : JSON.stringify(v))).join(', ')}; expected application/json`);
+    t.detail(`Content-Type ${contentTypes[0]}`);
+  });
+
+  check('HOOK-DELIVERY-POST', async (t) => {
+    const deliveries = await twoFiredDeliveries(t);
+    const methods = deliveries.map((d) => d.method);
+    t.measure('methods', methods);
+    const wrong = methods.filter((method) => method !== 'POST');
+    assert(wrong.length === 0, `deliveries sent with ${wrong.join(', ')}; the receiver contract says POST`);
+    t.detail(`${methods.length} deliveries, all POST`);
+  });
+});
+
+/** Two fired events (mailer.email.sent, workspace.plan.upgraded) delivered to a fresh endpoint. */
+async function twoFiredDeliveries(t: CheckContext): Promise<readonly CapturedDelivery[]> {
     const workspace = await t.workspace();
     const types = ['mailer.email.sent', 'workspace.plan.upgraded'] as const;
     const hook = await t.hookEndpoint(workspace, types);
@@ -266,10 +286,6 @@ certifySuite('webhook-envelope', () => {
     for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
     const { deliveries, timedOut } = await settle(hook.inbox, (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)), DELIVERY_TIMEOUT_MS, 'two fired events');
     assert(!timedOut, `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`);
-    const contentTypes = deliveries.map((d) => d.headers['content-type']);
-    t.measure('content_types', contentTypes);
-    const wrong = contentTypes.filter((value) => !/^application\/([\w.-]+\+)?json$/.test((value ?? '').split(';')[0]?.trim().toLowerCase() ?? ''));
-    assert(wrong.length === 0, `deliveries sent with Content-Type ${wrong.map((v) => (v === undefined ? '(none)' : JSON.stringify(v))).join(', ')}; expected application/json`);
-    t.detail(`Content-Type ${contentTypes[0]}`);
-  });
-});
+  return deliveries;
+}
+

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { unionFaults, type FaultSet } from '../faults.js';
 import type { Scope, Store, Workspace } from '../store.js';
 import type { NodePool } from './nodes.js';
-import { looksLikeJwt, type SessionVerifier } from './session.js';
+import { decodeUnverified, looksLikeJwt, type SessionVerifier } from './session.js';
 
 // Turns an Authorization header into a principal (workspace + scopes) or an
 // authentication failure. Bearer tokens resolve synchronously through the serving
@@ -23,6 +23,8 @@ export interface AuthFailure {
   faults: FaultSet;
   /** Fault long-token-500: the server "crashes" on this credential. */
   crash?: boolean;
+  /** The HTTP status, when not the 401 (or fault bad-token-403's 403) of every other failure. */
+  status?: number;
 }
 
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
@@ -49,7 +51,8 @@ export class Authenticator {
    * @param header the Authorization header value, if any
    * @param headerCount how many Authorization headers the request carried
    */
-  async authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet): Promise<AuthOutcome> {
+  /** `forWhoami`: the request is GET /v1/whoami (fault revocation-whoami-only treats it apart). */
+  async authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet, forWhoami = false): Promise<AuthOutcome> {
     if (headerCount > 1) return fail('repeated Authorization headers', faults);
     if (header === undefined || header === '') return fail('missing Authorization header', faults);
     const match = BEARER.exec(header);
@@ -61,10 +64,10 @@ export class Authenticator {
     if (credential.length > MAX_CREDENTIAL_LENGTH) return fail('credential too long', faults);
     if (looksLikeJwt(credential)) return this.authenticateSession(credential, faults);
     if (!BEARER_TOKEN_SHAPE.test(credential)) return fail('malformed token', faults);
-    return this.authenticateBearer(credential, nodeIndex, faults);
+    return this.authenticateBearer(credential, nodeIndex, faults, forWhoami);
   }
 
-  private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet): AuthOutcome {
+  private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet, forWhoami: boolean): AuthOutcome {
     const lookup = this.nodes.node(nodeIndex).lookup(secret, requestFaults);
     if (lookup.kind === 'unknown') return fail('unknown token', requestFaults);
     const workspace = this.store.workspace(lookup.token.workspaceId);
@@ -72,7 +75,8 @@ export class Authenticator {
     const faults = unionFaults(requestFaults, workspace.faults);
     if (lookup.kind === 'revoked') {
       // Re-check with the workspace's faults: the stale node may be switched on there.
-      if (!(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')) {
+      const staleOperationCache = faults.has('revocation-whoami-only') && !forWhoami;
+      if (!staleOperationCache && !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')) {
         return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');
       }
     }
@@ -84,6 +88,9 @@ export class Authenticator {
   }
 
   private async authenticateSession(jwt: string, requestFaults: FaultSet): Promise<AuthOutcome> {
+    if (requestFaults.has('jwt-malformed-400') && !decodeUnverified(jwt)) {
+      return { ok: false, failure: { code: 'invalid_token', message: 'the session token does not parse', faults: requestFaults, status: 400 } };
+    }
     const session = await this.sessions.verify(jwt, requestFaults);
     if (!session) return fail('session token not accepted', requestFaults);
     const faults = unionFaults(requestFaults, session.workspace.faults);

@@ -58,7 +58,7 @@ interface Claims {
   payload: JWTPayload;
 }
 
-function decodeUnverified(jwt: string): Claims | null {
+export function decodeUnverified(jwt: string): Claims | null {
   try {
     return { header: decodeProtectedHeader(jwt), payload: decodeJwt(jwt) };
   } catch {

@@ -96,7 +96,11 @@ const getTranscript: Operation = {
     const callId = params[0]!;
     let call = principal.workspace.calls.get(callId);
     if (!call && principal.faults.has('tenant-transcript-leak')) call = app.store.callsById.get(callId);
+    if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callsById.has(callId)) {
+      return void res.writeHead(302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` }).end();
+    }
     if (!call) return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
+    if (principal.faults.has('transcript-always-403')) return sendPublicError(res, ctx, principal.faults, 403, 'forbidden', 'transcripts are not available');
     sendJson(res, 200, { call_id: call.id, status: call.state, transcript: transcriptText(call) });
   },
 };
@@ -145,11 +149,11 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
     res.writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' }).end();
     return;
   }
-  const auth = await app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults);
+  const auth = await app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
   if (!auth.ok) {
     const { failure } = auth;
     if (failure.crash) return sendPublicError(res, ctx, failure.faults, 500, 'internal_error', 'unexpected error');
-    const status = failure.faults.has('bad-token-403') ? 403 : 401;
+    const status = failure.status ?? (failure.faults.has('bad-token-403') ? 403 : 401);
     return sendPublicError(res, ctx, failure.faults, status, failure.code, failure.message, status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined);
   }
   const { principal } = auth;

@@ -121,7 +121,7 @@ export class Dispatcher {
     };
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
     const running = this.options.sender
-      .send(endpoint.url, bodies.sent, headers, this.options.deliveryTimeoutMs)
+      .send(endpoint.url, bodies.sent, headers, this.options.deliveryTimeoutMs, faults.has('deliver-with-put') ? 'PUT' : 'POST')
       .then((outcome) => {
         const verdict = classifyOutcome(outcome, faults, this.options.deliveryTimeoutMs);
         this.options.onAttempt?.({

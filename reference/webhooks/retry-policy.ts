@@ -11,8 +11,8 @@ export const RETRY_DELAYS_MS: readonly number[] = [MINUTE, 5 * MINUTE, 30 * MINU
 /** How long an unbroken run of failures lasts before the endpoint is disabled. */
 export const AUTO_DISABLE_AFTER_MS = 24 * HOUR;
 
-/** One delay of the schedule 20% off: the kind of slip a tolerance of floors used to hide. */
-const ONE_DELAY_OFF = { 'retry-1m-late-20pct': [0, 1.2], 'retry-30m-late-20pct': [2, 1.2], 'retry-2h-late-20pct': [3, 1.2] } as const;
+/** One delay of the schedule off (20%, or all of it): the kind of slip a loose tolerance hides. */
+const ONE_DELAY_OFF = { 'retry-1m-late-20pct': [0, 1.2], 'retry-30m-late-20pct': [2, 1.2], 'retry-2h-late-20pct': [3, 1.2], 'retry-immediately': [0, 0] } as const;
 
 export function retryDelaysMs(faults: FaultSet): readonly number[] {
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);

@@ -10,7 +10,8 @@ export type SendOutcome =
   | { kind: 'error'; reason: string };
 
 export interface DeliverySender {
-  send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome>;
+  /** `method`: POST, as the spec says (another only under fault deliver-with-put). */
+  send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, method?: 'POST' | 'PUT'): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
@@ -27,14 +28,14 @@ export class UndiciSender implements DeliverySender {
 
   constructor(private readonly outbound = new Outbound()) {}
 
-  async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+  async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, method: 'POST' | 'PUT' = 'POST'): Promise<SendOutcome> {
     const refusal = this.outbound.refusal(url);
     if (refusal) return { kind: 'error', reason: refusal };
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await request(url, {
-        method: 'POST',
+        method,
         body,
         headers,
         signal,

@@ -159,7 +159,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Revocation ----------------------------------------------------------------------------
   c('REVOKE-PROPAGATION', 'revocation', 'must', 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections',
     ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION'], { tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
-  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After the first 401, a revoked token never gets a 200 again', ['STATE-TOKEN-REVOKE']),
+  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2']),
 
   // --- Workspace suspension ------------------------------------------------------------------
   c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
@@ -200,7 +200,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
   c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2']),
   c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2']),
-  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token never get a 2xx or a 5xx', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token are refused with 401 invalid_token', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
   c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
 
   // --- Session token attacks: the published catalog (jwt_tool, PortSwigger's write-ups, advisories) ---
@@ -238,6 +238,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
   c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3']),
   c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3']),
+  c('HOOK-DELIVERY-POST', 'webhook-envelope', 'must', 'Deliveries are HTTP POST requests', ['EP-RECEIVER', 'EVT-DELIVERY']),
   c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER'], { accepts: 'application/json or any +json type, with parameters such as charset' }),
 
   // --- Signatures and timestamps -------------------------------------------------------------
@@ -252,9 +253,9 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Delivery outcomes ---------------------------------------------------------------------
   c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { accepts: 'any 2xx body' }),
-  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure and is retried', ['RETRY-1']),
-  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure and is retried', ['RETRY-1']),
-  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure and is retried', ['RETRY-1']),
+  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-ON-TIMEOUT', 'webhook-delivery', 'must', 'A receiver slower than the delivery time-out is a failure and is retried',
     ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
   c('HOOK-SLOW-ACK-OK', 'webhook-delivery', 'must', 'A 2xx slower than usual but within the time-out acknowledges',

@@ -135,7 +135,7 @@ const CLAUSE_DATA = {
   'AUTH-ROT-3': { section: ROTATION, text: 'After revocation, requests with the old token fail with 401 within under one minute.' },
 
   // --- Events ----------------------------------------------------------------------------------
-  'EVT-DELIVERY': { section: 'Events', text: 'Delivery: each event is an HTTP POST with a JSON body to a receiver URL registered per endpoint.', note: 'Restated by the webhook receiver contract (EP-RECEIVER), which the checks cite.' },
+  'EVT-DELIVERY': { section: 'Events', text: 'Delivery: each event is an HTTP POST with a JSON body to a receiver URL registered per endpoint.' },
   'REG-1': { section: REG, text: 'URL must use HTTPS; `localhost` is rejected.' },
   'REG-2': { section: REG, text: 'Each endpoint has its own signing secret (<SIGNING_SECRET>).' },
   'REG-3': { section: REG, text: 'An endpoint subscribes to a chosen subset of event types or to the wildcard `*`.' },

@@ -42,6 +42,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('suspension-ignored', 'WS-SUSPENDED-CODE'),
   proof('reinstate-ignored', 'WS-REINSTATED'),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
+  proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
+  proof('transcript-always-403', 'SCOPE-TRANSCRIPT-READ', 'TENANT-TRANSCRIPT'),
+  proof('revocation-whoami-only', 'REVOKE-STAYS-REVOKED'),
+  proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
@@ -101,6 +105,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('subscriptions-ignored', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('wildcard-missing-mailer', 'HOOK-SUBSCRIPTION-WILDCARD'),
   proof('no-content-type', 'HOOK-CONTENT-TYPE'),
+  proof('deliver-with-put', 'HOOK-DELIVERY-POST'),
   // Delivery outcomes
   proof('ack-204-fails', 'HOOK-ACK-ANY-2XX'),
   proof('redirect-success', 'HOOK-RETRY-ON-3XX'),
@@ -114,6 +119,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG'),
+  proof('retry-immediately', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-30m-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE'),
   proof('retry-2h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE'),

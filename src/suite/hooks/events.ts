@@ -20,6 +20,8 @@ export const FIRED_TYPES: readonly EventType[] = ['mailer.email.sent', 'mailer.r
 export const CALL_EVENTS_TIMEOUT_MS = 10_000;
 /** A fired event reaches a healthy endpoint well within this. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long a placed call's transcript may take to become readable by its own workspace. */
+export const TRANSCRIPT_READY_MS = 15_000;
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
