@@ -87,15 +87,19 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       ledgerPath: join(workDir, 'ledger.jsonl'),
       insecureTls: target.embeddedReference,
     };
-    const inconclusive = await probeTargetReach(run);
-    if (inconclusive) print(`reach probe inconclusive (${inconclusive}); the checks will judge the target`);
+    // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
+    const probe = await untilDoneOrSignalled(probeTargetReach(run));
+    if ('value' in probe && probe.value) print(`reach probe inconclusive (${probe.value}); the checks will judge the target`);
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
       : { kind: run.controlUrl ? 'interface' : 'none' };
     print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
-    const { collector, stopped, release } = await runSuites(run, selected, print, deadlineMs);
+    // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
+    if ('signal' in probe) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
+    const { collector, stopped, release } =
+      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs);
     releaseRunner = release;
     const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
@@ -294,6 +298,25 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
 async function creationsSettled(ledgerPath: string, limitMs: number): Promise<void> {
   const until = performance.now() + limitMs;
   while (pendingCreations(ledgerPath) > 0 && performance.now() < until) await sleep(50);
+}
+
+/**
+ * Awaits `work`, or the first SIGINT/SIGTERM, whichever comes first. Abandoned work winds
+ * down on its own time-outs; what it creates is in the ledger, which the clean-up waits on.
+ */
+async function untilDoneOrSignalled<T>(work: Promise<T>): Promise<{ value: T } | { signal: NodeJS.Signals }> {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<{ signal: NodeJS.Signals }>((resolve) => {
+    onSignal = (signal) => resolve({ signal });
+  });
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    return await Promise.race([work.then((value) => ({ value })), signalled]);
+  } finally {
+    for (const signal of signals) process.off(signal, onSignal);
+    work.catch(() => undefined);
+  }
 }
 
 function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: StopReason | undefined, deadlineMs: number): CheckResult[] {
