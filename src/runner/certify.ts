@@ -65,6 +65,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'certify-'));
   let target: ResolvedTarget | undefined;
   let releaseRunner = (): void => undefined;
+  const held = holdStopSignals();
   try {
     target = await resolveTarget(settings, allowProduction);
     const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
@@ -88,7 +89,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       insecureTls: target.embeddedReference,
     };
     // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
-    const probe = await untilDoneOrSignalled(probeTargetReach(run));
+    const probe = await untilDoneOrSignalled(probeTargetReach(run), held.signalled);
     if ('value' in probe && probe.value) print(`reach probe inconclusive (${probe.value}); the checks will judge the target`);
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
@@ -99,7 +100,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
     if ('signal' in probe) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
     const { collector, stopped, release } =
-      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs);
+      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs, held);
     releaseRunner = release;
     const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
@@ -137,6 +138,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     await target?.stop().catch(() => undefined);
     rmSync(workDir, { recursive: true, force: true });
     releaseRunner();
+    held.release();
   }
 }
 
@@ -207,7 +209,7 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
   }
 }
 
-async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number) {
+async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals) {
   const collector = new CheckCollector(print);
   const areas = [...new Set(selected.map((check) => check.area))];
   const files = areas.map((area) => `suites/${area}.suite.ts`);
@@ -274,10 +276,14 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   for (const signal of signals) process.on(signal, onSignal);
   process.on('unhandledRejection', onRunnerError);
   process.on('uncaughtException', onRunnerError);
+  // A signal held while vitest was being set up stops the run before it starts.
+  if (held.received) onSignal(held.received);
   try {
-    const started = vitest.start();
-    started.catch(() => undefined);
-    await Promise.race([started, stop.forced]);
+    if (!stop.reason) {
+      const started = vitest.start();
+      started.catch(() => undefined);
+      await Promise.race([started, stop.forced]);
+    }
   } catch (error) {
     if (!stop.reason) throw error;
   } finally {
@@ -300,21 +306,47 @@ async function creationsSettled(ledgerPath: string, limitMs: number): Promise<vo
   while (pendingCreations(ledgerPath) > 0 && performance.now() < until) await sleep(50);
 }
 
+interface HeldSignals {
+  /** The first SIGINT/SIGTERM since the run began, if any. */
+  readonly received: NodeJS.Signals | undefined;
+  readonly signalled: Promise<NodeJS.Signals>;
+  release(): void;
+}
+
 /**
- * Awaits `work`, or the first SIGINT/SIGTERM, whichever comes first. Abandoned work winds
- * down on its own time-outs; what it creates is in the ledger, which the clean-up waits on.
+ * Listens for SIGINT/SIGTERM from the start of a run to its end, so that a signal before
+ * the suites' runner takes them over (during the start probe, while vitest is set up) or
+ * after it lets go (clean-up, reports) never kills the process: it is held and acted on.
  */
-async function untilDoneOrSignalled<T>(work: Promise<T>): Promise<{ value: T } | { signal: NodeJS.Signals }> {
+function holdStopSignals(): HeldSignals {
   const signals = ['SIGINT', 'SIGTERM'] as const;
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const signalled = new Promise<{ signal: NodeJS.Signals }>((resolve) => {
-    onSignal = (signal) => resolve({ signal });
+  let received: NodeJS.Signals | undefined;
+  let notify: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    notify = resolve;
   });
+  const onSignal = (signal: NodeJS.Signals) => {
+    received ??= signal;
+    notify(signal);
+  };
   for (const signal of signals) process.on(signal, onSignal);
+  return {
+    get received() {
+      return received;
+    },
+    signalled,
+    release: () => signals.forEach((signal) => process.off(signal, onSignal)),
+  };
+}
+
+/**
+ * Awaits `work`, or `signal`, whichever comes first. Abandoned work winds down on its own
+ * time-outs; what it creates is in the ledger, which the clean-up waits on.
+ */
+async function untilDoneOrSignalled<T>(work: Promise<T>, signal: Promise<NodeJS.Signals>): Promise<{ value: T } | { signal: NodeJS.Signals }> {
   try {
-    return await Promise.race([work.then((value) => ({ value })), signalled]);
+    return await Promise.race([work.then((value) => ({ value })), signal.then((received) => ({ signal: received }))]);
   } finally {
-    for (const signal of signals) process.off(signal, onSignal);
     work.catch(() => undefined);
   }
 }
