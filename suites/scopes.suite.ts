@@ -45,11 +45,6 @@ function send(t: CheckContext, fx: Fixture, operation: Operation, token: string)
   return t.api.transcript(token, fx.callId);
 }
 
-/** Allowed means served: a 2xx (the fixture made sure the transcript is readable). */
-function allowed(_operation: Operation, res: HttpResponse): boolean {
-  return is2xx(res.status);
-}
-
 /** Tokens holding each single scope: allowed exactly when the scope is the required one. */
 async function singleScopeMatrix(t: CheckContext, operation: Operation): Promise<void> {
   const fx = await fixture(t);
@@ -58,7 +53,7 @@ async function singleScopeMatrix(t: CheckContext, operation: Operation): Promise
     const token = await fx.workspace.createToken(`certify ${scope}`, [scope]);
     const res = await send(t, fx, operation, token.token);
     statuses[scope] = res.status;
-    if (scope === REQUIRED[operation]) assert(allowed(operation, res), `${operation} with a ${scope} token: expected it allowed, got ${describeResponse(res)}`);
+    if (scope === REQUIRED[operation]) assert(is2xx(res.status), `${operation} with a ${scope} token: expected it allowed (a 2xx; the fixture made sure the transcript is readable), got ${describeResponse(res)}`);
     else expectAuthError(res, 'missing_scope', `${operation} with only ${scope}`);
     await fx.workspace.revokeToken(token);
   }
@@ -96,7 +91,7 @@ certifySuite('scopes', () => {
         try {
           const res = await send(t, fx, operation, token.token);
           const expected = scopes.includes(REQUIRED[operation] as (typeof scopes)[number]);
-          const ok = expected ? allowed(operation, res) : (res.json as { error?: { code?: unknown } })?.error?.code === 'missing_scope' && res.status < 500;
+          const ok = expected ? is2xx(res.status) : (res.json as { error?: { code?: unknown } })?.error?.code === 'missing_scope' && res.status < 500;
           if (!ok) problem = `${operation} with [${scopes.join(', ')}]: ${describeResponse(res)}`;
           return ok;
         } finally {
