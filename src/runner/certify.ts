@@ -219,8 +219,15 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   let stopped: StopReason | undefined;
   if (files.length === 0) return { collector, stopped, release: () => undefined };
   const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   const rejectionsBefore = new Set(process.listeners('unhandledRejection'));
+  // vitest's logger exits the process on SIGINT/SIGTERM; the runner must first remove what
+  // the run created and write a partial report, so it takes those signals over. Each of
+  // vitest's signal listeners is removed in the microtask after it is added: no signal
+  // event can reach it in between (a signal held meanwhile is acted on below).
+  const dropSignalListener = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((signals as readonly (string | symbol)[]).includes(event)) queueMicrotask(() => process.off(event as NodeJS.Signals, listener));
+  };
+  process.on('newListener', dropSignalListener);
   const vitest = await createVitest('test', {
     root: PROJECT_ROOT,
     config: false,
@@ -240,12 +247,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
     passWithNoTests: true,
-  });
-  // vitest's logger exits the process on SIGINT/SIGTERM; the runner must first remove what
-  // the run created and write a partial report, so it takes those signals over.
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
-  }
+  }).finally(() => process.off('newListener', dropSignalListener));
   // Its unhandled-rejection handler exits the process too (e.g. when a Ctrl-C has already
   // ended the worker): such an error is reported, and the run still cleans up and reports.
   for (const listener of process.listeners('unhandledRejection')) if (!rejectionsBefore.has(listener)) process.off('unhandledRejection', listener);
