@@ -23,7 +23,7 @@ import { loadControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
 import { controlText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
-import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, stopMarkerPath, within, type StopReason } from './deadline.js';
+import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -291,7 +291,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   } finally {
     stop.clear();
     if (stop.reason) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
-    await within(vitest.close().catch(() => undefined), CLOSE_LIMIT_MS, undefined);
+    await within(vitest.close().catch(() => undefined), stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS, undefined);
     for (const signal of signals) process.off(signal, onSignal);
   }
   // Kept until the run ends: after a stop, vitest may still post to a worker that is gone.
