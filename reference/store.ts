@@ -77,8 +77,8 @@ export interface Workspace {
   tokens: Map<string, BearerToken>;
   members: Map<string, Member>;
   identityProvider: IdentityProvider | null;
-  /** Fault rotation-flush: every token of the workspace is refused until this time. */
-  rejectAllTokensUntil: number;
+  /** Faults rotation-flush and rotation-flush-late: every token of the workspace is refused in this window. */
+  rejectAllTokens: { from: number; until: number };
 }
 
 export class Store {

@@ -26,6 +26,11 @@ const QUIET_MARGIN_MS = 1_500;
 /** Allowance for the service to send a due retry (or a first attempt). */
 const ARRIVAL_MARGIN_MS = 5_000;
 const SPEC_TIMEOUT_MS = 30_000;
+/**
+ * The real time-out is judged at 30 s ± 5 s: a 2xx 25 s after arrival must acknowledge, an
+ * attempt left unanswered for 35 s must have been given up and retried (catalog tolerance).
+ */
+const REAL_TIMEOUT_WINDOW_MS = { acknowledged: 25_000, retried: 35_000 } as const;
 const EVENT_TYPE = 'workspace.plan.upgraded';
 
 interface Setup {
@@ -132,7 +137,8 @@ certifySuite('webhook-delivery', () => {
   check('HOOK-RETRY-ON-TIMEOUT', async (t: CheckContext) => {
     const { delivery_timeout_ms: declared } = await t.capabilities();
     const timeoutMs = Math.min(declared, SPEC_TIMEOUT_MS);
-    const lateMs = timeoutMs + 1_500;
+    // Past the time-out by its ±5/30 tolerance (35 s at the spec's 30 s), and by at least 1.5 s of measurement margin.
+    const lateMs = Math.max(Math.round((timeoutMs * REAL_TIMEOUT_WINDOW_MS.retried) / SPEC_TIMEOUT_MS), timeoutMs + 1_500);
     t.measure('delivery_timeout_ms', declared);
     t.measure('programmed_answer_after_ms', lateMs);
     await expectRetryAfter(t, { status: 204, delayMs: lateMs }, `answered 204 only after ${seconds(lateMs)} (delivery time-out ${declared} ms declared)`, lateMs);
@@ -156,13 +162,15 @@ certifySuite('webhook-delivery', () => {
   });
 
   check('HOOK-TIMEOUT-30S', async (t: CheckContext) => {
-    const { scale, timeoutMs: declared, hooks, fire } = await setUp(t, 2);
+    const { delivery_timeout_ms: declared } = await t.capabilities();
+    t.measure('delivery_timeout_ms', declared);
+    // A dispatcher that declares a shorter time-out uses it: the spec's 30 s cannot be seen.
+    // HOOK-SLOW-ACK-OK and HOOK-RETRY-ON-TIMEOUT judged the declared one, at scale.
+    if (declared < SPEC_TIMEOUT_MS) t.skip(`the target declares a ${declared} ms delivery time-out in this environment (control capabilities), so the spec's real 30 s cannot be measured here; certify an environment that declares 30000 ms`);
+    const { scale, hooks, fire } = await setUp(t, 2);
     const [slow, late] = hooks as [HookedEndpoint, HookedEndpoint];
-    const real = declared === SPEC_TIMEOUT_MS;
-    // The spec's 30 s, unless the target declares a shorter one (then proportionally) or a longer one (then the spec's, which it must meet).
-    const limitMs = declared < SPEC_TIMEOUT_MS ? declared : SPEC_TIMEOUT_MS;
-    const slowMs = Math.min(Math.round((limitMs * 25) / 30), limitMs - 1_000);
-    const lateMs = Math.max(Math.round((limitMs * 35) / 30), limitMs + 1_000);
+    const slowMs = REAL_TIMEOUT_WINDOW_MS.acknowledged;
+    const lateMs = REAL_TIMEOUT_WINDOW_MS.retried;
     slow.inbox.respond({ always: true, status: 204, delayMs: slowMs });
     late.inbox.failFirst(1, { status: 204, delayMs: lateMs });
     const eventId = await fire();
@@ -172,19 +180,12 @@ certifySuite('webhook-delivery', () => {
       settled(slow.inbox, slowFirst, slowMs + ARRIVAL_MARGIN_MS).then(() => retryWithin(slow, eventId, scale)),
       within(late.inbox, (all) => attemptsOf(all, eventId).length >= 2, lateMs + retryDueMs + ARRIVAL_MARGIN_MS),
     ]);
-    t.measure('delivery_timeout_ms', declared);
-    t.measure('tested_limit_ms', limitMs);
     t.measure('slow_answer_ms', slowMs);
     t.measure('late_answer_ms', lateMs);
     t.measure('late_attempt_ended', { state: lateFirst.answer, after_ms: lateFirst.answeredAfterMs === null ? null : round1(lateFirst.answeredAfterMs) });
-    const tested = real
-      ? 'the real 30 s time-out'
-      : declared < SPEC_TIMEOUT_MS
-        ? `the declared ${declared} ms time-out, proportionally (the target declares less than the spec's 30 s in this environment; the real 30 s was not tested)`
-        : `the spec's 30 s (the target declares ${declared} ms, over it)`;
-    assert(slowFirst.answer === 'sent', `testing ${tested}: a 204 due after ${seconds(slowMs)} could not be sent (${slowFirst.answer} after ${round1(slowFirst.answeredAfterMs ?? 0)} ms): the service hung up before its time-out`);
-    assert(!slowRetry.retry, `testing ${tested}: a 204 after ${seconds(slowMs)} was not taken as an acknowledgement (attempt 2 came)`);
-    assert(lateRetry, `testing ${tested}: no answer within ${seconds(lateMs)} was not retried: no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_MARGIN_MS)}`);
-    t.detail(`tested ${tested}: a 204 after ${seconds(slowMs)} acknowledged (no retry within ${seconds(slowRetry.watchMs)} after the answer); no answer in ${seconds(lateMs)}: the service ended the attempt after ${seconds(lateFirst.answeredAfterMs ?? 0)} (${lateFirst.answer}) and retried`);
+    assert(slowFirst.answer === 'sent', `a 204 due after ${seconds(slowMs)} could not be sent (${slowFirst.answer} after ${round1(slowFirst.answeredAfterMs ?? 0)} ms): the service hung up before 25 s, under the spec's 30 s time-out`);
+    assert(!slowRetry.retry, `a 204 after ${seconds(slowMs)} was not taken as an acknowledgement (attempt 2 came): the time-out is under 25 s`);
+    assert(lateRetry, `no answer within ${seconds(lateMs)} was not retried (no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_MARGIN_MS)}): the time-out is over 35 s, or a timed-out delivery is not retried`);
+    t.detail(`the real 30 s time-out: a 204 after ${seconds(slowMs)} acknowledged (no retry within ${seconds(slowRetry.watchMs)} after the answer); no answer in ${seconds(lateMs)}: the service ended the attempt after ${seconds(lateFirst.answeredAfterMs ?? 0)} (${lateFirst.answer}) and retried`);
   }, { timeoutMs: 120_000 });
 });

@@ -80,7 +80,8 @@ export class Authenticator {
         return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');
       }
     }
-    if (this.clock.now() < workspace.rejectAllTokensUntil) return fail('token revoked', faults);
+    const now = this.clock.now();
+    if (now >= workspace.rejectAllTokens.from && now < workspace.rejectAllTokens.until) return fail('token revoked', faults);
     return {
       ok: true,
       principal: { workspace, scopes: lookup.token.scopes, scheme: 'bearer_token', credentialId: lookup.token.id, faults },

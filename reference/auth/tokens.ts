@@ -11,6 +11,8 @@ export const MAX_ACTIVE_TOKENS = 2;
 export const SLOW_REVOCATION_MS = 75_000;
 /** Fault rotation-flush: how long every token of the workspace is refused after a revocation. */
 export const ROTATION_FLUSH_MS = 3_000;
+/** Fault rotation-flush-late: the same, ROTATION_FLUSH_LATE.afterMs after the revocation, for durationMs. */
+export const ROTATION_FLUSH_LATE = { afterMs: 4_000, durationMs: 2_000 } as const;
 
 export type Environment = 'staging' | 'production';
 
@@ -69,6 +71,7 @@ export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock,
   const now = clock.now();
   token.revokedAt = now;
   token.revocationEffectiveAt = faults.has('revocation-slow') ? now + SLOW_REVOCATION_MS : now;
-  if (faults.has('rotation-flush')) workspace.rejectAllTokensUntil = now + ROTATION_FLUSH_MS;
+  if (faults.has('rotation-flush')) workspace.rejectAllTokens = { from: now, until: now + ROTATION_FLUSH_MS };
+  if (faults.has('rotation-flush-late')) workspace.rejectAllTokens = { from: now + ROTATION_FLUSH_LATE.afterMs, until: now + ROTATION_FLUSH_LATE.afterMs + ROTATION_FLUSH_LATE.durationMs };
   return true;
 }

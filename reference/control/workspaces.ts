@@ -44,7 +44,7 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
     tokens: new Map(),
     members: new Map(),
     identityProvider: null,
-    rejectAllTokensUntil: 0,
+    rejectAllTokens: { from: 0, until: 0 },
   };
   app.store.addWorkspace(workspace);
   return { status: 201, body: { workspace_id: id, agent_ids: [...agents.keys()] } };

@@ -120,10 +120,11 @@ export class Dispatcher {
       'user-agent': 'svc-reference-webhooks/1',
     };
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
+    const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const running = this.options.sender
-      .send(endpoint.url, bodies.sent, headers, this.options.deliveryTimeoutMs, faults.has('deliver-with-put') ? 'PUT' : 'POST')
+      .send(endpoint.url, bodies.sent, headers, timeoutMs, faults.has('deliver-with-put') ? 'PUT' : 'POST')
       .then((outcome) => {
-        const verdict = classifyOutcome(outcome, faults, this.options.deliveryTimeoutMs);
+        const verdict = classifyOutcome(outcome, faults, timeoutMs);
         this.options.onAttempt?.({
           eventId: event.id,
           endpointId: endpoint.id,
@@ -165,4 +166,11 @@ export class Dispatcher {
     });
     endpoint.pendingRetries.add(timer);
   }
+}
+
+/** The time-out an attempt gets: the declared one, unless a fault makes it 24 s or 36 s whatever is declared. */
+function deliveryTimeoutMs(declaredMs: number, faults: FaultSet): number {
+  if (faults.has('delivery-timeout-24s')) return 24_000;
+  if (faults.has('delivery-timeout-36s')) return 36_000;
+  return declaredMs;
 }

@@ -27,15 +27,7 @@ describe.concurrent('faults', () => {
     const { fault } = proof;
     let shown = false;
     try {
-      const { baseUrl, controlUrl, controlToken } = inject('reference');
-      const prefix = `/faults/${fault}`;
-      const run = await runCertify({
-        SVC_BASE_URL: `${baseUrl}${prefix}`,
-        SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`),
-        SVC_CONTROL_TOKEN: controlToken,
-        CERTIFY_CHECKS: proof.breaks.join(','),
-        CERTIFY_TIER: proof.tier ?? 'fast',
-      });
+      const run = await runCertify({ ...faultedTarget(proof.tier, `/faults/${fault}`), CERTIFY_CHECKS: proof.breaks.join(','), CERTIFY_TIER: proof.tier ?? 'fast' });
       expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
       const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
       for (const id of proof.breaks) {
@@ -49,4 +41,20 @@ describe.concurrent('faults', () => {
       (shown ? caught : missedRuns).add(fault);
     }
   });
+
+  // The other side of the 24 s and 36 s faults: a dispatcher that keeps the spec's 30 s passes.
+  it('the real 30 s time-out passes (full tier)', async () => {
+    const run = await runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' });
+    const check = run.report?.checks.find((candidate) => candidate.id === 'HOOK-TIMEOUT-30S');
+    expect(check, `no report; output:\n${run.output}`).toBeDefined();
+    expect(check!.verdict, check!.detail).toBe('pass');
+    expect(check!.detail).toMatch(/^the real 30 s time-out/);
+    expect(run.exitCode).toBe(0);
+  });
 });
+
+/** Settings for a run against the reference of `tier` with the path prefix that switches a fault on ('' for none). */
+function faultedTarget(tier: 'full' | undefined, prefix: string) {
+  const { baseUrl, controlUrl, controlToken } = inject(tier === 'full' ? 'realTimeoutReference' : 'reference');
+  return { SVC_BASE_URL: `${baseUrl}${prefix}`, SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`), SVC_CONTROL_TOKEN: controlToken };
+}

@@ -34,6 +34,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
   proof('live-prefix-in-staging', 'TOKEN-STAGING-PREFIX'),
   proof('rotation-flush', 'ROTATION-NO-DOWNTIME'),
+  proof('rotation-flush-late', 'ROTATION-NO-DOWNTIME'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   proof('revocation-slow', 'REVOKE-PROPAGATION'),
@@ -114,6 +115,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('no-retry-timeout', 'HOOK-RETRY-ON-TIMEOUT'),
   proof('slow-ack-fails', 'HOOK-SLOW-ACK-OK'),
   fullTierProof('no-retry-timeout', 'HOOK-TIMEOUT-30S'),
+  fullTierProof('delivery-timeout-24s', 'HOOK-TIMEOUT-30S'),
+  fullTierProof('delivery-timeout-36s', 'HOOK-TIMEOUT-30S'),
   fullTierProof('4xx-no-retry', 'HOOK-RETRY-REAL-TIME'),
   // Retry schedule, drop, disable
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),

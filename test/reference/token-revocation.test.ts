@@ -13,7 +13,7 @@ function setup(faultNames: FaultName[] = []) {
   const faults = new Set(faultNames);
   const workspace: Workspace = {
     id: 'ws_t', licensedScopes: ['voice:read', 'voice:write'], timeScale: 1, callProgress: 'manual', suspended: false,
-    faults, faultPrefix: '', agents: new Map(), calls: new Map(), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokensUntil: 0,
+    faults, faultPrefix: '', agents: new Map(), calls: new Map(), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokens: { from: 0, until: 0 },
   };
   store.addWorkspace(workspace);
   const pool = new NodePool(3, store, clock, PROPAGATION_MS);
