@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import { getCheck, type CheckSpec } from '../catalog/checks.js';
+import { getCheck, type Area, type CheckSpec } from '../catalog/checks.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
 import { coverageLine, coverageOf, shortfallLine } from '../report/coverage.js';
 import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
@@ -211,13 +211,12 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
 
 async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals) {
   const collector = new CheckCollector(print);
-  const areas = [...new Set(selected.map((check) => check.area))];
-  const files = areas.map((area) => `suites/${area}.suite.ts`);
-  const missing = files.filter((file) => !existsSync(join(PROJECT_ROOT, file)));
+  const areas = startOrder([...new Set(selected.map((check) => check.area))]);
+  const missing = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => !existsSync(join(PROJECT_ROOT, file)));
   // A catalog area without its suite would turn every check of it into a silent skip.
   if (missing.length > 0) throw new RegistrationError(`no suite for ${missing.join(', ')}: the catalog names areas that no suite file declares`);
   let stopped: StopReason | undefined;
-  if (files.length === 0) return { collector, stopped, release: () => undefined };
+  if (areas.length === 0) return { collector, stopped, release: () => undefined };
   const signals = ['SIGINT', 'SIGTERM'] as const;
   const rejectionsBefore = new Set(process.listeners('unhandledRejection'));
   // vitest's logger exits the process on SIGINT/SIGTERM; the runner must first remove what
@@ -231,10 +230,11 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   const vitest = await createVitest('test', {
     root: PROJECT_ROOT,
     config: false,
-    include: files,
+    // One file imports every selected suite, so that they all run side by side (suites/selected.ts).
+    include: ['suites/selected.ts'],
     watch: false,
     reporters: [collector],
-    provide: { certify: run },
+    provide: { certify: run, suites: areas },
     // One forked worker that runs every suite file in turn, without a fresh module graph
     // per file (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it maxWorkers: 1
     // with isolate: false).
@@ -300,6 +300,18 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     process.off('uncaughtException', onRunnerError);
   };
   return { collector, stopped, release };
+}
+
+/**
+ * The suites whose longest checks take longest start first, so that the concurrency limit
+ * never holds one back behind short ones (measured on the reference; the rest follow in
+ * catalog order).
+ */
+const LONGEST_FIRST: readonly Area[] = ['webhook-retry', 'session', 'revocation', 'webhook-delivery', 'tokens', 'workspace'];
+
+function startOrder(areas: Area[]): Area[] {
+  const rank = (area: Area) => (LONGEST_FIRST.includes(area) ? LONGEST_FIRST.indexOf(area) : LONGEST_FIRST.length);
+  return [...areas].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Waits (polling the ledger) until no creating request of the worker is under way, or `limitMs` passed. */

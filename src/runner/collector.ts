@@ -2,7 +2,7 @@
  * A vitest reporter that collects each check's outcome for the reports and prints live
  * progress: which suite, which check, its verdict and the elapsed time.
  */
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import { getCheck } from '../catalog/checks.js';
 import { checkResult } from '../check/result.js';
 import type { CheckResult } from '../report/model.js';
@@ -31,9 +31,9 @@ export class CheckCollector implements Reporter {
     this.stopping = true;
   }
 
-  onTestModuleStart(module: TestModule): void {
-    const name = module.moduleId.split('/').pop()?.replace(/\.suite\.ts$/, '') ?? module.moduleId;
-    this.print(`▸ ${name}  (starts ${this.elapsed()} into the run)`);
+  // The suites run side by side, so their checks' lines interleave; each line names its check.
+  onTestSuiteReady(suite: TestSuite): void {
+    this.print(`▸ ${suite.name}  (starts ${this.elapsed()} into the run)`);
   }
 
   onTestModuleEnd(module: TestModule): void {

@@ -5,8 +5,9 @@
  *     check('AUTH-MISSING-HEADER', async (t) => { ... });
  *   });
  *
- * Each check is a vitest test named "<ID> <title>" from the catalog; checks of a suite run
- * concurrently (each makes its own workspace), so a suite takes as long as its slowest
+ * Each check is a vitest test named "<ID> <title>" from the catalog; checks run concurrently
+ * (each makes its own workspace), within a suite and, when the suites are imported by one
+ * file (suites/selected.ts), across suites too, so a run takes about as long as its slowest
  * check, not the sum. Declarations are checked as they happen: a check must belong to the
  * suite's area in the catalog and be declared once (RegistrationError otherwise). With
  * `recordDeclarationsOnly()` the suites can be imported to compare them with the catalog
@@ -38,6 +39,8 @@ const declared = new Map<string, Area>();
 let declaringArea: Area | undefined;
 let recordOnly = false;
 let watchingRunStop = false;
+/** Suites declared and not yet ended: the shared servers and clients close with the last. */
+let openSuites = 0;
 
 /** From now on certifySuite and check only record (for comparing the suites with the catalog). */
 export function recordDeclarationsOnly(): ReadonlyMap<string, Area> {
@@ -99,9 +102,13 @@ export function certifySuite(area: Area, body: () => void): void {
   };
   if (recordOnly) return declare();
   watchRunStop();
+  openSuites += 1;
   describe.concurrent(area, () => {
     afterAll(async () => {
+      openSuites -= 1;
       await settleRunningChecks();
+      // Suites running beside this one still use the receiver, the identity provider and the clients.
+      if (openSuites > 0) return;
       await runSuiteEndCleanups();
       await closeSharedReceiver();
       await closeSharedJwksServer();

@@ -2,6 +2,8 @@
  * What the runner hands to the suites (through vitest's `provide`): the validated
  * target and receiver settings. It crosses a process boundary, so it is plain data.
  */
+import type { Area } from '../catalog/checks.js';
+
 export interface RunContext {
   baseUrl: string;
   controlUrl?: string;
@@ -42,5 +44,7 @@ export interface RunContext {
 declare module 'vitest' {
   export interface ProvidedContext {
     certify: RunContext;
+    /** The areas whose suites run, in the order they start (suites/selected.ts). */
+    suites: Area[];
   }
 }

@@ -1,4 +1,4 @@
-/** Clean-ups that run when the current suite file ends: shared workspaces, receivers, identity providers. */
+/** Clean-ups that run when the last suite of the run ends: shared workspaces, receivers, identity providers. */
 const cleanups: Array<() => Promise<void>> = [];
 
 export function onSuiteEnd(cleanup: () => Promise<void>): void {
