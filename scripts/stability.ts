@@ -37,6 +37,8 @@ for (let run = 1; run <= runs; run++) {
   rmSync(dir, { recursive: true, force: true });
   if (!report) continue;
   for (const check of report.checks) {
+    // What a non-passing verdict said, so that an unstable check can be understood without a re-run.
+    if (check.verdict === 'fail' || check.verdict === 'warn') console.log(`run ${run}: ${check.id} ${check.verdict}: ${check.detail ?? ''}`);
     const seen = verdicts.get(check.id) ?? new Map<string, number>();
     seen.set(check.verdict, (seen.get(check.verdict) ?? 0) + 1);
     verdicts.set(check.id, seen);

@@ -12,7 +12,7 @@ import type { ProgrammedAnswer } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, matchSchedule, round1, scaled } from '../src/suite/timing/schedule.js';
 import { attemptsOf, chooseTimeScale, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
-import { scheduleTolerance, watchEventLoopDelay } from '../src/suite/timing/error.js';
+import { gapTolerance, scheduleTolerance, watchEventLoopDelay } from '../src/suite/timing/error.js';
 import { serviceRoundTripMs } from '../src/suite/hooks/retry-observation.js';
 
 const WANTED_SCALE = 3_600;
@@ -72,7 +72,8 @@ async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what:
   const retryDueMs = scaled(FIRST_DELAY_MS, scale);
   const boundMs = extraWaitMs + retryDueMs * 1.25 + ARRIVAL_MARGIN_MS;
   const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 2, boundMs);
-  const tolerance = scheduleTolerance({ eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t) });
+  const timingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
+  const tolerance = scheduleTolerance(timingError);
   t.measure('time_scale', scale);
   t.measure('first_attempt_answer', first.answeredStatus ?? first.answer);
   t.measure('first_attempt_ended_after_ms', first.answeredAfterMs === null ? null : round1(first.answeredAfterMs));
@@ -81,7 +82,7 @@ async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what:
     t.fail(`after the first attempt of ${eventId} was ${what}, no second attempt came within ${seconds(boundMs)} (a retry was due ${round1(retryDueMs)} ms after the failure at time scale ${scale})`);
   }
   const attempts = attemptsOf(arrived, eventId);
-  const match = matchSchedule(attempts.slice(0, 2).map(timingOf), [retryDueMs], tolerance);
+  const match = matchSchedule(attempts.slice(0, 2).map(timingOf), [retryDueMs], gapTolerance(timingError));
   const gap = match.gaps[0]!;
   t.measure('observed_retry_after_ms', round1(gap.observedMs));
   if (judgeDelay) {

@@ -52,14 +52,17 @@ import {
   type Tolerance,
 } from '../src/suite/timing/schedule.js';
 import { attemptsOf, chooseTimeScale, seconds, timingOf, within } from '../src/suite/timing/wait.js';
-import { scheduleTolerance, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
+import { gapTolerance, scheduleTolerance, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
 
-/** Records what the measurement could resolve, and the tolerance built from it. */
-function toleranceOf(t: CheckContext, error: TimingError): Tolerance {
-  const tolerance = scheduleTolerance(error);
+/**
+ * Records what the measurement could resolve and the tolerance built from it; returns the
+ * tolerance of each gap (wider where the event loop stalled during that gap).
+ */
+function toleranceOf(t: CheckContext, error: TimingError): { base: Tolerance; perGap: (fromMs: number, toMs: number) => Tolerance } {
+  const base = scheduleTolerance(error);
   t.measure('timing_error', { event_loop_p99_ms: error.eventLoopP99Ms, round_trip_ms: error.roundTripMs });
-  t.measure('tolerance', describeTolerance(tolerance));
-  return tolerance;
+  t.measure('tolerance', `${describeTolerance(base)}, wider on a gap during which the event loop stalled longer than its p99`);
+  return { base, perGap: gapTolerance(error) };
 }
 
 certifySuite('webhook-retry', () => {
@@ -80,10 +83,10 @@ certifySuite('webhook-retry', () => {
     const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: 'early schedule' });
     const boundMs = sum(delaysMs) * 1.5 + 10_000;
     const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 3, boundMs);
-    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t) });
+    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween });
     const attempts = attemptsOf(hook.inbox.deliveries, eventId);
     const timings = attempts.map(timingOf);
-    const match = matchSchedule(timings, delaysMs, tolerance);
+    const match = matchSchedule(timings, delaysMs, tolerance.perGap);
     t.measure('time_scale', scale);
     t.measure('expected_gaps_ms', delaysMs.map(round1));
     t.measure('observed_gaps_ms', match.gaps.map((gap) => round1(gap.observedMs)));
@@ -91,11 +94,11 @@ certifySuite('webhook-retry', () => {
     t.measure('gaps', gapSeries(match));
 
     assert(arrived, `${eventId}: ${attempts.length} attempt(s) in ${seconds(boundMs)}, expected 3 (the first two answered 500, retries due 1m and 5m later at time scale ${scale})${match.firstMismatch ? `; ${describeGap(match.firstMismatch)}` : ''}`);
-    if (match.firstMismatch) t.fail(`at time scale ${scale}: ${describeGap(match.firstMismatch)} (tolerance ${describeTolerance(tolerance)})`);
+    if (match.firstMismatch) t.fail(`at time scale ${scale}: ${describeGap(match.firstMismatch)} (tolerance ${describeTolerance(tolerance.base)})`);
     t.detail(
       `time scale ${scale}, first two attempts answered 500: ` +
         match.gaps.map((gap) => `retry ${gap.retry} after ${round1(gap.observedMs)} ms (expected ${round1(gap.expectedMs)}, -${Math.round(gap.toleranceMs)}/+${Math.round(gap.lateToleranceMs)})`).join(', ') +
-        `; gaps from the end of the failed attempt to the next arrival, tolerance ${describeTolerance(tolerance)}; the third attempt answered ${attempts[2]?.answeredStatus ?? attempts[2]?.answer}`,
+        `; gaps from the end of the failed attempt to the next arrival, tolerance ${describeTolerance(tolerance.base)}; the third attempt answered ${attempts[2]?.answeredStatus ?? attempts[2]?.answer}`,
     );
   }, { timeoutMs: 60_000 });
 
@@ -103,7 +106,7 @@ certifySuite('webhook-retry', () => {
     const o = await scheduleObservation(t);
     const timings = o.attempts.map(timingOf);
     const tolerance = toleranceOf(t, o.timingError);
-    const match = matchSchedule(timings, o.delaysMs, tolerance);
+    const match = matchSchedule(timings, o.delaysMs, tolerance.perGap);
     const n = o.attempts.length;
     t.measure('time_scale', o.scale);
     t.measure('expected_gaps_ms', o.delaysMs.map(round1));
@@ -114,7 +117,7 @@ certifySuite('webhook-retry', () => {
     t.measure('attempts', n);
     t.measure('fillers', o.fillers);
     t.measure('watched_after_last_ms', round1(o.watchedAfterLastMs));
-    const scaleNote = `time scale ${o.scale}, tolerance ${describeTolerance(tolerance)} on each gap from the end of a failed attempt to the next arrival`;
+    const scaleNote = `time scale ${o.scale}, tolerance ${describeTolerance(tolerance.base)} on each gap from the end of a failed attempt to the next arrival`;
     if (match.firstMismatch) t.fail(`${o.eventId}: ${describeGap(match.firstMismatch)} (the ${SPEC_RETRY_LABELS[match.firstMismatch.retry - 1]} delay; ${scaleNote})`);
     if (n < 6) {
       const delay = o.delaysMs[n - 1];
@@ -127,7 +130,7 @@ certifySuite('webhook-retry', () => {
     if (n === 6) {
       const sixthEnd = timings[5]!.endMs;
       const lastDelay = o.delaysMs[5]!;
-      const lowMs = lastDelay - toleranceMs(lastDelay, tolerance);
+      const lowMs = lastDelay - toleranceMs(lastDelay, tolerance.base);
       if (!o.flagged) t.fail(`${o.eventId}: 6 attempts, no 7th (the 24 h retry, due ${round1(lastDelay)} ms after the 6th) and no drop flagged within ${seconds(o.watchedAfterLastMs)}`);
       const flaggedAfter = o.flagged.byMs - sixthEnd;
       assert(
@@ -235,20 +238,20 @@ certifySuite('webhook-retry', () => {
     const delayMs = SPEC_RETRY_DELAYS_MS[0]!;
     const boundMs = delayMs * 1.25 + 10_000;
     await within(hook.inbox, (all) => eventIds.every((id) => attemptsOf(all, id).length >= 2), boundMs);
-    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t) });
+    const tolerance = toleranceOf(t, { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween });
     t.measure('expected_gap_ms', delayMs);
     const seen: string[] = [];
     const gaps: Record<string, number | null> = {};
     cases.forEach((c, i) => {
       const eventId = eventIds[i]!;
       const timings = attemptsOf(hook.inbox.deliveries, eventId).map(timingOf);
-      const match = matchSchedule(timings, [delayMs], tolerance);
+      const match = matchSchedule(timings, [delayMs], tolerance.perGap);
       gaps[String(c.status)] = match.gaps[0] ? round1(match.gaps[0].observedMs) : null;
       t.measure('observed_gap_ms', gaps);
       if (timings.length < 2) t.fail(`${eventId}: the first attempt answered ${c.status} and no retry came within ${seconds(boundMs)} (expected one 60 s later, time scale 1)`);
       if (match.firstMismatch) t.fail(`time scale 1, first attempt answered ${c.status}: ${describeGap(match.firstMismatch)}`);
       seen.push(`after a ${c.status}, retry ${round1(match.gaps[0]!.observedMs)} ms after the failed attempt`);
     });
-    t.detail(`time scale 1: ${seen.join('; ')} (expected 60 000 ms ${describeTolerance(tolerance)})`);
+    t.detail(`time scale 1: ${seen.join('; ')} (expected 60 000 ms ${describeTolerance(tolerance.base)})`);
   }, { timeoutMs: 100_000 });
 });

@@ -65,7 +65,7 @@ interface AutocannonOptions {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-function runAutocannon(url: string, durationSec: number, connections: number): Promise<AutocannonResult> {
+export function runAutocannon(url: string, durationSec: number, connections: number): Promise<AutocannonResult> {
   let seq = 0;
   return autocannon({
     url,
@@ -80,9 +80,10 @@ function mergeHeaders(request: AutocannonRequest, delivery: ReturnType<typeof si
   return { body: delivery.body, headers: { ...request.headers, ...delivery.headers } };
 }
 
-function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
+/** Forks the bench servers (receiver-servers.ts); `execArgv` adds Node options (a CPU profile). */
+export function startServers(execArgv: readonly string[] = []): Promise<{ child: ChildProcess; ports: ServerPorts }> {
   const child = fork(new URL('./receiver-servers.ts', import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

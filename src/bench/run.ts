@@ -7,8 +7,10 @@
  * - the capturing receiver's verified deliveries per second vs a bare node:https 204 server
  *   and vs a minimal verifier (HMAC of the raw body, constant-time compare, JSON.parse);
  * - k6's achieved request rate beside autocannon's against the same bare server (how much
- *   of the machine k6 itself costs).
+ *   of the machine k6 itself costs);
+ * - the fast tier's wall time beside its longest check, on both reference personalities.
  */
+import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
 import { benchReceiver, formatBenchTable } from './receiver.js';
 import { benchReference } from './reference.js';
@@ -26,6 +28,10 @@ export async function runBench(durationSec: number): Promise<void> {
   if ('skipped' in generators) console.log(`skipped: ${generators.skipped}`);
   else for (const row of generators.rows) console.log(`${row.name.padEnd(32)} ${String(row.rps).padStart(8)} req/s`);
 
+  console.log('\n# Fast tier: wall time of the whole command beside its longest check (one run per personality)');
+  const walls = [await benchCertifyWall('default'), await benchCertifyWall('alternate')];
+  for (const wall of walls) console.log(formatCertifyWall(wall));
+
   const [bare, minimal, capturing] = receiver.rows;
   const pct = (a: number | undefined, b: number | undefined) => (a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a');
   // By CPU per request a cheaper server is a faster one: the ratio is base cost over this cost.
@@ -36,4 +42,5 @@ export async function runBench(durationSec: number): Promise<void> {
   console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} [${cpuPct(minimal?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (the ceiling for any verifying receiver)`);
   console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}]`);
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${pct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
+  for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ≤ 1.35)`);
 }

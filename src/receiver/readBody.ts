@@ -12,39 +12,56 @@ const EMPTY = Buffer.alloc(0);
  * A single-chunk body is returned as that chunk, without a copy (see `keepable`).
  */
 export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
-  let finished = false;
-  const finish = (result: BodyResult): void => {
-    if (finished) return;
-    finished = true;
-    done(result);
-  };
-
+  const read = new BodyRead(maxBytes, done);
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();
-    finish({ ok: false, reason: 'too-large' });
+    read.finish({ ok: false, reason: 'too-large' });
     return;
   }
+  // Unnamed arrows into one object's methods: no closure state per request beyond `read`.
+  req.on('data', (chunk: Buffer) => read.data(chunk));
+  req.on('end', () => read.end());
+  // 'close' without 'end': the sender went away mid-body.
+  req.on('close', () => read.finish(ABORTED));
+  req.on('error', () => read.finish(ABORTED));
+}
 
-  const chunks: Buffer[] = [];
-  let length = 0;
-  req.on('data', (chunk: Buffer) => {
-    if (finished) return;
-    length += chunk.length;
-    if (length > maxBytes) {
-      chunks.length = 0;
-      finish({ ok: false, reason: 'too-large' });
+const ABORTED: BodyResult = Object.freeze({ ok: false, reason: 'aborted' });
+
+/** One body being read: its chunks, their length, and whether `done` was called. */
+class BodyRead {
+  #finished = false;
+  #chunks: Buffer[] = [];
+  #length = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly done: (result: BodyResult) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.#finished) return;
+    this.#length += chunk.length;
+    if (this.#length > this.maxBytes) {
+      this.#chunks = [];
+      this.finish({ ok: false, reason: 'too-large' });
       return;
     }
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? keepable(chunks[0]!) : Buffer.concat(chunks, length);
-    finish({ ok: true, body });
-  });
-  // 'close' without 'end': the sender went away mid-body.
-  req.on('close', () => finish({ ok: false, reason: 'aborted' }));
-  req.on('error', () => finish({ ok: false, reason: 'aborted' }));
+    this.#chunks.push(chunk);
+  }
+
+  end(): void {
+    const chunks = this.#chunks;
+    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? keepable(chunks[0]!) : Buffer.concat(chunks, this.#length);
+    this.finish({ ok: true, body });
+  }
+
+  finish(result: BodyResult): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.done(result);
+  }
 }
 
 /**

@@ -4,9 +4,12 @@ import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
 import type { DeliveryVerdicts } from './types.js';
 
 /**
- * The verdicts of one delivery. `json` is parsed again on first read instead of being kept
- * from the validation pass: a receiver holds thousands of deliveries, and the parsed trees
- * would double what each one costs the garbage collector.
+ * The verdicts of one delivery. What the answer does not depend on waits until a check
+ * reads it: `json` is parsed again on first read instead of being kept from the first pass
+ * (a receiver holds thousands of deliveries, and the parsed trees would double what each
+ * one costs the garbage collector), and `envelope` is validated on first read (schema
+ * validation was the largest cost of a delivery beyond what a minimal verifier does, and
+ * a load run never reads it).
  */
 class Verdicts implements DeliveryVerdicts {
   eventId?: string;
@@ -14,20 +17,28 @@ class Verdicts implements DeliveryVerdicts {
   duplicate = false;
   readonly #rawBody: Buffer;
   #json: { value: unknown } | undefined;
+  #envelope: EnvelopeVerdict | undefined;
 
   constructor(
     readonly signature: SignatureVerdict | 'no-secret',
     readonly timestamp: TimestampVerdict,
-    readonly envelope: EnvelopeVerdict,
     rawBody: Buffer,
+    notJson?: string,
   ) {
     this.#rawBody = rawBody;
+    if (notJson !== undefined) this.#envelope = { valid: false, errors: [`body is not JSON: ${notJson}`] };
   }
 
   /** The parsed body, or undefined when it is not JSON. For inspection only; never used to verify. */
   get json(): unknown {
     this.#json ??= { value: parseJson(this.#rawBody).value };
     return this.#json.value;
+  }
+
+  /** The body against fixtures/schemas/envelope.schema.json, validated on first read. */
+  get envelope(): EnvelopeVerdict {
+    this.#envelope ??= validateEnvelope(this.json);
+    return this.#envelope;
   }
 
   /** Plain-object view for JSON.stringify and reports, json included. */
@@ -51,11 +62,9 @@ export function judgeDelivery(
   const signature = secret === undefined ? 'no-secret' : verifySignature(secret, rawBody, single(headers[SIGNATURE_HEADER]));
   const timestamp = checkTimestamp(single(headers[TIMESTAMP_HEADER]), receivedAtMs / 1000, toleranceSeconds);
   const parsed = parseJson(rawBody);
-  if (parsed.error !== undefined) {
-    return new Verdicts(signature, timestamp, { valid: false, errors: [`body is not JSON: ${parsed.error}`] }, rawBody);
-  }
+  if (parsed.error !== undefined) return new Verdicts(signature, timestamp, rawBody, parsed.error);
   const json = parsed.value;
-  const verdicts = new Verdicts(signature, timestamp, validateEnvelope(json), rawBody);
+  const verdicts = new Verdicts(signature, timestamp, rawBody);
   if (isObject(json)) {
     if (typeof json['id'] === 'string') verdicts.eventId = json['id'];
     if (typeof json['type'] === 'string') verdicts.eventType = json['type'];

@@ -10,7 +10,7 @@ import {
   toleranceMs,
   type AttemptTiming,
 } from '../../src/suite/timing/schedule.js';
-import { scheduleTolerance } from '../../src/suite/timing/error.js';
+import { gapTolerance, scheduleTolerance, watchEventLoopDelay } from '../../src/suite/timing/error.js';
 
 const TOLERANCE = { fraction: 0.1, errorMs: 100 };
 
@@ -100,6 +100,35 @@ describe('retry schedule matching', () => {
   it('builds the tolerance from the measured error: twice the event-loop p99 (10 ms at least) plus one round trip, two more late', () => {
     expect(scheduleTolerance({ eventLoopP99Ms: 1, roundTripMs: 0.4 })).toEqual({ fraction: 0.05, errorMs: 11, lateMs: 1 });
     expect(scheduleTolerance({ eventLoopP99Ms: 30, roundTripMs: 20 })).toEqual({ fraction: 0.05, errorMs: 80, lateMs: 40 });
+  });
+
+  it('a gap during which the event loop stalled gets twice the stall as its error; the other gaps keep the p99', () => {
+    // Attempts at 0, 16.7 ms (+ 25 ms) and 100 ms: the first gap is late by 25 ms.
+    const timings = [{ startMs: 1_000, endMs: 1_000 }, { startMs: 1_041.7, endMs: 1_041.7 }, { startMs: 1_125, endMs: 1_125 }];
+    const stallBetween = (fromMs: number, toMs: number) => (fromMs <= 1_030 && toMs >= 1_010 ? 20 : 0);
+    const error = { eventLoopP99Ms: 2, roundTripMs: 0.5 };
+    expect(matchSchedule(timings, [16.7, 83.3], scheduleTolerance(error)).firstMismatch?.retry).toBe(1);
+    const match = matchSchedule(timings, [16.7, 83.3], gapTolerance({ ...error, stallBetween }));
+    expect(match.firstMismatch).toBeUndefined();
+    expect(match.gaps.map((gap) => gap.toleranceMs)).toEqual([0.05 * 16.7 + 41, 0.05 * 83.3 + 11]);
+  });
+
+  it('the watch finds a stall of the event loop within the span it overlaps, and none outside it', () => {
+    const watch = watchEventLoopDelay();
+    return new Promise<void>((resolve) => {
+      setTimeout(() => {
+        const from = performance.now();
+        while (performance.now() - from < 40) {
+          // Block the event loop for 40 ms.
+        }
+        setTimeout(() => {
+          watch.stop();
+          expect(watch.stallBetween(from, from + 40)).toBeGreaterThanOrEqual(30);
+          expect(watch.stallBetween(from + 200, from + 300)).toBeLessThan(30);
+          resolve();
+        }, 50);
+      }, 20);
+    });
   });
 
   it('the arrival series gives observed and nominal offsets from the first arrival', () => {

@@ -239,7 +239,7 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
     },
     ended,
     watchedAfterLastMs,
-    timingError: { eventLoopP99Ms, roundTripMs },
+    timingError: { eventLoopP99Ms, roundTripMs, stallBetween: eventLoop.stallBetween },
   };
 }
 

@@ -21,17 +21,59 @@ export interface TimingError {
   eventLoopP99Ms: number;
   /** The fastest of a few round trips to the service. */
   roundTripMs: number;
+  /**
+   * The longest event-loop stall overlapping [fromMs, toMs] (performance.now() ms). A p99
+   * over a whole observation hides a burst at its start, when every check of the run sets
+   * up at once, which is when the shortest delays of a schedule are measured.
+   */
+  stallBetween?: (fromMs: number, toMs: number) => number;
 }
 
-/** Starts watching this process's event-loop delay; `stop()` gives its p99 in ms. */
-export function watchEventLoopDelay(): { stop(): number } {
+/** How often the stall sampler looks at the clock. */
+const STALL_SAMPLE_MS = 5;
+/** Samples kept: 2 minutes at one per STALL_SAMPLE_MS. */
+const STALL_SAMPLES_KEPT = 24_000;
+
+export interface EventLoopWatch {
+  /** Stops watching; the p99 of the delay in ms. `stallBetween` still answers afterwards. */
+  stop(): number;
+  stallBetween(fromMs: number, toMs: number): number;
+}
+
+/** Starts watching this process's event-loop delay: its p99 overall, and its stalls in time. */
+export function watchEventLoopDelay(): EventLoopWatch {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
+  // A stall of L ms ending at t: the loop was blocked over [t - L, t].
+  const endedAt: number[] = [];
+  const stallMs: number[] = [];
+  let last = performance.now();
+  const sampler = setInterval(() => {
+    const now = performance.now();
+    const stall = now - last - STALL_SAMPLE_MS;
+    last = now;
+    if (stall <= 1) return;
+    endedAt.push(now);
+    stallMs.push(stall);
+    if (endedAt.length > STALL_SAMPLES_KEPT) {
+      endedAt.shift();
+      stallMs.shift();
+    }
+  }, STALL_SAMPLE_MS);
+  sampler.unref();
   return {
     stop() {
+      clearInterval(sampler);
       histogram.disable();
       const p99 = histogram.count > 0 ? histogram.percentile(99) / 1e6 : 0;
       return Math.round(p99 * 10) / 10;
+    },
+    stallBetween(fromMs, toMs) {
+      let worst = 0;
+      for (let i = 0; i < endedAt.length; i++) {
+        if (endedAt[i]! >= fromMs && endedAt[i]! - stallMs[i]! <= toMs) worst = Math.max(worst, stallMs[i]!);
+      }
+      return Math.round(worst * 10) / 10;
     },
   };
 }
@@ -49,9 +91,21 @@ export async function fastestRoundTripMs(send: () => Promise<{ durationMs: numbe
  * that late), at least MIN_TIMING_ERROR_MS, plus one round trip.
  */
 export function scheduleTolerance(error: TimingError): Tolerance {
+  return toleranceWith(error, error.eventLoopP99Ms);
+}
+
+/**
+ * The tolerance of one gap: as scheduleTolerance, with the event loop's delay taken as the
+ * worse of its p99 and the longest stall during that gap (see TimingError.stallBetween).
+ */
+export function gapTolerance(error: TimingError): (fromMs: number, toMs: number) => Tolerance {
+  return (fromMs, toMs) => toleranceWith(error, Math.max(error.eventLoopP99Ms, error.stallBetween?.(fromMs, toMs) ?? 0));
+}
+
+function toleranceWith(error: TimingError, eventLoopDelayMs: number): Tolerance {
   return {
     fraction: SCHEDULE_JITTER,
-    errorMs: Math.ceil(Math.max(MIN_TIMING_ERROR_MS, 2 * error.eventLoopP99Ms) + error.roundTripMs),
+    errorMs: Math.ceil(Math.max(MIN_TIMING_ERROR_MS, 2 * eventLoopDelayMs) + error.roundTripMs),
     lateMs: Math.ceil(LATE_ROUND_TRIPS * error.roundTripMs),
   };
 }

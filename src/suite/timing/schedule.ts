@@ -84,17 +84,23 @@ export interface ScheduleMatch {
 
 /**
  * Matches attempts (in arrival order, the first one the initial delivery) against the
- * expected delays: retry i is expected `delays[i-1]` after the end of attempt i.
+ * expected delays: retry i is expected `delays[i-1]` after the end of attempt i. The
+ * tolerance is one for every gap, or one per gap from the gap's time span.
  */
-export function matchSchedule(attempts: readonly AttemptTiming[], delaysMs: readonly number[], tolerance: Tolerance): ScheduleMatch {
+export function matchSchedule(
+  attempts: readonly AttemptTiming[],
+  delaysMs: readonly number[],
+  tolerance: Tolerance | ((fromMs: number, toMs: number) => Tolerance),
+): ScheduleMatch {
   const gaps: GapVerdict[] = [];
   const compared = Math.min(attempts.length - 1, delaysMs.length);
   for (let i = 1; i <= compared; i++) {
     const expectedMs = delaysMs[i - 1]!;
     const observedMs = attempts[i]!.startMs - attempts[i - 1]!.endMs;
     const deviationMs = observedMs - expectedMs;
-    const early = toleranceMs(expectedMs, tolerance);
-    const late = lateToleranceMs(expectedMs, tolerance);
+    const gapTolerance = typeof tolerance === 'function' ? tolerance(attempts[i - 1]!.endMs, attempts[i]!.startMs) : tolerance;
+    const early = toleranceMs(expectedMs, gapTolerance);
+    const late = lateToleranceMs(expectedMs, gapTolerance);
     gaps.push({ retry: i, expectedMs, observedMs, deviationMs, toleranceMs: early, lateToleranceMs: late, ok: deviationMs >= -early && deviationMs <= late });
   }
   const firstMismatch = gaps.find((gap) => !gap.ok);
