@@ -13,6 +13,11 @@ import type { Tolerance } from './schedule.js';
 export const SCHEDULE_JITTER = 0.05;
 /** Below this the measurement cannot resolve: receiver timestamps, HTTP parsing, timers. */
 export const MIN_TIMING_ERROR_MS = 10;
+/**
+ * The shortest delay whose timing a run judges: below it, its ±5% is under the timing floor,
+ * and the service's own timers (on a machine busy with the whole run) decide the verdict.
+ */
+export const MIN_JUDGED_DELAY_MS = MIN_TIMING_ERROR_MS / SCHEDULE_JITTER;
 /** Round trips an attempt needs before the receiver sees it (connect, TLS, request) beyond one. */
 const LATE_ROUND_TRIPS = 2;
 
