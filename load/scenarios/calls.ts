@@ -3,7 +3,7 @@
  * the arrivals down, so there is no coordinated omission). Verdict: error rate (a gate),
  * p95 and p99 latency, achieved rate, dropped iterations.
  *
- * LOAD_RATE (calls/s, default 20), LOAD_DURATION (default 20s), LOAD_MAX_VUS (default 50),
+ * LOAD_RATE (calls/s, default 20), LOAD_DURATION (default 20s), LOAD_MAX_VUS (default: what the rate needs at the p99 budget, load/lib/executors.ts),
  * LOAD_P95_MS (500), LOAD_P99_MS (1000), LOAD_MAX_ERROR_RATE (0.01).
  */
 import type { Options } from 'k6/options';

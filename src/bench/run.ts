@@ -8,10 +8,12 @@
  *   and vs a minimal verifier (HMAC of the raw body, constant-time compare, JSON.parse);
  * - k6's achieved request rate beside autocannon's against the same bare server (how much
  *   of the machine k6 itself costs);
+ * - the receiver pool (several receiver processes on one port) against one process;
  * - the fast tier's wall time beside its longest check, on both reference personalities.
  */
 import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
+import { benchReceiverPool, formatPoolRows } from './receiver-pool.js';
 import { benchReceiver, formatBenchTable } from './receiver.js';
 import { benchReference } from './reference.js';
 
@@ -22,6 +24,10 @@ export async function runBench(durationSec: number): Promise<void> {
   console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per server in 3 interleaved rounds, median)`);
   const receiver = await benchReceiver({ durationSec, rounds: 3 });
   console.log(formatBenchTable(receiver.rows));
+
+  console.log(`\n# Receiver pool: processes on one port (SO_REUSEPORT), ${durationSec} s each`);
+  const pool = await benchReceiverPool(durationSec);
+  console.log(formatPoolRows(pool));
 
   console.log(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);
   const generators = await benchK6VsAutocannon({ durationSec });
@@ -40,7 +46,9 @@ export async function runBench(durationSec: number): Promise<void> {
   console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} (target ≥ 50%)`);
   console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (target ≥ 60%)`);
   console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} [${cpuPct(minimal?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (the ceiling for any verifying receiver)`);
-  console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}]`);
+  console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}] (goal ≥ 90% by CPU)`);
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${pct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
+  const [onePool, twoPool] = pool;
+  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? `${(twoPool.rps / onePool.rps).toFixed(2)} ×` : 'n/a'} (goal ≥ 1.6 × on 2 cores)`);
   for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ≤ 1.35)`);
 }

@@ -28,7 +28,7 @@ const duration = (name: string) =>
 const FIELDS = z.object({
   LOAD_RATE: integer('LOAD_RATE', 1, 100_000).optional().describe('arrivals per second (calls; per token in rotation); default per scenario'),
   LOAD_DURATION: duration('LOAD_DURATION').optional().describe('measured phase as a k6 duration (20s, 1m30s); default per scenario'),
-  LOAD_MAX_VUS: integer('LOAD_MAX_VUS', 1, 100_000).default(50).describe('VU cap of arrival-rate executors'),
+  LOAD_MAX_VUS: integer('LOAD_MAX_VUS', 1, 100_000).optional().describe('VU cap of arrival-rate executors; default the rate × LOAD_P99_MS × 1.5 + 2, what holds the in-flight requests at the p99 budget'),
   LOAD_P95_MS: decimal('LOAD_P95_MS', 0, 600_000).default(500).describe('p95 latency threshold of call placement'),
   LOAD_P99_MS: decimal('LOAD_P99_MS', 0, 600_000).default(1000).describe('p99 latency threshold of call placement'),
   LOAD_MAX_ERROR_RATE: decimal('LOAD_MAX_ERROR_RATE', 0, 1).default(0.01).describe('failed-request rate allowed for call placement'),
@@ -36,6 +36,7 @@ const FIELDS = z.object({
   LOAD_ENDPOINTS: integer('LOAD_ENDPOINTS', 1, MAX_ENDPOINTS).default(MAX_ENDPOINTS).describe(`fan-out endpoints (at most ${MAX_ENDPOINTS})`),
   LOAD_FANOUT_P95_MS: decimal('LOAD_FANOUT_P95_MS', 0, 600_000).default(1000).describe('fan-out: p95 of event created_at to arrival at the receiver (placement to arrival of the completed event gets this + 2000, the call lifecycle)'),
   LOAD_FANOUT_P99_MS: decimal('LOAD_FANOUT_P99_MS', 0, 600_000).default(2000).describe('fan-out: p99 of event created_at to arrival (placement to completed arrival: this + 2000)'),
+  LOAD_RECEIVER_WORKERS: integer('LOAD_RECEIVER_WORKERS', 1, 64).default(1).describe('fan-out: receiver processes sharing its port (SO_REUSEPORT, Linux), counted as one; more than 1 when one core cannot keep up'),
   LOAD_FANOUT_MAX_LOSS: decimal('LOAD_FANOUT_MAX_LOSS', 0, 1).default(0).describe('fan-out: fraction of expected deliveries allowed to be lost (never arrived within the drain window)'),
   LOAD_REVOCATION_GRACE_S: decimal('LOAD_REVOCATION_GRACE_S', 0, 60)
     .default(5)

@@ -3,6 +3,7 @@ import type { ControlClient } from '../control/client.js';
 import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { CapturingReceiver } from '../receiver/index.js';
+import type { ReceiverPool } from './receiver-pool.js';
 import type { ResolvedTarget } from '../runner/target.js';
 import { writeLine } from '../text/console.js';
 
@@ -12,8 +13,8 @@ export interface RunContext {
   load: LoadSettings;
   control?: ControlClient;
   runId: string;
-  /** Started by the first scenario that needs it (fanout), closed at the end of the run. */
-  receiver?: CapturingReceiver;
+  /** Started by the first scenario that needs it (fanout), closed at the end of the run; a pool under LOAD_RECEIVER_WORKERS > 1. */
+  receiver?: CapturingReceiver | ReceiverPool;
 }
 
 /** Everything one scenario needs before k6 starts, and how to undo it. */

@@ -32,6 +32,8 @@ export interface ScenarioDigest {
   durationMs: number;
   thresholds: ThresholdResult[];
   figures: Record<string, Figure>;
+  /** k6's own web dashboard report of the run, beside the load report (a file name in its directory). */
+  dashboard?: string;
 }
 
 /** Custom metrics worth a figure even without a threshold: [stat, unit, better]. */

@@ -46,16 +46,30 @@ export function arrivalOf(delivery: CapturedDelivery): Arrival {
   };
 }
 
+/** Calls `listener` with the arrival of each settled delivery; returns what stops it. */
+export type ArrivalFeed = (listener: (arrival: Arrival) => void) => () => void;
+
+/** The arrivals at endpoints of a receiver in this process. */
+export function arrivalsAt(endpoints: readonly ReceiverEndpoint[]): ArrivalFeed {
+  return (listener) => {
+    const offs = endpoints.map((endpoint) => endpoint.onSettled((delivery) => listener(arrivalOf(delivery))));
+    return () => offs.forEach((off) => off());
+  };
+}
+
 export interface RunningMonitor {
   url: string;
   tally: FanoutTally;
   close(): Promise<void>;
 }
 
-/** Feeds a tally from `endpoints` and serves it on 127.0.0.1 (plain HTTP, loopback only). */
-export async function startFanoutMonitor(endpoints: readonly ReceiverEndpoint[], receiverStats?: () => ReceiverStats): Promise<RunningMonitor> {
-  const tally = new FanoutTally(endpoints.map((endpoint) => endpoint.name));
-  const unsubscribe = endpoints.map((endpoint) => endpoint.onSettled((delivery) => tally.arrive(arrivalOf(delivery))));
+/**
+ * Feeds a tally of the endpoints named `endpointNames` from `feed` (one receiver, or a pool
+ * of receiver processes) and serves it on 127.0.0.1 (plain HTTP, loopback only).
+ */
+export async function startFanoutMonitor(endpointNames: readonly string[], feed: ArrivalFeed, receiverStats?: () => ReceiverStats): Promise<RunningMonitor> {
+  const tally = new FanoutTally(endpointNames);
+  const unsubscribe = feed((arrival) => tally.arrive(arrival));
   const stats = (samples: boolean): MonitorStats => ({ ...tally.stats(samples), ...(receiverStats ? { receiver: receiverCounters(receiverStats()) } : {}) });
   const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000 }, (req, res) => handle(tally, stats, req, res));
   await new Promise<void>((resolve, reject) => {
@@ -67,7 +81,7 @@ export async function startFanoutMonitor(endpoints: readonly ReceiverEndpoint[],
     url: `http://127.0.0.1:${port}`,
     tally,
     async close() {
-      unsubscribe.forEach((off) => off());
+      unsubscribe();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

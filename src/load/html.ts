@@ -44,7 +44,8 @@ function scenarioSection(digest: ScenarioDigest): string {
   const figures = Object.entries(digest.figures)
     .map(([name, figure]) => `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
     .join('');
-  return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s</p>
+  const dashboard = digest.dashboard ? ` · <a href="${escapeXml(digest.dashboard)}">k6 web dashboard report</a>` : '';
+  return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s${dashboard}</p>
 <h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>result</th></tr>${thresholds}</table>
 <h3>Figures</h3><table><tr><th>figure</th><th>value</th><th></th></tr>${figures}</table></section>`;
 }

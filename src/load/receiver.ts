@@ -4,15 +4,25 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Settings } from '../config/settings.js';
-import { CapturingReceiver } from '../receiver/index.js';
+import { CapturingReceiver, type ReceiverOptions } from '../receiver/index.js';
 import type { ResolvedTarget } from '../runner/target.js';
+import { ReceiverPool } from './receiver-pool.js';
 
 export async function startReceiver(settings: Settings, placement: ResolvedTarget['receiver']): Promise<CapturingReceiver> {
+  return CapturingReceiver.start(receiverOptions(settings, placement));
+}
+
+/** `workers` receiver processes on the one port the settings give (LOAD_RECEIVER_WORKERS). */
+export async function startReceiverPool(settings: Settings, placement: ResolvedTarget['receiver'], workers: number): Promise<ReceiverPool> {
+  return ReceiverPool.start(workers, receiverOptions(settings, placement));
+}
+
+function receiverOptions(settings: Settings, placement: ResolvedTarget['receiver']): ReceiverOptions {
   const certPath = placement?.certPath ?? settings.RECEIVER_TLS_CERT;
   const keyPath = placement?.keyPath ?? settings.RECEIVER_TLS_KEY;
   const tls = certPath && keyPath ? { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') } : undefined;
   const publicUrl = placement?.publicUrl ?? settings.RECEIVER_PUBLIC_URL;
-  return CapturingReceiver.start({
+  return {
     port: placement?.port ?? settings.RECEIVER_PORT,
     ...(placement ? { host: placement.host } : {}),
     ...(publicUrl ? { publicUrl } : {}),
@@ -20,5 +30,5 @@ export async function startReceiver(settings: Settings, placement: ResolvedTarge
     // The monitor listens to every delivery; the receiver need not keep many bodies.
     maxDeliveriesPerEndpoint: 100,
     requestTimeoutMs: 30_000,
-  });
+  };
 }

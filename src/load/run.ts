@@ -47,12 +47,20 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
   }
   Object.values(prepared.env).forEach((value) => registerSecret(value.startsWith('svc_') || value.startsWith('ctl_') ? value : undefined));
   const summaryPath = resolve(reportDir, `${scenario}.summary.json`);
+  const dashboardFile = `${scenario}.dashboard.html`;
   const env: Record<string, string> = {
     ...plan.profiles[smoke ? 'smoke' : 'default'],
     ...k6EnvOf(ctx.load),
     ...prepared.env,
     SVC_BASE_URL: ctx.target.baseUrl,
     LOAD_SUMMARY_PATH: summaryPath,
+    // k6's web dashboard (in the pinned binary), exported as one HTML file when k6 ends; its
+    // live server on a free loopback port, so that runs side by side never collide.
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_HOST: '127.0.0.1',
+    K6_WEB_DASHBOARD_PORT: '0',
+    K6_WEB_DASHBOARD_PERIOD: '1s',
+    K6_WEB_DASHBOARD_EXPORT: resolve(reportDir, dashboardFile),
     LOAD_RUN_ID: ctx.runId,
     ...(ctx.target.environment ? { LOAD_ENVIRONMENT: ctx.target.environment } : {}),
   };
@@ -62,7 +70,7 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
     if (!existsSync(summaryPath)) return failedDigest(scenario, `k6 exited ${code} without a summary`, code);
     const summary = maskDeep(JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary);
     writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
-    const digest = digestSummary(summary, code, scenario);
+    const digest = { ...digestSummary(summary, code, scenario), ...(existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {}) };
     log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return digest;
   } finally {

@@ -18,6 +18,11 @@ export interface ReceiverOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * Listen with SO_REUSEPORT (Linux): several receiver processes on one port, the kernel
+   * spreading connections over them (src/load/receiver-pool.ts).
+   */
+  reusePort?: boolean;
   /** PEM cert and key; without them a self-signed pair is made for the run. */
   tls?: { cert: string; key: string };
   /** The receiver's URL as the service must call it (a tunnel); default https://<host>:<port>. */
@@ -140,7 +145,7 @@ export class CapturingReceiver {
     server.on('connection', (socket: Socket) => receiver?.track(socket));
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => receiver?.onClientError(error, socket));
     server.on('tlsClientError', () => receiver?.countClientError());
-    const port = await listen(server, settings.host, settings.port);
+    const port = await listen(server, settings.host, settings.port, options.reusePort ?? false);
     // After listening, a server error (e.g. EMFILE while accepting) must not crash the run;
     // the connection it concerned is lost, which the service sees as a failed delivery.
     server.on('error', () => receiver?.countClientError());
@@ -377,10 +382,10 @@ function resetSocket(socket: Socket): void {
 
 function ignore(): void {}
 
-function listen(server: Server, host: string, port: number): Promise<number> {
+function listen(server: Server, host: string, port: number, reusePort: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(reusePort ? { reusePort } : {}) }, () => {
       server.off('error', reject);
       const address = server.address();
       if (address === null || typeof address === 'string') return reject(new Error('receiver has no TCP address'));

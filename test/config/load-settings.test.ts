@@ -11,8 +11,8 @@ describe('load settings', () => {
 
   it('has the defaults the k6 scripts fall back to', () => {
     expect(parseLoadSettings({})).toEqual({
-      LOAD_MAX_VUS: 50, LOAD_P95_MS: 500, LOAD_P99_MS: 1000, LOAD_MAX_ERROR_RATE: 0.01, LOAD_ABORT_ON_FAIL: true,
-      LOAD_ENDPOINTS: 25, LOAD_FANOUT_P95_MS: 1000, LOAD_FANOUT_P99_MS: 2000, LOAD_FANOUT_MAX_LOSS: 0, LOAD_REVOCATION_GRACE_S: 5, LOAD_INSTANCES: 1, LOAD_REPORT_DIR: 'reports/load', LOAD_ALLOW_PRODUCTION: false,
+      LOAD_P95_MS: 500, LOAD_P99_MS: 1000, LOAD_MAX_ERROR_RATE: 0.01, LOAD_ABORT_ON_FAIL: true,
+      LOAD_ENDPOINTS: 25, LOAD_FANOUT_P95_MS: 1000, LOAD_FANOUT_P99_MS: 2000, LOAD_RECEIVER_WORKERS: 1, LOAD_FANOUT_MAX_LOSS: 0, LOAD_REVOCATION_GRACE_S: 5, LOAD_INSTANCES: 1, LOAD_REPORT_DIR: 'reports/load', LOAD_ALLOW_PRODUCTION: false,
     });
   });
 
@@ -38,7 +38,7 @@ describe('load settings', () => {
 
   it('describes every setting for --help, with its default', () => {
     const help = loadSettingsHelp();
-    expect(help.find((s) => s.name === 'LOAD_MAX_VUS')).toEqual({ name: 'LOAD_MAX_VUS', description: 'VU cap of arrival-rate executors', default: '50' });
+    expect(help.find((s) => s.name === 'LOAD_MAX_VUS')).toEqual({ name: 'LOAD_MAX_VUS', description: 'VU cap of arrival-rate executors; default the rate × LOAD_P99_MS × 1.5 + 2, what holds the in-flight requests at the p99 budget' });
     expect(help.find((s) => s.name === 'LOAD_DURATION')?.default).toBeUndefined();
     expect(help.every((s) => s.description !== '')).toBe(true);
   });

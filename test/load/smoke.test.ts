@@ -1,5 +1,5 @@
 /**
- * `npm run load -- --smoke` end to end: the reference and a capturing receiver on loopback,
+ * `npm run load -- --smoke` end to end: the reference and a pool of two capturing receivers on loopback,
  * every scenario briefly, reports written, thresholds held, no token in any report.
  * Skipped (with the reason in its name) when no k6 v2 is found (load-child.ts).
  */
@@ -19,8 +19,10 @@ describe('load smoke', () => {
   it.skipIf(!K6_PATH)(
     `npm run load -- --smoke passes every scenario against the reference and writes the reports${K6_SKIP_REASON}`,
     async () => {
-      const { code, output } = await runLoad(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS);
+      // Fan-out through a pool of two receiver processes on one port (the threshold tests use one).
+      const { code, output } = await runLoad(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS, { LOAD_RECEIVER_WORKERS: '2' });
       expect(code, output.slice(-3000)).toBe(0);
+      expect(output).toContain('(2 processes on one port)');
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
         passed: boolean;
         scenarios: { scenario: string; passed: boolean; figures: Record<string, { value: number }>; thresholds: { metric: string; expression: string; ok: boolean }[] }[];
@@ -34,6 +36,9 @@ describe('load smoke', () => {
       expect(fanout.figures['fanout_lost_deliveries count']!.value).toBe(0);
       expect(fanout.figures['fanout_arrived_deliveries count']!.value).toBeGreaterThan(0);
       expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('<h1>Load report: <span class="pass">passed</span>');
+      // k6's own web dashboard report of each scenario, linked from the load report.
+      for (const scenario of ['calls', 'calls-ramp', 'fanout', 'rotation']) expect(readdirSync(reportDir)).toContain(`${scenario}.dashboard.html`);
+      expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('<a href="fanout.dashboard.html">k6 web dashboard report</a>');
       for (const file of readdirSync(reportDir)) {
         const text = readFileSync(join(reportDir, file), 'utf8');
         expect(text, file).not.toMatch(/svc_(test|live)_[A-Za-z0-9]{8,}/);
