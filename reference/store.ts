@@ -45,6 +45,12 @@ export interface BearerToken {
   revokedAt: number | null;
   /** When the revocation reaches the authoritative store (equals revokedAt unless a fault delays it). */
   revocationEffectiveAt: number | null;
+  /** Fault suspended-revoke-keeps-slot: revoked while suspended, it still counts toward the limit. */
+  holdsSlot?: boolean;
+  /** Fault suspended-create-uncounted: created while suspended, it does not count toward the limit. */
+  uncounted?: boolean;
+  /** Fault double-revoke-frees-slot: revoked once more after its revocation, it frees another token's slot. */
+  revokedAgain?: boolean;
 }
 
 export interface Member {

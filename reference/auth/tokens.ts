@@ -36,7 +36,8 @@ export function issueToken(
   environment: Environment,
   faults: FaultSet,
 ): TokenIssue {
-  const active = [...workspace.tokens.values()].filter((t) => t.revokedAt === null).length;
+  const tokens = [...workspace.tokens.values()];
+  const active = tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length - tokens.filter((t) => t.revokedAgain).length;
   if (active >= MAX_ACTIVE_TOKENS && !faults.has('third-token')) {
     return { ok: false, status: 409, code: 'token_limit_reached', message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first` };
   }
@@ -58,6 +59,7 @@ export function issueToken(
     scopes,
     revokedAt: null,
     revocationEffectiveAt: null,
+    ...(workspace.suspended && faults.has('suspended-create-uncounted') ? { uncounted: true } : {}),
   };
   store.addToken(workspace, token);
   return { ok: true, token };
@@ -67,10 +69,14 @@ export function issueToken(
 export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock, faults: FaultSet): boolean {
   const token = workspace.tokens.get(tokenId);
   if (!token) return false;
-  if (token.revokedAt !== null) return true;
+  if (token.revokedAt !== null) {
+    if (faults.has('double-revoke-frees-slot')) token.revokedAgain = true;
+    return true;
+  }
   const now = clock.now();
   token.revokedAt = now;
   token.revocationEffectiveAt = faults.has('revocation-slow') ? now + SLOW_REVOCATION_MS : now;
+  if (workspace.suspended && faults.has('suspended-revoke-keeps-slot')) token.holdsSlot = true;
   if (faults.has('rotation-flush')) workspace.rejectAllTokens = { from: now, until: now + ROTATION_FLUSH_MS };
   if (faults.has('rotation-flush-late')) workspace.rejectAllTokens = { from: now + ROTATION_FLUSH_LATE.afterMs, until: now + ROTATION_FLUSH_LATE.afterMs + ROTATION_FLUSH_LATE.durationMs };
   return true;

@@ -36,7 +36,8 @@ export type Area =
   | 'webhook-signature'
   | 'webhook-delivery'
   | 'webhook-retry'
-  | 'webhook-replay';
+  | 'webhook-replay'
+  | 'state-model';
 
 export type ReceiverArea =
   | 'receiver-acceptance'
@@ -282,6 +283,13 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Replay --------------------------------------------------------------------------------
   c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID']),
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4']),
+
+  // --- The service as a model: generated sequences ------------------------------------------
+  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'Generated sequences of token creation, revocation and use, suspension and reinstatement keep the token and suspension rules',
+    ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION'], {
+      tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' },
+      accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; a revoked token on a suspended workspace: invalid_token or workspace_disabled',
+    }),
 
   // --- Receiver: valid deliveries are acknowledged -------------------------------------------
   r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',

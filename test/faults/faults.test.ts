@@ -10,6 +10,8 @@ import { FAULTS, LOAD_BUDGET_FAULTS } from '../../reference/faults.js';
 import { FAULT_PROOFS } from './registry.js';
 
 const caught = new Set<string>();
+/** The longest shrunk sequence a model fault may be shown with (issue #23). */
+const MAX_COUNTEREXAMPLE_STEPS = 6;
 const missedRuns = new Set<string>();
 
 describe.concurrent('faults', () => {
@@ -33,6 +35,14 @@ describe.concurrent('faults', () => {
       for (const id of proof.breaks) {
         const expected = getCheck(id).level === 'must' ? 'fail' : 'warn';
         expect(verdicts[id], `${id} under ${fault}: ${run.report!.checks.find((check) => check.id === id)?.detail}`).toBe(expected);
+      }
+      // A sequence fault is shown by its shrunk counterexample: a few steps a person can follow.
+      const model = run.report!.checks.find((check) => check.id === 'MODEL-TOKENS-SUSPENSION' && proof.breaks.includes(check.id));
+      if (model) {
+        const steps = (model.measurements?.['counterexample'] ?? []) as unknown[];
+        process.stdout.write(`${fault}: ${model.detail}\n`);
+        expect(steps.length, model.detail).toBeGreaterThan(0);
+        expect(steps.length, model.detail).toBeLessThanOrEqual(MAX_COUNTEREXAMPLE_STEPS);
       }
       const mustBroken = proof.breaks.some((id) => getCheck(id).level === 'must');
       expect(run.exitCode).toBe(mustBroken ? 1 : 0);

@@ -35,6 +35,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('live-prefix-in-staging', 'TOKEN-STAGING-PREFIX'),
   proof('rotation-flush', 'ROTATION-NO-DOWNTIME'),
   proof('rotation-flush-late', 'ROTATION-NO-DOWNTIME'),
+  // Only a sequence shows these: the generated sequences of MODEL-TOKENS-SUSPENSION find them.
+  proof('suspended-revoke-keeps-slot', 'MODEL-TOKENS-SUSPENSION'),
+  proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
+  proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   proof('revocation-slow', 'REVOKE-PROPAGATION'),

@@ -1,0 +1,287 @@
+/**
+ * The spec's rules on a workspace's bearer tokens and its suspension, as a model that
+ * generated sequences of operations are checked against (fast-check's model-based
+ * commands): at most two active tokens, and revoking one frees its slot (Limits; the
+ * control contract's 409), however often a token is revoked; a revoked token is refused
+ * with 401 invalid_token within a minute (Errors > Rules, 2; before that backends may still
+ * disagree, so 200 and 401 are both accepted); a suspended workspace refuses its active
+ * tokens with workspace_disabled; a reinstated one serves them again.
+ *
+ * Left open by the spec, so accepted either way: creating or revoking a token while the
+ * workspace is suspended (done, or refused with a 4xx), revoking a revoked token again (done
+ * or refused), and which of invalid_token and workspace_disabled a revoked token gets on a
+ * suspended workspace.
+ */
+import fc from 'fast-check';
+
+/** The spec's propagation bound for a revocation, and the harness's for suspension and reinstatement. */
+export const SETTLE_LIMIT_MS = 60_000;
+const POLL_EVERY_MS = 200;
+/** Tokens a sequence may create: enough to reach the limit, revoke, and fill it again. */
+const MAX_TOKENS_PER_SEQUENCE = 5;
+
+type TokenState = 'active' | 'revoked';
+
+interface ModelToken {
+  state: TokenState;
+  /** When the revocation was accepted (performance.now()). */
+  revokedAtMs?: number;
+}
+
+export interface TokenModel {
+  tokens: ModelToken[];
+  suspended: boolean;
+}
+
+/** What one answer of the target says, as the commands judge it. */
+export interface Answer {
+  status: number;
+  code?: string;
+}
+
+/** The operations a sequence is made of, on one workspace of the target. Secrets never leave it. */
+export interface TokenTarget {
+  /** Creates a token; its index in creation order, or the refusal. */
+  createToken(): Promise<{ created: number } | { refused: Answer }>;
+  revokeToken(index: number): Promise<Answer>;
+  whoami(index: number): Promise<Answer>;
+  suspend(): Promise<Answer>;
+  reinstate(): Promise<Answer>;
+}
+
+/** One operation and what the target answered, for the report. */
+export interface Step {
+  operation: string;
+  answer: string;
+}
+
+interface Real {
+  target: TokenTarget;
+  steps: Step[];
+}
+
+/** The violation of a rule by the target, found by a command's postcondition. */
+export class ModelViolation extends Error {}
+
+const describe = (answer: Answer): string => `${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
+const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
+const refused = (answer: Answer, code: string): boolean => answer.status >= 400 && answer.status < 500 && answer.code === code;
+const activeCount = (model: TokenModel): number => model.tokens.filter((token) => token.state === 'active').length;
+
+async function record(real: Real, operation: string, run: () => Promise<Answer>): Promise<Answer> {
+  const answer = await run();
+  real.steps.push({ operation, answer: describe(answer) });
+  return answer;
+}
+
+/**
+ * Asks `whoami` with token `index` until `done`, or SETTLE_LIMIT_MS; the last answer. What
+ * it saw is added to the answer of the step that waits on it (a suspension, a reinstatement).
+ */
+async function settle(real: Real, index: number, done: (answer: Answer) => boolean): Promise<{ answer: Answer; afterMs: number }> {
+  const started = performance.now();
+  for (;;) {
+    const answer = await real.target.whoami(index);
+    const afterMs = Math.round(performance.now() - started);
+    if (done(answer) || afterMs > SETTLE_LIMIT_MS) {
+      const step = real.steps.at(-1);
+      if (step) step.answer += `; then whoami with token ${index + 1}: ${describe(answer)} within ${afterMs} ms`;
+      return { answer, afterMs };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+  }
+}
+
+class CreateToken implements fc.AsyncCommand<TokenModel, Real> {
+  check(model: Readonly<TokenModel>): boolean {
+    return model.tokens.length < MAX_TOKENS_PER_SEQUENCE;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const active = activeCount(model);
+    const result = await real.target.createToken();
+    if ('created' in result) {
+      real.steps.push({ operation: 'create a token', answer: `created, token ${result.created + 1}` });
+      if (active >= 2) throw new ModelViolation(`a third active token was created (${active} active before): a workspace holds at most two`);
+      model.tokens.push({ state: 'active' });
+      return;
+    }
+    real.steps.push({ operation: 'create a token', answer: `refused ${describe(result.refused)}` });
+    // On a suspended workspace a refusal is a reasonable choice; otherwise a free slot must be given.
+    if (active < 2 && !model.suspended) throw new ModelViolation(`a token was refused (${describe(result.refused)}) with only ${active} active: a revoked token's slot must be free`);
+  }
+
+  toString(): string {
+    return 'create a token';
+  }
+}
+
+class RevokeToken implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<TokenModel>): boolean {
+    return activeCount(model) > 0;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const active = model.tokens.flatMap((token, index) => (token.state === 'active' ? [index] : []));
+    const index = active[this.pick % active.length]!;
+    const answer = await record(real, `revoke token ${index + 1}`, () => real.target.revokeToken(index));
+    if (!is2xx(answer)) {
+      if (model.suspended) return; // refusing to revoke on a suspended workspace is a reasonable choice
+      throw new ModelViolation(`revoking active token ${index + 1} was refused (${describe(answer)})`);
+    }
+    const token = model.tokens[index]!;
+    token.state = 'revoked';
+    token.revokedAtMs = performance.now();
+  }
+
+  toString(): string {
+    return `revoke an active token (choice ${this.pick})`;
+  }
+}
+
+class UseToken implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<TokenModel>): boolean {
+    return model.tokens.length > 0;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const index = this.pick % model.tokens.length;
+    const token = model.tokens[index]!;
+    const answer = await record(real, `whoami with token ${index + 1} (${token.state}${model.suspended ? ', workspace suspended' : ''})`, () => real.target.whoami(index));
+    if (model.suspended) {
+      const ok = refused(answer, 'workspace_disabled') || (token.state !== 'active' && refused(answer, 'invalid_token'));
+      if (!ok) throw new ModelViolation(`token ${index + 1} on a suspended workspace answered ${describe(answer)}, not workspace_disabled`);
+      return;
+    }
+    if (token.state === 'active') {
+      if (answer.status !== 200) throw new ModelViolation(`active token ${index + 1} answered ${describe(answer)}, not 200`);
+      return;
+    }
+    const sinceMs = Math.round(performance.now() - token.revokedAtMs!);
+    const rejected = answer.status === 401 && answer.code === 'invalid_token';
+    if (!rejected && (answer.status !== 200 || sinceMs > SETTLE_LIMIT_MS)) {
+      throw new ModelViolation(`token ${index + 1}, revoked ${sinceMs} ms before, answered ${describe(answer)}: expected 401 invalid_token (or 200 while the revocation propagates, under a minute)`);
+    }
+  }
+
+  toString(): string {
+    return `whoami with a token (choice ${this.pick})`;
+  }
+}
+
+class RevokeAgain implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<TokenModel>): boolean {
+    return model.tokens.some((token) => token.state === 'revoked');
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const revoked = model.tokens.flatMap((token, index) => (token.state === 'revoked' ? [index] : []));
+    const index = revoked[this.pick % revoked.length]!;
+    // Done or refused: either way nothing changes, and no slot is freed twice.
+    await record(real, `revoke token ${index + 1} again`, () => real.target.revokeToken(index));
+  }
+
+  toString(): string {
+    return `revoke a revoked token again (choice ${this.pick})`;
+  }
+}
+
+class Suspend implements fc.AsyncCommand<TokenModel, Real> {
+  check(model: Readonly<TokenModel>): boolean {
+    return !model.suspended;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const answer = await record(real, 'suspend the workspace', () => real.target.suspend());
+    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to suspend the workspace (${describe(answer)})`);
+    model.suspended = true;
+    const active = model.tokens.findIndex((token) => token.state === 'active');
+    if (active === -1) return;
+    const { answer: last, afterMs } = await settle(real, active, (seen) => refused(seen, 'workspace_disabled'));
+    if (!refused(last, 'workspace_disabled')) throw new ModelViolation(`active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the suspension, not workspace_disabled`);
+  }
+
+  toString(): string {
+    return 'suspend the workspace';
+  }
+}
+
+class Reinstate implements fc.AsyncCommand<TokenModel, Real> {
+  check(model: Readonly<TokenModel>): boolean {
+    return model.suspended;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const answer = await record(real, 'reinstate the workspace', () => real.target.reinstate());
+    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to reinstate the workspace (${describe(answer)})`);
+    model.suspended = false;
+    const active = model.tokens.findIndex((token) => token.state === 'active');
+    if (active === -1) return;
+    const { answer: last, afterMs } = await settle(real, active, (seen) => seen.status === 200);
+    if (last.status !== 200) throw new ModelViolation(`active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the reinstatement: a reinstated workspace serves its tokens`);
+  }
+
+  toString(): string {
+    return 'reinstate the workspace';
+  }
+}
+
+/** Every operation a sequence may hold; a revoke and a use pick among the tokens there are. */
+export const TOKEN_COMMANDS = [
+  fc.constant(new CreateToken()),
+  fc.nat(9).map((pick) => new RevokeToken(pick)),
+  fc.nat(9).map((pick) => new UseToken(pick)),
+  fc.nat(9).map((pick) => new RevokeAgain(pick)),
+  fc.constant(new Suspend()),
+  fc.constant(new Reinstate()),
+];
+
+export interface ModelRunOptions {
+  sequences: number;
+  maxSteps: number;
+  seed: number;
+  /** Generation and shrinking end by then; a run cut short still reports what it found. */
+  timeLimitMs: number;
+  /** A fresh workspace of the target for each sequence. */
+  newTarget(): Promise<TokenTarget>;
+}
+
+export interface ModelRunResult {
+  sequences: number;
+  steps: number;
+  /** The shortest failing sequence found (shrunk), its steps as they ran, and why it failed. */
+  counterexample?: { steps: Step[]; violation: string };
+}
+
+/**
+ * Runs generated sequences against fresh workspaces, each step judged by the model. On a
+ * violation fast-check shrinks the sequence; the last sequence that failed is the shrunk
+ * one, and its steps as they ran are the counterexample.
+ */
+export async function runTokenModel(options: ModelRunOptions): Promise<ModelRunResult> {
+  let sequences = 0;
+  let steps = 0;
+  let lastFailure: ModelRunResult['counterexample'];
+  const result = await fc.check(
+    fc.asyncProperty(fc.commands(TOKEN_COMMANDS, { maxCommands: options.maxSteps, size: 'max' }), async (commands) => {
+      const real: Real = { target: await options.newTarget(), steps: [] };
+      sequences += 1;
+      try {
+        await fc.asyncModelRun(() => ({ model: { tokens: [], suspended: false }, real }), commands);
+      } catch (error) {
+        lastFailure = { steps: [...real.steps], violation: (error as Error).message };
+        throw error;
+      } finally {
+        steps += real.steps.length;
+      }
+    }),
+    { numRuns: options.sequences, seed: options.seed, interruptAfterTimeLimit: options.timeLimitMs },
+  );
+  return { sequences, steps, ...(result.failed && lastFailure ? { counterexample: lastFailure } : {}) };
+}
