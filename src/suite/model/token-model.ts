@@ -250,6 +250,8 @@ export interface ModelRunOptions {
   timeLimitMs: number;
   /** A fresh workspace of the target for each sequence. */
   newTarget(): Promise<TokenTarget>;
+  /** Errors that end the whole run and are rethrown (the target cannot do an operation), not a counterexample. */
+  isFatal(error: unknown): boolean;
 }
 
 export interface ModelRunResult {
@@ -268,13 +270,20 @@ export async function runTokenModel(options: ModelRunOptions): Promise<ModelRunR
   let sequences = 0;
   let steps = 0;
   let lastFailure: ModelRunResult['counterexample'];
+  let fatal: { error: unknown } | undefined;
   const result = await fc.check(
     fc.asyncProperty(fc.commands(TOKEN_COMMANDS, { maxCommands: options.maxSteps, size: 'max' }), async (commands) => {
-      const real: Real = { target: await options.newTarget(), steps: [] };
-      sequences += 1;
+      if (fatal) return;
+      const real: Real = { target: undefined as unknown as TokenTarget, steps: [] };
       try {
+        real.target = await options.newTarget();
+        sequences += 1;
         await fc.asyncModelRun(() => ({ model: { tokens: [], suspended: false }, real }), commands);
       } catch (error) {
+        if (options.isFatal(error)) {
+          fatal = { error };
+          return;
+        }
         lastFailure = { steps: [...real.steps], violation: (error as Error).message };
         throw error;
       } finally {
@@ -283,5 +292,6 @@ export async function runTokenModel(options: ModelRunOptions): Promise<ModelRunR
     }),
     { numRuns: options.sequences, seed: options.seed, interruptAfterTimeLimit: options.timeLimitMs },
   );
-  return { sequences, steps, ...(result.failed && lastFailure ? { counterexample: lastFailure } : {}) };
+  if (fatal) throw fatal.error;
+  return { sequences, steps, ...(result.failed ? { counterexample: lastFailure ?? { steps: [], violation: String(result.errorInstance ?? 'the run failed') } } : {}) };
 }

@@ -1,0 +1,74 @@
+/**
+ * The token model (src/suite/model/token-model.ts) against in-memory workspaces: one that
+ * keeps the rules passes; one that frees a slot per revocation request is caught with a
+ * short counterexample; an operation the target cannot do ends the run as thrown, and a
+ * target that cannot even be set up never passes.
+ */
+import { describe, expect, it } from 'vitest';
+import { runTokenModel, type Answer, type TokenTarget } from '../../src/suite/model/token-model.js';
+
+class CannotDoIt extends Error {}
+
+/** A workspace in memory; `countRevocations` is the bug: every revocation request frees a slot. */
+function memoryWorkspace(countRevocations = false): TokenTarget {
+  const tokens: Array<{ revoked: boolean }> = [];
+  let suspended = false;
+  let freedByRequests = 0;
+  let revocationRequests = 0;
+  const active = () => tokens.filter((token) => !token.revoked).length;
+  const ok: Answer = { status: 204 };
+  return {
+    async createToken() {
+      const used = countRevocations ? tokens.length - freedByRequests : active();
+      if (used >= 2) return { refused: { status: 409, code: 'token_limit_reached' } };
+      tokens.push({ revoked: false });
+      return { created: tokens.length - 1 };
+    },
+    async revokeToken(index) {
+      revocationRequests += 1;
+      freedByRequests = revocationRequests;
+      tokens[index]!.revoked = true;
+      return ok;
+    },
+    async whoami(index) {
+      if (suspended) return { status: 403, code: 'workspace_disabled' };
+      return tokens[index]!.revoked ? { status: 401, code: 'invalid_token' } : { status: 200 };
+    },
+    async suspend() {
+      suspended = true;
+      return ok;
+    },
+    async reinstate() {
+      suspended = false;
+      return ok;
+    },
+  };
+}
+
+const budget = { sequences: 300, maxSteps: 30, seed: 42, timeLimitMs: 20_000, isFatal: (error: unknown) => error instanceof CannotDoIt };
+
+describe('the token model', () => {
+  it('passes a workspace that keeps the rules, over generated sequences', async () => {
+    const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace() });
+    expect(result.counterexample).toBeUndefined();
+    expect(result.sequences).toBe(300);
+    expect(result.steps).toBeGreaterThan(1_000);
+  });
+
+  it('catches a workspace that frees a slot per revocation request, with a counterexample of at most 6 steps', async () => {
+    const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(true) });
+    expect(result.counterexample?.violation).toMatch(/a third active token was created/);
+    expect(result.counterexample!.steps.length).toBeGreaterThan(0);
+    expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+  });
+
+  it('rethrows what the target cannot do, rather than reporting it as a violation', async () => {
+    const cannot: TokenTarget = { ...memoryWorkspace(), suspend: async () => { throw new CannotDoIt('no suspension here'); } };
+    await expect(runTokenModel({ ...budget, newTarget: async () => cannot })).rejects.toThrow('no suspension here');
+  });
+
+  it('a target that cannot be set up is a failure, never a pass', async () => {
+    const result = await runTokenModel({ ...budget, newTarget: async () => { throw new Error('no workspace'); } });
+    expect(result.counterexample?.violation).toMatch(/no workspace/);
+  });
+});
