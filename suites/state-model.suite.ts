@@ -68,5 +68,5 @@ certifySuite('state-model', () => {
       t.fail(`${violation}. Shortest sequence found (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
     }
     t.detail(`${result.sequences} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`);
-  }, { timeoutMs: 300_000 });
+  }, { timeoutMs: 150_000 });
 });
