@@ -11,12 +11,13 @@ import { benchCommand } from './commands/bench.js';
 import { certifyReceiverCommand } from './commands/certify-receiver.js';
 import { certifyCommand } from './commands/certify.js';
 import { loadCommand } from './commands/load.js';
+import { loadSecretCommand } from './commands/load-secret.js';
 import { receiverCommand } from './commands/receiver.js';
 import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
 import { HARNESS_VERSION } from '../version.js';
 
-export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, reportDiffCommand, referenceCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadSecretCommand, reportDiffCommand, referenceCommand, benchCommand];
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));
