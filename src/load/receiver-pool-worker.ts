@@ -26,13 +26,15 @@ const send = (message: object): void => {
   if (process.connected) process.send?.(message);
 };
 
-function flush(): void {
-  if (batch.length === 0) return;
-  send({ arrivals: batch });
+/** Sends the arrivals gathered so far; resolves once the message left (so an exit cannot drop it). */
+function flush(): Promise<void> {
+  if (batch.length === 0 || !process.connected) return Promise.resolve();
+  const arrivals = batch;
   batch = [];
+  return new Promise((resolve) => process.send!({ arrivals }, undefined, {}, () => resolve()));
 }
 
-const flusher = setInterval(flush, FLUSH_EVERY_MS);
+const flusher = setInterval(() => void flush(), FLUSH_EVERY_MS);
 
 async function handle(request: PoolRequest): Promise<void> {
   if ('start' in request) {
@@ -47,8 +49,8 @@ async function handle(request: PoolRequest): Promise<void> {
     send({ stats: receiver?.stats() });
   } else {
     clearInterval(flusher);
-    flush();
     await receiver?.close();
+    await flush();
     process.exit(0);
   }
 }

@@ -34,7 +34,8 @@ import { writeLine } from '../text/console.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const MAX_SUITE_CONCURRENCY = 32;
+/** Checks of a run that run at once, across all its suites (the rest wait, longest suites first). */
+const MAX_CHECK_CONCURRENCY = 32;
 
 export interface CertifyOptions {
   /** --allow-production: a production (svc_live_) target may be certified. */
@@ -235,14 +236,14 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     watch: false,
     reporters: [collector],
     provide: { certify: run, suites: areas },
-    // One forked worker that runs every suite file in turn, without a fresh module graph
-    // per file (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it maxWorkers: 1
-    // with isolate: false).
+    // One forked worker for that one file: one receiver, one identity provider and one ledger
+    // for the whole run (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it
+    // maxWorkers: 1 with isolate: false).
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
     isolate: false,
-    maxConcurrency: MAX_SUITE_CONCURRENCY,
+    maxConcurrency: MAX_CHECK_CONCURRENCY,
     testNamePattern: namePatternFor(selected),
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
