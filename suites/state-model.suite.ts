@@ -17,14 +17,19 @@ function answerOf(res: { status: number; json?: unknown }): Answer {
   return { status: res.status, ...(typeof code === 'string' ? { code } : {}) };
 }
 
+/** A refusal of the control interface (a 4xx) as an answer; anything else is thrown on. */
+function refusalOf(error: unknown): Answer {
+  if (error instanceof ControlError && error.refused) return { status: error.status!, ...(error.targetCode ? { code: error.targetCode } : {}) };
+  throw error;
+}
+
 /** A control call's outcome as an answer: 204 when done, the status of a refusal. */
 async function controlAnswer(call: () => Promise<unknown>): Promise<Answer> {
   try {
     await call();
     return { status: 204 };
   } catch (error) {
-    if (error instanceof ControlError && error.refused) return { status: error.status!, ...(error.targetCode ? { code: error.targetCode } : {}) };
-    throw error;
+    return refusalOf(error);
   }
 }
 
@@ -38,8 +43,7 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
         tokens.push(await workspace.createToken(`certify model ${tokens.length + 1}`));
         return { created: tokens.length - 1 };
       } catch (error) {
-        if (error instanceof ControlError && error.refused) return { refused: { status: error.status!, ...(error.targetCode ? { code: error.targetCode } : {}) } };
-        throw error;
+        return { refused: refusalOf(error) };
       }
     },
     revokeToken: (index) => controlAnswer(() => workspace.revokeToken(tokens[index]!)),

@@ -13,6 +13,7 @@
  * suspended workspace.
  */
 import fc from 'fast-check';
+import { pollUntil } from '../../clock/wait.js';
 
 /** The spec's propagation bound for a revocation, and the harness's for suspension and reinstatement. */
 export const SETTLE_LIMIT_MS = 60_000;
@@ -79,17 +80,11 @@ async function record(real: Real, operation: string, run: () => Promise<Answer>)
  * it saw is added to the answer of the step that waits on it (a suspension, a reinstatement).
  */
 async function settle(real: Real, index: number, done: (answer: Answer) => boolean): Promise<{ answer: Answer; afterMs: number }> {
-  const started = performance.now();
-  for (;;) {
-    const answer = await real.target.whoami(index);
-    const afterMs = Math.round(performance.now() - started);
-    if (done(answer) || afterMs > SETTLE_LIMIT_MS) {
-      const step = real.steps.at(-1);
-      if (step) step.answer += `; then whoami with token ${index + 1}: ${describe(answer)} within ${afterMs} ms`;
-      return { answer, afterMs };
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
-  }
+  const { last: answer, elapsedMs } = await pollUntil(() => real.target.whoami(index), done, { intervalMs: POLL_EVERY_MS, timeoutMs: SETTLE_LIMIT_MS });
+  const afterMs = Math.round(elapsedMs);
+  const step = real.steps.at(-1);
+  if (step) step.answer += `; then whoami with token ${index + 1}: ${describe(answer)} within ${afterMs} ms`;
+  return { answer, afterMs };
 }
 
 class CreateToken implements fc.AsyncCommand<TokenModel, Real> {
