@@ -11,8 +11,15 @@ export const RETRY_DELAYS_MS: readonly number[] = [MINUTE, 5 * MINUTE, 30 * MINU
 /** How long an unbroken run of failures lasts before the endpoint is disabled. */
 export const AUTO_DISABLE_AFTER_MS = 24 * HOUR;
 
-/** One delay of the schedule off (20%, or all of it): the kind of slip a loose tolerance hides. */
-const ONE_DELAY_OFF = { 'retry-1m-late-20pct': [0, 1.2], 'retry-30m-late-20pct': [2, 1.2], 'retry-2h-late-20pct': [3, 1.2], 'retry-immediately': [0, 0] } as const;
+/** One delay of the schedule off (10% or 20%, or all of it): the kind of slip a loose tolerance hides. */
+const ONE_DELAY_OFF = {
+  'retry-1m-late-20pct': [0, 1.2],
+  'retry-5m-early-10pct': [1, 0.9],
+  'retry-30m-late-20pct': [2, 1.2],
+  'retry-2h-late-20pct': [3, 1.2],
+  'retry-12h-late-20pct': [4, 1.2],
+  'retry-immediately': [0, 0],
+} as const;
 
 export function retryDelaysMs(faults: FaultSet): readonly number[] {
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);

@@ -10,7 +10,8 @@ import {
   toleranceMs,
   type AttemptTiming,
 } from '../../src/suite/timing/schedule.js';
-import { gapTolerance, scheduleTolerance, watchEventLoopDelay } from '../../src/suite/timing/error.js';
+import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay } from '../../src/suite/timing/error.js';
+import { planShortDelays } from '../../src/suite/hooks/retry-observation.js';
 
 const TOLERANCE = { fraction: 0.1, errorMs: 100 };
 
@@ -174,5 +175,23 @@ describe('retries due in a window', () => {
       { failedAttempts: 2, lastEndMs: 0 },
     ];
     expect(retriesDueIn(events, delays, 0, 60)).toBe(3);
+  });
+});
+
+describe('planning the short retry delays, each timed on its own', () => {
+  it('times 1m, 5m, 30m and 2h at the scales where each lasts 5 s, leaving 12h and 24h to the full schedule at 3600', () => {
+    const { planned, unplanned } = planShortDelays(3_600);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360], [4, 1_440]]);
+    expect(planned.every((plan) => scaledDelays(plan.scale)[plan.retry - 1] === TIMED_DELAY_MS)).toBe(true);
+    expect(Math.max(...planned.map((plan) => plan.realMs))).toBeLessThan(7_000);
+    expect(unplanned).toEqual([]);
+  });
+
+  it('leaves out what would last over 30 s at a low largest scale, and times more delays when the full schedule runs slower', () => {
+    const { planned, unplanned } = planShortDelays(100);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 100]]);
+    // 2h, 12h and 24h last over 5 s at 100; 2h needs 94 s with the delays before it.
+    expect(unplanned.map((plan) => plan.retry)).toEqual([4, 5, 6]);
+    expect(planShortDelays(1).planned).toEqual([]);
   });
 });

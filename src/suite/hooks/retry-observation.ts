@@ -12,23 +12,28 @@ import type { TestWorkspace } from '../workspace.js';
 import {
   SPEC_AUTO_DISABLE_MS,
   SPEC_RETRY_DELAYS_MS,
+  matchSchedule,
   retriesDueIn,
   round1,
   scaled,
   toleranceMs,
   type EventAttempts,
+  type GapVerdict,
   type Tolerance,
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
 import { attemptsOf, chooseTimeScale, timingOf, within } from '../timing/wait.js';
-import { fastestRoundTripMs, watchEventLoopDelay, type TimingError } from '../timing/error.js';
+import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
 export const serviceRoundTripMs = (t: CheckContext): Promise<number> => fastestRoundTripMs(() => t.api.whoami(undefined));
 
 const HOUR_MS = 3_600_000;
 const HIGH_SCALE = 3_600;
-export const LOW_SCALE = 60;
+/** Real time the full schedule may take at the target's largest scale (38.6 s at 3600). */
+const FULL_SCHEDULE_BUDGET_MS = 60_000;
+/** Real time one delay measurement may take: the delays before it, then it. */
+const DELAY_MEASUREMENT_BUDGET_MS = 30_000;
 /**
  * How long to wait for an attempt beyond its delay before calling it missing: only how
  * long the observation waits, never the verdict (schedule tolerances come from
@@ -130,6 +135,65 @@ async function until(done: () => boolean, deadlineMs: number): Promise<boolean> 
   return true;
 }
 
+// --- One delay on its own: HOOK-RETRY-EARLY-SCHEDULE ---------------------------------------------
+
+/** One retry delay measured on its own: retry `retry` (1-based) at `scale`, lasting `realMs` with the delays before it. */
+export interface DelayPlan {
+  retry: number;
+  scale: number;
+  realMs: number;
+}
+
+/** Whether the full schedule runs on a target of this largest scale and times `delay` there. */
+function fullScheduleTimes(delay: number, maxScale: number): boolean {
+  const scale = Math.min(HIGH_SCALE, maxScale);
+  return scaled(sum(SPEC_RETRY_DELAYS_MS), scale) <= FULL_SCHEDULE_BUDGET_MS && scaled(delay, scale) >= TIMED_DELAY_MS;
+}
+
+/**
+ * The retries the full schedule does not time (shorter than TIMED_DELAY_MS at its scale,
+ * or all when it cannot run), each planned at the scale where it lasts TIMED_DELAY_MS;
+ * those that would take longer than the budget at this target's largest scale are left
+ * unplanned.
+ */
+export function planShortDelays(maxScale: number): { planned: DelayPlan[]; unplanned: DelayPlan[] } {
+  const plans = SPEC_RETRY_DELAYS_MS.flatMap((delay, index): DelayPlan[] => {
+    if (fullScheduleTimes(delay, maxScale)) return [];
+    const scale = Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS)));
+    return [{ retry: index + 1, scale, realMs: scaled(sum(SPEC_RETRY_DELAYS_MS.slice(0, index + 1)), scale) }];
+  });
+  return {
+    planned: plans.filter((plan) => plan.realMs <= DELAY_MEASUREMENT_BUDGET_MS),
+    unplanned: plans.filter((plan) => plan.realMs > DELAY_MEASUREMENT_BUDGET_MS),
+  };
+}
+
+export interface DelayMeasurement extends DelayPlan {
+  eventId: string;
+  attempts: number;
+  /** The retry's gap and verdict; undefined when it never came within `boundMs`. */
+  gap?: GapVerdict;
+  boundMs: number;
+  /** The tolerance before any widening for a stall during the gap. */
+  tolerance: Tolerance;
+}
+
+/** Fails the first `plan.retry` attempts of one event and times the retry that follows them. */
+export async function measureRetryDelay(t: CheckContext, plan: DelayPlan): Promise<DelayMeasurement> {
+  const delaysMs = SPEC_RETRY_DELAYS_MS.slice(0, plan.retry).map((delay) => scaled(delay, plan.scale));
+  const workspace = await t.workspace({ timeScale: plan.scale });
+  const hook = await t.hookEndpoint(workspace, [FILLER_EVENT]);
+  hook.inbox.failFirst(plan.retry, { status: 500 });
+  const eventLoop = watchEventLoopDelay();
+  const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: `retry ${plan.retry} delay` });
+  const boundMs = sum(delaysMs) * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS;
+  await within(hook.inbox, (all) => attemptsOf(all, eventId).length > plan.retry, boundMs);
+  const error: TimingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
+  const attempts = attemptsOf(hook.inbox.deliveries, eventId);
+  const gap = matchSchedule(attempts.map(timingOf), delaysMs, gapTolerance(error)).gaps[plan.retry - 1];
+  return { ...plan, eventId, attempts: attempts.length, ...(gap ? { gap } : {}), boundMs, tolerance: scheduleTolerance(error) };
+}
+
 // --- The full schedule: one observation for HOOK-RETRY-FULL-SCHEDULE and HOOK-DROP-AND-FLAG --------
 
 export interface ScheduleObservation {
@@ -153,7 +217,7 @@ export interface ScheduleObservation {
 
 export async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
   const delaysSpan = sum(SPEC_RETRY_DELAYS_MS);
-  const scale = await chooseTimeScale(t, HIGH_SCALE, delaysSpan, 60_000, 'the whole retry schedule (38.6 h)');
+  const scale = await chooseTimeScale(t, HIGH_SCALE, delaysSpan, FULL_SCHEDULE_BUDGET_MS, 'the whole retry schedule (38.6 h)');
   const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
   const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
