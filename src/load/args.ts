@@ -1,5 +1,9 @@
 /** The load command's parsed command line (src/cli/commands/load.ts) as LoadArgs. */
 import { UsageError, type ParsedArgs } from '../cli/command.js';
+import { SPLITTABLE_SCENARIOS } from './segments.js';
+
+/** k6 processes one machine runs side by side for one scenario. */
+const MAX_INSTANCES = 16;
 
 export interface LoadArgs {
   scenarios: string[];
@@ -9,6 +13,8 @@ export interface LoadArgs {
   reportDir?: string;
   allowProduction: boolean;
   build: boolean;
+  /** k6 processes per scenario, each with its execution segment (1: one process). */
+  instances: number;
 }
 
 /** The command line as LoadArgs; scenario names checked against `known`. */
@@ -19,6 +25,7 @@ export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly 
     tolerance: 0.1,
     allowProduction: values['allow-production'] === true,
     build: values['no-build'] !== true,
+    instances: 1,
     ...(typeof values.baseline === 'string' ? { baseline: values.baseline } : {}),
     ...(typeof values['report-dir'] === 'string' ? { reportDir: values['report-dir'] } : {}),
   };
@@ -34,5 +41,14 @@ export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly 
   }
   if (args.scenarios.length === 0) args.scenarios = [...known];
   args.scenarios = [...new Set(args.scenarios)];
+  if (typeof values.instances === 'string') {
+    const count = Number(values.instances);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES) throw new UsageError(`--instances takes a whole number from 1 to ${MAX_INSTANCES}`);
+    args.instances = count;
+    const unsplittable = args.scenarios.filter((name) => !SPLITTABLE_SCENARIOS.includes(name));
+    if (count > 1 && unsplittable.length > 0) {
+      throw new UsageError(`--instances splits ${SPLITTABLE_SCENARIOS.join(' and ')} only, not ${unsplittable.join(', ')} (name the scenarios to run)`);
+    }
+  }
   return args;
 }

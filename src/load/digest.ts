@@ -32,6 +32,8 @@ export interface ScenarioDigest {
   durationMs: number;
   thresholds: ThresholdResult[];
   figures: Record<string, Figure>;
+  /** The k6 processes (execution segments) whose samples were merged into this verdict, when more than one. */
+  segments?: number;
   /** k6's own web dashboard report of the run, beside the load report (a file name in its directory). */
   dashboard?: string;
 }

@@ -45,7 +45,8 @@ function scenarioSection(digest: ScenarioDigest): string {
     .map(([name, figure]) => `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
     .join('');
   const dashboard = digest.dashboard ? ` · <a href="${escapeXml(digest.dashboard)}">k6 web dashboard report</a>` : '';
-  return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s${dashboard}</p>
+  const segments = digest.segments ? ` · one verdict from the samples of ${digest.segments} k6 processes (execution segments)` : '';
+  return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s${segments}${dashboard}</p>
 <h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>result</th></tr>${thresholds}</table>
 <h3>Figures</h3><table><tr><th>figure</th><th>value</th><th></th></tr>${figures}</table></section>`;
 }

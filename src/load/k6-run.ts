@@ -6,32 +6,32 @@ import { writeLine } from '../text/console.js';
 import { log } from './context.js';
 import type { FoundK6 } from './k6-binary.js';
 
-let activeChild: ChildProcess | undefined;
+const activeChildren = new Set<ChildProcess>();
 
-/** Stops the k6 process that is running, if any (on SIGINT/SIGTERM). */
+/** Stops the k6 processes that are running, if any (on SIGINT/SIGTERM). */
 export function stopK6(): void {
-  activeChild?.kill('SIGTERM');
+  for (const child of activeChildren) child.kill('SIGTERM');
 }
 
-/** Runs k6 on `bundle`; resolves with its exit code (null when it was killed). */
-export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, scenario: string, timeLimitMs: number): Promise<number | null> {
+/** Runs k6 on `bundle` (with `extraArgs` before it); resolves with its exit code (null when it was killed). */
+export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, label: string, timeLimitMs: number, extraArgs: readonly string[] = []): Promise<number | null> {
   return new Promise((resolvePromise) => {
-    const child = spawn(k6.path, ['run', '--no-usage-report', '--quiet', '--no-color', bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    activeChild = child;
+    const child = spawn(k6.path, ['run', '--no-usage-report', '--quiet', '--no-color', ...extraArgs, bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    activeChildren.add(child);
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => writeLine(process.stdout, `[${scenario}] ${line}`));
+      createInterface({ input: stream }).on('line', (line) => writeLine(process.stdout, `[${label}] ${line}`));
     }
     let killer: NodeJS.Timeout | undefined;
     const limit = setTimeout(() => {
-      log(`[${scenario}] k6 still running after ${Math.round(timeLimitMs / 1000)} s; stopping it`);
+      log(`[${label}] k6 still running after ${Math.round(timeLimitMs / 1000)} s; stopping it`);
       child.kill('SIGTERM');
       killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     }, timeLimitMs);
-    child.on('error', (error) => log(`[${scenario}] k6 did not start: ${error.message}`));
+    child.on('error', (error) => log(`[${label}] k6 did not start: ${error.message}`));
     child.on('close', (code) => {
       clearTimeout(limit);
       if (killer) clearTimeout(killer);
-      activeChild = undefined;
+      activeChildren.delete(child);
       resolvePromise(code);
     });
   });

@@ -19,7 +19,7 @@ import { ControlClient } from '../control/client.js';
 import { RunAbort } from '../errors.js';
 import { resolveTarget } from '../runner/target.js';
 import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
-import { toLoadArgs } from './args.js';
+import { toLoadArgs, type LoadArgs } from './args.js';
 import { baselineDigests, compareDigests } from './baseline.js';
 import { buildLoadScripts, scenarioNames } from './bundle.js';
 import { log, type Prepared, type RunContext } from './context.js';
@@ -30,8 +30,10 @@ import { k6Binary } from './k6-build.js';
 import { k6TimeLimitMs, runK6, stopK6 } from './k6-run.js';
 import { planOf } from './prepare/index.js';
 import { logVerdicts, writeLoadReport } from './report.js';
+import { runSegments } from './segments.js';
 
-async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, smoke: boolean): Promise<ScenarioDigest> {
+async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, args: LoadArgs): Promise<ScenarioDigest> {
+  const { smoke, instances } = args;
   log(`\n== ${scenario}`);
   const plan = planOf(scenario);
   let prepared: Prepared;
@@ -66,6 +68,15 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
   };
   try {
     const started = Date.now();
+    if (instances > 1) {
+      const segmentEnv = (index: number) =>
+        k6Env({ ...env, LOAD_INSTANCES: String(instances), LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.segment-${index + 1}.summary.json`), K6_WEB_DASHBOARD: 'false' });
+      const run = await runSegments(k6, bundle, scenario, instances, reportDir, segmentEnv, k6TimeLimitMs(env));
+      writeFileSync(summaryPath, JSON.stringify(maskDeep(run.summary), null, 2));
+      const digest = { ...digestSummary(run.summary, run.exitCode, scenario), segments: instances };
+      log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${instances} segments merged, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      return digest;
+    }
     const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env));
     if (!existsSync(summaryPath)) return failedDigest(scenario, `k6 exited ${code} without a summary`, code);
     const summary = maskDeep(JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary);
@@ -73,6 +84,9 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
     const digest = { ...digestSummary(summary, code, scenario), ...(existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {}) };
     log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return digest;
+  } catch (error) {
+    log(`  ${scenario}: ${mask((error as Error).message)}`);
+    return failedDigest(scenario, mask((error as Error).message));
   } finally {
     await prepared.cleanup().catch((error: Error) => log(`  clean-up: ${error.message}`));
   }
@@ -124,7 +138,7 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
   const digests: ScenarioDigest[] = [];
   try {
     for (const scenario of args.scenarios) {
-      digests.push(await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args.smoke));
+      digests.push(await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args));
     }
   } finally {
     process.off('SIGINT', interrupted);

@@ -49,6 +49,32 @@ describe('load smoke', () => {
     SMOKE_LIMIT_MS + 10_000,
   );
 
+  it.skipIf(!K6_PATH)(
+    `npm run load -- calls --instances 2 runs two execution segments and judges the whole test on their merged samples${K6_SKIP_REASON}`,
+    async () => {
+      const dir = join(reportDir, 'segments');
+      const { code, output } = await runLoad(['calls', '--smoke', '--instances', '2', '--no-build', '--report-dir', dir], SMOKE_LIMIT_MS);
+      expect(code, output.slice(-3000)).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { passed: boolean; scenarios: Array<{ segments?: number; thresholds: unknown[] }> };
+      expect(report.passed).toBe(true);
+      expect(report.scenarios[0]!.segments).toBe(2);
+      expect(report.scenarios[0]!.thresholds.length).toBeGreaterThanOrEqual(5);
+      const count = (file: string) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> }).metrics['http_reqs{endpoint:calls.place}']!.values.count!;
+      // Both segments placed calls (their share), and the merged verdict counted every one of them.
+      expect(count('calls.segment-1.summary.json')).toBeGreaterThan(0);
+      expect(count('calls.segment-2.summary.json')).toBeGreaterThan(0);
+      expect(count('calls.summary.json')).toBe(count('calls.segment-1.summary.json') + count('calls.segment-2.summary.json'));
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('one verdict from the samples of 2 k6 processes');
+    },
+    SMOKE_LIMIT_MS + 10_000,
+  );
+
+  it('refuses --instances for a scenario that cannot be split', async () => {
+    const { code, output } = await runLoad(['rotation', '--instances', '2', '--no-build', '--report-dir', reportDir], 60_000, { SVC_BASE_URL: 'http://127.0.0.1:9' });
+    expect(code, output).toBe(2);
+    expect(output).toMatch(/--instances splits calls and calls-ramp only, not rotation/);
+  });
+
   it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
     const token = 'svc_live_FAKE_not_a_real_token';
     const { code, output } = await runLoad(['calls', '--no-build', '--report-dir', reportDir], 60_000, {

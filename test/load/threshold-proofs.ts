@@ -12,10 +12,13 @@ export interface ThresholdProof {
   fails: readonly string[];
   /** LOAD_ settings of the faulted run (e.g. a shorter drain when deliveries never come). */
   env?: Record<string, string>;
+  /** Run as this many k6 processes (--instances): the merged verdict must fail the same thresholds. */
+  instances?: number;
 }
 
 export const THRESHOLD_PROOFS: readonly ThresholdProof[] = [
   { scenario: 'calls', fault: 'call-id-missing', fails: ['checks{check:answer names a call_ id} rate==1'] },
+  { scenario: 'calls', fault: 'call-id-missing', instances: 2, fails: ['checks{check:answer names a call_ id} rate==1'] },
   { scenario: 'rotation', fault: 'revocation-stale-node', fails: ['rotation_old_token_accepted_after_refusal count==0'] },
   { scenario: 'rotation', fault: 'token-revoked-code', fails: ['checks{check:old token refused with 401 invalid_token} rate==1'] },
   { scenario: 'rotation', fault: 'whoami-204', fails: ['checks{check:whoami 200 with old and new token before revocation} rate==1'] },

@@ -27,13 +27,14 @@ describe('load thresholds', () => {
     rmSync(reportRoot, { recursive: true, force: true });
   });
 
-  it.skipIf(!K6_PATH).each(THRESHOLD_PROOFS.map((proof) => [`${proof.scenario} under ${proof.fault}`, proof] as const))(
+  it.skipIf(!K6_PATH).each(THRESHOLD_PROOFS.map((proof) => [`${proof.scenario}${proof.instances ? ` in ${proof.instances} segments` : ''} under ${proof.fault}`, proof] as const))(
     `%s fails its thresholds${K6_SKIP_REASON}`,
     async (name, proof) => {
       const { baseUrl, controlUrl, controlToken } = reference!;
       const prefix = `/faults/${proof.fault}`;
       const reportDir = join(reportRoot, name.replaceAll(' ', '-'));
-      const { code, output } = await runLoad([proof.scenario, '--smoke', '--no-build', '--report-dir', reportDir], RUN_LIMIT_MS, {
+      const instances = proof.instances ? ['--instances', String(proof.instances)] : [];
+      const { code, output } = await runLoad([proof.scenario, '--smoke', '--no-build', '--report-dir', reportDir, ...instances], RUN_LIMIT_MS, {
         SVC_BASE_URL: `${baseUrl}${prefix}`,
         SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`),
         SVC_CONTROL_TOKEN: controlToken,
@@ -43,6 +44,7 @@ describe('load thresholds', () => {
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { scenarios: ScenarioDigest[] };
       const failed = report.scenarios.flatMap((s) => s.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`));
       expect(failed.sort(), output.slice(-3000)).toEqual([...proof.fails].sort());
+      if (proof.instances) expect(report.scenarios[0]!.segments).toBe(proof.instances);
     },
     RUN_LIMIT_MS + 10_000,
   );
