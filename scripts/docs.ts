@@ -1,7 +1,8 @@
-/** `npm run docs`: regenerates docs/traceability.md and the published JSON Schemas in schemas/. */
+/** `npm run docs`: regenerates docs/traceability.md, the published JSON Schemas in schemas/ and the k6-operator manifests in load/k8s/. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { renderTraceability } from '../src/docs/traceability.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
+import { k8sManifests } from '../src/load/k8s-manifests.js';
 import { FAULT_PROOFS } from '../test/faults/registry.js';
 import { FAULT_EXPECTATIONS } from '../test/receiver-cert/faults.js';
 
@@ -11,5 +12,9 @@ console.log('wrote docs/traceability.md');
 mkdirSync('schemas', { recursive: true });
 for (const [path, render] of Object.entries(PUBLISHED_SCHEMAS)) {
   writeFileSync(path, render());
+  console.log(`wrote ${path}`);
+}
+for (const [path, text] of Object.entries(k8sManifests())) {
+  writeFileSync(path, text);
   console.log(`wrote ${path}`);
 }

@@ -91,11 +91,19 @@ const BUILTIN_TYPES: Record<string, string> = {
  * Reads every file's samples into one sink per threshold key. `knownTypes` (from the
  * segments' summaries) types the custom metrics that had no sample.
  */
-export async function collectSamples(files: readonly string[], keys: readonly MetricKey[], knownTypes: Record<string, string> = {}): Promise<Map<string, Sink>> {
+export interface Samples {
+  sinks: Map<string, Sink>;
+  /** The first and last sample's time (ms since the epoch) over every metric: the run's span. */
+  spanMs: number;
+}
+
+export async function collectSamples(files: readonly string[], keys: readonly MetricKey[], knownTypes: Record<string, string> = {}): Promise<Samples> {
   const sinks = new Map(keys.map((key) => [key.key, emptySink()]));
   const byName = new Map<string, MetricKey[]>();
   for (const key of keys) byName.set(key.name, [...(byName.get(key.name) ?? []), key]);
   const types = new Map<string, string>(Object.entries({ ...BUILTIN_TYPES, ...knownTypes }));
+  let first = Infinity;
+  let last = -Infinity;
   for (const file of files) {
     const raw = createReadStream(file);
     const lines = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
@@ -108,6 +116,9 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
       }
       const point = parsed as Point;
       if (point.type !== 'Point') continue;
+      const timeMs = Date.parse(point.data.time);
+      first = Math.min(first, timeMs);
+      last = Math.max(last, timeMs);
       const wanted = byName.get(point.metric);
       if (!wanted) continue;
       const tags = point.data.tags ?? {};
@@ -118,7 +129,7 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
     }
   }
   for (const key of keys) sinks.get(key.key)!.type = types.get(key.name) ?? '';
-  return sinks;
+  return { sinks, spanMs: last >= first ? last - first : 0 };
 }
 
 function add(sink: Sink, point: Point, key: string): void {
@@ -197,24 +208,25 @@ function percentileOf(values: Record<string, number>, pct: number): number | und
 
 /**
  * The whole test's summary from its segments' samples: each thresholded metric with its
- * values and a verdict per expression. `durationMs` is the longest segment's run.
+ * values and a verdict per expression.
  */
 export interface SegmentRun {
   /** The NDJSON sample files, one per segment. */
   files: readonly string[];
   /** The whole test's thresholds (the script's, as one instance would hold them). */
   thresholds: ThresholdOptions;
-  /** The longest segment's run. */
-  durationMs: number;
+  /** The longest segment's run; without it, the span of the samples' times. */
+  durationMs?: number;
   /** Metric types from the segments' summaries, for custom metrics without samples. */
   knownTypes?: Record<string, string>;
   scenario?: string;
 }
 
 export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
-  const { thresholds, durationMs, scenario } = run;
+  const { thresholds, scenario } = run;
   const keys = Object.keys(thresholds).map(parseMetricKey);
-  const sinks = await collectSamples(run.files, keys, run.knownTypes);
+  const { sinks, spanMs } = await collectSamples(run.files, keys, run.knownTypes);
+  const durationMs = run.durationMs ?? spanMs;
   const metrics: Record<string, K6Metric> = {};
   for (const key of keys) {
     const sink = sinks.get(key.key)!;

@@ -65,6 +65,16 @@ describe('load smoke', () => {
       expect(count('calls.segment-2.summary.json')).toBeGreaterThan(0);
       expect(count('calls.summary.json')).toBe(count('calls.segment-1.summary.json') + count('calls.segment-2.summary.json'));
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('one verdict from the samples of 2 k6 processes');
+
+      // The same samples, as a k6-operator run's runners would leave them, through `load merge`
+      // under the run's settings (the smoke profile of calls): the same verdicts.
+      const merged = join(reportDir, 'merged');
+      const samples = ['calls.segment-1.ndjson.gz', 'calls.segment-2.ndjson.gz'].map((file) => join(dir, file));
+      const merge = await runLoad(['merge', 'calls', ...samples, '--no-build', '--report-dir', merged], 60_000, { LOAD_RATE: '20', LOAD_DURATION: '5s' });
+      expect(merge.code, merge.output.slice(-3000)).toBe(0);
+      const verdicts = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { scenarios: Array<{ thresholds: unknown[] }> }).scenarios[0]!.thresholds;
+      expect(verdicts(join(merged, 'summary.json'))).toEqual(verdicts(join(dir, 'summary.json')));
+      expect(count('../merged/calls.summary.json')).toBe(count('calls.summary.json'));
     },
     SMOKE_LIMIT_MS + 10_000,
   );

@@ -44,7 +44,16 @@ describe('load thresholds', () => {
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as { scenarios: ScenarioDigest[] };
       const failed = report.scenarios.flatMap((s) => s.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`));
       expect(failed.sort(), output.slice(-3000)).toEqual([...proof.fails].sort());
-      if (proof.instances) expect(report.scenarios[0]!.segments).toBe(proof.instances);
+      if (proof.instances) {
+        expect(report.scenarios[0]!.segments).toBe(proof.instances);
+        // The segments' samples through `load merge`, as a k6-operator run's would go: the same failures.
+        const samples = Array.from({ length: proof.instances }, (_, i) => join(reportDir, `${proof.scenario}.segment-${i + 1}.ndjson.gz`));
+        const merged = join(reportDir, 'merged');
+        const merge = await runLoad(['merge', proof.scenario, ...samples, '--no-build', '--report-dir', merged], RUN_LIMIT_MS, { LOAD_RATE: '20', LOAD_DURATION: '5s', ...proof.env });
+        expect(merge.code, merge.output.slice(-3000)).toBe(1);
+        const mergedReport = JSON.parse(readFileSync(join(merged, 'summary.json'), 'utf8')) as { scenarios: ScenarioDigest[] };
+        expect(mergedReport.scenarios[0]!.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`)).toEqual([...proof.fails]);
+      }
     },
     RUN_LIMIT_MS + 10_000,
   );
