@@ -53,8 +53,9 @@ export const enableEndpoint: ControlHandler = (request) => {
 };
 
 export const deleteEndpoint: ControlHandler = (request) => {
-  if (!workspaceOf(request)) return NO_WORKSPACE;
-  if (!request.app.endpoints.delete(request.params.ws ?? '', request.params.endpoint ?? '')) return NO_ENDPOINT;
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
+  if (!request.app.endpoints.delete(workspace.id, request.params.endpoint ?? '', unionFaults(request.faults, workspace.faults))) return NO_ENDPOINT;
   return { status: 204 };
 };
 

@@ -39,6 +39,9 @@ export class EndpointRegistry {
   private readonly byWorkspace = new Map<string, Map<string, Endpoint>>();
   /** Fault secret-shared: the one secret per workspace. */
   private readonly sharedSecrets = new Map<string, string>();
+  /** Fault endpoint-double-delete-frees-slot: deleted endpoint ids, and the slots their second deletions freed, per workspace. */
+  private readonly deletedIds = new Set<string>();
+  private readonly extraSlots = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -62,7 +65,7 @@ export class EndpointRegistry {
     }
     const endpoints = this.endpointsOf(workspace.id);
     const active = [...endpoints.values()].filter((e) => e.health.state === 'active').length;
-    const limit = faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS;
+    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
     if (active >= limit) {
       return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
     }
@@ -97,11 +100,15 @@ export class EndpointRegistry {
     return this.byWorkspace.get(workspaceId)?.get(endpointId);
   }
 
-  delete(workspaceId: string, endpointId: string): boolean {
+  delete(workspaceId: string, endpointId: string, faults: FaultSet): boolean {
     const endpoint = this.get(workspaceId, endpointId);
-    if (!endpoint) return false;
+    if (!endpoint) {
+      if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId)) this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
+      return false;
+    }
     this.retire(endpoint);
     this.byWorkspace.get(workspaceId)?.delete(endpointId);
+    if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
     return true;
   }
 
@@ -109,6 +116,7 @@ export class EndpointRegistry {
     for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
     this.byWorkspace.delete(workspaceId);
     this.sharedSecrets.delete(workspaceId);
+    this.extraSlots.delete(workspaceId);
   }
 
   /** Endpoints of the workspace subscribed to `type`. */

@@ -292,6 +292,11 @@ export const CATALOG: readonly CatalogEntry[] = [
       accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; a revoked token on a suspended workspace: invalid_token or workspace_disabled',
     }),
 
+  c('MODEL-ENDPOINTS', 'state-model', 'must', 'Generated sequences of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
+    ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
+      accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
+    }),
+
   // --- Receiver: valid deliveries are acknowledged -------------------------------------------
   r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',
     [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),

@@ -39,6 +39,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('suspended-revoke-keeps-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
   proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),
+  proof('endpoint-double-delete-frees-slot', 'MODEL-ENDPOINTS'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   proof('revocation-slow', 'REVOKE-PROPAGATION'),
@@ -86,7 +87,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Webhook registration
   proof('accept-http-url', 'HOOK-REG-HTTPS-ONLY'),
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
-  proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25'),
+  proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
   proof('secret-shared', 'HOOK-OWN-SECRET'),
   // Webhook signatures and timestamps
   proof('sign-decoded-key', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-OWN-SECRET'),

@@ -14,6 +14,9 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
+import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal } from './run.js';
+
+export type { Answer, ModelRunResult, Step } from './run.js';
 
 /** The spec's propagation bound for a revocation, and the harness's for suspension and reinstatement. */
 export const SETTLE_LIMIT_MS = 60_000;
@@ -34,12 +37,6 @@ export interface TokenModel {
   suspended: boolean;
 }
 
-/** What one answer of the target says, as the commands judge it. */
-export interface Answer {
-  status: number;
-  code?: string;
-}
-
 /** The operations a sequence is made of, on one workspace of the target. Secrets never leave it. */
 export interface TokenTarget {
   /** Creates a token; its index in creation order, or the refusal. */
@@ -50,30 +47,10 @@ export interface TokenTarget {
   reinstate(): Promise<Answer>;
 }
 
-/** One operation and what the target answered, for the report. */
-export interface Step {
-  operation: string;
-  answer: string;
-}
+type Real = ModelReal<TokenTarget>;
 
-interface Real {
-  target: TokenTarget;
-  steps: Step[];
-}
-
-/** The violation of a rule by the target, found by a command's postcondition. */
-export class ModelViolation extends Error {}
-
-const describe = (answer: Answer): string => `${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
-const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
 const refused = (answer: Answer, code: string): boolean => answer.status >= 400 && answer.status < 500 && answer.code === code;
 const activeCount = (model: TokenModel): number => model.tokens.filter((token) => token.state === 'active').length;
-
-async function record(real: Real, operation: string, run: () => Promise<Answer>): Promise<Answer> {
-  const answer = await run();
-  real.steps.push({ operation, answer: describe(answer) });
-  return answer;
-}
 
 /**
  * Asks `whoami` with token `index` until `done`, or SETTLE_LIMIT_MS; the last answer. What
@@ -237,56 +214,7 @@ export const TOKEN_COMMANDS = [
   fc.constant(new Reinstate()),
 ];
 
-export interface ModelRunOptions {
-  sequences: number;
-  maxSteps: number;
-  seed: number;
-  /** Generation and shrinking end by then; a run cut short still reports what it found. */
-  timeLimitMs: number;
-  /** A fresh workspace of the target for each sequence. */
-  newTarget(): Promise<TokenTarget>;
-  /** Errors that end the whole run and are rethrown (the target cannot do an operation), not a counterexample. */
-  isFatal(error: unknown): boolean;
-}
-
-export interface ModelRunResult {
-  sequences: number;
-  steps: number;
-  /** The shortest failing sequence found (shrunk), its steps as they ran, and why it failed. */
-  counterexample?: { steps: Step[]; violation: string };
-}
-
-/**
- * Runs generated sequences against fresh workspaces, each step judged by the model. On a
- * violation fast-check shrinks the sequence; the last sequence that failed is the shrunk
- * one, and its steps as they ran are the counterexample.
- */
-export async function runTokenModel(options: ModelRunOptions): Promise<ModelRunResult> {
-  let sequences = 0;
-  let steps = 0;
-  let lastFailure: ModelRunResult['counterexample'];
-  let fatal: { error: unknown } | undefined;
-  const result = await fc.check(
-    fc.asyncProperty(fc.commands(TOKEN_COMMANDS, { maxCommands: options.maxSteps, size: 'max' }), async (commands) => {
-      if (fatal) return;
-      const real: Real = { target: undefined as unknown as TokenTarget, steps: [] };
-      try {
-        real.target = await options.newTarget();
-        sequences += 1;
-        await fc.asyncModelRun(() => ({ model: { tokens: [], suspended: false }, real }), commands);
-      } catch (error) {
-        if (options.isFatal(error)) {
-          fatal = { error };
-          return;
-        }
-        lastFailure = { steps: [...real.steps], violation: (error as Error).message };
-        throw error;
-      } finally {
-        steps += real.steps.length;
-      }
-    }),
-    { numRuns: options.sequences, seed: options.seed, interruptAfterTimeLimit: options.timeLimitMs },
-  );
-  if (fatal) throw fatal.error;
-  return { sequences, steps, ...(result.failed ? { counterexample: lastFailure ?? { steps: [], violation: String(result.errorInstance ?? 'the run failed') } } : {}) };
+/** Generated sequences of TOKEN_COMMANDS against fresh workspaces (run.ts). */
+export function runTokenModel(options: ModelRunOptions<TokenTarget>): Promise<ModelRunResult> {
+  return runModel(TOKEN_COMMANDS, (): TokenModel => ({ tokens: [], suspended: false }), options);
 }

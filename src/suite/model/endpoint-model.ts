@@ -1,0 +1,163 @@
+/**
+ * The spec's rules on a workspace's webhook endpoints, as a model that generated sequences
+ * are checked against: at most 25 active endpoints (Limits; the control contract's 4xx for a
+ * 26th), deleting one frees its slot however often it is deleted, and an event reaches every
+ * active endpoint subscribed to it (Events).
+ *
+ * Left open by the spec, so accepted either way: the status of a 26th endpoint's refusal (any
+ * 4xx), and deleting a deleted endpoint again (done, or refused with a 4xx such as 404).
+ * Whether a deleted endpoint still receives events is not judged: the spec names no such rule.
+ */
+import fc from 'fast-check';
+import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal } from './run.js';
+
+/** The spec's limit on active endpoints per workspace. */
+export const ENDPOINT_LIMIT = 25;
+/** Endpoints a sequence may create in all: the limit, and room to fill it again after deletions. */
+const MAX_ENDPOINTS_PER_SEQUENCE = ENDPOINT_LIMIT + 8;
+
+type EndpointState = 'active' | 'deleted';
+
+export interface EndpointModel {
+  endpoints: EndpointState[];
+}
+
+/** The operations a sequence is made of, on one workspace of the target. Every endpoint subscribes to every event. */
+export interface EndpointTarget {
+  /** Creates an endpoint; its index in creation order, or the refusal. */
+  createEndpoint(): Promise<{ created: number } | { refused: Answer }>;
+  deleteEndpoint(index: number): Promise<Answer>;
+  /** Fires one event; which of `expected` it did not reach within the delivery bound. */
+  fireEvent(expected: readonly number[]): Promise<{ missing: number[]; boundMs: number }>;
+}
+
+type Real = ModelReal<EndpointTarget>;
+
+const activeOf = (model: Readonly<EndpointModel>): number[] => model.endpoints.flatMap((state, index) => (state === 'active' ? [index] : []));
+
+/** Creates one endpoint, judged against the limit; true when it was created. */
+async function createOne(model: EndpointModel, real: Real): Promise<boolean> {
+  const active = activeOf(model).length;
+  const result = await real.target.createEndpoint();
+  if ('created' in result) {
+    real.steps.push({ operation: `create an endpoint (${active} active)`, answer: `created, endpoint ${result.created + 1}` });
+    if (active >= ENDPOINT_LIMIT) throw new ModelViolation(`endpoint ${active + 1} was created with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
+    model.endpoints.push('active');
+    return true;
+  }
+  real.steps.push({ operation: `create an endpoint (${active} active)`, answer: `refused ${describe(result.refused)}` });
+  const isRefusal = result.refused.status >= 400 && result.refused.status < 500;
+  if (active < ENDPOINT_LIMIT || !isRefusal) {
+    throw new ModelViolation(`an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT}, and a deleted endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`);
+  }
+  return false;
+}
+
+class CreateEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
+  check(model: Readonly<EndpointModel>): boolean {
+    return model.endpoints.length < MAX_ENDPOINTS_PER_SEQUENCE;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    await createOne(model, real);
+  }
+
+  toString(): string {
+    return 'create an endpoint';
+  }
+}
+
+/** Creates endpoints up to the limit, then one more, which must be refused: one step, for a short counterexample. */
+class FillToLimit implements fc.AsyncCommand<EndpointModel, Real> {
+  check(model: Readonly<EndpointModel>): boolean {
+    return model.endpoints.length + (ENDPOINT_LIMIT - activeOf(model).length) < MAX_ENDPOINTS_PER_SEQUENCE;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const before = real.steps.length;
+    try {
+      while (await createOne(model, real)) {
+        if (model.endpoints.length >= MAX_ENDPOINTS_PER_SEQUENCE) break;
+      }
+    } finally {
+      // One step in the report, a violation or not: how many were created, and how the last was answered.
+      const made = real.steps.splice(before);
+      const created = made.filter((step) => step.answer.startsWith('created')).length;
+      real.steps.push({ operation: `create endpoints up to the limit, then one more (${made[0]?.operation.match(/\((\d+) active\)/)?.[1] ?? '?'} active before)`, answer: `${created} created; the last: ${made.at(-1)?.answer ?? 'nothing'}` });
+    }
+  }
+
+  toString(): string {
+    return 'fill the workspace to its endpoint limit';
+  }
+}
+
+class DeleteEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<EndpointModel>): boolean {
+    return activeOf(model).length > 0;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const active = activeOf(model);
+    const index = active[this.pick % active.length]!;
+    const answer = await record(real, `delete endpoint ${index + 1}`, () => real.target.deleteEndpoint(index));
+    if (!is2xx(answer)) throw new ModelViolation(`deleting active endpoint ${index + 1} was refused (${describe(answer)})`);
+    model.endpoints[index] = 'deleted';
+  }
+
+  toString(): string {
+    return `delete an active endpoint (choice ${this.pick})`;
+  }
+}
+
+class DeleteAgain implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<EndpointModel>): boolean {
+    return model.endpoints.includes('deleted');
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const deleted = model.endpoints.flatMap((state, index) => (state === 'deleted' ? [index] : []));
+    const index = deleted[this.pick % deleted.length]!;
+    // Done or refused: either way nothing changes, and no slot is freed twice.
+    await record(real, `delete endpoint ${index + 1} again`, () => real.target.deleteEndpoint(index));
+  }
+
+  toString(): string {
+    return `delete a deleted endpoint again (choice ${this.pick})`;
+  }
+}
+
+class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
+  check(model: Readonly<EndpointModel>): boolean {
+    return activeOf(model).length > 0;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const active = activeOf(model);
+    const { missing, boundMs } = await real.target.fireEvent(active);
+    real.steps.push({ operation: `fire an event (${active.length} active endpoints)`, answer: missing.length === 0 ? `reached all ${active.length}` : `endpoint(s) ${missing.map((i) => i + 1).join(', ')} got nothing in ${boundMs} ms` });
+    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${missing.map((i) => i + 1).join(', ')} within ${boundMs} ms`);
+  }
+
+  toString(): string {
+    return 'fire an event';
+  }
+}
+
+/** Every operation a sequence may hold; a delete picks among the endpoints there are. */
+export const ENDPOINT_COMMANDS = [
+  fc.constant(new CreateEndpoint()),
+  fc.constant(new FillToLimit()),
+  fc.nat(30).map((pick) => new DeleteEndpoint(pick)),
+  fc.nat(30).map((pick) => new DeleteAgain(pick)),
+  fc.constant(new FireEvent()),
+];
+
+/** Generated sequences of ENDPOINT_COMMANDS against fresh workspaces (run.ts). */
+export function runEndpointModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
+  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [] }), options);
+}
