@@ -30,6 +30,7 @@ export const FAULTS = {
   'rotation-flush-late': 'when a revocation has propagated (4 s after it), the workspace\'s other tokens are rejected for 2 s',
   'suspension-ignored': 'a suspended workspace keeps being served',
   'reinstate-ignored': 'a reinstated workspace stays suspended',
+  'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
   'tenant-transcript-redirect': 'another workspace\'s call transcript is answered with a 302 to it, not refused',
   'transcript-always-403': 'every transcript is answered 403, to its owner too',

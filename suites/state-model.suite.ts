@@ -48,9 +48,9 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
   const workspace = await t.workspace();
   const tokens: CreatedToken[] = [];
   return {
-    async createToken() {
+    async createToken(narrowed) {
       try {
-        tokens.push(await workspace.createToken(`certify model ${tokens.length + 1}`));
+        tokens.push(await workspace.createToken(`certify model ${tokens.length + 1}`, narrowed ? ['voice:write'] : undefined));
         return { created: tokens.length - 1 };
       } catch (error) {
         return { refused: refusalOf(error) };
@@ -58,6 +58,7 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
     },
     revokeToken: (index) => controlAnswer(() => workspace.revokeToken(tokens[index]!)),
     whoami: async (index) => answerOf(await t.api.whoami(tokens[index]!.token, { fresh: index % 2 === 0 })),
+    listAgents: async (index) => answerOf(await t.api.listAgents(tokens[index]!.token)),
     suspend: () => controlAnswer(() => workspace.suspend()),
     reinstate: () => controlAnswer(() => workspace.reinstate()),
   };

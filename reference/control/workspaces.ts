@@ -60,7 +60,9 @@ export const suspendWorkspace: ControlHandler = (request) => {
 export const reinstateWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  if (!unionFaults(request.faults, workspace.faults).has('reinstate-ignored')) workspace.suspended = false;
+  const faults = unionFaults(request.faults, workspace.faults);
+  if (!faults.has('reinstate-ignored')) workspace.suspended = false;
+  if (faults.has('reinstate-widens-scopes')) for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
   return { status: 204 };
 };
 

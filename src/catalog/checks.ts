@@ -286,10 +286,10 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4']),
 
   // --- The service as a model: generated sequences ------------------------------------------
-  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'Generated sequences of token creation, revocation and use, suspension and reinstatement keep the token and suspension rules',
-    ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION'], {
+  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'Generated sequences of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules',
+    ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION', 'AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'EP-AGENTS', 'ERR-CODE-MISSING-SCOPE'], {
       tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' },
-      accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; a revoked token on a suspended workspace: invalid_token or workspace_disabled',
+      accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
     }),
 
   c('MODEL-ENDPOINTS', 'state-model', 'must', 'Generated sequences of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',

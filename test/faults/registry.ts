@@ -40,6 +40,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
   proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('endpoint-double-delete-frees-slot', 'MODEL-ENDPOINTS'),
+  proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   proof('revocation-slow', 'REVOKE-PROPAGATION'),

@@ -10,18 +10,18 @@ import { runTokenModel, type Answer, type TokenTarget } from '../../src/suite/mo
 class CannotDoIt extends Error {}
 
 /** A workspace in memory; `countRevocations` is the bug: every revocation request frees a slot. */
-function memoryWorkspace(countRevocations = false): TokenTarget {
-  const tokens: Array<{ revoked: boolean }> = [];
+function memoryWorkspace(countRevocations = false, reinstateWidens = false): TokenTarget {
+  const tokens: Array<{ revoked: boolean; narrowed: boolean }> = [];
   let suspended = false;
   let freedByRequests = 0;
   let revocationRequests = 0;
   const active = () => tokens.filter((token) => !token.revoked).length;
   const ok: Answer = { status: 204 };
   return {
-    async createToken() {
+    async createToken(narrowed) {
       const used = countRevocations ? tokens.length - freedByRequests : active();
       if (used >= 2) return { refused: { status: 409, code: 'token_limit_reached' } };
-      tokens.push({ revoked: false });
+      tokens.push({ revoked: false, narrowed });
       return { created: tokens.length - 1 };
     },
     async revokeToken(index) {
@@ -34,12 +34,18 @@ function memoryWorkspace(countRevocations = false): TokenTarget {
       if (suspended) return { status: 403, code: 'workspace_disabled' };
       return tokens[index]!.revoked ? { status: 401, code: 'invalid_token' } : { status: 200 };
     },
+    async listAgents(index) {
+      if (suspended) return { status: 403, code: 'workspace_disabled' };
+      if (tokens[index]!.revoked) return { status: 401, code: 'invalid_token' };
+      return tokens[index]!.narrowed ? { status: 403, code: 'missing_scope' } : { status: 200 };
+    },
     async suspend() {
       suspended = true;
       return ok;
     },
     async reinstate() {
       suspended = false;
+      if (reinstateWidens) for (const token of tokens) token.narrowed = false;
       return ok;
     },
   };
@@ -59,6 +65,12 @@ describe('the token model', () => {
     const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(true) });
     expect(result.counterexample?.violation).toMatch(/a third active token was created/);
     expect(result.counterexample!.steps.length).toBeGreaterThan(0);
+    expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+  });
+
+  it('catches a reinstatement that widens narrowed tokens, with a counterexample of at most 6 steps', async () => {
+    const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(false, true) });
+    expect(result.counterexample?.violation).toMatch(/list agents with token \d \(active, narrowed to voice:write\) answered 200, expected 4xx missing_scope/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 

@@ -1,16 +1,18 @@
 /**
- * The spec's rules on a workspace's bearer tokens and its suspension, as a model that
- * generated sequences of operations are checked against (fast-check's model-based
- * commands): at most two active tokens, and revoking one frees its slot (Limits; the
- * control contract's 409), however often a token is revoked; a revoked token is refused
- * with 401 invalid_token within a minute (Errors > Rules, 2; before that backends may still
- * disagree, so 200 and 401 are both accepted); a suspended workspace refuses its active
- * tokens with workspace_disabled; a reinstated one serves them again.
+ * The spec's rules on a workspace's bearer tokens, their scopes and the workspace's
+ * suspension, as a model that generated sequences of operations are checked against
+ * (fast-check's model-based commands): at most two active tokens, and revoking one frees its
+ * slot (Limits; the control contract's 409), however often a token is revoked; a token
+ * narrowed to voice:write is refused missing_scope where voice:read is needed (Scopes), and
+ * stays narrowed; a revoked token is refused with 401 invalid_token within a minute (Errors >
+ * Rules, 2; before that backends may still disagree, so its former answer and 401 are both
+ * accepted); a suspended workspace refuses its active tokens with workspace_disabled; a
+ * reinstated one serves them again, as before.
  *
  * Left open by the spec, so accepted either way: creating or revoking a token while the
  * workspace is suspended (done, or refused with a 4xx), revoking a revoked token again (done
- * or refused), and which of invalid_token and workspace_disabled a revoked token gets on a
- * suspended workspace.
+ * or refused), which refusal a revoked or narrowed token gets on a suspended workspace
+ * (invalid_token, missing_scope or workspace_disabled), and missing_scope's status (any 4xx).
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
@@ -28,6 +30,8 @@ type TokenState = 'active' | 'revoked';
 
 interface ModelToken {
   state: TokenState;
+  /** Narrowed to voice:write: GET /v1/voice/agents (voice:read) is refused with missing_scope. */
+  narrowed: boolean;
   /** When the revocation was accepted (performance.now()). */
   revokedAtMs?: number;
 }
@@ -39,10 +43,12 @@ export interface TokenModel {
 
 /** The operations a sequence is made of, on one workspace of the target. Secrets never leave it. */
 export interface TokenTarget {
-  /** Creates a token; its index in creation order, or the refusal. */
-  createToken(): Promise<{ created: number } | { refused: Answer }>;
+  /** Creates a token, with the workspace's scopes or narrowed to voice:write; its index in creation order, or the refusal. */
+  createToken(narrowed: boolean): Promise<{ created: number } | { refused: Answer }>;
   revokeToken(index: number): Promise<Answer>;
   whoami(index: number): Promise<Answer>;
+  /** GET /v1/voice/agents, which needs voice:read. */
+  listAgents(index: number): Promise<Answer>;
   suspend(): Promise<Answer>;
   reinstate(): Promise<Answer>;
 }
@@ -65,26 +71,29 @@ async function settle(real: Real, index: number, done: (answer: Answer) => boole
 }
 
 class CreateToken implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly narrowed: boolean) {}
+
   check(model: Readonly<TokenModel>): boolean {
     return model.tokens.length < MAX_TOKENS_PER_SEQUENCE;
   }
 
   async run(model: TokenModel, real: Real): Promise<void> {
     const active = activeCount(model);
-    const result = await real.target.createToken();
+    const operation = this.toString();
+    const result = await real.target.createToken(this.narrowed);
     if ('created' in result) {
-      real.steps.push({ operation: 'create a token', answer: `created, token ${result.created + 1}` });
+      real.steps.push({ operation, answer: `created, token ${result.created + 1}` });
       if (active >= 2) throw new ModelViolation(`a third active token was created (${active} active before): a workspace holds at most two`);
-      model.tokens.push({ state: 'active' });
+      model.tokens.push({ state: 'active', narrowed: this.narrowed });
       return;
     }
-    real.steps.push({ operation: 'create a token', answer: `refused ${describe(result.refused)}` });
+    real.steps.push({ operation, answer: `refused ${describe(result.refused)}` });
     // On a suspended workspace a refusal is a reasonable choice; otherwise a free slot must be given.
     if (active < 2 && !model.suspended) throw new ModelViolation(`a token was refused (${describe(result.refused)}) with only ${active} active: a revoked token's slot must be free`);
   }
 
   toString(): string {
-    return 'create a token';
+    return this.narrowed ? 'create a token narrowed to voice:write' : 'create a token';
   }
 }
 
@@ -113,8 +122,15 @@ class RevokeToken implements fc.AsyncCommand<TokenModel, Real> {
   }
 }
 
+/**
+ * A request with a token: `whoami` (no scope needed) or GET /v1/voice/agents (voice:read:
+ * refused missing_scope to a token narrowed without it).
+ */
 class UseToken implements fc.AsyncCommand<TokenModel, Real> {
-  constructor(private readonly pick: number) {}
+  constructor(
+    private readonly pick: number,
+    private readonly request: 'whoami' | 'agents',
+  ) {}
 
   check(model: Readonly<TokenModel>): boolean {
     return model.tokens.length > 0;
@@ -123,25 +139,31 @@ class UseToken implements fc.AsyncCommand<TokenModel, Real> {
   async run(model: TokenModel, real: Real): Promise<void> {
     const index = this.pick % model.tokens.length;
     const token = model.tokens[index]!;
-    const answer = await record(real, `whoami with token ${index + 1} (${token.state}${model.suspended ? ', workspace suspended' : ''})`, () => real.target.whoami(index));
+    const lacksScope = this.request === 'agents' && token.narrowed;
+    const kind = `${token.state}${token.narrowed ? ', narrowed to voice:write' : ''}${model.suspended ? ', workspace suspended' : ''}`;
+    const what = this.request === 'whoami' ? 'whoami' : 'list agents';
+    const answer = await record(real, `${what} with token ${index + 1} (${kind})`, () => (this.request === 'whoami' ? real.target.whoami(index) : real.target.listAgents(index)));
+    const asActive = lacksScope ? refused(answer, 'missing_scope') : answer.status === 200;
+    const expected = lacksScope ? '4xx missing_scope (it lacks voice:read)' : '200';
     if (model.suspended) {
-      const ok = refused(answer, 'workspace_disabled') || (token.state !== 'active' && refused(answer, 'invalid_token'));
-      if (!ok) throw new ModelViolation(`token ${index + 1} on a suspended workspace answered ${describe(answer)}, not workspace_disabled`);
+      // Which refusal wins on a suspended workspace is not stated: the workspace's, or the token's own.
+      const ok = refused(answer, 'workspace_disabled') || (token.state !== 'active' && refused(answer, 'invalid_token')) || (lacksScope && refused(answer, 'missing_scope'));
+      if (!ok) throw new ModelViolation(`${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, not workspace_disabled`);
       return;
     }
     if (token.state === 'active') {
-      if (answer.status !== 200) throw new ModelViolation(`active token ${index + 1} answered ${describe(answer)}, not 200`);
+      if (!asActive) throw new ModelViolation(`${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, expected ${expected}`);
       return;
     }
     const sinceMs = Math.round(performance.now() - token.revokedAtMs!);
     const rejected = answer.status === 401 && answer.code === 'invalid_token';
-    if (!rejected && (answer.status !== 200 || sinceMs > SETTLE_LIMIT_MS)) {
-      throw new ModelViolation(`token ${index + 1}, revoked ${sinceMs} ms before, answered ${describe(answer)}: expected 401 invalid_token (or 200 while the revocation propagates, under a minute)`);
+    if (!rejected && (!asActive || sinceMs > SETTLE_LIMIT_MS)) {
+      throw new ModelViolation(`${what} with token ${index + 1}, revoked ${sinceMs} ms before, answered ${describe(answer)}: expected 401 invalid_token (or ${expected} while the revocation propagates, under a minute)`);
     }
   }
 
   toString(): string {
-    return `whoami with a token (choice ${this.pick})`;
+    return `${this.request} with a token (choice ${this.pick})`;
   }
 }
 
@@ -206,9 +228,10 @@ class Reinstate implements fc.AsyncCommand<TokenModel, Real> {
 
 /** Every operation a sequence may hold; a revoke and a use pick among the tokens there are. */
 export const TOKEN_COMMANDS = [
-  fc.constant(new CreateToken()),
+  fc.boolean().map((narrowed) => new CreateToken(narrowed)),
   fc.nat(9).map((pick) => new RevokeToken(pick)),
-  fc.nat(9).map((pick) => new UseToken(pick)),
+  fc.nat(9).map((pick) => new UseToken(pick, 'whoami')),
+  fc.nat(9).map((pick) => new UseToken(pick, 'agents')),
   fc.nat(9).map((pick) => new RevokeAgain(pick)),
   fc.constant(new Suspend()),
   fc.constant(new Reinstate()),
