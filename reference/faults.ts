@@ -121,12 +121,16 @@ export const FAULTS = {
   'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
+  // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
+  'retry-late-once': 'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
 
 /** Faults that break a load budget, not a spec rule: certify cannot catch them, the load tests do. */
 export const LOAD_BUDGET_FAULTS: readonly FaultName[] = ['deliveries-delayed-5s'];
+/** Faults that break no rule: a conforming service on a busy machine; certify must pass them (test/faults). */
+export const NOISE_FAULTS: readonly FaultName[] = ['retry-late-once'];
 export type FaultSet = ReadonlySet<FaultName>;
 
 export const NO_FAULTS: FaultSet = new Set<FaultName>();

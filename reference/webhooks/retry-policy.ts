@@ -41,7 +41,19 @@ export function nextRetryDelayMs(failedAttempts: number, faults: FaultSet, timeS
   const delay = retryDelaysMs(faults)[failedAttempts - 1];
   if (delay === undefined) return null;
   const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;
-  return (delay * edge) / timeScale;
+  return (delay * edge * stallOnce(failedAttempts - 1, timeScale, faults)) / timeScale;
+}
+
+/** Fault retry-late-once: the delays (by index and time scale, in this process) already made late once. */
+const stalledOnce = new Set<string>();
+const STALLABLE_DELAYS = 5;
+
+/** 1.2 the first time delay `index` is used at `timeScale` under retry-late-once (not the 24 h one), else 1. */
+function stallOnce(index: number, timeScale: number, faults: FaultSet): number {
+  const key = `${index}@${timeScale}`;
+  if (!faults.has('retry-late-once') || index >= STALLABLE_DELAYS || stalledOnce.has(key)) return 1;
+  stalledOnce.add(key);
+  return 1.2;
 }
 
 export type AttemptVerdict = { success: true } | { success: false; retry: boolean };

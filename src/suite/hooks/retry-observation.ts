@@ -159,13 +159,25 @@ function fullScheduleTimes(delay: number, maxScale: number): boolean {
 export function planShortDelays(maxScale: number): { planned: DelayPlan[]; unplanned: DelayPlan[] } {
   const plans = SPEC_RETRY_DELAYS_MS.flatMap((delay, index): DelayPlan[] => {
     if (fullScheduleTimes(delay, maxScale)) return [];
-    const scale = Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS)));
-    return [{ retry: index + 1, scale, realMs: scaled(sum(SPEC_RETRY_DELAYS_MS.slice(0, index + 1)), scale) }];
+    return [delayPlan(index + 1, Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS))))];
   });
   return {
     planned: plans.filter((plan) => plan.realMs <= DELAY_MEASUREMENT_BUDGET_MS),
     unplanned: plans.filter((plan) => plan.realMs > DELAY_MEASUREMENT_BUDGET_MS),
   };
+}
+
+/** Retry `retry` (1-based) measured on its own at `scale`. */
+export function delayPlan(retry: number, scale: number): DelayPlan {
+  return { retry, scale, realMs: scaled(sum(SPEC_RETRY_DELAYS_MS.slice(0, retry)), scale) };
+}
+
+/**
+ * Whether a retry can be measured on its own: the failures before it must not last the 24 h
+ * that auto-disable the endpoint (12 h can: 14.6 h of failures; 24 h cannot: 38.6 h).
+ */
+export function measurableAlone(retry: number): boolean {
+  return sum(SPEC_RETRY_DELAYS_MS.slice(0, retry)) < SPEC_AUTO_DISABLE_MS;
 }
 
 export interface DelayMeasurement extends DelayPlan {
