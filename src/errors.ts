@@ -31,6 +31,12 @@ export class RunAbort extends HarnessError {
   readonly code = 'ERR_RUN_ABORT';
 }
 
+/** k6 samples that cannot be merged into a verdict: not k6's JSON output, too many, or a threshold on nothing known. */
+export class SamplesError extends HarnessError {
+  override name = 'SamplesError';
+  readonly code = 'ERR_SAMPLES';
+}
+
 /** A report.json that is missing, not JSON, or not of the published schema. */
 export class ReportFileError extends HarnessError {
   override name = 'ReportFileError';

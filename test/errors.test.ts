@@ -10,6 +10,7 @@ import {
   K6NotFound,
   ReportFileError,
   RunAbort,
+  SamplesError,
   SettingsError,
   UsageError,
 } from '../src/errors.js';
@@ -29,6 +30,7 @@ describe('harness errors', () => {
     [new ControlUnsupported('the static adapter cannot revoke a token'), 'ControlUnsupported', 'ERR_CONTROL_UNSUPPORTED'],
     [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
     [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
+    [new SamplesError('a.ndjson:2 is not a line of k6\'s JSON output'), 'SamplesError', 'ERR_SAMPLES'],
   ])('%s has the name %s and the stable code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toBeInstanceOf(Error);

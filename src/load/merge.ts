@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { K6Metric, K6Summary } from '../../load/lib/shared-types.js';
+import { SamplesError } from '../errors.js';
 
 /** 10 minutes at 5,000 requests/s: far past what one scenario of this harness places. */
 export const MAX_SAMPLES_PER_THRESHOLD = 3_000_000;
@@ -27,11 +28,11 @@ export interface MetricKey {
 export function parseMetricKey(key: string): MetricKey {
   const open = key.indexOf('{');
   if (open === -1) return { key, name: key, tags: {} };
-  if (!key.endsWith('}')) throw new Error(`threshold metric ${JSON.stringify(key)} is not name{tag:value,…}`);
+  if (!key.endsWith('}')) throw new SamplesError(`threshold metric ${JSON.stringify(key)} is not name{tag:value,…}`);
   const tags: Record<string, string> = {};
   for (const pair of key.slice(open + 1, -1).split(',')) {
     const colon = pair.indexOf(':');
-    if (colon <= 0) throw new Error(`threshold metric ${JSON.stringify(key)}: ${JSON.stringify(pair)} is not tag:value`);
+    if (colon <= 0) throw new SamplesError(`threshold metric ${JSON.stringify(key)}: ${JSON.stringify(pair)} is not tag:value`);
     tags[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
   }
   return { key, name: key.slice(0, open), tags };
@@ -107,9 +108,11 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
   for (const file of files) {
     const raw = createReadStream(file);
     const lines = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+    let lineNumber = 0;
     for await (const line of lines) {
+      lineNumber += 1;
       if (line.length === 0) continue;
-      const parsed = JSON.parse(line) as Point | MetricLine;
+      const parsed = parseLine(line, file, lineNumber);
       if (parsed.type === 'Metric') {
         types.set((parsed as MetricLine).data.name, (parsed as MetricLine).data.type);
         continue;
@@ -132,9 +135,19 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
   return { sinks, spanMs: last >= first ? last - first : 0 };
 }
 
+function parseLine(line: string, file: string, lineNumber: number): Point | MetricLine {
+  try {
+    const parsed = JSON.parse(line) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && 'type' in parsed && 'data' in parsed) return parsed as Point | MetricLine;
+  } catch {
+    // reported below, with where
+  }
+  throw new SamplesError(`${file}:${lineNumber} is not a line of k6's JSON output (k6 run --out json=…)`);
+}
+
 function add(sink: Sink, point: Point, key: string): void {
   const value = point.data.value;
-  if (sink.values.length >= MAX_SAMPLES_PER_THRESHOLD) throw new Error(`${key}: more than ${MAX_SAMPLES_PER_THRESHOLD} samples; split the run into shorter ones`);
+  if (sink.values.length >= MAX_SAMPLES_PER_THRESHOLD) throw new SamplesError(`${key}: more than ${MAX_SAMPLES_PER_THRESHOLD} samples; split the run into shorter ones`);
   sink.values.push(value);
   sink.sum += value;
   if (value !== 0) sink.nonZero += 1;
@@ -187,10 +200,10 @@ const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|passes|fails|p\((\d+(?
 /** Whether `values` hold a k6 threshold expression such as `p(99)<1000` or `rate==1`. */
 export function holds(expression: string, values: Record<string, number>): boolean {
   const match = EXPRESSION.exec(expression);
-  if (!match) throw new Error(`threshold ${JSON.stringify(expression)} is not "<aggregate> <operator> <number>"`);
+  if (!match) throw new SamplesError(`threshold ${JSON.stringify(expression)} is not "<aggregate> <operator> <number>"`);
   const [, aggregate, pct, operator, literal] = match;
   const value = pct !== undefined ? percentileOf(values, Number(pct)) : values[aggregate!];
-  if (value === undefined) throw new Error(`threshold ${JSON.stringify(expression)}: the metric has no ${aggregate}`);
+  if (value === undefined) throw new SamplesError(`threshold ${JSON.stringify(expression)}: the metric has no ${aggregate}`);
   const bound = Number(literal);
   switch (operator) {
     case '<': return value < bound;
@@ -237,7 +250,7 @@ export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
       const pct = EXPRESSION.exec(expression)?.[2];
       if (pct !== undefined && sink.type === 'trend') values[`p(${pct})`] = percentile(sortedValues(sink), Number(pct) / 100);
     }
-    if (sink.type === '') throw new Error(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
+    if (sink.type === '') throw new SamplesError(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
     metrics[key.key] = {
       type: sink.type,
       values,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SamplesError } from '../../src/errors.js';
 import { holds, mergeSegments, parseMetricKey, percentile } from '../../src/load/merge.js';
 import { segmentArgs } from '../../src/load/segments.js';
 
@@ -60,6 +61,13 @@ describe('merging segments into one verdict', () => {
     expect(merged.metrics['http_reqs{endpoint:calls.place}']!.values).toEqual({ count: 1095, rate: 10.95 });
     expect(merged.metrics.dropped_iterations!.thresholds).toEqual({ 'count<=0': { ok: true } });
     expect(merged.state?.testRunDurationMs).toBe(100_000);
+  });
+
+  it('refuses a file that is not k6 JSON output, naming the line', async () => {
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${metricLine('http_reqs', 'counter')}\nnot json at all\n`);
+    await expect(mergeSegments({ files: [bad], thresholds, durationMs: 1_000 })).rejects.toThrow(SamplesError);
+    await expect(mergeSegments({ files: [bad], thresholds, durationMs: 1_000 })).rejects.toThrow(/bad\.ndjson:2 is not a line of k6's JSON output/);
   });
 
   it('refuses a threshold on a custom metric it knows nothing of, rather than passing it', async () => {
