@@ -186,43 +186,36 @@ class RevokeAgain implements fc.AsyncCommand<TokenModel, Real> {
   }
 }
 
-class Suspend implements fc.AsyncCommand<TokenModel, Real> {
+/**
+ * Suspends or reinstates the workspace, then waits (up to SETTLE_LIMIT_MS) for an active
+ * token to show it: workspace_disabled once suspended, 200 once reinstated.
+ */
+class SetSuspension implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly suspend: boolean) {}
+
   check(model: Readonly<TokenModel>): boolean {
-    return !model.suspended;
+    return model.suspended !== this.suspend;
   }
 
   async run(model: TokenModel, real: Real): Promise<void> {
-    const answer = await record(real, 'suspend the workspace', () => real.target.suspend());
-    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to suspend the workspace (${describe(answer)})`);
-    model.suspended = true;
+    const verb = this.suspend ? 'suspend' : 'reinstate';
+    const answer = await record(real, this.toString(), () => (this.suspend ? real.target.suspend() : real.target.reinstate()));
+    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to ${verb} the workspace (${describe(answer)})`);
+    model.suspended = this.suspend;
     const active = model.tokens.findIndex((token) => token.state === 'active');
     if (active === -1) return;
-    const { answer: last, afterMs } = await settle(real, active, (seen) => refused(seen, 'workspace_disabled'));
-    if (!refused(last, 'workspace_disabled')) throw new ModelViolation(`active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the suspension, not workspace_disabled`);
+    const shown = (seen: Answer): boolean => (this.suspend ? refused(seen, 'workspace_disabled') : seen.status === 200);
+    const { answer: last, afterMs } = await settle(real, active, shown);
+    if (shown(last)) return;
+    throw new ModelViolation(
+      this.suspend
+        ? `active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the suspension, not workspace_disabled`
+        : `active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the reinstatement: a reinstated workspace serves its tokens`,
+    );
   }
 
   toString(): string {
-    return 'suspend the workspace';
-  }
-}
-
-class Reinstate implements fc.AsyncCommand<TokenModel, Real> {
-  check(model: Readonly<TokenModel>): boolean {
-    return model.suspended;
-  }
-
-  async run(model: TokenModel, real: Real): Promise<void> {
-    const answer = await record(real, 'reinstate the workspace', () => real.target.reinstate());
-    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to reinstate the workspace (${describe(answer)})`);
-    model.suspended = false;
-    const active = model.tokens.findIndex((token) => token.state === 'active');
-    if (active === -1) return;
-    const { answer: last, afterMs } = await settle(real, active, (seen) => seen.status === 200);
-    if (last.status !== 200) throw new ModelViolation(`active token ${active + 1} still answered ${describe(last)} ${afterMs} ms after the reinstatement: a reinstated workspace serves its tokens`);
-  }
-
-  toString(): string {
-    return 'reinstate the workspace';
+    return `${this.suspend ? 'suspend' : 'reinstate'} the workspace`;
   }
 }
 
@@ -233,8 +226,8 @@ export const TOKEN_COMMANDS = [
   fc.nat(9).map((pick) => new UseToken(pick, 'whoami')),
   fc.nat(9).map((pick) => new UseToken(pick, 'agents')),
   fc.nat(9).map((pick) => new RevokeAgain(pick)),
-  fc.constant(new Suspend()),
-  fc.constant(new Reinstate()),
+  fc.constant(new SetSuspension(true)),
+  fc.constant(new SetSuspension(false)),
 ];
 
 /** Generated sequences of TOKEN_COMMANDS against fresh workspaces (run.ts). */
