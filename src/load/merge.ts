@@ -127,7 +127,7 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
       const tags = point.data.tags ?? {};
       for (const key of wanted) {
         if (!Object.entries(key.tags).every(([tag, value]) => tags[tag] === value)) continue;
-        add(sinks.get(key.key)!, point, key.key);
+        add(sinks.get(key.key)!, point.data.value, timeMs, key.key);
       }
     }
   }
@@ -145,13 +145,11 @@ function parseLine(line: string, file: string, lineNumber: number): Point | Metr
   throw new SamplesError(`${file}:${lineNumber} is not a line of k6's JSON output (k6 run --out json=…)`);
 }
 
-function add(sink: Sink, point: Point, key: string): void {
-  const value = point.data.value;
+function add(sink: Sink, value: number, timeMs: number, key: string): void {
   if (sink.values.length >= MAX_SAMPLES_PER_THRESHOLD) throw new SamplesError(`${key}: more than ${MAX_SAMPLES_PER_THRESHOLD} samples; split the run into shorter ones`);
   sink.values.push(value);
   sink.sum += value;
   if (value !== 0) sink.nonZero += 1;
-  const timeMs = Date.parse(point.data.time);
   if (!sink.last || timeMs >= sink.last.timeMs) sink.last = { timeMs, value };
 }
 
@@ -168,8 +166,11 @@ export function percentile(sorted: ArrayLike<number>, pct: number): number {
   return low + (high - low) * (i - Math.floor(i));
 }
 
-/** The values k6 reports for a metric of `type`, from every sample; counters' rate over `durationMs`. */
-export function valuesOf(sink: Readonly<Sink>, durationMs: number): Record<string, number> {
+/**
+ * The values k6 reports for a metric of `type`, from every sample; counters' rate over
+ * `durationMs`; for a trend, also the `percentiles` a threshold names (k6 computes any).
+ */
+export function valuesOf(sink: Readonly<Sink>, durationMs: number, percentiles: readonly number[] = []): Record<string, number> {
   const n = sink.values.length;
   switch (sink.type) {
     case 'trend': {
@@ -181,15 +182,17 @@ export function valuesOf(sink: Readonly<Sink>, durationMs: number): Record<strin
         max: n === 0 ? 0 : sorted[n - 1]!,
         med: percentile(sorted, 0.5),
       };
-      for (const p of [90, 95, 99]) values[`p(${p})`] = percentile(sorted, p / 100);
+      for (const p of [90, 95, 99, ...percentiles]) values[`p(${p})`] = percentile(sorted, p / 100);
       return values;
     }
     case 'rate':
       return { rate: n === 0 ? 0 : sink.nonZero / n, passes: sink.nonZero, fails: n - sink.nonZero };
     case 'counter':
       return { count: sink.sum, rate: durationMs > 0 ? sink.sum / (durationMs / 1000) : 0 };
-    case 'gauge':
-      return { value: sink.last?.value ?? 0, min: n === 0 ? 0 : sortedValues(sink)[0]!, max: n === 0 ? 0 : sortedValues(sink)[n - 1]! };
+    case 'gauge': {
+      const sorted = sortedValues(sink);
+      return { value: sink.last?.value ?? 0, min: n === 0 ? 0 : sorted[0]!, max: n === 0 ? 0 : sorted[n - 1]! };
+    }
     default:
       return {};
   }
@@ -244,12 +247,11 @@ export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
   for (const key of keys) {
     const sink = sinks.get(key.key)!;
     const expressions = thresholds[key.key]!.map((t) => (typeof t === 'string' ? t : t.threshold));
-    const values = valuesOf(sink, durationMs);
-    // k6 computes any percentile a threshold names, beyond the summary's stats.
-    for (const expression of expressions) {
+    const percentiles = expressions.flatMap((expression) => {
       const pct = EXPRESSION.exec(expression)?.[2];
-      if (pct !== undefined && sink.type === 'trend') values[`p(${pct})`] = percentile(sortedValues(sink), Number(pct) / 100);
-    }
+      return pct === undefined ? [] : [Number(pct)];
+    });
+    const values = valuesOf(sink, durationMs, percentiles);
     if (sink.type === '') throw new SamplesError(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
     metrics[key.key] = {
       type: sink.type,
