@@ -24,6 +24,8 @@ export interface ChildOptions {
   script?: string;
   /** The run is killed (SIGKILL) past this; the test then fails on the time bound. */
   killAfterMs?: number;
+  /** A line the run prints at a moment worth timing from (its stop): `afterMarkMs` is measured from it. */
+  mark?: RegExp;
 }
 
 export interface ChildResult {
@@ -31,6 +33,11 @@ export interface ChildResult {
   durationMs: number;
   /** From the interrupt to the exit. */
   afterSignalMs?: number;
+  /**
+   * From the first output matching `mark` to the exit. Unlike `durationMs` it leaves out the
+   * child's start-up (compiling, loading), which a loaded CI machine stretched by seconds.
+   */
+  afterMarkMs?: number;
   stdout: string;
   stderr: string;
   report?: RunReport;
@@ -45,6 +52,7 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
   const runTmp = mkdtempSync(join(tmpdir(), 'hostile-tmp-'));
   let rss: PeakRss | undefined;
   let signalledAt: number | undefined;
+  let markedAt: number | undefined;
   let exited = false;
   const group = options.interrupt?.group === true;
   const childOptions = {
@@ -54,6 +62,7 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
     onSpawn: (child: ChildProcess) => {
       rss = new PeakRss(child.pid!);
       child.on('close', () => (exited = true));
+      if (options.mark) watchOutput(child, options.mark, () => (markedAt ??= performance.now()));
       const interrupt = options.interrupt;
       if (!interrupt) return;
       void interrupt.at.then(() => {
@@ -77,6 +86,7 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
     exitCode: run.exitCode,
     durationMs: run.durationMs,
     ...(signalledAt !== undefined ? { afterSignalMs: run.exitedAtMs - signalledAt } : {}),
+    ...(markedAt !== undefined ? { afterMarkMs: run.exitedAtMs - markedAt } : {}),
     stdout: run.stdout,
     stderr: run.stderr,
     ...(report ? { report } : {}),
@@ -84,6 +94,21 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
     rss: rss!.peaks(),
     killed: run.killed,
   };
+}
+
+/** Calls `seen` once, when the child's stdout or stderr first matches `pattern` (across chunks, up to 64 KiB kept). */
+function watchOutput(child: ChildProcess, pattern: RegExp, seen: () => void): void {
+  let text = '';
+  let matched = false;
+  const onData = (chunk: Buffer) => {
+    if (matched) return;
+    text = (text + chunk.toString('utf8')).slice(-65_536);
+    if (!pattern.test(text)) return;
+    matched = true;
+    seen();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
 }
 
 function walk(dir: string): string[] {

@@ -29,12 +29,15 @@ it('a run that reaches its deadline stops, cleans up, reports the unfinished che
     script: 'test/hostile/certify-deadline.ts',
     settings: { SVC_BASE_URL: urls.baseUrl, SVC_CONTROL_URL: urls.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken, CERTIFY_CHECKS: 'AUTH-WHOAMI-ACCEPTED,SCOPE-AGENTS-READ,REVOKE-PROPAGATION' },
     env: { HOSTILE_DEADLINE_MS: String(deadlineMs) },
+    mark: /deadline of 8 s passed/,
   });
   const output = `${run.stdout}\n${run.stderr}`;
   expect(run.exitCode, output).toBe(1);
-  // The deadline, the grace for running checks, closing the runner and the clean-up.
-  expect(run.durationMs).toBeLessThan(deadlineMs + 20_000);
   expect(output).toMatch(/deadline of 8 s passed/);
+  // From the deadline: the grace for running checks, closing the runner and the clean-up.
+  // Timed from the run's own stop line, not its spawn: a CI machine loaded by the other
+  // hostile runs once took 10 s more to start the child than this bound allows.
+  expect(run.afterMarkMs).toBeLessThan(20_000);
   const unfinished = run.report!.checks.filter((check) => /deadline/.test(check.detail ?? ''));
   expect(unfinished.length).toBeGreaterThan(0);
   for (const check of unfinished) expect(check.verdict).toBe('fail');
