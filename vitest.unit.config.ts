@@ -9,5 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: one, on a 2-core CI machine, which
+    // ran the files one after another. The long ones (k6 smoke and threshold runs, receiver
+    // certification) mostly wait on their child processes, so they share the cores well.
+    maxWorkers: 4,
   },
 });
