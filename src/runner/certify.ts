@@ -4,7 +4,7 @@
  * clean-up incomplete (3), interrupted (130).
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -248,6 +248,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
     passWithNoTests: true,
+    experimental: { fsModuleCache: transformCacheWritable() },
   }).finally(() => process.off('newListener', dropSignalListener));
   // Its unhandled-rejection handler exits the process too (e.g. when a Ctrl-C has already
   // ended the worker): such an error is reported, and the run still cleans up and reports.
@@ -309,6 +310,20 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
  * catalog order).
  */
 const LONGEST_FIRST: readonly Area[] = ['webhook-retry', 'state-model', 'session', 'revocation', 'webhook-delivery', 'tokens', 'workspace'];
+
+/**
+ * Whether vitest may keep the suites' transformed modules on disk, in its content-hashed cache
+ * under node_modules: a run then starts about 0.5 CPU-s sooner (a one-check run took 1.9 CPU-s
+ * instead of 2.45). An install the run cannot write to (the image runs as nobody) goes without.
+ */
+function transformCacheWritable(): boolean {
+  try {
+    accessSync(join(PROJECT_ROOT, 'node_modules'), fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function startOrder(areas: Area[]): Area[] {
   const rank = (area: Area) => (LONGEST_FIRST.includes(area) ? LONGEST_FIRST.indexOf(area) : LONGEST_FIRST.length);
