@@ -7,12 +7,24 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { getCheck } from '../../src/catalog/checks.js';
 import { runCertify } from './certify-child.js';
 import { FAULTS, LOAD_BUDGET_FAULTS, NOISE_FAULTS } from '../../reference/faults.js';
+import { limiter } from '../support/limit.js';
 import { FAULT_PROOFS } from './registry.js';
 
 const caught = new Set<string>();
 /** The longest shrunk sequence a model fault may be shown with (issue #23). */
 const MAX_COUNTEREXAMPLE_STEPS = 6;
 const missedRuns = new Set<string>();
+
+/**
+ * Two pools of runs, side by side. A run that waits out a time limit (`waits` in the registry,
+ * and the two noise runs: 20-95 s, mostly idle) holds a slot of the first; the short runs
+ * (mostly their 2 CPU-s of start-up) share the second, sized for 2 cores. Under one limit of 6
+ * for all, long runs held every slot while the CPU sat 70-95% idle for the first 100 s.
+ */
+const waitingRuns = limiter(8);
+const shortRuns = limiter(4);
+/** Waiting runs first, so that each is started before the short ones fill the test runner's concurrency. */
+const PROOFS = [...FAULT_PROOFS].sort((a, b) => Number(b.waits === true) - Number(a.waits === true));
 
 describe.concurrent('faults', () => {
   afterAll(() => {
@@ -25,11 +37,12 @@ describe.concurrent('faults', () => {
     process.stdout.write(`\n${line}${missed.length > 0 ? `; not caught: ${missed.join(', ')}` : ''}\n`);
   });
 
-  it.each(FAULT_PROOFS.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
+  it.each(PROOFS.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
     const { fault } = proof;
     let shown = false;
     try {
-      const run = await runCertify({ ...faultedTarget(proof.tier, `/faults/${fault}`), CERTIFY_CHECKS: proof.breaks.join(','), CERTIFY_TIER: proof.tier ?? 'fast' });
+      const pool = proof.waits ? waitingRuns : shortRuns;
+      const run = await pool(() => runCertify({ ...faultedTarget(proof.tier, `/faults/${fault}`), CERTIFY_CHECKS: proof.breaks.join(','), CERTIFY_TIER: proof.tier ?? 'fast' }));
       expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
       const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
       for (const id of proof.breaks) {
@@ -55,7 +68,7 @@ describe.concurrent('faults', () => {
   // The other side of the late-retry faults: a retry late once (a stall of the service's machine)
   // is measured again and passes; only a delay outside its tolerance both times fails.
   it('a retry late once, then on time, passes after being measured again', async () => {
-    const run = await runCertify({ ...faultedTarget(undefined, '/faults/retry-late-once'), CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE' });
+    const run = await waitingRuns(() => runCertify({ ...faultedTarget(undefined, '/faults/retry-late-once'), CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE' }));
     const checks = run.report?.checks ?? [];
     const verdict = (id: string) => checks.find((check) => check.id === id);
     expect(verdict('HOOK-RETRY-EARLY-SCHEDULE'), run.output.slice(-3000)).toMatchObject({ verdict: 'pass', detail: expect.stringMatching(/re-measured once after a first measurement outside its tolerance: 1m, 5m, 30m, 2h/) });
@@ -69,7 +82,7 @@ describe.concurrent('faults', () => {
 
   // The other side of the 24 s and 36 s faults: a dispatcher that keeps the spec's 30 s passes.
   it('the real 30 s time-out passes (full tier)', async () => {
-    const run = await runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' });
+    const run = await waitingRuns(() => runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' }));
     const check = run.report?.checks.find((candidate) => candidate.id === 'HOOK-TIMEOUT-30S');
     expect(check, `no report; output:\n${run.output}`).toBeDefined();
     expect(check!.verdict, check!.detail).toBe('pass');

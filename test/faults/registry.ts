@@ -11,10 +11,17 @@ export interface FaultProof {
   breaks: readonly string[];
   /** Certify in this tier (default fast): checks of the full tier are skipped in fast. */
   tier?: 'full';
+  /**
+   * The fault keeps a check waiting out a time limit (a retry that never comes, a revocation
+   * that never propagates): the run takes 20-95 s, mostly idle, where most take under 10 s.
+   * The matrix gives such runs slots of their own (faults.test.ts).
+   */
+  waits?: true;
 }
 
 const proof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks });
-const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks, tier: 'full' });
+const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks, tier: 'full', waits: true });
+const waits = (proof: FaultProof): FaultProof => ({ ...proof, waits: true });
 
 export const FAULT_PROOFS: readonly FaultProof[] = [
   // Authentication errors
@@ -43,11 +50,11 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
-  proof('revocation-slow', 'REVOKE-PROPAGATION'),
-  proof('revocation-stale-node', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
+  waits(proof('revocation-slow', 'REVOKE-PROPAGATION')),
+  waits(proof('revocation-stale-node', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED')),
   // Workspace and tenants
-  proof('suspension-ignored', 'WS-SUSPENDED-CODE'),
-  proof('reinstate-ignored', 'WS-REINSTATED'),
+  waits(proof('suspension-ignored', 'WS-SUSPENDED-CODE')),
+  waits(proof('reinstate-ignored', 'WS-REINSTATED')),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
   proof('transcript-always-403', 'SCOPE-TRANSCRIPT-READ', 'TENANT-TRANSCRIPT'),
@@ -74,7 +81,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-any-sub', 'SESSION-NOT-MEMBER'),
   proof('jwt-cross-workspace', 'SESSION-OTHER-WORKSPACE'),
   proof('jwt-signature-unchecked', 'SESSION-TAMPERED', 'SESSION-FOREIGN-KEY', 'SESSION-MUTATION-PROPERTY'),
-  proof('jwks-cached-forever', 'SESSION-KEY-ROTATION'),
+  waits(proof('jwks-cached-forever', 'SESSION-KEY-ROTATION')),
   proof('jwt-rs256-only', 'SESSION-ES256'),
   proof('jwt-alg-none-case-insensitive', 'SESSION-ALG-NONE'),
   proof('jwt-trust-embedded-jwk', 'SESSION-EMBEDDED-JWK'),
@@ -126,18 +133,18 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   fullTierProof('4xx-no-retry', 'HOOK-RETRY-REAL-TIME'),
   // Retry schedule, drop, disable
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
-  proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE'),
-  proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG'),
+  waits(proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE')),
+  waits(proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
   proof('retry-immediately', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-30m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-2h-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
-  proof('retry-12h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE'),
-  proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG'),
-  proof('no-auto-disable', 'HOOK-AUTO-DISABLE'),
-  proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT'),
-  proof('enable-ignored', 'HOOK-REENABLE'),
+  waits(proof('retry-12h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE')),
+  waits(proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG')),
+  waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
+  waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT')),
+  waits(proof('enable-ignored', 'HOOK-REENABLE')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
 ];

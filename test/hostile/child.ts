@@ -127,19 +127,3 @@ function walk(dir: string): string[] {
   }
   return out;
 }
-
-/** Runs `tasks` with at most `limit` at a time (certify children are heavy on a 2-core machine). */
-export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const queue: Array<() => void> = [];
-  return async (task) => {
-    if (active >= limit) await new Promise<void>((go) => queue.push(go));
-    active += 1;
-    try {
-      return await task();
-    } finally {
-      active -= 1;
-      queue.shift()?.();
-    }
-  };
-}

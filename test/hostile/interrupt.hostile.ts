@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
-import { limiter, runCertifyChild } from './child.js';
+import { limiter } from '../support/limit.js';
+import { runCertifyChild } from './child.js';
 import { RSS_BOUND_MB } from './cases.js';
 import { hasStackTrace, leaks } from './scan.js';
 import { startHostileServer, type HostileServer } from './server.js';

@@ -6,7 +6,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { limiter, runCertifyChild } from './child.js';
+import { limiter } from '../support/limit.js';
+import { runCertifyChild } from './child.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hostile-settings-'));
 const garbage = join(dir, 'garbage.pem');
