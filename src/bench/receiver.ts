@@ -13,6 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { ask } from '../ipc/ask.js';
 import { signedDelivery } from './receiver-delivery.js';
 import type { ServerPorts } from './receiver-servers.js';
 
@@ -97,17 +98,9 @@ export function startServers(execArgv: readonly string[] = []): Promise<{ child:
   });
 }
 
-function ask<T>(child: ChildProcess, message: object, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const onMessage = (reply: Record<string, unknown>): void => {
-      if (key in reply) {
-        child.off('message', onMessage);
-        resolve(reply[key] as T);
-      }
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
+/** A request to the servers' process: its CPU time or the receiver's counters, answered at once. */
+function askServers<T>(child: ChildProcess, request: { cpu: true } | { stats: true }, key: 'cpu' | 'stats'): Promise<T> {
+  return ask<T>(child, request, key, { who: 'bench servers', limitMs: 10_000 });
 }
 
 export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows: BenchRow[] }> {
@@ -128,16 +121,16 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
     for (let round = 0; round < rounds; round++) {
       for (const target of targets) {
         // The idle servers in the child cost nothing, so its CPU time is this server's.
-        const cpuBefore = await ask<number>(child, { cpu: true }, 'cpu');
+        const cpuBefore = await askServers<number>(child, { cpu: true }, 'cpu');
         const result = await runAutocannon(target.url, roundSec, connections);
-        const cpuAfter = await ask<number>(child, { cpu: true }, 'cpu');
+        const cpuAfter = await askServers<number>(child, { cpu: true }, 'cpu');
         if (result.non2xx > 0 || result.errors > 0) {
           throw new Error(`${target.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the comparison would be meaningless`);
         }
         target.runs.push({ result, cpuUsPerRequest: (cpuAfter - cpuBefore) / Math.max(1, result.requests.total) });
       }
     }
-    const stats = await ask<{ total: number; badSignatures: number; duplicates: number }>(child, { stats: true }, 'stats');
+    const stats = await askServers<{ total: number; badSignatures: number; duplicates: number }>(child, { stats: true }, 'stats');
     if (stats.badSignatures > 0 || stats.duplicates > 0) {
       throw new Error(`receiver saw ${stats.badSignatures} bad signatures and ${stats.duplicates} duplicates; expected none`);
     }

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ask } from '../ipc/ask.js';
 import type { ReceiverOptions, ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import type { ArrivalFeed } from './fanout-monitor.js';
@@ -67,11 +68,11 @@ export class ReceiverPool {
     try {
       const first = startWorker();
       started.push(first);
-      const port = await ask<number>(first, { start: { ...options, tls } }, 'ready');
+      const port = await askWorker<number>(first, { start: { ...options, tls } }, 'ready');
       for (let i = 1; i < workers; i++) {
         const worker = startWorker();
         started.push(worker);
-        await ask<number>(worker, { start: { ...options, tls, port } }, 'ready');
+        await askWorker<number>(worker, { start: { ...options, tls, port } }, 'ready');
       }
       const host = options.host && !['0.0.0.0', ''].includes(options.host) ? (options.host.includes(':') ? `[${options.host}]` : options.host) : '127.0.0.1';
       const publicUrl = (options.publicUrl ?? `https://${host}:${port}`).replace(/\/+$/, '');
@@ -105,7 +106,7 @@ export class ReceiverPool {
     const path = `/hooks/${randomBytes(12).toString('base64url')}`;
     const url = `${this.publicUrl}${path}`;
     const secret = await register(url);
-    await Promise.all(this.#workers.map((worker) => ask(worker, { endpoint: { name, path, secret } }, 'endpointMade')));
+    await Promise.all(this.#workers.map((worker) => askWorker(worker, { endpoint: { name, path, secret } }, 'endpointMade')));
     return { name, url };
   }
 
@@ -126,7 +127,7 @@ export class ReceiverPool {
 
   /** Asks every worker for its counters now; resolves once all answered. */
   async refreshStats(): Promise<ReceiverStats> {
-    await Promise.all(this.#workers.map(async (worker) => this.#latestStats.set(worker, await ask<ReceiverStats>(worker, { stats: true }, 'stats'))));
+    await Promise.all(this.#workers.map(async (worker) => this.#latestStats.set(worker, await askWorker<ReceiverStats>(worker, { stats: true }, 'stats'))));
     return this.stats();
   }
 
@@ -151,35 +152,9 @@ function startWorker(): ChildProcess {
   });
 }
 
-/** Sends `request` and resolves with the answer's `key`; rejects on a failure, an exit or ANSWER_LIMIT_MS. */
-function ask<T>(worker: ChildProcess, request: PoolRequest, key: keyof WorkerMessage): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('exit', onExit);
-    };
-    const onMessage = (message: WorkerMessage): void => {
-      if (message.failed !== undefined) {
-        done();
-        reject(new Error(`receiver pool worker: ${message.failed}`));
-      } else if (key in message) {
-        done();
-        resolve(message[key] as T);
-      }
-    };
-    const onExit = (code: number | null): void => {
-      done();
-      reject(new Error(`receiver pool worker exited (code ${code}) before answering`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`receiver pool worker gave no answer within ${ANSWER_LIMIT_MS / 1000} s`));
-    }, ANSWER_LIMIT_MS);
-    worker.on('message', onMessage);
-    worker.once('exit', onExit);
-    worker.send(request);
-  });
+/** A request to one worker, answered within ANSWER_LIMIT_MS. */
+function askWorker<T>(worker: ChildProcess, request: PoolRequest, key: keyof WorkerMessage): Promise<T> {
+  return ask<T>(worker, request, key, { who: 'receiver pool worker', limitMs: ANSWER_LIMIT_MS });
 }
 
 /** Asks the worker to close (its last arrivals flushed first), then kills it if it does not. */
