@@ -22,11 +22,17 @@ export interface TimestampReading {
   problem?: string;
 }
 
-export function readTimestamp(delivery: CapturedDelivery, clock: ClockOffset | undefined): TimestampReading {
+/** The header as sent, and its value when it is a decimal integer (surrounding spaces allowed). */
+function parseTimestamp(delivery: CapturedDelivery): { header: string | undefined; seconds: number | undefined } {
   const header = timestampOf(delivery);
+  const trimmed = header?.trim();
+  return { header, seconds: trimmed && /^[0-9]+$/.test(trimmed) ? Number(trimmed) : undefined };
+}
+
+export function readTimestamp(delivery: CapturedDelivery, clock: ClockOffset | undefined): TimestampReading {
+  const { header, seconds } = parseTimestamp(delivery);
   if (header === undefined || header === '') return { header, problem: 'no X-Service-Timestamp header' };
-  if (!/^[0-9]+$/.test(header.trim())) return { header, problem: `X-Service-Timestamp ${JSON.stringify(header)} is not an integer number of seconds` };
-  const seconds = Number(header.trim());
+  if (seconds === undefined) return { header, problem: `X-Service-Timestamp ${JSON.stringify(header)} is not an integer number of seconds` };
   const arrivalMs = delivery.receivedAtMs + (clock?.offsetMs ?? 0);
   if (seconds > SECONDS_CEILING) {
     const ratio = (seconds / (arrivalMs / 1000)).toFixed(0);
@@ -49,9 +55,8 @@ export function readTimestamp(delivery: CapturedDelivery, clock: ClockOffset | u
 export function timestampOffsetsMs(deliveries: readonly CapturedDelivery[]): number[] {
   const offsets: number[] = [];
   for (const delivery of deliveries) {
-    const header = timestampOf(delivery)?.trim();
-    if (!header || !/^[0-9]+$/.test(header)) continue;
-    offsets.push(Math.round(Number(header) * 1000 + 500 - delivery.receivedAtMs));
+    const { seconds } = parseTimestamp(delivery);
+    if (seconds !== undefined) offsets.push(Math.round(seconds * 1000 + 500 - delivery.receivedAtMs));
   }
   return offsets;
 }
