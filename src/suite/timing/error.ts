@@ -51,21 +51,16 @@ export interface EventLoopWatch {
 export function watchEventLoopDelay(): EventLoopWatch {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
-  // A stall of L ms ending at t: the loop was blocked over [t - L, t].
-  const endedAt: number[] = [];
-  const stallMs: number[] = [];
+  // A stall of `ms` ending at `endedAtMs`: the loop was blocked over [endedAtMs - ms, endedAtMs].
+  const stalls: Array<{ endedAtMs: number; ms: number }> = [];
   let last = performance.now();
   const sampler = setInterval(() => {
     const now = performance.now();
-    const stall = now - last - STALL_SAMPLE_MS;
+    const ms = now - last - STALL_SAMPLE_MS;
     last = now;
-    if (stall <= 1) return;
-    endedAt.push(now);
-    stallMs.push(stall);
-    if (endedAt.length > STALL_SAMPLES_KEPT) {
-      endedAt.shift();
-      stallMs.shift();
-    }
+    if (ms <= 1) return;
+    stalls.push({ endedAtMs: now, ms });
+    if (stalls.length > STALL_SAMPLES_KEPT) stalls.shift();
   }, STALL_SAMPLE_MS);
   sampler.unref();
   return {
@@ -77,9 +72,7 @@ export function watchEventLoopDelay(): EventLoopWatch {
     },
     stallBetween(fromMs, toMs) {
       let worst = 0;
-      for (let i = 0; i < endedAt.length; i++) {
-        if (endedAt[i]! >= fromMs && endedAt[i]! - stallMs[i]! <= toMs) worst = Math.max(worst, stallMs[i]!);
-      }
+      for (const stall of stalls) if (stall.endedAtMs >= fromMs && stall.endedAtMs - stall.ms <= toMs) worst = Math.max(worst, stall.ms);
       return Math.round(worst * 10) / 10;
     },
   };
