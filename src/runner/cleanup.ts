@@ -1,10 +1,12 @@
 /**
  * Removes what the ledger says the run left on the target: endpoints, tokens, then
  * workspaces. Bounded whatever the target does: removals of one kind run a few at a time,
- * each with its own time-out, and none starts after the clean-up's time budget. What is
- * still there afterwards is listed, each with the control call that would remove it.
+ * each with its own time-out, and none starts after the clean-up's time budget. An endpoint
+ * or token the target no longer knows (404) is gone. What is still there afterwards is
+ * listed, each with the control call that would remove it.
  */
 import { ControlClient, removalPath } from '../control/client.js';
+import { ControlError } from '../errors.js';
 import type { Resource } from '../control/types.js';
 import type { Leftover } from '../report/model.js';
 import { outstandingResources, recordResource } from '../suite/ledger.js';
@@ -42,8 +44,13 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
       else if (resource.kind === 'token') await control.revokeToken(resource.workspaceId, resource.tokenId);
       else await control.deleteWorkspace(resource.workspaceId);
       removed += 1;
-    } catch {
-      failed += 1;
+    } catch (error) {
+      // Not found: already gone (its workspace removed by a check's own clean-up, or a removal
+      // whose answer was lost under load), so nothing is left to report.
+      if (resource.kind !== 'workspace' && error instanceof ControlError && error.status === 404) {
+        recordResource(ledgerPath, 'removed', resource);
+        removed += 1;
+      } else failed += 1;
     }
   };
   for (const kind of ORDER) {

@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeLeftovers } from '../../src/runner/cleanup.js';
+import { outstandingResources, recordResource } from '../../src/suite/ledger.js';
+
+// A control interface that knows one workspace with endpoint we_live and token tok_live;
+// everything else is 404, and we_broken answers 500.
+const KNOWN = new Set(['/workspaces/ws_1/webhook-endpoints/we_live', '/workspaces/ws_1/tokens/tok_live', '/workspaces/ws_1']);
+let server: Server;
+let controlUrl: string;
+const dir = mkdtempSync(join(tmpdir(), 'cleanup-'));
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = req.url ?? '';
+    res.statusCode = path.endsWith('/we_broken') ? 500 : KNOWN.has(path) ? 204 : 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  controlUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('removeLeftovers', () => {
+  it('removes what is there, takes an endpoint or token the target no longer knows as gone, and lists what failed', async () => {
+    const ledger = join(dir, 'ledger.jsonl');
+    recordResource(ledger, 'created', { kind: 'workspace', workspaceId: 'ws_1' });
+    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_live' });
+    recordResource(ledger, 'created', { kind: 'token', workspaceId: 'ws_1', tokenId: 'tok_live' });
+    // Gone with a workspace a check removed itself: 404 now.
+    recordResource(ledger, 'created', { kind: 'workspace', workspaceId: 'ws_gone' });
+    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_gone', endpointId: 'we_gone' });
+    recordResource(ledger, 'created', { kind: 'token', workspaceId: 'ws_gone', tokenId: 'tok_gone' });
+    recordResource(ledger, 'removed', { kind: 'workspace', workspaceId: 'ws_gone' });
+    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' });
+
+    const outcome = await removeLeftovers(ledger, controlUrl, 'ctl_fake_token_for_tests');
+
+    expect(outcome.failed).toBe(1);
+    expect(outcome.removed).toBe(5);
+    expect(outcome.leftovers).toEqual([{ kind: 'endpoint', id: 'we_broken', workspace_id: 'ws_1', remove_with: 'DELETE /workspaces/ws_1/webhook-endpoints/we_broken' }]);
+    expect(outstandingResources(ledger)).toEqual([{ kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' }]);
+  });
+});
