@@ -4,21 +4,25 @@
  * any non-2xx or a time-out is a failure and is retried; Limits: 30 s receiver time-out).
  *
  * Every check runs at a high time scale so that a retry, when one is due, comes within
- * milliseconds (1 minute scaled); "no retry" is judged after waiting past the first
+ * seconds (1 minute scaled; 5 s where its delay is judged); "no retry" is judged after waiting past the first
  * scaled retry delay plus a margin. The target's own delivery time-out is
  * `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
  */
-import type { ProgrammedAnswer } from '../src/receiver/types.js';
+import type { CapturedDelivery, ProgrammedAnswer } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
-import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, matchSchedule, round1, scaled } from '../src/suite/timing/schedule.js';
+import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, matchSchedule, round1, scaled, type GapVerdict, type Tolerance } from '../src/suite/timing/schedule.js';
 import { attemptsOf, chooseTimeScale, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
-import { gapTolerance, scheduleTolerance, watchEventLoopDelay } from '../src/suite/timing/error.js';
+import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay } from '../src/suite/timing/error.js';
 import { serviceRoundTripMs } from '../src/suite/hooks/retry-observation.js';
 
 const WANTED_SCALE = 3_600;
-/** Where the first retry's delay is judged: 1 minute is 1 s, long enough to tell a retry on schedule from one at once. */
-const RETRY_TIMING_SCALE = 60;
 const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
+/**
+ * Where the first retry's delay is judged: 1 minute lasts TIMED_DELAY_MS (scale 12). At 1 s
+ * (scale 60), three certify runs and an image build side by side once made a retry 497 ms
+ * late from the machine's load alone.
+ */
+const RETRY_TIMING_SCALE = FIRST_DELAY_MS / TIMED_DELAY_MS;
 /** Real time a check may spend waiting for one scaled minute. */
 const ONE_MINUTE_BUDGET_MS = 10_000;
 /** How long past the first scaled retry delay "no retry" is watched. */
@@ -55,15 +59,22 @@ async function firstAttempt(t: CheckContext, hook: HookedEndpoint, eventId: stri
   return attemptsOf(arrived, eventId)[0]!;
 }
 
-/**
- * The failure-then-retry pattern: the first attempt of the event gets `answer`, later ones
- * the default 204; a second attempt of the same event id must come, 1 minute (scaled)
- * after the failure within the schedule's tolerance, not at once. After a time-out
- * (`extraWaitMs`) only its coming is judged: when the service gave up is not seen here.
- */
-async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what: string, extraWaitMs = 0): Promise<void> {
-  const judgeDelay = extraWaitMs === 0;
-  const { scale, hooks, fire } = await setUp(t, 1, judgeDelay ? RETRY_TIMING_SCALE : WANTED_SCALE);
+/** One failure and what followed it on a fresh endpoint: the retry's gap when it came within `boundMs`. */
+interface RetryObservation {
+  scale: number;
+  eventId: string;
+  first: CapturedDelivery;
+  retryDueMs: number;
+  boundMs: number;
+  /** The first two attempts, when the second came. */
+  attempts?: CapturedDelivery[];
+  gap?: GapVerdict;
+  tolerance: Tolerance;
+}
+
+/** Answers the first attempt of a fresh event with `answer` and times the attempt after it. */
+async function observeRetry(t: CheckContext, answer: ProgrammedAnswer, wantedScale: number, extraWaitMs: number): Promise<RetryObservation> {
+  const { scale, hooks, fire } = await setUp(t, 1, wantedScale);
   const hook = hooks[0]!;
   hook.inbox.failFirst(1, answer);
   const eventLoop = watchEventLoopDelay();
@@ -73,23 +84,44 @@ async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what:
   const boundMs = extraWaitMs + retryDueMs * 1.25 + ARRIVAL_MARGIN_MS;
   const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 2, boundMs);
   const timingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
-  const tolerance = scheduleTolerance(timingError);
+  const observation: RetryObservation = { scale, eventId, first, retryDueMs, boundMs, tolerance: scheduleTolerance(timingError) };
+  if (!arrived) return observation;
+  const attempts = attemptsOf(arrived, eventId).slice(0, 2);
+  const gap = matchSchedule(attempts.map(timingOf), [retryDueMs], gapTolerance(timingError)).gaps[0]!;
+  return { ...observation, attempts, gap };
+}
+
+/**
+ * The failure-then-retry pattern: the first attempt of the event gets `answer`, later ones
+ * the default 204; a second attempt of the same event id must come, 1 minute (scaled)
+ * after the failure within the schedule's tolerance, not at once. A retry outside that
+ * tolerance is timed once more on a fresh endpoint and fails only if outside both times: a
+ * wrong delay is wrong both times, a stall of this machine seldom hits twice. After a
+ * time-out (`extraWaitMs`) only its coming is judged: when the service gave up is not seen here.
+ */
+async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what: string, extraWaitMs = 0): Promise<void> {
+  const judgeDelay = extraWaitMs === 0;
+  const firstTry = await observeRetry(t, answer, judgeDelay ? RETRY_TIMING_SCALE : WANTED_SCALE, extraWaitMs);
+  const outside = judgeDelay && firstTry.gap !== undefined && !firstTry.gap.ok ? firstTry.gap : undefined;
+  const judged = outside ? await observeRetry(t, answer, RETRY_TIMING_SCALE, 0) : firstTry;
+  const { scale, first, retryDueMs, boundMs, tolerance } = judged;
   t.measure('time_scale', scale);
   t.measure('first_attempt_answer', first.answeredStatus ?? first.answer);
   t.measure('first_attempt_ended_after_ms', first.answeredAfterMs === null ? null : round1(first.answeredAfterMs));
   t.measure('expected_retry_after_ms', round1(retryDueMs));
-  if (!arrived) {
-    t.fail(`after the first attempt of ${eventId} was ${what}, no second attempt came within ${seconds(boundMs)} (a retry was due ${round1(retryDueMs)} ms after the failure at time scale ${scale})`);
+  if (outside) t.measure('remeasured', [`${describeGap(outside)}; on its own: ${judged.gap ? describeGap(judged.gap) : 'no retry came'}`]);
+  const firstTime = outside ? `first measured ${describeGap(outside)}, then on a fresh endpoint ` : '';
+  if (!judged.attempts || !judged.gap) {
+    t.fail(`after the first attempt of ${judged.eventId} was ${what}, ${firstTime}no second attempt came within ${seconds(boundMs)} (a retry was due ${round1(retryDueMs)} ms after the failure at time scale ${scale})`);
   }
-  const attempts = attemptsOf(arrived, eventId);
-  const match = matchSchedule(attempts.slice(0, 2).map(timingOf), [retryDueMs], gapTolerance(timingError));
-  const gap = match.gaps[0]!;
+  const { attempts, gap } = judged;
   t.measure('observed_retry_after_ms', round1(gap.observedMs));
   if (judgeDelay) {
     t.measure('tolerance', describeTolerance(tolerance));
-    if (!gap.ok) t.fail(`after the first attempt was ${what}: ${describeGap(gap)} (1 minute at time scale ${scale}; tolerance ${describeTolerance(tolerance)})`);
+    if (!gap.ok) t.fail(`after the first attempt was ${what}: ${firstTime}${describeGap(gap)} (1 minute at time scale ${scale}; tolerance ${describeTolerance(tolerance)})`);
   }
-  t.detail(`first attempt ${what}; attempt 2 of the same event id came ${round1(gap.observedMs)} ms after it ended (1 minute at time scale ${scale} = ${round1(retryDueMs)} ms${judgeDelay ? `, ${describeTolerance(tolerance)}` : ''}), answered ${attempts[1]!.answeredStatus ?? attempts[1]!.answer}`);
+  const remeasuredNote = outside ? `; re-measured once after a first measurement outside its tolerance (${describeGap(outside)})` : '';
+  t.detail(`first attempt ${what}; attempt 2 of the same event id came ${round1(gap.observedMs)} ms after it ended (1 minute at time scale ${scale} = ${round1(retryDueMs)} ms${judgeDelay ? `, ${describeTolerance(tolerance)}` : ''}), answered ${attempts[1]!.answeredStatus ?? attempts[1]!.answer}${remeasuredNote}`);
 }
 
 /** Watches `hook` for a second attempt of `eventId` for the first scaled retry delay plus a margin. */
