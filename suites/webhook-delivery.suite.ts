@@ -4,9 +4,9 @@
  * any non-2xx or a time-out is a failure and is retried; Limits: 30 s receiver time-out).
  *
  * Every check runs at a high time scale so that a retry, when one is due, comes within
- * seconds (1 minute scaled; 5 s where its delay is judged); "no retry" is judged after waiting past the first
- * scaled retry delay plus a margin. The target's own delivery time-out is
- * `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
+ * seconds (1 minute scaled; 5 s where its delay is judged); "no retry" is judged after
+ * waiting past the first scaled retry delay plus a margin. The target's own delivery
+ * time-out is `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
  */
 import type { CapturedDelivery, ProgrammedAnswer } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
