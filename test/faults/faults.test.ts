@@ -23,8 +23,6 @@ const missedRuns = new Set<string>();
  */
 const waitingRuns = limiter(8);
 const shortRuns = limiter(4);
-/** Waiting runs first, so that each is started before the short ones fill the test runner's concurrency. */
-const PROOFS = [...FAULT_PROOFS].sort((a, b) => Number(b.waits === true) - Number(a.waits === true));
 
 describe.concurrent('faults', () => {
   afterAll(() => {
@@ -37,7 +35,7 @@ describe.concurrent('faults', () => {
     process.stdout.write(`\n${line}${missed.length > 0 ? `; not caught: ${missed.join(', ')}` : ''}\n`);
   });
 
-  it.each(PROOFS.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
+  it.each(FAULT_PROOFS.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
     const { fault } = proof;
     let shown = false;
     try {
