@@ -3,6 +3,7 @@ import { randomFillSync } from 'node:crypto';
 // Identifiers are a prefix plus random base62. Random bytes come from a pooled
 // buffer refilled in bulk, so minting an id on the hot path costs no syscall.
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const BASE62_CODES = Uint8Array.from(BASE62, (char) => char.charCodeAt(0));
 const POOL_SIZE = 8192;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let poolOffset = POOL_SIZE;
@@ -17,12 +18,14 @@ function nextByte(): number {
 
 /** `length` random base62 characters (rejection sampling: no modulo bias). */
 export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
+  // Character codes into a byte buffer, decoded once: no string grown one character at a time.
+  const out = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
     const byte = nextByte();
-    if (byte < 248) out += BASE62[byte % 62];
+    if (byte < 248) out[filled++] = BASE62_CODES[byte % 62]!;
   }
-  return out;
+  return out.toString('latin1', 0, length);
 }
 
 /** An identifier such as `call_5hQ…`: 20 base62 characters carry about 119 bits. */

@@ -14,7 +14,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleReference } from '../reference/dev/bundle.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -64,18 +64,7 @@ function copyBinary(rootfs: string, binary: string, at: string): void {
 
 async function prepareReferenceContext(context: string): Promise<void> {
   const rootfs = join(context, 'rootfs');
-  await build({
-    entryPoints: [join(ROOT, 'scripts', 'image', 'entry.ts')],
-    outfile: join(rootfs, 'app', 'reference.cjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: `node${process.versions.node.split('.')[0]}`,
-    sourcemap: false,
-    minify: false,
-    logLevel: 'warning',
-    legalComments: 'none',
-  });
+  await bundleReference(join(ROOT, 'scripts', 'image', 'entry.ts'), join(rootfs, 'app', 'reference.cjs'));
   copyNodeRuntime(rootfs);
   copyFileSync(join(ROOT, 'Containerfile'), join(context, 'Containerfile'));
 }

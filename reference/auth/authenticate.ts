@@ -6,7 +6,8 @@ import { decodeUnverified, looksLikeJwt, type SessionVerifier } from './session.
 
 // Turns an Authorization header into a principal (workspace + scopes) or an
 // authentication failure. Bearer tokens resolve synchronously through the serving
-// node's cache; session tokens (JWTs) go through the SessionVerifier.
+// node's cache (no promise: a call placement pays for none); session tokens (JWTs) go
+// through the SessionVerifier.
 
 export interface Principal {
   workspace: Workspace;
@@ -52,7 +53,7 @@ export class Authenticator {
    * @param headerCount how many Authorization headers the request carried
    */
   /** `forWhoami`: the request is GET /v1/whoami (fault revocation-whoami-only treats it apart). */
-  async authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet, forWhoami = false): Promise<AuthOutcome> {
+  authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet, forWhoami = false): AuthOutcome | Promise<AuthOutcome> {
     if (headerCount > 1) return fail('repeated Authorization headers', faults);
     if (header === undefined || header === '') return fail('missing Authorization header', faults);
     const match = BEARER.exec(header);

@@ -149,7 +149,8 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
     res.writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' }).end();
     return;
   }
-  const auth = await app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
+  const pending = app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
+  const auth = pending instanceof Promise ? await pending : pending;
   if (!auth.ok) {
     const { failure } = auth;
     if (failure.crash) return sendPublicError(res, ctx, failure.faults, 500, 'internal_error', 'unexpected error');

@@ -4,21 +4,26 @@
  * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work);
  * - webhook deliveries per second over HTTPS to a local node:https receiver answering 204
  *   (events fired through the control interface, 25 endpoints each).
- * The servers under load run in child processes, so that the load generator in this
- * process does not share an event loop (and a CPU) with them; both rows alike.
+ * The servers under load run in child processes (reference-servers.ts, bundled as the
+ * image bundles the reference and run with plain node), so that the load generator in
+ * this process does not share an event loop (and a CPU) with them; both rows alike.
  * Runnable alone: `npx tsx src/bench/reference.ts [durationSec]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { createInterface } from 'node:readline';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
-import { startReference, type RunningReference } from '../../reference/index.js';
+import type { RunningReference } from '../../reference/index.js';
 
 export interface BenchRow {
   name: string;
@@ -58,12 +63,20 @@ interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts this file as a child serving `role`; it prints one JSON line once listening. */
-async function startChild(role: 'bare' | 'reference'): Promise<ChildServer> {
+/** The bench's servers bundled as the image bundles the reference; removed with its folder. */
+async function bundleServers(): Promise<{ file: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-reference-'));
+  const file = join(dir, 'reference-servers.cjs');
+  await bundleReference(fileURLToPath(new URL('./reference-servers.ts', import.meta.url)), file);
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts the bundled servers as a child serving `role`; it prints one JSON line once listening. */
+async function startChild(bundle: string, role: 'bare' | 'reference'): Promise<ChildServer> {
   // The control token is made here and handed down in the environment: nothing secret
   // travels back over the child's output.
   const controlToken = `bench-control-${randomBytes(12).toString('hex')}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), new URL(import.meta.url).pathname, '--serve', role], {
+  const child: ChildProcess = spawn(process.execPath, [bundle, role], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_CONTROL_TOKEN: controlToken },
   });
@@ -80,23 +93,6 @@ async function startChild(role: 'bare' | 'reference'): Promise<ChildServer> {
   };
 }
 
-/** Child side: serve until SIGTERM; prints where it listens, one JSON line. */
-async function serve(role: string): Promise<void> {
-  if (role === 'bare') {
-    const bare = createServer((_req, res) => {
-      res.statusCode = 204;
-      res.end();
-    });
-    const port = await listen(bare);
-    process.stdout.write(JSON.stringify({ baseUrl: `http://127.0.0.1:${port}` }) + '\n');
-    process.on('SIGTERM', () => void stop(bare).then(() => process.exit(0)));
-    return;
-  }
-  const reference = await startReference({ quiet: true, deliveryTimeoutMs: 30_000, controlToken: process.env.BENCH_CONTROL_TOKEN });
-  process.stdout.write(JSON.stringify({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl }) + '\n');
-  process.on('SIGTERM', () => void reference.close().then(() => process.exit(0)));
-}
-
 /** The request both rows send: the bare server answers it 204 without reading it. */
 function callPlacementRequest(agentId: string, token: string) {
   return {
@@ -107,8 +103,8 @@ function callPlacementRequest(agentId: string, token: string) {
   };
 }
 
-async function benchBare(durationSec: number): Promise<BenchRow> {
-  const bare = await startChild('bare');
+async function benchBare(bundle: string, durationSec: number): Promise<BenchRow> {
+  const bare = await startChild(bundle, 'bare');
   try {
     const sample = callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40));
     const result = await autocannon({ url: `${bare.info.baseUrl}/v1/voice/calls`, ...sample, duration: durationSec });
@@ -165,11 +161,13 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
 
 export async function benchReference(opts: { durationSec: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number }> {
   const rows: BenchRow[] = [];
-  const bare = await benchBare(opts.durationSec);
-  rows.push(bare);
-  const child = await startChild('reference');
-  const reference = child.info as ReferenceEndpoints;
+  const servers = await bundleServers();
+  let child: ChildServer | undefined;
   try {
+    const bare = await benchBare(servers.file, opts.durationSec);
+    rows.push(bare);
+    child = await startChild(servers.file, 'reference');
+    const reference = child.info as ReferenceEndpoints;
     const calls = await benchCalls(reference, opts.durationSec);
     rows.push(calls);
     if (opts.deliveries !== false) rows.push(await benchDeliveries(reference, opts.durationSec));
@@ -181,13 +179,12 @@ export async function benchReference(opts: { durationSec: number; deliveries?: b
     process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% (target ≥ 50%)\n`);
     return { rows, ratio };
   } finally {
-    await child.stop();
+    await child?.stop();
+    servers.remove();
   }
 }
 
-if (process.argv[2] === '--serve') {
-  await serve(process.argv[3] ?? '');
-} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const durationSec = Number(process.argv[2] ?? 5);
   await benchReference({ durationSec });
 }
