@@ -17,8 +17,6 @@ export const ENDPOINT = {
   listAgents: 'agents.list',
   whoami: 'whoami',
   revokeToken: 'control.token.revoke',
-  expectCall: 'monitor.expect',
-  monitorStats: 'monitor.stats',
 } as const;
 
 export function baseUrl(): string {

@@ -52,8 +52,8 @@ const FIELDS = z.object({
 
 export type LoadSettings = z.output<typeof FIELDS>;
 
-/** Set by the load command for k6 only (tokens and ids it made, where the monitor and summary are). */
-const LOAD_INTERNAL = new Set(['LOAD_OLD_TOKEN', 'LOAD_OLD_TOKEN_ID', 'LOAD_NEW_TOKEN', 'LOAD_WORKSPACE_ID', 'LOAD_MONITOR_URL', 'LOAD_SUMMARY_PATH', 'LOAD_RUN_ID', 'LOAD_ENVIRONMENT']);
+/** Set by the load command for k6 only (tokens and ids it made, where the summary goes). */
+const LOAD_INTERNAL = new Set(['LOAD_OLD_TOKEN', 'LOAD_OLD_TOKEN_ID', 'LOAD_NEW_TOKEN', 'LOAD_WORKSPACE_ID', 'LOAD_SUMMARY_PATH', 'LOAD_MERGED_VERDICT', 'LOAD_RUN_ID', 'LOAD_ENVIRONMENT']);
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
 
 export function loadSettingsHelp(): SettingHelp[] {

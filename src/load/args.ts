@@ -1,6 +1,5 @@
 /** The load command's parsed command line (src/cli/commands/load.ts) as LoadArgs. */
 import { UsageError, type ParsedArgs } from '../cli/command.js';
-import { SPLITTABLE_SCENARIOS } from './segments.js';
 
 /** k6 processes one machine runs side by side for one scenario. */
 const MAX_INSTANCES = 16;
@@ -45,10 +44,6 @@ export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly 
     const count = Number(values.instances);
     if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES) throw new UsageError(`--instances takes a whole number from 1 to ${MAX_INSTANCES}`);
     args.instances = count;
-    const unsplittable = args.scenarios.filter((name) => !SPLITTABLE_SCENARIOS.includes(name));
-    if (count > 1 && unsplittable.length > 0) {
-      throw new UsageError(`--instances splits ${SPLITTABLE_SCENARIOS.join(' and ')} only, not ${unsplittable.join(', ')} (name the scenarios to run)`);
-    }
   }
   return args;
 }

@@ -22,6 +22,19 @@ export interface Prepared {
   env: Record<string, string>;
   cleanup: () => Promise<void>;
   skip?: string;
+  /**
+   * What the harness saw itself, judged with the runners' samples: called once k6 has
+   * ended with the sample files and the run's environment; returns more files of k6 output
+   * lines. A scenario with it always runs with `--out json`, one instance or several.
+   */
+  observe?: (run: ObservedRun) => Promise<string[]>;
+}
+
+export interface ObservedRun {
+  samples: readonly string[];
+  env: Readonly<Record<string, string>>;
+  reportDir: string;
+  scenario: string;
 }
 
 /** Progress on stderr, secrets masked, made printable. */

@@ -54,6 +54,12 @@ const CUSTOM: Record<string, [string, Unit, 'lower' | 'higher'][]> = {
   rotation_old_token_accepted_after_refusal: [['count', 'count', 'lower']],
 };
 
+/**
+ * What a merged summary keeps though no threshold names it: the custom metrics above for
+ * their figures, and the counts a split run is compared by with a run in one process.
+ */
+export const SUMMARIZED_METRICS: readonly string[] = [...Object.keys(CUSTOM), 'iterations', 'dropped_iterations', 'http_reqs{endpoint:calls.place}'];
+
 /** The figures of one metric, by its kind (per-endpoint submetrics and the custom ones above). */
 function figuresOf(name: string, metric: K6Metric): [string, Figure][] {
   const v = metric.values;

@@ -2,15 +2,48 @@
  * The fan-out tally (pure): matches arrivals at the receiver's endpoints against the calls
  * the VUs placed. Every call must bring each lifecycle event (queued, started, completed) to
  * every endpoint; it counts losses, bad signatures, duplicates and deliveries per second,
- * and keeps bounded samples of end-to-end latency. fanout-monitor.ts feeds and serves it.
+ * and keeps bounded samples of end-to-end latency. fanout-watch.ts feeds it arrivals while
+ * k6 runs; fanout-verdict.ts tells it the placed calls once k6 has ended, and reads it.
  */
-import type { MonitorStats } from '../../load/lib/shared-types.js';
+
+/** The capturing receiver's counters (its /_stats): how deliveries ended on its side. */
+export interface ReceiverCounters {
+  total: number;
+  /** The service hung up before the answer (e.g. its delivery time-out): a failed attempt, retried later. */
+  client_closed: number;
+  timed_out: number;
+  resets: number;
+  client_errors: number;
+  strays: number;
+}
+
+/** What the tally says of a run. */
+export interface FanoutStats {
+  endpoints: number;
+  events_per_call: number;
+  calls_expected: number;
+  /** calls × endpoints × lifecycle events. */
+  expected: number;
+  /** Expected deliveries that arrived at least once. */
+  arrived: number;
+  lost: number;
+  deliveries_total: number;
+  deliveries_per_second: number;
+  first_arrival_ms: number | null;
+  last_arrival_ms: number | null;
+  bad_signatures: number;
+  duplicates: number;
+  /** Deliveries naming no call, or a call no VU placed. */
+  unattributed: number;
+  /** With stats(true): bounded samples of end-to-end latency. */
+  samples?: { event_to_arrival_ms: number[]; placement_to_arrival_ms: number[] };
+}
 
 export const LIFECYCLE_EVENTS = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
 const COMPLETED = 'voice.call.completed';
 /** Latency samples kept per series (reservoir sampling past it). */
 const MAX_SAMPLES = 20_000;
-/** Calls a monitor accepts: a bound on its memory whatever the rate. */
+/** Calls a tally accepts: a bound on its memory whatever the rate. */
 const MAX_EXPECTED_CALLS = 200_000;
 
 export interface Arrival {
@@ -41,11 +74,11 @@ class Reservoir {
 }
 
 export class FanoutTally {
-  readonly #endpoints: readonly string[];
-  readonly #types: readonly string[];
+  readonly #endpoints: ReadonlySet<string>;
+  readonly #types: ReadonlySet<string>;
   readonly #expected = new Map<string, number>();
-  /** `${endpoint}|${callId}|${type}` of first arrivals. */
-  readonly #arrived = new Set<string>();
+  /** Per call, `${endpoint}|${type}` of the first arrivals at a tallied endpoint of a tallied type. */
+  readonly #arrived = new Map<string, Set<string>>();
   readonly #arrivalsByCall = new Map<string, number>();
   readonly #eventLatency: Reservoir;
   readonly #placementLatency: Reservoir;
@@ -57,8 +90,8 @@ export class FanoutTally {
   #last: number | null = null;
 
   constructor(endpoints: readonly string[], options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {}) {
-    this.#endpoints = [...endpoints];
-    this.#types = options.types ?? LIFECYCLE_EVENTS;
+    this.#endpoints = new Set(endpoints);
+    this.#types = new Set(options.types ?? LIFECYCLE_EVENTS);
     this.#eventLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
     this.#placementLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
   }
@@ -81,7 +114,11 @@ export class FanoutTally {
     if (a.duplicate) return; // latency and arrival are measured on first arrivals only
     if (a.createdAtMs !== undefined) this.#eventLatency.add(a.receivedAtMs - a.createdAtMs);
     if (a.callId !== undefined && a.eventType !== undefined) {
-      this.#arrived.add(`${a.endpoint}|${a.callId}|${a.eventType}`);
+      if (this.#endpoints.has(a.endpoint) && this.#types.has(a.eventType)) {
+        let seen = this.#arrived.get(a.callId);
+        if (!seen) this.#arrived.set(a.callId, (seen = new Set()));
+        seen.add(`${a.endpoint}|${a.eventType}`);
+      }
       if (a.eventType === COMPLETED) {
         const placedAt = this.#expected.get(a.callId) ?? a.placedAtMs;
         if (placedAt !== undefined) this.#placementLatency.add(a.receivedAtMs - placedAt);
@@ -89,20 +126,16 @@ export class FanoutTally {
     }
   }
 
-  stats(withSamples = false): MonitorStats {
+  stats(withSamples = false): FanoutStats {
     let arrived = 0;
-    for (const callId of this.#expected.keys()) {
-      for (const endpoint of this.#endpoints) {
-        for (const type of this.#types) if (this.#arrived.has(`${endpoint}|${callId}|${type}`)) arrived++;
-      }
-    }
+    for (const callId of this.#expected.keys()) arrived += this.#arrived.get(callId)?.size ?? 0;
     let unattributed = this.#noCall;
     for (const [callId, count] of this.#arrivalsByCall) if (!this.#expected.has(callId)) unattributed += count;
-    const expected = this.#expected.size * this.#endpoints.length * this.#types.length;
+    const expected = this.#expected.size * this.#endpoints.size * this.#types.size;
     const windowMs = this.#first === null || this.#last === null ? 0 : this.#last - this.#first;
-    const stats: MonitorStats = {
-      endpoints: this.#endpoints.length,
-      events_per_call: this.#types.length,
+    const stats: FanoutStats = {
+      endpoints: this.#endpoints.size,
+      events_per_call: this.#types.size,
       calls_expected: this.#expected.size,
       expected,
       arrived,

@@ -12,7 +12,7 @@ import { readSettingSources } from '../config/settings.js';
 import { maskDeep } from '../secrets/mask.js';
 import { buildLoadScripts, scenarioNames } from './bundle.js';
 import { log } from './context.js';
-import { digestSummary, runPassed } from './digest.js';
+import { digestSummary, SUMMARIZED_METRICS, runPassed } from './digest.js';
 import { k6Env } from './k6-binary.js';
 import { k6Binary } from './k6-build.js';
 import { mergeSegments } from './merge.js';
@@ -43,7 +43,7 @@ export async function runMerge(args: MergeArgs): Promise<number> {
   const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
   const bundle = (await buildLoadScripts())[args.scenario]!;
   const env = k6Env({ ...planOf(args.scenario).profiles.default, ...k6EnvOf(load) });
-  const summary = await mergeSegments({ files: args.files, thresholds: wholeTestThresholds(k6, bundle, env), scenario: args.scenario });
+  const summary = await mergeSegments({ files: args.files, thresholds: wholeTestThresholds(k6, bundle, env), scenario: args.scenario, alsoSummarize: SUMMARIZED_METRICS });
   mkdirSync(args.reportDir, { recursive: true });
   writeFileSync(resolve(args.reportDir, `${args.scenario}.summary.json`), JSON.stringify(maskDeep({ ...summary, samples: args.files }), null, 2));
   const digest = { ...digestSummary(summary, 0, args.scenario), segments: args.files.length };

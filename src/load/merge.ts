@@ -98,13 +98,11 @@ export interface Samples {
   spanMs: number;
 }
 
-export async function collectSamples(files: readonly string[], keys: readonly MetricKey[], knownTypes: Record<string, string> = {}): Promise<Samples> {
-  const sinks = new Map(keys.map((key) => [key.key, emptySink()]));
-  const byName = new Map<string, MetricKey[]>();
-  for (const key of keys) byName.set(key.name, [...(byName.get(key.name) ?? []), key]);
-  const types = new Map<string, string>(Object.entries({ ...BUILTIN_TYPES, ...knownTypes }));
-  let first = Infinity;
-  let last = -Infinity;
+/** One line of k6's JSON output: a metric's type, or one sample of it. */
+export type K6OutputLine = { kind: 'type'; metric: string; type: string } | { kind: 'point'; metric: string; timeMs: number; value: number; tags: Record<string, string> };
+
+/** Every line of k6's JSON output files (`.gz` read as gzip), in order; a line that is not k6's throws SamplesError. */
+export async function* readK6Output(files: readonly string[]): AsyncGenerator<K6OutputLine> {
   for (const file of files) {
     const raw = createReadStream(file);
     const lines = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
@@ -114,25 +112,59 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
       if (line.length === 0) continue;
       const parsed = parseLine(line, file, lineNumber);
       if (parsed.type === 'Metric') {
-        types.set((parsed as MetricLine).data.name, (parsed as MetricLine).data.type);
+        const { name, type } = (parsed as MetricLine).data;
+        yield { kind: 'type', metric: name, type };
         continue;
       }
       const point = parsed as Point;
       if (point.type !== 'Point') continue;
-      const timeMs = Date.parse(point.data.time);
-      first = Math.min(first, timeMs);
-      last = Math.max(last, timeMs);
-      const wanted = byName.get(point.metric);
-      if (!wanted) continue;
-      const tags = point.data.tags ?? {};
-      for (const key of wanted) {
-        if (!Object.entries(key.tags).every(([tag, value]) => tags[tag] === value)) continue;
-        add(sinks.get(key.key)!, point.data.value, timeMs, key.key);
-      }
+      yield { kind: 'point', metric: point.metric, timeMs: Date.parse(point.data.time), value: point.data.value, tags: point.data.tags ?? {} };
+    }
+  }
+}
+
+export async function collectSamples(files: readonly string[], keys: readonly MetricKey[], knownTypes: Record<string, string> = {}): Promise<Samples> {
+  const sinks = new Map(keys.map((key) => [key.key, emptySink()]));
+  const byName = new Map<string, MetricKey[]>();
+  for (const key of keys) byName.set(key.name, [...(byName.get(key.name) ?? []), key]);
+  const types = new Map<string, string>(Object.entries({ ...BUILTIN_TYPES, ...knownTypes }));
+  let first = Infinity;
+  let last = -Infinity;
+  for await (const line of readK6Output(files)) {
+    if (line.kind === 'type') {
+      types.set(line.metric, line.type);
+      continue;
+    }
+    first = Math.min(first, line.timeMs);
+    last = Math.max(last, line.timeMs);
+    const wanted = byName.get(line.metric);
+    if (!wanted) continue;
+    for (const key of wanted) {
+      if (!Object.entries(key.tags).every(([tag, value]) => line.tags[tag] === value)) continue;
+      add(sinks.get(key.key)!, line.value, line.timeMs, key.key);
     }
   }
   for (const key of keys) sinks.get(key.key)!.type = types.get(key.name) ?? '';
   return { sinks, spanMs: last >= first ? last - first : 0 };
+}
+
+/** A metric the harness observed itself, to be judged with k6's samples (see k6OutputText). */
+export interface ObservedMetric {
+  name: string;
+  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  /** Its samples, in order (a gauge's last one is its value). */
+  values: readonly number[];
+}
+
+/** `metrics` as lines of k6's JSON output, every sample at `time`: readK6Output and `load merge` read them like a runner's. */
+export function k6OutputText(metrics: readonly ObservedMetric[], time: Date): string {
+  const at = time.toISOString();
+  const lines: string[] = [];
+  for (const { name, type, values } of metrics) {
+    lines.push(JSON.stringify({ type: 'Metric', data: { name, type, contains: type === 'trend' ? 'time' : 'default' }, metric: name }));
+    for (const value of values) lines.push(JSON.stringify({ type: 'Point', data: { time: at, value, tags: {} }, metric: name }));
+  }
+  return lines.map((line) => line + '\n').join('');
 }
 
 function parseLine(line: string, file: string, lineNumber: number): Point | MetricLine {
@@ -236,14 +268,21 @@ export interface SegmentRun {
   /** Metric types from the segments' summaries, for custom metrics without samples. */
   knownTypes?: Record<string, string>;
   scenario?: string;
+  /** Metrics summarized for their figures though no threshold names them (left out when they have no sample). */
+  alsoSummarize?: readonly string[];
 }
 
 export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
   const { thresholds, scenario } = run;
   const keys = Object.keys(thresholds).map(parseMetricKey);
-  const { sinks, spanMs } = await collectSamples(run.files, keys, run.knownTypes);
+  const extra = (run.alsoSummarize ?? []).filter((name) => !(name in thresholds)).map(parseMetricKey);
+  const { sinks, spanMs } = await collectSamples(run.files, [...keys, ...extra], run.knownTypes);
   const durationMs = run.durationMs ?? spanMs;
   const metrics: Record<string, K6Metric> = {};
+  for (const key of extra) {
+    const sink = sinks.get(key.key)!;
+    if (sink.type !== '' && sink.values.length > 0) metrics[key.key] = { type: sink.type, values: valuesOf(sink, durationMs) };
+  }
   for (const key of keys) {
     const sink = sinks.get(key.key)!;
     const expressions = thresholds[key.key]!.map((t) => (typeof t === 'string' ? t : t.threshold));

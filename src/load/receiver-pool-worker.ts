@@ -7,7 +7,7 @@
  *   {ready: port}  {endpointMade: name}  {arrivals: Arrival[]}  {stats: ReceiverStats}  {failed: message}
  */
 import { CapturingReceiver, type ReceiverOptions } from '../receiver/index.js';
-import { arrivalOf } from './fanout-monitor.js';
+import { arrivalOf } from './fanout-watch.js';
 import type { Arrival } from './fanout-tally.js';
 
 /** How often arrivals are sent to the primary: one message per batch, not per delivery. */

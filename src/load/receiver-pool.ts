@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ask } from '../ipc/ask.js';
 import type { ReceiverOptions, ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import type { ArrivalFeed } from './fanout-monitor.js';
+import type { ArrivalFeed } from './fanout-watch.js';
 import type { Arrival } from './fanout-tally.js';
 import type { PoolRequest } from './receiver-pool-worker.js';
 
@@ -110,7 +110,7 @@ export class ReceiverPool {
     return { name, url };
   }
 
-  /** The arrivals of every worker, as one feed for the fan-out monitor. */
+  /** The arrivals of every worker, as one feed for the fan-out tally. */
   readonly arrivals: ArrivalFeed = (listener) => {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -27,7 +27,7 @@ function receiverOptions(settings: Settings, placement: ResolvedTarget['receiver
     ...(placement ? { host: placement.host } : {}),
     ...(publicUrl ? { publicUrl } : {}),
     ...(tls ? { tls } : {}),
-    // The monitor listens to every delivery; the receiver need not keep many bodies.
+    // The fan-out tally listens to every delivery; the receiver need not keep many bodies.
     maxDeliveriesPerEndpoint: 100,
     requestTimeoutMs: 30_000,
   };

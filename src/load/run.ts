@@ -68,13 +68,29 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
   };
   try {
     const started = Date.now();
-    if (instances > 1) {
+    const observe = prepared.observe;
+    if (instances > 1 || observe) {
       const segmentEnv = (index: number) =>
-        k6Env({ ...env, LOAD_INSTANCES: String(instances), LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.segment-${index + 1}.summary.json`), K6_WEB_DASHBOARD: 'false' });
-      const run = await runSegments(k6, bundle, scenario, instances, reportDir, segmentEnv, k6TimeLimitMs(env));
+        k6Env({
+          ...env,
+          LOAD_INSTANCES: String(instances),
+          ...(instances > 1 ? { LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.segment-${index + 1}.summary.json`), K6_WEB_DASHBOARD: 'false' } : { LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.runner.summary.json`) }),
+        });
+      const run = await runSegments({
+        k6,
+        bundle,
+        scenario,
+        count: instances,
+        reportDir,
+        envOf: segmentEnv,
+        timeLimitMs: k6TimeLimitMs(env),
+        ...(observe ? { observe: (samples: readonly string[]) => observe({ samples, env, reportDir, scenario }) } : {}),
+      });
       writeFileSync(summaryPath, JSON.stringify(maskDeep(run.summary), null, 2));
-      const digest = { ...digestSummary(run.summary, run.exitCode, scenario), segments: instances };
-      log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${instances} segments merged, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const dashboard = instances === 1 && existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {};
+      const digest = { ...digestSummary(run.summary, run.exitCode, scenario), ...(instances > 1 ? { segments: instances } : {}), ...dashboard };
+      const how = instances > 1 ? `${instances} segments merged` : "the runner's and the receivers' samples merged";
+      log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${how}, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
       return digest;
     }
     const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env));

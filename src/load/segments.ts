@@ -11,10 +11,9 @@ import { resolve } from 'node:path';
 import type { K6Summary } from '../../load/lib/shared-types.js';
 import type { FoundK6 } from './k6-binary.js';
 import { runK6 } from './k6-run.js';
+import { SUMMARIZED_METRICS } from './digest.js';
 import { mergeSegments, type ThresholdOptions } from './merge.js';
 
-/** Scenarios that split: a rotation revokes its token once, and fan-out's tally is read by one teardown. */
-export const SPLITTABLE_SCENARIOS: readonly string[] = ['calls', 'calls-ramp'];
 /** k6's exit code for failed thresholds: a segment's verdict on its share, superseded by the merged one. */
 const THRESHOLDS_FAILED = 99;
 const INSPECT_TIMEOUT_MS = 30_000;
@@ -42,25 +41,32 @@ export interface SegmentedRun {
   exitCode: number | null;
 }
 
+export interface SegmentsOptions {
+  k6: FoundK6;
+  bundle: string;
+  scenario: string;
+  count: number;
+  reportDir: string;
+  /** Each segment's environment (its summary path among it). */
+  envOf: (index: number) => NodeJS.ProcessEnv;
+  timeLimitMs: number;
+  /** Files of k6 output lines the harness adds once the segments have ended (Prepared.observe). */
+  observe?: (samples: readonly string[]) => Promise<string[]>;
+}
+
 /**
- * Runs `count` segments side by side and merges them. `envOf(index)` is each segment's
- * environment (its summary path among it); samples go to `<reportDir>/<scenario>.segment-<i>.ndjson.gz`.
+ * Runs `count` segments side by side and merges them; samples go to
+ * `<reportDir>/<scenario>.segment-<i>.ndjson.gz`.
  */
-export async function runSegments(
-  k6: FoundK6,
-  bundle: string,
-  scenario: string,
-  count: number,
-  reportDir: string,
-  envOf: (index: number) => NodeJS.ProcessEnv,
-  timeLimitMs: number,
-): Promise<SegmentedRun> {
+export async function runSegments(options: SegmentsOptions): Promise<SegmentedRun> {
+  const { k6, bundle, scenario, count, reportDir, envOf, timeLimitMs } = options;
   const thresholds = wholeTestThresholds(k6, bundle, envOf(0));
   const segments = Array.from({ length: count }, (_, index) => ({
     index,
     args: segmentArgs(index, count),
     samples: resolve(reportDir, `${scenario}.segment-${index + 1}.ndjson.gz`),
-    env: envOf(index),
+    // Thresholds on what only the harness observes are the merge's, not a runner's.
+    env: { ...envOf(index), LOAD_MERGED_VERDICT: 'true' } as NodeJS.ProcessEnv,
   }));
   const codes = await Promise.all(segments.map((s) => runK6(k6, bundle, s.env, `${scenario} ${s.index + 1}/${count}`, timeLimitMs, [...s.args, '--out', `json=${s.samples}`])));
   const summaries = segments.map((s) => s.env.LOAD_SUMMARY_PATH).filter((path): path is string => path !== undefined && existsSync(path));
@@ -69,7 +75,9 @@ export async function runSegments(
   const durationMs = Math.max(0, ...segmentSummaries.map((summary) => summary.state?.testRunDurationMs ?? 0));
   const missing = segments.filter((s) => !existsSync(s.samples));
   if (missing.length > 0) throw new Error(`segment(s) ${missing.map((s) => s.index + 1).join(', ')} of ${count} wrote no samples (k6 exit ${missing.map((s) => codes[s.index]).join(', ')})`);
-  const merged = await mergeSegments({ files: segments.map((s) => s.samples), thresholds, durationMs, knownTypes, scenario });
+  const samples = segments.map((s) => s.samples);
+  const observed = options.observe ? await options.observe(samples) : [];
+  const merged = await mergeSegments({ files: [...samples, ...observed], thresholds, durationMs, knownTypes, scenario, alsoSummarize: SUMMARIZED_METRICS });
   const other = codes.find((code) => code !== 0 && code !== THRESHOLDS_FAILED);
   return {
     summary: { ...merged, segments: segments.map((s) => ({ segment: s.args[1]!, exit_code: codes[s.index] ?? null, samples: s.samples })) },

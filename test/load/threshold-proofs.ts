@@ -34,4 +34,6 @@ export const THRESHOLD_PROOFS: readonly ThresholdProof[] = [
   },
   // No started event: a third of the deliveries never come; a short drain, as waiting longer changes nothing.
   { scenario: 'fanout', fault: 'lifecycle-no-started', fails: ['fanout_loss_ratio value<=0'], env: { LOAD_DRAIN_S: '3' } },
+  // Split: the receivers' tally judges the calls of every segment together.
+  { scenario: 'fanout', fault: 'lifecycle-no-started', instances: 2, fails: ['fanout_loss_ratio value<=0'], env: { LOAD_DRAIN_S: '3' } },
 ];

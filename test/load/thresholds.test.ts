@@ -4,7 +4,7 @@
  * and control URLs), exits 1, and fails exactly the thresholds that fault breaks. The clean
  * run holding them is the smoke test's. Skipped like it when no k6 v2 is found.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,9 @@ describe('load thresholds', () => {
         expect(report.scenarios[0]!.segments).toBe(proof.instances);
         // The segments' samples through `load merge`, as a k6-operator run's would go: the same failures.
         const samples = Array.from({ length: proof.instances }, (_, i) => join(reportDir, `${proof.scenario}.segment-${i + 1}.ndjson.gz`));
+        // What the harness observed itself (fanout's receivers) goes beside the runners' samples.
+        const observed = join(reportDir, `${proof.scenario}.receivers.ndjson`);
+        if (existsSync(observed)) samples.push(observed);
         const merged = join(reportDir, 'merged');
         const merge = await runLoad(['merge', proof.scenario, ...samples, '--no-build', '--report-dir', merged], RUN_LIMIT_MS, { LOAD_RATE: '20', LOAD_DURATION: '5s', ...proof.env });
         expect(merge.code, merge.output.slice(-3000)).toBe(1);

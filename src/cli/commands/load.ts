@@ -16,7 +16,7 @@ export const loadCommand: Command = {
     'report-dir': { type: 'string', value: '<dir>', description: 'where reports go (default LOAD_REPORT_DIR or reports/load)' },
     'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target' },
     'no-build': { type: 'boolean', description: 'never build k6; fail when none is found' },
-    instances: { type: 'string', value: '<n>', description: 'split calls or calls-ramp into n k6 processes (execution segments, as k6-operator does); one verdict from all their samples' },
+    instances: { type: 'string', value: '<n>', description: 'split each scenario into n k6 processes (execution segments, as k6-operator does); one verdict from all their samples' },
   },
   settings: () => [...settingsHelp().filter((setting) => TARGET_SETTINGS.includes(setting.name)), ...loadSettingsHelp()],
   exitCodes: { 0: 'every threshold held and nothing regressed', 1: 'a threshold failed or a figure regressed', 2: 'the run could not happen (settings, k6 missing, target unreachable)' },

@@ -1,16 +1,22 @@
 /**
  * fanout: webhook endpoints on the capturing receiver (started once per run), a workspace
- * with faster retries, and the fan-out monitor the k6 script reports placed calls to.
+ * with faster retries, and a tally of what arrives there. Once k6 has ended, the calls the
+ * runners placed are read from their samples and the figures judged (fanout-verdict.ts):
+ * runners never talk to the harness, so they split like any other scenario.
  */
 import type { ReceiverEndpoint } from '../../receiver/index.js';
-import { log, NEEDS_CONTROL, skipped, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
-import { arrivalsAt, startFanoutMonitor, type ArrivalFeed, type RunningMonitor } from '../fanout-monitor.js';
+import { resolve } from 'node:path';
+import { log, NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
+import { writeFanoutObservations } from '../fanout-verdict.js';
+import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout-watch.js';
 import { startReceiver, startReceiverPool } from '../receiver.js';
 import { ReceiverPool } from '../receiver-pool.js';
 import { prepareWorkspace } from './workspace.js';
 
 /** Time scale of the fan-out workspace (capped by the target's max_time_scale). */
 const FANOUT_TIME_SCALE = 60;
+/** Seconds late deliveries get once k6 has ended, when LOAD_DRAIN_S is not set. */
+const DEFAULT_DRAIN_S = 20;
 
 async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepared> {
   if (!ctx.control) return skipped(`fanout ${NEEDS_CONTROL} to register webhook endpoints`);
@@ -25,9 +31,9 @@ async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepare
   const timeScale = Math.max(1, Math.min(FANOUT_TIME_SCALE, Number(capabilities.max_time_scale) || 1));
   const w = await prepareWorkspace(ctx, scenario, 1, timeScale);
   const names: string[] = [];
-  let monitor: RunningMonitor | undefined;
+  let watch: FanoutWatch | undefined;
   const cleanup = async (): Promise<void> => {
-    await monitor?.close();
+    watch?.stop();
     await w.cleanup();
   };
   try {
@@ -35,17 +41,32 @@ async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepare
     const register = async (url: string) => (await control.createEndpoint(w.ws, url, ['*'])).secret;
     for (let i = 0; i < count; i++) names.push(`load-${ctx.runId}-${scenario}-${i}`);
     const feed = receiver instanceof ReceiverPool ? await poolEndpoints(receiver, names, register) : await ownEndpoints(receiver, names, register);
-    monitor = await startFanoutMonitor(names, feed, () => receiver.stats());
+    watch = watchFanout(names, feed, () => receiver.stats());
   } catch (error) {
     await cleanup();
     throw error;
   }
   const processes = receiver instanceof ReceiverPool ? ` (${receiver.workers} processes on one port)` : '';
-  log(`  fanout: ${count} endpoints on the receiver at ${receiver.publicUrl}${processes}; monitor ${monitor.url}`);
+  log(`  fanout: ${count} endpoints on the receiver at ${receiver.publicUrl}${processes}`);
+  const tallied = watch;
   return {
-    env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws, LOAD_MONITOR_URL: monitor.url, LOAD_ENDPOINTS: String(count) },
+    env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws, LOAD_ENDPOINTS: String(count) },
     cleanup,
+    observe: (run) => observeFanout(tallied, run),
   };
+}
+
+/** The receivers' side of the verdict, beside the runners' samples as `<scenario>.receivers.ndjson`. */
+async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<string[]> {
+  const out = resolve(run.reportDir, `${run.scenario}.receivers.ndjson`);
+  const drainMs = 1000 * Number(run.env.LOAD_DRAIN_S ?? DEFAULT_DRAIN_S);
+  const { stats, calls, receiver } = await writeFanoutObservations({ tally: watch.tally, samples: run.samples, drainMs, receiver: watch.receiverCounters, out });
+  log(
+    `  fan-out: ${stats.endpoints} endpoints, ${calls.placed} calls placed, ${stats.arrived}/${stats.expected} expected deliveries arrived ` +
+      `(${stats.lost} lost), ${stats.deliveries_total} deliveries at ${stats.deliveries_per_second.toFixed(1)}/s, ` +
+      `${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates, ${receiver?.client_closed ?? 0} attempts abandoned by the service`,
+  );
+  return [out];
 }
 
 type Register = (url: string) => Promise<string>;

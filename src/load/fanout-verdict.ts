@@ -1,0 +1,83 @@
+/**
+ * The fan-out's verdict, made once k6 has ended from what each side saw: the runners' own
+ * samples name the calls they placed (PLACED_METRIC, tagged with the call id and the
+ * placement time), the tally (fanout-watch.ts) knows what arrived at the receivers. Late
+ * deliveries get the drain; the figures are then written as k6 output lines, which the
+ * merge judges with the script's own thresholds beside the runners' samples, locally or
+ * by `svc-harness load merge` for runners that ran elsewhere.
+ */
+import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FanoutStats, FanoutTally, ReceiverCounters } from './fanout-tally.js';
+import { k6OutputText, readK6Output, type ObservedMetric } from './merge.js';
+
+/** The counter each VU adds to for a call it placed (load/scenarios/fanout.ts). */
+export const PLACED_METRIC = 'fanout_calls_placed';
+const DRAIN_POLL_MS = 250;
+
+export interface PlacedCalls {
+  placed: number;
+  /** Placed past the tally's bound: their deliveries cannot be accounted. */
+  untracked: number;
+}
+
+/** Tells the tally every call the runners' samples say was placed. */
+export async function learnPlacedCalls(tally: FanoutTally, samples: readonly string[]): Promise<PlacedCalls> {
+  let placed = 0;
+  let untracked = 0;
+  for await (const line of readK6Output(samples)) {
+    if (line.kind !== 'point' || line.metric !== PLACED_METRIC) continue;
+    const callId = line.tags.call_id;
+    const placedAtMs = Number(line.tags.placed_at_ms);
+    if (callId === undefined || !Number.isFinite(placedAtMs)) continue;
+    placed++;
+    if (!tally.expect(callId, placedAtMs)) untracked++;
+  }
+  return { placed, untracked };
+}
+
+/** Waits until nothing expected is missing, or `drainMs` has passed; returns the last stats, with samples. */
+export async function drain(tally: FanoutTally, drainMs: number, pollMs = DRAIN_POLL_MS): Promise<FanoutStats> {
+  const deadline = Date.now() + drainMs;
+  while (tally.stats(false).lost > 0 && Date.now() < deadline) await sleep(Math.min(pollMs, Math.max(1, deadline - Date.now())));
+  return tally.stats(true);
+}
+
+/** The figures the fanout script's thresholds and the report name. */
+export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: ReceiverCounters): ObservedMetric[] {
+  const counter = (name: string, value: number): ObservedMetric => ({ name, type: 'counter', values: [value] });
+  const gauge = (name: string, value: number): ObservedMetric => ({ name, type: 'gauge', values: [value] });
+  return [
+    counter('fanout_untracked_calls', calls.untracked),
+    counter('fanout_expected_deliveries', stats.expected),
+    counter('fanout_arrived_deliveries', stats.arrived),
+    counter('fanout_lost_deliveries', stats.lost),
+    gauge('fanout_loss_ratio', stats.expected > 0 ? stats.lost / stats.expected : 1),
+    counter('fanout_bad_signatures', stats.bad_signatures),
+    counter('fanout_duplicates', stats.duplicates),
+    counter('fanout_unattributed_deliveries', stats.unattributed),
+    gauge('fanout_deliveries_per_second', stats.deliveries_per_second),
+    counter('fanout_receiver_client_closed', receiver?.client_closed ?? 0),
+    { name: 'fanout_event_to_arrival_ms', type: 'trend', values: stats.samples?.event_to_arrival_ms ?? [] },
+    { name: 'fanout_placement_to_arrival_ms', type: 'trend', values: stats.samples?.placement_to_arrival_ms ?? [] },
+  ];
+}
+
+export interface FanoutVerdictInput {
+  tally: FanoutTally;
+  /** The runners' sample files (k6 --out json=…). */
+  samples: readonly string[];
+  drainMs: number;
+  receiver?: () => ReceiverCounters | undefined;
+  /** Where the observed figures go, as k6 output lines. */
+  out: string;
+}
+
+/** Learns the placed calls, drains, writes the observed figures to `out`; returns the stats for the log. */
+export async function writeFanoutObservations(input: FanoutVerdictInput): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: ReceiverCounters }> {
+  const calls = await learnPlacedCalls(input.tally, input.samples);
+  const stats = await drain(input.tally, input.drainMs);
+  const receiver = input.receiver?.();
+  writeFileSync(input.out, k6OutputText(observedMetrics(stats, calls, receiver), new Date()));
+  return { stats, calls, ...(receiver ? { receiver } : {}) };
+}
