@@ -32,6 +32,7 @@ export class ReceiverPool {
   readonly #latestStats = new Map<ChildProcess, ReceiverStats>();
   readonly #statsTimer: NodeJS.Timeout;
   readonly #certificateDir: string | undefined;
+  #closing = false;
 
   private constructor(
     workers: ChildProcess[],
@@ -45,6 +46,14 @@ export class ReceiverPool {
       worker.on('message', (message: WorkerMessage) => {
         if (message.arrivals) for (const arrival of message.arrivals) for (const listener of this.#listeners) listener(arrival);
         if (message.stats) this.#latestStats.set(worker, message.stats);
+      });
+      // A worker gone mid-run must not take the run with it: say so (its endpoints' later
+      // deliveries then fail at the service, and the tally counts them lost).
+      worker.on('error', (error) => {
+        if (!this.#closing) process.stderr.write(`receiver pool worker ${worker.pid}: ${error.message}\n`);
+      });
+      worker.on('exit', (code, signal) => {
+        if (!this.#closing) process.stderr.write(`receiver pool worker ${worker.pid} exited during the run (${signal ?? `code ${code}`})\n`);
       });
     }
     this.#statsTimer = setInterval(() => this.#askStats(), STATS_EVERY_MS);
@@ -133,6 +142,7 @@ export class ReceiverPool {
 
   /** Flushes every worker's last arrivals, stops them and removes the certificate made for the pool. */
   async close(): Promise<void> {
+    this.#closing = true;
     clearInterval(this.#statsTimer);
     await Promise.all(this.#workers.map(stopWorker));
     this.#listeners.clear();
