@@ -4,7 +4,7 @@
  * once, verified with the secret the primary handed out, and nothing is left running.
  */
 import { request } from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReceiverPool } from '../../src/load/receiver-pool.js';
 import type { Arrival } from '../../src/load/fanout-tally.js';
 import { signBody } from '../../src/signing/index.js';
@@ -75,6 +75,25 @@ describe('a receiver pool', () => {
     while (arrivals.length === before && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(arrivals.slice(before)).toEqual([expect.objectContaining({ endpoint: 'pooled-2', signatureOk: false })]);
   });
+
+  it('a worker killed mid-run is reported, and the pool goes on asking the others for their counts', async () => {
+    const fresh = await ReceiverPool.start(2);
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const [victim] = fresh.pids();
+      process.kill(victim!, 'SIGKILL');
+      // Several of the pool's stats rounds (every 500 ms) pass with the worker gone.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(written.join('')).toContain(`receiver pool worker ${victim} exited during the run (SIGKILL)`);
+    } finally {
+      spy.mockRestore();
+      await fresh.close();
+    }
+  }, 60_000);
 
   it('close stops every process', async () => {
     const fresh = await ReceiverPool.start(2);
