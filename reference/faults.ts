@@ -27,6 +27,8 @@ export const FAULTS = {
   'suspended-create-uncounted': 'a token created while the workspace is suspended does not count toward the two-token limit',
   'double-revoke-frees-slot': 'revoking a revoked token again frees one more slot (a counter, not the tokens, holds the limit)',
   'endpoint-double-delete-frees-slot': 'deleting a deleted endpoint again (answered 404) frees one more of the 25 active slots',
+  'disabled-endpoint-holds-slot': 'an auto-disabled endpoint still counts toward the limit of 25 active endpoints',
+  'reenabled-endpoint-silent': 're-enabling an auto-disabled endpoint makes it read active, but no delivery reaches it any more',
   'rotation-flush-late': 'when a revocation has propagated (4 s after it), the workspace\'s other tokens are rejected for 2 s',
   'suspension-ignored': 'a suspended workspace keeps being served',
   'reinstate-ignored': 'a reinstated workspace stays suspended',

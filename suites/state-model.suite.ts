@@ -9,15 +9,31 @@ import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { runTokenModel, type Answer, type TokenTarget } from '../src/suite/model/token-model.js';
-import { runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
+import { DISABLED_AT_START, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
+import { disabledEndpointWorkspaces, type DisabledWorkspace } from '../src/suite/hooks/disabled-endpoints.js';
+import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import type { ModelRunOptions, ModelRunResult } from '../src/suite/model/run.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
-import { within } from '../src/suite/timing/wait.js';
+import { chooseTimeScale, within } from '../src/suite/timing/wait.js';
+import type { TestWorkspace } from '../src/suite/workspace.js';
 
 /** Sequences and steps per run: the fast tier's fit beside its longest check; the full tier's five times more. */
 const BUDGET = { fast: { sequences: 400, maxSteps: 30, timeLimitMs: 30_000 }, full: { sequences: 2_000, maxSteps: 40, timeLimitMs: 240_000 } } as const;
 /** Endpoint sequences fill a workspace to 25 endpoints and fan events out to them: fewer, shorter ones. */
 const ENDPOINT_BUDGET = { fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_000 }, full: { sequences: 1_500, maxSteps: 25, timeLimitMs: 240_000 } } as const;
+/**
+ * The health model's workspaces are auto-disabled in batches before the sequences use them
+ * (about 24 s at time scale 3600, the same for a batch as for one). A passing run uses one
+ * batch in the fast tier; more are made as the full tier's sequences, or the shrinking of a
+ * failure (a fresh workspace per attempt), use them up, within the time limit.
+ */
+const HEALTH_BUDGET = { fast: { sequences: 12, maxSteps: 16, timeLimitMs: 60_000, batch: 12 }, full: { sequences: 48, maxSteps: 20, timeLimitMs: 150_000, batch: 12 } } as const;
+/** The health model's workspaces run retries and the 24 h auto-disable this much faster (capped by the target). */
+const HEALTH_TIME_SCALE = 3_600;
+/** Real time the auto-disable of a batch may take before the check is skipped as too slow for its tier. */
+const HEALTH_DISABLE_BUDGET_MS = 60_000;
+/** How long a disabled endpoint is watched for the event after every active one has it. */
+const SILENT_WATCH_MS = 500;
 /** How long an event may take to reach an active endpoint (a delivery, not a retry). */
 const DELIVERY_BOUND_MS = 10_000;
 const MODEL_EVENT = 'workspace.plan.upgraded';
@@ -64,10 +80,8 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
   };
 }
 
-/** A fresh workspace behind the endpoint model, every endpoint on the run's receiver and subscribed to everything. */
-async function endpointTarget(t: CheckContext): Promise<EndpointTarget> {
-  const workspace = await t.workspace();
-  const hooks: HookedEndpoint[] = [];
+/** The endpoint model's operations on `workspace`, its endpoints `hooks` (index order) on the run's receiver, subscribed to everything. */
+function endpointOperations(t: CheckContext, workspace: TestWorkspace, hooks: HookedEndpoint[]): EndpointTarget {
   return {
     async createEndpoint() {
       try {
@@ -78,11 +92,45 @@ async function endpointTarget(t: CheckContext): Promise<EndpointTarget> {
       }
     },
     deleteEndpoint: (index) => controlAnswer(() => workspace.deleteEndpoint(hooks[index]!.registered.endpointId)),
-    async fireEvent(expected) {
+    enableEndpoint: (index) => controlAnswer(() => workspace.enableEndpoint(hooks[index]!.registered.endpointId)),
+    async fireEvent(expected, silent) {
       const eventId = await workspace.fireEvent(MODEL_EVENT, { certify: 'endpoint model' });
-      const reached = await Promise.all(expected.map((index) => within(hooks[index]!.inbox, (all) => all.some((d) => d.verdicts.eventId === eventId), DELIVERY_BOUND_MS)));
-      return { missing: expected.filter((_, k) => !reached[k]), boundMs: DELIVERY_BOUND_MS };
+      const has = (all: readonly { verdicts: { eventId?: string } }[]) => all.some((d) => d.verdicts.eventId === eventId);
+      const reached = await Promise.all(expected.map((index) => within(hooks[index]!.inbox, has, DELIVERY_BOUND_MS)));
+      // Deliveries fan out together: by the time every active endpoint has the event, a disabled one would have it too.
+      if (silent.length > 0) await new Promise((resolve) => setTimeout(resolve, SILENT_WATCH_MS));
+      return { missing: expected.filter((_, k) => !reached[k]), reachedSilent: silent.filter((index) => has(hooks[index]!.inbox.deliveries)), boundMs: DELIVERY_BOUND_MS };
     },
+  };
+}
+
+/** A fresh workspace behind the endpoint model. */
+async function endpointTarget(t: CheckContext): Promise<EndpointTarget> {
+  return endpointOperations(t, await t.workspace(), []);
+}
+
+/**
+ * Fresh workspaces for the health model, each with DISABLED_AT_START endpoints already
+ * auto-disabled; made in batches, skipping the check when the target's endpoints never read
+ * disabled (HOOK-AUTO-DISABLE judges that) or its time scale makes 24 h too long.
+ */
+function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTarget> {
+  let ready: DisabledWorkspace[] = [];
+  let scale: number | undefined;
+  const disabling = { batches: 0, ms: 0 };
+  return async () => {
+    if (ready.length === 0) {
+      scale ??= await chooseTimeScale(t, HEALTH_TIME_SCALE, SPEC_AUTO_DISABLE_MS, HEALTH_DISABLE_BUDGET_MS, 'the 24 h auto-disable period');
+      const started = performance.now();
+      const made = await disabledEndpointWorkspaces(t, { count: batch, perWorkspace: DISABLED_AT_START, scale, event: MODEL_EVENT });
+      disabling.batches += 1;
+      disabling.ms += Math.round(performance.now() - started);
+      t.measure('auto_disable', { ...disabling, workspaces_per_batch: batch, time_scale: scale });
+      if (!made) t.skip('endpoints answering 500 to every delivery never read disabled after 24 h (scaled) of failures: see HOOK-AUTO-DISABLE');
+      ready = made;
+    }
+    const next = ready.shift()!;
+    return endpointOperations(t, next.workspace, [...next.hooks]);
   };
 }
 
@@ -115,4 +163,13 @@ certifySuite('state-model', () => {
   check('MODEL-TOKENS-SUSPENSION', (t) => checkModel(t, BUDGET[t.run.tier], () => tokenTarget(t), runTokenModel), { timeoutMs: 150_000 });
 
   check('MODEL-ENDPOINTS', (t) => checkModel(t, ENDPOINT_BUDGET[t.run.tier], () => endpointTarget(t), runEndpointModel), { timeoutMs: 150_000 });
+
+  check('MODEL-ENDPOINT-HEALTH', async (t) => {
+    const { batch, ...budget } = HEALTH_BUDGET[t.run.tier];
+    const next = healthTargets(t, batch);
+    // The first batch is made before the clock of the sequences starts.
+    const first = await next();
+    let handed = false;
+    await checkModel(t, budget, async () => (handed ? next() : ((handed = true), first)), runEndpointHealthModel);
+  }, { timeoutMs: 300_000 });
 });

@@ -21,12 +21,15 @@ export class EndpointHealth {
   flagged = false;
   /** Start of the current unbroken run of failures, or null. */
   failingSince: number | null = null;
+  /** Fault reenabled-endpoint-silent: once disabled, no delivery is ever sent again. */
+  private silenced = false;
   private disableTimer: TimerHandle | null = null;
 
   constructor(private readonly options: EndpointHealthOptions) {}
 
   /** Whether an attempt may be sent now. */
   acceptsDeliveries(): boolean {
+    if (this.silenced) return false;
     return this.state === 'active' || this.options.faults().has('deliver-when-disabled');
   }
 
@@ -66,6 +69,7 @@ export class EndpointHealth {
     if (this.state === 'disabled') return;
     this.state = 'disabled';
     this.failingSince = null;
+    if (this.options.faults().has('reenabled-endpoint-silent')) this.silenced = true;
     this.options.onDisabled?.();
   }
 

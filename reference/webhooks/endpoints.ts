@@ -64,7 +64,8 @@ export class EndpointRegistry {
       return { ok: false, status: 422, code: 'invalid_events', message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}` };
     }
     const endpoints = this.endpointsOf(workspace.id);
-    const active = [...endpoints.values()].filter((e) => e.health.state === 'active').length;
+    const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
+    const active = [...endpoints.values()].filter(holdsSlot).length;
     const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
     if (active >= limit) {
       return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };

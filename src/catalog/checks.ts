@@ -298,6 +298,11 @@ export const CATALOG: readonly CatalogEntry[] = [
       accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
     }),
 
+  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'Generated sequences on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and delivered to',
+    ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3'], {
+      accepts: 'everything MODEL-ENDPOINTS accepts; re-enabling with 25 active is not generated (the spec does not say whether it is refused)',
+    }),
+
   // --- Receiver: valid deliveries are acknowledged -------------------------------------------
   r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',
     [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),

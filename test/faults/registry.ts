@@ -47,6 +47,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
   proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('endpoint-double-delete-frees-slot', 'MODEL-ENDPOINTS'),
+  // Only auto-disabled endpoints show these: the health model's sequences start with two.
+  proof('disabled-endpoint-holds-slot', 'MODEL-ENDPOINT-HEALTH'),
+  proof('reenabled-endpoint-silent', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
   proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
@@ -143,8 +146,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('retry-12h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE')),
   waits(proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG')),
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
-  waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT')),
-  waits(proof('enable-ignored', 'HOOK-REENABLE')),
+  waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
+  waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
 ];

@@ -2,26 +2,34 @@
  * The endpoint model (src/suite/model/endpoint-model.ts) against in-memory workspaces: one
  * that keeps the rules passes; one whose repeated deletions free slots, and one that stops
  * delivering to an endpoint created after a deletion, are caught with short counterexamples.
+ * The health model starts from auto-disabled endpoints: a workspace that counts them toward
+ * the limit, delivers to them, or never delivers to a re-enabled one is caught.
  */
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_LIMIT, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
+import { DISABLED_AT_START, ENDPOINT_LIMIT, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
 
 interface Bugs {
   /** Every DELETE request, of a deleted endpoint too, frees a slot. */
   countDeletions?: boolean;
   /** Endpoints created after any deletion never receive events. */
   deafAfterDeletion?: boolean;
+  /** Disabled endpoints count toward the limit of 25 active. */
+  disabledHoldSlots?: boolean;
+  /** Disabled endpoints are delivered to. */
+  deliverWhenDisabled?: boolean;
+  /** A re-enabled endpoint reads active but is never delivered to. */
+  silentAfterEnable?: boolean;
 }
 
-function memoryWorkspace(bugs: Bugs = {}): EndpointTarget {
-  const endpoints: Array<{ deleted: boolean; deaf: boolean }> = [];
+function memoryWorkspace(bugs: Bugs = {}, disabledAtStart = 0): EndpointTarget {
+  const endpoints = Array.from({ length: disabledAtStart }, () => ({ deleted: false, disabled: true, deaf: false }));
   let deletions = 0;
-  const active = () => endpoints.filter((e) => !e.deleted).length;
+  const holdsSlot = (e: { deleted: boolean; disabled: boolean }) => !e.deleted && (!e.disabled || bugs.disabledHoldSlots === true);
   return {
     async createEndpoint() {
-      const used = bugs.countDeletions ? endpoints.length - deletions : active();
+      const used = bugs.countDeletions ? endpoints.length - deletions : endpoints.filter(holdsSlot).length;
       if (used >= ENDPOINT_LIMIT) return { refused: { status: 409, code: 'endpoint_limit_reached' } };
-      endpoints.push({ deleted: false, deaf: bugs.deafAfterDeletion === true && deletions > 0 });
+      endpoints.push({ deleted: false, disabled: false, deaf: bugs.deafAfterDeletion === true && deletions > 0 });
       return { created: endpoints.length - 1 };
     },
     async deleteEndpoint(index) {
@@ -30,8 +38,14 @@ function memoryWorkspace(bugs: Bugs = {}): EndpointTarget {
       endpoints[index]!.deleted = true;
       return { status: 204 };
     },
-    async fireEvent(expected) {
-      return { missing: expected.filter((index) => endpoints[index]!.deleted || endpoints[index]!.deaf), boundMs: 10_000 };
+    async enableEndpoint(index) {
+      endpoints[index]!.disabled = false;
+      if (bugs.silentAfterEnable) endpoints[index]!.deaf = true;
+      return { status: 204 };
+    },
+    async fireEvent(expected, silent) {
+      const receives = (index: number) => !endpoints[index]!.deleted && !endpoints[index]!.deaf && (!endpoints[index]!.disabled || bugs.deliverWhenDisabled === true);
+      return { missing: expected.filter((index) => !receives(index)), reachedSilent: silent.filter(receives), boundMs: 10_000 };
     },
   };
 }
@@ -55,6 +69,26 @@ describe('the endpoint model', () => {
   it('catches an active endpoint that an event never reaches, with a counterexample of at most 6 steps', async () => {
     const result = await runEndpointModel({ ...budget, newTarget: async () => memoryWorkspace({ deafAfterDeletion: true }) });
     expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint/);
+    expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('the endpoint health model', () => {
+  const health = (bugs: Bugs = {}) => runEndpointHealthModel({ ...budget, sequences: 60, newTarget: async () => memoryWorkspace(bugs, DISABLED_AT_START) });
+
+  it('passes a workspace whose disabled endpoints hold no slot, get nothing, and get events again once re-enabled', async () => {
+    const result = await health();
+    expect(result.counterexample).toBeUndefined();
+    expect(result.sequences).toBe(60);
+  });
+
+  it.each([
+    ['disabled endpoints holding active slots', { disabledHoldSlots: true }, /an endpoint was refused .* with 23 active: the limit is 25 active/],
+    ['deliveries to a disabled endpoint', { deliverWhenDisabled: true }, /an event reached disabled endpoint\(s\)/],
+    ['a re-enabled endpoint that never receives', { silentAfterEnable: true }, /an event did not reach active endpoint/],
+  ] as const)('catches %s, with a counterexample of at most 6 steps', async (_name, bugs, violation) => {
+    const result = await health(bugs);
+    expect(result.counterexample?.violation).toMatch(violation);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 });

@@ -22,7 +22,7 @@ import {
   type Tolerance,
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
-import { attemptsOf, chooseTimeScale, timingOf, within } from '../timing/wait.js';
+import { attemptsOf, chooseTimeScale, repeatedly, timingOf, within } from '../timing/wait.js';
 import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
@@ -62,31 +62,6 @@ export const FILLER_EVENT = 'workspace.plan.upgraded';
 export const DISABLE_EVENT = 'mailer.email.sent';
 
 export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-
-/** Fires `fire` now and then every `everyMs` until stopped; counts events and errors. */
-function repeatedly(fire: () => Promise<unknown>, everyMs: number) {
-  let stopped = false;
-  const stats = { fired: 0, errors: [] as string[] };
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        await fire();
-        stats.fired++;
-      } catch (error) {
-        stats.errors.push((error as Error).message);
-      }
-      const until = performance.now() + everyMs;
-      while (!stopped && performance.now() < until) await sleep(Math.min(50, until - performance.now()));
-    }
-  })();
-  return {
-    stats,
-    stop: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
-}
 
 /** Polls the endpoint's status in the background; remembers when flagged and disabled were first read. */
 function watchStatus(workspace: TestWorkspace, endpointId: string, everyMs: number) {

@@ -2,11 +2,15 @@
  * The spec's rules on a workspace's webhook endpoints, as a model that generated sequences
  * are checked against: at most 25 active endpoints (Limits; the control contract's 4xx for a
  * 26th), deleting one frees its slot however often it is deleted, and an event reaches every
- * active endpoint subscribed to it (Events).
+ * active endpoint subscribed to it (Events). The health model (runEndpointHealthModel) starts
+ * each sequence with endpoints the target has auto-disabled (24 h of failures, scaled: too
+ * slow to be a step): a disabled endpoint gets no delivery and holds no active slot, and
+ * re-enabling it (the dashboard's enable) makes it active and delivered to again (States).
  *
  * Left open by the spec, so accepted either way: the status of a 26th endpoint's refusal (any
  * 4xx), and deleting a deleted endpoint again (done, or refused with a 4xx such as 404).
  * Whether a deleted endpoint still receives events is not judged: the spec names no such rule.
+ * Re-enabling with 25 active is not generated: the spec does not say whether it is refused.
  */
 import fc from 'fast-check';
 import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal } from './run.js';
@@ -16,7 +20,7 @@ export const ENDPOINT_LIMIT = 25;
 /** Endpoints a sequence may create in all: the limit, and room to fill it again after deletions. */
 const MAX_ENDPOINTS_PER_SEQUENCE = ENDPOINT_LIMIT + 8;
 
-type EndpointState = 'active' | 'deleted';
+type EndpointState = 'active' | 'disabled' | 'deleted';
 
 export interface EndpointModel {
   endpoints: EndpointState[];
@@ -27,28 +31,37 @@ export interface EndpointTarget {
   /** Creates an endpoint; its index in creation order, or the refusal. */
   createEndpoint(): Promise<{ created: number } | { refused: Answer }>;
   deleteEndpoint(index: number): Promise<Answer>;
-  /** Fires one event; which of `expected` it did not reach within the delivery bound. */
-  fireEvent(expected: readonly number[]): Promise<{ missing: number[]; boundMs: number }>;
+  /**
+   * Fires one event; which of `expected` it did not reach within the delivery bound, and
+   * which of `silent` it reached by the time every expected one had it.
+   */
+  fireEvent(expected: readonly number[], silent: readonly number[]): Promise<{ missing: number[]; reachedSilent: number[]; boundMs: number }>;
+  /** The dashboard's re-enable of a disabled endpoint (health model only). */
+  enableEndpoint?(index: number): Promise<Answer>;
 }
 
 type Real = ModelReal<EndpointTarget>;
 
-const activeOf = (model: Readonly<EndpointModel>): number[] => model.endpoints.flatMap((state, index) => (state === 'active' ? [index] : []));
+const inState = (model: Readonly<EndpointModel>, wanted: EndpointState): number[] => model.endpoints.flatMap((state, index) => (state === wanted ? [index] : []));
+const activeOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'active');
+const disabledOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'disabled');
 
 /** Creates one endpoint, judged against the limit; true when it was created. */
 async function createOne(model: EndpointModel, real: Real): Promise<boolean> {
   const active = activeOf(model).length;
+  const disabled = disabledOf(model).length;
+  const counts = `${active} active${disabled > 0 ? `, ${disabled} disabled` : ''}`;
   const result = await real.target.createEndpoint();
   if ('created' in result) {
-    real.steps.push({ operation: `create an endpoint (${active} active)`, answer: `created, endpoint ${result.created + 1}` });
+    real.steps.push({ operation: `create an endpoint (${counts})`, answer: `created, endpoint ${result.created + 1}` });
     if (active >= ENDPOINT_LIMIT) throw new ModelViolation(`endpoint ${active + 1} was created with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
     model.endpoints.push('active');
     return true;
   }
-  real.steps.push({ operation: `create an endpoint (${active} active)`, answer: `refused ${describe(result.refused)}` });
+  real.steps.push({ operation: `create an endpoint (${counts})`, answer: `refused ${describe(result.refused)}` });
   const isRefusal = result.refused.status >= 400 && result.refused.status < 500;
   if (active < ENDPOINT_LIMIT || !isRefusal) {
-    throw new ModelViolation(`an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT}, and a deleted endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`);
+    throw new ModelViolation(`an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT} active, and a deleted or disabled endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`);
   }
   return false;
 }
@@ -83,7 +96,7 @@ class FillToLimit implements fc.AsyncCommand<EndpointModel, Real> {
       // One step in the report, a violation or not: how many were created, and how the last was answered.
       const made = real.steps.splice(before);
       const created = made.filter((step) => step.answer.startsWith('created')).length;
-      real.steps.push({ operation: `create endpoints up to the limit, then one more (${made[0]?.operation.match(/\((\d+) active\)/)?.[1] ?? '?'} active before)`, answer: `${created} created; the last: ${made.at(-1)?.answer ?? 'nothing'}` });
+      real.steps.push({ operation: `create endpoints up to the limit, then one more (${made[0]?.operation.match(/\(([^)]*)\)/)?.[1] ?? '?'} before)`, answer: `${created} created; the last: ${made.at(-1)?.answer ?? 'nothing'}` });
     }
   }
 
@@ -96,19 +109,40 @@ class DeleteEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
   constructor(private readonly pick: number) {}
 
   check(model: Readonly<EndpointModel>): boolean {
-    return activeOf(model).length > 0;
+    return model.endpoints.some((state) => state !== 'deleted');
   }
 
   async run(model: EndpointModel, real: Real): Promise<void> {
-    const active = activeOf(model);
-    const index = active[this.pick % active.length]!;
-    const answer = await record(real, `delete endpoint ${index + 1}`, () => real.target.deleteEndpoint(index));
-    if (!is2xx(answer)) throw new ModelViolation(`deleting active endpoint ${index + 1} was refused (${describe(answer)})`);
+    const present = model.endpoints.flatMap((state, index) => (state === 'deleted' ? [] : [index]));
+    const index = present[this.pick % present.length]!;
+    const state = model.endpoints[index]!;
+    const answer = await record(real, `delete endpoint ${index + 1} (${state})`, () => real.target.deleteEndpoint(index));
+    if (!is2xx(answer)) throw new ModelViolation(`deleting ${state} endpoint ${index + 1} was refused (${describe(answer)})`);
     model.endpoints[index] = 'deleted';
   }
 
   toString(): string {
-    return `delete an active endpoint (choice ${this.pick})`;
+    return `delete an endpoint (choice ${this.pick})`;
+  }
+}
+
+class EnableEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly pick: number) {}
+
+  check(model: Readonly<EndpointModel>): boolean {
+    return disabledOf(model).length > 0 && activeOf(model).length < ENDPOINT_LIMIT;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const disabled = disabledOf(model);
+    const index = disabled[this.pick % disabled.length]!;
+    const answer = await record(real, `re-enable endpoint ${index + 1} (${activeOf(model).length} active)`, () => real.target.enableEndpoint!(index));
+    if (!is2xx(answer)) throw new ModelViolation(`re-enabling disabled endpoint ${index + 1} was refused (${describe(answer)}) with ${activeOf(model).length} active`);
+    model.endpoints[index] = 'active';
+  }
+
+  toString(): string {
+    return `re-enable a disabled endpoint (choice ${this.pick})`;
   }
 }
 
@@ -138,9 +172,16 @@ class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
 
   async run(model: EndpointModel, real: Real): Promise<void> {
     const active = activeOf(model);
-    const { missing, boundMs } = await real.target.fireEvent(active);
-    real.steps.push({ operation: `fire an event (${active.length} active endpoints)`, answer: missing.length === 0 ? `reached all ${active.length}` : `endpoint(s) ${missing.map((i) => i + 1).join(', ')} got nothing in ${boundMs} ms` });
-    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${missing.map((i) => i + 1).join(', ')} within ${boundMs} ms`);
+    const disabled = disabledOf(model);
+    const { missing, reachedSilent, boundMs } = await real.target.fireEvent(active, disabled);
+    const names = (indexes: readonly number[]) => indexes.map((i) => i + 1).join(', ');
+    const answer = [
+      missing.length === 0 ? `reached all ${active.length} active` : `active endpoint(s) ${names(missing)} got nothing in ${boundMs} ms`,
+      ...(reachedSilent.length > 0 ? [`disabled endpoint(s) ${names(reachedSilent)} got it`] : []),
+    ].join('; ');
+    real.steps.push({ operation: `fire an event (${active.length} active${disabled.length > 0 ? `, ${disabled.length} disabled` : ''})`, answer });
+    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${names(missing)} within ${boundMs} ms`);
+    if (reachedSilent.length > 0) throw new ModelViolation(`an event reached disabled endpoint(s) ${names(reachedSilent)}: a disabled endpoint gets no further deliveries`);
   }
 
   toString(): string {
@@ -160,4 +201,18 @@ export const ENDPOINT_COMMANDS = [
 /** Generated sequences of ENDPOINT_COMMANDS against fresh workspaces (run.ts). */
 export function runEndpointModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
   return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [] }), options);
+}
+
+/** Endpoints every sequence of the health model starts with, already auto-disabled by the target. */
+export const DISABLED_AT_START = 2;
+
+/** The health model's operations: the endpoint model's and the dashboard's re-enable. */
+export const ENDPOINT_HEALTH_COMMANDS = [...ENDPOINT_COMMANDS, fc.nat(30).map((pick) => new EnableEndpoint(pick))];
+
+/**
+ * Generated sequences of ENDPOINT_HEALTH_COMMANDS, each against a workspace whose endpoints
+ * 1..DISABLED_AT_START the target has auto-disabled (their receivers answer 2xx again).
+ */
+export function runEndpointHealthModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
+  return runModel(ENDPOINT_HEALTH_COMMANDS, (): EndpointModel => ({ endpoints: Array.from({ length: DISABLED_AT_START }, () => 'disabled' as const) }), options);
 }

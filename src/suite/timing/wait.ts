@@ -6,6 +6,7 @@
 import type { CapturedDelivery } from '../../receiver/types.js';
 import type { ReceiverEndpoint } from '../../receiver/endpoint.js';
 import type { CheckContext } from '../context.js';
+import { sleep } from '../../clock/wait.js';
 import type { AttemptTiming } from './schedule.js';
 
 /** Deliveries of one event id at an endpoint, in arrival order. */
@@ -62,4 +63,29 @@ export function seconds(ms: number): string {
 export async function settled(inbox: ReceiverEndpoint, delivery: CapturedDelivery, boundMs: number): Promise<CapturedDelivery> {
   await within(inbox, () => delivery.answer !== 'pending', boundMs);
   return delivery;
+}
+
+/** Fires `fire` now and then every `everyMs` until stopped; counts events and errors. */
+export function repeatedly(fire: () => Promise<unknown>, everyMs: number) {
+  let stopped = false;
+  const stats = { fired: 0, errors: [] as string[] };
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await fire();
+        stats.fired++;
+      } catch (error) {
+        stats.errors.push((error as Error).message);
+      }
+      const until = performance.now() + everyMs;
+      while (!stopped && performance.now() < until) await sleep(Math.min(50, until - performance.now()));
+    }
+  })();
+  return {
+    stats,
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
 }

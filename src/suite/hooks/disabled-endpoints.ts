@@ -1,0 +1,72 @@
+/**
+ * Workspaces whose endpoints the target has auto-disabled, for the endpoint health model:
+ * 24 h of consecutive failures (scaled) is too slow to be one step of a generated sequence,
+ * so a batch of workspaces is driven there side by side before the sequences use them. Each
+ * gets `perWorkspace` endpoints whose receivers answer 500 while an event is fired every 4
+ * scaled hours (a target that disables at the first failure after 24 h sees one within 4 h),
+ * until every one reads disabled; then the receivers answer 2xx again ("the receiver is
+ * back"), as the spec's re-enable assumes. The events, their retries and the reads are kept
+ * few: the batch runs beside timing checks of the same run.
+ */
+import { pollUntil, sleep } from '../../clock/wait.js';
+import type { CheckContext } from '../context.js';
+import { SPEC_AUTO_DISABLE_MS } from '../timing/schedule.js';
+import { repeatedly } from '../timing/wait.js';
+import type { HookedEndpoint } from '../webhooks.js';
+import type { TestWorkspace } from '../workspace.js';
+
+const EVENT_EVERY_MS = 4 * 3_600_000;
+const POLL_MS = 1_000;
+/** Reads start at this fraction of the period: disabling early is HOOK-AUTO-DISABLE's to judge. */
+const FIRST_READ_AT = 0.9;
+/** Past the scaled 24 h: one more event interval, a tenth of the period and 3 s for the reads. */
+const slackMs = (periodMs: number, intervalMs: number): number => intervalMs + periodMs / 10 + 3_000;
+
+export interface DisabledWorkspace {
+  workspace: TestWorkspace;
+  /** The auto-disabled endpoints, receivers answering 2xx again. */
+  hooks: HookedEndpoint[];
+}
+
+/**
+ * `count` workspaces at `scale`, each with `perWorkspace` auto-disabled endpoints subscribed to
+ * every event; undefined when an endpoint did not read disabled in time (HOOK-AUTO-DISABLE
+ * judges that; the caller skips).
+ */
+export async function disabledEndpointWorkspaces(t: CheckContext, options: { count: number; perWorkspace: number; scale: number; event: string }): Promise<DisabledWorkspace[] | undefined> {
+  const { count, perWorkspace, scale, event } = options;
+  const intervalMs = EVENT_EVERY_MS / scale;
+  const periodMs = SPEC_AUTO_DISABLE_MS / scale;
+  const prepared = await Promise.all(
+    Array.from({ length: count }, async (): Promise<DisabledWorkspace> => {
+      const workspace = await t.workspace({ timeScale: scale });
+      const hooks: HookedEndpoint[] = [];
+      for (let i = 0; i < perWorkspace; i++) {
+        const hook = await t.hookEndpoint(workspace, ['*']);
+        hook.inbox.failAll({ status: 500 });
+        hooks.push(hook);
+      }
+      return { workspace, hooks };
+    }),
+  );
+  return driveToDisabled(prepared, { intervalMs, periodMs, event });
+}
+
+async function driveToDisabled(prepared: DisabledWorkspace[], o: { intervalMs: number; periodMs: number; event: string }): Promise<DisabledWorkspace[] | undefined> {
+  const firing = repeatedly(() => Promise.all(prepared.map((p) => p.workspace.fireEvent(o.event, { certify: 'endpoint health model: auto-disable' }))), o.intervalMs);
+  try {
+    await sleep(FIRST_READ_AT * o.periodMs);
+    const states = await Promise.all(
+      prepared.flatMap((p) =>
+        p.hooks.map((hook) =>
+          pollUntil(() => p.workspace.getEndpoint(hook.registered.endpointId), (status) => status.state === 'disabled', { intervalMs: POLL_MS, timeoutMs: (1 - FIRST_READ_AT) * o.periodMs + slackMs(o.periodMs, o.intervalMs) }),
+        ),
+      ),
+    );
+    if (!states.every((state) => state.ok)) return undefined;
+  } finally {
+    await firing.stop();
+  }
+  for (const p of prepared) for (const hook of p.hooks) hook.inbox.reset();
+  return prepared;
+}
