@@ -48,8 +48,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('endpoint-double-delete-frees-slot', 'MODEL-ENDPOINTS'),
   // Only auto-disabled endpoints show these: the health model's sequences start with two.
-  proof('disabled-endpoint-holds-slot', 'MODEL-ENDPOINT-HEALTH'),
-  proof('reenabled-endpoint-silent', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
+  // Mostly waiting: the 24 s (scaled) auto-disable of a batch, again for each batch shrinking needs.
+  waits(proof('disabled-endpoint-holds-slot', 'MODEL-ENDPOINT-HEALTH')),
+  waits(proof('reenabled-endpoint-silent', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
   proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),

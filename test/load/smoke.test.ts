@@ -14,15 +14,20 @@ const SMOKE_LIMIT_MS = 170_000;
 /** The arrival-rate executors of each scenario (rotation: the old and the new token's). */
 const ARRIVAL_RATE_EXECUTORS: Record<string, number> = { calls: 1, 'calls-ramp': 1, fanout: 1, rotation: 2 };
 
-describe('load smoke', () => {
-  const reportDir = mkdtempSync(join(tmpdir(), 'load-smoke-'));
-  afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
+// The tests run side by side (each mostly waits on k6); the split run compares itself with
+// the one-process run, which both share.
+describe.concurrent('load smoke', () => {
+  const root = mkdtempSync(join(tmpdir(), 'load-smoke-'));
+  const reportDir = join(root, 'one-process');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let oneProcess: ReturnType<typeof runLoad> | undefined;
+  // Fan-out through a pool of two receiver processes on one port (the threshold tests use one).
+  const oneProcessRun = () => (oneProcess ??= runLoad(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS, { LOAD_RECEIVER_WORKERS: '2' }));
 
   it.skipIf(!K6_PATH)(
     `npm run load -- --smoke passes every scenario against the reference and writes the reports${K6_SKIP_REASON}`,
     async () => {
-      // Fan-out through a pool of two receiver processes on one port (the threshold tests use one).
-      const { code, output } = await runLoad(['--smoke', '--no-build', '--report-dir', reportDir], SMOKE_LIMIT_MS, { LOAD_RECEIVER_WORKERS: '2' });
+      const { code, output } = await oneProcessRun();
       expect(code, output.slice(-3000)).toBe(0);
       expect(output).toContain('(2 processes on one port)');
       const report = JSON.parse(readFileSync(join(reportDir, 'summary.json'), 'utf8')) as {
@@ -54,9 +59,10 @@ describe('load smoke', () => {
   it.skipIf(!K6_PATH)(
     `npm run load -- --smoke --instances 3 splits every scenario into three execution segments: one merged verdict, the same counts as one process${K6_SKIP_REASON}`,
     async () => {
-      const dir = join(reportDir, 'segments');
-      const { code, output } = await runLoad(['--smoke', '--instances', '3', '--no-build', '--report-dir', dir], SMOKE_LIMIT_MS);
+      const dir = join(root, 'segments');
+      const [{ code, output }, one] = await Promise.all([runLoad(['--smoke', '--instances', '3', '--no-build', '--report-dir', dir], SMOKE_LIMIT_MS), oneProcessRun()]);
       expect(code, output.slice(-3000)).toBe(0);
+      expect(one.code, one.output.slice(-3000)).toBe(0);
       const report = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { passed: boolean; scenarios: Array<{ scenario: string; segments?: number; thresholds: unknown[] }> };
       expect(report.passed).toBe(true);
       expect(report.scenarios.map((s) => [s.scenario, s.segments])).toEqual(['calls', 'calls-ramp', 'fanout', 'rotation'].map((name) => [name, 3]));
@@ -80,7 +86,7 @@ describe('load smoke', () => {
 
       // The same samples, as a k6-operator run's runners would leave them, through `load merge`
       // under the run's settings (the smoke profile of calls): the same verdicts.
-      const merged = join(reportDir, 'merged');
+      const merged = join(root, 'merged');
       const samples = [1, 2, 3].map((i) => join(dir, `calls.segment-${i}.ndjson.gz`));
       const merge = await runLoad(['merge', 'calls', ...samples, '--no-build', '--report-dir', merged], 60_000, { LOAD_RATE: '20', LOAD_DURATION: '5s' });
       expect(merge.code, merge.output.slice(-3000)).toBe(0);
@@ -94,7 +100,7 @@ describe('load smoke', () => {
 
   it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
     const token = 'svc_live_FAKE_not_a_real_token';
-    const { code, output } = await runLoad(['calls', '--no-build', '--report-dir', reportDir], 60_000, {
+    const { code, output } = await runLoad(['calls', '--no-build', '--report-dir', join(root, 'refused')], 60_000, {
       SVC_BASE_URL: 'http://127.0.0.1:9',
       SVC_TOKEN: token,
     });
