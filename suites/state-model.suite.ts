@@ -1,7 +1,8 @@
 /**
  * The service as models (src/suite/model/): generated sequences of token creation,
- * revocation and use, suspension and reinstatement (token-model.ts), and of endpoint
- * creation up to the limit, deletion and events (endpoint-model.ts), each on a fresh
+ * revocation and use, suspension and reinstatement (token-model.ts), of endpoint
+ * creation up to the limit, deletion and events (endpoint-model.ts), and of the same with
+ * re-enable on workspaces whose endpoints the target has auto-disabled, each on a fresh
  * workspace, every answer judged against the spec's rules; a failure is shrunk to the
  * shortest sequence that shows it and reported step by step, with the seed that replays it.
  */

@@ -60,7 +60,7 @@ describe('fan-out verdict', () => {
   it('learns the calls of every runner from their samples', async () => {
     const tally = new FanoutTally(ENDPOINTS);
     const placed = await learnPlacedCalls(tally, [runnerSamples('a.ndjson.gz', ['call_a1', 'call_a2']), runnerSamples('b.ndjson.gz', ['call_b1'])]);
-    expect(placed).toEqual({ placed: 3, untracked: 0 });
+    expect(placed).toEqual({ placed: 3, untracked: 0, lastSampleMs: T0 + 1 });
     expect(tally.stats()).toMatchObject({ calls_expected: 3, expected: 18, arrived: 0, lost: 18 });
   });
 

@@ -4,8 +4,8 @@
  * runners placed are read from their samples and the figures judged (fanout-verdict.ts):
  * runners never talk to the harness, so they split like any other scenario.
  */
-import type { ReceiverEndpoint } from '../../receiver/index.js';
 import { resolve } from 'node:path';
+import type { ReceiverEndpoint } from '../../receiver/index.js';
 import { log, NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
 import { writeFanoutObservations } from '../fanout-verdict.js';
 import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout-watch.js';
