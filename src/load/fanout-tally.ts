@@ -6,17 +6,6 @@
  * k6 runs; fanout-verdict.ts tells it the placed calls once k6 has ended, and reads it.
  */
 
-/** The capturing receiver's counters (its /_stats): how deliveries ended on its side. */
-export interface ReceiverCounters {
-  total: number;
-  /** The service hung up before the answer (e.g. its delivery time-out): a failed attempt, retried later. */
-  client_closed: number;
-  timed_out: number;
-  resets: number;
-  client_errors: number;
-  strays: number;
-}
-
 /** What the tally says of a run. */
 export interface FanoutStats {
   endpoints: number;
@@ -82,6 +71,13 @@ export class FanoutTally {
   readonly #arrivalsByCall = new Map<string, number>();
   readonly #eventLatency: Reservoir;
   readonly #placementLatency: Reservoir;
+  /**
+   * Arrival times of completed events whose call's placement time is not known yet (no
+   * metadata.placed_at_ms in them, and the call not learnt yet): measured once it is. Bounded.
+   */
+  readonly #awaitingPlacement = new Map<string, number[]>();
+  #awaitingCount = 0;
+  readonly #maxSamples: number;
   #total = 0;
   #noCall = 0;
   #badSignatures = 0;
@@ -92,6 +88,7 @@ export class FanoutTally {
   constructor(endpoints: readonly string[], options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {}) {
     this.#endpoints = new Set(endpoints);
     this.#types = new Set(options.types ?? LIFECYCLE_EVENTS);
+    this.#maxSamples = options.maxSamples ?? MAX_SAMPLES;
     this.#eventLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
     this.#placementLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
   }
@@ -100,6 +97,9 @@ export class FanoutTally {
   expect(callId: string, placedAtMs: number): boolean {
     if (!this.#expected.has(callId) && this.#expected.size >= MAX_EXPECTED_CALLS) return false;
     this.#expected.set(callId, placedAtMs);
+    for (const receivedAtMs of this.#awaitingPlacement.get(callId) ?? []) this.#placementLatency.add(receivedAtMs - placedAtMs);
+    this.#awaitingCount -= this.#awaitingPlacement.get(callId)?.length ?? 0;
+    this.#awaitingPlacement.delete(callId);
     return true;
   }
 
@@ -122,6 +122,10 @@ export class FanoutTally {
       if (a.eventType === COMPLETED) {
         const placedAt = this.#expected.get(a.callId) ?? a.placedAtMs;
         if (placedAt !== undefined) this.#placementLatency.add(a.receivedAtMs - placedAt);
+        else if (this.#awaitingCount < this.#maxSamples) {
+          this.#awaitingPlacement.set(a.callId, [...(this.#awaitingPlacement.get(a.callId) ?? []), a.receivedAtMs]);
+          this.#awaitingCount++;
+        }
       }
     }
   }

@@ -8,7 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FanoutStats, FanoutTally, ReceiverCounters } from './fanout-tally.js';
+import type { ReceiverStats } from '../receiver/index.js';
+import type { FanoutStats, FanoutTally } from './fanout-tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from './merge.js';
 
 /** The counter each VU adds to for a call it placed (load/scenarios/fanout.ts). */
@@ -49,7 +50,7 @@ export async function drain(tally: FanoutTally, drainMs: number, pollMs = DRAIN_
 }
 
 /** The figures the fanout script's thresholds and the report name. */
-export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: ReceiverCounters): ObservedMetric[] {
+export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: ReceiverStats): ObservedMetric[] {
   const counter = (name: string, value: number): ObservedMetric => ({ name, type: 'counter', values: [value] });
   const gauge = (name: string, value: number): ObservedMetric => ({ name, type: 'gauge', values: [value] });
   return [
@@ -62,7 +63,7 @@ export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver
     counter('fanout_duplicates', stats.duplicates),
     counter('fanout_unattributed_deliveries', stats.unattributed),
     gauge('fanout_deliveries_per_second', stats.deliveries_per_second),
-    counter('fanout_receiver_client_closed', receiver?.client_closed ?? 0),
+    counter('fanout_receiver_client_closed', receiver?.clientClosed ?? 0),
     { name: 'fanout_event_to_arrival_ms', type: 'trend', values: stats.samples?.event_to_arrival_ms ?? [] },
     { name: 'fanout_placement_to_arrival_ms', type: 'trend', values: stats.samples?.placement_to_arrival_ms ?? [] },
   ];
@@ -73,13 +74,13 @@ export interface FanoutVerdictInput {
   /** The runners' sample files (k6 --out json=…). */
   samples: readonly string[];
   drainMs: number;
-  receiver?: () => ReceiverCounters | undefined;
+  receiver?: () => ReceiverStats | undefined;
   /** Where the observed figures go, as k6 output lines. */
   out: string;
 }
 
 /** Learns the placed calls, drains, writes the observed figures to `out`; returns the stats for the log. */
-export async function writeFanoutObservations(input: FanoutVerdictInput): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: ReceiverCounters }> {
+export async function writeFanoutObservations(input: FanoutVerdictInput): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: ReceiverStats }> {
   const calls = await learnPlacedCalls(input.tally, input.samples);
   const stats = await drain(input.tally, input.drainMs);
   const receiver = input.receiver?.();

@@ -6,18 +6,7 @@
  */
 import { ID_PATTERNS, findFirstId } from '../ids.js';
 import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../receiver/index.js';
-import { FanoutTally, type Arrival, type ReceiverCounters } from './fanout-tally.js';
-
-export function receiverCounters(stats: ReceiverStats): ReceiverCounters {
-  return {
-    total: stats.total,
-    client_closed: stats.clientClosed,
-    timed_out: stats.timedOut,
-    resets: stats.resets,
-    client_errors: stats.clientErrors,
-    strays: stats.strays,
-  };
-}
+import { FanoutTally, type Arrival } from './fanout-tally.js';
 
 /** What the tally needs from one captured delivery (parsed JSON only; never the secret). */
 export function arrivalOf(delivery: CapturedDelivery): Arrival {
@@ -52,8 +41,8 @@ export function arrivalsAt(endpoints: readonly ReceiverEndpoint[]): ArrivalFeed 
 
 export interface FanoutWatch {
   tally: FanoutTally;
-  /** The receiver's own counters (GET /_stats), when known. */
-  receiverCounters(): ReceiverCounters | undefined;
+  /** The receiver's own counters (its GET /_stats), when known. */
+  receiverStats(): ReceiverStats | undefined;
   stop(): void;
 }
 
@@ -61,5 +50,5 @@ export interface FanoutWatch {
 export function watchFanout(endpointNames: readonly string[], feed: ArrivalFeed, receiverStats?: () => ReceiverStats): FanoutWatch {
   const tally = new FanoutTally(endpointNames);
   const stop = feed((arrival) => tally.arrive(arrival));
-  return { tally, receiverCounters: () => (receiverStats ? receiverCounters(receiverStats()) : undefined), stop };
+  return { tally, receiverStats: () => receiverStats?.(), stop };
 }

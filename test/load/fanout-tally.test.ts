@@ -78,6 +78,17 @@ describe('fan-out tally', () => {
     expect(tally.stats(true).samples!.placement_to_arrival_ms).toEqual([690]);
   });
 
+  it('a completed event without placement metadata is measured once its call is learnt (after k6 ends), within a bound', () => {
+    const tally = new FanoutTally(['e1'], { maxSamples: 2 });
+    for (const callId of ['call_a', 'call_b', 'call_c']) tally.arrive(arrival({ callId, receivedAtMs: T0 + 900 }));
+    expect(tally.stats(true).samples!.placement_to_arrival_ms).toEqual([]);
+    tally.expect('call_a', T0 + 100);
+    tally.expect('call_b', T0 + 300);
+    // call_c arrived past the bound of 2 waiting arrivals: not measured.
+    tally.expect('call_c', T0 + 500);
+    expect(tally.stats(true).samples!.placement_to_arrival_ms).toEqual([800, 600]);
+  });
+
   it('deliveries per second over the arrival window', () => {
     const tally = new FanoutTally(['e1']);
     for (let i = 0; i <= 10; i++) tally.arrive(arrival({ callId: `call_${i}`, receivedAtMs: T0 + i * 100 }));

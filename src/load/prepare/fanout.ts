@@ -60,11 +60,11 @@ async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepare
 async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<string[]> {
   const out = resolve(run.reportDir, `${run.scenario}.receivers.ndjson`);
   const drainMs = 1000 * Number(run.env.LOAD_DRAIN_S ?? DEFAULT_DRAIN_S);
-  const { stats, calls, receiver } = await writeFanoutObservations({ tally: watch.tally, samples: run.samples, drainMs, receiver: watch.receiverCounters, out });
+  const { stats, calls, receiver } = await writeFanoutObservations({ tally: watch.tally, samples: run.samples, drainMs, receiver: watch.receiverStats, out });
   log(
     `  fan-out: ${stats.endpoints} endpoints, ${calls.placed} calls placed, ${stats.arrived}/${stats.expected} expected deliveries arrived ` +
       `(${stats.lost} lost), ${stats.deliveries_total} deliveries at ${stats.deliveries_per_second.toFixed(1)}/s, ` +
-      `${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates, ${receiver?.client_closed ?? 0} attempts abandoned by the service`,
+      `${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates, ${receiver?.clientClosed ?? 0} attempts abandoned by the service`,
   );
   return [out];
 }
