@@ -89,16 +89,17 @@ export class FanoutTally {
     this.#endpoints = new Set(endpoints);
     this.#types = new Set(options.types ?? LIFECYCLE_EVENTS);
     this.#maxSamples = options.maxSamples ?? MAX_SAMPLES;
-    this.#eventLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
-    this.#placementLatency = new Reservoir(options.maxSamples ?? MAX_SAMPLES, options.random ?? Math.random);
+    this.#eventLatency = new Reservoir(this.#maxSamples, options.random ?? Math.random);
+    this.#placementLatency = new Reservoir(this.#maxSamples, options.random ?? Math.random);
   }
 
   /** A VU placed `callId`; false once the bound on tracked calls is reached. */
   expect(callId: string, placedAtMs: number): boolean {
     if (!this.#expected.has(callId) && this.#expected.size >= MAX_EXPECTED_CALLS) return false;
     this.#expected.set(callId, placedAtMs);
-    for (const receivedAtMs of this.#awaitingPlacement.get(callId) ?? []) this.#placementLatency.add(receivedAtMs - placedAtMs);
-    this.#awaitingCount -= this.#awaitingPlacement.get(callId)?.length ?? 0;
+    const awaiting = this.#awaitingPlacement.get(callId) ?? [];
+    for (const receivedAtMs of awaiting) this.#placementLatency.add(receivedAtMs - placedAtMs);
+    this.#awaitingCount -= awaiting.length;
     this.#awaitingPlacement.delete(callId);
     return true;
   }
@@ -123,7 +124,9 @@ export class FanoutTally {
         const placedAt = this.#expected.get(a.callId) ?? a.placedAtMs;
         if (placedAt !== undefined) this.#placementLatency.add(a.receivedAtMs - placedAt);
         else if (this.#awaitingCount < this.#maxSamples) {
-          this.#awaitingPlacement.set(a.callId, [...(this.#awaitingPlacement.get(a.callId) ?? []), a.receivedAtMs]);
+          let awaiting = this.#awaitingPlacement.get(a.callId);
+          if (!awaiting) this.#awaitingPlacement.set(a.callId, (awaiting = []));
+          awaiting.push(a.receivedAtMs);
           this.#awaitingCount++;
         }
       }
