@@ -1,10 +1,10 @@
 /**
- * The service as models (src/suite/model/): generated sequences of token creation,
+ * The service as models (src/suite/model/): a fixed sequence per rule, then generated ones, of token creation,
  * revocation and use, suspension and reinstatement (token-model.ts), of endpoint
  * creation up to the limit, deletion and events (endpoint-model.ts), and of the same with
  * re-enable on workspaces whose endpoints the target has auto-disabled, each on a fresh
- * workspace, every answer judged against the spec's rules; a failure is shrunk to the
- * shortest sequence that shows it and reported step by step, with the seed that replays it.
+ * workspace, every answer judged against the spec's rules; a generated failure is shrunk to
+ * the shortest sequence that shows it and reported step by step, with the seed that replays it.
  */
 import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
@@ -149,6 +149,7 @@ async function checkModel<Target>(
   // No control interface, or an adapter that cannot do an operation: the check is skipped with the reason, never passed or failed.
   const result = await run({ ...budget, seed, newTarget, isFatal: (error) => error instanceof ControlUnsupported || error instanceof CheckSkip });
   t.measure('sequences', result.sequences);
+  t.measure('scenarios', result.scenarios);
   t.measure('steps', result.steps);
   t.measure('duration_ms', Math.round(performance.now() - started));
   if (result.counterexample) {
@@ -157,7 +158,7 @@ async function checkModel<Target>(
     const numbered = steps.map((step, i) => `${i + 1}. ${step.operation} → ${step.answer}`).join('; ');
     t.fail(`${violation}. Shortest sequence found (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
   }
-  t.detail(`${result.sequences} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`);
+  t.detail(`${result.scenarios} fixed and ${result.sequences - result.scenarios} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`);
 }
 
 certifySuite('state-model', () => {

@@ -286,19 +286,19 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID']),
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4']),
 
-  // --- The service as a model: generated sequences ------------------------------------------
-  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'Generated sequences of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules',
+  // --- The service as a model: a fixed sequence per rule, then generated ones ----------------
+  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules',
     ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION', 'AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'EP-AGENTS', 'ERR-CODE-MISSING-SCOPE'], {
       tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' },
       accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
     }),
 
-  c('MODEL-ENDPOINTS', 'state-model', 'must', 'Generated sequences of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
+  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
     ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
       accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
     }),
 
-  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'Generated sequences on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and delivered to',
+  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and delivered to',
     ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3'], {
       accepts: 'everything MODEL-ENDPOINTS accepts; re-enabling with 25 active is not generated (the spec does not say whether it is refused)',
     }),

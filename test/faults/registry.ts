@@ -42,7 +42,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('live-prefix-in-staging', 'TOKEN-STAGING-PREFIX'),
   proof('rotation-flush', 'ROTATION-NO-DOWNTIME'),
   proof('rotation-flush-late', 'ROTATION-NO-DOWNTIME'),
-  // Only a sequence shows these: the generated sequences of MODEL-TOKENS-SUSPENSION find them.
+  // Only a sequence shows these: the fixed scenarios of the models find them, whatever the seed.
   proof('suspended-revoke-keeps-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
   proof('double-revoke-frees-slot', 'MODEL-TOKENS-SUSPENSION'),

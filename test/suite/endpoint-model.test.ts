@@ -3,10 +3,11 @@
  * that keeps the rules passes; one whose repeated deletions free slots, and one that stops
  * delivering to an endpoint created after a deletion, are caught with short counterexamples.
  * The health model starts from auto-disabled endpoints: a workspace that counts them toward
- * the limit, delivers to them, or never delivers to a re-enabled one is caught.
+ * the limit, delivers to them, or never delivers to a re-enabled one is caught. Each bug is
+ * caught by the fixed scenarios alone too, with no sequence generated: whatever the seed.
  */
 import { describe, expect, it } from 'vitest';
-import { DISABLED_AT_START, ENDPOINT_LIMIT, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
+import { DISABLED_AT_START, ENDPOINT_HEALTH_SCENARIOS, ENDPOINT_LIMIT, ENDPOINT_SCENARIOS, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
 
 interface Bugs {
   /** Every DELETE request, of a deleted endpoint too, frees a slot. */
@@ -71,6 +72,16 @@ describe('the endpoint model', () => {
     expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
+
+  it.each([
+    ['repeated deletions freeing slots', { countDeletions: true }],
+    ['an active endpoint that an event never reaches', { deafAfterDeletion: true }],
+  ] as const)('catches %s with its fixed scenarios alone', async (_name, bugs) => {
+    const scenariosOnly = { ...budget, sequences: ENDPOINT_SCENARIOS.length };
+    expect((await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample).toBeUndefined();
+    const result = await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace(bugs) });
+    expect(result).toMatchObject({ scenarios: result.sequences, counterexample: { violation: expect.any(String) } });
+  });
 });
 
 describe('the endpoint health model', () => {
@@ -90,5 +101,14 @@ describe('the endpoint health model', () => {
     const result = await health(bugs);
     expect(result.counterexample?.violation).toMatch(violation);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+    // The scenarios alone, whatever the seed: 12 generated sequences once missed a re-enable followed by an event.
+    const scenariosOnly = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => memoryWorkspace(bugs, DISABLED_AT_START) });
+    expect(scenariosOnly.counterexample?.violation).toMatch(violation);
+  });
+
+  it('catches a re-enable that leaves the endpoint disabled, with its fixed scenarios alone', async () => {
+    const ignoringEnable = (): EndpointTarget => ({ ...memoryWorkspace({}, DISABLED_AT_START), enableEndpoint: async () => ({ status: 204 }) });
+    const result = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => ignoringEnable() });
+    expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint\(s\) 1/);
   });
 });

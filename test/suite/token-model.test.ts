@@ -5,7 +5,7 @@
  * target that cannot even be set up never passes.
  */
 import { describe, expect, it } from 'vitest';
-import { runTokenModel, type Answer, type TokenTarget } from '../../src/suite/model/token-model.js';
+import { runTokenModel, TOKEN_SCENARIOS, type Answer, type TokenTarget } from '../../src/suite/model/token-model.js';
 
 class CannotDoIt extends Error {}
 
@@ -74,9 +74,20 @@ describe('the token model', () => {
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
+  it.each([
+    ['a slot freed per revocation request', true, false, /a third active token was created/],
+    ['a reinstatement that widens narrowed tokens', false, true, /answered 200, expected 4xx missing_scope/],
+  ] as const)('catches %s with its fixed scenarios alone, whatever the seed', async (_name, countRevocations, reinstateWidens, violation) => {
+    const scenariosOnly = { ...budget, sequences: TOKEN_SCENARIOS.length };
+    expect((await runTokenModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample).toBeUndefined();
+    const result = await runTokenModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace(countRevocations, reinstateWidens) });
+    expect(result.counterexample?.violation).toMatch(violation);
+    expect(result.scenarios).toBe(result.sequences);
+  });
+
   it('rethrows what the target cannot do, rather than reporting it as a violation', async () => {
-    const cannot: TokenTarget = { ...memoryWorkspace(), suspend: async () => { throw new CannotDoIt('no suspension here'); } };
-    await expect(runTokenModel({ ...budget, newTarget: async () => cannot })).rejects.toThrow('no suspension here');
+    const cannot = (): TokenTarget => ({ ...memoryWorkspace(), suspend: async () => { throw new CannotDoIt('no suspension here'); } });
+    await expect(runTokenModel({ ...budget, newTarget: async () => cannot() })).rejects.toThrow('no suspension here');
   });
 
   it('a target that cannot be set up is a failure, never a pass', async () => {

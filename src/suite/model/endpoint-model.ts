@@ -1,6 +1,6 @@
 /**
- * The spec's rules on a workspace's webhook endpoints, as a model that generated sequences
- * are checked against: at most 25 active endpoints (Limits; the control contract's 4xx for a
+ * The spec's rules on a workspace's webhook endpoints, as a model that a fixed sequence per
+ * rule and generated sequences are checked against: at most 25 active endpoints (Limits; the control contract's 4xx for a
  * 26th), deleting one frees its slot however often it is deleted, and an event reaches every
  * active endpoint subscribed to it (Events). The health model (runEndpointHealthModel) starts
  * each sequence with endpoints the target has auto-disabled (24 h of failures, scaled: too
@@ -13,7 +13,7 @@
  * Re-enabling with 25 active is not generated: the spec does not say whether it is refused.
  */
 import fc from 'fast-check';
-import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal } from './run.js';
+import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Scenario } from './run.js';
 
 /** The spec's limit on active endpoints per workspace. */
 export const ENDPOINT_LIMIT = 25;
@@ -198,9 +198,16 @@ export const ENDPOINT_COMMANDS = [
   fc.constant(new FireEvent()),
 ];
 
-/** Generated sequences of ENDPOINT_COMMANDS against fresh workspaces (run.ts). */
+/** One sequence per rule of the endpoint model, run before the generated ones. */
+export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
+  { rule: 'a workspace holds at most 25 active endpoints', commands: [new FillToLimit()] },
+  { rule: 'a deleted endpoint frees its slot once, however often it is deleted', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new DeleteAgain(0), new FillToLimit()] },
+  { rule: 'an event reaches every active endpoint, those created after a deletion too', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()] },
+];
+
+/** ENDPOINT_SCENARIOS, then generated sequences of ENDPOINT_COMMANDS, against fresh workspaces (run.ts). */
 export function runEndpointModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [] }), options);
+  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [] }), options, ENDPOINT_SCENARIOS);
 }
 
 /** Endpoints every sequence of the health model starts with, already auto-disabled by the target. */
@@ -209,10 +216,18 @@ export const DISABLED_AT_START = 2;
 /** The health model's operations: the endpoint model's and the dashboard's re-enable. */
 export const ENDPOINT_HEALTH_COMMANDS = [...ENDPOINT_COMMANDS, fc.nat(30).map((pick) => new EnableEndpoint(pick))];
 
+/** One sequence per rule on disabled endpoints, each from DISABLED_AT_START of them; run before the generated ones. */
+export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
+  { rule: 'a re-enabled endpoint is active and delivered to again', commands: [new EnableEndpoint(0), new FireEvent()] },
+  { rule: 'a disabled endpoint gets no delivery', commands: [new CreateEndpoint(), new FireEvent()] },
+  { rule: 'a disabled endpoint holds no active slot', commands: [new FillToLimit()] },
+];
+
 /**
- * Generated sequences of ENDPOINT_HEALTH_COMMANDS, each against a workspace whose endpoints
- * 1..DISABLED_AT_START the target has auto-disabled (their receivers answer 2xx again).
+ * ENDPOINT_HEALTH_SCENARIOS, then generated sequences of ENDPOINT_HEALTH_COMMANDS, each
+ * against a workspace whose endpoints 1..DISABLED_AT_START the target has auto-disabled
+ * (their receivers answer 2xx again).
  */
 export function runEndpointHealthModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  return runModel(ENDPOINT_HEALTH_COMMANDS, (): EndpointModel => ({ endpoints: Array.from({ length: DISABLED_AT_START }, () => 'disabled' as const) }), options);
+  return runModel(ENDPOINT_HEALTH_COMMANDS, (): EndpointModel => ({ endpoints: Array.from({ length: DISABLED_AT_START }, () => 'disabled' as const) }), options, ENDPOINT_HEALTH_SCENARIOS);
 }

@@ -50,7 +50,10 @@ export interface ModelRunOptions<Target> {
 }
 
 export interface ModelRunResult {
+  /** Sequences run in all: the fixed scenarios, then the generated ones. */
   sequences: number;
+  /** Of those, the model's fixed scenarios. */
+  scenarios: number;
   steps: number;
   /** The shortest failing sequence found (shrunk), its steps as they ran, and why it failed. */
   counterexample?: { steps: Step[]; violation: string };
@@ -59,41 +62,93 @@ export interface ModelRunResult {
 type Command<Model extends object, Target> = fc.AsyncCommand<Model, Real<Target>>;
 
 /**
- * Runs generated sequences of `commands` against fresh workspaces, each starting from
- * `initial()` and each step judged by the model. On a violation fast-check shrinks the
- * sequence; the last sequence that failed is the shrunk one, and its steps as they ran are
- * the counterexample.
+ * A fixed sequence that breaks if one rule of the model is broken. Generated sequences find
+ * a broken rule only with a probability (a few sequences may never re-enable an endpoint and
+ * then fire an event); a scenario per rule makes finding it certain, whatever the seed.
+ */
+export interface Scenario<Model extends object, Target> {
+  /** The rule it exercises, for the reader of a counterexample. */
+  rule: string;
+  commands: ReadonlyArray<Command<Model, Target>>;
+}
+
+/** A command of a scenario that its model state does not allow: the scenario is wrong, not the target. */
+export class ScenarioError extends Error {}
+
+/** What the sequences of one run share: fresh targets, the tally, and the end of the run on a fatal error. */
+class SequenceRunner<Target> {
+  sequences = 0;
+  steps = 0;
+  lastFailure: ModelRunResult['counterexample'];
+  fatal: { error: unknown } | undefined;
+
+  constructor(private readonly options: ModelRunOptions<Target>) {}
+
+  /** Runs one sequence on a fresh target; a violation is recorded and rethrown, a fatal error ends the run. */
+  async run(sequence: (real: Real<Target>) => Promise<void>): Promise<void> {
+    if (this.fatal) return;
+    const real: Real<Target> = { target: undefined as unknown as Target, steps: [] };
+    try {
+      real.target = await this.options.newTarget();
+      this.sequences += 1;
+      await sequence(real);
+    } catch (error) {
+      if (this.options.isFatal(error)) {
+        this.fatal = { error };
+        return;
+      }
+      this.lastFailure = { steps: [...real.steps], violation: (error as Error).message };
+      throw error;
+    } finally {
+      this.steps += real.steps.length;
+    }
+  }
+}
+
+async function runScenario<Model extends object, Target>(scenario: Scenario<Model, Target>, model: Model, real: Real<Target>): Promise<void> {
+  for (const command of scenario.commands) {
+    if (!command.check(model)) throw new ScenarioError(`the scenario "${scenario.rule}" holds "${command.toString()}" where its model does not allow it; fix the scenario`);
+    await command.run(model, real);
+  }
+}
+
+/**
+ * Runs the model's fixed `scenarios`, then generated sequences of `commands` up to
+ * `options.sequences` in all, each against a fresh workspace, starting from `initial()` and
+ * each step judged by the model. A failing scenario is the counterexample as it is (it is
+ * short already); on a violation in a generated sequence fast-check shrinks it, and the last
+ * sequence that failed is the shrunk one.
  */
 export async function runModel<Model extends object, Target>(
   commands: ReadonlyArray<fc.Arbitrary<Command<Model, Target>>>,
   initial: () => Model,
   options: ModelRunOptions<Target>,
+  scenarios: ReadonlyArray<Scenario<Model, Target>> = [],
 ): Promise<ModelRunResult> {
-  let sequences = 0;
-  let steps = 0;
-  let lastFailure: ModelRunResult['counterexample'];
-  let fatal: { error: unknown } | undefined;
-  const result = await fc.check(
-    fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), async (sequence) => {
-      if (fatal) return;
-      const real: Real<Target> = { target: undefined as unknown as Target, steps: [] };
-      try {
-        real.target = await options.newTarget();
-        sequences += 1;
-        await fc.asyncModelRun(() => ({ model: initial(), real }), sequence);
-      } catch (error) {
-        if (options.isFatal(error)) {
-          fatal = { error };
-          return;
-        }
-        lastFailure = { steps: [...real.steps], violation: (error as Error).message };
-        throw error;
-      } finally {
-        steps += real.steps.length;
-      }
-    }),
-    { numRuns: options.sequences, seed: options.seed, interruptAfterTimeLimit: options.timeLimitMs },
+  const started = performance.now();
+  const runner = new SequenceRunner(options);
+  const result = (failed: boolean): ModelRunResult => {
+    if (runner.fatal) throw runner.fatal.error;
+    const counterexample = failed ? { counterexample: runner.lastFailure ?? { steps: [], violation: 'the run failed' } } : {};
+    return { sequences: runner.sequences, scenarios: Math.min(scenarios.length, runner.sequences), steps: runner.steps, ...counterexample };
+  };
+  for (const scenario of scenarios) {
+    try {
+      await runner.run((real) => runScenario(scenario, initial(), real));
+    } catch (error) {
+      if (error instanceof ScenarioError) throw error;
+      return result(true);
+    }
+  }
+  const generated = options.sequences - runner.sequences;
+  const timeLeftMs = options.timeLimitMs - (performance.now() - started);
+  if (generated <= 0 || timeLeftMs <= 0 || runner.fatal) return result(false);
+  const checked = await fc.check(
+    fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), (sequence) =>
+      runner.run((real) => fc.asyncModelRun(() => ({ model: initial(), real }), sequence)),
+    ),
+    { numRuns: generated, seed: options.seed, interruptAfterTimeLimit: timeLeftMs },
   );
-  if (fatal) throw fatal.error;
-  return { sequences, steps, ...(result.failed ? { counterexample: lastFailure ?? { steps: [], violation: String(result.errorInstance ?? 'the run failed') } } : {}) };
+  if (checked.failed && !runner.lastFailure) runner.lastFailure = { steps: [], violation: String(checked.errorInstance ?? 'the run failed') };
+  return result(checked.failed);
 }

@@ -1,9 +1,10 @@
 /**
  * The spec's rules on a workspace's bearer tokens, their scopes and the workspace's
- * suspension, as a model that generated sequences of operations are checked against
- * (fast-check's model-based commands): at most two active tokens, and revoking one frees its
- * slot (Limits; the control contract's 409), however often a token is revoked; a token
- * narrowed to voice:write is refused missing_scope where voice:read is needed (Scopes), and
+ * suspension, as a model that a fixed sequence per rule and generated sequences of
+ * operations are checked against (fast-check's model-based commands): at most two active
+ * tokens, and revoking one frees its slot (Limits; the control contract's 409), however
+ * often a token is revoked; a token narrowed to voice:write is refused missing_scope where
+ * voice:read is needed (Scopes), and
  * stays narrowed; a revoked token is refused with 401 invalid_token within a minute (Errors >
  * Rules, 2; before that backends may still disagree, so its former answer and 401 are both
  * accepted); a suspended workspace refuses its active tokens with workspace_disabled; a
@@ -16,7 +17,7 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
-import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal } from './run.js';
+import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Scenario } from './run.js';
 
 export type { Answer, ModelRunResult, Step } from './run.js';
 
@@ -230,7 +231,15 @@ export const TOKEN_COMMANDS = [
   fc.constant(new SetSuspension(false)),
 ];
 
-/** Generated sequences of TOKEN_COMMANDS against fresh workspaces (run.ts). */
+/** One sequence per rule of the token model, run before the generated ones. */
+export const TOKEN_SCENARIOS: ReadonlyArray<Scenario<TokenModel, TokenTarget>> = [
+  { rule: 'a revoked token frees its slot once, however often it is revoked', commands: [new CreateToken(false), new RevokeToken(0), new RevokeAgain(0), new CreateToken(false), new CreateToken(false), new CreateToken(false)] },
+  { rule: 'a token revoked on a suspended workspace frees its slot', commands: [new CreateToken(false), new CreateToken(false), new SetSuspension(true), new RevokeToken(0), new SetSuspension(false), new CreateToken(false)] },
+  { rule: 'a token created on a suspended workspace counts toward the limit', commands: [new SetSuspension(true), new CreateToken(false), new SetSuspension(false), new CreateToken(false), new CreateToken(false)] },
+  { rule: 'a reinstated workspace keeps a narrowed token narrowed', commands: [new CreateToken(true), new SetSuspension(true), new SetSuspension(false), new UseToken(0, 'agents')] },
+];
+
+/** TOKEN_SCENARIOS, then generated sequences of TOKEN_COMMANDS, against fresh workspaces (run.ts). */
 export function runTokenModel(options: ModelRunOptions<TokenTarget>): Promise<ModelRunResult> {
-  return runModel(TOKEN_COMMANDS, (): TokenModel => ({ tokens: [], suspended: false }), options);
+  return runModel(TOKEN_COMMANDS, (): TokenModel => ({ tokens: [], suspended: false }), options, TOKEN_SCENARIOS);
 }

@@ -1,0 +1,76 @@
+/**
+ * runModel (src/suite/model/run.ts) on a tiny counter model: the fixed scenarios run first,
+ * on fresh targets, and count toward the sequences; a failing scenario is the counterexample
+ * as it ran and no sequence is generated after it; a scenario that its own model does not
+ * allow is an error of the harness, never a verdict on the target.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ModelViolation, record, runModel, ScenarioError, type Real, type Scenario } from '../../src/suite/model/run.js';
+
+interface Counter {
+  value: number;
+}
+/** A target counter that forgets every third increment when `forgetful`. */
+interface CounterTarget {
+  increment(): Promise<number>;
+}
+
+class Increment implements fc.AsyncCommand<Counter, Real<CounterTarget>> {
+  check(model: Readonly<Counter>): boolean {
+    return model.value < 5;
+  }
+
+  async run(model: Counter, real: Real<CounterTarget>): Promise<void> {
+    let seen = 0;
+    await record(real, 'increment', async () => {
+      seen = await real.target.increment();
+      return { status: 200 };
+    });
+    model.value += 1;
+    if (seen !== model.value) throw new ModelViolation(`the counter read ${seen}, expected ${model.value}`);
+  }
+
+  toString(): string {
+    return 'increment';
+  }
+}
+
+function counterTarget(forgetful: boolean): CounterTarget {
+  let value = 0;
+  let calls = 0;
+  return {
+    async increment() {
+      calls += 1;
+      if (!(forgetful && calls % 3 === 0)) value += 1;
+      return value;
+    },
+  };
+}
+
+const threeIncrements: Scenario<Counter, CounterTarget> = { rule: 'every increment counts', commands: [new Increment(), new Increment(), new Increment()] };
+const options = { sequences: 10, maxSteps: 2, seed: 1, timeLimitMs: 10_000, isFatal: () => false };
+
+describe('runModel', () => {
+  it('runs the scenarios first, each on a fresh target, within the number of sequences', async () => {
+    let targets = 0;
+    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => ((targets += 1), counterTarget(false)) }, [threeIncrements, threeIncrements]);
+    expect(result).toMatchObject({ sequences: 10, scenarios: 2 });
+    expect(targets).toBe(10);
+    expect(result.counterexample).toBeUndefined();
+  });
+
+  it('reports a failing scenario as it ran, whatever the seed, and generates nothing after it', async () => {
+    // Generated sequences of at most 2 steps never reach the third increment.
+    const generatedOnly = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(true) });
+    expect(generatedOnly.counterexample).toBeUndefined();
+    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(true) }, [threeIncrements]);
+    expect(result.sequences).toBe(1);
+    expect(result.counterexample).toEqual({ violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
+  });
+
+  it('throws a ScenarioError for a scenario its model does not allow', async () => {
+    const tooMany: Scenario<Counter, CounterTarget> = { rule: 'six increments', commands: Array.from({ length: 6 }, () => new Increment()) };
+    await expect(runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(false) }, [tooMany])).rejects.toThrow(ScenarioError);
+  });
+});
