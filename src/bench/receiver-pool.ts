@@ -2,8 +2,12 @@
  * The receiver pool (src/load/receiver-pool.ts) with one process and with several on one
  * port, loaded by the same autocannon run of signed deliveries: how its rate grows with
  * processes (goal: 2 processes ≥ 1.6 × one, on 2 cores, where the load generator shares
- * the machine). Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes]`.
+ * the machine). Each row gives the cores the receivers and the load generator used: when
+ * the two together use the machine's every core, the figure is the machine's, not the pool's.
+ * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes]`.
  */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
 import { SECRET } from './receiver-delivery.js';
@@ -12,7 +16,26 @@ import { runAutocannon } from './receiver.js';
 export interface PoolRow {
   processes: number;
   rps: number;
+  /** CPU time over wall time during the run: of the receiver processes together, and of this process (autocannon). */
+  receiverCores: number;
+  generatorCores: number;
 }
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User and system CPU seconds of a process so far, from /proc (the pool is Linux only). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may hold spaces: state is the 3rd field, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+const ownCpuSeconds = (): number => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
 
 export async function benchReceiverPool(durationSec: number, processes: readonly number[] = [1, 2]): Promise<PoolRow[]> {
   const rows: PoolRow[] = [];
@@ -21,9 +44,14 @@ export async function benchReceiverPool(durationSec: number, processes: readonly
     try {
       const { url } = await pool.endpoint('bench', async () => SECRET);
       await runAutocannon(url, 1, 50); // warm-up: JIT, TLS, schemas in every process
+      const receiversCpu = () => pool.pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+      const before = { receivers: receiversCpu(), generator: ownCpuSeconds(), at: performance.now() };
       const result = await runAutocannon(url, durationSec, 50);
+      const wallSec = (performance.now() - before.at) / 1000;
+      const receiverCores = (receiversCpu() - before.receivers) / wallSec;
+      const generatorCores = (ownCpuSeconds() - before.generator) / wallSec;
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      rows.push({ processes: count, rps: Math.round(result.requests.average) });
+      rows.push({ processes: count, rps: Math.round(result.requests.average), receiverCores, generatorCores });
     } finally {
       await pool.close();
     }
@@ -31,9 +59,24 @@ export async function benchReceiverPool(durationSec: number, processes: readonly
   return rows;
 }
 
+/**
+ * The most any pool could reach over one process on this machine, with the load generator
+ * beside it: every core spent on receivers and generator at the one-process cost per delivery.
+ */
+export function poolCeiling(one: PoolRow, cores = availableParallelism()): number {
+  return cores / (one.receiverCores + one.generatorCores);
+}
+
 export function formatPoolRows(rows: readonly PoolRow[]): string {
   const one = rows.find((row) => row.processes === 1)?.rps;
-  return rows.map((row) => `${`${row.processes} process${row.processes === 1 ? '' : 'es'}`.padEnd(12)} ${String(row.rps).padStart(8)} deliveries/s${one && row.processes > 1 ? `  ${(row.rps / one).toFixed(2)} × one process` : ''}`).join('\n');
+  return rows
+    .map((row) => {
+      const name = `${row.processes} process${row.processes === 1 ? '' : 'es'}`.padEnd(12);
+      const ratio = one && row.processes > 1 ? `  ${(row.rps / one).toFixed(2)} × one process` : '';
+      const cores = `  receivers ${row.receiverCores.toFixed(2)} cores, load generator ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
+      return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}`;
+    })
+    .join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
