@@ -113,9 +113,9 @@ async function runScenario<Model extends object, Target>(scenario: Scenario<Mode
 }
 
 /**
- * Runs the model's fixed `scenarios`, then generated sequences of `commands` up to
- * `options.sequences` in all, each against a fresh workspace, starting from `initial()` and
- * each step judged by the model. A failing scenario is the counterexample as it is (it is
+ * Runs the model's fixed `scenarios` (always, every one), then generated sequences of
+ * `commands` until `options.sequences` have run in all, each against a fresh workspace,
+ * starting from `initial()` and each step judged by the model. A failing scenario is the counterexample as it is (it is
  * short already); on a violation in a generated sequence fast-check shrinks it, and the last
  * sequence that failed is the shrunk one.
  */
