@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
-import { assert, certifySuite, check, describeResponse, is2xx, type CheckContext } from '../src/suite/index.js';
+import { assert, certifySuite, check, describeResponse, is2xx, nextEndpointName, type CheckContext } from '../src/suite/index.js';
 import { envelopeProblems, parseIsoUtc } from '../src/suite/hooks/envelope.js';
 import {
   ALL_EVENT_TYPES,
@@ -221,10 +221,10 @@ certifySuite('webhook-envelope', () => {
   check('HOOK-SUBSCRIPTION-FILTER', async (t) => {
     const chosen = ['voice.call.completed', 'mailer.reply.received'];
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
-    const filtered = await t.hookEndpoint(workspace, chosen, `${t.spec.id}-filtered-${Math.random().toString(36).slice(2, 8)}`);
+    const filtered = await t.hookEndpoint(workspace, chosen, nextEndpointName(`${t.spec.id}-filtered`));
     // A companion subscribed to every type caused here shows when all of it has been dispatched.
     const causedTypes = ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received', ...LIFECYCLE];
-    const everything = await t.hookEndpoint(workspace, causedTypes, `${t.spec.id}-all-${Math.random().toString(36).slice(2, 8)}`);
+    const everything = await t.hookEndpoint(workspace, causedTypes, nextEndpointName(`${t.spec.id}-all`));
     const fired: string[] = [];
     for (const type of ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received'] as const) {
       fired.push(await workspace.fireEvent(type, firedData(type)));

@@ -17,6 +17,18 @@ import type { CapturingReceiver } from '../receiver/index.js';
 
 const NO_CONTROL = 'needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN, or CERTIFY_CONTROL_ADAPTER';
 
+let endpointsNamed = 0;
+
+/**
+ * A receiver endpoint's default name, unique in this process (the run's receiver lives in
+ * it) by construction. Six random base-36 characters were not: MODEL-ENDPOINTS names about
+ * 10,000 endpoints a run, and two of them collided in 1 run of 20.
+ */
+export function nextEndpointName(checkId: string): string {
+  endpointsNamed += 1;
+  return `${checkId}-${endpointsNamed}`;
+}
+
 export class CheckContext extends CheckRecord<CheckSpec> {
   private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
 
@@ -82,7 +94,7 @@ export class CheckContext extends CheckRecord<CheckSpec> {
    * the service's signing secret set on the receiver so it verifies every delivery.
    */
   hookEndpoint(workspace: TestWorkspace, events: readonly string[] = ['*'], name?: string): Promise<HookedEndpoint> {
-    return hookEndpoint(this.run, workspace, events, name ?? `${this.spec.id}-${Math.random().toString(36).slice(2, 8)}`);
+    return hookEndpoint(this.run, workspace, events, name ?? nextEndpointName(this.spec.id));
   }
 
   /** Runs when the check ends, last registered first. */

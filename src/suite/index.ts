@@ -1,6 +1,6 @@
 export { certifySuite, check } from './check.js';
 export { onSuiteEnd } from './suite-end.js';
-export type { CheckContext } from './context.js';
+export { nextEndpointName, type CheckContext } from './context.js';
 export * from './assertions.js';
 export { CheckFailure, CheckSkip } from '../errors.js';
 export type { TestWorkspace } from './workspace.js';

@@ -8,7 +8,7 @@ import { findFirstId, ID_PATTERNS } from '../../ids.js';
 import type { ReceiverEndpoint } from '../../receiver/index.js';
 import type { CapturedDelivery } from '../../receiver/types.js';
 import { describeResponse, failWith, is2xx } from '../assertions.js';
-import type { CheckContext } from '../context.js';
+import { nextEndpointName, type CheckContext } from '../context.js';
 import type { HookedEndpoint } from '../webhooks.js';
 import type { TestWorkspace } from '../workspace.js';
 
@@ -116,8 +116,8 @@ export async function eventTour(t: CheckContext, events: readonly string[] = ['*
     t.workspaceWithToken({ callProgress: 'auto' }),
     t.workspaceWithToken({ callProgress: 'manual' }),
   ]);
-  const autoLeg: TourLeg = { workspace: auto.workspace, hook: await t.hookEndpoint(auto.workspace, events, `${t.spec.id}-auto-${rand()}`), expected: new Map() };
-  const manualLeg: TourLeg = { workspace: manual.workspace, hook: await t.hookEndpoint(manual.workspace, events, `${t.spec.id}-manual-${rand()}`), expected: new Map() };
+  const autoLeg: TourLeg = { workspace: auto.workspace, hook: await t.hookEndpoint(auto.workspace, events, nextEndpointName(`${t.spec.id}-auto`)), expected: new Map() };
+  const manualLeg: TourLeg = { workspace: manual.workspace, hook: await t.hookEndpoint(manual.workspace, events, nextEndpointName(`${t.spec.id}-manual`)), expected: new Map() };
 
   const completed = await placeCall(t, auto.workspace, auto.token.token, { lead_id: 'lead_certifytour' });
   for (const type of ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const) autoLeg.expected.set(type, { callId: completed.callId });
@@ -146,10 +146,6 @@ export async function eventTour(t: CheckContext, events: readonly string[] = ['*
     deliveries: legs.flatMap((leg) => leg.hook.inbox.deliveries.map((delivery) => ({ leg, delivery }))),
     missing: ALL_EVENT_TYPES.filter((type) => missing.includes(type)),
   };
-}
-
-function rand(): string {
-  return Math.random().toString(36).slice(2, 8);
 }
 
 /** "voice.call.queued x2, mailer.email.sent" */
