@@ -153,10 +153,11 @@ async function checkModel<Target>(
   t.measure('steps', result.steps);
   t.measure('duration_ms', Math.round(performance.now() - started));
   if (result.counterexample) {
-    const { steps, violation } = result.counterexample;
+    const { steps, violation, scenario } = result.counterexample;
     t.measure('counterexample', steps);
     const numbered = steps.map((step, i) => `${i + 1}. ${step.operation} → ${step.answer}`).join('; ');
-    t.fail(`${violation}. Shortest sequence found (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
+    const found = scenario ? `The fixed scenario "${scenario}"` : 'Shortest sequence found';
+    t.fail(`${violation}. ${found} (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
   }
   t.detail(`${result.scenarios} fixed and ${result.sequences - result.scenarios} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`);
 }

@@ -1,8 +1,8 @@
 /**
- * runModel (src/suite/model/run.ts) on a tiny counter model: the fixed scenarios run first,
- * on fresh targets, and count toward the sequences; a failing scenario is the counterexample
- * as it ran and no sequence is generated after it; a scenario that its own model does not
- * allow is an error of the harness, never a verdict on the target.
+ * runModel (src/suite/model/run.ts) on a tiny counter model: the fixed scenarios run first, on
+ * fresh targets, and count toward the sequences; a failing scenario is the counterexample as
+ * it ran, named by its rule, and no sequence is generated after it; a scenario that its own
+ * model does not allow is an error of the harness, never a verdict on the target.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('runModel', () => {
     expect(generatedOnly.counterexample).toBeUndefined();
     const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(true) }, [threeIncrements]);
     expect(result.sequences).toBe(1);
-    expect(result.counterexample).toEqual({ violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
+    expect(result.counterexample).toEqual({ scenario: 'every increment counts', violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
   });
 
   it('throws a ScenarioError for a scenario its model does not allow', async () => {

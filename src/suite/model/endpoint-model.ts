@@ -1,11 +1,12 @@
 /**
  * The spec's rules on a workspace's webhook endpoints, as a model that a fixed sequence per
- * rule and generated sequences are checked against: at most 25 active endpoints (Limits; the control contract's 4xx for a
- * 26th), deleting one frees its slot however often it is deleted, and an event reaches every
- * active endpoint subscribed to it (Events). The health model (runEndpointHealthModel) starts
- * each sequence with endpoints the target has auto-disabled (24 h of failures, scaled: too
- * slow to be a step): a disabled endpoint gets no delivery and holds no active slot, and
- * re-enabling it (the dashboard's enable) makes it active and delivered to again (States).
+ * rule and generated sequences are checked against: at most 25 active endpoints (Limits; the
+ * control contract's 4xx for a 26th), deleting one frees its slot however often it is
+ * deleted, and an event reaches every active endpoint subscribed to it (Events). The health
+ * model (runEndpointHealthModel) starts each sequence with endpoints the target has
+ * auto-disabled (24 h of failures, scaled: too slow to be a step): a disabled endpoint gets
+ * no delivery and holds no active slot, and re-enabling it (the dashboard's enable) makes it
+ * active and delivered to again (States).
  *
  * Left open by the spec, so accepted either way: the status of a 26th endpoint's refusal (any
  * 4xx), and deleting a deleted endpoint again (done, or refused with a 4xx such as 404).

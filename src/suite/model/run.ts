@@ -55,8 +55,11 @@ export interface ModelRunResult {
   /** Of those, the model's fixed scenarios. */
   scenarios: number;
   steps: number;
-  /** The shortest failing sequence found (shrunk), its steps as they ran, and why it failed. */
-  counterexample?: { steps: Step[]; violation: string };
+  /**
+   * The failing sequence, its steps as they ran, and why it failed: a fixed scenario (named
+   * by its rule), or else the shortest generated sequence found (shrunk).
+   */
+  counterexample?: { steps: Step[]; violation: string; scenario?: string };
 }
 
 type Command<Model extends object, Target> = fc.AsyncCommand<Model, Real<Target>>;
@@ -115,9 +118,9 @@ async function runScenario<Model extends object, Target>(scenario: Scenario<Mode
 /**
  * Runs the model's fixed `scenarios` (always, every one), then generated sequences of
  * `commands` until `options.sequences` have run in all, each against a fresh workspace,
- * starting from `initial()` and each step judged by the model. A failing scenario is the counterexample as it is (it is
- * short already); on a violation in a generated sequence fast-check shrinks it, and the last
- * sequence that failed is the shrunk one.
+ * starting from `initial()` and each step judged by the model. A failing scenario is the
+ * counterexample as it ran (it is short already); on a violation in a generated sequence
+ * fast-check shrinks it, and the last sequence that failed is the shrunk one.
  */
 export async function runModel<Model extends object, Target>(
   commands: ReadonlyArray<fc.Arbitrary<Command<Model, Target>>>,
@@ -137,6 +140,7 @@ export async function runModel<Model extends object, Target>(
       await runner.run((real) => runScenario(scenario, initial(), real));
     } catch (error) {
       if (error instanceof ScenarioError) throw error;
+      if (runner.lastFailure) runner.lastFailure.scenario = scenario.rule;
       return result(true);
     }
   }
