@@ -1,10 +1,11 @@
 /**
- * The service as models (src/suite/model/): a fixed sequence per rule, then generated ones, of token creation,
- * revocation and use, suspension and reinstatement (token-model.ts), of endpoint
- * creation up to the limit, deletion and events (endpoint-model.ts), and of the same with
- * re-enable on workspaces whose endpoints the target has auto-disabled, each on a fresh
- * workspace, every answer judged against the spec's rules; a generated failure is shrunk to
- * the shortest sequence that shows it and reported step by step, with the seed that replays it.
+ * The service as models (src/suite/model/): a fixed sequence per rule, then generated ones,
+ * of token creation, revocation and use, suspension and reinstatement (token-model.ts), of
+ * endpoint creation up to the limit, deletion and events (endpoint-model.ts), and of the
+ * same with re-enable on workspaces whose endpoints the target has auto-disabled, each on a
+ * fresh workspace, every answer judged against the spec's rules; a generated failure is
+ * shrunk to the shortest sequence that shows it and reported step by step, with the seed
+ * that replays it.
  */
 import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';

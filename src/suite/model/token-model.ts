@@ -4,16 +4,16 @@
  * operations are checked against (fast-check's model-based commands): at most two active
  * tokens, and revoking one frees its slot (Limits; the control contract's 409), however
  * often a token is revoked; a token narrowed to voice:write is refused missing_scope where
- * voice:read is needed (Scopes), and
- * stays narrowed; a revoked token is refused with 401 invalid_token within a minute (Errors >
- * Rules, 2; before that backends may still disagree, so its former answer and 401 are both
- * accepted); a suspended workspace refuses its active tokens with workspace_disabled; a
- * reinstated one serves them again, as before.
+ * voice:read is needed (Scopes), and stays narrowed; a revoked token is refused with 401
+ * invalid_token within a minute (Errors > Rules, 2; before that backends may still disagree,
+ * so its former answer and 401 are both accepted); a suspended workspace refuses its active
+ * tokens with workspace_disabled; a reinstated one serves them again, as before.
  *
  * Left open by the spec, so accepted either way: creating or revoking a token while the
  * workspace is suspended (done, or refused with a 4xx), revoking a revoked token again (done
  * or refused), which refusal a revoked or narrowed token gets on a suspended workspace
- * (invalid_token, missing_scope or workspace_disabled), and missing_scope's status (any 4xx).
+ * (invalid_token, missing_scope or workspace_disabled), and missing_scope's status (any
+ * 4xx).
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
