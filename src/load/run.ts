@@ -18,6 +18,7 @@ import { loadSettings, readSettingSources } from '../config/settings.js';
 import { ControlClient } from '../control/client.js';
 import { RunAbort } from '../errors.js';
 import { resolveTarget } from '../runner/target.js';
+import { SPEC_RECEIVER_TIMEOUT_MS } from '../config/receiver-settings.js';
 import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
 import { toLoadArgs, type LoadArgs } from './args.js';
 import { baselineDigests, compareDigests } from './baseline.js';
@@ -136,7 +137,10 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
   mkdirSync(reportDir, { recursive: true });
 
   const startedAt = new Date();
-  const target = await resolveTarget(settings, allowProduction);
+  // The embedded reference keeps the spec's 30 s receiver time-out: under a load run's CPU its
+  // staging 2 s is a stall away, and a timed-out attempt is retried only after a minute, past
+  // the drain (a fresh clone once lost one event's 25 deliveries so, beside the unit tests).
+  const target = await resolveTarget(settings, allowProduction, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
   log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
   const ctx: RunContext = {
     target,

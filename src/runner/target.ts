@@ -29,8 +29,14 @@ export interface ResolvedTarget {
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-export async function resolveTarget(settings: Settings, allowProduction: boolean): Promise<ResolvedTarget> {
-  const target = settings.SVC_IMAGE ? await startImageTarget(settings) : settings.SVC_BASE_URL ? fromSettings(settings) : await startEmbeddedReference();
+/** How the embedded reference is started, when neither SVC_IMAGE nor SVC_BASE_URL names a target. */
+export interface EmbeddedOptions {
+  /** The receiver time-out it declares and keeps (its staging default: 2 s, for certify's fast time-out checks). */
+  deliveryTimeoutMs?: number;
+}
+
+export async function resolveTarget(settings: Settings, allowProduction: boolean, embedded: EmbeddedOptions = {}): Promise<ResolvedTarget> {
+  const target = settings.SVC_IMAGE ? await startImageTarget(settings) : settings.SVC_BASE_URL ? fromSettings(settings) : await startEmbeddedReference(embedded);
   try {
     await probe(target, allowProduction);
   } catch (error) {
@@ -53,11 +59,12 @@ function fromSettings(settings: Settings): ResolvedTarget {
   };
 }
 
-async function startEmbeddedReference(): Promise<ResolvedTarget> {
+async function startEmbeddedReference(embedded: EmbeddedOptions): Promise<ResolvedTarget> {
   // Loaded on demand: a run against another implementation never loads the reference.
   const { startReference } = await import('../../reference/index.js');
   const reference = await startReference({
     quiet: true,
+    ...(embedded.deliveryTimeoutMs !== undefined ? { deliveryTimeoutMs: embedded.deliveryTimeoutMs } : {}),
     personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined,
     // The reference as a service on another machine (npm run certify:remote).
     outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
