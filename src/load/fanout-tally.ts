@@ -133,6 +133,18 @@ export class FanoutTally {
     }
   }
 
+  /** Expected deliveries that did not arrive, by event type: which step of the lifecycle the service dropped. */
+  lostByType(): Record<string, number> {
+    const lost: Record<string, number> = {};
+    for (const callId of this.#expected.keys()) {
+      const seen = this.#arrived.get(callId);
+      for (const type of this.#types) {
+        for (const endpoint of this.#endpoints) if (!seen?.has(`${endpoint}|${type}`)) lost[type] = (lost[type] ?? 0) + 1;
+      }
+    }
+    return lost;
+  }
+
   stats(withSamples = false): FanoutStats {
     let arrived = 0;
     for (const callId of this.#expected.keys()) arrived += this.#arrived.get(callId)?.size ?? 0;

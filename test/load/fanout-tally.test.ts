@@ -30,6 +30,7 @@ describe('fan-out tally', () => {
     tally.arrive(arrival({ endpoint: 'e2', eventType: 'voice.call.queued' }));
     tally.arrive(arrival({ endpoint: 'e2', eventType: 'voice.call.started' }));
     expect(tally.stats().lost).toBe(1);
+    expect(tally.lostByType()).toEqual({ 'voice.call.completed': 1 });
   });
 
   it('a call no delivery names counts as all its deliveries lost', () => {
@@ -38,6 +39,7 @@ describe('fan-out tally', () => {
     tally.expect('call_2', T0);
     deliverAll(tally, 'call_1', ['e1']);
     expect(tally.stats()).toMatchObject({ expected: 6, arrived: 3, lost: 3 });
+    expect(tally.lostByType()).toEqual({ 'voice.call.queued': 1, 'voice.call.started': 1, 'voice.call.completed': 1 });
   });
 
   it('deliveries before their call is reported still count once it is', () => {

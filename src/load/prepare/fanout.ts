@@ -66,7 +66,11 @@ async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<stri
       `(${stats.lost} lost), ${stats.deliveries_total} deliveries at ${stats.deliveries_per_second.toFixed(1)}/s, ` +
       `${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates, ${receiver?.clientClosed ?? 0} attempts abandoned by the service`,
   );
-  // What the receivers saw of the connections, for the reader of a loss: the tally sees only deliveries.
+  // For the reader of a loss: which events went missing, and what the receivers saw of the connections.
+  if (stats.lost > 0) {
+    const byType = Object.entries(watch.tally.lostByType()).map(([type, count]) => `${count} ${type}`);
+    log(`  fan-out lost by event: ${byType.join(', ')}`);
+  }
   if (stats.lost > 0 && receiver) {
     log(`  fan-out receivers: ${receiver.total} captured, ${receiver.resets} connections reset, ${receiver.timedOut} timed out, ${receiver.clientErrors} malformed requests or failed TLS handshakes, ${receiver.strays} to unknown paths`);
   }
