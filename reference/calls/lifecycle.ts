@@ -52,7 +52,7 @@ export class CallService {
       call.timers.push(
         this.clock.setTimer(AUTO_START_AFTER_MS, () => {
           const started = this.progress(workspace, call.id, { state: 'started' });
-          if (!started.ok || call.state !== 'started') return;
+          if (!started.ok) return;
           call.timers = [
             this.clock.setTimer(AUTO_COMPLETE_AFTER_MS, () => {
               call.timers = [];

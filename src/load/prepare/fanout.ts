@@ -70,9 +70,7 @@ async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<stri
   if (stats.lost > 0) {
     const byType = Object.entries(watch.tally.lostByType()).map(([type, count]) => `${count} ${type}`);
     log(`  fan-out lost by event: ${byType.join(', ')}`);
-  }
-  if (stats.lost > 0 && receiver) {
-    log(`  fan-out receivers: ${receiver.total} captured, ${receiver.resets} connections reset, ${receiver.timedOut} timed out, ${receiver.clientErrors} malformed requests or failed TLS handshakes, ${receiver.strays} to unknown paths`);
+    if (receiver) log(`  fan-out receivers: ${receiver.total} captured, ${receiver.resets} connections reset, ${receiver.timedOut} timed out, ${receiver.clientErrors} malformed requests or failed TLS handshakes, ${receiver.strays} to unknown paths`);
   }
   return [out];
 }
