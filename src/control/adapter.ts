@@ -46,16 +46,21 @@ export const CONTROL_OPERATIONS = [
   'createEndpoint', 'getEndpoint', 'enableEndpoint', 'deleteEndpoint', 'fireEvent', 'replay', 'progressCall', 'close',
 ] as const satisfies ReadonlyArray<keyof ControlAdapter>;
 
+/** Imports a module by URL. */
+export type ModuleImporter = (url: string) => Promise<unknown>;
+
 /**
- * Loads CERTIFY_CONTROL_ADAPTER: a module (TypeScript or JavaScript; tsx runs the harness)
- * whose default export is a function returning the adapter (or a promise of it). Secrets
- * it hands out (tokens, signing secrets) are registered for masking before a check sees them.
+ * Loads CERTIFY_CONTROL_ADAPTER: a module (TypeScript or JavaScript) whose default export is a
+ * function returning the adapter (or a promise of it). Secrets it hands out (tokens, signing
+ * secrets) are registered for masking before a check sees them.
+ * @param importModule how to import it: by default as this module's own imports are (the
+ *   suites' vitest transforms TypeScript, and shares with the adapter the modules both import)
  */
-export async function loadControlAdapter(path: string): Promise<ControlAdapter> {
+export async function loadControlAdapter(path: string, importModule: ModuleImporter = (url) => import(url)): Promise<ControlAdapter> {
   const file = isAbsolute(path) ? path : resolve(path);
   let created: unknown;
   try {
-    const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    const module = (await importModule(pathToFileURL(file).href)) as { default?: unknown };
     if (typeof module.default !== 'function') throw new Error('its default export must be a function that returns the adapter');
     created = await (module.default as () => unknown)();
   } catch (error) {

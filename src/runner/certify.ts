@@ -147,7 +147,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
 async function probeTargetReach(run: RunContext): Promise<string | undefined> {
   if (run.controlAdapter) {
     // Loaded here first, so that a broken adapter stops the run at once (exit 2).
-    const adapter = await loadControlAdapter(run.controlAdapter);
+    const adapter = await loadControlAdapter(run.controlAdapter, importWithTsx);
     try {
       return await probeReach(run, adapter);
     } finally {
@@ -167,6 +167,12 @@ async function probeTargetReach(run: RunContext): Promise<string | undefined> {
   } finally {
     await control.close();
   }
+}
+
+/** The runner may run from its bundle (src/cli/bundle.ts), with no TypeScript loader: tsx loads the adapter and what it imports. */
+async function importWithTsx(url: string): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
 }
 
 function abort(reason: string): number {
