@@ -16,7 +16,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, inject, test } from 'vitest';
 import { refuseNewResources, refusesNewResources } from '../control/client.js';
-import { stopMarkerPath, within } from '../runner/deadline.js';
+import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath, within } from '../runner/deadline.js';
+import { pendingCreations } from './ledger.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
@@ -57,24 +58,57 @@ function watchRunStop(): void {
   if (watchingRunStop) return;
   watchingRunStop = true;
   process.on('SIGINT', refuseNewResources);
+  process.on('SIGTERM', endOnceCreationsRecorded);
   const marker = setInterval(() => {
     if (runIsStopping()) clearInterval(marker);
   }, 100);
   marker.unref();
 }
 
+/** The ledger of the run, when this worker runs under the runner. */
+function runLedgerPath(): string | undefined {
+  try {
+    return inject('certify')?.ledgerPath;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the run is stopping (a signal here, or the runner's stop marker); if so, refuses new resources. */
 function runIsStopping(): boolean {
   if (refusesNewResources()) return true;
-  let ledgerPath: string | undefined;
-  try {
-    ledgerPath = inject('certify')?.ledgerPath;
-  } catch {
-    ledgerPath = undefined;
-  }
+  const ledgerPath = runLedgerPath();
   if (!ledgerPath || !existsSync(stopMarkerPath(ledgerPath))) return false;
   refuseNewResources();
   return true;
+}
+
+let ending = false;
+
+/**
+ * SIGTERM: vitest closing this worker, or a signal to the whole process group (a cancelled CI
+ * job). Dying at once would lose the answers to the creating requests under way, and with them
+ * what they created (4 workspaces left on the target, in a CI run). So the worker creates
+ * nothing more and ends, by the same signal, once those answers are in the ledger: at once when
+ * none is under way; at the latest when the runner has stopped waiting for them (vitest kills a
+ * worker that outlives its SIGTERM by 500 ms anyway).
+ */
+function endOnceCreationsRecorded(): void {
+  refuseNewResources();
+  if (ending) return;
+  ending = true;
+  const ledgerPath = runLedgerPath();
+  const end = () => {
+    process.off('SIGTERM', endOnceCreationsRecorded);
+    process.kill(process.pid, 'SIGTERM');
+  };
+  if (!ledgerPath || pendingCreations(ledgerPath) === 0) return end();
+  const endBy = performance.now() + STOP_GRACE_MS + PENDING_CREATIONS_LIMIT_MS;
+  const poll = setInterval(() => {
+    if (pendingCreations(ledgerPath) > 0 && performance.now() < endBy) return;
+    clearInterval(poll);
+    end();
+  }, 20);
 }
 
 // The bodies of the checks still running in this worker. When the runner stops the run

@@ -41,6 +41,9 @@ const CASES = [
   { name: 'SIGTERM to the run while call events are awaited', signal: 'SIGTERM', group: false, checks: 'HOOK-LIFECYCLE-*,HOOK-CALL-COMPLETED-FIELDS', at: /^POST \/v1\/voice\/calls$/, delayMs: 300 },
   // Creations answered after the grace: what they create must still reach the ledger and be removed.
   { name: 'SIGINT to the group while creations are answered late', signal: 'SIGINT', group: true, checks: 'SESSION-*', at: /^POST \/_control\/workspaces$/, delayMs: 500, behaviour: 'slow-create', where: 'control' },
+  // A cancelled CI job: SIGTERM reaches the suites' worker too, which must outlive it until those
+  // answers are in. The first workspace is the reach probe's, made by the runner; the second a check's.
+  { name: 'SIGTERM to the group while the checks\' creations are answered late', signal: 'SIGTERM', group: true, checks: 'SESSION-*', at: /^POST \/_control\/workspaces$/, nth: 2, delayMs: 500, behaviour: 'slow-create', where: 'control' },
 ] as const;
 
 describe.concurrent('an interrupted run', () => {
@@ -51,7 +54,7 @@ describe.concurrent('an interrupted run', () => {
     const result = await limit(() =>
       runCertifyChild({
         settings: { SVC_BASE_URL: urls.baseUrl, SVC_CONTROL_URL: urls.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken, CERTIFY_CHECKS: c.checks },
-        interrupt: { signal: c.signal, group: c.group, at: when(record, c.at, c.delayMs) },
+        interrupt: { signal: c.signal, group: c.group, at: when(record, c.at, c.delayMs, 'nth' in c ? c.nth : 1) },
         killAfterMs: 180_000,
       }),
     );

@@ -2,14 +2,14 @@
 import type { RunningReference } from '../../reference/index.js';
 import type { RunRecord } from './server.js';
 
-/** Resolves `delayMs` after the run first sends a request whose "METHOD path" matches. */
-export function when(record: RunRecord, pattern: RegExp, delayMs: number): Promise<void> {
+/** Resolves `delayMs` after the run sends its `nth` request whose "METHOD path" matches. */
+export function when(record: RunRecord, pattern: RegExp, delayMs: number, nth = 1): Promise<void> {
   return new Promise((resolve) => {
-    let armed = false;
+    let seen = 0;
     record.onRequest = (method, path) => {
-      if (armed || !pattern.test(`${method} ${path}`)) return;
-      armed = true;
-      setTimeout(resolve, delayMs);
+      if (seen >= nth || !pattern.test(`${method} ${path}`)) return;
+      seen += 1;
+      if (seen === nth) setTimeout(resolve, delayMs);
     };
   });
 }
