@@ -25,7 +25,7 @@ import { controlText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
-import { namePatternFor, selectChecks } from './selection.js';
+import { namePatternFor, selectChecks, startOrder } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
 import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
@@ -311,13 +311,6 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
 }
 
 /**
- * The suites whose longest checks take longest start first, so that the concurrency limit
- * never holds one back behind short ones (measured on the reference; the rest follow in
- * catalog order).
- */
-const LONGEST_FIRST: readonly Area[] = ['webhook-retry', 'state-model', 'session', 'revocation', 'webhook-delivery', 'tokens', 'workspace'];
-
-/**
  * Whether vitest may keep the suites' transformed modules on disk, in its content-hashed cache
  * under node_modules: a run then starts about 0.5 CPU-s sooner (a one-check run took 1.9 CPU-s
  * instead of 2.45). An install the run cannot write to (the image runs as nobody) goes without.
@@ -329,11 +322,6 @@ function transformCacheWritable(): boolean {
   } catch {
     return false;
   }
-}
-
-function startOrder(areas: Area[]): Area[] {
-  const rank = (area: Area) => (LONGEST_FIRST.includes(area) ? LONGEST_FIRST.indexOf(area) : LONGEST_FIRST.length);
-  return [...areas].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Waits (polling the ledger) until no creating request of the worker is under way, or `limitMs` passed. */

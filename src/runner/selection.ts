@@ -1,5 +1,5 @@
 /** Which checks a run covers: all, or those CERTIFY_CHECKS names (ids, or prefixes ending in `*`). */
-import { CHECKS, type CheckSpec } from '../catalog/checks.js';
+import { CHECKS, type Area, type CheckSpec } from '../catalog/checks.js';
 import { RunAbort } from '../errors.js';
 
 export function selectChecks(filter: string | undefined): CheckSpec[] {
@@ -18,4 +18,20 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** A vitest name pattern matching exactly the selected checks ("<ID> <title>"). */
 export function namePatternFor(checks: readonly CheckSpec[]): string {
   return `(?:^|\\s)(?:${checks.map((check) => escapeRegExp(check.id)).join('|')}) `;
+}
+
+/**
+ * The suites whose longest checks take longest start first, so that the concurrency limit
+ * never holds one back behind short ones (measured on the reference; the rest follow in
+ * catalog order).
+ */
+const LONGEST_FIRST: readonly Area[] = ['webhook-retry', 'state-model', 'session', 'revocation', 'webhook-delivery', 'tokens', 'workspace'];
+
+/** Where an area's checks start among the others: 0 first (the longest), ties in catalog order. */
+export function startRank(area: Area): number {
+  return LONGEST_FIRST.includes(area) ? LONGEST_FIRST.indexOf(area) : LONGEST_FIRST.length;
+}
+
+export function startOrder(areas: readonly Area[]): Area[] {
+  return [...areas].sort((a, b) => startRank(a) - startRank(b));
 }

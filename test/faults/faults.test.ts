@@ -8,8 +8,11 @@ import { getCheck } from '../../src/catalog/checks.js';
 import { runCertify } from './certify-child.js';
 import { FAULTS, LOAD_BUDGET_FAULTS, NOISE_FAULTS } from '../../reference/faults.js';
 import { limiter } from '../support/limit.js';
-import { FAULT_PROOFS } from './registry.js';
+import { FAULT_PROOFS, type FaultProof } from './registry.js';
+import { startRank } from '../../src/runner/selection.js';
 
+const WAITING_SLOTS = 16;
+const SHORT_SLOTS = 6;
 const caught = new Set<string>();
 /** The longest shrunk sequence a model fault may be shown with (issue #23). */
 const MAX_COUNTEREXAMPLE_STEPS = 6;
@@ -18,11 +21,24 @@ const missedRuns = new Set<string>();
 /**
  * Two pools of runs, side by side. A run that waits out a time limit (`waits` in the registry,
  * and the two noise runs: 20-95 s, mostly idle) holds a slot of the first; the short runs
- * (mostly their 2 CPU-s of start-up) share the second, sized for 2 cores. Under one limit of 6
- * for all, long runs held every slot while the CPU sat 70-95% idle for the first 100 s.
+ * (mostly their 1 CPU-s of start-up) share the second, sized for 2 cores. Under one limit of 6
+ * for all, long runs held every slot while the CPU sat 70-95% idle for the first 100 s. With 8
+ * waiting slots and 4 short ones, the matrix took 147 s, the waiting runs' 1,040 s queued one
+ * behind another; with 16 and 6, 106 s at 1.6 cores busy on average. The two noise runs,
+ * declared last, start once the first waiting runs end, after the burst of start-ups.
  */
-const waitingRuns = limiter(8);
-const shortRuns = limiter(4);
+const waitingRuns = limiter(WAITING_SLOTS);
+const shortRuns = limiter(SHORT_SLOTS);
+/**
+ * The runs likely to take longest start first, so that none begins near the end: the full
+ * tier's (27-96 s), then by the area of their checks in the runner's own start order (the
+ * retry schedule's short runs took 13-17 s, and started last in registry order).
+ */
+const LONGEST_FIRST = [...FAULT_PROOFS].sort((a, b) => Number(b.tier === 'full') - Number(a.tier === 'full') || firstRank(a) - firstRank(b));
+
+function firstRank(proof: FaultProof): number {
+  return Math.min(...proof.breaks.map((id) => startRank(getCheck(id).area)));
+}
 
 describe.concurrent('faults', () => {
   afterAll(() => {
@@ -35,7 +51,7 @@ describe.concurrent('faults', () => {
     process.stdout.write(`\n${line}${missed.length > 0 ? `; not caught: ${missed.join(', ')}` : ''}\n`);
   });
 
-  it.each(FAULT_PROOFS.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
+  it.each(LONGEST_FIRST.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
     const { fault } = proof;
     let shown = false;
     try {
@@ -62,6 +78,7 @@ describe.concurrent('faults', () => {
       (shown ? caught : missedRuns).add(fault);
     }
   });
+
 
   // The other side of the late-retry faults: a retry late once (a stall of the service's machine)
   // is measured again and passes; only a delay outside its tolerance both times fails.
