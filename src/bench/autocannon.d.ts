@@ -1,6 +1,6 @@
 // Minimal types for the parts of autocannon (which ships none) that the benches use.
 declare module 'autocannon' {
-  interface AutocannonOptions {
+  export interface AutocannonOptions {
     url: string;
     method?: string;
     headers?: Record<string, string>;
@@ -20,7 +20,7 @@ declare module 'autocannon' {
     max: number;
     total: number;
   }
-  interface AutocannonResult {
+  export interface AutocannonResult {
     requests: Histogram;
     latency: Histogram;
     throughput: Histogram;

@@ -6,10 +6,10 @@
  * the two together use the machine's every core, the figure is the machine's, not the pool's.
  * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes]`.
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
+import { cpuSecondsOf, ownCpuSeconds } from './cpu.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 
@@ -20,22 +20,6 @@ export interface PoolRow {
   receiverCores: number;
   generatorCores: number;
 }
-
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every architecture Node runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User and system CPU seconds of a process so far, from /proc (the pool is Linux only). */
-export function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which may hold spaces: state is the 3rd field, utime the 14th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-
-const ownCpuSeconds = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
 
 export async function benchReceiverPool(durationSec: number, processes: readonly number[] = [1, 2]): Promise<PoolRow[]> {
   const rows: PoolRow[] = [];

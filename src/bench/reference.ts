@@ -1,7 +1,9 @@
 /**
  * Benchmark of the reference implementation, each figure beside a bare node:http server
  * answering 204 measured by the same load generator (autocannon) in the same run:
- * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work);
+ * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work),
+ *   and the server's CPU per request, with the cores the server and the generator used (when
+ *   the generator is the one saturated, only the CPU figure is the server's);
  * - webhook deliveries per second over HTTPS to a local node:https receiver answering 204
  *   (events fired through the control interface, 25 endpoints each).
  * The servers under load run in child processes (reference-servers.ts, bundled as the
@@ -20,7 +22,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
+import { cpuSecondsOf, ownCpuSeconds } from './cpu.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import type { RunningReference } from '../../reference/index.js';
@@ -29,6 +32,8 @@ export interface BenchRow {
   name: string;
   rps: number;
   p99ms: number;
+  /** The server process's CPU per request answered, and its cores and the load generator's while loaded. */
+  server?: { cpuUsPerRequest: number; cores: number; generatorCores: number };
 }
 
 const CONNECTIONS = 50;
@@ -60,6 +65,7 @@ async function control(reference: ReferenceEndpoints, path: string, body: unknow
 
 interface ChildServer {
   info: { baseUrl: string; controlUrl?: string; controlToken?: string };
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -85,6 +91,7 @@ async function startChild(bundle: string, role: 'bare' | 'reference'): Promise<C
   lines.close();
   return {
     info: { ...JSON.parse(line), controlToken },
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -103,23 +110,33 @@ function callPlacementRequest(agentId: string, token: string) {
   };
 }
 
+/** One autocannon run against the server in process `pid`, with what the server and this process (the generator) used of the CPU. */
+async function measured(pid: number, options: AutocannonOptions): Promise<{ result: AutocannonResult; server: NonNullable<BenchRow['server']> }> {
+  const before = { server: cpuSecondsOf(pid), generator: ownCpuSeconds(), at: performance.now() };
+  const result = await autocannon(options);
+  const wallSec = (performance.now() - before.at) / 1000;
+  const serverSec = cpuSecondsOf(pid) - before.server;
+  const server = { cpuUsPerRequest: (serverSec * 1e6) / Math.max(1, result.requests.total), cores: serverSec / wallSec, generatorCores: (ownCpuSeconds() - before.generator) / wallSec };
+  return { result, server };
+}
+
 async function benchBare(bundle: string, durationSec: number): Promise<BenchRow> {
   const bare = await startChild(bundle, 'bare');
   try {
     const sample = callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40));
-    const result = await autocannon({ url: `${bare.info.baseUrl}/v1/voice/calls`, ...sample, duration: durationSec });
-    return { name: 'bare node:http 204', rps: result.requests.average, p99ms: result.latency.p99 };
+    const { result, server } = await measured(bare.pid, { url: `${bare.info.baseUrl}/v1/voice/calls`, ...sample, duration: durationSec });
+    return { name: 'bare node:http 204', rps: result.requests.average, p99ms: result.latency.p99, server };
   } finally {
     await bare.stop();
   }
 }
 
-async function benchCalls(reference: ReferenceEndpoints, durationSec: number): Promise<BenchRow> {
+async function benchCalls(reference: ReferenceEndpoints, pid: number, durationSec: number): Promise<BenchRow> {
   const ws = await control(reference, '/workspaces', { call_progress: 'manual' });
   const token = await control(reference, `/workspaces/${ws.workspace_id}/tokens`, { label: 'bench' });
-  const result = await autocannon({ url: `${reference.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token), duration: durationSec });
+  const { result, server } = await measured(pid, { url: `${reference.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token), duration: durationSec });
   if (result['2xx'] === 0 || result.non2xx > 0) throw new Error(`call placement answered non-2xx (${result.non2xx})`);
-  return { name: 'reference POST /v1/voice/calls', rps: result.requests.average, p99ms: result.latency.p99 };
+  return { name: 'reference POST /v1/voice/calls', rps: result.requests.average, p99ms: result.latency.p99, server };
 }
 
 async function benchDeliveries(reference: ReferenceEndpoints, durationSec: number): Promise<BenchRow> {
@@ -159,7 +176,7 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
   }
 }
 
-export async function benchReference(opts: { durationSec: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number }> {
+export async function benchReference(opts: { durationSec: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number; cpuRatio: number }> {
   const rows: BenchRow[] = [];
   const servers = await bundleServers();
   let child: ChildServer | undefined;
@@ -168,16 +185,19 @@ export async function benchReference(opts: { durationSec: number; deliveries?: b
     rows.push(bare);
     child = await startChild(servers.file, 'reference');
     const reference = child.info as ReferenceEndpoints;
-    const calls = await benchCalls(reference, opts.durationSec);
+    const calls = await benchCalls(reference, child.pid, opts.durationSec);
     rows.push(calls);
     if (opts.deliveries !== false) rows.push(await benchDeliveries(reference, opts.durationSec));
     const ratio = calls.rps / bare.rps;
+    // By CPU per request a cheaper server is a faster one: the ratio is the base cost over this cost.
+    const cpuRatio = bare.server!.cpuUsPerRequest / calls.server!.cpuUsPerRequest;
     for (const row of rows) {
       const p99 = Number.isNaN(row.p99ms) ? '' : `  p99 ${row.p99ms} ms`;
-      process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}\n`);
+      const cpu = row.server ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}` : '';
+      process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}${cpu}\n`);
     }
-    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% (target ≥ 50%)\n`);
-    return { rows, ratio };
+    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${(cpuRatio * 100).toFixed(0)}% by the server's CPU per request (target ≥ 50%)\n`);
+    return { rows, ratio, cpuRatio };
   } finally {
     await child?.stop();
     servers.remove();

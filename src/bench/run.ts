@@ -43,7 +43,7 @@ export async function runBench(durationSec: number): Promise<void> {
   // By CPU per request a cheaper server is a faster one: the ratio is base cost over this cost.
   const cpuPct = (cost: number | undefined, base: number | undefined) => (cost && base ? `${((100 * base) / cost).toFixed(0)}%` : 'n/a');
   console.log('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
-  console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} (target ≥ 50%)`);
+  console.log(`call placement vs bare node:http:          ${pct(reference.ratio, 1)} [${pct(reference.cpuRatio, 1)}] (target ≥ 50%)`);
   console.log(`receiver vs bare node:https:               ${pct(capturing?.rps, bare?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (target ≥ 60%)`);
   console.log(`minimal verifier vs bare node:https:       ${pct(minimal?.rps, bare?.rps)} [${cpuPct(minimal?.cpuUsPerRequest, bare?.cpuUsPerRequest)}] (the ceiling for any verifying receiver)`);
   console.log(`receiver vs minimal verifier:              ${pct(capturing?.rps, minimal?.rps)} [${cpuPct(capturing?.cpuUsPerRequest, minimal?.cpuUsPerRequest)}] (goal ≥ 90% by CPU)`);

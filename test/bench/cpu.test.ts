@@ -1,0 +1,17 @@
+/** The benches' CPU accounting (src/bench/cpu.ts): a process's CPU seconds read from /proc agree with what node counts for itself. */
+import { describe, expect, it } from 'vitest';
+import { cpuSecondsOf, ownCpuSeconds } from '../../src/bench/cpu.js';
+
+describe('CPU seconds of a process', () => {
+  it('reads a process CPU seconds from /proc as node counts them (to the 10 ms tick)', () => {
+    const before = cpuSecondsOf(process.pid);
+    // Busy until this process has used 0.3 CPU-s more, however busy the machine is.
+    const start = process.cpuUsage();
+    while (process.cpuUsage(start).user + process.cpuUsage(start).system < 300_000);
+    const own = ownCpuSeconds();
+    const after = cpuSecondsOf(process.pid);
+    expect(after - before).toBeGreaterThan(0.2);
+    // /proc counts every thread of the process, node's own figure too: within two ticks and what ran between the reads.
+    expect(Math.abs(after - own)).toBeLessThan(0.05);
+  });
+});
