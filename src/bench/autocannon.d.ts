@@ -1,7 +1,16 @@
 // Minimal types for the parts of autocannon (which ships none) that the benches use.
 declare module 'autocannon' {
+  /** What a request may be given before it is sent (`requests[].setupRequest`). */
+  export interface AutocannonRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
   export interface AutocannonOptions {
     url: string;
+    /** Called before each request: lets every request carry its own body and signature. */
+    requests?: Array<{ setupRequest: (request: AutocannonRequest) => AutocannonRequest }>;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

@@ -11,7 +11,7 @@
  * Run alone: npx tsx src/bench/receiver.ts [durationSec=10] [connections=50] [rounds=3]
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { pathToFileURL } from 'node:url';
 import { ask } from '../ipc/ask.js';
 import { signedDelivery } from './receiver-delivery.js';
@@ -36,35 +36,6 @@ export interface BenchReceiverOptions {
   /** Interleaved rounds; the median round is reported. */
   rounds?: number;
 }
-
-/**
- * The part of autocannon's API used here. src/bench/autocannon.d.ts (shared by the
- * other benches) types the promise API without per-request setup, and its interfaces are
- * not exported for augmentation, so this bench loads autocannon through require with its
- * own local type instead of declaring the module a second time.
- */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  method: string;
-  /** Called before each request; lets every request carry its own body and signature. */
-  requests: Array<{ setupRequest: (request: AutocannonRequest) => AutocannonRequest }>;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 export function runAutocannon(url: string, durationSec: number, connections: number): Promise<AutocannonResult> {
   let seq = 0;
