@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
  * What the bundle was made from, written beside it as manifest.json.
  * @typedef {object} BundleManifest
  * @property {string} root the harness's folder, absolute
- * @property {string} bundle the bundle's file name in the cache folder
+ * @property {string} bundle the bundle's entry module, relative to the cache folder
  * @property {Record<string, [mtimeMs: number, size: number]>} inputs each file it was made from, relative to root
  */
 
@@ -26,7 +26,7 @@ export const MANIFEST_NAME = 'manifest.json';
 
 /**
  * The bundle's path when it is fresh, else undefined (no bundle, a moved folder, an edited
- * or removed source, an unreadable manifest).
+ * or removed source, an unreadable manifest, the bundle itself removed).
  * @param {string} [dir] the cache folder
  * @param {string} [root] the harness's folder
  * @returns {string | undefined}
@@ -44,5 +44,6 @@ export function freshBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT) {
     const stats = statSync(join(root, file), { throwIfNoEntry: false });
     if (!stats || stats.mtimeMs !== mtimeMs || stats.size !== size) return undefined;
   }
-  return join(dir, manifest.bundle);
+  const bundle = join(dir, manifest.bundle);
+  return statSync(bundle, { throwIfNoEntry: false }) ? bundle : undefined;
 }

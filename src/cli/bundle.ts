@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { BUNDLE_DIR, HARNESS_ROOT, MANIFEST_NAME, type BundleManifest } from '../../bin/fresh-bundle.js';
 
@@ -51,8 +51,9 @@ export async function writeCliBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT): Pro
   const hash = createHash('sha256');
   for (const file of result.outputFiles) hash.update(relative(dir, file.path)).update(file.contents);
   const name = `cli-${hash.digest('hex').slice(0, 16)}`;
-  // This module decides what the bundle is, so it is an input too.
-  const inputs = inputsOf([...Object.keys(result.metafile.inputs), relative(root, import.meta.filename)], root, started);
+  // This module decides what the bundle is, and bin/fresh-bundle.js reads its manifest: inputs too.
+  const own = [import.meta.filename, fileURLToPath(new URL('../../bin/fresh-bundle.js', import.meta.url))].map((file) => relative(root, file));
+  const inputs = inputsOf([...Object.keys(result.metafile.inputs), ...own], root, started);
   const manifest: BundleManifest = { root, bundle: join(name, 'main.mjs'), inputs };
   placeBundle(dir, name, result.outputFiles.map((file) => ({ path: relative(join(dir, 'out'), file.path), contents: file.contents })));
   const manifestPath = join(dir, MANIFEST_NAME);

@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freshBundle, MANIFEST_NAME, type BundleManifest } from '../../bin/fresh-bundle.js';
 import { writeCliBundle } from '../../src/cli/bundle.js';
@@ -69,10 +69,11 @@ describe('writeCliBundle', () => {
     });
   });
 
-  it('lists every source it read as an input, with its time and size', async () => {
+  it('lists every source it read as an input, with its time and size, and the two modules that make and read it', async () => {
     await writeCliBundle(cache, root);
     const { inputs } = manifestOf();
-    for (const file of ['src/cli/main.ts', 'src/data/read.ts']) {
+    const own = ['../../src/cli/bundle.ts', '../../bin/fresh-bundle.js'].map((file) => relative(root, fileURLToPath(new URL(file, import.meta.url))));
+    for (const file of ['src/cli/main.ts', 'src/data/read.ts', ...own]) {
       const stats = statSync(join(root, file));
       expect(inputs[file]).toEqual([stats.mtimeMs, stats.size]);
     }
@@ -113,6 +114,12 @@ describe('freshBundle', () => {
     utimesSync(source, SAVED_AT, SAVED_AT);
     expect(freshBundle(cache, root)).toBeUndefined();
     rmSync(source);
+    expect(freshBundle(cache, root)).toBeUndefined();
+  });
+
+  it('is undefined once the bundle itself is removed', async () => {
+    const bundle = await writeCliBundle(cache, root);
+    rmSync(join(bundle, '..'), { recursive: true });
     expect(freshBundle(cache, root)).toBeUndefined();
   });
 
