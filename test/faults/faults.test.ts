@@ -11,8 +11,6 @@ import { limiter } from '../support/limit.js';
 import { FAULT_PROOFS, type FaultProof } from './registry.js';
 import { startRank } from '../../src/runner/selection.js';
 
-const WAITING_SLOTS = 16;
-const SHORT_SLOTS = 6;
 const caught = new Set<string>();
 /** The longest shrunk sequence a model fault may be shown with (issue #23). */
 const MAX_COUNTEREXAMPLE_STEPS = 6;
@@ -27,8 +25,8 @@ const missedRuns = new Set<string>();
  * behind another; with 16 and 6, 106 s at 1.6 cores busy on average. The two noise runs,
  * declared last, start once the first waiting runs end, after the burst of start-ups.
  */
-const waitingRuns = limiter(WAITING_SLOTS);
-const shortRuns = limiter(SHORT_SLOTS);
+const waitingRuns = limiter(16);
+const shortRuns = limiter(6);
 /**
  * The runs likely to take longest start first, so that none begins near the end: the full
  * tier's (27-96 s), then by the area of their checks in the runner's own start order (the
@@ -78,7 +76,6 @@ describe.concurrent('faults', () => {
       (shown ? caught : missedRuns).add(fault);
     }
   });
-
 
   // The other side of the late-retry faults: a retry late once (a stall of the service's machine)
   // is measured again and passes; only a delay outside its tolerance both times fails.
