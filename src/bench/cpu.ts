@@ -17,3 +17,22 @@ export function ownCpuSeconds(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 }
+
+/** What the servers (processes `pids`) and this process, the load generator, used while `load` ran. */
+export interface LoadedCpu<T> {
+  result: T;
+  /** CPU seconds of the servers together. */
+  serverSeconds: number;
+  /** CPU time over wall time: of the servers together, and of the generator. */
+  serverCores: number;
+  generatorCores: number;
+}
+
+export async function measureCpu<T>(pids: readonly number[], load: () => Promise<T>): Promise<LoadedCpu<T>> {
+  const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const before = { servers: serversCpu(), generator: ownCpuSeconds(), at: performance.now() };
+  const result = await load();
+  const wallSec = (performance.now() - before.at) / 1000;
+  const serverSeconds = serversCpu() - before.servers;
+  return { result, serverSeconds, serverCores: serverSeconds / wallSec, generatorCores: (ownCpuSeconds() - before.generator) / wallSec };
+}

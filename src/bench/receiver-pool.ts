@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
-import { cpuSecondsOf, ownCpuSeconds } from './cpu.js';
+import { measureCpu } from './cpu.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 
@@ -28,14 +28,9 @@ export async function benchReceiverPool(durationSec: number, processes: readonly
     try {
       const { url } = await pool.endpoint('bench', async () => SECRET);
       await runAutocannon(url, 1, 50); // warm-up: JIT, TLS, schemas in every process
-      const receiversCpu = () => pool.pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
-      const before = { receivers: receiversCpu(), generator: ownCpuSeconds(), at: performance.now() };
-      const result = await runAutocannon(url, durationSec, 50);
-      const wallSec = (performance.now() - before.at) / 1000;
-      const receiverCores = (receiversCpu() - before.receivers) / wallSec;
-      const generatorCores = (ownCpuSeconds() - before.generator) / wallSec;
+      const { result, serverCores, generatorCores } = await measureCpu(pool.pids(), () => runAutocannon(url, durationSec, 50));
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      rows.push({ processes: count, rps: Math.round(result.requests.average), receiverCores, generatorCores });
+      rows.push({ processes: count, rps: Math.round(result.requests.average), receiverCores: serverCores, generatorCores });
     } finally {
       await pool.close();
     }

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
-import { cpuSecondsOf, ownCpuSeconds } from './cpu.js';
+import { measureCpu } from './cpu.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import type { RunningReference } from '../../reference/index.js';
@@ -112,12 +112,8 @@ function callPlacementRequest(agentId: string, token: string) {
 
 /** One autocannon run against the server in process `pid`, with what the server and this process (the generator) used of the CPU. */
 async function measured(pid: number, options: AutocannonOptions): Promise<{ result: AutocannonResult; server: NonNullable<BenchRow['server']> }> {
-  const before = { server: cpuSecondsOf(pid), generator: ownCpuSeconds(), at: performance.now() };
-  const result = await autocannon(options);
-  const wallSec = (performance.now() - before.at) / 1000;
-  const serverSec = cpuSecondsOf(pid) - before.server;
-  const server = { cpuUsPerRequest: (serverSec * 1e6) / Math.max(1, result.requests.total), cores: serverSec / wallSec, generatorCores: (ownCpuSeconds() - before.generator) / wallSec };
-  return { result, server };
+  const { result, serverSeconds, serverCores, generatorCores } = await measureCpu([pid], () => autocannon(options));
+  return { result, server: { cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(1, result.requests.total), cores: serverCores, generatorCores } };
 }
 
 async function benchBare(bundle: string, durationSec: number): Promise<BenchRow> {

@@ -1,6 +1,6 @@
 /** The benches' CPU accounting (src/bench/cpu.ts): a process's CPU seconds read from /proc agree with what node counts for itself. */
 import { describe, expect, it } from 'vitest';
-import { cpuSecondsOf, ownCpuSeconds } from '../../src/bench/cpu.js';
+import { cpuSecondsOf, measureCpu, ownCpuSeconds } from '../../src/bench/cpu.js';
 
 describe('CPU seconds of a process', () => {
   it('reads a process CPU seconds from /proc as node counts them (to the 10 ms tick)', () => {
@@ -13,5 +13,20 @@ describe('CPU seconds of a process', () => {
     expect(after - before).toBeGreaterThan(0.2);
     // /proc counts every thread of the process, node's own figure too: within two ticks and what ran between the reads.
     expect(Math.abs(after - own)).toBeLessThan(0.05);
+  });
+
+  it('measures what the servers and the generator used while a load ran, over its wall time', async () => {
+    // This process is both "server" and generator: it sleeps 200 ms, then busies itself for 0.2 CPU-s.
+    const measured = await measureCpu([process.pid], async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const start = process.cpuUsage();
+      while (process.cpuUsage(start).user + process.cpuUsage(start).system < 200_000);
+      return 'done';
+    });
+    expect(measured.result).toBe('done');
+    expect(measured.serverSeconds).toBeGreaterThan(0.15);
+    // At least 0.4 s of wall for at most about 0.3 CPU-s: well under one core, the two alike.
+    expect(measured.serverCores).toBeLessThan(0.85);
+    expect(Math.abs(measured.serverCores - measured.generatorCores)).toBeLessThan(0.15);
   });
 });
