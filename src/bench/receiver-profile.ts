@@ -1,17 +1,19 @@
 /**
- * Where the capturing receiver's CPU goes: the bench servers run under V8's sampling
- * profiler (`--cpu-prof`) while autocannon loads the receiver alone, then the profile's
+ * Where the capturing receiver's CPU goes: one bench server (receiver-servers.ts) runs under
+ * V8's sampling profiler (`--cpu-prof`) while autocannon loads it, then the profile's
  * self time is summed per function and per source file, heaviest first. The figures are
  * shares of the server process's samples (TLS and HTTP parsing included), so they say
  * what the receiver adds to what any HTTPS server pays.
- * `npx tsx src/bench/receiver-profile.ts [seconds]`.
+ * `npx tsx src/bench/receiver-profile.ts [seconds] [kind]`, kind one of receiver-rows.ts's
+ * SERVER_KINDS (default the receiver), so that the minimal verifier can be profiled beside it.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runAutocannon, startServers } from './receiver.js';
+import { createSelfSignedCertificate } from '../tls/selfSigned.js';
+import { runAutocannon, startServers, stopServers } from './receiver.js';
+import { isServerKind, SERVER_KINDS, type ServerKind } from './receiver-rows.js';
 
 interface ProfileNode {
   id: number;
@@ -30,21 +32,21 @@ export interface ReceiverProfile {
   byFile: ProfileShare[];
 }
 
-export async function profileReceiver(durationSec: number): Promise<ReceiverProfile> {
+export async function profileReceiver(durationSec: number, kind: ServerKind = 'receiver'): Promise<ReceiverProfile> {
   const dir = mkdtempSync(join(tmpdir(), 'receiver-profile-'));
+  const tls = await createSelfSignedCertificate({ hosts: ['127.0.0.1'] });
   try {
-    const { child, ports } = await startServers(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    const url = `https://127.0.0.1:${ports.receiver}${ports.receiverPath}`;
-    await runAutocannon(url, 1, 50); // warm-up: JIT, TLS, schemas
-    const result = await runAutocannon(url, durationSec, 50);
-    child.send({ close: true });
-    await once(child, 'exit');
+    const [server] = await startServers([kind], tls, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    await runAutocannon(server!.url, 1, 50); // warm-up: JIT, TLS
+    const result = await runAutocannon(server!.url, durationSec, 50);
+    await stopServers([server!]);
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-    if (!file) throw new Error('the bench servers wrote no CPU profile');
+    if (!file) throw new Error(`the bench server ${kind} wrote no CPU profile`);
     const nodes = (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] }).nodes;
     return { requests: result.requests.total, byFunction: sharesBy(nodes, functionKey), byFile: sharesBy(nodes, (node) => fileOf(node.callFrame.url)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(dirname(tls.certPath), { recursive: true, force: true });
   }
 }
 
@@ -76,7 +78,9 @@ function fileOf(url: string): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = Number(process.argv[2] ?? 6);
-  const profile = await profileReceiver(seconds);
+  const kind = process.argv[3] ?? 'receiver';
+  if (!isServerKind(kind)) throw new Error(`unknown server kind ${kind}; one of ${SERVER_KINDS.join(', ')}`);
+  const profile = await profileReceiver(seconds, kind);
   const show = (rows: ProfileShare[]) => rows.slice(0, 20).map((row) => `${(100 * row.share).toFixed(1).padStart(5)}%  ${row.name}`).join('\n');
   console.log(`${profile.requests} deliveries in ${seconds} s\n\n# self time by source file\n${show(profile.byFile)}\n\n# self time by function\n${show(profile.byFunction)}`);
 }

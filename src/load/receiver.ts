@@ -8,6 +8,9 @@ import { CapturingReceiver, type ReceiverOptions } from '../receiver/index.js';
 import type { ResolvedTarget } from '../runner/target.js';
 import { ReceiverPool } from './receiver-pool.js';
 
+/** Bodies a load run's receiver keeps per endpoint: the fan-out tally listens to every delivery as it settles. */
+export const LOAD_RECEIVER_KEPT_DELIVERIES = 100;
+
 export async function startReceiver(settings: Settings, placement: ResolvedTarget['receiver']): Promise<CapturingReceiver> {
   return CapturingReceiver.start(receiverOptions(settings, placement));
 }
@@ -27,8 +30,7 @@ function receiverOptions(settings: Settings, placement: ResolvedTarget['receiver
     ...(placement ? { host: placement.host } : {}),
     ...(publicUrl ? { publicUrl } : {}),
     ...(tls ? { tls } : {}),
-    // The fan-out tally listens to every delivery; the receiver need not keep many bodies.
-    maxDeliveriesPerEndpoint: 100,
+    maxDeliveriesPerEndpoint: LOAD_RECEIVER_KEPT_DELIVERIES,
     requestTimeoutMs: 30_000,
   };
 }

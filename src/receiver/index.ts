@@ -1,4 +1,4 @@
-export { CapturingReceiver } from './receiver.js';
+export { CapturingReceiver, DEFAULT_KEPT_DELIVERIES } from './receiver.js';
 export type { ReceiverOptions, CreateEndpointOptions } from './receiver.js';
 export { ReceiverEndpoint } from './endpoint.js';
 export type { WaitForOptions } from './endpoint.js';

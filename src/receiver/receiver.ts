@@ -53,13 +53,16 @@ export interface CreateEndpointOptions {
   rejectStaleTimestamp?: boolean;
 }
 
+/** Deliveries an endpoint keeps unless told otherwise (maxDeliveriesPerEndpoint). */
+export const DEFAULT_KEPT_DELIVERIES = 10_000;
+
 const DEFAULTS = {
   host: '127.0.0.1',
   port: 0,
   maxBodyBytes: 1_048_576,
   requestTimeoutMs: 60_000,
   headersTimeoutMs: 10_000,
-  maxDeliveriesPerEndpoint: 10_000,
+  maxDeliveriesPerEndpoint: DEFAULT_KEPT_DELIVERIES,
   maxStoredBytesPerEndpoint: 64 * 1_048_576,
   maxTrackedEventIds: 100_000,
   maxStrays: 1_000,
