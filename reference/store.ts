@@ -1,6 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { TimerHandle } from './clock.js';
 import type { FaultSet } from './faults.js';
+import type { CallRecords } from './calls/records.js';
 import type { Outbound } from './outbound.js';
 
 // The in-memory state of the service: workspaces and what they own. Plain Maps,
@@ -79,7 +80,8 @@ export interface Workspace {
   /** That prefix (`/faults/a,b` or ''), so URLs the workspace hands out stay in its run. */
   faultPrefix: string;
   agents: Map<string, Agent>;
-  calls: Map<string, Call>;
+  /** The calls kept: every call in progress, and the latest finished ones (calls/records.ts). */
+  calls: CallRecords;
   tokens: Map<string, BearerToken>;
   members: Map<string, Member>;
   identityProvider: IdentityProvider | null;
@@ -104,7 +106,7 @@ export class Store {
   }
 
   addCall(workspace: Workspace, call: Call): void {
-    workspace.calls.set(call.id, call);
+    for (const forgotten of workspace.calls.add(call)) this.callsById.delete(forgotten.id);
     this.callsById.set(call.id, call);
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { unionFaults } from '../faults.js';
+import { CallRecords } from '../calls/records.js';
 import { ALL_SCOPES, type Agent, type Workspace } from '../store.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
 
@@ -40,7 +41,7 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
     faults,
     faultPrefix,
     agents,
-    calls: new Map(),
+    calls: new CallRecords(),
     tokens: new Map(),
     members: new Map(),
     identityProvider: null,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CallService } from '../../reference/calls/lifecycle.js';
+import { CallRecords } from '../../reference/calls/records.js';
 import type { Clock, TimerHandle } from '../../reference/clock.js';
 import type { Agent, Call, Store, Workspace } from '../../reference/store.js';
 import type { Dispatcher } from '../../reference/webhooks/dispatcher.js';
@@ -37,9 +38,9 @@ describe('the auto call lifecycle', () => {
   it('starts a call before it completes it, whatever order due timers fire in', () => {
     const clock = new LaggingClock();
     const published: string[] = [];
-    const store = { addCall: (workspace: Workspace, call: Call) => workspace.calls.set(call.id, call) } as unknown as Store;
+    const store = { addCall: (workspace: Workspace, call: Call) => workspace.calls.add(call) } as unknown as Store;
     const dispatcher = { publish: (_workspace: unknown, type: string) => published.push(type) } as unknown as Dispatcher;
-    const workspace = { id: 'ws_test', callProgress: 'auto', calls: new Map<string, Call>(), faults: new Set() } as unknown as Workspace;
+    const workspace = { id: 'ws_test', callProgress: 'auto', calls: new CallRecords(), faults: new Set() } as unknown as Workspace;
     const calls = new CallService(store, dispatcher, clock, () => 'https://svc.example.test');
     const call = calls.place(workspace, { id: 'agt_test' } as Agent, '+14155550100', {});
     clock.lag();

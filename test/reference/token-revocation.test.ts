@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NodePool } from '../../reference/auth/nodes.js';
+import { CallRecords } from '../../reference/calls/records.js';
 import { issueToken, revokeToken } from '../../reference/auth/tokens.js';
 import { ManualClock } from '../../reference/clock.js';
 import { NO_FAULTS, type FaultName } from '../../reference/faults.js';
@@ -13,7 +14,7 @@ function setup(faultNames: FaultName[] = []) {
   const faults = new Set(faultNames);
   const workspace: Workspace = {
     id: 'ws_t', licensedScopes: ['voice:read', 'voice:write'], timeScale: 1, callProgress: 'manual', suspended: false,
-    faults, faultPrefix: '', agents: new Map(), calls: new Map(), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokens: { from: 0, until: 0 },
+    faults, faultPrefix: '', agents: new Map(), calls: new CallRecords(), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokens: { from: 0, until: 0 },
   };
   store.addWorkspace(workspace);
   const pool = new NodePool(3, store, clock, PROPAGATION_MS);
