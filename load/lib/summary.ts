@@ -26,13 +26,13 @@ function fmt(value: number | undefined, digits = 2): string {
 
 export interface SummaryOptions {
   /** Metrics svc-harness judges once every runner has ended (from what it observed): a runner's own view of them says nothing. */
-  judgedAfterRun?: RegExp;
+  judgedAfterRun?: readonly string[];
 }
 
 export function textSummary(scenario: string, data: SummaryData, options: SummaryOptions = {}): string {
   const lines = [`\n${scenario}: ${Math.round((data.state?.testRunDurationMs ?? 0) / 100) / 10} s`];
   const names = Object.keys(data.metrics).sort();
-  const later = names.filter((name) => options.judgedAfterRun?.test(name));
+  const later = names.filter((name) => options.judgedAfterRun?.includes(name));
   for (const name of names) {
     if (later.includes(name)) continue;
     const metric = data.metrics[name]!;

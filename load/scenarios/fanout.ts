@@ -18,6 +18,7 @@ import { Counter, Gauge, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { CALL_ID_CHECK, placeCall } from '../lib/calls.ts';
 import { env, loadDuration, num, seconds } from '../lib/env.ts';
+import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, type FanoutReceiverMetric } from '../lib/fanout-metrics.ts';
 import { arrivalVus } from '../lib/executors.ts';
 import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
@@ -41,34 +42,19 @@ const LIFECYCLE_MS = 2000;
 const MAX_LOSS = num('LOAD_FANOUT_MAX_LOSS', 0);
 
 /** One sample per placed call, tagged call_id and placed_at_ms: the verdict reads them (src/load/fanout-verdict.ts). */
-const placedCalls = new Counter('fanout_calls_placed');
+const placedCalls = new Counter(FANOUT_PLACED_METRIC);
 
-/**
- * The receivers' figures (src/load/fanout-verdict.ts writes them): declared here, with the
- * types the harness gives them, because k6 accepts thresholds only on metrics it knows.
- * No runner adds to them.
- */
-export const judgedAfterRun = [
-  new Counter('fanout_untracked_calls'),
-  new Counter('fanout_expected_deliveries'),
-  new Counter('fanout_arrived_deliveries'),
-  new Counter('fanout_lost_deliveries'),
-  new Gauge('fanout_loss_ratio'),
-  new Counter('fanout_bad_signatures'),
-  new Counter('fanout_duplicates'),
-  new Counter('fanout_unattributed_deliveries'),
-  new Gauge('fanout_deliveries_per_second'),
-  new Counter('fanout_receiver_client_closed'),
-  new Trend('fanout_event_to_arrival_ms', true),
-  new Trend('fanout_placement_to_arrival_ms', true),
-];
+/** The receivers' figures, declared so that k6 takes thresholds on them; no runner adds to them. */
+export const judgedAfterRun = Object.entries(FANOUT_RECEIVER_METRICS).map(([name, type]) =>
+  type === 'counter' ? new Counter(name) : type === 'gauge' ? new Gauge(name) : new Trend(name, true),
+);
 
 /**
  * Judged on the receivers' figures that svc-harness adds once the runners have ended. A
  * runner of a merged run (LOAD_MERGED_VERDICT=true, set by svc-harness) leaves them to the
  * merge, which reads them from the script as one instance holds them (`k6 inspect`).
  */
-const RECEIVER_THRESHOLDS = {
+const RECEIVER_THRESHOLDS: Partial<Record<FanoutReceiverMetric, string[]>> = {
   fanout_untracked_calls: ['count==0'],
   fanout_loss_ratio: [`value<=${MAX_LOSS}`],
   fanout_bad_signatures: ['count==0'],
@@ -108,4 +94,4 @@ export default function (data: CallsSetup): void {
   placedCalls.add(1, { call_id: placed.callId, placed_at_ms: String(placedAtMs) });
 }
 
-export const handleSummary = summaryHandler('fanout', { judgedAfterRun: /^fanout_(?!calls_placed)/ });
+export const handleSummary = summaryHandler('fanout', { judgedAfterRun: Object.keys(FANOUT_RECEIVER_METRICS) });

@@ -8,12 +8,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, type FanoutReceiverMetric } from '../../load/lib/fanout-metrics.js';
 import type { ReceiverStats } from '../receiver/index.js';
 import type { FanoutStats, FanoutTally } from './fanout-tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from './merge.js';
 
 /** The counter each VU adds to for a call it placed (load/scenarios/fanout.ts). */
-export const PLACED_METRIC = 'fanout_calls_placed';
+export const PLACED_METRIC = FANOUT_PLACED_METRIC;
 const DRAIN_POLL_MS = 250;
 
 export interface PlacedCalls {
@@ -49,24 +50,23 @@ export async function drain(tally: FanoutTally, drainMs: number, pollMs = DRAIN_
   return tally.stats(true);
 }
 
-/** The figures the fanout script's thresholds and the report name. */
+/** The figures the fanout script's thresholds and the report name, each with its samples. */
 export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: ReceiverStats): ObservedMetric[] {
-  const counter = (name: string, value: number): ObservedMetric => ({ name, type: 'counter', values: [value] });
-  const gauge = (name: string, value: number): ObservedMetric => ({ name, type: 'gauge', values: [value] });
-  return [
-    counter('fanout_untracked_calls', calls.untracked),
-    counter('fanout_expected_deliveries', stats.expected),
-    counter('fanout_arrived_deliveries', stats.arrived),
-    counter('fanout_lost_deliveries', stats.lost),
-    gauge('fanout_loss_ratio', stats.expected > 0 ? stats.lost / stats.expected : 1),
-    counter('fanout_bad_signatures', stats.bad_signatures),
-    counter('fanout_duplicates', stats.duplicates),
-    counter('fanout_unattributed_deliveries', stats.unattributed),
-    gauge('fanout_deliveries_per_second', stats.deliveries_per_second),
-    counter('fanout_receiver_client_closed', receiver?.clientClosed ?? 0),
-    { name: 'fanout_event_to_arrival_ms', type: 'trend', values: stats.samples?.event_to_arrival_ms ?? [] },
-    { name: 'fanout_placement_to_arrival_ms', type: 'trend', values: stats.samples?.placement_to_arrival_ms ?? [] },
-  ];
+  const samples: Record<FanoutReceiverMetric, readonly number[]> = {
+    fanout_untracked_calls: [calls.untracked],
+    fanout_expected_deliveries: [stats.expected],
+    fanout_arrived_deliveries: [stats.arrived],
+    fanout_lost_deliveries: [stats.lost],
+    fanout_loss_ratio: [stats.expected > 0 ? stats.lost / stats.expected : 1],
+    fanout_bad_signatures: [stats.bad_signatures],
+    fanout_duplicates: [stats.duplicates],
+    fanout_unattributed_deliveries: [stats.unattributed],
+    fanout_deliveries_per_second: [stats.deliveries_per_second],
+    fanout_receiver_client_closed: [receiver?.clientClosed ?? 0],
+    fanout_event_to_arrival_ms: stats.samples?.event_to_arrival_ms ?? [],
+    fanout_placement_to_arrival_ms: stats.samples?.placement_to_arrival_ms ?? [],
+  };
+  return Object.entries(FANOUT_RECEIVER_METRICS).map(([name, type]) => ({ name, type, values: samples[name as FanoutReceiverMetric] }));
 }
 
 export interface FanoutVerdictInput {
