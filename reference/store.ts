@@ -4,7 +4,8 @@ import type { FaultSet } from './faults.js';
 import type { CallRecords } from './calls/records.js';
 import type { Outbound } from './outbound.js';
 
-// The in-memory state of the service: workspaces and what they own. Plain Maps,
+// The in-memory state of the service: workspaces and what they own. Plain Maps (a
+// workspace's calls: two bounded generations of them, calls/records.ts),
 // indexed the ways the hot path looks things up (token secret, call id, agent id).
 
 export const ALL_SCOPES = ['voice:read', 'voice:write', 'mailer:read', 'mailer:write', 'webhooks:write'] as const;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import { runAutocannon, startServers, stopServers } from './receiver.js';
+import { runAutocannon, startServers, stopServers, type ServerProcess } from './receiver.js';
 import { isServerKind, SERVER_KINDS, type ServerKind } from './receiver-rows.js';
 
 interface ProfileNode {
@@ -35,16 +35,20 @@ export interface ReceiverProfile {
 export async function profileReceiver(durationSec: number, kind: ServerKind = 'receiver'): Promise<ReceiverProfile> {
   const dir = mkdtempSync(join(tmpdir(), 'receiver-profile-'));
   const tls = await createSelfSignedCertificate({ hosts: ['127.0.0.1'] });
+  let servers: ServerProcess[] = [];
   try {
-    const [server] = await startServers([kind], tls, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    await runAutocannon(server!.url, 1, 50); // warm-up: JIT, TLS
-    const result = await runAutocannon(server!.url, durationSec, 50);
-    await stopServers([server!]);
+    servers = await startServers([kind], tls, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const url = servers[0]!.url;
+    await runAutocannon(url, 1, 50); // warm-up: JIT, TLS
+    const result = await runAutocannon(url, durationSec, 50);
+    // The profile is written as the process exits.
+    await stopServers(servers);
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error(`the bench server ${kind} wrote no CPU profile`);
     const nodes = (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] }).nodes;
     return { requests: result.requests.total, byFunction: sharesBy(nodes, functionKey), byFile: sharesBy(nodes, (node) => fileOf(node.callFrame.url)) };
   } finally {
+    await stopServers(servers);
     rmSync(dir, { recursive: true, force: true });
     rmSync(dirname(tls.certPath), { recursive: true, force: true });
   }

@@ -4,8 +4,8 @@
  * without recording), all over HTTPS with the same certificate, all loaded by autocannon in
  * the same run.
  *
- * The servers (receiver-servers.ts) run in a child process (receiver-servers.ts) so the load generator
- * and the servers do not share one event loop. Every request is a realistic
+ * Each server runs in a child process of its own (receiver-servers.ts), so the load generator
+ * and the servers share no event loop and the servers no heap. Every request is a realistic
  * ~600-byte signed voice.call.completed envelope with a unique event id, signed per
  * request, so the receiver does real, non-duplicate work.
  *
@@ -23,6 +23,9 @@ import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
 import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
+
+/** How long a bench server may take to close before it is killed. */
+const STOP_LIMIT_MS = 10_000;
 
 export interface BenchReceiverOptions {
   /** Measured seconds per server, split over the rounds. */
@@ -88,14 +91,16 @@ async function startServer(kind: ServerKind, tls: { certPath: string; keyPath: s
   }
 }
 
-/** Asks each server to close and waits for its process to exit. */
+/** Asks each server to close and waits for its process to exit; one still running after 10 s is killed. */
 export async function stopServers(servers: readonly ServerProcess[]): Promise<void> {
   await Promise.all(
-    servers.map(({ child }) => {
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+    servers.map(async ({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
       child.send({ close: true });
-      return exited;
+      await exited;
+      clearTimeout(timer);
     }),
   );
 }

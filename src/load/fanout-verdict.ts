@@ -1,6 +1,6 @@
 /**
  * The fan-out's verdict, made once k6 has ended from what each side saw: the runners' own
- * samples name the calls they placed (PLACED_METRIC, tagged with the call id and the
+ * samples name the calls they placed (FANOUT_PLACED_METRIC, tagged with the call id and the
  * placement time), the tally (fanout-watch.ts) knows what arrived at the receivers. Late
  * deliveries get the drain; the figures are then written as k6 output lines, which the
  * merge judges with the script's own thresholds beside the runners' samples, locally or
@@ -13,8 +13,6 @@ import type { ReceiverStats } from '../receiver/index.js';
 import type { FanoutStats, FanoutTally } from './fanout-tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from './merge.js';
 
-/** The counter each VU adds to for a call it placed (load/scenarios/fanout.ts). */
-export const PLACED_METRIC = FANOUT_PLACED_METRIC;
 const DRAIN_POLL_MS = 250;
 
 export interface PlacedCalls {
@@ -33,7 +31,7 @@ export async function learnPlacedCalls(tally: FanoutTally, samples: readonly str
   for await (const line of readK6Output(samples)) {
     if (line.kind !== 'point') continue;
     lastSampleMs = Math.max(lastSampleMs ?? line.timeMs, line.timeMs);
-    if (line.metric !== PLACED_METRIC) continue;
+    if (line.metric !== FANOUT_PLACED_METRIC) continue;
     const callId = line.tags.call_id;
     const placedAtMs = Number(line.tags.placed_at_ms);
     if (callId === undefined || !Number.isFinite(placedAtMs)) continue;

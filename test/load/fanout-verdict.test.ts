@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FanoutTally, LIFECYCLE_EVENTS } from '../../src/load/fanout-tally.js';
-import { drain, learnPlacedCalls, PLACED_METRIC, writeFanoutObservations } from '../../src/load/fanout-verdict.js';
+import { FANOUT_PLACED_METRIC } from '../../load/lib/fanout-metrics.js';
+import { drain, learnPlacedCalls, writeFanoutObservations } from '../../src/load/fanout-verdict.js';
 import { mergeSegments } from '../../src/load/merge.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fanout-verdict-'));
@@ -19,10 +20,10 @@ const ENDPOINTS = ['e1', 'e2'];
 
 /** A runner's k6 --out json file naming the calls it placed (and an unrelated sample). */
 function runnerSamples(file: string, calls: readonly string[]): string {
-  const lines = [JSON.stringify({ type: 'Metric', data: { name: PLACED_METRIC, type: 'counter' }, metric: PLACED_METRIC })];
+  const lines = [JSON.stringify({ type: 'Metric', data: { name: FANOUT_PLACED_METRIC, type: 'counter' }, metric: FANOUT_PLACED_METRIC })];
   calls.forEach((callId, i) => {
     const time = new Date(T0 + i).toISOString();
-    lines.push(JSON.stringify({ type: 'Point', metric: PLACED_METRIC, data: { time, value: 1, tags: { call_id: callId, placed_at_ms: String(T0 + i), scenario: 'fanout' } } }));
+    lines.push(JSON.stringify({ type: 'Point', metric: FANOUT_PLACED_METRIC, data: { time, value: 1, tags: { call_id: callId, placed_at_ms: String(T0 + i), scenario: 'fanout' } } }));
     lines.push(JSON.stringify({ type: 'Point', metric: 'http_reqs', data: { time, value: 1, tags: { endpoint: 'calls.place' } } }));
   });
   const path = join(dir, file);
