@@ -10,6 +10,9 @@ import type { Call } from '../store.js';
 
 export const CALLS_PER_GENERATION = 10_000;
 
+/** What most calls forget: shared, so that placing a call allocates no list for it. */
+const NOTHING_FORGOTTEN: readonly Call[] = Object.freeze([]);
+
 export class CallRecords {
   #current = new Map<string, Call>();
   #previous = new Map<string, Call>();
@@ -27,8 +30,8 @@ export class CallRecords {
   }
 
   /** Adds `call`; returns the finished calls forgotten to make room (none on most calls). */
-  add(call: Call): Call[] {
-    const forgotten = this.#placedInCurrent >= this.perGeneration ? this.#turnOver() : [];
+  add(call: Call): readonly Call[] {
+    const forgotten = this.#placedInCurrent >= this.perGeneration ? this.#turnOver() : NOTHING_FORGOTTEN;
     this.#current.set(call.id, call);
     this.#placedInCurrent++;
     return forgotten;
