@@ -22,7 +22,7 @@ describe('the calls a workspace keeps', () => {
     expect([...records.values()].map((c) => c.id)).toEqual(['call_4', 'call_5', 'call_6', 'call_7']);
   });
 
-  it('never forgets a call still in progress: it moves on to the current generation', () => {
+  it('never forgets a call still in progress: it is set aside when its generation is forgotten', () => {
     const records = new CallRecords(2);
     records.add(call(1, 'queued'));
     records.add(call(2, 'started'));
@@ -48,13 +48,13 @@ describe('the calls a workspace keeps', () => {
 });
 
 describe('a workspace of many calls in progress', () => {
-  it('gives each generation its full share of new calls, however many calls in progress moved into it', () => {
+  it('gives each generation its full share of new calls, however many calls in progress were set aside', () => {
     const records = new CallRecords(2);
     records.add(call(1, 'queued'));
     records.add(call(2, 'queued'));
     records.add(call(3));
     records.add(call(4));
-    // The calls in progress move into the generation call 5 begins; it still takes call 6.
+    // Call 5 begins a generation and sets calls 1 and 2 aside; that generation still takes call 6.
     expect(records.add(call(5))).toEqual([]);
     expect(records.add(call(6))).toEqual([]);
     expect(records.get('call_3')?.id).toBe('call_3');
