@@ -48,10 +48,11 @@ export function resolveAnswer(
   }
   const { signature, timestamp } = delivery.verdicts;
   const rejected = (signature !== 'no-secret' && !signature.ok) || (rejectStaleTimestamp && !timestamp.ok);
-  return rejected ? UNAUTHORIZED : NO_CONTENT;
+  return rejected ? UNAUTHORIZED : NO_CONTENT_ANSWER;
 }
 
-const NO_CONTENT: ResolvedAnswer = { kind: 'status', status: 204, delayMs: 0, headers: {}, body: undefined };
+/** The answer to a delivery that verifies: a bare 204, written without a headers object. */
+export const NO_CONTENT_ANSWER: ResolvedAnswer = { kind: 'status', status: 204, delayMs: 0, headers: {}, body: undefined };
 const UNAUTHORIZED: ResolvedAnswer = {
   kind: 'status',
   status: 401,

@@ -1,5 +1,6 @@
 import { assertUsableSecret } from '../signing/sign.js';
 import { checkRule, resolveAnswer, type ResolvedAnswer } from './answers.js';
+import { DeliveryLog } from './delivery-log.js';
 import { EventIdLedger } from './ledger.js';
 import type { AnswerRule, CapturedDelivery, EndpointStats, ProgrammedAnswer } from './types.js';
 import { judgeDelivery } from './verdicts.js';
@@ -51,8 +52,7 @@ export class ReceiverEndpoint {
   // A private field: util.inspect, JSON.stringify and console.log never show it.
   #secret: string | undefined;
   #rules: AnswerRule[] = [];
-  readonly #deliveries: CapturedDelivery[] = [];
-  #storedBytes = 0;
+  readonly #deliveries: DeliveryLog;
   readonly #ledger: EventIdLedger;
   readonly #waiters = new Set<Waiter>();
   readonly #settledListeners = new Set<(delivery: CapturedDelivery) => void>();
@@ -67,6 +67,7 @@ export class ReceiverEndpoint {
     this.path = settings.path;
     this.url = settings.url;
     this.#ledger = new EventIdLedger(settings.maxTrackedEventIds);
+    this.#deliveries = new DeliveryLog(settings.name, { maxDeliveries: settings.maxDeliveries, maxStoredBytes: settings.maxStoredBytes });
     this.#redirectTarget = `${settings.url.replace(/\/$/, '')}/redirected`;
   }
 
@@ -105,7 +106,7 @@ export class ReceiverEndpoint {
 
   /** Captured deliveries in arrival order (the oldest are dropped past the cap). */
   get deliveries(): readonly CapturedDelivery[] {
-    return this.#deliveries;
+    return this.#deliveries.list();
   }
 
   stats(): EndpointStats {
@@ -130,14 +131,14 @@ export class ReceiverEndpoint {
         check: () => {
           let done: boolean;
           try {
-            done = predicate(this.#deliveries);
+            done = predicate(this.#deliveries.list());
           } catch (error) {
             waiter.fail(error instanceof Error ? error : new Error(String(error)));
             return;
           }
           if (done) {
             settle();
-            resolve(this.#deliveries.slice());
+            resolve(this.#deliveries.list().slice());
           }
         },
         fail: (error) => {
@@ -185,12 +186,7 @@ export class ReceiverEndpoint {
     if (verdicts.duplicate) stats.duplicates++;
     // Kept deliveries are bounded in count and in body bytes: 10,000 bodies of nearly
     // 1 MB each would be 10 GB. The oldest go first.
-    this.#deliveries.push(delivery);
-    this.#storedBytes += request.rawBody.length;
-    while (this.#deliveries.length > 1 && (this.#deliveries.length > this.#settings.maxDeliveries || this.#storedBytes > this.#settings.maxStoredBytes)) {
-      this.#storedBytes -= this.#deliveries.shift()!.rawBody.length;
-      stats.dropped++;
-    }
+    stats.dropped += this.#deliveries.append(delivery);
     const answer = resolveAnswer(this.#rules, delivery, this.#redirectTarget, this.#settings.rejectStaleTimestamp);
     this.notify();
     return { delivery, answer };
@@ -212,6 +208,7 @@ export class ReceiverEndpoint {
 
   /** @internal The receiver finished answering `delivery`. */
   settled(delivery: CapturedDelivery): void {
+    this.#deliveries.settle(delivery);
     for (const listener of this.#settledListeners) listener(delivery);
     this.notify();
   }
@@ -223,12 +220,13 @@ export class ReceiverEndpoint {
 
   #describeTimeout(options: WaitForOptions): string {
     const what = options.description ?? 'condition';
-    const recent = this.#deliveries.slice(-5).map(
+    const deliveries = this.#deliveries.list();
+    const recent = deliveries.slice(-5).map(
       (d) => `#${d.seq} ${d.verdicts.eventType ?? '?'} ${d.verdicts.eventId ?? '?'} attempt ${d.attempt} -> ${d.answeredStatus ?? d.answer}`,
     );
     return (
       `waitFor(${what}) on endpoint "${this.name}" timed out after ${options.timeoutMs} ms ` +
-      `with ${this.#deliveries.length} deliveries${recent.length > 0 ? `; last: ${recent.join('; ')}` : ''}`
+      `with ${deliveries.length} deliveries${recent.length > 0 ? `; last: ${recent.join('; ')}` : ''}`
     );
   }
 }

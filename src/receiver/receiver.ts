@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from '../signing/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import type { ResolvedAnswer } from './answers.js';
+import { NO_CONTENT_ANSWER, type ResolvedAnswer } from './answers.js';
 import { ReceiverEndpoint } from './endpoint.js';
 import { pushBounded } from './ledger.js';
 import { readBody } from './readBody.js';
@@ -346,8 +346,8 @@ export class CapturingReceiver {
     answer: Extract<ResolvedAnswer, { kind: 'status' }>,
   ): void {
     if (res.destroyed || res.headersSent) return;
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    if (answer === NO_CONTENT_ANSWER) res.writeHead(204).end();
+    else res.writeHead(answer.status, answer.headers).end(answer.body);
     delivery.answer = 'sent';
     delivery.answeredStatus = answer.status;
     delivery.answeredAfterMs = performance.now() - delivery.receivedAtMono;

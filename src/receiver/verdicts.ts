@@ -61,6 +61,26 @@ export function judgeDelivery(
 ): DeliveryVerdicts {
   const signature = secret === undefined ? 'no-secret' : verifySignature(secret, rawBody, single(headers[SIGNATURE_HEADER]));
   const timestamp = checkTimestamp(single(headers[TIMESTAMP_HEADER]), receivedAtMs / 1000, toleranceSeconds);
+  return verdictsOf(rawBody, signature, timestamp);
+}
+
+/**
+ * The verdicts of a delivery kept as bytes (delivery-log.ts), from its body and the
+ * verdicts judgeDelivery reached on arrival: the event id and type are read again from
+ * the same bytes, so they are what they were.
+ */
+export function rebuildVerdicts(
+  rawBody: Buffer,
+  signature: SignatureVerdict | 'no-secret',
+  timestamp: TimestampVerdict,
+  duplicate: boolean,
+): DeliveryVerdicts {
+  const verdicts = verdictsOf(rawBody, signature, timestamp);
+  verdicts.duplicate = duplicate;
+  return verdicts;
+}
+
+function verdictsOf(rawBody: Buffer, signature: SignatureVerdict | 'no-secret', timestamp: TimestampVerdict): Verdicts {
   const parsed = parseJson(rawBody);
   if (parsed.error !== undefined) return new Verdicts(signature, timestamp, rawBody, parsed.error);
   const json = parsed.value;

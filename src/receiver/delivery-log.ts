@@ -1,0 +1,291 @@
+import type { SignatureVerdict, TimestampVerdict } from '../signing/index.js';
+import type { AnswerState, CapturedDelivery } from './types.js';
+import { rebuildVerdicts } from './verdicts.js';
+
+/** How many deliveries a log keeps at most, and how many body bytes. */
+export interface DeliveryLogLimits {
+  maxDeliveries: number;
+  maxStoredBytes: number;
+}
+
+/**
+ * The deliveries one endpoint keeps, oldest first, stored compactly: each delivery's head
+ * (method, path, query, headers) and body as bytes in a few large buffers, its numbers and
+ * verdicts in typed columns. A receiver keeping 10,000 deliveries as objects made the garbage
+ * collector copy and mark about fifteen small objects per delivery, which cost it more CPU
+ * than verifying the delivery (61 µs a delivery against 47 µs keeping 100, in the receiver
+ * bench); kept as bytes and numbers, they cost it almost nothing.
+ *
+ * A delivery becomes an object again when it is read (`list()`), once: from then on the same
+ * object is returned, so a check that holds one sees its answer settle. While its answer is
+ * pending, a delivery is kept as the object the receiver is answering through.
+ */
+export class DeliveryLog {
+  readonly #limits: DeliveryLogLimits;
+  readonly #endpoint: string;
+  /** Index of the oldest kept delivery and of the next one; indices only grow. */
+  #first = 0;
+  #next = 0;
+  #columns = new Columns(8);
+  #storedBodyBytes = 0;
+  readonly #slabs = new Slabs();
+  /** Deliveries [first, first + list.length) as objects: the part already read. */
+  readonly #list: CapturedDelivery[] = [];
+  /**
+   * Deliveries whose answer is not settled yet, with their index: the newest in two fields
+   * (most answers are settled before the next delivery arrives: no Map on that path), the
+   * others in a Map.
+   */
+  #newest: CapturedDelivery | undefined;
+  #newestIndex = -1;
+  readonly #unsettled = new Map<CapturedDelivery, number>();
+
+  constructor(endpoint: string, limits: DeliveryLogLimits) {
+    this.#endpoint = endpoint;
+    this.#limits = limits;
+  }
+
+  get length(): number {
+    return this.#next - this.#first;
+  }
+
+  /** Bytes of the buffers the kept deliveries are written in. */
+  get retainedBytes(): number {
+    return this.#slabs.bytesHeld;
+  }
+
+  /** Keeps `delivery` (answer still pending); returns how many of the oldest were dropped to make room. */
+  append(delivery: CapturedDelivery): number {
+    if (this.#next - this.#first === this.#columns.capacity) this.#columns = this.#columns.grown(this.#first, this.#next);
+    const index = this.#next++;
+    const head = JSON.stringify([delivery.method, delivery.path, delivery.query, delivery.headers]);
+    const at = this.#slabs.write(head, delivery.rawBody);
+    this.#columns.set(index & this.#columns.mask, delivery, at);
+    this.#storedBodyBytes += delivery.rawBody.length;
+    if (this.#newest !== undefined) this.#unsettled.set(this.#newest, this.#newestIndex);
+    this.#newest = delivery;
+    this.#newestIndex = index;
+    let dropped = 0;
+    while (this.length > 1 && (this.length > this.#limits.maxDeliveries || this.#storedBodyBytes > this.#limits.maxStoredBytes)) {
+      this.#dropOldest();
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** The receiver finished answering `delivery`: its answer is written down. */
+  settle(delivery: CapturedDelivery): void {
+    let index: number | undefined;
+    if (delivery === this.#newest) {
+      index = this.#newestIndex;
+      this.#newest = undefined;
+    } else {
+      index = this.#unsettled.get(delivery);
+      if (index === undefined) return;
+      this.#unsettled.delete(delivery);
+    }
+    if (index >= this.#first) this.#columns.setAnswer(index & this.#columns.mask, delivery);
+  }
+
+  /** Every kept delivery as an object, oldest first; the same array and objects on every call. */
+  list(): readonly CapturedDelivery[] {
+    for (let index = this.#first + this.#list.length; index < this.#next; index++) this.#list.push(this.#materialize(index));
+    return this.#list;
+  }
+
+  #dropOldest(): void {
+    const index = this.#first++;
+    const slot = index & this.#columns.mask;
+    this.#storedBodyBytes -= this.#columns.bodyLength[slot]!;
+    if (this.#list.length > 0) this.#list.shift();
+    this.#slabs.release(this.#first === this.#next ? undefined : this.#columns.slab[this.#first & this.#columns.mask]!);
+  }
+
+  #materialize(index: number): CapturedDelivery {
+    if (this.#newest !== undefined && this.#newestIndex === index) return this.#newest;
+    for (const [pending, pendingIndex] of this.#unsettled) if (pendingIndex === index) return pending;
+    const columns = this.#columns;
+    const slot = index & columns.mask;
+    const bytes = this.#slabs.bytes(columns.slab[slot]!, columns.offset[slot]!, columns.headLength[slot]! + columns.bodyLength[slot]!);
+    const [method, path, query, headers] = JSON.parse(bytes.toString('utf8', 0, columns.headLength[slot]!)) as [string, string, string, CapturedDelivery['headers']];
+    const rawBody = bytes.subarray(columns.headLength[slot]!);
+    const attempt = columns.attempt[slot]!;
+    const status = columns.answeredStatus[slot]!;
+    const after = columns.answeredAfterMs[slot]!;
+    return {
+      seq: columns.seq[slot]!,
+      endpoint: this.#endpoint,
+      method,
+      path,
+      query,
+      headers,
+      rawBody,
+      receivedAtMs: columns.receivedAtMs[slot]!,
+      receivedAtMono: columns.receivedAtMono[slot]!,
+      attempt,
+      answer: ANSWER_STATES[columns.answer[slot]!]!,
+      answeredStatus: status === 0 ? null : status,
+      answeredAfterMs: Number.isNaN(after) ? null : after,
+      verdicts: rebuildVerdicts(rawBody, signatureOf(columns.signature[slot]!), timestampOf(columns.timestamp[slot]!, columns.skewSeconds[slot]!), attempt > 1),
+    };
+  }
+}
+
+const ANSWER_STATES: readonly AnswerState[] = ['pending', 'sent', 'reset', 'timed-out', 'client-closed'];
+const SIGNATURES = ['no-secret', 'ok', 'missing', 'length', 'not-lowercase-hex', 'mismatch'] as const;
+const TIMESTAMPS = ['ok', 'missing', 'not-integer', 'too-old', 'too-new'] as const;
+
+function signatureCode(verdict: SignatureVerdict | 'no-secret'): number {
+  return verdict === 'no-secret' ? 0 : verdict.ok ? 1 : SIGNATURES.indexOf(verdict.reason);
+}
+
+function signatureOf(code: number): SignatureVerdict | 'no-secret' {
+  const name = SIGNATURES[code]!;
+  if (name === 'no-secret') return name;
+  return name === 'ok' ? { ok: true } : { ok: false, reason: name };
+}
+
+function timestampCode(verdict: TimestampVerdict): number {
+  return verdict.ok ? 0 : TIMESTAMPS.indexOf(verdict.reason);
+}
+
+function timestampOf(code: number, skewSeconds: number): TimestampVerdict {
+  const name = TIMESTAMPS[code]!;
+  if (name === 'ok') return { ok: true, skewSeconds };
+  return Number.isNaN(skewSeconds) ? { ok: false, reason: name } : { ok: false, reason: name, skewSeconds };
+}
+
+/** Where a delivery's bytes are: which slab, and where in it. */
+interface BytesAt {
+  slab: number;
+  offset: number;
+  headLength: number;
+}
+
+/**
+ * One typed array per field of a delivery, a ring of `capacity` (a power of two) slots; a
+ * delivery's slot is its index & mask. Grown by doubling, so an endpoint that receives five
+ * deliveries costs a few hundred bytes, not a full ring.
+ */
+class Columns {
+  readonly mask: number;
+  readonly seq: Float64Array;
+  readonly receivedAtMs: Float64Array;
+  readonly receivedAtMono: Float64Array;
+  readonly answeredAfterMs: Float64Array;
+  readonly skewSeconds: Float64Array;
+  readonly slab: Float64Array;
+  readonly offset: Uint32Array;
+  readonly headLength: Uint32Array;
+  readonly bodyLength: Uint32Array;
+  readonly attempt: Uint32Array;
+  readonly answeredStatus: Uint16Array;
+  readonly answer: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly timestamp: Uint8Array;
+
+  constructor(readonly capacity: number) {
+    this.mask = capacity - 1;
+    this.seq = new Float64Array(capacity);
+    this.receivedAtMs = new Float64Array(capacity);
+    this.receivedAtMono = new Float64Array(capacity);
+    this.answeredAfterMs = new Float64Array(capacity);
+    this.skewSeconds = new Float64Array(capacity);
+    this.slab = new Float64Array(capacity);
+    this.offset = new Uint32Array(capacity);
+    this.headLength = new Uint32Array(capacity);
+    this.bodyLength = new Uint32Array(capacity);
+    this.attempt = new Uint32Array(capacity);
+    this.answeredStatus = new Uint16Array(capacity);
+    this.answer = new Uint8Array(capacity);
+    this.signature = new Uint8Array(capacity);
+    this.timestamp = new Uint8Array(capacity);
+  }
+
+  set(slot: number, delivery: CapturedDelivery, at: BytesAt): void {
+    this.seq[slot] = delivery.seq;
+    this.receivedAtMs[slot] = delivery.receivedAtMs;
+    this.receivedAtMono[slot] = delivery.receivedAtMono;
+    this.slab[slot] = at.slab;
+    this.offset[slot] = at.offset;
+    this.headLength[slot] = at.headLength;
+    this.bodyLength[slot] = delivery.rawBody.length;
+    this.attempt[slot] = delivery.attempt;
+    const { signature, timestamp } = delivery.verdicts;
+    this.signature[slot] = signatureCode(signature);
+    this.timestamp[slot] = timestampCode(timestamp);
+    this.skewSeconds[slot] = timestamp.skewSeconds ?? Number.NaN;
+    this.setAnswer(slot, delivery);
+  }
+
+  setAnswer(slot: number, delivery: CapturedDelivery): void {
+    this.answer[slot] = ANSWER_STATES.indexOf(delivery.answer);
+    this.answeredStatus[slot] = delivery.answeredStatus ?? 0;
+    this.answeredAfterMs[slot] = delivery.answeredAfterMs ?? Number.NaN;
+  }
+
+  /** The same deliveries [first, next) in a ring twice as large. */
+  grown(first: number, next: number): Columns {
+    const grown = new Columns(this.capacity * 2);
+    const fields = ['seq', 'receivedAtMs', 'receivedAtMono', 'answeredAfterMs', 'skewSeconds', 'slab', 'offset', 'headLength', 'bodyLength', 'attempt', 'answeredStatus', 'answer', 'signature', 'timestamp'] as const;
+    for (let index = first; index < next; index++) {
+      const from = index & this.mask;
+      const to = index & grown.mask;
+      for (const field of fields) grown[field][to] = this[field][from]!;
+    }
+    return grown;
+  }
+}
+
+/** The first slab of an endpoint; each next one is twice as large, up to SLAB_BYTES. */
+const FIRST_SLAB_BYTES = 4 * 1024;
+const SLAB_BYTES = 256 * 1024;
+
+/**
+ * Buffers the deliveries' bytes are written into one after another, each numbered; the
+ * oldest is released once no kept delivery is in it. A slab is never reused, so a body
+ * a check still holds stays as it was.
+ */
+class Slabs {
+  readonly #buffers: Buffer[] = [];
+  /** Number of #buffers[0]; each later one is numbered one more. */
+  #firstNumber = 0;
+  #used = 0;
+
+  /** Writes a delivery's head (a string) and body one after the other; says where. */
+  write(head: string, body: Buffer): BytesAt {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: room for that, the head cannot be cut.
+    const room = head.length * 3 + body.length;
+    let current = this.#buffers.at(-1);
+    if (current === undefined || current.length - this.#used < room) {
+      const previous = current?.length ?? FIRST_SLAB_BYTES / 2;
+      current = Buffer.allocUnsafeSlow(Math.max(room, Math.min(SLAB_BYTES, previous * 2)));
+      this.#buffers.push(current);
+      this.#used = 0;
+    }
+    const offset = this.#used;
+    const headLength = current.write(head, offset, 'utf8');
+    body.copy(current, offset + headLength);
+    this.#used = offset + headLength + body.length;
+    return { slab: this.#firstNumber + this.#buffers.length - 1, offset, headLength };
+  }
+
+  get bytesHeld(): number {
+    let total = 0;
+    for (const buffer of this.#buffers) total += buffer.length;
+    return total;
+  }
+
+  bytes(slab: number, offset: number, length: number): Buffer {
+    return this.#buffers[slab - this.#firstNumber]!.subarray(offset, offset + length);
+  }
+
+  /** Releases every slab before `oldestInUse` (all but the current one when nothing is kept). */
+  release(oldestInUse: number | undefined): void {
+    const keepFrom = oldestInUse ?? this.#firstNumber + this.#buffers.length - 1;
+    while (this.#firstNumber < keepFrom) {
+      this.#buffers.shift();
+      this.#firstNumber++;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+/** The delivery log (src/receiver/delivery-log.ts): deliveries kept as bytes and columns, read back as they arrived. */
+import { describe, expect, it } from 'vitest';
+import { DeliveryLog } from '../../src/receiver/delivery-log.js';
+import type { CapturedDelivery } from '../../src/receiver/index.js';
+import { judgeDelivery } from '../../src/receiver/verdicts.js';
+import { signBody } from '../../src/signing/index.js';
+
+const SECRET = 'whsec_test_delivery_log';
+const NOW_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
+
+let seq = 0;
+
+/** A delivery as the receiver captures it, answer pending; `change` alters the request first. */
+function captured(options: { body?: string; headers?: CapturedDelivery['headers']; secret?: string; query?: string; attempt?: number } = {}): CapturedDelivery {
+  seq++;
+  const body = Buffer.from(options.body ?? JSON.stringify({ id: `evt_${seq}`, type: 'voice.call.queued', data: { n: seq } }), 'utf8');
+  const headers = options.headers ?? {
+    host: '127.0.0.1:8443',
+    'content-type': 'application/json',
+    'x-service-signature': signBody(SECRET, body),
+    'x-service-timestamp': String(Math.floor(NOW_MS / 1000)),
+  };
+  const verdicts = judgeDelivery(body, headers, 'secret' in options ? options.secret : SECRET, NOW_MS + seq, 300);
+  verdicts.duplicate = (options.attempt ?? 1) > 1;
+  return {
+    seq,
+    endpoint: 'log-test',
+    method: 'POST',
+    path: '/hooks/log-test',
+    query: options.query ?? '',
+    headers,
+    rawBody: body,
+    receivedAtMs: NOW_MS + seq,
+    receivedAtMono: 1_000.25 + seq,
+    attempt: options.attempt ?? 1,
+    answer: 'pending',
+    answeredStatus: null,
+    answeredAfterMs: null,
+    verdicts,
+  };
+}
+
+function answered(delivery: CapturedDelivery, status = 204, afterMs = 1.5): CapturedDelivery {
+  delivery.answer = 'sent';
+  delivery.answeredStatus = status;
+  delivery.answeredAfterMs = afterMs;
+  return delivery;
+}
+
+/** Everything a check can read of a delivery, as plain data. */
+function view(delivery: CapturedDelivery): unknown {
+  const { verdicts, rawBody, ...rest } = delivery;
+  return { ...rest, rawBody: rawBody.toString('base64'), verdicts: JSON.parse(JSON.stringify(verdicts)) };
+}
+
+function logOf(maxDeliveries = 10_000, maxStoredBytes = 64 * 1_048_576): DeliveryLog {
+  return new DeliveryLog('log-test', { maxDeliveries, maxStoredBytes });
+}
+
+describe('DeliveryLog', () => {
+  it('reads back every field of a delivery as it was captured and answered', () => {
+    const log = logOf();
+    const deliveries = [
+      captured(),
+      captured({ secret: 'whsec_other', query: 'attempt=2&x=%C3%A9', attempt: 3 }),
+      captured({ secret: undefined, body: 'not json at all \u00ff' }),
+      captured({
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'x-service-timestamp': '12',
+          'x-latin1': 'caf\u00e9 \u00ff',
+          'set-cookie': ['a=1', 'b=2'],
+        },
+      }),
+      captured({ headers: { 'x-service-signature': 'ABCDEF', 'x-service-timestamp': '17 minutes' } }),
+    ];
+    for (const delivery of deliveries) {
+      log.append(delivery);
+      log.settle(answered(delivery, 200 + delivery.seq, delivery.seq / 3));
+    }
+    const read = log.list();
+    expect(read).toHaveLength(deliveries.length);
+    expect(read.map(view)).toEqual(deliveries.map(view));
+    // The verdicts were kept, not judged again: a failed signature stays failed, a skew stays what it was.
+    expect(read[1]!.verdicts.signature).toEqual({ ok: false, reason: 'mismatch' });
+    expect(read[1]!.verdicts.duplicate).toBe(true);
+    expect(read[2]!.verdicts.signature).toBe('no-secret');
+    expect(read[2]!.verdicts.envelope.valid).toBe(false);
+    expect(read[3]!.verdicts.timestamp).toMatchObject({ ok: false, reason: 'too-old' });
+    expect(read[4]!.verdicts.timestamp).toEqual({ ok: false, reason: 'not-integer' });
+  });
+
+  it('returns the same objects on every read, and one read while pending shows its answer once settled', () => {
+    const log = logOf();
+    const first = captured();
+    log.append(first);
+    const pending = log.list()[0]!;
+    expect(pending.answer).toBe('pending');
+    const second = captured();
+    log.append(second);
+    log.settle(answered(first, 500, 12));
+    expect(log.list()[0]).toBe(pending);
+    expect(pending).toMatchObject({ answer: 'sent', answeredStatus: 500, answeredAfterMs: 12 });
+    // The second was never read while pending: read now, from its columns.
+    log.settle(answered(second, 204, 3));
+    expect(log.list()[1]).toMatchObject({ seq: second.seq, answer: 'sent', answeredStatus: 204, answeredAfterMs: 3 });
+    expect(log.list()).toBe(log.list());
+  });
+
+  it('keeps the newest deliveries past its count, in order through the ring growing and wrapping, and counts the dropped', () => {
+    const log = logOf(300);
+    let dropped = 0;
+    const all: CapturedDelivery[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      const delivery = captured();
+      all.push(delivery);
+      dropped += log.append(delivery);
+      log.settle(answered(delivery));
+      // Read now and then, so that some are objects already when they are dropped.
+      if (i % 97 === 0) log.list();
+    }
+    expect(dropped).toBe(700);
+    expect(log.length).toBe(300);
+    expect(log.list().map(view)).toEqual(all.slice(700).map(view));
+  });
+
+  it('keeps the newest deliveries past its body bytes, always at least one', () => {
+    const log = logOf(10_000, 2_500);
+    const big = (n: number) => captured({ body: JSON.stringify({ id: `evt_big${n}`, pad: 'x'.repeat(1_000) }) });
+    const dropped = [big(1), big(2), big(3)].map((delivery) => log.append(delivery));
+    expect(dropped).toEqual([0, 0, 1]);
+    expect(log.list().map((d) => d.verdicts.eventId)).toEqual(['evt_big2', 'evt_big3']);
+    expect(log.append(captured({ body: 'y'.repeat(5_000) }))).toBe(2);
+    expect(log.length).toBe(1);
+  });
+
+  it('leaves newer deliveries as they were when a dropped one is settled late', () => {
+    const log = logOf(2);
+    const slow = captured();
+    log.append(slow);
+    for (let i = 0; i < 5; i++) {
+      const quick = captured();
+      log.append(quick);
+      log.settle(answered(quick, 204));
+    }
+    log.settle(answered(slow, 599));
+    expect(log.list().map((d) => d.answeredStatus)).toEqual([204, 204]);
+  });
+
+  it('keeps a body a check holds as it was, long after its delivery and its buffer were let go', () => {
+    const log = logOf(10);
+    const first = captured({ body: JSON.stringify({ id: 'evt_held', note: 'held by a check' }) });
+    log.append(first);
+    const held = log.list()[0]!.rawBody;
+    for (let i = 0; i < 5_000; i++) log.append(captured());
+    expect(held.toString('utf8')).toBe(JSON.stringify({ id: 'evt_held', note: 'held by a check' }));
+  });
+
+  it('holds buffers for the deliveries it keeps, not for those it dropped', () => {
+    const log = logOf(100);
+    for (let i = 0; i < 50_000; i++) log.append(captured());
+    // 100 deliveries of about 300 bytes each: one slab of at most 256 KiB and the one before it.
+    expect(log.retainedBytes).toBeLessThanOrEqual(2 * 256 * 1024);
+    expect(log.retainedBytes).toBeGreaterThan(100 * 100);
+  });
+});
