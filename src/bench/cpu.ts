@@ -18,21 +18,38 @@ export function ownCpuSeconds(): number {
   return (usage.user + usage.system) / 1e6;
 }
 
+/** User and system CPU seconds of this process's children that have exited (and been reaped) so far. */
+export function exitedChildrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // cutime and cstime, the 16th and 17th fields.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** What the servers (processes `pids`) and this process, the load generator, used while `load` ran. */
 export interface LoadedCpu<T> {
   result: T;
-  /** CPU seconds of the servers together. */
+  /** CPU seconds of the servers together, and of the generator. */
   serverSeconds: number;
+  generatorSeconds: number;
   /** CPU time over wall time: of the servers together, and of the generator. */
   serverCores: number;
   generatorCores: number;
 }
 
-export async function measureCpu<T>(pids: readonly number[], load: () => Promise<T>): Promise<LoadedCpu<T>> {
-  const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
-  const before = { servers: serversCpu(), generator: ownCpuSeconds(), at: performance.now() };
+/**
+ * Where the load generator runs: in this process (autocannon), or as a child process that
+ * `load` waits for to exit (wrk); then this process's own CPU counts with the servers'.
+ */
+export type GeneratorProcess = 'this process' | 'exiting child';
+
+export async function measureCpu<T>(pids: readonly number[], load: () => Promise<T>, generator: GeneratorProcess = 'this process'): Promise<LoadedCpu<T>> {
+  const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (generator === 'exiting child' ? ownCpuSeconds() : 0);
+  const generatorCpu = generator === 'this process' ? ownCpuSeconds : exitedChildrenCpuSeconds;
+  const before = { servers: serversCpu(), generator: generatorCpu(), at: performance.now() };
   const result = await load();
   const wallSec = (performance.now() - before.at) / 1000;
   const serverSeconds = serversCpu() - before.servers;
-  return { result, serverSeconds, serverCores: serverSeconds / wallSec, generatorCores: (ownCpuSeconds() - before.generator) / wallSec };
+  const generatorSeconds = generatorCpu() - before.generator;
+  return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec };
 }

@@ -1,10 +1,13 @@
 /**
  * The receiver pool (src/load/receiver-pool.ts) with one process and with several on one
- * port, loaded by the same autocannon run of signed deliveries: how its rate grows with
+ * port, loaded by the same generator with signed deliveries: how its rate grows with
  * processes (goal: 2 processes ≥ 1.6 × one, on 2 cores, where the load generator shares
- * the machine). Each row gives the cores the receivers and the load generator used: when
- * the two together use the machine's every core, the figure is the machine's, not the pool's.
- * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes]`.
+ * the machine). The generator is wrk when it is installed (written in C: it leaves the pool
+ * its cores), else autocannon, which took 0.83–0.88 of a core at one process's rate and so
+ * capped any pool near 1.09 × here. Each row gives the cores the receivers (with the pool's
+ * tally in this process, under wrk) and the generator used: when the two together use the
+ * machine's every core, the figure is the machine's, not the pool's.
+ * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes] [wrk|autocannon]`.
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -12,30 +15,49 @@ import { ReceiverPool } from '../load/receiver-pool.js';
 import { measureCpu } from './cpu.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
+import { runWrk, wrkAvailable } from './wrk.js';
+
+export type PoolGenerator = 'wrk' | 'autocannon';
+
+const CONNECTIONS = 50;
 
 export interface PoolRow {
   processes: number;
+  generator: PoolGenerator;
   rps: number;
   /** CPU time over wall time during the run: of the receiver processes together, and of this process (autocannon). */
   receiverCores: number;
   generatorCores: number;
 }
 
-export async function benchReceiverPool(durationSec: number, processes: readonly number[] = [1, 2]): Promise<PoolRow[]> {
+export async function benchReceiverPool(
+  durationSec: number,
+  processes: readonly number[] = [1, 2],
+  generator: PoolGenerator = wrkAvailable() ? 'wrk' : 'autocannon',
+): Promise<PoolRow[]> {
   const rows: PoolRow[] = [];
   for (const count of processes) {
     const pool = await ReceiverPool.start(count);
     try {
       const { url } = await pool.endpoint('bench', async () => SECRET);
-      await runAutocannon(url, 1, 50); // warm-up: JIT, TLS, schemas in every process
-      const { result, serverCores, generatorCores } = await measureCpu(pool.pids(), () => runAutocannon(url, durationSec, 50));
+      await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
+      const { result, serverCores, generatorCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      rows.push({ processes: count, rps: Math.round(result.requests.average), receiverCores: serverCores, generatorCores });
+      rows.push({ processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores });
     } finally {
       await pool.close();
     }
   }
   return rows;
+}
+
+async function load(generator: PoolGenerator, url: string, durationSec: number): Promise<{ rps: number; non2xx: number; errors: number }> {
+  if (generator === 'wrk') {
+    const result = await runWrk(url, durationSec, CONNECTIONS);
+    return { rps: result.rps, non2xx: result.non2xx, errors: result.socketErrors };
+  }
+  const result = await runAutocannon(url, durationSec, CONNECTIONS);
+  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
 }
 
 /**
@@ -52,7 +74,7 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
     .map((row) => {
       const name = `${row.processes} process${row.processes === 1 ? '' : 'es'}`.padEnd(12);
       const ratio = one && row.processes > 1 ? `  ${(row.rps / one).toFixed(2)} × one process` : '';
-      const cores = `  receivers ${row.receiverCores.toFixed(2)} cores, load generator ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
+      const cores = `  receivers ${row.receiverCores.toFixed(2)} cores, load generator (${row.generator}) ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
       return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}`;
     })
     .join('\n');
@@ -61,5 +83,7 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = Number(process.argv[2] ?? 6);
   const most = Number(process.argv[3] ?? 2);
-  console.log(formatPoolRows(await benchReceiverPool(seconds, Array.from({ length: most }, (_, i) => i + 1))));
+  const generator = process.argv[4];
+  if (generator !== undefined && generator !== 'wrk' && generator !== 'autocannon') throw new Error(`the generator is wrk or autocannon, not ${generator}`);
+  console.log(formatPoolRows(await benchReceiverPool(seconds, Array.from({ length: most }, (_, i) => i + 1), generator)));
 }

@@ -16,6 +16,8 @@ export interface BenchRow {
    * so the ratios are also given by it.
    */
   cpuUsPerRequest: number;
+  /** The same, in each round, in round order: rounds interleave the servers, so round i of two rows were measured minutes apart at most. */
+  cpuUsPerRound: number[];
 }
 
 /** The bench's servers (receiver-servers.ts) by kind, with the names the table gives them, in the order they are loaded. */
@@ -45,14 +47,39 @@ export function cpuRatioPct(cost: number | undefined, base: number | undefined):
   return ratioPct(base, cost);
 }
 
-/** The receiver's lines of the bench summary: req/s ratio, then by CPU per request in brackets. */
+/**
+ * By CPU per request, round by round: the base's cost over the server's in each round, as
+ * "median (lowest–highest)". Pairing the two rows within a round leaves out the drift of a
+ * shared machine between rounds, which moved one server's cost by ±10% here.
+ */
+export function pairedCpuRatio(server: BenchRow | undefined, base: BenchRow | undefined): string {
+  const rounds = Math.min(server?.cpuUsPerRound.length ?? 0, base?.cpuUsPerRound.length ?? 0);
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const cost = server!.cpuUsPerRound[round]!;
+    if (cost > 0) ratios.push(base!.cpuUsPerRound[round]! / cost);
+  }
+  if (ratios.length === 0) return 'n/a';
+  const pct = (ratio: number): string => `${(100 * ratio).toFixed(0)}%`;
+  const sorted = ratios.sort((a, b) => a - b);
+  return ratios.length === 1 ? pct(sorted[0]!) : `${pct(median(sorted))} (${pct(sorted[0]!)}–${pct(sorted.at(-1)!)})`;
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The receiver's lines of the bench summary: req/s ratio, then by CPU per request, paired round by round, in brackets. */
 export function formatReceiverGoals(rows: readonly BenchRow[]): string[] {
   const row = (name: string): BenchRow | undefined => rows.find((r) => r.name === name);
   const bare = row(SERVER_NAMES.bare);
   const minimal = row(SERVER_NAMES.minimal);
   const recording = row(SERVER_NAMES.minimalRecording);
   const both = (server: BenchRow | undefined, base: BenchRow | undefined): string =>
-    `${ratioPct(server?.rps, base?.rps)} [${cpuRatioPct(server?.cpuUsPerRequest, base?.cpuUsPerRequest)}]`;
+    `${ratioPct(server?.rps, base?.rps)} [${pairedCpuRatio(server, base)}]`;
   const line = (label: string, figures: string, goal: string): string => `${label.padEnd(42)} ${figures} (${goal})`;
   return [
     line('receiver vs bare node:https:', both(row(SERVER_NAMES.receiver), bare), 'target ≥ 60%'),

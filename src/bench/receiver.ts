@@ -22,7 +22,7 @@ import type { ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
-import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
+import { formatBenchTable, formatReceiverGoals, median, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
 
 /** How long a bench server may take to close before it is killed. */
 const STOP_LIMIT_MS = 10_000;
@@ -138,18 +138,13 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
       rps: Math.round(median(target.runs.map((r) => r.result.requests.average))),
       p99ms: median(target.runs.map((r) => r.result.latency.p99)),
       cpuUsPerRequest: Math.round(median(target.runs.map((r) => r.cpuUsPerRequest))),
+      cpuUsPerRound: target.runs.map((r) => r.cpuUsPerRequest),
     }));
     return { rows };
   } finally {
     await stopServers(servers);
     await rm(dirname(tls.certPath), { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 const runDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

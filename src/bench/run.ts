@@ -16,6 +16,7 @@ import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
 import { benchReceiverPool, formatPoolRows, poolCeiling } from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
+import { WRK_INSTALL_HINT } from './wrk.js';
 import { formatBenchTable, formatReceiverGoals, ratioPct } from './receiver-rows.js';
 import { benchReference } from './reference.js';
 
@@ -23,12 +24,16 @@ export async function runBench(durationSec: number): Promise<void> {
   console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);
   const reference = await benchReference({ durationSec });
 
-  console.log(`\n# Capturing receiver (HTTPS, autocannon, ${durationSec} s per server in 3 interleaved rounds, median)`);
-  const receiver = await benchReceiver({ durationSec, rounds: 3 });
+  // The receiver's goal sits within the noise of one short round here: 5 rounds of half the
+  // duration each, paired round by round.
+  const receiverRounds = 5;
+  console.log(`\n# Capturing receiver (HTTPS, autocannon, ${receiverRounds} interleaved rounds of ${durationSec / 2} s per server; median round, and CPU ratios paired round by round)`);
+  const receiver = await benchReceiver({ durationSec: (durationSec / 2) * receiverRounds, rounds: receiverRounds });
   console.log(formatBenchTable(receiver.rows));
 
   console.log(`\n# Receiver pool: processes on one port (SO_REUSEPORT), ${durationSec} s each`);
   const pool = await benchReceiverPool(durationSec);
+  if (pool[0]?.generator === 'autocannon') console.log(`(${WRK_INSTALL_HINT}: autocannon, beside the pool, takes most of a core of its own)`);
   console.log(formatPoolRows(pool));
 
   console.log(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);

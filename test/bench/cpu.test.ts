@@ -1,4 +1,6 @@
 /** The benches' CPU accounting (src/bench/cpu.ts): a process's CPU seconds read from /proc agree with what node counts for itself. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { cpuSecondsOf, measureCpu, ownCpuSeconds } from '../../src/bench/cpu.js';
 
@@ -28,5 +30,23 @@ describe('CPU seconds of a process', () => {
     // At least 0.4 s of wall for at most about 0.3 CPU-s: well under one core, the two alike.
     expect(measured.serverCores).toBeLessThan(0.85);
     expect(Math.abs(measured.serverCores - measured.generatorCores)).toBeLessThan(0.15);
+  });
+
+  it('counts a generator running as a child process once it has exited, and this process with the servers', async () => {
+    // The child busies itself for 0.3 CPU-s and exits; this process idles meanwhile.
+    const busy = 'const s = process.cpuUsage(); while (process.cpuUsage(s).user + process.cpuUsage(s).system < 300000);';
+    const measured = await measureCpu(
+      [],
+      async () => {
+        const child = spawn(process.execPath, ['-e', busy], { stdio: 'ignore' });
+        await once(child, 'exit');
+        return child.exitCode;
+      },
+      'exiting child',
+    );
+    // The child's 0.3 CPU-s and its start-up, counted to the 10 ms tick; not this idle process's.
+    expect(measured.generatorSeconds).toBeGreaterThan(0.28);
+    expect(measured.generatorSeconds).toBeLessThan(1);
+    expect(measured.serverSeconds).toBeLessThan(measured.generatorSeconds / 2);
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * wrk (Debian's `wrk` package), a load generator written in C, sending the receiver bench's
+ * signed deliveries. The pool bench needs a generator that leaves the pool its cores:
+ * autocannon took 0.83–0.88 of a core at one receiver process's rate, so on 2 cores no pool
+ * could pass 1.09 × one process. wrk sends pre-built requests from a file, cycling through
+ * them (each thread its own share of event ids), so it signs nothing while it runs.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signedDelivery } from './receiver-delivery.js';
+
+export const WRK_INSTALL_HINT = 'wrk not found on PATH (Debian: apt-get install wrk)';
+
+export interface WrkResult {
+  requests: number;
+  rps: number;
+  non2xx: number;
+  socketErrors: number;
+}
+
+/** Distinct signed deliveries each wrk thread cycles through (about 0.9 KB each, formatted). */
+const DELIVERIES_PER_THREAD = 20_000;
+const THREADS = 2;
+/** wrk ends by itself after its duration; this much longer and it is killed. */
+const OVERRUN_MS = 15_000;
+
+/**
+ * Reads the deliveries file in each thread: line k (0-based) goes to thread k % threads, so
+ * no two threads send the same event id. A line is "<signature> <timestamp> <body>".
+ */
+const SCRIPT = `
+local counter = 0
+function setup(thread)
+  thread:set("index", counter)
+  counter = counter + 1
+end
+local requests, next_request = {}, 0
+function init(args)
+  local line_number, total = 0, tonumber(args[2])
+  for line in io.lines(args[1]) do
+    if line_number % total == index then
+      local signature, timestamp, body = line:match("^(%S+) (%S+) (.*)$")
+      requests[#requests + 1] = wrk.format("POST", nil, {
+        ["Content-Type"] = "application/json",
+        ["User-Agent"] = "service-webhooks/1.0",
+        ["X-Service-Signature"] = signature,
+        ["X-Service-Timestamp"] = timestamp,
+      }, body)
+    end
+    line_number = line_number + 1
+  end
+end
+function request()
+  next_request = next_request % #requests + 1
+  return requests[next_request]
+end
+`;
+
+export function wrkAvailable(): boolean {
+  const probe = spawnSync('wrk', ['--version'], { stdio: 'ignore', timeout: 5_000 });
+  return probe.error === undefined;
+}
+
+/** Loads `url` with wrk for `durationSec` over `connections` connections; its output parsed. */
+export async function runWrk(url: string, durationSec: number, connections: number): Promise<WrkResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+  try {
+    const script = join(dir, 'deliveries.lua');
+    const deliveries = join(dir, 'deliveries.txt');
+    writeFileSync(script, SCRIPT);
+    writeFileSync(deliveries, deliveryLines(THREADS * DELIVERIES_PER_THREAD));
+    const child = spawn('wrk', ['-t', String(THREADS), '-c', String(connections), '-d', `${durationSec}s`, '-s', script, url, '--', deliveries, String(THREADS)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const killer = setTimeout(() => child.kill('SIGKILL'), durationSec * 1000 + OVERRUN_MS);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(killer);
+    if (code !== 0) throw new Error(`wrk exited ${code}: ${output.slice(0, 500)}`);
+    return parseWrkOutput(output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function deliveryLines(count: number): string {
+  const lines: string[] = [];
+  for (let seq = 1; seq <= count; seq++) {
+    const { body, headers } = signedDelivery(seq);
+    lines.push(`${headers['x-service-signature']} ${headers['x-service-timestamp']} ${body}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The figures of wrk's summary; throws when it has none (wrk failed to run). */
+export function parseWrkOutput(output: string): WrkResult {
+  const total = /(\d+) requests in ([\d.]+)(us|ms|s|m)\b/.exec(output);
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(output);
+  if (total === null || rate === null) throw new Error(`wrk printed no summary: ${output.slice(0, 500)}`);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(output);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  return {
+    requests: Number(total[1]),
+    rps: Number(rate[1]),
+    non2xx: non2xx === null ? 0 : Number(non2xx[1]),
+    socketErrors: errors === null ? 0 : errors.slice(1, 5).reduce((sum, n) => sum + Number(n), 0),
+  };
+}
