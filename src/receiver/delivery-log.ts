@@ -241,13 +241,21 @@ class Columns {
 const FIRST_SLAB_BYTES = 4 * 1024;
 const SLAB_BYTES = 256 * 1024;
 
+/** Released slabs kept for reuse, at most. */
+const SPARE_SLABS = 2;
+
 /**
  * Buffers the deliveries' bytes are written into one after another, each numbered; the
- * oldest is released once no kept delivery is in it. A slab is never reused, so a body
- * a check still holds stays as it was.
+ * oldest is released once no kept delivery is in it. A released slab is written over again
+ * only if no delivery in it was ever read: a body a check holds stays as it was. Reuse
+ * spares the allocator and the kernel a fresh 256 KiB (64 pages to fault in) every few
+ * hundred deliveries.
  */
 class Slabs {
   readonly #buffers: Buffer[] = [];
+  /** Whether a view of #buffers[i] was handed out. */
+  readonly #viewed: boolean[] = [];
+  readonly #spares: Buffer[] = [];
   /** Number of #buffers[0]; each later one is numbered one more. */
   #firstNumber = 0;
   #used = 0;
@@ -256,16 +264,17 @@ class Slabs {
   write(head: string, body: Buffer): BytesAt {
     // A UTF-16 code unit is at most 3 bytes of UTF-8: room for that, the head cannot be cut.
     const room = head.length * 3 + body.length;
-    let current = this.#buffers.at(-1);
+    let current = this.#buffers[this.#buffers.length - 1];
     if (current === undefined || current.length - this.#used < room) {
-      const previous = current?.length ?? FIRST_SLAB_BYTES / 2;
-      current = Buffer.allocUnsafeSlow(Math.max(room, Math.min(SLAB_BYTES, previous * 2)));
+      current = this.#nextSlab(room, current?.length ?? FIRST_SLAB_BYTES / 2);
       this.#buffers.push(current);
+      this.#viewed.push(false);
       this.#used = 0;
     }
     const offset = this.#used;
-    const headLength = current.write(head, offset, 'utf8');
-    body.copy(current, offset + headLength);
+    const headLength = current.write(head, offset);
+    // Uint8Array's own set: Buffer's copy() checks its arguments in JavaScript first.
+    current.set(body, offset + headLength);
     this.#used = offset + headLength + body.length;
     return { slab: this.#firstNumber + this.#buffers.length - 1, offset, headLength };
   }
@@ -273,10 +282,13 @@ class Slabs {
   get bytesHeld(): number {
     let total = 0;
     for (const buffer of this.#buffers) total += buffer.length;
+    for (const buffer of this.#spares) total += buffer.length;
     return total;
   }
 
+  /** A view of a delivery's bytes; its slab is never written over after this. */
   bytes(slab: number, offset: number, length: number): Buffer {
+    this.#viewed[slab - this.#firstNumber] = true;
     return this.#buffers[slab - this.#firstNumber]!.subarray(offset, offset + length);
   }
 
@@ -284,8 +296,17 @@ class Slabs {
   release(oldestInUse: number | undefined): void {
     const keepFrom = oldestInUse ?? this.#firstNumber + this.#buffers.length - 1;
     while (this.#firstNumber < keepFrom) {
-      this.#buffers.shift();
+      const released = this.#buffers.shift()!;
+      const viewed = this.#viewed.shift()!;
+      if (!viewed && released.length === SLAB_BYTES && this.#spares.length < SPARE_SLABS) this.#spares.push(released);
       this.#firstNumber++;
     }
+  }
+
+  /** A spare when it is large enough, else a new slab: twice the last one, up to SLAB_BYTES, and at least `room`. */
+  #nextSlab(room: number, lastLength: number): Buffer {
+    const length = Math.max(room, Math.min(SLAB_BYTES, lastLength * 2));
+    if (length === SLAB_BYTES && this.#spares.length > 0) return this.#spares.pop()!;
+    return Buffer.allocUnsafeSlow(length);
   }
 }

@@ -209,13 +209,14 @@ export class ReceiverEndpoint {
   /** @internal The receiver finished answering `delivery`. */
   settled(delivery: CapturedDelivery): void {
     this.#deliveries.settle(delivery);
-    for (const listener of this.#settledListeners) listener(delivery);
+    // Sizes first: iterating even an empty Set makes an iterator, on every delivery.
+    if (this.#settledListeners.size > 0) for (const listener of this.#settledListeners) listener(delivery);
     this.notify();
   }
 
   /** @internal Re-checks every waiter (after an arrival or an answer). */
   notify(): void {
-    for (const waiter of this.#waiters) waiter.check();
+    if (this.#waiters.size > 0) for (const waiter of this.#waiters) waiter.check();
   }
 
   #describeTimeout(options: WaitForOptions): string {

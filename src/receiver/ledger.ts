@@ -19,6 +19,8 @@ export class EventIdLedger {
   #orderLow: Uint32Array;
   #remembered = 0;
   #oldest = 0;
+  /** The hash halves of the id being recorded. */
+  readonly #hash = new Uint32Array(2);
   readonly #seedHigh: number;
   readonly #seedLow: number;
 
@@ -35,8 +37,9 @@ export class EventIdLedger {
 
   /** Records one arrival of `id` and returns its attempt number (1 for the first). */
   record(id: string): number {
-    const high = hash(id, this.#seedHigh, 0x9e3779b1);
-    const low = hash(id, this.#seedLow, 0x85ebca77);
+    hashPair(id, this.#seedHigh, this.#seedLow, this.#hash);
+    const high = this.#hash[0]!;
+    const low = this.#hash[1]!;
     const seen = this.#table.increment(high, low);
     if (seen > 0) return seen;
     if (this.#remembered < this.capacity) {
@@ -153,15 +156,31 @@ class HashTable {
   }
 }
 
-/** A 32-bit hash of a string's UTF-16 code units (MurmurHash3's mixing), seeded. */
-function hash(text: string, seed: number, multiplier: number): number {
-  let h = seed ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    let k = Math.imul(text.charCodeAt(i), multiplier);
+/**
+ * Two 32-bit hashes of a string's UTF-16 code units (MurmurHash3: two code units a 32-bit
+ * block), one per seed, in one pass, into `out`.
+ */
+function hashPair(text: string, seedHigh: number, seedLow: number, out: Uint32Array): void {
+  let high = seedHigh ^ text.length;
+  let low = seedLow ^ text.length;
+  const length = text.length;
+  for (let i = 0; i < length; i += 2) {
+    // The last block of an odd length has a zero second unit; the length, mixed in above, tells it apart.
+    const block = text.charCodeAt(i) | ((i + 1 < length ? text.charCodeAt(i + 1) : 0) << 16);
+    let k = Math.imul(block, 0xcc9e2d51);
     k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
+    high ^= k;
+    high = Math.imul((high << 13) | (high >>> 19), 5) + 0xe6546b64;
+    k = Math.imul(block, 0x85ebca77);
+    k = Math.imul((k << 15) | (k >>> 17), 0xc2b2ae3d);
+    low ^= k;
+    low = Math.imul((low << 13) | (low >>> 19), 5) + 0x52dce729;
   }
+  out[0] = finalMix(high);
+  out[1] = finalMix(low);
+}
+
+function finalMix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
