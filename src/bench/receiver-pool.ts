@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
-import { measureCpu } from './cpu.js';
+import { measureCpu, ownCpuSeconds } from './cpu.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 import { runWrk, wrkAvailable } from './wrk.js';
@@ -25,9 +25,14 @@ export interface PoolRow {
   processes: number;
   generator: PoolGenerator;
   rps: number;
-  /** CPU time over wall time during the run: of the receiver processes together, and of this process (autocannon). */
+  /**
+   * CPU time over wall time during the run: of the receiver processes together (with this
+   * process under wrk), and of the generator (this process under autocannon, wrk's own under wrk).
+   */
   receiverCores: number;
   generatorCores: number;
+  /** Of this process, where the pool's tally receives every worker's arrivals (and autocannon runs, under autocannon). */
+  tallyCores: number;
 }
 
 export async function benchReceiverPool(
@@ -41,9 +46,11 @@ export async function benchReceiverPool(
     try {
       const { url } = await pool.endpoint('bench', async () => SECRET);
       await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
+      const tallyBefore = { cpu: ownCpuSeconds(), at: performance.now() };
       const { result, serverCores, generatorCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
+      const tallyCores = (ownCpuSeconds() - tallyBefore.cpu) / ((performance.now() - tallyBefore.at) / 1000);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      rows.push({ processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores });
+      rows.push({ processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores });
     } finally {
       await pool.close();
     }
@@ -74,8 +81,10 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
     .map((row) => {
       const name = `${row.processes} process${row.processes === 1 ? '' : 'es'}`.padEnd(12);
       const ratio = one && row.processes > 1 ? `  ${(row.rps / one).toFixed(2)} × one process` : '';
-      const cores = `  receivers ${row.receiverCores.toFixed(2)} cores, load generator (${row.generator}) ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
-      return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}`;
+      const tally = row.generator === 'wrk' ? ` (the tally in this process ${row.tallyCores.toFixed(2)})` : '';
+      const cores = `  receivers ${row.receiverCores.toFixed(2)} cores${tally}, load generator (${row.generator}) ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
+      const cost = `, ${((1e6 * row.receiverCores) / Math.max(1, row.rps)).toFixed(0)} µs of receiver CPU a delivery`;
+      return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}${cost}`;
     })
     .join('\n');
 }

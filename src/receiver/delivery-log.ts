@@ -32,13 +32,14 @@ export class DeliveryLog {
   /** Deliveries [first, first + list.length) as objects: the part already read. */
   readonly #list: CapturedDelivery[] = [];
   /**
-   * Deliveries whose answer is not settled yet, with their index: the newest in two fields
-   * (most answers are settled before the next delivery arrives: no Map on that path), the
-   * others in a Map.
+   * Deliveries whose answer is not settled yet, by object and by index: the newest in two
+   * fields (most answers are settled before the next delivery arrives: no Map on that path),
+   * the others in two Maps.
    */
   #newest: CapturedDelivery | undefined;
   #newestIndex = -1;
-  readonly #unsettled = new Map<CapturedDelivery, number>();
+  readonly #unsettledIndex = new Map<CapturedDelivery, number>();
+  readonly #unsettledAt = new Map<number, CapturedDelivery>();
 
   constructor(endpoint: string, limits: DeliveryLogLimits) {
     this.#endpoint = endpoint;
@@ -62,7 +63,10 @@ export class DeliveryLog {
     const at = this.#slabs.write(head, delivery.rawBody);
     this.#columns.set(index & this.#columns.mask, delivery, at);
     this.#storedBodyBytes += delivery.rawBody.length;
-    if (this.#newest !== undefined) this.#unsettled.set(this.#newest, this.#newestIndex);
+    if (this.#newest !== undefined) {
+      this.#unsettledIndex.set(this.#newest, this.#newestIndex);
+      this.#unsettledAt.set(this.#newestIndex, this.#newest);
+    }
     this.#newest = delivery;
     this.#newestIndex = index;
     let dropped = 0;
@@ -80,9 +84,10 @@ export class DeliveryLog {
       index = this.#newestIndex;
       this.#newest = undefined;
     } else {
-      index = this.#unsettled.get(delivery);
+      index = this.#unsettledIndex.get(delivery);
       if (index === undefined) return;
-      this.#unsettled.delete(delivery);
+      this.#unsettledIndex.delete(delivery);
+      this.#unsettledAt.delete(index);
     }
     if (index >= this.#first) this.#columns.setAnswer(index & this.#columns.mask, delivery);
   }
@@ -103,7 +108,8 @@ export class DeliveryLog {
 
   #materialize(index: number): CapturedDelivery {
     if (this.#newest !== undefined && this.#newestIndex === index) return this.#newest;
-    for (const [pending, pendingIndex] of this.#unsettled) if (pendingIndex === index) return pending;
+    const pending = this.#unsettledAt.get(index);
+    if (pending !== undefined) return pending;
     const columns = this.#columns;
     const slot = index & columns.mask;
     const bytes = this.#slabs.bytes(columns.slab[slot]!, columns.offset[slot]!, columns.headLength[slot]! + columns.bodyLength[slot]!);

@@ -35,7 +35,10 @@ export interface ReceiverOptions {
   headersTimeoutMs?: number;
   /** Deliveries kept per endpoint; the oldest are dropped past it (and counted). */
   maxDeliveriesPerEndpoint?: number;
-  /** Body bytes kept per endpoint; the oldest deliveries are dropped past it. */
+  /**
+   * Body bytes kept per endpoint; the oldest deliveries are dropped past it. Their heads
+   * (method, path, headers) are kept besides, bounded by the count and Node's header size limit.
+   */
   maxStoredBytesPerEndpoint?: number;
   /** Event ids remembered per endpoint for duplicate detection. */
   maxTrackedEventIds?: number;

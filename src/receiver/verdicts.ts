@@ -4,35 +4,31 @@ import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
 import type { DeliveryVerdicts } from './types.js';
 
 /**
- * The verdicts of one delivery. What the answer does not depend on waits until a check
- * reads it: `json` is parsed again on first read instead of being kept from the first pass
- * (a receiver holds thousands of deliveries, and the parsed trees would double what each
- * one costs the garbage collector), and `envelope` is validated on first read (schema
- * validation was the largest cost of a delivery beyond what a minimal verifier does, and
- * a load run never reads it).
+ * The verdicts of one delivery. `json` is the tree of the first pass: the receiver keeps its
+ * deliveries as bytes (delivery-log.ts), so the tree lives only as long as the delivery is
+ * being answered or read, and a load run's tally reads it without parsing the body again.
+ * `envelope` is validated on first read (schema validation was the largest cost of a
+ * delivery beyond what a minimal verifier does, and a load run never reads it).
  */
 class Verdicts implements DeliveryVerdicts {
   eventId?: string;
   eventType?: string;
   duplicate = false;
-  readonly #rawBody: Buffer;
-  #json: { value: unknown } | undefined;
+  readonly #json: { value: unknown } | undefined;
   #envelope: EnvelopeVerdict | undefined;
 
   constructor(
     readonly signature: SignatureVerdict | 'no-secret',
     readonly timestamp: TimestampVerdict,
-    rawBody: Buffer,
-    notJson?: string,
+    parsed: { value: unknown } | { notJson: string },
   ) {
-    this.#rawBody = rawBody;
-    if (notJson !== undefined) this.#envelope = { valid: false, errors: [`body is not JSON: ${notJson}`] };
+    if ('notJson' in parsed) this.#envelope = { valid: false, errors: [`body is not JSON: ${parsed.notJson}`] };
+    else this.#json = parsed;
   }
 
   /** The parsed body, or undefined when it is not JSON. For inspection only; never used to verify. */
   get json(): unknown {
-    this.#json ??= { value: parseJson(this.#rawBody).value };
-    return this.#json.value;
+    return this.#json?.value;
   }
 
   /** The body against fixtures/schemas/envelope.schema.json, validated on first read. */
@@ -82,9 +78,9 @@ export function rebuildVerdicts(
 
 function verdictsOf(rawBody: Buffer, signature: SignatureVerdict | 'no-secret', timestamp: TimestampVerdict): Verdicts {
   const parsed = parseJson(rawBody);
-  if (parsed.error !== undefined) return new Verdicts(signature, timestamp, rawBody, parsed.error);
+  if (parsed.error !== undefined) return new Verdicts(signature, timestamp, { notJson: parsed.error });
   const json = parsed.value;
-  const verdicts = new Verdicts(signature, timestamp, rawBody);
+  const verdicts = new Verdicts(signature, timestamp, parsed);
   if (isObject(json)) {
     if (typeof json['id'] === 'string') verdicts.eventId = json['id'];
     if (typeof json['type'] === 'string') verdicts.eventType = json['type'];

@@ -107,6 +107,19 @@ describe('DeliveryLog', () => {
     expect(log.list()).toBe(log.list());
   });
 
+  it('reads two deliveries still pending, the older one no longer the newest, as the objects being answered', () => {
+    const log = logOf();
+    const [older, newer] = [captured(), captured()];
+    log.append(older);
+    log.append(newer);
+    expect(log.list()).toEqual([older, newer]);
+    expect(log.list()[0]).toBe(older);
+    expect(log.list()[1]).toBe(newer);
+    log.settle(answered(newer, 201));
+    log.settle(answered(older, 502));
+    expect(log.list().map((d) => d.answeredStatus)).toEqual([502, 201]);
+  });
+
   it('keeps the newest deliveries past its count, in order through the ring growing and wrapping, and counts the dropped', () => {
     const log = logOf(300);
     let dropped = 0;
