@@ -6,7 +6,7 @@ import type { Outbound } from './outbound.js';
 
 // The in-memory state of the service: workspaces and what they own. Plain Maps (a
 // workspace's calls: two bounded generations of them, calls/records.ts),
-// indexed the ways the hot path looks things up (token secret, call id, agent id).
+// indexed the ways the hot path looks things up (token secret, agent id).
 
 export const ALL_SCOPES = ['voice:read', 'voice:write', 'mailer:read', 'mailer:write', 'webhooks:write'] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
@@ -93,7 +93,6 @@ export interface Workspace {
 export class Store {
   readonly workspaces = new Map<string, Workspace>();
   readonly tokensBySecret = new Map<string, BearerToken>();
-  readonly callsById = new Map<string, Call>();
   readonly agentsById = new Map<string, Agent>();
   private readonly workspacesByIssuer = new Map<string, Set<Workspace>>();
 
@@ -107,8 +106,19 @@ export class Store {
   }
 
   addCall(workspace: Workspace, call: Call): void {
-    for (const forgotten of workspace.calls.add(call)) this.callsById.delete(forgotten.id);
-    this.callsById.set(call.id, call);
+    workspace.calls.add(call);
+  }
+
+  /**
+   * A call of any workspace, for the faults that leak across tenants. A walk of the
+   * workspaces rather than an index of every call: placing a call updates no second Map.
+   */
+  callInAnyWorkspace(id: string): Call | undefined {
+    for (const workspace of this.workspaces.values()) {
+      const call = workspace.calls.get(id);
+      if (call) return call;
+    }
+    return undefined;
   }
 
   addToken(workspace: Workspace, token: BearerToken): void {
@@ -122,10 +132,7 @@ export class Store {
     if (!workspace) return undefined;
     this.workspaces.delete(id);
     for (const token of workspace.tokens.values()) this.tokensBySecret.delete(token.secret);
-    for (const call of workspace.calls.values()) {
-      for (const timer of call.timers) timer.cancel();
-      this.callsById.delete(call.id);
-    }
+    for (const call of workspace.calls.values()) for (const timer of call.timers) timer.cancel();
     for (const agent of workspace.agents.values()) this.agentsById.delete(agent.id);
     this.setIdentityProvider(workspace, null);
     return workspace;

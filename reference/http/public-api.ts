@@ -95,8 +95,8 @@ const getTranscript: Operation = {
   run(app, _req, res, ctx, principal, params) {
     const callId = params[0]!;
     let call = principal.workspace.calls.get(callId);
-    if (!call && principal.faults.has('tenant-transcript-leak')) call = app.store.callsById.get(callId);
-    if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callsById.has(callId)) {
+    if (!call && principal.faults.has('tenant-transcript-leak')) call = app.store.callInAnyWorkspace(callId);
+    if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callInAnyWorkspace(callId)) {
       return void res.writeHead(302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` }).end();
     }
     if (!call) return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
