@@ -1,4 +1,4 @@
-/** CPU time of the bench's processes: a server in a child process (from /proc), and the load generator (this one). */
+/** CPU time of the bench's processes: a server in a child process (from /proc), and the load generator (this one, or a child once it has exited). */
 import { readFileSync } from 'node:fs';
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every architecture Node runs on. */
@@ -26,7 +26,7 @@ export function exitedChildrenCpuSeconds(): number {
   return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
 }
 
-/** What the servers (processes `pids`) and this process, the load generator, used while `load` ran. */
+/** What the servers (processes `pids`) and the load generator used while `load` ran. */
 export interface LoadedCpu<T> {
   result: T;
   /** CPU seconds of the servers together, and of the generator. */

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
  *
  * An id is remembered as a 64-bit hash, keyed afresh for each ledger, in typed arrays: an
  * open-addressing table (linear probing) of hashes and counts, and a ring of first arrivals
- * in order. A Map of 100,000 id strings cost the receiver about 4 µs of garbage collection a
- * delivery (receiver bench); typed arrays hold nothing the collector has to trace. Two
+ * in order. A Map of 100,000 id strings cost the receiver some µs of garbage collection a
+ * delivery in the receiver bench; typed arrays hold nothing the collector has to trace. Two
  * different ids are taken for one with a probability of 2^-64 a pair: over a million
  * deliveries against 100,000 remembered ids, about 5 in a billion.
  */
