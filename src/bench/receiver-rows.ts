@@ -4,6 +4,7 @@
  */
 import { LOAD_RECEIVER_KEPT_DELIVERIES } from '../load/receiver.js';
 import { DEFAULT_KEPT_DELIVERIES } from '../receiver/index.js';
+import { cpuRatioPct, pairedCpuRatio, ratioPct } from './ratios.js';
 
 /** A server's figures: the median round's rate and the server's CPU time per request. */
 export interface BenchRow {
@@ -35,41 +36,6 @@ export const SERVER_KINDS = Object.keys(SERVER_NAMES) as ServerKind[];
 
 export function isServerKind(value: unknown): value is ServerKind {
   return typeof value === 'string' && Object.hasOwn(SERVER_NAMES, value);
-}
-
-/** `a` as a share of `b`, e.g. "83%". */
-export function ratioPct(a: number | undefined, b: number | undefined): string {
-  return a && b ? `${((100 * a) / b).toFixed(0)}%` : 'n/a';
-}
-
-/** By CPU per request a cheaper server is a faster one: the share is the base's cost over this cost. */
-export function cpuRatioPct(cost: number | undefined, base: number | undefined): string {
-  return ratioPct(base, cost);
-}
-
-/**
- * By CPU per request, round by round: the base's cost over the server's in each round, as
- * "median (lowest–highest)". Pairing the two rows within a round leaves out the drift of a
- * shared machine between rounds, which moved one server's cost by ±10% here.
- */
-export function pairedCpuRatio(server: BenchRow | undefined, base: BenchRow | undefined): string {
-  const rounds = Math.min(server?.cpuUsPerRound.length ?? 0, base?.cpuUsPerRound.length ?? 0);
-  const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const cost = server!.cpuUsPerRound[round]!;
-    if (cost > 0) ratios.push(base!.cpuUsPerRound[round]! / cost);
-  }
-  if (ratios.length === 0) return 'n/a';
-  const pct = (ratio: number): string => `${(100 * ratio).toFixed(0)}%`;
-  const sorted = ratios.sort((a, b) => a - b);
-  return ratios.length === 1 ? pct(sorted[0]!) : `${pct(median(sorted))} (${pct(sorted[0]!)}–${pct(sorted.at(-1)!)})`;
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** The receiver's lines of the bench summary: req/s ratio, then by CPU per request, paired round by round, in brackets. */

@@ -22,7 +22,8 @@ import type { ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
-import { formatBenchTable, formatReceiverGoals, median, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
+import { median } from './ratios.js';
+import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
 
 /** How long a bench server may take to close before it is killed. */
 const STOP_LIMIT_MS = 10_000;

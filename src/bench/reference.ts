@@ -3,13 +3,14 @@
  * answering 204 measured by the same load generator (autocannon) in the same run:
  * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work),
  *   and the server's CPU per request, with the cores the server and the generator used (when
- *   the generator is the one saturated, only the CPU figure is the server's);
+ *   the generator is the one saturated, only the CPU figure is the server's), the two servers
+ *   loaded in turn in interleaved rounds and the CPU ratio paired round by round;
  * - webhook deliveries per second over HTTPS to a local node:https receiver answering 204
  *   (events fired through the control interface, 25 endpoints each).
  * The servers under load run in child processes (reference-servers.ts, bundled as the
  * image bundles the reference and run with plain node), so that the load generator in
  * this process does not share an event loop (and a CPU) with them; both rows alike.
- * Runnable alone: `npx tsx src/bench/reference.ts [durationSec]`.
+ * Runnable alone: `npx tsx src/bench/reference.ts [durationSec] [rounds]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import { measureCpu } from './cpu.js';
+import { median, pairedCpuRatio } from './ratios.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import type { RunningReference } from '../../reference/index.js';
@@ -32,8 +34,10 @@ export interface BenchRow {
   name: string;
   rps: number;
   p99ms: number;
-  /** The server process's CPU per request answered, and its cores and the load generator's while loaded. */
+  /** The server process's CPU per request answered, and its cores and the load generator's while loaded (median round). */
   server?: { cpuUsPerRequest: number; cores: number; generatorCores: number };
+  /** The server's CPU per request in each round, in round order. */
+  cpuUsPerRound: number[];
 }
 
 const CONNECTIONS = 50;
@@ -116,23 +120,49 @@ async function measured(pid: number, options: AutocannonOptions): Promise<{ resu
   return { result, server: { cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(1, result.requests.total), cores: serverCores, generatorCores } };
 }
 
-async function benchBare(bundle: string, durationSec: number): Promise<BenchRow> {
+/** One server's runs, a round each: its row has the median round's figures. */
+function rowOf(name: string, runs: ReadonlyArray<Awaited<ReturnType<typeof measured>>>): BenchRow {
+  const cpu = runs.map((run) => run.server.cpuUsPerRequest);
+  return {
+    name,
+    rps: median(runs.map((run) => run.result.requests.average)),
+    p99ms: median(runs.map((run) => run.result.latency.p99)),
+    server: {
+      cpuUsPerRequest: median(cpu),
+      cores: median(runs.map((run) => run.server.cores)),
+      generatorCores: median(runs.map((run) => run.server.generatorCores)),
+    },
+    cpuUsPerRound: cpu,
+  };
+}
+
+/**
+ * Placements against the bare server and the reference, in turn, `rounds` times: drift in a
+ * shared machine's load spreads over both instead of landing on one. The reference's calls
+ * stay queued (manual progress, so no webhook work runs), and it keeps every one: its later
+ * rounds pay for the earlier ones' calls, as one long run would.
+ */
+async function benchPlacement(bundle: string, reference: ChildServer, durationSec: number, rounds: number): Promise<{ bare: BenchRow; calls: BenchRow }> {
   const bare = await startChild(bundle, 'bare');
   try {
-    const sample = callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40));
-    const { result, server } = await measured(bare.pid, { url: `${bare.info.baseUrl}/v1/voice/calls`, ...sample, duration: durationSec });
-    return { name: 'bare node:http 204', rps: result.requests.average, p99ms: result.latency.p99, server };
+    const endpoints = reference.info as ReferenceEndpoints;
+    const ws = await control(endpoints, '/workspaces', { call_progress: 'manual' });
+    const token = await control(endpoints, `/workspaces/${ws.workspace_id}/tokens`, { label: 'bench' });
+    const bareLoad = { url: `${bare.info.baseUrl}/v1/voice/calls`, ...callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40)) };
+    const referenceLoad = { url: `${endpoints.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token) };
+    const roundSec = Math.max(1, Math.round(durationSec / rounds));
+    const bareRuns: Array<Awaited<ReturnType<typeof measured>>> = [];
+    const referenceRuns: Array<Awaited<ReturnType<typeof measured>>> = [];
+    for (let round = 0; round < rounds; round++) {
+      bareRuns.push(await measured(bare.pid, { ...bareLoad, duration: roundSec }));
+      const placed = await measured(reference.pid, { ...referenceLoad, duration: roundSec });
+      if (placed.result['2xx'] === 0 || placed.result.non2xx > 0) throw new Error(`call placement answered non-2xx (${placed.result.non2xx})`);
+      referenceRuns.push(placed);
+    }
+    return { bare: rowOf('bare node:http 204', bareRuns), calls: rowOf('reference POST /v1/voice/calls', referenceRuns) };
   } finally {
     await bare.stop();
   }
-}
-
-async function benchCalls(reference: ReferenceEndpoints, pid: number, durationSec: number): Promise<BenchRow> {
-  const ws = await control(reference, '/workspaces', { call_progress: 'manual' });
-  const token = await control(reference, `/workspaces/${ws.workspace_id}/tokens`, { label: 'bench' });
-  const { result, server } = await measured(pid, { url: `${reference.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token), duration: durationSec });
-  if (result['2xx'] === 0 || result.non2xx > 0) throw new Error(`call placement answered non-2xx (${result.non2xx})`);
-  return { name: 'reference POST /v1/voice/calls', rps: result.requests.average, p99ms: result.latency.p99, server };
 }
 
 async function benchDeliveries(reference: ReferenceEndpoints, durationSec: number): Promise<BenchRow> {
@@ -166,33 +196,30 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
     const deadline = performance.now() + 60_000;
     while (delivered < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const elapsedSec = (performance.now() - started) / 1000;
-    return { name: `webhook deliveries over HTTPS (${delivered}/${expected})`, rps: delivered / elapsedSec, p99ms: Number.NaN };
+    return { name: `webhook deliveries over HTTPS (${delivered}/${expected})`, rps: delivered / elapsedSec, p99ms: Number.NaN, cpuUsPerRound: [] };
   } finally {
     await stop(receiver);
   }
 }
 
-export async function benchReference(opts: { durationSec: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number; cpuRatio: number }> {
+export async function benchReference(opts: { durationSec: number; rounds?: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number; cpuRatio: string }> {
   const rows: BenchRow[] = [];
   const servers = await bundleServers();
   let child: ChildServer | undefined;
   try {
-    const bare = await benchBare(servers.file, opts.durationSec);
-    rows.push(bare);
     child = await startChild(servers.file, 'reference');
-    const reference = child.info as ReferenceEndpoints;
-    const calls = await benchCalls(reference, child.pid, opts.durationSec);
-    rows.push(calls);
-    if (opts.deliveries !== false) rows.push(await benchDeliveries(reference, opts.durationSec));
+    const { bare, calls } = await benchPlacement(servers.file, child, opts.durationSec, opts.rounds ?? 3);
+    rows.push(bare, calls);
+    if (opts.deliveries !== false) rows.push(await benchDeliveries(child.info as ReferenceEndpoints, opts.durationSec));
     const ratio = calls.rps / bare.rps;
-    // By CPU per request a cheaper server is a faster one: the ratio is the base cost over this cost.
-    const cpuRatio = bare.server!.cpuUsPerRequest / calls.server!.cpuUsPerRequest;
+    // By CPU per request a cheaper server is a faster one: the base's cost over this one's, round by round.
+    const cpuRatio = pairedCpuRatio(calls, bare);
     for (const row of rows) {
       const p99 = Number.isNaN(row.p99ms) ? '' : `  p99 ${row.p99ms} ms`;
       const cpu = row.server ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}` : '';
       process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}${cpu}\n`);
     }
-    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${(cpuRatio * 100).toFixed(0)}% by the server's CPU per request (target ≥ 50%)\n`);
+    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${cpuRatio} by the server's CPU per request, round by round (target ≥ 50%)\n`);
     return { rows, ratio, cpuRatio };
   } finally {
     await child?.stop();
@@ -201,6 +228,7 @@ export async function benchReference(opts: { durationSec: number; deliveries?: b
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const durationSec = Number(process.argv[2] ?? 5);
-  await benchReference({ durationSec });
+  const durationSec = Number(process.argv[2] ?? 6);
+  const rounds = Number(process.argv[3] ?? 3);
+  await benchReference({ durationSec, rounds });
 }

@@ -17,11 +17,12 @@ import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
 import { benchReceiverPool, formatPoolRows, poolCeiling } from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
 import { WRK_INSTALL_HINT } from './wrk.js';
-import { formatBenchTable, formatReceiverGoals, ratioPct } from './receiver-rows.js';
+import { ratioPct } from './ratios.js';
+import { formatBenchTable, formatReceiverGoals } from './receiver-rows.js';
 import { benchReference } from './reference.js';
 
 export async function runBench(durationSec: number): Promise<void> {
-  console.log(`# Reference implementation (autocannon, ${durationSec} s per server)`);
+  console.log(`# Reference implementation (autocannon, ${durationSec} s per server in 3 interleaved rounds; median round, and CPU ratio paired round by round)`);
   const reference = await benchReference({ durationSec });
 
   // The receiver's goal sits within the noise of one short round here: 5 rounds of half the
@@ -46,7 +47,7 @@ export async function runBench(durationSec: number): Promise<void> {
   for (const wall of walls) console.log(formatCertifyWall(wall));
 
   console.log('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
-  console.log(`call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${ratioPct(reference.cpuRatio, 1)}] (target ≥ 50%)`);
+  console.log(`call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${reference.cpuRatio}] (target ≥ 50%)`);
   for (const line of formatReceiverGoals(receiver.rows)) console.log(line);
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
   const [onePool, twoPool] = pool;

@@ -9,7 +9,8 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServers, stopServers, type ServerProcess } from '../../src/bench/receiver.js';
 import { signedDelivery } from '../../src/bench/receiver-delivery.js';
-import { formatBenchTable, formatReceiverGoals, pairedCpuRatio, SERVER_KINDS, SERVER_NAMES, type BenchRow } from '../../src/bench/receiver-rows.js';
+import { pairedCpuRatio } from '../../src/bench/ratios.js';
+import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow } from '../../src/bench/receiver-rows.js';
 import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
 
 describe('the receiver bench servers', () => {
