@@ -35,6 +35,8 @@ export interface LoadedCpu<T> {
   /** CPU time over wall time: of the servers together, and of the generator. */
   serverCores: number;
   generatorCores: number;
+  /** Of this process alone, whichever side it counts with. */
+  thisProcessCores: number;
 }
 
 /**
@@ -46,10 +48,11 @@ export type GeneratorProcess = 'this process' | 'exiting child';
 export async function measureCpu<T>(pids: readonly number[], load: () => Promise<T>, generator: GeneratorProcess = 'this process'): Promise<LoadedCpu<T>> {
   const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (generator === 'exiting child' ? ownCpuSeconds() : 0);
   const generatorCpu = generator === 'this process' ? ownCpuSeconds : exitedChildrenCpuSeconds;
-  const before = { servers: serversCpu(), generator: generatorCpu(), at: performance.now() };
+  const before = { servers: serversCpu(), generator: generatorCpu(), own: ownCpuSeconds(), at: performance.now() };
   const result = await load();
   const wallSec = (performance.now() - before.at) / 1000;
   const serverSeconds = serversCpu() - before.servers;
   const generatorSeconds = generatorCpu() - before.generator;
-  return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec };
+  const thisProcessCores = (ownCpuSeconds() - before.own) / wallSec;
+  return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec, thisProcessCores };
 }

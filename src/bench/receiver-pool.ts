@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
-import { measureCpu, ownCpuSeconds } from './cpu.js';
+import { measureCpu } from './cpu.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 import { runWrk, wrkAvailable } from './wrk.js';
@@ -46,9 +46,7 @@ export async function benchReceiverPool(
     try {
       const { url } = await pool.endpoint('bench', async () => SECRET);
       await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
-      const tallyBefore = { cpu: ownCpuSeconds(), at: performance.now() };
-      const { result, serverCores, generatorCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
-      const tallyCores = (ownCpuSeconds() - tallyBefore.cpu) / ((performance.now() - tallyBefore.at) / 1000);
+      const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
       rows.push({ processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores });
     } finally {

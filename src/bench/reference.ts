@@ -120,8 +120,11 @@ async function measured(pid: number, options: AutocannonOptions): Promise<{ resu
   return { result, server: { cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(1, result.requests.total), cores: serverCores, generatorCores } };
 }
 
+/** One autocannon run and what the server used of the CPU. */
+type Measured = Awaited<ReturnType<typeof measured>>;
+
 /** One server's runs, a round each: its row has the median round's figures. */
-function rowOf(name: string, runs: ReadonlyArray<Awaited<ReturnType<typeof measured>>>): BenchRow {
+function rowOf(name: string, runs: readonly Measured[]): BenchRow {
   const cpu = runs.map((run) => run.server.cpuUsPerRequest);
   return {
     name,
@@ -151,8 +154,8 @@ async function benchPlacement(bundle: string, reference: ChildServer, durationSe
     const bareLoad = { url: `${bare.info.baseUrl}/v1/voice/calls`, ...callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40)) };
     const referenceLoad = { url: `${endpoints.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token) };
     const roundSec = Math.max(1, Math.round(durationSec / rounds));
-    const bareRuns: Array<Awaited<ReturnType<typeof measured>>> = [];
-    const referenceRuns: Array<Awaited<ReturnType<typeof measured>>> = [];
+    const bareRuns: Measured[] = [];
+    const referenceRuns: Measured[] = [];
     for (let round = 0; round < rounds; round++) {
       bareRuns.push(await measured(bare.pid, { ...bareLoad, duration: roundSec }));
       const placed = await measured(reference.pid, { ...referenceLoad, duration: roundSec });

@@ -30,6 +30,8 @@ describe('CPU seconds of a process', () => {
     // At least 0.4 s of wall for at most about 0.3 CPU-s: well under one core, the two alike.
     expect(measured.serverCores).toBeLessThan(0.85);
     expect(Math.abs(measured.serverCores - measured.generatorCores)).toBeLessThan(0.15);
+    // This process is the generator here: its own share is the generator's.
+    expect(Math.abs(measured.thisProcessCores - measured.generatorCores)).toBeLessThan(0.05);
   });
 
   it('counts a generator running as a child process once it has exited, and this process with the servers', async () => {
@@ -48,5 +50,7 @@ describe('CPU seconds of a process', () => {
     expect(measured.generatorSeconds).toBeGreaterThan(0.28);
     expect(measured.generatorSeconds).toBeLessThan(1);
     expect(measured.serverSeconds).toBeLessThan(measured.generatorSeconds / 2);
+    // No server pids: the servers' side is this process alone.
+    expect(Math.abs(measured.thisProcessCores - measured.serverCores)).toBeLessThan(0.05);
   });
 });
