@@ -2,11 +2,11 @@
  * The receiver pool (src/load/receiver-pool.ts) with one process and with several on one
  * port, loaded by the same generator with signed deliveries: how its rate grows with
  * processes (goal: 2 processes ≥ 1.6 × one, on 2 cores, where the load generator shares
- * the machine). The generator is wrk when it is installed (written in C: it leaves the pool
- * its cores), else autocannon, which took 0.83–0.88 of a core at one process's rate and so
- * capped any pool near 1.09 × here. Each row gives the cores the receivers (with the pool's
- * tally in this process, under wrk) and the generator used: when the two together use the
- * machine's every core, the figure is the machine's, not the pool's.
+ * the machine). The generator is wrk when it is installed (written in C, one thread: it
+ * leaves the pool its cores), else autocannon, which took 0.83–0.88 of a core at one
+ * process's rate and so capped any pool near 1.09 × here. Each row gives the cores the
+ * receivers (with the pool's tally in this process, under wrk) and the generator used: when
+ * the two together use the machine's every core, the figure is the machine's, not the pool's.
  * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes] [wrk|autocannon]`.
  */
 import { availableParallelism } from 'node:os';
@@ -66,11 +66,12 @@ async function load(generator: PoolGenerator, url: string, durationSec: number):
 }
 
 /**
- * The most any pool could reach over one process on this machine, with the load generator
- * beside it: every core spent on receivers and generator at the one-process cost per delivery.
+ * The receivers' CPU a delivery (with the pool's tally in this process, under wrk). Two
+ * processes can pass 2 × the rate of one when one process pays more a delivery: here it
+ * leaves a core partly idle, and waking the generator on that core costs the writer.
  */
-export function poolCeiling(one: PoolRow, cores = availableParallelism()): number {
-  return cores / (one.receiverCores + one.generatorCores);
+export function receiverUsPerDelivery(row: PoolRow): number {
+  return (1e6 * row.receiverCores) / Math.max(1, row.rps);
 }
 
 export function formatPoolRows(rows: readonly PoolRow[]): string {
@@ -81,7 +82,7 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
       const ratio = one && row.processes > 1 ? `  ${(row.rps / one).toFixed(2)} × one process` : '';
       const tally = row.generator === 'wrk' ? ` (the tally in this process ${row.tallyCores.toFixed(2)})` : '';
       const cores = `  receivers ${row.receiverCores.toFixed(2)} cores${tally}, load generator (${row.generator}) ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
-      const cost = `, ${((1e6 * row.receiverCores) / Math.max(1, row.rps)).toFixed(0)} µs of receiver CPU a delivery`;
+      const cost = `, ${receiverUsPerDelivery(row).toFixed(0)} µs of receiver CPU a delivery`;
       return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}${cost}`;
     })
     .join('\n');

@@ -14,7 +14,7 @@
  */
 import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
-import { benchReceiverPool, formatPoolRows, poolCeiling } from './receiver-pool.js';
+import { benchReceiverPool, formatPoolRows, receiverUsPerDelivery } from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
 import { WRK_INSTALL_HINT } from './wrk.js';
 import { ratioPct } from './ratios.js';
@@ -51,7 +51,7 @@ export async function runBench(durationSec: number): Promise<void> {
   for (const line of formatReceiverGoals(receiver.rows)) console.log(line);
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
   const [onePool, twoPool] = pool;
-  const ceiling = onePool ? `; this machine's ceiling, the load generator beside the pool: ${poolCeiling(onePool).toFixed(2)} ×` : '';
-  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? `${(twoPool.rps / onePool.rps).toFixed(2)} ×` : 'n/a'} (goal ≥ 1.6 × on 2 cores${ceiling})`);
+  const costs = onePool && twoPool ? `; receiver CPU a delivery ${receiverUsPerDelivery(onePool).toFixed(0)} µs with 1, ${receiverUsPerDelivery(twoPool).toFixed(0)} µs with 2` : '';
+  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? `${(twoPool.rps / onePool.rps).toFixed(2)} ×` : 'n/a'} (goal ≥ 1.6 × on 2 cores${costs})`);
   for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ≤ 1.35)`);
 }

@@ -4,6 +4,8 @@
  * autocannon took 0.83–0.88 of a core at one receiver process's rate, so on 2 cores no pool
  * could pass 1.09 × one process. wrk sends pre-built requests from a file, cycling through
  * them (each thread its own share of event ids), so it signs nothing while it runs.
+ * One thread by default: at 2 pool processes it took 0.41–0.42 of a core (16 µs a request),
+ * where two threads, contending with the two processes for the two cores, took 0.55 (27 µs).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,7 +25,6 @@ export interface WrkResult {
 
 /** Distinct signed deliveries each wrk thread cycles through (about 0.9 KB each, formatted). */
 const DELIVERIES_PER_THREAD = 20_000;
-const THREADS = 2;
 /** wrk ends by itself after its duration; this much longer and it is killed. */
 const OVERRUN_MS = 15_000;
 
@@ -64,15 +65,15 @@ export function wrkAvailable(): boolean {
   return probe.error === undefined;
 }
 
-/** Loads `url` with wrk for `durationSec` over `connections` connections; its output parsed. */
-export async function runWrk(url: string, durationSec: number, connections: number): Promise<WrkResult> {
+/** Loads `url` with wrk for `durationSec` over `connections` connections, from `threads` threads; its output parsed. */
+export async function runWrk(url: string, durationSec: number, connections: number, threads = 1): Promise<WrkResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const script = join(dir, 'deliveries.lua');
     const deliveries = join(dir, 'deliveries.txt');
     writeFileSync(script, SCRIPT);
-    writeFileSync(deliveries, deliveryLines(THREADS * DELIVERIES_PER_THREAD));
-    const child = spawn('wrk', ['-t', String(THREADS), '-c', String(connections), '-d', `${durationSec}s`, '-s', script, url, '--', deliveries, String(THREADS)], {
+    writeFileSync(deliveries, deliveryLines(threads * DELIVERIES_PER_THREAD));
+    const child = spawn('wrk', ['-t', String(threads), '-c', String(connections), '-d', `${durationSec}s`, '-s', script, url, '--', deliveries, String(threads)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -37,7 +37,7 @@ describe.skipIf(!wrkAvailable())('wrk against the capturing receiver', () => {
     const receiver = await CapturingReceiver.start({ maxDeliveriesPerEndpoint: 100 });
     try {
       const endpoint = receiver.createEndpoint({ name: 'wrk' }).setSecret(SECRET);
-      const result = await runWrk(endpoint.url, 1, 4);
+      const result = await runWrk(endpoint.url, 1, 4, 2);
       const stats = receiver.stats();
       expect(result.requests).toBeGreaterThan(100);
       expect(result).toMatchObject({ non2xx: 0, socketErrors: 0 });
