@@ -63,9 +63,10 @@ export class Authenticator {
       return { ok: false, failure: { code: 'invalid_token', message: 'internal error', faults, crash: true } };
     }
     if (credential.length > MAX_CREDENTIAL_LENGTH) return fail('credential too long', faults);
+    // The bearer shape first: it is every call placement's, and no JWT has it (no dots).
+    if (BEARER_TOKEN_SHAPE.test(credential)) return this.authenticateBearer(credential, nodeIndex, faults, forWhoami);
     if (looksLikeJwt(credential)) return this.authenticateSession(credential, faults);
-    if (!BEARER_TOKEN_SHAPE.test(credential)) return fail('malformed token', faults);
-    return this.authenticateBearer(credential, nodeIndex, faults, forWhoami);
+    return fail('malformed token', faults);
   }
 
   private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet, forWhoami: boolean): AuthOutcome {

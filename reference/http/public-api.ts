@@ -5,7 +5,7 @@ import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
 import { isPlainObject, readJsonBody } from './body.js';
-import { sendJson, sendPublicError, type RequestContext } from './respond.js';
+import { sendEmpty, sendJson, sendPublicError, type RequestContext } from './respond.js';
 
 // The public API under /v1. Every operation runs the same gate in the spec's order:
 // authentication → suspended workspace → scope → the operation's own validation.
@@ -24,7 +24,7 @@ type RouteMatch = { kind: 'found'; operation: Operation; params: string[] } | { 
 const whoami: Operation = {
   scope: null,
   run(_app, _req, res, _ctx, principal) {
-    if (principal.faults.has('whoami-204')) return void res.writeHead(204).end();
+    if (principal.faults.has('whoami-204')) return sendEmpty(res, 204);
     sendJson(res, 200, {
       workspace_id: principal.workspace.id,
       credential: principal.scheme,
@@ -97,7 +97,7 @@ const getTranscript: Operation = {
     let call = principal.workspace.calls.get(callId);
     if (!call && principal.faults.has('tenant-transcript-leak')) call = app.store.callInAnyWorkspace(callId);
     if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callInAnyWorkspace(callId)) {
-      return void res.writeHead(302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` }).end();
+      return sendEmpty(res, 302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` });
     }
     if (!call) return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
     if (principal.faults.has('transcript-always-403')) return sendPublicError(res, ctx, principal.faults, 403, 'forbidden', 'transcripts are not available');
@@ -146,8 +146,7 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
     return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', { Allow: match.allow });
   }
   if (req.headers.authorization === undefined && ctx.faults.has('no-credential-empty-401')) {
-    res.writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' }).end();
-    return;
+    return sendEmpty(res, 401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' });
   }
   const pending = app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
   const auth = pending instanceof Promise ? await pending : pending;

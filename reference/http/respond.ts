@@ -4,6 +4,11 @@ import type { Personality } from '../personality.js';
 
 // Writing responses: JSON bodies with an explicit length, the request id on every
 // response, and the public error shape {"error":{code,message,request_id}}.
+//
+// The request id is kept on the response and written with the other headers in one
+// writeHead: a header set ahead of writeHead sends node down its slower path, which merges
+// every header through setHeader (measured: 4–16% of a call placement's CPU, in noisy
+// paired rounds).
 
 export interface RequestContext {
   requestId: string;
@@ -19,16 +24,30 @@ export interface RequestContext {
 /** Fault request-id-reused: the one id every error carries. */
 export const REUSED_REQUEST_ID = 'req_000000000000000000000';
 
+const REQUEST_ID = Symbol('request id');
+type WithRequestId = ServerResponse & { [REQUEST_ID]?: string };
+
+/** The id every response to this request carries in X-Request-Id. */
+export function setRequestId(res: ServerResponse, requestId: string): void {
+  (res as WithRequestId)[REQUEST_ID] = requestId;
+}
+
+/** The response's headers as writeHead takes them, X-Request-Id first; `extra` after. */
+export function headersOf(res: ServerResponse, headers: readonly string[], extra?: Record<string, string>): string[] {
+  const requestId = (res as WithRequestId)[REQUEST_ID];
+  const all = requestId === undefined ? [...headers] : ['X-Request-Id', requestId, ...headers];
+  if (extra) for (const [name, value] of Object.entries(extra)) all.push(name, value);
+  return all;
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders?: Record<string, string>): void {
   const text = JSON.stringify(body);
-  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, headersOf(res, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
   res.end(text);
 }
 
-export function sendEmpty(res: ServerResponse, status: number): void {
-  res.statusCode = status;
-  res.end();
+export function sendEmpty(res: ServerResponse, status: number, extraHeaders?: Record<string, string>): void {
+  res.writeHead(status, headersOf(res, [], extraHeaders)).end();
 }
 
 /** An error of the public API; `faults` are the request's joined with its workspace's when known. */
@@ -44,18 +63,13 @@ export function sendPublicError(
   if (ctx.personality.problemDetails && !AUTHENTICATION_CODES.has(code)) {
     return sendProblem(res, status, code, message, extraHeaders);
   }
-  let requestId = ctx.requestId;
-  if (faults.has('request-id-reused')) {
-    requestId = REUSED_REQUEST_ID;
-    res.setHeader('X-Request-Id', requestId);
-  }
+  const requestId = faults.has('request-id-reused') ? REUSED_REQUEST_ID : ctx.requestId;
+  if (requestId !== ctx.requestId) setRequestId(res, requestId);
   const error: Record<string, string> = { code, message };
   if (!faults.has('no-request-id')) error.request_id = requestId;
   const text = JSON.stringify({ error });
-  res.statusCode = status;
-  res.setHeader('Content-Type', faults.has('error-text-plain') ? 'text/plain' : 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
+  res.writeHead(status, headersOf(res, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
   res.end(text);
 }
 
@@ -78,10 +92,7 @@ const PROBLEM_TITLES: Record<string, string> = {
 /** Alternate personality: a non-authentication error as RFC 9457 problem details. */
 function sendProblem(res: ServerResponse, status: number, code: string, detail: string, extraHeaders?: Record<string, string>): void {
   const text = JSON.stringify({ type: `https://reference.invalid/problems/${code}`, title: PROBLEM_TITLES[code] ?? code, status, detail });
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (extraHeaders) for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.writeHead(status, headersOf(res, ['Content-Type', 'application/problem+json', 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
   res.end(text);
 }
 

@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { handleControlRequest } from '../control/router.js';
 import { clockAheadMs, parseFaultPrefix } from '../faults.js';
 import { handlePublicRequest } from './public-api.js';
-import { sendControlError, sendPublicError, type RequestContext } from './respond.js';
+import { sendControlError, sendPublicError, setRequestId, type RequestContext } from './respond.js';
 import { NO_FAULTS } from '../faults.js';
 
 // One node:http server for the public API (/v1) and the control interface (/_control),
@@ -23,7 +23,7 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = app.personality.newId('req_');
-    res.setHeader('X-Request-Id', requestId);
+    setRequestId(res, requestId);
     const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality };
     route(app, controlToken, req, res, ctx).catch((error: unknown) => {
       // Never a crash: an unexpected exception is a 500 with the usual error body.

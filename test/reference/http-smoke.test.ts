@@ -85,6 +85,29 @@ describe('reference over HTTP', () => {
     expect(new Set(ids).size).toBe(4);
   });
 
+  it('every response carries its own X-Request-Id, an error the one its body names', async () => {
+    const ws = await workspaceWithToken({ call_progress: 'manual' });
+    const placed = await api('POST', '/v1/voice/calls', { token: ws.token, body: JSON.stringify({ agent_id: ws.agents[0], to: '+14155550100' }) });
+    const invalid = await api('POST', '/v1/voice/calls', { token: ws.token, body: JSON.stringify({ agent_id: ws.agents[0], to: 'nope' }) });
+    const wrongMethod = await api('DELETE', '/v1/voice/calls', { token: ws.token });
+    const anonymous = await api('GET', '/v1/whoami');
+    const emptyWhoami = await api('GET', '/faults/whoami-204/v1/whoami', { token: ws.token });
+    const emptyUnauthorized = await api('GET', '/faults/no-credential-empty-401/v1/whoami');
+    const reused = await api('GET', '/faults/request-id-reused/v1/whoami');
+    const capabilities = await fetch(reference.controlUrl + '/capabilities', { headers: { authorization: `Bearer ${reference.controlToken}` } });
+    const suspended = await fetch(`${reference.controlUrl}/workspaces/${ws.id}/suspend`, { method: 'POST', headers: { authorization: `Bearer ${reference.controlToken}` } });
+    await capabilities.arrayBuffer();
+    await suspended.arrayBuffer();
+    expect([placed.status, invalid.status, wrongMethod.status, anonymous.status, emptyWhoami.status, emptyUnauthorized.status, capabilities.status]).toEqual([201, 422, 405, 401, 204, 401, 200]);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    const ids = [placed, invalid, wrongMethod, anonymous, emptyWhoami, emptyUnauthorized, capabilities, suspended].map((r) => r.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^req_[A-Za-z0-9]{20}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const error of [invalid, wrongMethod, anonymous]) expect(error.json.error.request_id).toBe(error.headers.get('x-request-id'));
+    expect(reused.headers.get('x-request-id')).toBe(reused.json.error.request_id);
+    expect(reused.headers.get('x-request-id')).toBe('req_000000000000000000000');
+  });
+
   it('authentication errors have the spec shape and order', async () => {
     const missing = await api('GET', '/v1/whoami');
     expect(missing.status).toBe(401);
