@@ -7,12 +7,13 @@
  * process's rate and so capped any pool near 1.09 × here. Each row gives the cores the
  * receivers (with the pool's tally in this process, under wrk) and the generator used: when
  * the two together use the machine's every core, the figure is the machine's, not the pool's.
- * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes] [wrk|autocannon]`.
+ * Runnable alone: `npx tsx src/bench/receiver-pool.ts [seconds] [processes] [wrk|autocannon|-] [rounds]`.
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
 import { measureCpu } from './cpu.js';
+import { median } from './ratios.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 import { runWrk, wrkAvailable } from './wrk.js';
@@ -33,27 +34,53 @@ export interface PoolRow {
   generatorCores: number;
   /** Of this process, where the pool's tally receives every worker's arrivals (and autocannon runs, under autocannon). */
   tallyCores: number;
+  /** The rate of each round, in round order (the other figures are the median round's). */
+  rpsPerRound: number[];
 }
 
+/**
+ * Each process count in turn, `rounds` times (1, 2, 1, 2, …): drift in a shared machine's
+ * speed spreads over every count instead of landing on one, and the rates pair round by round.
+ */
 export async function benchReceiverPool(
   durationSec: number,
   processes: readonly number[] = [1, 2],
   generator: PoolGenerator = wrkAvailable() ? 'wrk' : 'autocannon',
+  rounds = 1,
 ): Promise<PoolRow[]> {
-  const rows: PoolRow[] = [];
-  for (const count of processes) {
-    const pool = await ReceiverPool.start(count);
-    try {
-      const { url } = await pool.endpoint('bench', async () => SECRET);
-      await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
-      const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      rows.push({ processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores });
-    } finally {
-      await pool.close();
-    }
+  const runs = new Map<number, Omit<PoolRow, 'rpsPerRound'>[]>(processes.map((count) => [count, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const count of processes) runs.get(count)!.push(await measurePool(count, generator, durationSec));
   }
-  return rows;
+  return processes.map((count) => rowOf(runs.get(count)!));
+}
+
+async function measurePool(count: number, generator: PoolGenerator, durationSec: number): Promise<Omit<PoolRow, 'rpsPerRound'>> {
+  const pool = await ReceiverPool.start(count);
+  try {
+    const { url } = await pool.endpoint('bench', async () => SECRET);
+    await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
+    const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+    return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** One process count's rounds: the median round's figures, and every round's rate. */
+function rowOf(runs: readonly Omit<PoolRow, 'rpsPerRound'>[]): PoolRow {
+  const rpsPerRound = runs.map((run) => run.rps);
+  const middle = runs.find((run) => run.rps === median(rpsPerRound)) ?? [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+  return { ...middle, rpsPerRound };
+}
+
+/** The rate of `pool` over `one`'s, round by round: the median and the range, e.g. "1.74 × (1.38–1.94 ×)". */
+export function pairedRateRatio(pool: PoolRow, one: PoolRow): string {
+  const ratios = pool.rpsPerRound.slice(0, one.rpsPerRound.length).map((rps, round) => rps / one.rpsPerRound[round]!);
+  const times = (ratio: number): string => `${ratio.toFixed(2)} ×`;
+  if (ratios.length <= 1) return ratios.length === 1 ? times(ratios[0]!) : 'n/a';
+  return `${times(median(ratios))} (${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))})`;
 }
 
 async function load(generator: PoolGenerator, url: string, durationSec: number): Promise<{ rps: number; non2xx: number; errors: number }> {
@@ -91,7 +118,10 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = Number(process.argv[2] ?? 6);
   const most = Number(process.argv[3] ?? 2);
-  const generator = process.argv[4];
+  const generator = process.argv[4] === '-' ? undefined : process.argv[4];
+  const rounds = Number(process.argv[5] ?? 1);
   if (generator !== undefined && generator !== 'wrk' && generator !== 'autocannon') throw new Error(`the generator is wrk or autocannon, not ${generator}`);
-  console.log(formatPoolRows(await benchReceiverPool(seconds, Array.from({ length: most }, (_, i) => i + 1), generator)));
+  const rows = await benchReceiverPool(seconds, Array.from({ length: most }, (_, i) => i + 1), generator, rounds);
+  console.log(formatPoolRows(rows));
+  for (const row of rows.slice(1)) console.log(`${row.processes} processes / 1, round by round: ${pairedRateRatio(row, rows[0]!)}`);
 }

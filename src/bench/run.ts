@@ -14,7 +14,7 @@
  */
 import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
-import { benchReceiverPool, formatPoolRows, receiverUsPerDelivery } from './receiver-pool.js';
+import { benchReceiverPool, formatPoolRows, pairedRateRatio, receiverUsPerDelivery } from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
 import { WRK_INSTALL_HINT } from './wrk.js';
 import { ratioPct } from './ratios.js';
@@ -32,8 +32,10 @@ export async function runBench(durationSec: number): Promise<void> {
   const receiver = await benchReceiver({ durationSec: (durationSec / 2) * receiverRounds, rounds: receiverRounds });
   console.log(formatBenchTable(receiver.rows));
 
-  console.log(`\n# Receiver pool: processes on one port (SO_REUSEPORT), ${durationSec} s each`);
-  const pool = await benchReceiverPool(durationSec);
+  const poolRounds = 3;
+  const poolRoundSec = Math.max(1, Math.round(durationSec / 2));
+  console.log(`\n# Receiver pool: processes on one port (SO_REUSEPORT), ${poolRounds} interleaved rounds of ${poolRoundSec} s each; median round, and the rate ratio paired round by round`);
+  const pool = await benchReceiverPool(poolRoundSec, [1, 2], undefined, poolRounds);
   if (pool[0]?.generator === 'autocannon') console.log(`(${WRK_INSTALL_HINT}: autocannon, beside the pool, takes most of a core of its own)`);
   console.log(formatPoolRows(pool));
 
@@ -52,6 +54,6 @@ export async function runBench(durationSec: number): Promise<void> {
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
   const [onePool, twoPool] = pool;
   const costs = onePool && twoPool ? `; receiver CPU a delivery ${receiverUsPerDelivery(onePool).toFixed(0)} µs with 1, ${receiverUsPerDelivery(twoPool).toFixed(0)} µs with 2` : '';
-  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? `${(twoPool.rps / onePool.rps).toFixed(2)} ×` : 'n/a'} (goal ≥ 1.6 × on 2 cores${costs})`);
+  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? pairedRateRatio(twoPool, onePool) : 'n/a'} (goal ≥ 1.6 × on 2 cores${costs})`);
   for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ≤ 1.35)`);
 }

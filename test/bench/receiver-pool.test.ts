@@ -1,9 +1,9 @@
-/** The pool bench's cost a delivery (src/bench/receiver-pool.ts): the receivers' CPU over the deliveries they answered. */
+/** The pool bench's figures (src/bench/receiver-pool.ts): the receivers' CPU a delivery, and the rate ratio paired round by round. */
 import { describe, expect, it } from 'vitest';
-import { formatPoolRows, receiverUsPerDelivery, type PoolRow } from '../../src/bench/receiver-pool.js';
+import { formatPoolRows, pairedRateRatio, receiverUsPerDelivery, type PoolRow } from '../../src/bench/receiver-pool.js';
 
-const ONE: PoolRow = { processes: 1, generator: 'wrk', rps: 12_500, receiverCores: 1.05, generatorCores: 0.36, tallyCores: 0.08 };
-const TWO: PoolRow = { processes: 2, generator: 'wrk', rps: 22_000, receiverCores: 1.43, generatorCores: 0.42, tallyCores: 0.07 };
+const ONE: PoolRow = { processes: 1, generator: 'wrk', rps: 12_500, receiverCores: 1.05, generatorCores: 0.36, tallyCores: 0.08, rpsPerRound: [11_000, 12_500, 13_000] };
+const TWO: PoolRow = { processes: 2, generator: 'wrk', rps: 22_000, receiverCores: 1.43, generatorCores: 0.42, tallyCores: 0.07, rpsPerRound: [22_000, 19_000, 26_000] };
 
 describe('the receiver pool bench', () => {
   it('gives the receivers\' CPU a delivery as their cores over the rate', () => {
@@ -15,5 +15,12 @@ describe('the receiver pool bench', () => {
     const [one, two] = formatPoolRows([ONE, TWO]).split('\n');
     expect(one).toMatch(/^1 process +12500 deliveries\/s {2}receivers 1\.05 cores .*, 84 µs of receiver CPU a delivery$/);
     expect(two).toMatch(/^2 processes +22000 deliveries\/s {2}1\.76 × one process .*, 65 µs of receiver CPU a delivery$/);
+  });
+
+  it('pairs the rates round by round: the median ratio and the range', () => {
+    // Rounds: 22000/11000 = 2.00, 19000/12500 = 1.52, 26000/13000 = 2.00.
+    expect(pairedRateRatio(TWO, ONE)).toBe('2.00 × (1.52–2.00 ×)');
+    expect(pairedRateRatio({ ...TWO, rpsPerRound: [18_000] }, ONE)).toBe('1.64 ×');
+    expect(pairedRateRatio({ ...TWO, rpsPerRound: [] }, ONE)).toBe('n/a');
   });
 });
