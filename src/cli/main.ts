@@ -12,13 +12,14 @@ import { certifyReceiverCommand } from './commands/certify-receiver.js';
 import { certifyCommand } from './commands/certify.js';
 import { loadCommand } from './commands/load.js';
 import { loadMergeCommand } from './commands/load-merge.js';
+import { loadFanoutHostCommand } from './commands/load-fanout-host.js';
 import { loadSecretCommand } from './commands/load-secret.js';
 import { receiverCommand } from './commands/receiver.js';
 import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
 import { HARNESS_VERSION } from '../version.js';
 
-export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, reportDiffCommand, referenceCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, referenceCommand, benchCommand];
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));

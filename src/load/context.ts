@@ -1,5 +1,6 @@
 /** What every step of a load run shares: the target, settings, clients, and the log. */
-import type { ControlClient } from '../control/client.js';
+import { randomBytes } from 'node:crypto';
+import { ControlClient } from '../control/client.js';
 import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { CapturingReceiver } from '../receiver/index.js';
@@ -15,6 +16,19 @@ export interface RunContext {
   runId: string;
   /** Started by the first scenario that needs it (fanout), closed at the end of the run; a pool under LOAD_RECEIVER_WORKERS > 1. */
   receiver?: CapturingReceiver | ReceiverPool;
+}
+
+const CONTROL_TIMEOUT_MS = 15_000;
+
+/** A run's context: a fresh run id, and a control client when the target has a control interface. */
+export function newRunContext(target: ResolvedTarget, settings: Settings, load: LoadSettings): RunContext {
+  return {
+    target,
+    settings,
+    load,
+    runId: randomBytes(4).toString('hex'),
+    ...(target.controlUrl && target.controlToken ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: CONTROL_TIMEOUT_MS }) } : {}),
+  };
 }
 
 /** Everything one scenario needs before k6 starts, and how to undo it. */

@@ -49,7 +49,7 @@ export async function drain(tally: FanoutTally, drainMs: number, pollMs = DRAIN_
 }
 
 /** The figures the fanout script's thresholds and the report name, each with its samples. */
-export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: ReceiverStats): ObservedMetric[] {
+export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: Pick<ReceiverStats, 'clientClosed'>): ObservedMetric[] {
   const samples: Record<FanoutReceiverMetric, readonly number[]> = {
     fanout_untracked_calls: [calls.untracked],
     fanout_expected_deliveries: [stats.expected],
@@ -67,18 +67,19 @@ export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver
   return Object.entries(FANOUT_RECEIVER_METRICS).map(([name, type]) => ({ name, type, values: samples[name as FanoutReceiverMetric] }));
 }
 
-export interface FanoutVerdictInput {
+/** `R`: the receivers' counters as known (the verdict reads only clientClosed). */
+export interface FanoutVerdictInput<R extends Pick<ReceiverStats, 'clientClosed'> = ReceiverStats> {
   tally: FanoutTally;
   /** The runners' sample files (k6 --out json=…). */
   samples: readonly string[];
   drainMs: number;
-  receiver?: () => ReceiverStats | undefined;
+  receiver?: () => R | undefined;
   /** Where the observed figures go, as k6 output lines. */
   out: string;
 }
 
 /** Learns the placed calls, drains, writes the observed figures to `out`; returns the stats for the log. */
-export async function writeFanoutObservations(input: FanoutVerdictInput): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: ReceiverStats }> {
+export async function writeFanoutObservations<R extends Pick<ReceiverStats, 'clientClosed'>>(input: FanoutVerdictInput<R>): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: R }> {
   const calls = await learnPlacedCalls(input.tally, input.samples);
   const stats = await drain(input.tally, input.drainMs);
   const receiver = input.receiver?.();

@@ -46,6 +46,19 @@ const TEST_RUNS: readonly TestRunSource[] = [
       'workspace and two tokens made for this run: `npx svc-harness load secret` writes it.',
     ],
   },
+  {
+    scenario: 'fanout',
+    parallelism: 2,
+    // The runners leave the receivers' thresholds to `load merge`, which judges them on the host's arrivals.
+    settings: { LOAD_RATE: '10', LOAD_DURATION: '5m', LOAD_MERGED_VERDICT: 'true' },
+    secret: 'svc-load-fanout',
+    comment: [
+      'Webhook fan-out: the runners place calls, the harness hosts the receivers. First, on a machine',
+      'the service can reach: `npx svc-harness load fanout-host --for 8m` (RECEIVER_HOST, RECEIVER_PUBLIC_URL)',
+      'writes the Secret below and records every delivery until it stops; then `load merge fanout` judges',
+      "the runners' samples with its fanout.arrivals.ndjson. 10 calls/s = 750 deliveries/s at 25 endpoints.",
+    ],
+  },
 ];
 
 /** The samples volume, and where a container mounts it (unindented YAML lines). */

@@ -15,6 +15,9 @@ import { log } from './context.js';
 import { digestSummary, SUMMARIZED_METRICS, runPassed } from './digest.js';
 import { k6Env } from './k6-binary.js';
 import { k6Binary } from './k6-build.js';
+import { isArrivalsFile, readArrivals } from './fanout-arrivals.js';
+import { FanoutTally } from './fanout-tally.js';
+import { writeFanoutObservations } from './fanout-verdict.js';
 import { mergeSegments } from './merge.js';
 import { planOf } from './prepare/index.js';
 import { logVerdicts, writeLoadReport } from './report.js';
@@ -43,11 +46,12 @@ export async function runMerge(args: MergeArgs): Promise<number> {
   const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
   const bundle = (await buildLoadScripts())[args.scenario]!;
   const env = k6Env({ ...planOf(args.scenario).profiles.default, ...k6EnvOf(load) });
-  const summary = await mergeSegments({ files: args.files, thresholds: wholeTestThresholds(k6, bundle, env), scenario: args.scenario, alsoSummarize: SUMMARIZED_METRICS });
   mkdirSync(args.reportDir, { recursive: true });
+  const { files, runners } = await withReplayedArrivals(args);
+  const summary = await mergeSegments({ files, thresholds: wholeTestThresholds(k6, bundle, env), scenario: args.scenario, alsoSummarize: SUMMARIZED_METRICS });
   writeFileSync(resolve(args.reportDir, `${args.scenario}.summary.json`), JSON.stringify(maskDeep({ ...summary, samples: args.files }), null, 2));
-  const digest = { ...digestSummary(summary, 0, args.scenario), segments: args.files.length };
-  log(`${args.scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${args.files.length} runners' samples merged, ${(digest.durationMs / 1000).toFixed(1)} s of samples)`);
+  const digest = { ...digestSummary(summary, 0, args.scenario), segments: runners };
+  log(`${args.scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${runners} runners' samples merged, ${(digest.durationMs / 1000).toFixed(1)} s of samples)`);
   const passed = runPassed([digest]);
   writeLoadReport(args.reportDir, {
     startedAt,
@@ -59,4 +63,32 @@ export async function runMerge(args: MergeArgs): Promise<number> {
   });
   logVerdicts(args.reportDir, [digest], undefined);
   return passed ? 0 : 1;
+}
+
+/**
+ * The merge's files, each fan-out arrivals file (`load fanout-host`) replaced by the
+ * receivers' figures it gives beside the runners' samples: every arrival replayed into one
+ * tally, the calls the samples name learnt, then judged as a local run judges them.
+ */
+async function withReplayedArrivals(args: MergeArgs): Promise<{ files: string[]; runners: number }> {
+  const arrivalFiles: string[] = [];
+  const others: string[] = [];
+  for (const file of args.files) ((await isArrivalsFile(file)) ? arrivalFiles : others).push(file);
+  if (arrivalFiles.length === 0) return { files: args.files, runners: args.files.length };
+  if (args.scenario !== 'fanout') throw new UsageError(`${arrivalFiles.join(', ')}: fan-out arrivals, but the scenario is ${args.scenario}`);
+  const recordings = await Promise.all(arrivalFiles.map((file) => readArrivals(file)));
+  const tally = new FanoutTally([...new Set(recordings.flatMap((recording) => recording.endpoints))]);
+  let dropped = 0;
+  let clientClosed = 0;
+  for (const recording of recordings) {
+    for await (const arrival of recording.arrivals) tally.arrive(arrival);
+    const ending = recording.ending();
+    dropped += ending.dropped;
+    clientClosed += ending.receiver?.clientClosed ?? 0;
+  }
+  if (dropped > 0) log(`fanout: ${dropped} arrivals were dropped by the host (its disk fell behind); they count as lost`);
+  const out = resolve(args.reportDir, 'fanout.receivers.ndjson');
+  const { stats, calls } = await writeFanoutObservations({ tally, samples: others, drainMs: 0, receiver: () => ({ clientClosed }), out });
+  log(`fanout: ${calls.placed} calls placed by the runners, ${stats.arrived}/${stats.expected} expected deliveries arrived (${stats.lost} lost), ${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates`);
+  return { files: [...others, out], runners: others.length };
 }

@@ -9,13 +9,11 @@
  * Exit 0 when every threshold held and no figure regressed past the baseline, 1 when not,
  * 2 when the run could not happen (settings, k6 missing, target unreachable, refusal).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParsedArgs } from '../cli/command.js';
 import { k6EnvOf, parseLoadSettings } from '../config/load-settings.js';
 import { loadSettings, readSettingSources } from '../config/settings.js';
-import { ControlClient } from '../control/client.js';
 import { RunAbort } from '../errors.js';
 import { resolveTarget } from '../runner/target.js';
 import { SPEC_RECEIVER_TIMEOUT_MS } from '../config/receiver-settings.js';
@@ -23,7 +21,7 @@ import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
 import { toLoadArgs, type LoadArgs } from './args.js';
 import { baselineDigests, compareDigests } from './baseline.js';
 import { buildLoadScripts, scenarioNames } from './bundle.js';
-import { log, type Prepared, type RunContext } from './context.js';
+import { log, newRunContext, type Prepared, type RunContext } from './context.js';
 import type { K6Summary } from '../../load/lib/shared-types.js';
 import { digestSummary, failedDigest, runPassed, skippedDigest, type ScenarioDigest } from './digest.js';
 import { k6Env, type FoundK6 } from './k6-binary.js';
@@ -142,13 +140,7 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
   // past the drain (receivers stopped for 2.5 s: 16 duplicates under 2 s, none under 30 s).
   const target = await resolveTarget(settings, allowProduction, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
   log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
-  const ctx: RunContext = {
-    target,
-    settings,
-    load,
-    runId: randomBytes(4).toString('hex'),
-    ...(target.controlUrl && target.controlToken ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: 15_000 }) } : {}),
-  };
+  const ctx = newRunContext(target, settings, load);
   const interrupted = (): void => {
     log('interrupted: stopping k6 and cleaning up');
     stopK6();

@@ -46,7 +46,7 @@ describe('k6-operator manifests (load/k8s/)', () => {
   });
 
   it('keep LOAD_INSTANCES equal to the parallelism, clean up after the run and write every runner\'s samples to the shared volume', () => {
-    expect(testRuns.map(([path]) => path).sort()).toEqual(['load/k8s/testrun-calls-ramp.yaml', 'load/k8s/testrun-calls.yaml', 'load/k8s/testrun-rotation.yaml']);
+    expect(testRuns.map(([path]) => path).sort()).toEqual(['load/k8s/testrun-calls-ramp.yaml', 'load/k8s/testrun-calls.yaml', 'load/k8s/testrun-fanout.yaml', 'load/k8s/testrun-rotation.yaml']);
     for (const [path, text] of testRuns) {
       const parallelism = /^ {2}parallelism: (\d+)$/m.exec(text)?.[1];
       expect(parallelism, path).toBeDefined();
@@ -60,6 +60,13 @@ describe('k6-operator manifests (load/k8s/)', () => {
       for (const line of text.split('\n')) expect((/^( *)/.exec(line)![1]!.length) % 2, `${path}: ${line}`).toBe(0);
       expect(text).not.toContain('\t');
     }
+  });
+
+  it('leave fan-out\'s receiver thresholds to the merge, and read the Secret fanout-host writes', () => {
+    const [, fanout] = testRuns.find(([path]) => path.endsWith('testrun-fanout.yaml'))!;
+    expect(fanout).toContain('      - name: LOAD_MERGED_VERDICT\n        value: "true"');
+    expect(fanout).toContain('          name: svc-load-fanout\n');
+    expect(fanout).toContain('file: fanout.js');
   });
 
   it('are TestRuns as k6-operator\'s CRD defines them, unknown fields refused', () => {

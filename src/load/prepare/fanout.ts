@@ -5,7 +5,7 @@
  * runners never talk to the harness, so they split like any other scenario.
  */
 import { resolve } from 'node:path';
-import type { ReceiverEndpoint } from '../../receiver/index.js';
+import type { CapturingReceiver, ReceiverEndpoint } from '../../receiver/index.js';
 import { log, NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
 import { writeFanoutObservations } from '../fanout-verdict.js';
 import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout-watch.js';
@@ -18,8 +18,24 @@ const FANOUT_TIME_SCALE = 60;
 /** Seconds late deliveries get once k6 has ended, when LOAD_DRAIN_S is not set. */
 const DEFAULT_DRAIN_S = 20;
 
-async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepared> {
-  if (!ctx.control) return skipped(`fanout ${NEEDS_CONTROL} to register webhook endpoints`);
+/** The fan-out's endpoints on the receivers, registered with the service, and what arrives at them. */
+export interface FanoutSetup {
+  /** What the runners need (the workspace's token and agent, the endpoint count). */
+  env: Record<string, string>;
+  /** Every settled delivery at the endpoints, as an Arrival. */
+  feed: ArrivalFeed;
+  endpointNames: readonly string[];
+  receiver: CapturingReceiver | ReceiverPool;
+  /** Removes the workspace (and with it the endpoints) from the service. */
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * Starts the receivers (once per run), makes the fan-out workspace with faster retries and
+ * registers `LOAD_ENDPOINTS` endpoints on them; undefined without the control interface.
+ */
+export async function setUpFanout(ctx: RunContext, scenario: string): Promise<FanoutSetup | undefined> {
+  if (!ctx.control) return undefined;
   const count = ctx.load.LOAD_ENDPOINTS;
   const workers = ctx.load.LOAD_RECEIVER_WORKERS;
   ctx.receiver ??= workers > 1 ? await startReceiverPool(ctx.settings, ctx.target.receiver, workers) : await startReceiver(ctx.settings, ctx.target.receiver);
@@ -30,29 +46,37 @@ async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepare
   const capabilities = await ctx.control.capabilities();
   const timeScale = Math.max(1, Math.min(FANOUT_TIME_SCALE, Number(capabilities.max_time_scale) || 1));
   const w = await prepareWorkspace(ctx, scenario, 1, timeScale);
-  const names: string[] = [];
-  let watch: FanoutWatch | undefined;
-  const cleanup = async (): Promise<void> => {
-    watch?.stop();
-    await w.cleanup();
-  };
   try {
     const control = ctx.control;
     const register = async (url: string) => (await control.createEndpoint(w.ws, url, ['*'])).secret;
-    for (let i = 0; i < count; i++) names.push(`load-${ctx.runId}-${scenario}-${i}`);
+    const names = Array.from({ length: count }, (_, i) => `load-${ctx.runId}-${scenario}-${i}`);
     const feed = receiver instanceof ReceiverPool ? await poolEndpoints(receiver, names, register) : await ownEndpoints(receiver, names, register);
-    watch = watchFanout(names, feed, () => receiver.stats());
+    const processes = receiver instanceof ReceiverPool ? ` (${receiver.workers} processes on one port)` : '';
+    log(`  fanout: ${count} endpoints on the receiver at ${receiver.publicUrl}${processes}`);
+    return {
+      env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws, LOAD_ENDPOINTS: String(count) },
+      feed,
+      endpointNames: names,
+      receiver,
+      cleanup: w.cleanup,
+    };
   } catch (error) {
-    await cleanup();
+    await w.cleanup();
     throw error;
   }
-  const processes = receiver instanceof ReceiverPool ? ` (${receiver.workers} processes on one port)` : '';
-  log(`  fanout: ${count} endpoints on the receiver at ${receiver.publicUrl}${processes}`);
-  const tallied = watch;
+}
+
+async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepared> {
+  const setup = await setUpFanout(ctx, scenario);
+  if (!setup) return skipped(`fanout ${NEEDS_CONTROL} to register webhook endpoints`);
+  const watch = watchFanout(setup.endpointNames, setup.feed, () => setup.receiver.stats());
   return {
-    env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws, LOAD_ENDPOINTS: String(count) },
-    cleanup,
-    observe: (run) => observeFanout(tallied, run),
+    env: setup.env,
+    cleanup: async () => {
+      watch.stop();
+      await setup.cleanup();
+    },
+    observe: (run) => observeFanout(watch, run),
   };
 }
 
