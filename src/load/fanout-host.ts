@@ -26,7 +26,7 @@ export interface FanoutHostOptions {
   /** Where the runners' Secret goes, and its name (the TestRun's envFrom). */
   secretPath: string;
   secretName: string;
-  /** Stop by itself after this long; otherwise only on a signal or `stop`. */
+  /** Stop by itself after this long; otherwise only on SIGINT or SIGTERM. */
   forMs?: number;
   allowProduction: boolean;
 }
