@@ -1,12 +1,14 @@
 /**
  * `npm run load -- --smoke` end to end: the reference and a pool of two capturing receivers on loopback,
- * every scenario briefly, reports written, thresholds held, no token in any report.
+ * every scenario briefly, reports written, thresholds held, no token in any report; then a
+ * distributed fan-out (distributed-fanout.ts).
  * Skipped (with the reason in its name) when no k6 v2 is found (load-child.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkDistributedFanout } from './distributed-fanout.js';
 import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
 import { THRESHOLD_PROOFS } from './threshold-proofs.js';
 
@@ -98,6 +100,13 @@ describe('load smoke', () => {
       expect(counts(join(merged, 'calls.summary.json'))['http_reqs{endpoint:calls.place}']!.values.count).toBe(counts(join(dir, 'calls.summary.json'))['http_reqs{endpoint:calls.place}']!.values.count);
     },
     SMOKE_LIMIT_MS + 10_000,
+  );
+
+  // After the runs above, never beside them (describe's tests run one after the other).
+  it.skipIf(!K6_PATH)(
+    `a distributed fan-out: load fanout-host and two runners given only its Secret, judged by load merge with its arrivals; a tenth of them missing fails${K6_SKIP_REASON}`,
+    () => checkDistributedFanout(mkdtempSync(join(root, 'distributed-'))),
+    SMOKE_LIMIT_MS,
   );
 
   it('refuses a svc_live_ token without --allow-production, before starting anything', async () => {
