@@ -22,8 +22,9 @@ import { formatBenchTable, formatReceiverGoals } from './receiver-rows.js';
 import { benchReference } from './reference.js';
 
 export async function runBench(durationSec: number): Promise<void> {
-  console.log(`# Reference implementation (autocannon, ${durationSec} s per server in 3 interleaved rounds; median round, and CPU ratio paired round by round)`);
-  const reference = await benchReference({ durationSec });
+  const placementRounds = 5;
+  console.log(`# Reference implementation (autocannon, ${placementRounds} interleaved rounds of ${durationSec / 2} s per server after a warm-up; median round, and CPU ratio paired round by round)`);
+  const reference = await benchReference({ durationSec: (durationSec / 2) * placementRounds, rounds: placementRounds });
 
   // The receiver's goal sits within the noise of one short round here: 5 rounds of half the
   // duration each, paired round by round.
