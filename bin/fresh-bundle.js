@@ -26,24 +26,24 @@ export const MANIFEST_NAME = 'manifest.json';
 
 /**
  * The bundle's path when it is fresh, else undefined (no bundle, a moved folder, an edited
- * or removed source, an unreadable manifest, the bundle itself removed).
+ * or removed source, an unreadable manifest or bundle, the bundle itself removed).
  * @param {string} [dir] the cache folder
  * @param {string} [root] the harness's folder
  * @returns {string | undefined}
  */
 export function freshBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT) {
-  /** @type {BundleManifest} */
-  let manifest;
+  // Any error (an unreadable file, a manifest of another shape) means the sources run instead.
   try {
-    manifest = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8'));
+    /** @type {BundleManifest} */
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8'));
+    if (manifest.root !== root || typeof manifest.bundle !== 'string' || typeof manifest.inputs !== 'object') return undefined;
+    for (const [file, [mtimeMs, size]] of Object.entries(manifest.inputs)) {
+      const stats = statSync(join(root, file), { throwIfNoEntry: false });
+      if (!stats || stats.mtimeMs !== mtimeMs || stats.size !== size) return undefined;
+    }
+    const bundle = join(dir, manifest.bundle);
+    return statSync(bundle, { throwIfNoEntry: false }) ? bundle : undefined;
   } catch {
     return undefined;
   }
-  if (manifest.root !== root || typeof manifest.bundle !== 'string' || typeof manifest.inputs !== 'object') return undefined;
-  for (const [file, [mtimeMs, size]] of Object.entries(manifest.inputs)) {
-    const stats = statSync(join(root, file), { throwIfNoEntry: false });
-    if (!stats || stats.mtimeMs !== mtimeMs || stats.size !== size) return undefined;
-  }
-  const bundle = join(dir, manifest.bundle);
-  return statSync(bundle, { throwIfNoEntry: false }) ? bundle : undefined;
 }

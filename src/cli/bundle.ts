@@ -10,7 +10,7 @@
  * are kept as tsx keeps them, and the packages in node_modules stay imports.
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -82,6 +82,9 @@ function inputsOf(files: string[], root: string, started: number): BundleManifes
 function placeBundle(dir: string, name: string, files: Array<{ path: string; contents: Uint8Array }>): void {
   const staging = mkdtempSync(join(dir, 'staging-'));
   try {
+    // mkdtemp's 0700 would hide the bundle from every other user of the install (the harness
+    // image makes it as root and runs as nobody); it is no more secret than the sources.
+    chmodSync(staging, 0o755);
     for (const file of files) {
       mkdirSync(dirname(join(staging, file.path)), { recursive: true });
       writeFileSync(join(staging, file.path), file.contents);

@@ -86,6 +86,12 @@ describe('writeCliBundle', () => {
     expect(runBundle(first, []).status).toBe(7);
   });
 
+  it('leaves the bundle readable by every user of the install (the harness image makes it as root, runs as nobody)', async () => {
+    const bundle = await writeCliBundle(cache, root);
+    expect(statSync(join(bundle, '..')).mode & 0o777).toBe(0o755);
+    expect(statSync(bundle).mode & 0o044).toBe(0o044);
+  });
+
   it('keeps no bundle of a source edited while it was made', async () => {
     // An edit esbuild may not have seen: the source's time is after the build began.
     const future = new Date(Date.now() + 60_000);
@@ -114,6 +120,12 @@ describe('freshBundle', () => {
     utimesSync(source, SAVED_AT, SAVED_AT);
     expect(freshBundle(cache, root)).toBeUndefined();
     rmSync(source);
+    expect(freshBundle(cache, root)).toBeUndefined();
+  });
+
+  it('is undefined, never a throw, for a manifest of another shape', () => {
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, MANIFEST_NAME), JSON.stringify({ root, bundle: 'cli-0/main.mjs', inputs: { 'src/cli/main.ts': 5 } }));
     expect(freshBundle(cache, root)).toBeUndefined();
   });
 

@@ -34,11 +34,12 @@ interface HarnessRun {
 }
 
 /** `docker run --rm --network container:<id> -v … <harness image> <args>`, bounded in time. */
-async function runHarness(image: string, args: string[], options: { networkOf?: string; env?: Record<string, string>; binds?: string[] }): Promise<HarnessRun> {
+async function runHarness(image: string, args: string[], options: { networkOf?: string; env?: Record<string, string>; binds?: string[]; entrypoint?: string[] }): Promise<HarnessRun> {
   const dockerode = (await getContainerRuntimeClient()).container.dockerode;
   const container = await dockerode.createContainer({
     Image: image,
     Cmd: args,
+    ...(options.entrypoint ? { Entrypoint: options.entrypoint } : {}),
     Env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
     Labels: { [CONTAINER_LABEL]: 'true' },
     HostConfig: { ...(options.networkOf ? { NetworkMode: `container:${options.networkOf}` } : {}), Binds: options.binds ?? [] },
@@ -97,6 +98,14 @@ describe('the harness image', () => {
     expect(run.output).toMatch(/^usage: svc-harness certify/);
     expect(run.output).toContain('SVC_BASE_URL');
     expect(run.output).toContain('exit codes:');
+  });
+
+  it('starts from the CLI bundle made at build time, not from the sources (it runs as nobody and could not make one)', async (t) => {
+    if (noEngine) return t.skip(noEngine);
+    const probe = "import('/app/bin/fresh-bundle.js').then((m) => console.log('fresh bundle: ' + (m.freshBundle() ?? 'none')))";
+    const run = await runHarness(images.harness, ['--input-type=module', '--eval', probe], { entrypoint: ['/usr/bin/node'] });
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.output.trim()).toMatch(/^fresh bundle: \/app\/node_modules\/\.cache\/svc-harness\/cli-[0-9a-f]{16}\/main\.mjs$/);
   });
 
   it('certifies the reference image in one run, writes a report that conforms to the schema, and leaves no container', async (t) => {
