@@ -18,6 +18,7 @@ import { receiverCommand } from './commands/receiver.js';
 import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
 import { HARNESS_VERSION } from '../version.js';
+import { sourceMappedStack } from './stack.js';
 
 export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, referenceCommand, benchCommand];
 
@@ -78,8 +79,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       writeLine(process.stderr, `${name}: ${error.message}`);
       return error.exitCode;
     }
-    // Not one of ours: a bug, so the stack goes with it.
-    writeLine(process.stderr, `${name}: failed: ${(error as Error).stack ?? String(error)}`);
+    // Not one of ours: a bug, so the stack goes with it, in the sources' lines.
+    const stack = (error as Error)?.stack;
+    writeLine(process.stderr, `${name}: failed: ${typeof stack === 'string' ? sourceMappedStack(stack) : String(error)}`);
     return EXIT.noRun;
   }
 }
