@@ -34,7 +34,7 @@ export function setRequestId(res: ServerResponse, requestId: string): void {
 }
 
 /** The response's headers as writeHead takes them, X-Request-Id first; `extra` after. */
-export function headersOf(res: ServerResponse, headers: readonly string[], extra?: Record<string, string>): string[] {
+function headersOf(res: ServerResponse, headers: readonly string[], extra?: Record<string, string>): string[] {
   const requestId = (res as WithRequestId)[REQUEST_ID];
   const all = requestId === undefined ? [...headers] : ['X-Request-Id', requestId, ...headers];
   if (extra) for (const [name, value] of Object.entries(extra)) all.push(name, value);
