@@ -14,7 +14,7 @@
  * Re-enabling with 25 active is not generated: the spec does not say whether it is refused.
  */
 import fc from 'fast-check';
-import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Scenario } from './run.js';
+import { describeAnswer as describe, is2xx, ModelViolation, record, RemoveAgain, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Removal, type Scenario } from './run.js';
 
 /** The spec's limit on active endpoints per workspace. */
 export const ENDPOINT_LIMIT = 25;
@@ -147,24 +147,14 @@ class EnableEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
   }
 }
 
-class DeleteAgain implements fc.AsyncCommand<EndpointModel, Real> {
-  constructor(private readonly pick: number) {}
-
-  check(model: Readonly<EndpointModel>): boolean {
-    return model.endpoints.includes('deleted');
-  }
-
-  async run(model: EndpointModel, real: Real): Promise<void> {
-    const deleted = model.endpoints.flatMap((state, index) => (state === 'deleted' ? [index] : []));
-    const index = deleted[this.pick % deleted.length]!;
-    // Done or refused: either way nothing changes, and no slot is freed twice.
-    await record(real, `delete endpoint ${index + 1} again`, () => real.target.deleteEndpoint(index));
-  }
-
-  toString(): string {
-    return `delete a deleted endpoint again (choice ${this.pick})`;
-  }
-}
+/** Deleting an endpoint the model holds deleted: RemoveAgain's removal. */
+const DELETE_ENDPOINT: Removal<EndpointModel, EndpointTarget> = {
+  item: 'endpoint',
+  verb: 'delete',
+  done: 'deleted',
+  removed: (model) => model.endpoints.flatMap((state, index) => (state === 'deleted' ? [index] : [])),
+  remove: (target, index) => target.deleteEndpoint(index),
+};
 
 class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
   check(model: Readonly<EndpointModel>): boolean {
@@ -195,14 +185,14 @@ export const ENDPOINT_COMMANDS = [
   fc.constant(new CreateEndpoint()),
   fc.constant(new FillToLimit()),
   fc.nat(30).map((pick) => new DeleteEndpoint(pick)),
-  fc.nat(30).map((pick) => new DeleteAgain(pick)),
+  fc.nat(30).map((pick) => new RemoveAgain(DELETE_ENDPOINT, pick)),
   fc.constant(new FireEvent()),
 ];
 
 /** One sequence per rule of the endpoint model, run before the generated ones. */
 export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
   { rule: 'a workspace holds at most 25 active endpoints', commands: [new FillToLimit()] },
-  { rule: 'a deleted endpoint frees its slot once, however often it is deleted', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new DeleteAgain(0), new FillToLimit()] },
+  { rule: 'a deleted endpoint frees its slot once, however often it is deleted', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new RemoveAgain(DELETE_ENDPOINT, 0), new FillToLimit()] },
   { rule: 'an event reaches every active endpoint, those created after a deletion too', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()] },
 ];
 

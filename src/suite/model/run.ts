@@ -37,6 +37,42 @@ export async function record<Target>(real: Real<Target>, operation: string, run:
   return answer;
 }
 
+/** How a model removes one of its items (revokes a token, deletes an endpoint). */
+export interface Removal<Model, Target> {
+  /** The item's name, and the removal as a verb and as a participle: 'token', 'revoke', 'revoked'. */
+  item: string;
+  verb: string;
+  done: string;
+  /** The indexes of the items the model holds removed. */
+  removed(model: Readonly<Model>): number[];
+  remove(target: Target, index: number): Promise<Answer>;
+}
+
+/**
+ * Removes an already removed item once more: done or refused, either way nothing changes, and
+ * no slot is freed twice (the model is left as it was; the next commands judge that).
+ */
+export class RemoveAgain<Model extends object, Target> implements fc.AsyncCommand<Model, Real<Target>> {
+  constructor(
+    private readonly removal: Removal<Model, Target>,
+    private readonly pick: number,
+  ) {}
+
+  check(model: Readonly<Model>): boolean {
+    return this.removal.removed(model).length > 0;
+  }
+
+  async run(model: Model, real: Real<Target>): Promise<void> {
+    const removed = this.removal.removed(model);
+    const index = removed[this.pick % removed.length]!;
+    await record(real, `${this.removal.verb} ${this.removal.item} ${index + 1} again`, () => this.removal.remove(real.target, index));
+  }
+
+  toString(): string {
+    return `${this.removal.verb} a ${this.removal.done} ${this.removal.item} again (choice ${this.pick})`;
+  }
+}
+
 export interface ModelRunOptions<Target> {
   sequences: number;
   maxSteps: number;

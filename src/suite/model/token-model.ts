@@ -17,7 +17,7 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
-import { describeAnswer as describe, is2xx, ModelViolation, record, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Scenario } from './run.js';
+import { describeAnswer as describe, is2xx, ModelViolation, record, RemoveAgain, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Removal, type Scenario } from './run.js';
 
 export type { Answer, ModelRunResult, Step } from './run.js';
 
@@ -168,24 +168,14 @@ class UseToken implements fc.AsyncCommand<TokenModel, Real> {
   }
 }
 
-class RevokeAgain implements fc.AsyncCommand<TokenModel, Real> {
-  constructor(private readonly pick: number) {}
-
-  check(model: Readonly<TokenModel>): boolean {
-    return model.tokens.some((token) => token.state === 'revoked');
-  }
-
-  async run(model: TokenModel, real: Real): Promise<void> {
-    const revoked = model.tokens.flatMap((token, index) => (token.state === 'revoked' ? [index] : []));
-    const index = revoked[this.pick % revoked.length]!;
-    // Done or refused: either way nothing changes, and no slot is freed twice.
-    await record(real, `revoke token ${index + 1} again`, () => real.target.revokeToken(index));
-  }
-
-  toString(): string {
-    return `revoke a revoked token again (choice ${this.pick})`;
-  }
-}
+/** Revoking a token the model holds revoked: RemoveAgain's removal. */
+const REVOKE_TOKEN: Removal<TokenModel, TokenTarget> = {
+  item: 'token',
+  verb: 'revoke',
+  done: 'revoked',
+  removed: (model) => model.tokens.flatMap((token, index) => (token.state === 'revoked' ? [index] : [])),
+  remove: (target, index) => target.revokeToken(index),
+};
 
 /**
  * Suspends or reinstates the workspace, then waits (up to SETTLE_LIMIT_MS) for an active
@@ -226,14 +216,14 @@ export const TOKEN_COMMANDS = [
   fc.nat(9).map((pick) => new RevokeToken(pick)),
   fc.nat(9).map((pick) => new UseToken(pick, 'whoami')),
   fc.nat(9).map((pick) => new UseToken(pick, 'agents')),
-  fc.nat(9).map((pick) => new RevokeAgain(pick)),
+  fc.nat(9).map((pick) => new RemoveAgain(REVOKE_TOKEN, pick)),
   fc.constant(new SetSuspension(true)),
   fc.constant(new SetSuspension(false)),
 ];
 
 /** One sequence per rule of the token model, run before the generated ones. */
 export const TOKEN_SCENARIOS: ReadonlyArray<Scenario<TokenModel, TokenTarget>> = [
-  { rule: 'a revoked token frees its slot once, however often it is revoked', commands: [new CreateToken(false), new RevokeToken(0), new RevokeAgain(0), new CreateToken(false), new CreateToken(false), new CreateToken(false)] },
+  { rule: 'a revoked token frees its slot once, however often it is revoked', commands: [new CreateToken(false), new RevokeToken(0), new RemoveAgain(REVOKE_TOKEN, 0), new CreateToken(false), new CreateToken(false), new CreateToken(false)] },
   { rule: 'a token revoked on a suspended workspace frees its slot', commands: [new CreateToken(false), new CreateToken(false), new SetSuspension(true), new RevokeToken(0), new SetSuspension(false), new CreateToken(false)] },
   { rule: 'a token created on a suspended workspace counts toward the limit', commands: [new SetSuspension(true), new CreateToken(false), new SetSuspension(false), new CreateToken(false), new CreateToken(false)] },
   { rule: 'a reinstated workspace keeps a narrowed token narrowed', commands: [new CreateToken(true), new SetSuspension(true), new SetSuspension(false), new UseToken(0, 'agents')] },
