@@ -71,7 +71,8 @@ async function measurePool(count: number, generator: PoolGenerator, durationSec:
 /** One process count's rounds: the median round's figures, and every round's rate. */
 function rowOf(runs: readonly Omit<PoolRow, 'rpsPerRound'>[]): PoolRow {
   const rpsPerRound = runs.map((run) => run.rps);
-  const middle = runs.find((run) => run.rps === median(rpsPerRound)) ?? [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+  // The round at the median rate (for an even count, the upper of the two middle rounds).
+  const middle = [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
   return { ...middle, rpsPerRound };
 }
 

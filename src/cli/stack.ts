@@ -20,7 +20,7 @@ export function sourceMappedStack(stack: string): string {
     .map((line) => {
       const found = FRAME_LOCATION.exec(line);
       if (!found) return line;
-      const [whole, url, lineText, columnText, paren] = found as unknown as [string, string, string, string, string];
+      const [whole, url = '', lineText, columnText, paren = ''] = found;
       const map = mapOf(url, maps);
       // Stack lines and columns count from 1, a source map's from 0.
       const entry = map?.findEntry(Number(lineText) - 1, Number(columnText) - 1);

@@ -73,7 +73,7 @@ export async function runMerge(args: MergeArgs): Promise<number> {
 async function withReplayedArrivals(args: MergeArgs): Promise<{ files: string[]; runners: number }> {
   const arrivalFiles: string[] = [];
   const others: string[] = [];
-  for (const file of args.files) ((await isArrivalsFile(file)) ? arrivalFiles : others).push(file);
+  for (const file of args.files) (isArrivalsFile(file) ? arrivalFiles : others).push(file);
   if (arrivalFiles.length === 0) return { files: args.files, runners: args.files.length };
   if (args.scenario !== 'fanout') throw new UsageError(`${arrivalFiles.join(', ')}: fan-out arrivals, but the scenario is ${args.scenario}`);
   const recordings = await Promise.all(arrivalFiles.map((file) => readArrivals(file)));

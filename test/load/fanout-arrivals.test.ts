@@ -26,7 +26,7 @@ describe('fan-out arrivals file', () => {
     recorder.record(ARRIVAL);
     recorder.record(second);
     await recorder.close({ clientClosed: 3 });
-    expect(await isArrivalsFile(path)).toBe(true);
+    expect(isArrivalsFile(path)).toBe(true);
     expect(await readAll(path)).toEqual({ endpoints: ['load-1-fanout-0', 'load-1-fanout-1'], arrivals: [ARRIVAL, second], ending: { dropped: 0, receiver: { clientClosed: 3 } } });
     expect(recorder.recorded).toBe(2);
   });
@@ -48,8 +48,12 @@ describe('fan-out arrivals file', () => {
   it('refuses a file without the header: k6 samples are not arrivals', async () => {
     const path = join(dir, 'samples.ndjson');
     writeFileSync(path, '{"type":"Point","metric":"http_reqs","data":{"time":"2026-11-26T00:00:00Z","value":1,"tags":{}}}\n');
-    expect(await isArrivalsFile(path)).toBe(false);
+    expect(isArrivalsFile(path)).toBe(false);
     await expect(readArrivals(path)).rejects.toThrow(/not a fan-out arrivals file/);
-    expect(await isArrivalsFile(join(dir, 'absent.ndjson'))).toBe(false);
+    expect(isArrivalsFile(join(dir, 'absent.ndjson'))).toBe(false);
+    // A first line longer than the 64 KiB read: not a header, whatever follows.
+    const long = join(dir, 'long-line.ndjson');
+    writeFileSync(long, `${'x'.repeat(100_000)}\n`);
+    expect(isArrivalsFile(long)).toBe(false);
   });
 });
