@@ -1,12 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings, parseSettings, SettingsError } from '../../src/config/settings.js';
 
-const emptyDir = () => mkdtempSync(join(tmpdir(), 'settings-'));
+const made: string[] = [];
+const emptyDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'settings-'));
+  made.push(dir);
+  return dir;
+};
 
 describe('settings', () => {
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('defaults to the embedded reference, fast tier and reports/latest', () => {
     const settings = parseSettings({});
     expect(settings.SVC_BASE_URL).toBeUndefined();

@@ -1,5 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import { CapturingReceiver } from '../../src/receiver/index.js';
@@ -8,6 +10,8 @@ import { deliver, envelope, insecureAgent, SECRET } from './helpers.js';
 
 let agent: Agent;
 const receivers: CapturingReceiver[] = [];
+/** Where the tests' own certificates go: removed after them, as a receiver removes the one it made. */
+let certificateDir: string;
 
 async function startReceiver(options: Parameters<typeof CapturingReceiver.start>[0] = {}): Promise<CapturingReceiver> {
   const receiver = await CapturingReceiver.start(options);
@@ -17,11 +21,13 @@ async function startReceiver(options: Parameters<typeof CapturingReceiver.start>
 
 beforeAll(() => {
   agent = insecureAgent();
+  certificateDir = mkdtempSync(join(tmpdir(), 'lifecycle-certs-'));
 });
 
 afterAll(async () => {
   await agent.close();
   await Promise.all(receivers.map((r) => r.close()));
+  rmSync(certificateDir, { recursive: true, force: true });
 });
 
 describe('capturing receiver: waiting, closing, settings', () => {
@@ -54,7 +60,7 @@ describe('capturing receiver: waiting, closing, settings', () => {
   });
 
   it('uses the certificate it is given', async () => {
-    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1'] });
+    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1'], dir: mkdtempSync(join(certificateDir, 'given-')) });
     const receiver = await startReceiver({ tls: { cert: made.cert, key: made.key } });
     expect(receiver.certificatePem).toBe(made.cert);
     expect(receiver.certificatePath).toBeUndefined();
@@ -62,7 +68,7 @@ describe('capturing receiver: waiting, closing, settings', () => {
   });
 
   it('makes a self-signed P-256 certificate for loopback, valid one day, key readable by its owner only', async () => {
-    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1', 'receiver.test'] });
+    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1', 'receiver.test'], dir: mkdtempSync(join(certificateDir, 'made-')) });
     const cert = new X509Certificate(made.cert);
     expect(cert.subjectAltName).toBe('IP Address:127.0.0.1, DNS:receiver.test');
     expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
