@@ -10,10 +10,10 @@
  */
 import type { CapturedDelivery, ProgrammedAnswer } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
-import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, matchSchedule, round1, scaled, type GapVerdict, type Tolerance } from '../src/suite/timing/schedule.js';
-import { attemptsOf, chooseTimeScale, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
-import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay } from '../src/suite/timing/error.js';
-import { serviceRoundTripMs } from '../src/suite/hooks/retry-observation.js';
+import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
+import { attemptsOf, chooseTimeScale, seconds, settled, within } from '../src/suite/timing/wait.js';
+import { TIMED_DELAY_MS } from '../src/suite/timing/error.js';
+import { timeRetry, type RetryTiming } from '../src/suite/hooks/retry-observation.js';
 
 const WANTED_SCALE = 3_600;
 const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
@@ -60,35 +60,16 @@ async function firstAttempt(t: CheckContext, hook: HookedEndpoint, eventId: stri
 }
 
 /** One failure and what followed it on a fresh endpoint: the retry's gap when it came within `boundMs`. */
-interface RetryObservation {
-  scale: number;
-  eventId: string;
+interface RetryObservation extends RetryTiming {
   first: CapturedDelivery;
   retryDueMs: number;
-  boundMs: number;
-  /** The first two attempts, when the second came. */
-  attempts?: CapturedDelivery[];
-  gap?: GapVerdict;
-  tolerance: Tolerance;
 }
 
 /** Answers the first attempt of a fresh event with `answer` and times the attempt after it. */
 async function observeRetry(t: CheckContext, answer: ProgrammedAnswer, wantedScale: number, extraWaitMs: number): Promise<RetryObservation> {
-  const { scale, hooks, fire } = await setUp(t, 1, wantedScale);
-  const hook = hooks[0]!;
-  hook.inbox.failFirst(1, answer);
-  const eventLoop = watchEventLoopDelay();
-  const eventId = await fire();
-  const first = await firstAttempt(t, hook, eventId);
-  const retryDueMs = scaled(FIRST_DELAY_MS, scale);
-  const boundMs = extraWaitMs + retryDueMs * 1.25 + ARRIVAL_MARGIN_MS;
-  const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 2, boundMs);
-  const timingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
-  const observation: RetryObservation = { scale, eventId, first, retryDueMs, boundMs, tolerance: scheduleTolerance(timingError) };
-  if (!arrived) return observation;
-  const attempts = attemptsOf(arrived, eventId).slice(0, 2);
-  const gap = matchSchedule(attempts.map(timingOf), [retryDueMs], gapTolerance(timingError)).gaps[0]!;
-  return { ...observation, attempts, gap };
+  const scale = await chooseTimeScale(t, wantedScale, FIRST_DELAY_MS, ONE_MINUTE_BUDGET_MS, 'the first retry delay (1 minute)');
+  const timed = await timeRetry(t, { failures: 1, scale, answer, extraWaitMs });
+  return { ...timed, first: timed.attempts[0]!, retryDueMs: scaled(FIRST_DELAY_MS, scale) };
 }
 
 /**
@@ -111,7 +92,7 @@ async function expectRetryAfter(t: CheckContext, answer: ProgrammedAnswer, what:
   t.measure('expected_retry_after_ms', round1(retryDueMs));
   if (outside) t.measure('remeasured', [`${describeGap(outside)}; on its own: ${judged.gap ? describeGap(judged.gap) : 'no retry came'}`]);
   const firstTime = outside ? `first measured ${describeGap(outside)}, then on a fresh endpoint ` : '';
-  if (!judged.attempts || !judged.gap) {
+  if (!judged.gap) {
     t.fail(`after the first attempt of ${judged.eventId} was ${what}, ${firstTime}no second attempt came within ${seconds(boundMs)} (a retry was due ${round1(retryDueMs)} ms after the failure at time scale ${scale})`);
   }
   const { attempts, gap } = judged;

@@ -88,7 +88,7 @@ certifySuite('webhook-retry', () => {
     const describe = (m: DelayMeasurement) =>
       m.gap
         ? `${label(m)} at time scale ${m.scale}: ${describeGap(m.gap)} (tolerance ${describeTolerance(m.tolerance)})`
-        : `${label(m)} at time scale ${m.scale}: ${m.eventId} had ${m.attempts} attempt(s) in ${seconds(m.boundMs)}, retry ${m.retry} never came`;
+        : `${label(m)} at time scale ${m.scale}: ${m.eventId} had ${m.attempts.length} attempt(s) in ${seconds(m.boundMs)}, retry ${m.retry} never came`;
     t.measure('time_scales', final.map((m) => m.scale));
     t.measure('gaps', final.flatMap((m) => (m.gap ? gapSeries({ gaps: [m.gap], missing: 0, extra: 0 }) : [{ retry: m.retry, expectedMs: round1(scaled(SPEC_RETRY_DELAYS_MS[m.retry - 1]!, m.scale)) }])));
     t.measure('remeasured', first.filter((m) => !m.gap?.ok).map(describe));

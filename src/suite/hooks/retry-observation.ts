@@ -1,10 +1,12 @@
 /**
- * What the webhook-retry suite observes before it judges (suites/webhook-retry.suite.ts):
- * the whole retry schedule to its drop and flag, and an endpoint failing until it is
- * auto-disabled, kept silent and re-enabled. Each observation is made once and shared by
- * the checks that read it; the tolerances below are the suite's, stated once.
+ * What the webhook suites observe of retries before they judge: one retry timed after the
+ * failures before it (timeRetry: the delivery suite's retry-on-failure checks and the retry
+ * suite's delays timed on their own), the whole retry schedule to its drop and flag, and an
+ * endpoint failing until it is auto-disabled, kept silent and re-enabled. Each schedule and
+ * disable observation is made once and shared by the checks that read it; the tolerances
+ * below are stated once for all of them.
  */
-import type { CapturedDelivery } from '../../receiver/types.js';
+import type { CapturedDelivery, ProgrammedAnswer } from '../../receiver/types.js';
 import type { EndpointStatus } from '../../control/types.js';
 import type { CheckContext } from '../context.js';
 import type { HookedEndpoint } from '../webhooks.js';
@@ -22,7 +24,7 @@ import {
   type Tolerance,
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
-import { attemptsOf, chooseTimeScale, repeatedly, timingOf, within } from '../timing/wait.js';
+import { attemptsOf, chooseTimeScale, repeatedly, seconds, timingOf, within } from '../timing/wait.js';
 import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
@@ -42,8 +44,8 @@ const DELAY_MEASUREMENT_BUDGET_MS = 30_000;
 const WAIT_FRACTION = 0.25;
 /** The 24 h auto-disable at a high scale: ±(1% + 250 ms) (24 s ± 490 ms at 3600), the status polled every 250 ms. */
 export const DISABLE_TOLERANCE: Tolerance = { fraction: 0.01, errorMs: 250 };
-/** Slack for the service to send an attempt that falls due, on top of the tolerance. */
-const ARRIVAL_SLACK_MS = 3_000;
+/** Slack for the service to send an attempt that falls due (the first one included), on top of the tolerance. */
+const ARRIVAL_SLACK_MS = 5_000;
 /** Filler events (acknowledged) to the full-schedule endpoint, in spec time. */
 const FILLER_EVERY_MS = 2 * HOUR_MS;
 /** Failing events to the auto-disable endpoint, in spec time. */
@@ -155,30 +157,58 @@ export function measurableAlone(retry: number): boolean {
   return sum(SPEC_RETRY_DELAYS_MS.slice(0, retry)) < SPEC_AUTO_DISABLE_MS;
 }
 
-export interface DelayMeasurement extends DelayPlan {
+/** What a timed retry saw: the attempts of one event up to the timed retry, and that retry's gap. */
+export interface RetryTiming {
+  scale: number;
   eventId: string;
-  attempts: number;
-  /** The retry's gap and verdict; undefined when it never came within `boundMs`. */
+  /** The event's attempts, the failed ones then the timed retry when it came (never more). */
+  attempts: CapturedDelivery[];
+  /** The timed retry's gap and verdict; undefined when it never came within `boundMs`. */
   gap?: GapVerdict;
+  /** How long the retry was waited for after the first attempt arrived. */
   boundMs: number;
   /** The tolerance before any widening for a stall during the gap. */
   tolerance: Tolerance;
 }
 
-/** Fails the first `plan.retry` attempts of one event and times the retry that follows them. */
-export async function measureRetryDelay(t: CheckContext, plan: DelayPlan): Promise<DelayMeasurement> {
-  const delaysMs = SPEC_RETRY_DELAYS_MS.slice(0, plan.retry).map((delay) => scaled(delay, plan.scale));
-  const workspace = await t.workspace({ timeScale: plan.scale });
+export interface RetryTimingPlan {
+  /** Attempts answered with `answer` before the retry that is timed (1: the first retry). */
+  failures: number;
+  scale: number;
+  /** How the failed attempts are answered; 500 unless given. */
+  answer?: ProgrammedAnswer;
+  /** Real time the failures themselves take (an answer held past the time-out), waited on top of the delays. */
+  extraWaitMs?: number;
+}
+
+/**
+ * Fails the first `failures` attempts of one event on a fresh endpoint and times the retry
+ * that follows them: the one way every webhook suite times a retry delay. Fails the check
+ * when not even the first attempt comes within ARRIVAL_SLACK_MS.
+ */
+export async function timeRetry(t: CheckContext, plan: RetryTimingPlan): Promise<RetryTiming> {
+  const { failures, scale, extraWaitMs = 0 } = plan;
+  const delaysMs = SPEC_RETRY_DELAYS_MS.slice(0, failures).map((delay) => scaled(delay, scale));
+  const workspace = await t.workspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [FILLER_EVENT]);
-  hook.inbox.failFirst(plan.retry, { status: 500 });
+  hook.inbox.failFirst(failures, plan.answer ?? { status: 500 });
   const eventLoop = watchEventLoopDelay();
-  const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: `retry ${plan.retry} delay` });
-  const boundMs = sum(delaysMs) * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS;
-  await within(hook.inbox, (all) => attemptsOf(all, eventId).length > plan.retry, boundMs);
+  const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: `retry ${failures} delay` });
+  const first = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 1, ARRIVAL_SLACK_MS);
+  if (!first) t.fail(`${eventId} never arrived at the endpoint within ${seconds(ARRIVAL_SLACK_MS)} of being fired`);
+  const boundMs = extraWaitMs + sum(delaysMs) * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS;
+  await within(hook.inbox, (all) => attemptsOf(all, eventId).length > failures, boundMs);
   const error: TimingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
-  const attempts = attemptsOf(hook.inbox.deliveries, eventId);
-  const gap = matchSchedule(attempts.map(timingOf), delaysMs, gapTolerance(error)).gaps[plan.retry - 1];
-  return { ...plan, eventId, attempts: attempts.length, ...(gap ? { gap } : {}), boundMs, tolerance: scheduleTolerance(error) };
+  const attempts = attemptsOf(hook.inbox.deliveries, eventId).slice(0, failures + 1);
+  const gap = matchSchedule(attempts.map(timingOf), delaysMs, gapTolerance(error)).gaps[failures - 1];
+  return { scale, eventId, attempts, ...(gap ? { gap } : {}), boundMs, tolerance: scheduleTolerance(error) };
+}
+
+export type DelayMeasurement = DelayPlan & RetryTiming;
+
+/** Times retry `plan.retry` on its own: its failures before it, at the plan's scale. */
+export async function measureRetryDelay(t: CheckContext, plan: DelayPlan): Promise<DelayMeasurement> {
+  return { ...plan, ...(await timeRetry(t, { failures: plan.retry, scale: plan.scale })) };
 }
 
 // --- The full schedule: one observation for HOOK-RETRY-FULL-SCHEDULE and HOOK-DROP-AND-FLAG --------
