@@ -16,11 +16,15 @@ import { measureCpu } from './cpu.js';
 import { median } from './ratios.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
-import { runWrk, wrkAvailable } from './wrk.js';
+import { prepareWrk, runWrk, wrkAvailable, type WrkInput } from './wrk.js';
 
 export type PoolGenerator = 'wrk' | 'autocannon';
 
 const CONNECTIONS = 50;
+/** Distinct deliveries prepared per measured second at the warm-up's rate: the measured run is faster once warm. */
+const WRK_HEADROOM = 2;
+/** For the 1-s warm-up, whose repeats do not matter: more than one warm process takes in a second here. */
+const WARM_UP_DELIVERIES = 20_000;
 
 export interface PoolRow {
   processes: number;
@@ -59,10 +63,16 @@ async function measurePool(count: number, generator: PoolGenerator, durationSec:
   const pool = await ReceiverPool.start(count);
   try {
     const { url } = await pool.endpoint('bench', async () => SECRET);
-    await load(generator, url, 1); // warm-up: JIT, TLS, schemas in every process
-    const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec), generator === 'wrk' ? 'exiting child' : 'this process');
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-    return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores };
+    const warmUp = await load(generator, url, 1); // JIT, TLS, schemas in every process; and the rate to prepare for
+    const input = generator === 'wrk' ? prepareWrk(Math.ceil(warmUp.rps * durationSec * WRK_HEADROOM)) : undefined;
+    try {
+      const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec, input), generator === 'wrk' ? 'exiting child' : 'this process');
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+      if (result.repeated > 0) throw new Error(`receiver pool of ${count}: wrk ran out of distinct deliveries and sent ${result.repeated} event ids again; the rate would be a duplicate's, not a delivery's`);
+      return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores };
+    } finally {
+      input?.remove();
+    }
   } finally {
     await pool.close();
   }
@@ -84,13 +94,19 @@ export function pairedRateRatio(pool: PoolRow, one: PoolRow): string {
   return `${times(median(ratios))} (${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))})`;
 }
 
-async function load(generator: PoolGenerator, url: string, durationSec: number): Promise<{ rps: number; non2xx: number; errors: number }> {
+/** One load run; wrk sends `input` (prepared for the run; made here when not given). */
+async function load(generator: PoolGenerator, url: string, durationSec: number, input?: WrkInput): Promise<{ rps: number; non2xx: number; errors: number; repeated: number }> {
   if (generator === 'wrk') {
-    const result = await runWrk(url, durationSec, CONNECTIONS);
-    return { rps: result.rps, non2xx: result.non2xx, errors: result.socketErrors };
+    const own = input === undefined ? prepareWrk(WARM_UP_DELIVERIES) : undefined;
+    try {
+      const result = await runWrk(url, durationSec, CONNECTIONS, input ?? own!);
+      return { rps: result.rps, non2xx: result.non2xx, errors: result.socketErrors, repeated: result.repeated };
+    } finally {
+      own?.remove();
+    }
   }
   const result = await runAutocannon(url, durationSec, CONNECTIONS);
-  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, repeated: 0 };
 }
 
 /**

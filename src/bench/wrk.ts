@@ -2,8 +2,11 @@
  * wrk (Debian's `wrk` package), a load generator written in C, sending the receiver bench's
  * signed deliveries. The pool bench needs a generator that leaves the pool its cores:
  * autocannon took 0.83–0.88 of a core at one receiver process's rate, so on 2 cores no pool
- * could pass 1.09 × one process. wrk sends pre-built requests from a file, cycling through
- * them (each thread its own share of event ids), so it signs nothing while it runs.
+ * could pass 1.09 × one process. wrk sends pre-built requests from a file (each thread its
+ * own share of event ids), so it signs nothing while it runs; the file is written before the
+ * run (prepareWrk), outside any CPU measurement, with as many deliveries as the run may send.
+ * Past them wrk would start over and send each event id again: a run that did is flagged
+ * (`repeated`), since a receiver does less for an id it has seen.
  * One thread by default: at 2 pool processes it took 0.41–0.42 of a core (16 µs a request),
  * where two threads, contending with the two processes for the two cores, took 0.55 (27 µs).
  */
@@ -21,10 +24,18 @@ export interface WrkResult {
   rps: number;
   non2xx: number;
   socketErrors: number;
+  /** Requests answered beyond the distinct deliveries prepared: each sent an event id a second time. */
+  repeated: number;
 }
 
-/** Distinct signed deliveries each wrk thread cycles through (about 0.9 KB each, formatted). */
-const DELIVERIES_PER_THREAD = 20_000;
+/** Signed deliveries written for wrk, about 0.9 KB each; remove() deletes them. */
+export interface WrkInput {
+  script: string;
+  deliveries: string;
+  count: number;
+  threads: number;
+  remove(): void;
+}
 /** wrk ends by itself after its duration; this much longer and it is killed. */
 const OVERRUN_MS = 15_000;
 
@@ -65,28 +76,36 @@ export function wrkAvailable(): boolean {
   return probe.error === undefined;
 }
 
-/** Loads `url` with wrk for `durationSec` over `connections` connections, from `threads` threads; its output parsed. */
-export async function runWrk(url: string, durationSec: number, connections: number, threads = 1): Promise<WrkResult> {
+/** Writes `count` distinct signed deliveries for wrk's `threads` threads to share. */
+export function prepareWrk(count: number, threads = 1): WrkInput {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const script = join(dir, 'deliveries.lua');
     const deliveries = join(dir, 'deliveries.txt');
     writeFileSync(script, SCRIPT);
-    writeFileSync(deliveries, deliveryLines(threads * DELIVERIES_PER_THREAD));
-    const child = spawn('wrk', ['-t', String(threads), '-c', String(connections), '-d', `${durationSec}s`, '-s', script, url, '--', deliveries, String(threads)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const killer = setTimeout(() => child.kill('SIGKILL'), durationSec * 1000 + OVERRUN_MS);
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearTimeout(killer);
-    if (code !== 0) throw new Error(`wrk exited ${code}: ${output.slice(0, 500)}`);
-    return parseWrkOutput(output);
-  } finally {
+    writeFileSync(deliveries, deliveryLines(count));
+    return { script, deliveries, count, threads, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
+}
+
+/** Loads `url` with wrk for `durationSec` over `connections` connections, sending `input`; its output parsed. */
+export async function runWrk(url: string, durationSec: number, connections: number, input: WrkInput): Promise<WrkResult> {
+  const { threads } = input;
+  const child = spawn('wrk', ['-t', String(threads), '-c', String(connections), '-d', `${durationSec}s`, '-s', input.script, url, '--', input.deliveries, String(threads)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const killer = setTimeout(() => child.kill('SIGKILL'), durationSec * 1000 + OVERRUN_MS);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(killer);
+  if (code !== 0) throw new Error(`wrk exited ${code}: ${output.slice(0, 500)}`);
+  const summary = parseWrkOutput(output);
+  return { ...summary, repeated: Math.max(0, summary.requests - input.count) };
 }
 
 function deliveryLines(count: number): string {
@@ -99,7 +118,7 @@ function deliveryLines(count: number): string {
 }
 
 /** The figures of wrk's summary; throws when it has none (wrk failed to run). */
-export function parseWrkOutput(output: string): WrkResult {
+export function parseWrkOutput(output: string): Omit<WrkResult, 'repeated'> {
   const total = /(\d+) requests in ([\d.]+)(us|ms|s|m)\b/.exec(output);
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(output);
   if (total === null || rate === null) throw new Error(`wrk printed no summary: ${output.slice(0, 500)}`);

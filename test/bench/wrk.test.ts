@@ -1,6 +1,6 @@
 /** wrk as the pool bench's load generator (src/bench/wrk.ts): its summary read, and its deliveries signed and distinct. */
 import { describe, expect, it } from 'vitest';
-import { parseWrkOutput, runWrk, wrkAvailable } from '../../src/bench/wrk.js';
+import { parseWrkOutput, prepareWrk, runWrk, wrkAvailable } from '../../src/bench/wrk.js';
 import { SECRET } from '../../src/bench/receiver-delivery.js';
 import { CapturingReceiver } from '../../src/receiver/index.js';
 
@@ -35,17 +35,36 @@ describe('wrk summary', () => {
 describe.skipIf(!wrkAvailable())('wrk against the capturing receiver', () => {
   it('sends signed deliveries, no event id twice from its two threads, and says how many', async () => {
     const receiver = await CapturingReceiver.start({ maxDeliveriesPerEndpoint: 100 });
+    const input = prepareWrk(20_000, 2);
     try {
       const endpoint = receiver.createEndpoint({ name: 'wrk' }).setSecret(SECRET);
-      const result = await runWrk(endpoint.url, 1, 4, 2);
+      const result = await runWrk(endpoint.url, 1, 4, input);
       const stats = receiver.stats();
       expect(result.requests).toBeGreaterThan(100);
-      expect(result).toMatchObject({ non2xx: 0, socketErrors: 0 });
+      expect(result).toMatchObject({ non2xx: 0, socketErrors: 0, repeated: 0 });
       // Every answered request reached the endpoint; ones in flight at the end may add a few.
       expect(stats.endpoints['wrk']!.total).toBeGreaterThanOrEqual(result.requests);
       expect(stats.endpoints['wrk']!.total).toBeLessThanOrEqual(result.requests + 4);
       expect(stats).toMatchObject({ badSignatures: 0, duplicates: 0, strays: 0 });
     } finally {
+      input.remove();
+      await receiver.close();
+    }
+  }, 30_000);
+
+  it('flags a run that sent more requests than it had deliveries, each one past them a duplicate', async () => {
+    const receiver = await CapturingReceiver.start({ maxDeliveriesPerEndpoint: 100 });
+    const input = prepareWrk(50);
+    try {
+      const endpoint = receiver.createEndpoint({ name: 'wrk' }).setSecret(SECRET);
+      const result = await runWrk(endpoint.url, 1, 4, input);
+      expect(result.requests).toBeGreaterThan(100);
+      expect(result.repeated).toBe(result.requests - 50);
+      const { duplicates } = receiver.stats();
+      expect(duplicates).toBeGreaterThanOrEqual(result.repeated);
+      expect(duplicates).toBeLessThanOrEqual(result.repeated + 4);
+    } finally {
+      input.remove();
       await receiver.close();
     }
   }, 30_000);
