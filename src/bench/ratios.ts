@@ -16,21 +16,39 @@ export function cpuRatioPct(cost: number | undefined, base: number | undefined):
 }
 
 /**
- * By CPU per request, round by round: the base's cost over the server's in each round, as
- * "median (lowest–highest)". Pairing the two rows within a round leaves out the drift of a
- * shared machine between rounds, which moved one server's cost by ±10% here.
+ * By CPU per request, round by round: the base's cost over the server's in each round.
+ * Pairing the two rows within a round leaves out the drift of a shared machine between
+ * rounds, which moved one server's cost by ±10% here.
  */
-export function pairedCpuRatio(server: PerRound | undefined, base: PerRound | undefined): string {
+export function pairedCpuRatios(server: PerRound | undefined, base: PerRound | undefined): number[] {
   const rounds = Math.min(server?.cpuUsPerRound.length ?? 0, base?.cpuUsPerRound.length ?? 0);
   const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const cost = server!.cpuUsPerRound[round]!;
     if (cost > 0) ratios.push(base!.cpuUsPerRound[round]! / cost);
   }
+  return ratios;
+}
+
+/** How a ratio is printed: a share ("83%") or a multiple ("1.64 ×"). */
+export type RatioUnit = '%' | '×';
+
+export function formatRatio(ratio: number, unit: RatioUnit): string {
+  return unit === '%' ? `${(100 * ratio).toFixed(0)}%` : `${ratio.toFixed(2)} ×`;
+}
+
+/** Paired ratios as "median (lowest–highest)", e.g. "52% (37%–59%)" or "1.91 × (1.83–2.00 ×)"; one alone as itself. */
+export function formatPaired(ratios: readonly number[], unit: RatioUnit): string {
   if (ratios.length === 0) return 'n/a';
-  const pct = (ratio: number): string => `${(100 * ratio).toFixed(0)}%`;
-  const sorted = ratios.sort((a, b) => a - b);
-  return ratios.length === 1 ? pct(sorted[0]!) : `${pct(median(sorted))} (${pct(sorted[0]!)}–${pct(sorted.at(-1)!)})`;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  if (sorted.length === 1) return formatRatio(sorted[0]!, unit);
+  const lowest = unit === '%' ? formatRatio(sorted[0]!, unit) : sorted[0]!.toFixed(2);
+  return `${formatRatio(median(sorted), unit)} (${lowest}–${formatRatio(sorted.at(-1)!, unit)})`;
+}
+
+/** pairedCpuRatios as printed: "median (lowest–highest)". */
+export function pairedCpuRatio(server: PerRound | undefined, base: PerRound | undefined): string {
+  return formatPaired(pairedCpuRatios(server, base), '%');
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ReceiverPool } from '../load/receiver-pool.js';
 import { measureCpu } from './cpu.js';
-import { median } from './ratios.js';
+import { formatPaired } from './ratios.js';
 import { SECRET } from './receiver-delivery.js';
 import { runAutocannon } from './receiver.js';
 import { prepareWrk, runWrk, wrkAvailable, type WrkInput } from './wrk.js';
@@ -86,12 +86,14 @@ function rowOf(runs: readonly Omit<PoolRow, 'rpsPerRound'>[]): PoolRow {
   return { ...middle, rpsPerRound };
 }
 
-/** The rate of `pool` over `one`'s, round by round: the median and the range, e.g. "1.74 × (1.38–1.94 ×)". */
+/** The rate of `pool` over `one`'s in each round, in round order. */
+export function pairedRateRatios(pool: PoolRow, one: PoolRow): number[] {
+  return pool.rpsPerRound.slice(0, one.rpsPerRound.length).map((rps, round) => rps / one.rpsPerRound[round]!);
+}
+
+/** The same as printed: the median and the range, e.g. "1.74 × (1.38–1.94 ×)". */
 export function pairedRateRatio(pool: PoolRow, one: PoolRow): string {
-  const ratios = pool.rpsPerRound.slice(0, one.rpsPerRound.length).map((rps, round) => rps / one.rpsPerRound[round]!);
-  const times = (ratio: number): string => `${ratio.toFixed(2)} ×`;
-  if (ratios.length <= 1) return ratios.length === 1 ? times(ratios[0]!) : 'n/a';
-  return `${times(median(ratios))} (${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))})`;
+  return formatPaired(pairedRateRatios(pool, one), '×');
 }
 
 /** One load run; wrk sends `input` (prepared for the run; made here when not given). */

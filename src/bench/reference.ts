@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import { measureCpu } from './cpu.js';
-import { median, pairedCpuRatio } from './ratios.js';
+import { formatPaired, median, pairedCpuRatios } from './ratios.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import type { RunningReference } from '../../reference/index.js';
@@ -207,7 +207,15 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
   }
 }
 
-export async function benchReference(opts: { durationSec: number; rounds?: number; deliveries?: boolean }): Promise<{ rows: BenchRow[]; ratio: number; cpuRatio: string }> {
+export interface ReferenceBench {
+  rows: BenchRow[];
+  /** Placements' rate over the bare server's (median rounds). */
+  ratio: number;
+  /** The bare server's CPU a request over a placement's, round by round. */
+  cpuRatios: number[];
+}
+
+export async function benchReference(opts: { durationSec: number; rounds?: number; deliveries?: boolean }): Promise<ReferenceBench> {
   const rows: BenchRow[] = [];
   const servers = await bundleServers();
   let child: ChildServer | undefined;
@@ -218,14 +226,14 @@ export async function benchReference(opts: { durationSec: number; rounds?: numbe
     if (opts.deliveries !== false) rows.push(await benchDeliveries(child.info as ReferenceEndpoints, opts.durationSec));
     const ratio = calls.rps / bare.rps;
     // By CPU per request a cheaper server is a faster one: the base's cost over this one's, round by round.
-    const cpuRatio = pairedCpuRatio(calls, bare);
+    const cpuRatios = pairedCpuRatios(calls, bare);
     for (const row of rows) {
       const p99 = Number.isNaN(row.p99ms) ? '' : `  p99 ${row.p99ms} ms`;
       const cpu = row.server ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}` : '';
       process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}${cpu}\n`);
     }
-    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${cpuRatio} by the server's CPU per request, round by round (target ≥ 50%)\n`);
-    return { rows, ratio, cpuRatio };
+    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${formatPaired(cpuRatios, '%')} by the server's CPU per request, round by round (target ≥ 50%)\n`);
+    return { rows, ratio, cpuRatios };
   } finally {
     await child?.stop();
     servers.remove();

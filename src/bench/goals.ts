@@ -1,0 +1,44 @@
+/**
+ * The bench's goals (issue 21) judged from its paired rounds: a goal is met when the median
+ * round meets it, and the verdict says how many rounds did, since one server's cost moves
+ * ±10% between rounds on a shared machine. A figure that meets its goal in 3 rounds of 5 is
+ * at its edge; one that meets it in 5 of 5 is not.
+ */
+import { formatRatio, median, type RatioUnit } from './ratios.js';
+
+export interface Goal {
+  name: string;
+  /** The figure in each paired round (or each run, for a goal measured once a run). */
+  rounds: readonly number[];
+  /** The figure must be at least, or at most, this (a ratio: 0.5 for 50%). */
+  bound: { atLeast: number } | { atMost: number };
+  unit: RatioUnit;
+}
+
+export interface GoalVerdict {
+  goal: Goal;
+  /** Undefined when the bench measured no round for the goal. */
+  median?: number;
+  metRounds: number;
+  met: boolean;
+}
+
+export function judgeGoal(goal: Goal): GoalVerdict {
+  const meets = (figure: number): boolean => ('atLeast' in goal.bound ? figure >= goal.bound.atLeast : figure <= goal.bound.atMost);
+  const metRounds = goal.rounds.filter(meets).length;
+  if (goal.rounds.length === 0) return { goal, metRounds, met: false };
+  const middle = median(goal.rounds);
+  return { goal, median: middle, metRounds, met: meets(middle) };
+}
+
+/** One line a goal: verdict, name, median figure, goal, and how many rounds met it. */
+export function formatGoals(goals: readonly Goal[]): string[] {
+  const verdicts = goals.map(judgeGoal);
+  const nameWidth = Math.max(...goals.map((goal) => goal.name.length));
+  return verdicts.map(({ goal, median: figure, metRounds, met }) => {
+    const bound = 'atLeast' in goal.bound ? `≥ ${formatRatio(goal.bound.atLeast, goal.unit)}` : `≤ ${formatRatio(goal.bound.atMost, goal.unit)}`;
+    const measured = figure === undefined ? 'not measured' : formatRatio(figure, goal.unit);
+    const rounds = `${metRounds} of ${goal.rounds.length} ${goal.rounds.length === 1 ? 'run' : 'rounds'}`;
+    return `${(met ? 'met' : 'NOT MET').padEnd(8)} ${goal.name.padEnd(nameWidth)}  ${measured.padStart(12)}  goal ${bound.padEnd(8)}  met in ${rounds}`;
+  });
+}
