@@ -6,6 +6,19 @@
  */
 import { formatRatio, median, type RatioUnit } from './ratios.js';
 
+/** Issue 21's goals, as ratios: stated once, for the Goals block and every line that names them. */
+export const GOALS = {
+  wallOverLongestCheck: { atMost: 1.35 },
+  receiverOverMinimalByCpu: { atLeast: 0.9 },
+  poolTwoOverOne: { atLeast: 1.6 },
+  placementOverBareByCpu: { atLeast: 0.5 },
+} as const;
+
+/** A goal's bound as printed, e.g. "≥ 90%" or "≤ 1.35 ×". */
+export function formatBound(bound: Goal['bound'], unit: RatioUnit): string {
+  return 'atLeast' in bound ? `≥ ${formatRatio(bound.atLeast, unit)}` : `≤ ${formatRatio(bound.atMost, unit)}`;
+}
+
 export interface Goal {
   name: string;
   /** The figure in each paired round (or each run, for a goal measured once a run). */
@@ -36,7 +49,7 @@ export function formatGoals(goals: readonly Goal[]): string[] {
   const verdicts = goals.map(judgeGoal);
   const nameWidth = Math.max(...goals.map((goal) => goal.name.length));
   return verdicts.map(({ goal, median: figure, metRounds, met }) => {
-    const bound = 'atLeast' in goal.bound ? `≥ ${formatRatio(goal.bound.atLeast, goal.unit)}` : `≤ ${formatRatio(goal.bound.atMost, goal.unit)}`;
+    const bound = formatBound(goal.bound, goal.unit);
     const measured = figure === undefined ? 'not measured' : formatRatio(figure, goal.unit);
     const rounds = `${metRounds} of ${goal.rounds.length} ${goal.rounds.length === 1 ? 'run' : 'rounds'}`;
     return `${(met ? 'met' : 'NOT MET').padEnd(8)} ${goal.name.padEnd(nameWidth)}  ${measured.padStart(12)}  goal ${bound.padEnd(8)}  met in ${rounds}`;

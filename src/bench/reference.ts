@@ -25,6 +25,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import { measureCpu } from './cpu.js';
+import { formatBound, GOALS } from './goals.js';
 import { formatPaired, median, pairedCpuRatios } from './ratios.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
@@ -232,7 +233,7 @@ export async function benchReference(opts: { durationSec: number; rounds?: numbe
       const cpu = row.server ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}` : '';
       process.stdout.write(`${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}${cpu}\n`);
     }
-    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${formatPaired(cpuRatios, '%')} by the server's CPU per request, round by round (target ≥ 50%)\n`);
+    process.stdout.write(`call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${formatPaired(cpuRatios, '%')} by the server's CPU per request, round by round (goal ${formatBound(GOALS.placementOverBareByCpu, '%')})\n`);
     return { rows, ratio, cpuRatios };
   } finally {
     await child?.stop();

@@ -14,7 +14,7 @@
  */
 import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
-import { formatGoals, type Goal } from './goals.js';
+import { formatBound, formatGoals, GOALS, type Goal } from './goals.js';
 import { benchReceiverPool, formatPoolRows, pairedRateRatio, pairedRateRatios, receiverUsPerDelivery } from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
 import { WRK_INSTALL_HINT } from './wrk.js';
@@ -51,22 +51,22 @@ export async function runBench(durationSec: number): Promise<void> {
   for (const wall of walls) console.log(formatCertifyWall(wall));
 
   console.log('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
-  console.log(`call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${formatPaired(reference.cpuRatios, '%')}] (target ≥ 50%)`);
+  console.log(`call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${formatPaired(reference.cpuRatios, '%')}] (goal ${formatBound(GOALS.placementOverBareByCpu, '%')} by CPU)`);
   for (const line of formatReceiverGoals(receiver.rows)) console.log(line);
   if (!('skipped' in generators)) console.log(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
   const [onePool, twoPool] = pool;
   const costs = onePool && twoPool ? `; receiver CPU a delivery ${receiverUsPerDelivery(onePool).toFixed(0)} µs with 1, ${receiverUsPerDelivery(twoPool).toFixed(0)} µs with 2` : '';
-  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? pairedRateRatio(twoPool, onePool) : 'n/a'} (goal ≥ 1.6 × on 2 cores${costs})`);
-  for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ≤ 1.35)`);
+  console.log(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? pairedRateRatio(twoPool, onePool) : 'n/a'} (goal ${formatBound(GOALS.poolTwoOverOne, '×')} on 2 cores${costs})`);
+  for (const wall of walls) console.log(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ${formatBound(GOALS.wallOverLongestCheck, '×')})`);
 
   console.log('\n# Goals: met when the median round meets it; in how many rounds it was met');
   const row = (name: string) => receiver.rows.find((candidate) => candidate.name === name);
   const goals: Goal[] = [
-    ...walls.map((wall): Goal => ({ name: `fast tier wall / longest check, ${wall.personality}`, rounds: [wall.wallMs / wall.longestCheck.ms], bound: { atMost: 1.35 }, unit: '×' })),
-    { name: 'receiver / minimal verifier, by CPU', rounds: pairedCpuRatios(row(SERVER_NAMES.receiver), row(SERVER_NAMES.minimal)), bound: { atLeast: 0.9 }, unit: '%' },
-    { name: 'receiver (load run) / minimal verifier, by CPU', rounds: pairedCpuRatios(row(SERVER_NAMES.loadReceiver), row(SERVER_NAMES.minimal)), bound: { atLeast: 0.9 }, unit: '%' },
-    { name: 'receiver pool, 2 processes / 1, by rate', rounds: onePool && twoPool ? pairedRateRatios(twoPool, onePool) : [], bound: { atLeast: 1.6 }, unit: '×' },
-    { name: 'call placement / bare node:http, by CPU', rounds: reference.cpuRatios, bound: { atLeast: 0.5 }, unit: '%' },
+    ...walls.map((wall): Goal => ({ name: `fast tier wall / longest check, ${wall.personality}`, rounds: [wall.wallMs / wall.longestCheck.ms], bound: GOALS.wallOverLongestCheck, unit: '×' })),
+    { name: 'receiver / minimal verifier, by CPU', rounds: pairedCpuRatios(row(SERVER_NAMES.receiver), row(SERVER_NAMES.minimal)), bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
+    { name: 'receiver (load run) / minimal verifier, by CPU', rounds: pairedCpuRatios(row(SERVER_NAMES.loadReceiver), row(SERVER_NAMES.minimal)), bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
+    { name: 'receiver pool, 2 processes / 1, by rate', rounds: onePool && twoPool ? pairedRateRatios(twoPool, onePool) : [], bound: GOALS.poolTwoOverOne, unit: '×' },
+    { name: 'call placement / bare node:http, by CPU', rounds: reference.cpuRatios, bound: GOALS.placementOverBareByCpu, unit: '%' },
   ];
   for (const line of formatGoals(goals)) console.log(line);
 }
