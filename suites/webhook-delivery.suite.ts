@@ -11,7 +11,7 @@
 import type { CapturedDelivery, ProgrammedAnswer } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
-import { attemptsOf, chooseTimeScale, seconds, settled, within } from '../src/suite/timing/wait.js';
+import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, within } from '../src/suite/timing/wait.js';
 import { TIMED_DELAY_MS } from '../src/suite/timing/error.js';
 import { timeRetry, type RetryTiming } from '../src/suite/hooks/retry-observation.js';
 
@@ -27,8 +27,6 @@ const RETRY_TIMING_SCALE = FIRST_DELAY_MS / TIMED_DELAY_MS;
 const ONE_MINUTE_BUDGET_MS = 10_000;
 /** How long past the first scaled retry delay "no retry" is watched. */
 const QUIET_MARGIN_MS = 1_500;
-/** Allowance for the service to send a due retry (or a first attempt). */
-const ARRIVAL_MARGIN_MS = 5_000;
 const SPEC_TIMEOUT_MS = 30_000;
 /**
  * The real time-out is judged at 30 s ± 5 s: a 2xx 25 s after arrival must acknowledge, an
@@ -50,13 +48,6 @@ async function setUp(t: CheckContext, endpoints: number, wantedScale = WANTED_SC
   const hooks: HookedEndpoint[] = [];
   for (let i = 0; i < endpoints; i++) hooks.push(await t.hookEndpoint(workspace, [EVENT_TYPE]));
   return { scale, timeoutMs, hooks, fire: () => workspace.fireEvent(EVENT_TYPE, { plan: 'certify' }) };
-}
-
-/** Waits for the first attempt of `eventId` at `hook`; fails the check when none comes. */
-async function firstAttempt(t: CheckContext, hook: HookedEndpoint, eventId: string, boundMs = ARRIVAL_MARGIN_MS) {
-  const arrived = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 1, boundMs);
-  if (!arrived) t.fail(`${eventId} never arrived at the endpoint within ${seconds(boundMs)} of being fired`);
-  return attemptsOf(arrived, eventId)[0]!;
 }
 
 /** One failure and what followed it on a fresh endpoint: the retry's gap when it came within `boundMs`. */
@@ -118,7 +109,7 @@ certifySuite('webhook-delivery', () => {
     const { scale, hooks, fire } = await setUp(t, statuses.length);
     hooks.forEach((hook, i) => hook.inbox.respond({ always: true, status: statuses[i]! }));
     const eventId = await fire();
-    const firsts = await Promise.all(hooks.map(async (hook) => settled(hook.inbox, await firstAttempt(t, hook, eventId), ARRIVAL_MARGIN_MS)));
+    const firsts = await Promise.all(hooks.map(async (hook) => settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), ARRIVAL_SLACK_MS)));
     const watched = await Promise.all(hooks.map((hook) => retryWithin(hook, eventId, scale)));
     const retried: string[] = [];
     const answers: Record<string, unknown> = {};
@@ -164,10 +155,10 @@ certifySuite('webhook-delivery', () => {
     const slowMs = Math.round(Math.min(declared, SPEC_TIMEOUT_MS) * 0.5);
     hook.inbox.respond({ always: true, status: 200, delayMs: slowMs });
     const eventId = await fire();
-    const first = await settled(hook.inbox, await firstAttempt(t, hook, eventId), slowMs + ARRIVAL_MARGIN_MS);
+    const first = await settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), slowMs + ARRIVAL_SLACK_MS);
     t.measure('delivery_timeout_ms', declared);
     t.measure('answered_after_ms', first.answeredAfterMs === null ? null : round1(first.answeredAfterMs));
-    assert(first.answer !== 'pending', `the receiver could not answer within ${seconds(slowMs + ARRIVAL_MARGIN_MS)} of the arrival (machine overloaded?): no verdict possible`);
+    assert(first.answer !== 'pending', `the receiver could not answer within ${seconds(slowMs + ARRIVAL_SLACK_MS)} of the arrival (machine overloaded?): no verdict possible`);
     assert(first.answer === 'sent', `the 200 programmed after ${slowMs} ms was not delivered (${first.answer} after ${round1(first.answeredAfterMs ?? 0)} ms): the service hung up before half its declared ${declared} ms time-out`);
     const { watchMs, retry } = await retryWithin(hook, eventId, scale);
     t.measure('watched_after_answer_ms', round1(watchMs));
@@ -188,18 +179,18 @@ certifySuite('webhook-delivery', () => {
     slow.inbox.respond({ always: true, status: 204, delayMs: slowMs });
     late.inbox.failFirst(1, { status: 204, delayMs: lateMs });
     const eventId = await fire();
-    const [slowFirst, lateFirst] = await Promise.all([firstAttempt(t, slow, eventId), firstAttempt(t, late, eventId)]);
+    const [slowFirst, lateFirst] = await Promise.all([firstAttempt(t, slow.inbox, eventId), firstAttempt(t, late.inbox, eventId)]);
     const retryDueMs = scaled(FIRST_DELAY_MS, scale);
     const [slowRetry, lateRetry] = await Promise.all([
-      settled(slow.inbox, slowFirst, slowMs + ARRIVAL_MARGIN_MS).then(() => retryWithin(slow, eventId, scale)),
-      within(late.inbox, (all) => attemptsOf(all, eventId).length >= 2, lateMs + retryDueMs + ARRIVAL_MARGIN_MS),
+      settled(slow.inbox, slowFirst, slowMs + ARRIVAL_SLACK_MS).then(() => retryWithin(slow, eventId, scale)),
+      within(late.inbox, (all) => attemptsOf(all, eventId).length >= 2, lateMs + retryDueMs + ARRIVAL_SLACK_MS),
     ]);
     t.measure('slow_answer_ms', slowMs);
     t.measure('late_answer_ms', lateMs);
     t.measure('late_attempt_ended', { state: lateFirst.answer, after_ms: lateFirst.answeredAfterMs === null ? null : round1(lateFirst.answeredAfterMs) });
     assert(slowFirst.answer === 'sent', `a 204 due after ${seconds(slowMs)} could not be sent (${slowFirst.answer} after ${round1(slowFirst.answeredAfterMs ?? 0)} ms): the service hung up before 25 s, under the spec's 30 s time-out`);
     assert(!slowRetry.retry, `a 204 after ${seconds(slowMs)} was not taken as an acknowledgement (attempt 2 came): the time-out is under 25 s`);
-    assert(lateRetry, `no answer within ${seconds(lateMs)} was not retried (no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_MARGIN_MS)}): the time-out is over 35 s, or a timed-out delivery is not retried`);
+    assert(lateRetry, `no answer within ${seconds(lateMs)} was not retried (no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_SLACK_MS)}): the time-out is over 35 s, or a timed-out delivery is not retried`);
     t.detail(`the real 30 s time-out: a 204 after ${seconds(slowMs)} acknowledged (no retry within ${seconds(slowRetry.watchMs)} after the answer); no answer in ${seconds(lateMs)}: the service ended the attempt after ${seconds(lateFirst.answeredAfterMs ?? 0)} (${lateFirst.answer}) and retried`);
   }, { timeoutMs: 120_000 });
 });

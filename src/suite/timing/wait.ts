@@ -9,6 +9,12 @@ import type { CheckContext } from '../context.js';
 import { sleep } from '../../clock/wait.js';
 import type { AttemptTiming } from './schedule.js';
 
+/**
+ * Allowance for the service to send an attempt that falls due (a first attempt, or a retry
+ * on top of its tolerance): only how long a missing attempt is waited for, never a verdict.
+ */
+export const ARRIVAL_SLACK_MS = 5_000;
+
 /** Deliveries of one event id at an endpoint, in arrival order. */
 export function attemptsOf(deliveries: readonly CapturedDelivery[], eventId: string): CapturedDelivery[] {
   return deliveries.filter((delivery) => delivery.verdicts.eventId === eventId);
@@ -53,6 +59,13 @@ export async function chooseTimeScale(t: CheckContext, wanted: number, spanMs: n
     );
   }
   return scale;
+}
+
+/** Waits for the first attempt of `eventId` at `inbox`; fails the check when none comes within `boundMs` of now. */
+export async function firstAttempt(t: CheckContext, inbox: ReceiverEndpoint, eventId: string, boundMs = ARRIVAL_SLACK_MS): Promise<CapturedDelivery> {
+  const arrived = await within(inbox, (all) => attemptsOf(all, eventId).length >= 1, boundMs);
+  if (!arrived) t.fail(`${eventId} never arrived at the endpoint within ${seconds(boundMs)} of being fired`);
+  return attemptsOf(arrived, eventId)[0]!;
 }
 
 export function seconds(ms: number): string {
