@@ -190,12 +190,19 @@ export async function timeRetry(t: CheckContext, plan: RetryTimingPlan): Promise
   const workspace = await t.workspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [FILLER_EVENT]);
   hook.inbox.failFirst(failures, plan.answer ?? { status: 500 });
-  const eventLoop = watchEventLoopDelay();
-  const eventId = await workspace.fireEvent(FILLER_EVENT, { certify: `retry ${failures} delay` });
-  await firstAttempt(t, hook.inbox, eventId);
   const boundMs = extraWaitMs + sum(delaysMs) * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS;
-  await within(hook.inbox, (all) => attemptsOf(all, eventId).length > failures, boundMs);
-  const error: TimingError = { eventLoopP99Ms: eventLoop.stop(), roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
+  const eventLoop = watchEventLoopDelay();
+  let eventId: string;
+  let eventLoopP99Ms: number;
+  try {
+    eventId = await workspace.fireEvent(FILLER_EVENT, { certify: `retry ${failures} delay` });
+    await firstAttempt(t, hook.inbox, eventId);
+    await within(hook.inbox, (all) => attemptsOf(all, eventId).length > failures, boundMs);
+  } finally {
+    // Stopped however the wait ends: a check failed here leaves no sampler running.
+    eventLoopP99Ms = eventLoop.stop();
+  }
+  const error: TimingError = { eventLoopP99Ms, roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
   const attempts = attemptsOf(hook.inbox.deliveries, eventId).slice(0, failures + 1);
   const gap = matchSchedule(attempts.map(timingOf), delaysMs, gapTolerance(error)).gaps[failures - 1];
   return { scale, eventId, attempts, ...(gap ? { gap } : {}), boundMs, tolerance: scheduleTolerance(error) };
