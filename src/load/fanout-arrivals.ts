@@ -43,7 +43,8 @@ export interface RecordedArrivals {
   ending(): RecordingEnd;
 }
 
-const cut = (text: string | undefined): string | undefined => (text === undefined ? undefined : text.slice(0, MAX_TEXT));
+/** A text the service sent, cut to MAX_TEXT; undefined for anything not a string (the writer's and the reader's one bound). */
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : undefined);
 
 export class ArrivalRecorder {
   readonly #out: WriteStream;
@@ -58,7 +59,7 @@ export class ArrivalRecorder {
   static async open(path: string, endpoints: readonly string[]): Promise<ArrivalRecorder> {
     const out = createWriteStream(path, { mode: 0o600 });
     await once(out, 'open');
-    const header: Header = { kind: ARRIVALS_KIND, version: VERSION, endpoints: endpoints.map((name) => cut(name)!) };
+    const header: Header = { kind: ARRIVALS_KIND, version: VERSION, endpoints: endpoints.map((name) => text(name)!) };
     out.write(JSON.stringify(header) + '\n');
     return new ArrivalRecorder(out);
   }
@@ -76,9 +77,9 @@ export class ArrivalRecorder {
       this.#dropped++;
       return;
     }
-    const line: Arrival = { ...arrival, endpoint: cut(arrival.endpoint)! };
-    if (arrival.eventType !== undefined) line.eventType = cut(arrival.eventType);
-    if (arrival.callId !== undefined) line.callId = cut(arrival.callId);
+    const line: Arrival = { ...arrival, endpoint: text(arrival.endpoint)! };
+    if (arrival.eventType !== undefined) line.eventType = text(arrival.eventType);
+    if (arrival.callId !== undefined) line.callId = text(arrival.callId);
     this.#out.write(JSON.stringify(line) + '\n');
     this.#recorded++;
   }
@@ -119,7 +120,6 @@ function parseHeader(line: string): Header | undefined {
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : undefined);
 const finite = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** An arrival line as the tally takes it, or undefined for a line that is not one. */
