@@ -44,7 +44,7 @@ export class CallService {
       timers: [],
     };
     this.store.addCall(workspace, call);
-    this.emit(workspace, call, 'voice.call.queued', this.callSummary(call));
+    this.emit(workspace, 'voice.call.queued', () => this.callSummary(call));
     if (workspace.callProgress === 'auto') {
       // The completion is timed once the call has started, never set beside it: two timers
       // set at once fire out of order when the event loop lags (at 30 fan-out calls/s, 33
@@ -82,22 +82,22 @@ export class CallService {
     switch (request.state) {
       case 'started':
         call.state = 'started';
-        if (!faults.has('lifecycle-no-started')) this.emit(workspace, call, 'voice.call.started', this.callSummary(call));
+        if (!faults.has('lifecycle-no-started')) this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
         break;
       case 'completed':
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
-        this.emit(workspace, call, 'voice.call.completed', this.completedData(workspace, call, faults));
+        this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         break;
       case 'failed':
         call.state = 'failed';
         call.outcome = 'failed';
         if (faults.has('failed-reported-completed')) {
           call.durationSeconds = 0;
-          this.emit(workspace, call, 'voice.call.completed', this.completedData(workspace, call, faults));
+          this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         } else {
-          this.emit(workspace, call, 'voice.call.failed', { ...this.callSummary(call), reason: 'no_answer' });
+          this.emit(workspace, 'voice.call.failed', () => ({ ...this.callSummary(call), reason: 'no_answer' }));
         }
         break;
     }
@@ -131,8 +131,8 @@ export class CallService {
     };
   }
 
-  private emit(workspace: Workspace, _call: Call, type: Parameters<Dispatcher['publish']>[1], data: Record<string, unknown>): void {
-    this.dispatcher.publish(workspace, type, data);
+  private emit(workspace: Workspace, type: Parameters<Dispatcher['publish']>[1], data: () => Record<string, unknown>): void {
+    this.dispatcher.publishIfReceived(workspace, type, data);
   }
 }
 

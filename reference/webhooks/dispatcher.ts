@@ -9,9 +9,9 @@ import { classifyOutcome, nextRetryDelayMs } from './retry-policy.js';
 import { signatureFor, timestampFor } from './signing.js';
 import type { DeliverySender } from './transport.js';
 
-// The event pipeline: an event is stored, then one delivery per subscribed endpoint
-// runs on its own (attempts are independent promises, never a shared queue), each
-// signed afresh per attempt and retried on the policy's schedule.
+// The event pipeline: an event is stored (a call's only when some endpoint takes it), then
+// one delivery per subscribed endpoint runs on its own (attempts are independent promises,
+// never a shared queue), each signed afresh per attempt and retried on the policy's schedule.
 
 /** Fault deliveries-delayed-5s: how long a backlog holds each first attempt. */
 const BACKLOG_DELAY_MS = 5_000;
@@ -58,6 +58,27 @@ export class Dispatcher {
 
   /** Records the event and starts its deliveries; returns the stored event. */
   publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>): StoredEvent {
+    return this.deliver(workspace, type, data, this.receivers(workspace, type));
+  }
+
+  /**
+   * An event the public API caused, recorded only when some endpoint takes it. Such an
+   * event's id is seen nowhere but in its deliveries, so one no endpoint took can never be
+   * named for a replay: recording it would only cost a placement its id, its Map entry and
+   * the heap it holds (a load run placing calls in a workspace without endpoints).
+   */
+  publishIfReceived(workspace: EndpointWorkspace, type: EventType, data: () => Record<string, unknown>): void {
+    const receivers = this.receivers(workspace, type);
+    if (receivers.length > 0) this.deliver(workspace, type, data(), receivers);
+  }
+
+  /** The endpoints an event of `type` goes to now. */
+  private receivers(workspace: EndpointWorkspace, type: EventType): Endpoint[] {
+    return this.options.endpoints.subscribers(workspace, type).filter((endpoint) => endpoint.health.acceptsDeliveries());
+  }
+
+  /** Stores the event and starts one delivery to each of `receivers`. */
+  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[]): StoredEvent {
     const event: StoredEvent = {
       id: this.mintId('evt_'),
       type,
@@ -69,8 +90,7 @@ export class Dispatcher {
       faults: workspace.faults,
     };
     this.events.add(event);
-    for (const endpoint of this.options.endpoints.subscribers(workspace, type)) {
-      if (!endpoint.health.acceptsDeliveries()) continue;
+    for (const endpoint of receivers) {
       const delivery = { event, endpoint, failedAttempts: 0 };
       if (workspace.faults.has('deliveries-delayed-5s')) this.attemptLater(delivery, BACKLOG_DELAY_MS);
       else this.attempt(delivery);
