@@ -56,3 +56,10 @@ export async function measureCpu<T>(pids: readonly number[], load: () => Promise
   const thisProcessCores = (ownCpuSeconds() - before.own) / wallSec;
   return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec, thisProcessCores };
 }
+
+/** The CPU seconds each process of `pids` used while `load` ran: servers loaded at once, each its own figure. */
+export async function cpuSecondsEachWhile<T>(pids: readonly number[], load: () => Promise<T>): Promise<{ result: T; seconds: number[] }> {
+  const before = pids.map(cpuSecondsOf);
+  const result = await load();
+  return { result, seconds: pids.map((pid, i) => cpuSecondsOf(pid) - before[i]!) };
+}

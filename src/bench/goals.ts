@@ -4,7 +4,7 @@
  * ±10% between rounds on a shared machine. A figure that meets its goal in 3 rounds of 5 is
  * at its edge; one that meets it in 5 of 5 is not.
  */
-import { formatRatio, median, type RatioUnit } from './ratios.js';
+import { formatPaired, formatRatio, median, type RatioUnit } from './ratios.js';
 
 /** Issue 21's goals, as ratios: stated once, for the Goals block and every line that names them. */
 export const GOALS = {
@@ -54,4 +54,17 @@ export function formatGoals(goals: readonly Goal[]): string[] {
     const rounds = `${metRounds} of ${goal.rounds.length} ${goal.rounds.length === 1 ? 'run' : 'rounds'}`;
     return `${(met ? 'met' : 'NOT MET').padEnd(8)} ${goal.name.padEnd(nameWidth)}  ${measured.padStart(12)}  goal ${bound.padEnd(8)}  met in ${rounds}`;
   });
+}
+
+/** Two identical servers measured as the goals are, paired round by round: how far apart the bench reads the same cost. */
+export interface NoiseFloor {
+  name: string;
+  rounds: readonly number[];
+  unit: RatioUnit;
+}
+
+/** The Goals block's last line: the noise floor, so that a goal met or missed by less than it reads as undecided. */
+export function formatNoiseFloor(noise: NoiseFloor): string {
+  if (noise.rounds.length === 0) return `noise    ${noise.name}: not measured`;
+  return `noise    ${noise.name}: ${formatPaired(noise.rounds, noise.unit)} round by round; a goal met or missed by less than this spread is at its edge`;
 }

@@ -8,7 +8,8 @@
  * - minimalRecording: the minimal verifier keeping its last deliveries as the receiver does by
  *   default (headers, body and event id): what recording alone costs;
  * - receiver: the capturing receiver with its defaults (the suites' receiver);
- * - loadReceiver: the capturing receiver as a load run starts it (src/load/receiver.ts).
+ * - loadReceiver: the capturing receiver as a load run starts it (src/load/receiver.ts);
+ * - minimalTwin: the minimal verifier again, in a second process (the bench's noise floor).
  * argv[3] and argv[4] are the certificate and key files every server uses. It sends its URL
  * as {url} once listening, and answers {stats} (the receiver's counters; null for the others)
  * and {close}.
@@ -82,6 +83,7 @@ function startServer(kind: ServerKind, tls: Tls): Promise<RunningServer> {
     case 'bare':
       return startPlain(bareServer(tls));
     case 'minimal':
+    case 'minimalTwin':
       return startPlain(minimalVerifier(tls));
     case 'minimalRecording':
       return startPlain(minimalVerifier(tls, DEFAULT_KEPT_DELIVERIES));

@@ -20,10 +20,10 @@ import { pathToFileURL } from 'node:url';
 import { ask } from '../ipc/ask.js';
 import type { ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import { measureCpu } from './cpu.js';
+import { cpuSecondsEachWhile, measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
 import { median } from './ratios.js';
-import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
+import { AT_ONCE_WITH_MINIMAL, formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
 
 /** How long a bench server may take to close before it is killed. */
 const STOP_LIMIT_MS = 10_000;
@@ -134,18 +134,49 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
         throw new Error(`${target.name} saw ${stats.badSignatures} bad signatures and ${stats.duplicates} duplicates; expected none`);
       }
     }
-    const rows = targets.map((target) => ({
+    const atOnce = await pairAtOnceWithMinimal(servers, rounds, roundSec, connections);
+    const rows = targets.map((target): BenchRow => ({
       name: target.name,
       rps: Math.round(median(target.runs.map((r) => r.result.requests.average))),
       p99ms: median(target.runs.map((r) => r.result.latency.p99)),
       cpuUsPerRequest: Math.round(median(target.runs.map((r) => r.cpuUsPerRequest))),
       cpuUsPerRound: target.runs.map((r) => r.cpuUsPerRequest),
+      ...(atOnce.has(target.kind) ? { atOnceWithMinimal: atOnce.get(target.kind) } : {}),
     }));
     return { rows };
   } finally {
     await stopServers(servers);
     await rm(dirname(tls.certPath), { recursive: true, force: true });
   }
+}
+
+/**
+ * Each server of AT_ONCE_WITH_MINIMAL loaded at the same time as the minimal verifier, half
+ * the connections each, `rounds` times in turn: the minimal verifier's CPU a request over the
+ * server's, round by round. Loaded in turn, a shared machine's drift between two runs a few
+ * seconds apart moved one server's cost by up to 35%; loaded at once, both see the same drift.
+ */
+export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], rounds: number, roundSec: number, connections: number): Promise<Map<ServerKind, number[]>> {
+  const minimal = servers.find((server) => server.kind === 'minimal');
+  const ratios = new Map<ServerKind, number[]>();
+  if (minimal === undefined) return ratios;
+  const paired = servers.filter((server) => (AT_ONCE_WITH_MINIMAL as readonly ServerKind[]).includes(server.kind));
+  for (let round = 0; round < rounds; round++) {
+    for (const server of paired) {
+      const pair = [minimal, server];
+      const { result: results, seconds } = await cpuSecondsEachWhile(
+        pair.map((p) => p.child.pid!),
+        () => Promise.all(pair.map((p) => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))))),
+      );
+      const costs = pair.map((p, i) => {
+        const result = results[i]!;
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+        return (1e6 * seconds[i]!) / Math.max(1, result.requests.total);
+      });
+      if (costs[1]! > 0) ratios.set(server.kind, [...(ratios.get(server.kind) ?? []), costs[0]! / costs[1]!]);
+    }
+  }
+  return ratios;
 }
 
 const runDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

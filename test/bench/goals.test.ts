@@ -1,6 +1,6 @@
 /** The bench's goals (src/bench/goals.ts): judged on the median round, with how many rounds met them. */
 import { describe, expect, it } from 'vitest';
-import { formatGoals, judgeGoal, type Goal } from '../../src/bench/goals.js';
+import { formatGoals, formatNoiseFloor, judgeGoal, type Goal } from '../../src/bench/goals.js';
 import { formatPaired } from '../../src/bench/ratios.js';
 
 const placement: Goal = { name: 'placement / bare', rounds: [0.37, 0.59, 0.52, 0.49, 0.55], bound: { atLeast: 0.5 }, unit: '%' };
@@ -27,6 +27,12 @@ describe('bench goals', () => {
     expect(first).toMatch(/^met +placement \/ bare +52% {2}goal ≥ 50% +met in 3 of 5 rounds$/);
     expect(second).toMatch(/^NOT MET +wall \/ longest +1\.50 × {2}goal ≤ 1\.35 × +met in 0 of 1 run$/);
     expect(third).toMatch(/^NOT MET +pool +not measured {2}goal ≥ 50% +met in 0 of 0 rounds$/);
+  });
+
+  it('ends with the noise floor: two identical servers, as median and range', () => {
+    const noise = { name: 'minimal / twin', rounds: [0.86, 1.13, 0.97], unit: '%' as const };
+    expect(formatNoiseFloor(noise)).toBe('noise    minimal / twin: 97% (86%–113%) round by round; a goal met or missed by less than this spread is at its edge');
+    expect(formatNoiseFloor({ ...noise, rounds: [] })).toBe('noise    minimal / twin: not measured');
   });
 
   it('prints paired ratios as their median and range', () => {

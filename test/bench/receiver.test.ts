@@ -7,10 +7,10 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServers, stopServers, type ServerProcess } from '../../src/bench/receiver.js';
+import { pairAtOnceWithMinimal, startServers, stopServers, type ServerProcess } from '../../src/bench/receiver.js';
 import { signedDelivery } from '../../src/bench/receiver-delivery.js';
 import { pairedCpuRatio } from '../../src/bench/ratios.js';
-import { formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow } from '../../src/bench/receiver-rows.js';
+import { AT_ONCE_WITH_MINIMAL, formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow } from '../../src/bench/receiver-rows.js';
 import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
 
 describe('the receiver bench servers', () => {
@@ -42,6 +42,15 @@ describe('the receiver bench servers', () => {
     }
   });
 
+  it('loads each server with a goal at once with the minimal verifier, and gives the minimal verifier cost over its own', async () => {
+    const ratios = await pairAtOnceWithMinimal(servers, 1, 1, 10);
+    expect([...ratios.keys()].sort()).toEqual([...AT_ONCE_WITH_MINIMAL].sort());
+    for (const [kind, rounds] of ratios) expect([kind, rounds.length, rounds.every((ratio) => Number.isFinite(ratio) && ratio > 0)]).toEqual([kind, 1, true]);
+    // Identical servers: at once, 8-round runs read them 0.95–1.29 apart here.
+    expect(ratios.get('minimalTwin')![0]).toBeGreaterThan(0.5);
+    expect(ratios.get('minimalTwin')![0]).toBeLessThan(2);
+  }, 30_000);
+
   it('stop every process when asked', async () => {
     await stopServers(servers);
     expect(servers.map((server) => server.child.exitCode)).toEqual(servers.map(() => 0));
@@ -57,7 +66,10 @@ describe('the receiver bench summary', () => {
     row(SERVER_NAMES.minimalRecording, 16_000, [50, 50, 50]),
     row(SERVER_NAMES.receiver, 15_000, [60, 50, 50]),
     row(SERVER_NAMES.loadReceiver, 17_000, [48, 50, 40]),
+    row(SERVER_NAMES.minimalTwin, 18_000, [50, 45, 40]),
   ];
+  /** The same rows with rounds loaded at once with the minimal verifier. */
+  const atOnce = rows.map((r) => (r.name === SERVER_NAMES.receiver ? { ...r, atOnceWithMinimal: [0.86, 0.88, 0.87] } : r.name === SERVER_NAMES.minimalTwin ? { ...r, atOnceWithMinimal: [0.98, 1.03, 1.01] } : r));
 
   it('gives each goal its rows: rate share, then the base CPU over the server CPU round by round in brackets', () => {
     const lines = formatReceiverGoals(rows);
@@ -67,6 +79,16 @@ describe('the receiver bench summary', () => {
     expect(lines.find((line) => line.startsWith('receiver, load run vs minimal verifier:'))).toContain('94% [100% (94%–100%)] (goal ≥ 90% by CPU)');
     expect(lines.find((line) => line.startsWith('minimal keeping 10000 vs minimal:'))).toContain('89% [90% (80%–100%)]');
     expect(lines.find((line) => line.startsWith('receiver vs bare node:https:'))).toContain('75% [80% (67%–80%)]');
+    // 45/50, 50/45, 40/40: identical servers, read 10% apart either way.
+    expect(lines.find((line) => line.startsWith('minimal verifier, second process vs first:'))).toContain('100% [100% (90%–111%)] (identical servers: the noise)');
+  });
+
+  it('takes the CPU figure against the minimal verifier from the rounds loaded at once when there are some', () => {
+    const lines = formatReceiverGoals(atOnce);
+    expect(lines.find((line) => line.startsWith('receiver vs minimal verifier:'))).toContain('83% [87% (86%–88%) at once] (goal ≥ 90% by CPU)');
+    expect(lines.find((line) => line.startsWith('minimal verifier, second process vs first:'))).toContain('100% [101% (98%–103%) at once]');
+    // The load-run receiver has no rounds at once here: its rounds in turn, as before.
+    expect(lines.find((line) => line.startsWith('receiver, load run vs minimal verifier:'))).toContain('94% [100% (94%–100%)] (goal ≥ 90% by CPU)');
   });
 
   it('pairs rounds, not medians: a server cheaper in every round is cheaper whatever the drift between rounds', () => {
