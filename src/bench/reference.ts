@@ -4,7 +4,8 @@
  * - call placements per second (POST /v1/voice/calls, call_progress manual: no webhook work),
  *   and the server's CPU per request, with the cores the server and the generator used (when
  *   the generator is the one saturated, only the CPU figure is the server's), the two servers
- *   loaded in turn in interleaved rounds and the CPU ratio paired round by round;
+ *   loaded in turn in interleaved rounds and the CPU ratio paired round by round, then loaded
+ *   at once for the ratio the goal is judged on;
  * - webhook deliveries per second over HTTPS to a local node:https receiver answering 204
  *   (events fired through the control interface, 25 endpoints each).
  * The servers under load run in child processes (reference-servers.ts, bundled as the
@@ -169,8 +170,8 @@ async function benchPlacement(bundle: string, reference: ChildServer, durationSe
       referenceRuns.push(placed);
     }
     const atOnce: number[] = [];
+    const half = Math.round(CONNECTIONS / 2);
     for (let round = 0; round < rounds; round++) {
-      const half = Math.round(CONNECTIONS / 2);
       const { result: [bareResult, placedResult], seconds } = await cpuSecondsEachWhile([bare.pid, reference.pid], () =>
         Promise.all([autocannon({ ...bareLoad, connections: half, duration: roundSec }), autocannon({ ...referenceLoad, connections: half, duration: roundSec })]),
       );
