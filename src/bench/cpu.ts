@@ -57,9 +57,24 @@ export async function measureCpu<T>(pids: readonly number[], load: () => Promise
   return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec, thisProcessCores };
 }
 
-/** The CPU seconds each process of `pids` used while `load` ran: servers loaded at once, each its own figure. */
-export async function cpuSecondsEachWhile<T>(pids: readonly number[], load: () => Promise<T>): Promise<{ result: T; seconds: number[] }> {
-  const before = pids.map(cpuSecondsOf);
-  const result = await load();
-  return { result, seconds: pids.map((pid, i) => cpuSecondsOf(pid) - before[i]!) };
+/** A server process and the load that drives it, for two servers loaded at once. */
+export interface LoadedServer<T extends { requests: { total: number } }> {
+  pid: number;
+  load: () => Promise<T>;
+}
+
+/**
+ * Two servers loaded at the same time: the base's CPU a request over the server's (below 1,
+ * the server is the dearer), and each load's result. Loaded at once, both see the same drift
+ * of a shared machine, which loaded in turn moved one server's cost by up to 35%.
+ */
+export async function cpuRatioAtOnce<T extends { requests: { total: number } }>(
+  base: LoadedServer<T>,
+  server: LoadedServer<T>,
+): Promise<{ ratio: number; base: T; server: T }> {
+  const before = [cpuSecondsOf(base.pid), cpuSecondsOf(server.pid)];
+  const [baseResult, serverResult] = await Promise.all([base.load(), server.load()]);
+  const baseCost = (cpuSecondsOf(base.pid) - before[0]!) / Math.max(1, baseResult.requests.total);
+  const serverCost = (cpuSecondsOf(server.pid) - before[1]!) / Math.max(1, serverResult.requests.total);
+  return { ratio: baseCost / serverCost, base: baseResult, server: serverResult };
 }

@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { ask } from '../ipc/ask.js';
 import type { ReceiverStats } from '../receiver/index.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import { cpuSecondsEachWhile, measureCpu } from './cpu.js';
+import { cpuRatioAtOnce, measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
 import { median } from './ratios.js';
 import { AT_ONCE_WITH_MINIMAL, formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
@@ -151,10 +151,9 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
 }
 
 /**
- * Each server of AT_ONCE_WITH_MINIMAL loaded at the same time as the minimal verifier, half
- * the connections each, `rounds` times in turn: the minimal verifier's CPU a request over the
- * server's, round by round. Loaded in turn, a shared machine's drift between two runs a few
- * seconds apart moved one server's cost by up to 35%; loaded at once, both see the same drift.
+ * Each server of AT_ONCE_WITH_MINIMAL loaded at the same time as the minimal verifier
+ * (cpuRatioAtOnce), half the connections each, `rounds` times in turn: the minimal verifier's
+ * CPU a request over the server's, round by round.
  */
 export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], rounds: number, roundSec: number, connections: number): Promise<Map<ServerKind, number[]>> {
   const minimal = servers.find((server) => server.kind === 'minimal');
@@ -163,17 +162,12 @@ export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], r
   const paired = servers.filter((server) => (AT_ONCE_WITH_MINIMAL as readonly ServerKind[]).includes(server.kind));
   for (let round = 0; round < rounds; round++) {
     for (const server of paired) {
-      const pair = [minimal, server];
-      const { result: results, seconds } = await cpuSecondsEachWhile(
-        pair.map((p) => p.child.pid!),
-        () => Promise.all(pair.map((p) => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))))),
-      );
-      const costs = pair.map((p, i) => {
-        const result = results[i]!;
+      const loaded = (p: ServerProcess) => ({ pid: p.child.pid!, load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))) });
+      const once = await cpuRatioAtOnce(loaded(minimal), loaded(server));
+      for (const [p, result] of [[minimal, once.base], [server, once.server]] as const) {
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-        return (1e6 * seconds[i]!) / Math.max(1, result.requests.total);
-      });
-      if (costs[1]! > 0) ratios.set(server.kind, [...(ratios.get(server.kind) ?? []), costs[0]! / costs[1]!]);
+      }
+      if (Number.isFinite(once.ratio)) ratios.set(server.kind, [...(ratios.get(server.kind) ?? []), once.ratio]);
     }
   }
   return ratios;

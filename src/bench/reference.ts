@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
-import { cpuSecondsEachWhile, measureCpu } from './cpu.js';
+import { cpuRatioAtOnce, measureCpu } from './cpu.js';
 import { formatBound, GOALS } from './goals.js';
 import { formatPaired, median, pairedCpuRatios } from './ratios.js';
 import { bundleReference } from '../../reference/dev/bundle.js';
@@ -172,13 +172,12 @@ async function benchPlacement(bundle: string, reference: ChildServer, durationSe
     const atOnce: number[] = [];
     const half = Math.round(CONNECTIONS / 2);
     for (let round = 0; round < rounds; round++) {
-      const { result: [bareResult, placedResult], seconds } = await cpuSecondsEachWhile([bare.pid, reference.pid], () =>
-        Promise.all([autocannon({ ...bareLoad, connections: half, duration: roundSec }), autocannon({ ...referenceLoad, connections: half, duration: roundSec })]),
+      const once = await cpuRatioAtOnce(
+        { pid: bare.pid, load: () => autocannon({ ...bareLoad, connections: half, duration: roundSec }) },
+        { pid: reference.pid, load: () => autocannon({ ...referenceLoad, connections: half, duration: roundSec }) },
       );
-      if (placedResult['2xx'] === 0 || placedResult.non2xx > 0) throw new Error(`call placement answered non-2xx (${placedResult.non2xx})`);
-      const bareCost = seconds[0]! / Math.max(1, bareResult.requests.total);
-      const placementCost = seconds[1]! / Math.max(1, placedResult.requests.total);
-      if (placementCost > 0) atOnce.push(bareCost / placementCost);
+      if (once.server['2xx'] === 0 || once.server.non2xx > 0) throw new Error(`call placement answered non-2xx (${once.server.non2xx})`);
+      if (Number.isFinite(once.ratio)) atOnce.push(once.ratio);
     }
     return { bare: rowOf('bare node:http 204', bareRuns), calls: rowOf('reference POST /v1/voice/calls', referenceRuns), atOnce };
   } finally {

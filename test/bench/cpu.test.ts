@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuSecondsOf, measureCpu, ownCpuSeconds } from '../../src/bench/cpu.js';
+import { cpuRatioAtOnce, cpuSecondsOf, measureCpu, ownCpuSeconds } from '../../src/bench/cpu.js';
 
 describe('CPU seconds of a process', () => {
   it('reads a process CPU seconds from /proc as node counts them (to the 10 ms tick)', () => {
@@ -52,5 +52,33 @@ describe('CPU seconds of a process', () => {
     expect(measured.serverSeconds).toBeLessThan(measured.generatorSeconds / 2);
     // No server pids: the servers' side is this process alone.
     expect(Math.abs(measured.thisProcessCores - measured.serverCores)).toBeLessThan(0.05);
+  });
+
+  it('gives two servers loaded at once the base CPU a request over the server', async () => {
+    // Each child, when asked, busies itself for the CPU-s it is sent, answers, and stays up.
+    const busy =
+      "process.on('message', (seconds) => { const s = process.cpuUsage(); while (process.cpuUsage(s).user + process.cpuUsage(s).system < seconds * 1e6); process.send('done'); });" +
+      "process.send('ready');";
+    const start = () => spawn(process.execPath, ['-e', busy], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const children = [start(), start()];
+    try {
+      await Promise.all(children.map((child) => once(child, 'message')));
+      const loaded = (child: (typeof children)[number], seconds: number, requests: number) => ({
+        pid: child.pid!,
+        load: async () => {
+          child.send(seconds);
+          await once(child, 'message');
+          return { requests: { total: requests } };
+        },
+      });
+      // The base: 0.4 CPU-s for 2 requests; the server: 0.4 CPU-s for 1, twice the base's cost a request.
+      const measured = await cpuRatioAtOnce(loaded(children[0]!, 0.4, 2), loaded(children[1]!, 0.4, 1));
+      expect(measured.base.requests.total).toBe(2);
+      expect(measured.ratio).toBeGreaterThan(0.4);
+      expect(measured.ratio).toBeLessThan(0.6);
+    } finally {
+      for (const child of children) child.kill();
+      await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    }
   });
 });
