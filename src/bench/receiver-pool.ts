@@ -21,7 +21,7 @@ import { prepareWrk, runWrk, wrkAvailable, type WrkInput } from './wrk.js';
 export type PoolGenerator = 'wrk' | 'autocannon';
 
 const CONNECTIONS = 50;
-/** Distinct deliveries prepared per measured second at the warm-up's rate: the measured run is faster once warm. */
+/** Distinct deliveries prepared per measured second at the warm-up's rate (the measured run is faster once warm), and per delivery a run that ran out sent. */
 const WRK_HEADROOM = 2;
 /** Runs of one round that may run out of deliveries, each prepared with more, before the bench gives up. */
 const WRK_ATTEMPTS = 3;
@@ -42,6 +42,8 @@ export interface PoolRow {
   tallyCores: number;
   /** The rate of each round, in round order (the other figures are the median round's). */
   rpsPerRound: number[];
+  /** Runs the round took: more than 1 when wrk ran out of distinct deliveries and the round was measured again. */
+  runs: number;
 }
 
 /**
@@ -53,26 +55,27 @@ export async function benchReceiverPool(
   processes: readonly number[] = [1, 2],
   generator: PoolGenerator = wrkAvailable() ? 'wrk' : 'autocannon',
   rounds = 1,
+  wrkHeadroom = WRK_HEADROOM,
 ): Promise<PoolRow[]> {
   const runs = new Map<number, Omit<PoolRow, 'rpsPerRound'>[]>(processes.map((count) => [count, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const count of processes) runs.get(count)!.push(await measurePool(count, generator, durationSec));
+    for (const count of processes) runs.get(count)!.push(await measurePool(count, generator, durationSec, wrkHeadroom));
   }
   return processes.map((count) => rowOf(runs.get(count)!));
 }
 
-async function measurePool(count: number, generator: PoolGenerator, durationSec: number): Promise<Omit<PoolRow, 'rpsPerRound'>> {
+async function measurePool(count: number, generator: PoolGenerator, durationSec: number, wrkHeadroom: number): Promise<Omit<PoolRow, 'rpsPerRound'>> {
   const pool = await ReceiverPool.start(count);
   try {
     const { url } = await pool.endpoint('bench', async () => SECRET);
     const warmUp = await load(generator, url, 1); // JIT, TLS, schemas in every process; and the rate to prepare for
-    let prepared = Math.ceil(warmUp.rps * durationSec * WRK_HEADROOM);
+    let prepared = Math.ceil(warmUp.rps * durationSec * wrkHeadroom);
     for (let attempt = 1; ; attempt++) {
       const input = generator === 'wrk' ? prepareWrk(prepared) : undefined;
       try {
         const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec, input), generator === 'wrk' ? 'exiting child' : 'this process');
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-        if (result.repeated === 0) return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores };
+        if (result.repeated === 0) return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores, runs: attempt };
         // A run faster than the warm-up foretold (2 processes once took 2.1 × its rate): measured again with room for it.
         if (attempt === WRK_ATTEMPTS) throw new Error(`receiver pool of ${count}: wrk ran out of distinct deliveries in ${attempt} runs, the last sending ${result.repeated} event ids again; the rate would be a duplicate's, not a delivery's`);
         prepared = Math.ceil((prepared + result.repeated) * WRK_HEADROOM);
@@ -136,7 +139,8 @@ export function formatPoolRows(rows: readonly PoolRow[]): string {
       const tally = row.generator === 'wrk' ? ` (the tally in this process ${row.tallyCores.toFixed(2)})` : '';
       const cores = `  receivers ${row.receiverCores.toFixed(2)} cores${tally}, load generator (${row.generator}) ${row.generatorCores.toFixed(2)} cores, of ${availableParallelism()}`;
       const cost = `, ${receiverUsPerDelivery(row).toFixed(0)} µs of receiver CPU a delivery`;
-      return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}${cost}`;
+      const again = row.runs > 1 ? ` (measured in ${row.runs} runs: wrk ran out of distinct deliveries)` : '';
+      return `${name} ${String(row.rps).padStart(8)} deliveries/s${ratio}${cores}${cost}${again}`;
     })
     .join('\n');
 }
