@@ -160,9 +160,9 @@ export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], r
   const ratios = new Map<ServerKind, number[]>();
   if (minimal === undefined) return ratios;
   const paired = servers.filter((server) => (AT_ONCE_WITH_MINIMAL as readonly ServerKind[]).includes(server.kind));
+  const loaded = (p: ServerProcess) => ({ pid: p.child.pid!, load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))) });
   for (let round = 0; round < rounds; round++) {
     for (const server of paired) {
-      const loaded = (p: ServerProcess) => ({ pid: p.child.pid!, load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))) });
       const once = await cpuRatioAtOnce(loaded(minimal), loaded(server));
       for (const [p, result] of [[minimal, once.base], [server, once.server]] as const) {
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);

@@ -226,9 +226,7 @@ export interface ReferenceBench {
   rows: BenchRow[];
   /** Placements' rate over the bare server's (median rounds). */
   ratio: number;
-  /** The bare server's CPU a request over a placement's, round by round. */
-  cpuRatios: number[];
-  /** The same, in the rounds where both were loaded at once: the goal's figure. */
+  /** The bare server's CPU a request over a placement's, in the rounds where both were loaded at once: the goal's figure. */
   cpuRatiosAtOnce: number[];
 }
 
@@ -253,7 +251,7 @@ export async function benchReference(opts: { durationSec: number; rounds?: numbe
       `call placement / bare server: ${(ratio * 100).toFixed(0)}% by req/s, ${formatPaired(cpuRatios, '%')} by the server's CPU per request, round by round;` +
         ` ${formatPaired(atOnce, '%')} loaded at once (goal ${formatBound(GOALS.placementOverBareByCpu, '%')})\n`,
     );
-    return { rows, ratio, cpuRatios, cpuRatiosAtOnce: atOnce };
+    return { rows, ratio, cpuRatiosAtOnce: atOnce };
   } finally {
     await child?.stop();
     servers.remove();
