@@ -9,35 +9,43 @@ export interface DeliveryLogLimits {
 }
 
 /**
- * The deliveries one endpoint keeps, oldest first, stored compactly: each delivery's head
- * (method, path, query, headers) and body as bytes in a few large buffers, its numbers and
- * verdicts in typed columns. A receiver keeping 10,000 deliveries as objects made the garbage
- * collector copy and mark about fifteen small objects per delivery, which cost it more CPU
- * than verifying the delivery (61 µs a delivery against 47 µs keeping 100, in the receiver
- * bench); kept as bytes and numbers, they cost it almost nothing.
+ * Deliveries kept as the objects they arrived as before they are written down: one that is
+ * dropped first (a load run keeps 100) is never written down at all.
+ */
+export const YOUNG_DELIVERIES = 128;
+const YOUNG_MASK = YOUNG_DELIVERIES - 1;
+
+/**
+ * The deliveries one endpoint keeps, oldest first. The newest YOUNG_DELIVERIES are kept as
+ * the objects the receiver answered through; older ones are written down compactly: each
+ * delivery's head (method, path, query, headers) and body as bytes in a few large buffers,
+ * its numbers and verdicts in typed columns. A receiver keeping 10,000 deliveries as objects
+ * made the garbage collector copy and mark about fifteen small objects per delivery, which
+ * cost it more CPU than verifying the delivery (61 µs a delivery against 47 µs keeping 100,
+ * in the receiver bench); kept as bytes and numbers, they cost it almost nothing. The young
+ * ones die before the collector has to move most of them.
  *
- * A delivery becomes an object again when it is read (`list()`), once: from then on the same
- * object is returned, so a check that holds one sees its answer settle. While its answer is
- * pending, a delivery is kept as the object the receiver is answering through.
+ * A delivery written down becomes an object again when it is read (`list()`), once: from then
+ * on the same object is returned, so a check that holds one sees its answer settle. While its
+ * answer is pending, a delivery is kept as the object the receiver is answering through.
  */
 export class DeliveryLog {
   readonly #limits: DeliveryLogLimits;
   readonly #endpoint: string;
-  /** Index of the oldest kept delivery and of the next one; indices only grow. */
+  /**
+   * Indices only grow: deliveries [first, written) are written down, [written, next) are
+   * young, in #young at index & YOUNG_MASK.
+   */
   #first = 0;
+  #written = 0;
   #next = 0;
+  readonly #young: (CapturedDelivery | undefined)[] = new Array<CapturedDelivery | undefined>(YOUNG_DELIVERIES).fill(undefined);
   #columns = new Columns(8);
   #storedBodyBytes = 0;
   readonly #slabs = new Slabs();
   /** Deliveries [first, first + list.length) as objects: the part already read. */
   readonly #list: CapturedDelivery[] = [];
-  /**
-   * Deliveries whose answer is not settled yet, by object and by index: the newest in two
-   * fields (most answers are settled before the next delivery arrives: no Map on that path),
-   * the others in two Maps.
-   */
-  #newest: CapturedDelivery | undefined;
-  #newestIndex = -1;
+  /** Deliveries written down while their answer was pending, by object and by index. */
   readonly #unsettledIndex = new Map<CapturedDelivery, number>();
   readonly #unsettledAt = new Map<number, CapturedDelivery>();
 
@@ -50,45 +58,35 @@ export class DeliveryLog {
     return this.#next - this.#first;
   }
 
-  /** Bytes of the buffers the kept deliveries are written in. */
+  /** Bytes of the buffers the written-down deliveries are in. */
   get retainedBytes(): number {
     return this.#slabs.bytesHeld;
   }
 
   /** Keeps `delivery` (answer still pending); returns how many of the oldest were dropped to make room. */
   append(delivery: CapturedDelivery): number {
-    if (this.#next - this.#first === this.#columns.capacity) this.#columns = this.#columns.grown(this.#first, this.#next);
     const index = this.#next++;
-    const head = JSON.stringify([delivery.method, delivery.path, delivery.query, delivery.headers]);
-    const at = this.#slabs.write(head, delivery.rawBody);
-    this.#columns.set(index & this.#columns.mask, delivery, at);
     this.#storedBodyBytes += delivery.rawBody.length;
-    if (this.#newest !== undefined) {
-      this.#unsettledIndex.set(this.#newest, this.#newestIndex);
-      this.#unsettledAt.set(this.#newestIndex, this.#newest);
-    }
-    this.#newest = delivery;
-    this.#newestIndex = index;
     let dropped = 0;
+    // Dropped first, so that what is dropped now is not written down; the new one is not in
+    // #young yet, and the oldest young one may be in the slot it will take.
     while (this.length > 1 && (this.length > this.#limits.maxDeliveries || this.#storedBodyBytes > this.#limits.maxStoredBytes)) {
       this.#dropOldest();
       dropped++;
     }
+    if (index - this.#written === YOUNG_DELIVERIES) this.#writeDown();
+    this.#young[index & YOUNG_MASK] = delivery;
     return dropped;
   }
 
   /** The receiver finished answering `delivery`: its answer is written down. */
   settle(delivery: CapturedDelivery): void {
-    let index: number | undefined;
-    if (delivery === this.#newest) {
-      index = this.#newestIndex;
-      this.#newest = undefined;
-    } else {
-      index = this.#unsettledIndex.get(delivery);
-      if (index === undefined) return;
-      this.#unsettledIndex.delete(delivery);
-      this.#unsettledAt.delete(index);
-    }
+    // A young delivery carries its answer itself.
+    if (this.#unsettledIndex.size === 0) return;
+    const index = this.#unsettledIndex.get(delivery);
+    if (index === undefined) return;
+    this.#unsettledIndex.delete(delivery);
+    this.#unsettledAt.delete(index);
     if (index >= this.#first) this.#columns.setAnswer(index & this.#columns.mask, delivery);
   }
 
@@ -98,16 +96,37 @@ export class DeliveryLog {
     return this.#list;
   }
 
+  /** Writes the oldest young delivery down. */
+  #writeDown(): void {
+    const index = this.#written++;
+    const delivery = this.#young[index & YOUNG_MASK]!;
+    this.#young[index & YOUNG_MASK] = undefined;
+    if (index - this.#first === this.#columns.capacity) this.#columns = this.#columns.grown(this.#first, index);
+    const head = JSON.stringify([delivery.method, delivery.path, delivery.query, delivery.headers]);
+    const at = this.#slabs.write(head, delivery.rawBody);
+    this.#columns.set(index & this.#columns.mask, delivery, at);
+    if (delivery.answer === 'pending') {
+      this.#unsettledIndex.set(delivery, index);
+      this.#unsettledAt.set(index, delivery);
+    }
+  }
+
   #dropOldest(): void {
     const index = this.#first++;
-    const slot = index & this.#columns.mask;
-    this.#storedBodyBytes -= this.#columns.bodyLength[slot]!;
     if (this.#list.length > 0) this.#list.shift();
-    this.#slabs.release(this.#first === this.#next ? undefined : this.#columns.slab[this.#first & this.#columns.mask]!);
+    if (index >= this.#written) {
+      // Young: never written down.
+      this.#storedBodyBytes -= this.#young[index & YOUNG_MASK]!.rawBody.length;
+      this.#young[index & YOUNG_MASK] = undefined;
+      this.#written = this.#first;
+      return;
+    }
+    this.#storedBodyBytes -= this.#columns.bodyLength[index & this.#columns.mask]!;
+    this.#slabs.release(this.#first === this.#written ? undefined : this.#columns.slab[this.#first & this.#columns.mask]!);
   }
 
   #materialize(index: number): CapturedDelivery {
-    if (this.#newest !== undefined && this.#newestIndex === index) return this.#newest;
+    if (index >= this.#written) return this.#young[index & YOUNG_MASK]!;
     const pending = this.#unsettledAt.get(index);
     if (pending !== undefined) return pending;
     const columns = this.#columns;

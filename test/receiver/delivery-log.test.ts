@@ -1,6 +1,6 @@
 /** The delivery log (src/receiver/delivery-log.ts): deliveries kept as bytes and columns, read back as they arrived. */
 import { describe, expect, it } from 'vitest';
-import { DeliveryLog } from '../../src/receiver/delivery-log.js';
+import { DeliveryLog, YOUNG_DELIVERIES } from '../../src/receiver/delivery-log.js';
 import type { CapturedDelivery } from '../../src/receiver/index.js';
 import { judgeDelivery } from '../../src/receiver/verdicts.js';
 import { signBody } from '../../src/signing/index.js';
@@ -161,26 +161,64 @@ describe('DeliveryLog', () => {
   });
 
   it('keeps a body a check holds as it was, long after its delivery and its buffer were let go', () => {
-    const log = logOf(10);
+    const log = logOf(YOUNG_DELIVERIES + 10);
     // Past the small first buffers: released full-size ones are written over again when no delivery in them was read.
     for (let i = 0; i < 10_000; i++) log.append(captured());
     const heldBody = JSON.stringify({ id: 'evt_held', note: 'held by a check' });
     const delivery = captured({ body: heldBody });
     log.append(delivery);
     log.settle(answered(delivery));
-    // Settled, it is read from the log's buffer, not from the receiver's own object.
-    const held = log.list().at(-1)!.rawBody;
+    for (let i = 0; i < YOUNG_DELIVERIES; i++) log.append(captured());
+    // Settled and written down, it is read from the log's buffer, not from the receiver's own object.
+    const held = log.list().find((d) => d.seq === delivery.seq)!.rawBody;
     expect(held).not.toBe(delivery.rawBody);
     for (let i = 0; i < 5_000; i++) log.append(captured());
     expect(held.toString('utf8')).toBe(heldBody);
     expect(log.list().map((d) => d.verdicts.eventId)).toEqual(log.list().map((d) => `evt_${d.seq}`));
   });
 
+  it('keeps its newest deliveries as the objects appended, and writes nothing down for a log that keeps no more than those', () => {
+    const small = logOf(100);
+    const appended: CapturedDelivery[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      const delivery = captured();
+      appended.push(delivery);
+      small.append(delivery);
+      small.settle(answered(delivery));
+    }
+    expect(small.retainedBytes).toBe(0);
+    expect(small.list()).toHaveLength(100);
+    small.list().forEach((delivery, i) => expect(delivery).toBe(appended[4_900 + i]));
+
+    const large = logOf(YOUNG_DELIVERIES + 1);
+    for (let i = 0; i < YOUNG_DELIVERIES + 1; i++) large.append(captured());
+    expect(large.retainedBytes).toBeGreaterThan(0);
+  });
+
+  it('shows the answer of a delivery written down while it was pending, once settled', () => {
+    const log = logOf();
+    const slow = captured();
+    log.append(slow);
+    for (let i = 0; i < 2 * YOUNG_DELIVERIES; i++) log.settle(answered(appendOne(log)));
+    expect(log.retainedBytes).toBeGreaterThan(0);
+    log.settle(answered(slow, 503, 4_000));
+    // Read from its bytes and columns: the log never handed the object out.
+    const read = log.list()[0]!;
+    expect(read).not.toBe(slow);
+    expect(read).toMatchObject({ seq: slow.seq, answer: 'sent', answeredStatus: 503, answeredAfterMs: 4_000 });
+  });
+
   it('holds buffers for the deliveries it keeps, not for those it dropped', () => {
-    const log = logOf(100);
+    const log = logOf(1_000);
     for (let i = 0; i < 50_000; i++) log.append(captured());
-    // 100 deliveries of about 300 bytes each: one slab of at most 256 KiB and the one before it.
-    expect(log.retainedBytes).toBeLessThanOrEqual(2 * 256 * 1024);
-    expect(log.retainedBytes).toBeGreaterThan(100 * 100);
+    // About 870 written down, of about 300 bytes each: two slabs of at most 256 KiB, the current one and two spares.
+    expect(log.retainedBytes).toBeLessThanOrEqual(5 * 256 * 1024);
+    expect(log.retainedBytes).toBeGreaterThan((1_000 - YOUNG_DELIVERIES) * 250);
   });
 });
+
+function appendOne(log: DeliveryLog): CapturedDelivery {
+  const delivery = captured();
+  log.append(delivery);
+  return delivery;
+}
