@@ -27,6 +27,11 @@ export interface BenchRow {
    * here; at once, 95–105%.
    */
   atOnceWithMinimal?: number[];
+  /**
+   * Those rounds over the twin's of the same round: against a minimal verifier loaded as often
+   * as this server (AtOnceRounds.againstTwin); what the receiver goals are judged on.
+   */
+  atOnceAgainstTwin?: number[];
 }
 
 /** The bench's servers (receiver-servers.ts) by kind, with the names the table gives them, in the order they are loaded. */
@@ -37,7 +42,8 @@ export const SERVER_NAMES = {
   receiver: `capturing receiver (keeps ${DEFAULT_KEPT_DELIVERIES})`,
   loadReceiver: `capturing receiver, load run (keeps ${LOAD_RECEIVER_KEPT_DELIVERIES})`,
   // The minimal verifier again, in a process of its own and loaded last: how far apart the
-  // bench reads two identical servers (the noise floor of every ratio above).
+  // bench reads two identical servers (the noise floor of every ratio above), and, loaded at
+  // once as often as the receivers are, the minimal verifier they are judged against.
   minimalTwin: 'minimal verifier, second process',
 } as const;
 
@@ -64,10 +70,12 @@ export function formatReceiverGoals(rows: readonly BenchRow[]): string[] {
   const both = (server: BenchRow | undefined, base: BenchRow | undefined): string =>
     `${ratioPct(server?.rps, base?.rps)} [${pairedCpuRatio(server, base)}]`;
   // Against the minimal verifier, the CPU figure is the one measured at once when there is one.
+  const againstTwin = (server: BenchRow): string =>
+    server.atOnceAgainstTwin === undefined ? '' : `; ${formatPaired(server.atOnceAgainstTwin, '%')} against the twin`;
   const withMinimal = (server: BenchRow | undefined): string =>
     server?.atOnceWithMinimal === undefined || minimal === undefined
       ? both(server, minimal)
-      : `${ratioPct(server.rps, minimal.rps)} [${formatPaired(server.atOnceWithMinimal, '%')} at once]`;
+      : `${ratioPct(server.rps, minimal.rps)} [${formatPaired(server.atOnceWithMinimal, '%')} at once${againstTwin(server)}]`;
   const line = (label: string, figures: string, goal: string): string => `${label.padEnd(42)} ${figures} (${goal})`;
   const receiverGoal = formatBound(GOALS.receiverOverMinimalByCpu, '%');
   return [

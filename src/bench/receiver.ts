@@ -141,7 +141,8 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
       p99ms: median(target.runs.map((r) => r.result.latency.p99)),
       cpuUsPerRequest: Math.round(median(target.runs.map((r) => r.cpuUsPerRequest))),
       cpuUsPerRound: target.runs.map((r) => r.cpuUsPerRequest),
-      ...(atOnce.has(target.kind) ? { atOnceWithMinimal: atOnce.get(target.kind) } : {}),
+      ...(atOnce.withMinimal.has(target.kind) ? { atOnceWithMinimal: atOnce.withMinimal.get(target.kind) } : {}),
+      ...(atOnce.againstTwin.has(target.kind) ? { atOnceAgainstTwin: atOnce.againstTwin.get(target.kind) } : {}),
     }));
     return { rows };
   } finally {
@@ -150,27 +151,46 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
   }
 }
 
+/** Ratios of the rounds loaded at once, in round order, by server kind. */
+export interface AtOnceRounds {
+  /** The minimal verifier's CPU a request over the server's. */
+  withMinimal: Map<ServerKind, number[]>;
+  /**
+   * The same over the twin's of the same round: the server against a minimal verifier loaded
+   * exactly as often as it is. The minimal verifier is loaded in every pairing, and a process
+   * loaded more reads cheaper here: the twin read 94% of it after idling while others were
+   * measured, 106% when the twin alone had had 6 s more load, 100% when both were loaded alike.
+   */
+  againstTwin: Map<ServerKind, number[]>;
+}
+
 /**
  * Each server of AT_ONCE_WITH_MINIMAL loaded at the same time as the minimal verifier
  * (cpuRatioAtOnce), half the connections each, `rounds` times in turn: the minimal verifier's
- * CPU a request over the server's, round by round.
+ * CPU a request over the server's, round by round, and that over the twin's of the same round.
  */
-export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], rounds: number, roundSec: number, connections: number): Promise<Map<ServerKind, number[]>> {
+export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], rounds: number, roundSec: number, connections: number): Promise<AtOnceRounds> {
   const minimal = servers.find((server) => server.kind === 'minimal');
-  const ratios = new Map<ServerKind, number[]>();
-  if (minimal === undefined) return ratios;
+  const found: AtOnceRounds = { withMinimal: new Map(), againstTwin: new Map() };
+  if (minimal === undefined) return found;
   const paired = servers.filter((server) => (AT_ONCE_WITH_MINIMAL as readonly ServerKind[]).includes(server.kind));
   const loaded = (p: ServerProcess) => ({ pid: p.child.pid!, load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))) });
+  const push = (map: Map<ServerKind, number[]>, kind: ServerKind, ratio: number) => map.set(kind, [...(map.get(kind) ?? []), ratio]);
   for (let round = 0; round < rounds; round++) {
+    const thisRound = new Map<ServerKind, number>();
     for (const server of paired) {
       const once = await cpuRatioAtOnce(loaded(minimal), loaded(server));
       for (const [p, result] of [[minimal, once.base], [server, once.server]] as const) {
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
       }
-      if (Number.isFinite(once.ratio)) ratios.set(server.kind, [...(ratios.get(server.kind) ?? []), once.ratio]);
+      if (Number.isFinite(once.ratio)) thisRound.set(server.kind, once.ratio);
     }
+    for (const [kind, ratio] of thisRound) push(found.withMinimal, kind, ratio);
+    const twin = thisRound.get('minimalTwin');
+    if (twin === undefined) continue;
+    for (const [kind, ratio] of thisRound) if (kind !== 'minimalTwin') push(found.againstTwin, kind, ratio / twin);
   }
-  return ratios;
+  return found;
 }
 
 const runDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

@@ -28,11 +28,13 @@ export async function runBench(durationSec: number): Promise<void> {
   const reference = await benchReference({ durationSec: (durationSec / 2) * placementRounds, rounds: placementRounds });
 
   // The receiver's goal sits within the noise of servers loaded in turn here: its figures come
-  // from the receivers loaded at once with the minimal verifier, 5 rounds of half the duration.
+  // from the receivers loaded at once with the minimal verifier, 5 rounds of half the duration,
+  // each over the twin's of its round (a minimal verifier loaded as often as they are).
   const receiverRounds = 5;
   console.log(
     `\n# Capturing receiver (HTTPS, autocannon, ${receiverRounds} interleaved rounds of ${durationSec / 2} s per server; median round, and CPU ratios paired round by round;` +
-      ` then each receiver and a second minimal verifier loaded at once with the minimal verifier, ${receiverRounds} rounds, for the goals)`,
+      ` then each receiver and a second minimal verifier (the twin) loaded at once with the minimal verifier, ${receiverRounds} rounds;` +
+      ' the goals take each receiver against the twin, which is loaded as often as it is)',
   );
   const receiver = await benchReceiver({ durationSec: (durationSec / 2) * receiverRounds, rounds: receiverRounds });
   console.log(formatBenchTable(receiver.rows));
@@ -66,11 +68,12 @@ export async function runBench(durationSec: number): Promise<void> {
   const row = (name: string) => receiver.rows.find((candidate) => candidate.name === name);
   const goals: Goal[] = [
     ...walls.map((wall): Goal => ({ name: `fast tier wall / longest check, ${wall.personality}`, rounds: [wall.wallMs / wall.longestCheck.ms], bound: GOALS.wallOverLongestCheck, unit: '×' })),
-    { name: 'receiver / minimal verifier, by CPU, at once', rounds: row(SERVER_NAMES.receiver)?.atOnceWithMinimal ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
-    { name: 'receiver (load run) / minimal verifier, by CPU, at once', rounds: row(SERVER_NAMES.loadReceiver)?.atOnceWithMinimal ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
+    // Against the twin: the minimal verifier loaded as often as the receivers (AtOnceRounds.againstTwin).
+    { name: 'receiver / minimal verifier (the twin), by CPU, at once', rounds: row(SERVER_NAMES.receiver)?.atOnceAgainstTwin ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
+    { name: 'receiver (load run) / minimal verifier (the twin), by CPU, at once', rounds: row(SERVER_NAMES.loadReceiver)?.atOnceAgainstTwin ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
     { name: 'receiver pool, 2 processes / 1, by rate', rounds: onePool && twoPool ? pairedRateRatios(twoPool, onePool) : [], bound: GOALS.poolTwoOverOne, unit: '×' },
     { name: 'call placement / bare node:http, by CPU, at once', rounds: reference.cpuRatiosAtOnce, bound: GOALS.placementOverBareByCpu, unit: '%' },
   ];
   for (const line of formatGoals(goals)) console.log(line);
-  console.log(formatNoiseFloor({ name: 'minimal verifier, second process / first, by CPU, at once', rounds: row(SERVER_NAMES.minimalTwin)?.atOnceWithMinimal ?? [], unit: '%' }));
+  console.log(formatNoiseFloor({ name: 'minimal verifier, the twin / the first, loaded in every pairing, by CPU, at once', rounds: row(SERVER_NAMES.minimalTwin)?.atOnceWithMinimal ?? [], unit: '%' }));
 }

@@ -42,13 +42,16 @@ describe('the receiver bench servers', () => {
     }
   });
 
-  it('loads each server with a goal at once with the minimal verifier, and gives the minimal verifier cost over its own', async () => {
-    const ratios = await pairAtOnceWithMinimal(servers, 1, 1, 10);
-    expect([...ratios.keys()].sort()).toEqual([...AT_ONCE_WITH_MINIMAL].sort());
-    for (const [kind, rounds] of ratios) expect([kind, rounds.length, rounds.every((ratio) => Number.isFinite(ratio) && ratio > 0)]).toEqual([kind, 1, true]);
+  it('loads each server with a goal at once with the minimal verifier, and gives the minimal verifier cost over its own, and that over the twin', async () => {
+    const { withMinimal, againstTwin } = await pairAtOnceWithMinimal(servers, 1, 1, 10);
+    expect([...withMinimal.keys()].sort()).toEqual([...AT_ONCE_WITH_MINIMAL].sort());
+    for (const [kind, rounds] of withMinimal) expect([kind, rounds.length, rounds.every((ratio) => Number.isFinite(ratio) && ratio > 0)]).toEqual([kind, 1, true]);
     // Identical servers: at once, 8-round runs read them 0.95–1.29 apart here.
-    expect(ratios.get('minimalTwin')![0]).toBeGreaterThan(0.5);
-    expect(ratios.get('minimalTwin')![0]).toBeLessThan(2);
+    const twin = withMinimal.get('minimalTwin')![0]!;
+    expect(twin).toBeGreaterThan(0.5);
+    expect(twin).toBeLessThan(2);
+    expect([...againstTwin.keys()].sort()).toEqual(AT_ONCE_WITH_MINIMAL.filter((kind) => kind !== 'minimalTwin').sort());
+    for (const [kind, rounds] of againstTwin) expect(rounds).toEqual([withMinimal.get(kind)![0]! / twin]);
   }, 30_000);
 
   it('stop every process when asked', async () => {
@@ -89,6 +92,13 @@ describe('the receiver bench summary', () => {
     expect(lines.find((line) => line.startsWith('minimal verifier, second process vs first:'))).toContain('100% [101% (98%–103%) at once]');
     // The load-run receiver has no rounds at once here: its rounds in turn, as before.
     expect(lines.find((line) => line.startsWith('receiver, load run vs minimal verifier:'))).toContain('94% [100% (94%–100%)] (goal ≥ 90% by CPU)');
+  });
+
+  it('adds the rounds against the twin when there are some', () => {
+    const againstTwin = atOnce.map((r) => (r.name === SERVER_NAMES.receiver ? { ...r, atOnceAgainstTwin: [0.88, 0.85, 0.86] } : r));
+    const lines = formatReceiverGoals(againstTwin);
+    expect(lines.find((line) => line.startsWith('receiver vs minimal verifier:'))).toContain('83% [87% (86%–88%) at once; 86% (85%–88%) against the twin] (goal ≥ 90% by CPU)');
+    expect(lines.find((line) => line.startsWith('minimal verifier, second process vs first:'))).toContain('100% [101% (98%–103%) at once]');
   });
 
   it('pairs rounds, not medians: a server cheaper in every round is cheaper whatever the drift between rounds', () => {
