@@ -69,9 +69,9 @@ export function formatReceiverGoals(rows: readonly BenchRow[]): string[] {
   const recording = row(SERVER_NAMES.minimalRecording);
   const both = (server: BenchRow | undefined, base: BenchRow | undefined): string =>
     `${ratioPct(server?.rps, base?.rps)} [${pairedCpuRatio(server, base)}]`;
-  // Against the minimal verifier, the CPU figure is the one measured at once when there is one.
   const againstTwin = (server: BenchRow): string =>
     server.atOnceAgainstTwin === undefined ? '' : `; ${formatPaired(server.atOnceAgainstTwin, '%')} against the twin`;
+  // Against the minimal verifier, the CPU figure is the one measured at once when there is one.
   const withMinimal = (server: BenchRow | undefined): string =>
     server?.atOnceWithMinimal === undefined || minimal === undefined
       ? both(server, minimal)
