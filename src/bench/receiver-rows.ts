@@ -85,7 +85,7 @@ export function formatReceiverGoals(rows: readonly BenchRow[]): string[] {
     line('receiver vs minimal verifier:', withMinimal(row(SERVER_NAMES.receiver)), `goal ${receiverGoal} by CPU`),
     line('receiver, load run vs minimal verifier:', withMinimal(row(SERVER_NAMES.loadReceiver)), `goal ${receiverGoal} by CPU`),
     line(`receiver vs minimal keeping ${DEFAULT_KEPT_DELIVERIES}:`, both(row(SERVER_NAMES.receiver), recording), 'both record'),
-    line('minimal verifier, second process vs first:', withMinimal(row(SERVER_NAMES.minimalTwin)), 'identical servers: the noise'),
+    line('minimal verifier, second process vs first:', withMinimal(row(SERVER_NAMES.minimalTwin)), 'identical servers: the noise, and the load-history bias the goals divide out'),
   ];
 }
 

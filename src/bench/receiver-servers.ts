@@ -9,7 +9,8 @@
  *   default (headers, body and event id): what recording alone costs;
  * - receiver: the capturing receiver with its defaults (the suites' receiver);
  * - loadReceiver: the capturing receiver as a load run starts it (src/load/receiver.ts);
- * - minimalTwin: the minimal verifier again, in a second process (the bench's noise floor).
+ * - minimalTwin: the minimal verifier again, in a second process: the bench's noise floor, and,
+ *   loaded as often as the receivers, the minimal verifier their goals are judged against.
  * argv[3] and argv[4] are the certificate and key files every server uses. It sends its URL
  * as {url} once listening, and answers {stats} (the receiver's counters; null for the others)
  * and {close}.
