@@ -3,7 +3,7 @@
  * external, ES modules), ready for `k6 run` or a k6-operator ConfigMap. `svc-harness load`
  * does it before each run; `npm run load:build` (scripts/load-build.ts) does only this.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,7 +22,7 @@ export function scenarioNames(): string[] {
 /** Bundles every scenario; returns name → bundle path. */
 export async function buildLoadScripts(): Promise<Record<string, string>> {
   const names = scenarioNames();
-  await build({
+  const result = await build({
     entryPoints: names.map((name) => join(SCENARIO_DIR, `${name}.ts`)),
     outdir: DIST_DIR,
     bundle: true,
@@ -35,6 +35,25 @@ export async function buildLoadScripts(): Promise<Record<string, string>> {
     minify: false,
     logLevel: 'warning',
     legalComments: 'none',
+    write: false,
   });
+  mkdirSync(DIST_DIR, { recursive: true });
+  for (const file of result.outputFiles) replaceWhole(file.path, file.contents);
   return Object.fromEntries(names.map((name) => [name, join(DIST_DIR, `${name}.js`)]));
+}
+
+/**
+ * Puts `contents` at `path` by renaming a whole file over it, and only when it differs: load
+ * runs side by side (the load tests do) each bundle before starting k6, and k6 reading a
+ * file that esbuild is rewriting in place found "no exported functions in script".
+ */
+export function replaceWhole(path: string, contents: Uint8Array): void {
+  if (sameContents(path, contents)) return;
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, contents);
+  renameSync(partial, path);
+}
+
+function sameContents(path: string, contents: Uint8Array): boolean {
+  return existsSync(path) && readFileSync(path).equals(contents);
 }

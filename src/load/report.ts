@@ -5,7 +5,7 @@ import { maskDeep } from '../secrets/mask.js';
 import type { Comparison } from './baseline.js';
 import { log } from './context.js';
 import type { ScenarioDigest } from './digest.js';
-import { renderHtml, type LoadReport } from './html.js';
+import { formatFigure, renderHtml, type LoadReport } from './html.js';
 import { HARNESS_VERSION } from '../version.js';
 
 
@@ -37,7 +37,10 @@ export function writeLoadReport(reportDir: string, outcome: LoadOutcome): void {
 
 export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[], comparison: Comparison | undefined): void {
   log('');
-  for (const d of digests) log(`${d.passed ? 'passed ' : d.skipped ? 'skipped' : 'FAILED '} ${d.scenario}${d.skipped ?? d.error ? `: ${d.skipped ?? d.error}` : ''}`);
+  for (const d of digests) {
+    const why = d.skipped ?? d.error ?? (d.passed ? undefined : failureReasons(d).join('; '));
+    log(`${d.passed ? 'passed ' : d.skipped ? 'skipped' : 'FAILED '} ${d.scenario}${why ? `: ${why}` : ''}`);
+  }
   if (comparison) {
     for (const row of comparison.rows.filter((r) => r.regression)) {
       log(`REGRESSION ${row.scenario} ${row.figure}: ${row.baseline.toFixed(2)} -> ${row.current.toFixed(2)}`);
@@ -45,4 +48,18 @@ export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[
     log(`baseline: ${comparison.regressions} regression(s) beyond ${(comparison.tolerance * 100).toFixed(0)} % in ${comparison.rows.length} figures`);
   }
   log(`reports: ${join(reportDir, 'summary.json')}, ${join(reportDir, 'report.html')}`);
+}
+
+/**
+ * Why a scenario that ran failed: each failed threshold with the figure it judged, when the
+ * digest has it (a receiver-side threshold of fan-out is printed nowhere else), or k6's exit.
+ */
+export function failureReasons(digest: ScenarioDigest): string[] {
+  const failed = digest.thresholds.filter((t) => !t.ok);
+  if (failed.length === 0) return [`k6 exited ${digest.exitCode ?? 'without an exit code'}`];
+  return failed.map((t) => {
+    const stat = /^[a-z]+(\(\d+(\.\d+)?\))?/.exec(t.expression)?.[0];
+    const figure = stat === undefined ? undefined : digest.figures[`${t.metric} ${stat}`];
+    return `${t.metric} ${t.expression}${figure ? ` (${stat} ${formatFigure(figure)})` : ''}`;
+  });
 }

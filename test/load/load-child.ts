@@ -18,8 +18,17 @@ function k6Available(): string | undefined {
 export const K6_PATH = k6Available();
 export const K6_SKIP_REASON = K6_PATH ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
 
-/** `svc-harness load <args>`, with the k6 found above and the caller's settings only. */
+/**
+ * The latency budgets of the load tests' runs, ten times the scenarios' defaults: these tests
+ * check what the load command does, not how fast a machine shared with the other test files
+ * is. At the defaults, fan-out missed its 1 s p95 in CI with the unit tests beside it, and
+ * read 2.1 s event to arrival here with three busy loops beside it, against 10 ms alone. A
+ * run that proves a latency threshold fails sets the default back (threshold-proofs.ts).
+ */
+export const SHARED_MACHINE_BUDGETS = { LOAD_P95_MS: '5000', LOAD_P99_MS: '10000', LOAD_FANOUT_P95_MS: '10000', LOAD_FANOUT_P99_MS: '20000' };
+
+/** `svc-harness load <args>`, with the k6 found above, the budgets above and the caller's settings only. */
 export async function runLoad(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const exit = await runHarness(['load', ...args], { env: { ...(K6_PATH ? { LOAD_K6_BINARY: K6_PATH } : {}), ...env }, timeoutMs });
+  const exit = await runHarness(['load', ...args], { env: { ...(K6_PATH ? { LOAD_K6_BINARY: K6_PATH } : {}), ...SHARED_MACHINE_BUDGETS, ...env }, timeoutMs });
   return { code: exit.exitCode, output: exit.output };
 }
