@@ -27,9 +27,11 @@ export function segmentArgs(index: number, count: number): string[] {
 /**
  * The whole test's thresholds: the script's options as `k6 inspect` evaluates them with
  * LOAD_INSTANCES=1 (a segment's own thresholds are scaled to its share of the arrivals).
+ * Unlike `k6 run`, `k6 inspect` gives the script no environment variables unless told to:
+ * without the flag, every merged verdict took the default budgets whatever LOAD_P99_MS said.
  */
 export function wholeTestThresholds(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv): ThresholdOptions {
-  const result = spawnSync(k6.path, ['inspect', bundle], { encoding: 'utf8', timeout: INSPECT_TIMEOUT_MS, env: { ...env, LOAD_INSTANCES: '1' } });
+  const result = spawnSync(k6.path, ['inspect', '--include-system-env-vars', bundle], { encoding: 'utf8', timeout: INSPECT_TIMEOUT_MS, env: { ...env, LOAD_INSTANCES: '1' } });
   if (result.status !== 0) throw new Error(`k6 inspect ${bundle} exited ${result.status ?? result.signal}: ${(result.stderr ?? '').slice(0, 500)}`);
   const options = JSON.parse(result.stdout) as { thresholds?: ThresholdOptions | null };
   return options.thresholds ?? {};
