@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { LOAD_RECEIVER_KEPT_DELIVERIES } from '../load/receiver.js';
 import { ReceiverPool } from '../load/receiver-pool.js';
 import { measureCpu } from './cpu.js';
 import { formatPaired } from './ratios.js';
@@ -65,7 +66,8 @@ export async function benchReceiverPool(
 }
 
 async function measurePool(count: number, generator: PoolGenerator, durationSec: number, wrkHeadroom: number): Promise<Omit<PoolRow, 'rpsPerRound'>> {
-  const pool = await ReceiverPool.start(count);
+  // As a load run's fan-out starts it (src/load/receiver.ts): the pool exists for that.
+  const pool = await ReceiverPool.start(count, { maxDeliveriesPerEndpoint: LOAD_RECEIVER_KEPT_DELIVERIES });
   try {
     const { url } = await pool.endpoint('bench', async () => SECRET);
     const warmUp = await load(generator, url, 1); // JIT, TLS, schemas in every process; and the rate to prepare for
