@@ -1,4 +1,5 @@
 import type { SignatureVerdict, TimestampVerdict } from '../signing/index.js';
+import { decodeHead, encodeParsedHead } from './head.js';
 import type { AnswerState, CapturedDelivery } from './types.js';
 import { rebuildVerdicts } from './verdicts.js';
 
@@ -102,7 +103,7 @@ export class DeliveryLog {
     const delivery = this.#young[index & YOUNG_MASK]!;
     this.#young[index & YOUNG_MASK] = undefined;
     if (index - this.#first === this.#columns.capacity) this.#columns = this.#columns.grown(this.#first, index);
-    const head = JSON.stringify([delivery.method, delivery.path, delivery.query, delivery.headers]);
+    const head = encodeParsedHead(delivery.method, delivery.path, delivery.query, delivery.headers);
     const at = this.#slabs.write(head, delivery.rawBody);
     this.#columns.set(index & this.#columns.mask, delivery, at);
     if (delivery.answer === 'pending') {
@@ -132,7 +133,7 @@ export class DeliveryLog {
     const columns = this.#columns;
     const slot = index & columns.mask;
     const bytes = this.#slabs.bytes(columns.slab[slot]!, columns.offset[slot]!, columns.headLength[slot]! + columns.bodyLength[slot]!);
-    const [method, path, query, headers] = JSON.parse(bytes.toString('utf8', 0, columns.headLength[slot]!)) as [string, string, string, CapturedDelivery['headers']];
+    const { method, path, query, headers } = decodeHead(bytes.toString('utf8', 0, columns.headLength[slot]!));
     const rawBody = bytes.subarray(columns.headLength[slot]!);
     const attempt = columns.attempt[slot]!;
     const status = columns.answeredStatus[slot]!;
