@@ -1,4 +1,5 @@
 /** The delivery log (src/receiver/delivery-log.ts): deliveries kept as bytes and columns, read back as they arrived. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryLog, YOUNG_DELIVERIES } from '../../src/receiver/delivery-log.js';
 import type { CapturedDelivery } from '../../src/receiver/index.js';
@@ -206,6 +207,59 @@ describe('DeliveryLog', () => {
     const read = log.list()[0]!;
     expect(read).not.toBe(slow);
     expect(read).toMatchObject({ seq: slow.seq, answer: 'sent', answeredStatus: 503, answeredAfterMs: 4_000 });
+  });
+
+  it('writes a delivery down once it and every one before it are answered, not before', () => {
+    const log = logOf();
+    const slow = appendOne(log);
+    for (let i = 0; i < 5; i++) log.settle(answered(appendOne(log)));
+    // Behind one still pending: nothing written down yet.
+    expect(log.retainedBytes).toBe(0);
+    log.settle(answered(slow, 502));
+    expect(log.retainedBytes).toBeGreaterThan(0);
+
+    const quick = logOf();
+    quick.settle(answered(appendOne(quick)));
+    expect(quick.retainedBytes).toBeGreaterThan(0);
+  });
+
+  it('reads back what a plain list would hold, whatever the order deliveries are appended, answered, read and dropped in', () => {
+    type Step = { kind: 'append'; bodyBytes: number } | { kind: 'settle'; pick: number; status: number } | { kind: 'read' };
+    const step = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ kind: fc.constant('append' as const), bodyBytes: fc.integer({ min: 0, max: 400 }) }) },
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), status: fc.integer({ min: 200, max: 599 }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('read' as const) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 700 }), fc.integer({ min: 1, max: 3 * YOUNG_DELIVERIES }), fc.integer({ min: 500, max: 60_000 }), (steps: Step[], maxDeliveries, maxStoredBytes) => {
+        const log = logOf(maxDeliveries, maxStoredBytes);
+        const kept: CapturedDelivery[] = [];
+        let pending: CapturedDelivery[] = [];
+        let lastRead: readonly CapturedDelivery[] = [];
+        for (const next of steps) {
+          if (next.kind === 'append') {
+            const delivery = captured({ body: JSON.stringify({ id: `evt_${seq + 1}`, pad: 'x'.repeat(next.bodyBytes) }) });
+            log.append(delivery);
+            kept.push(delivery);
+            pending.push(delivery);
+            const bytes = () => kept.reduce((sum, d) => sum + d.rawBody.length, 0);
+            while (kept.length > 1 && (kept.length > maxDeliveries || bytes() > maxStoredBytes)) kept.shift();
+          } else if (next.kind === 'settle' && pending.length > 0) {
+            const delivery = pending[next.pick % pending.length]!;
+            pending = pending.filter((d) => d !== delivery);
+            log.settle(answered(delivery, next.status, next.pick % 1000));
+          } else if (next.kind === 'read') {
+            const read = log.list();
+            // A delivery read once is the same object on every later read.
+            const earlier = new Map(lastRead.map((d) => [d.seq, d]));
+            for (const delivery of read) if (earlier.has(delivery.seq)) expect(delivery).toBe(earlier.get(delivery.seq));
+            lastRead = [...read];
+          }
+        }
+        expect(log.list().map(view)).toEqual(kept.map(view));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('holds buffers for the deliveries it keeps, not for those it dropped', () => {
