@@ -1,4 +1,4 @@
-import { assertUsableSecret } from '../signing/sign.js';
+import { signingKey, type SigningKey } from '../signing/sign.js';
 import { checkRule, resolveAnswer, type ResolvedAnswer } from './answers.js';
 import { DeliveryLog } from './delivery-log.js';
 import { EventIdLedger } from './ledger.js';
@@ -50,7 +50,7 @@ export class ReceiverEndpoint {
   readonly url: string;
 
   // A private field: util.inspect, JSON.stringify and console.log never show it.
-  #secret: string | undefined;
+  #secret: SigningKey | undefined;
   #rules: AnswerRule[] = [];
   readonly #deliveries: DeliveryLog;
   readonly #ledger: EventIdLedger;
@@ -73,8 +73,7 @@ export class ReceiverEndpoint {
 
   /** The signing secret the service returned for this endpoint; kept in memory only. */
   setSecret(secret: string): this {
-    assertUsableSecret(secret);
-    this.#secret = secret;
+    this.#secret = signingKey(secret);
     return this;
   }
 

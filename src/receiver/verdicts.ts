@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { checkTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureVerdict, type TimestampVerdict } from '../signing/index.js';
+import { checkTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureVerdict, type SigningKey, type TimestampVerdict } from '../signing/index.js';
 import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
 import type { DeliveryVerdicts } from './types.js';
 
@@ -51,7 +51,7 @@ class Verdicts implements DeliveryVerdicts {
 export function judgeDelivery(
   rawBody: Buffer,
   headers: IncomingHttpHeaders,
-  secret: string | undefined,
+  secret: string | SigningKey | undefined,
   receivedAtMs: number,
   toleranceSeconds: number,
 ): DeliveryVerdicts {

@@ -1,4 +1,5 @@
-export { signBody, hmacDigest } from './sign.js';
+export { signBody, hmacDigest, signingKey } from './sign.js';
+export type { SigningKey } from './sign.js';
 export { verifySignature } from './verify.js';
 export type { SignatureVerdict, SignatureFailure } from './verify.js';
 export { checkTimestamp, DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './timestamp.js';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { hmacDigest } from './sign.js';
+import { hmacDigest, type SigningKey } from './sign.js';
 
 export type SignatureFailure = 'missing' | 'length' | 'not-lowercase-hex' | 'mismatch';
 export type SignatureVerdict = { ok: true } | { ok: false; reason: SignatureFailure };
@@ -16,7 +16,7 @@ const LOWERCASE_HEX = /^[0-9a-f]+$/;
  * present, right length, lowercase hex, then a constant-time comparison of the bytes.
  */
 export function verifySignature(
-  secret: string,
+  secret: string | SigningKey,
   rawBody: Uint8Array | string,
   signatureHeader: string | undefined,
 ): SignatureVerdict {
