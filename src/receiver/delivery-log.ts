@@ -93,9 +93,9 @@ export class DeliveryLog {
   }
 
   /**
-   * The receiver finished answering `delivery`. Its answer is written down if it was, and it
-   * is written down if every delivery before it is: while its memory is still in the CPU's
-   * caches, rather than when it leaves #young (see the class comment).
+   * The receiver finished answering `delivery`. If it was written down while pending, its
+   * answer is now. If every delivery before it is written down, it is too, with any answered
+   * ones after it: while its memory is still in the CPU's caches (see the class comment).
    */
   settle(delivery: CapturedDelivery): void {
     if (this.#unsettledIndex.size > 0) this.#settleWrittenDown(delivery);
@@ -116,7 +116,7 @@ export class DeliveryLog {
     return this.#list;
   }
 
-  /** Writes the oldest young delivery down. */
+  /** Writes down the oldest delivery not written down yet (in #young). */
   #writeDown(): void {
     const index = this.#written++;
     const delivery = this.#young[index & YOUNG_MASK]!;
@@ -134,7 +134,7 @@ export class DeliveryLog {
     const index = this.#first++;
     if (this.#list.length > 0) this.#list.shift();
     if (index >= this.#written) {
-      // Young: never written down.
+      // Not written down yet: it is only in #young.
       this.#storedBodyBytes -= this.#young[index & YOUNG_MASK]!.rawBody.length;
       this.#young[index & YOUNG_MASK] = undefined;
       this.#written = this.#first;
