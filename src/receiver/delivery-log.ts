@@ -25,12 +25,13 @@ const YOUNG_MASK = YOUNG_DELIVERIES - 1;
  * bench); kept as bytes and numbers, they cost it almost nothing.
  *
  * The newest YOUNG_DELIVERIES are also kept as the objects the receiver answered through;
- * they die young, before the collector has to move most of them. A delivery is written down
- * as soon as it and every one before it are answered, while its memory is still in the CPU's
- * caches: written down as it left #young instead, 128 deliveries later, a delivery cost 3.5–4.4%
- * more CPU in the receiver bench (measured at once). One still pending, or behind one that
- * is, is written down as it leaves #young. So the newest bodies may be held twice, as objects
- * and as bytes: at most YOUNG_DELIVERIES of them.
+ * they die young, before the collector has to move most of them. Once a log has had more
+ * deliveries than that, it writes each down as soon as it and every one before it are
+ * answered, while its memory is still in the CPU's caches: written down as it left #young
+ * instead, 128 deliveries later, a delivery cost 3.5–4.4% more CPU in the receiver bench
+ * (measured at once). One still pending, or behind one that is, is written down as it leaves
+ * #young. So the newest bodies may be held twice, as objects and as bytes: at most
+ * YOUNG_DELIVERIES of them.
  *
  * A delivery written down becomes an object again when it is read (`list()`), once: from then
  * on the same object is returned, so a check that holds one sees its answer settle. While its
@@ -99,7 +100,10 @@ export class DeliveryLog {
    */
   settle(delivery: CapturedDelivery): void {
     if (this.#unsettledIndex.size > 0) this.#settleWrittenDown(delivery);
-    while (this.#writesDown && this.#written < this.#next && this.#young[this.#written & YOUNG_MASK]!.answer !== 'pending') this.#writeDown();
+    // Not before the log has had more than #young holds: a check's endpoint gets a few
+    // deliveries, and a run makes thousands of endpoints, each would hold a 4 KiB slab.
+    if (!this.#writesDown || this.#next <= YOUNG_DELIVERIES) return;
+    while (this.#written < this.#next && this.#young[this.#written & YOUNG_MASK]!.answer !== 'pending') this.#writeDown();
   }
 
   #settleWrittenDown(delivery: CapturedDelivery): void {

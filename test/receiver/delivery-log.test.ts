@@ -209,18 +209,36 @@ describe('DeliveryLog', () => {
     expect(read).toMatchObject({ seq: slow.seq, answer: 'sent', answeredStatus: 503, answeredAfterMs: 4_000 });
   });
 
-  it('writes a delivery down once it and every one before it are answered, not before', () => {
+  it('past its first YOUNG_DELIVERIES, writes a delivery down once it and every one before it are answered, not before', () => {
     const log = logOf();
-    const slow = appendOne(log);
-    for (let i = 0; i < 5; i++) log.settle(answered(appendOne(log)));
-    // Behind one still pending: nothing written down yet.
-    expect(log.retainedBytes).toBe(0);
+    for (let i = 0; i <= YOUNG_DELIVERIES; i++) log.settle(answered(appendOne(log)));
+    // Bodies larger than a slab: each one written down takes a buffer of its own, so the bytes held count them.
+    const large = () => captured({ body: JSON.stringify({ id: `evt_large${seq + 1}`, pad: 'x'.repeat(300_000) }) });
+    const before = log.retainedBytes;
+    const slow = large();
+    log.append(slow);
+    for (let i = 0; i < 3; i++) {
+      const quick = large();
+      log.append(quick);
+      log.settle(answered(quick));
+    }
+    // Behind one still pending: none of the four written down yet.
+    expect(log.retainedBytes).toBe(before);
     log.settle(answered(slow, 502));
-    expect(log.retainedBytes).toBeGreaterThan(0);
+    expect(log.retainedBytes).toBeGreaterThanOrEqual(before + 4 * 300_000);
+    const last = large();
+    log.append(last);
+    log.settle(answered(last));
+    expect(log.retainedBytes).toBeGreaterThanOrEqual(before + 5 * 300_000);
+    expect(log.list().slice(-5).map((d) => d.answeredStatus)).toEqual([502, 204, 204, 204, 204]);
+  });
 
-    const quick = logOf();
-    quick.settle(answered(appendOne(quick)));
-    expect(quick.retainedBytes).toBeGreaterThan(0);
+  it('holds no buffer for a log that has had no more deliveries than the young ones', () => {
+    const log = logOf();
+    for (let i = 0; i < YOUNG_DELIVERIES; i++) log.settle(answered(appendOne(log)));
+    expect(log.retainedBytes).toBe(0);
+    log.settle(answered(appendOne(log)));
+    expect(log.retainedBytes).toBeGreaterThan(0);
   });
 
   it('reads back what a plain list would hold, whatever the order deliveries are appended, answered, read and dropped in', () => {
