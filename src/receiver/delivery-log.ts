@@ -30,8 +30,8 @@ const YOUNG_MASK = YOUNG_DELIVERIES - 1;
  * answered, while its memory is still in the CPU's caches rather than 128 deliveries later,
  * as it leaves #young: in the receiver bench, at once against the later write, that read
  * 0.965 and 0.956 of the CPU a delivery. One still pending, or behind one that is, is written
- * down as it leaves #young. So the newest bodies may be held twice, as objects and as bytes: at most
- * YOUNG_DELIVERIES of them.
+ * down as it leaves #young. So the newest bodies may be held twice, as objects and as bytes:
+ * at most YOUNG_DELIVERIES of them.
  *
  * A delivery written down becomes an object again when it is read (`list()`), once: from then
  * on the same object is returned, so a check that holds one sees its answer settle. While its
