@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { App } from './app.js';
 import type { Environment } from './auth/tokens.js';
 import { TrackedClock } from './clock.js';
-import { createReferenceServer } from './http/server.js';
+import { ConditionedNetwork, hasNetworkConditions, validateNetworkConditions, type NetworkConditions } from './http/conditions.js';
+import { createReferenceServer, type ServerTls } from './http/server.js';
 import { randomBase62 } from './ids.js';
 import type { AttemptRecord } from './webhooks/dispatcher.js';
 import { UndiciSender } from './webhooks/transport.js';
@@ -14,6 +16,8 @@ import { PERSONALITY_NAMES, personalityNamed, type PersonalityName } from './per
 
 export { FAULTS, type FaultName } from './faults.js';
 export { PERSONALITY_NAMES, parsePersonality, type PersonalityName } from './personality.js';
+export type { NetworkConditions, RateLimitOptions, RetryAfterForm } from './http/conditions.js';
+export { referenceOptionsFromEnv, describeConditions, type ReferenceConditions } from './conditions.js';
 
 export interface ReferenceOptions {
   /** Interface to listen on (default 127.0.0.1). */
@@ -29,6 +33,7 @@ export interface ReferenceOptions {
   propagationMs?: number;
   /** Receiver time-out declared in /capabilities (default 2000 ms in staging, 30000 in production). */
   deliveryTimeoutMs?: number;
+  /** The largest time scale a workspace may have, as /capabilities declares it (default 3600). */
   maxTimeScale?: number;
   /** Base URL clients use (behind a port mapping, say), for the URLs the service hands out; default the listening address. */
   publicBaseUrl?: string;
@@ -47,10 +52,23 @@ export interface ReferenceOptions {
    * default anywhere.
    */
   outboundHost?: string;
+  /**
+   * The conditions of a service across a real network (README: "Network conditions"):
+   * added latency, a rate limit on the public API, a fraction of reset connections.
+   */
+  network?: NetworkConditions;
+  /** Serve HTTPS from these PEM files; with `clientCaPath`, only to clients with a certificate from that CA. */
+  tls?: ReferenceTls;
+}
+
+export interface ReferenceTls {
+  certPath: string;
+  keyPath: string;
+  clientCaPath?: string;
 }
 
 export interface RunningReference {
-  /** http://127.0.0.1:PORT, without /v1. */
+  /** http://127.0.0.1:PORT (https:// under `tls`), without /v1. */
   baseUrl: string;
   /** baseUrl + /_control */
   controlUrl: string;
@@ -68,7 +86,12 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const clock = new TrackedClock();
   const controlToken = opts.controlToken ?? 'ctl_' + randomBase62(40);
   const log = opts.quiet ? () => undefined : (line: string) => process.stderr.write(line + '\n');
-  const outbound = new Outbound(opts.outboundHost);
+  const tls = opts.tls ? readTls(opts.tls) : undefined;
+  if (opts.network) validateNetworkConditions(opts.network);
+  const network = hasNetworkConditions(opts.network) ? opts.network : undefined;
+  // The store is the app's, made below: the conditions only read it when a request arrives.
+  let conditions: ConditionedNetwork | undefined;
+  const outbound = new Outbound(opts.outboundHost, network ? () => conditions!.beforeConnect() : undefined);
   const app = new App({
     environment,
     nodes: opts.nodes ?? 3,
@@ -81,7 +104,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     onAttempt: opts.onDeliveryAttempt,
     personality: personalityNamed(opts.personality),
   });
-  const server = createReferenceServer(app, Buffer.from(controlToken, 'utf8'), log);
+  if (network) conditions = new ConditionedNetwork(network, { store: app.store });
+  const server = createReferenceServer(app, Buffer.from(controlToken, 'utf8'), log, { conditions, tls });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -90,9 +114,12 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     });
   });
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const baseUrl = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   app.publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '') ?? baseUrl;
-  const sweep = setInterval(() => app.nodes.sweep(), 10_000);
+  const sweep = setInterval(() => {
+    app.nodes.sweep();
+    conditions?.sweep();
+  }, 10_000);
   sweep.unref();
 
   let closing: Promise<void> | null = null;
@@ -103,6 +130,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
+        conditions?.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         clock.cancelAll();
@@ -112,5 +140,20 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       })();
       return closing;
     },
+  };
+}
+
+function readTls(tls: ReferenceTls): ServerTls {
+  const read = (what: string, path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new Error(`tls.${what}: cannot read ${path}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    cert: read('certPath', tls.certPath),
+    key: read('keyPath', tls.keyPath),
+    ...(tls.clientCaPath !== undefined ? { clientCa: read('clientCaPath', tls.clientCaPath) } : {}),
   };
 }

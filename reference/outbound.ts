@@ -4,10 +4,17 @@
 // own loopback address, so a run that does not announce a reachable receiver and
 // identity provider (RECEIVER_/IDP_ settings) goes wrong here as it would against such a
 // service (README: "Reaching your service").
+// Under added latency (network conditions) every connection starts that much later.
 
 export class Outbound {
-  /** `onlyHost`: a host name or address as a URL carries it (IPv6 with or without brackets). */
-  constructor(private readonly onlyHost?: string) {}
+  /**
+   * `onlyHost`: a host name or address as a URL carries it (IPv6 with or without brackets).
+   * `beforeConnect`: awaited before each connection is opened (the added latency).
+   */
+  constructor(
+    private readonly onlyHost?: string,
+    readonly beforeConnect: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /** Why a connection to `url` is refused, or undefined when it is allowed. */
   refusal(url: URL): string | undefined {
@@ -19,6 +26,7 @@ export class Outbound {
   readonly fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const refusal = this.refusal(new URL(input));
     if (refusal) throw new TypeError(`fetch failed: ${refusal}`);
+    await this.beforeConnect();
     return fetch(input, init);
   };
 }

@@ -88,6 +88,7 @@ const PROBLEM_TITLES: Record<string, string> = {
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   internal_error: 'Internal error',
+  rate_limited: 'Too many requests',
 };
 
 /** Alternate personality: a non-authentication error as RFC 9457 problem details. */

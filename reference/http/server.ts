@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { App } from '../app.js';
 import { handleControlRequest } from '../control/router.js';
 import { clockAheadMs, parseFaultPrefix } from '../faults.js';
+import type { ConditionedNetwork } from './conditions.js';
 import { handlePublicRequest } from './public-api.js';
 import { sendControlError, sendPublicError, setRequestId, type RequestContext } from './respond.js';
 import { NO_FAULTS } from '../faults.js';
@@ -10,14 +12,37 @@ import { NO_FAULTS } from '../faults.js';
 // One node:http server for the public API (/v1) and the control interface (/_control),
 // either behind an optional /faults/<names> prefix. Each new TCP connection is pinned
 // to one of the in-process nodes (round-robin); a kept-alive connection stays there.
+// Optionally HTTPS (with or without client certificates) and behind network conditions.
 
 const CONTROL_PREFIX = '/_control';
 
-export function createReferenceServer(app: App, controlToken: Buffer, log: (line: string) => void): Server {
-  const nodeOfSocket = new WeakMap<Socket, number>();
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 });
+export interface ServerTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** When set, a client must present a certificate issued by this CA; the handshake fails otherwise. */
+  clientCa?: string | Buffer;
+}
 
-  server.on('connection', (socket: Socket) => {
+export interface ReferenceServerOptions {
+  conditions?: ConditionedNetwork;
+  tls?: ServerTls;
+}
+
+export function createReferenceServer(app: App, controlToken: Buffer, log: (line: string) => void, options: ReferenceServerOptions = {}): Server {
+  const nodeOfSocket = new WeakMap<Socket, number>();
+  const timeouts = { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 };
+  const { tls, conditions } = options;
+  const server: Server = tls
+    ? createHttpsServer({
+        ...timeouts,
+        cert: tls.cert,
+        key: tls.key,
+        ...(tls.clientCa !== undefined ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
+      })
+    : createServer(timeouts);
+
+  // Under TLS a request's socket is the TLS socket, not the TCP one 'connection' sees.
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     nodeOfSocket.set(socket, app.nodes.assign());
   });
 
@@ -25,12 +50,15 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
     const requestId = app.personality.newId('req_');
     setRequestId(res, requestId);
     const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality };
-    route(app, controlToken, req, res, ctx).catch((error: unknown) => {
-      // Never a crash: an unexpected exception is a 500 with the usual error body.
-      log(`reference: unexpected error on ${req.method} ${ctx.faultPrefix}…: ${(error as Error)?.stack ?? String(error)}`);
-      if (!res.headersSent) sendPublicError(res, ctx, NO_FAULTS, 500, 'internal_error', 'unexpected error');
-      else res.destroy();
-    });
+    const handle = () =>
+      route(app, controlToken, req, res, ctx).catch((error: unknown) => {
+        // Never a crash: an unexpected exception is a 500 with the usual error body.
+        log(`reference: unexpected error on ${req.method} ${ctx.faultPrefix}…: ${(error as Error)?.stack ?? String(error)}`);
+        if (!res.headersSent) sendPublicError(res, ctx, NO_FAULTS, 500, 'internal_error', 'unexpected error');
+        else res.destroy();
+      });
+    if (conditions) conditions.handle(req, res, ctx, handle);
+    else void handle();
   });
 
   // Requests node's parser refuses (oversized headers, garbage) still get a JSON 4xx.

@@ -31,6 +31,12 @@ export class UndiciSender implements DeliverySender {
   async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, method: 'POST' | 'PUT' = 'POST'): Promise<SendOutcome> {
     const refusal = this.outbound.refusal(url);
     if (refusal) return { kind: 'error', reason: refusal };
+    try {
+      await this.outbound.beforeConnect();
+    } catch (error) {
+      return { kind: 'error', reason: (error as Error).message };
+    }
+    // The receiver's time-out runs from here: the added latency is the network's, not the receiver's.
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {

@@ -15,6 +15,14 @@ const SETTINGS: SettingHelp[] = [
   { name: 'REFERENCE_CONTROL_TOKEN', description: 'the control token; default random' },
   { name: 'REFERENCE_PERSONALITY', description: 'reference, or alternate: the other reasonable choice wherever the spec leaves one open', default: 'reference' },
   { name: 'REFERENCE_OUTBOUND_HOST', description: 'deliver webhooks and fetch JWKS only from this host, as a service on another machine would; default anywhere' },
+  { name: 'REFERENCE_LATENCY_MS', description: 'added to every round trip (API, control, deliveries, JWKS fetches), ms, optionally ± a jitter: 60 or 60,5' },
+  { name: 'REFERENCE_RATE_LIMIT', description: 'token buckets on /v1, requests/s: 10/workspace,50/client[,retry-after=seconds|date|none]' },
+  { name: 'REFERENCE_RESET_FRACTION', description: 'fraction of /v1 requests whose connection is reset before they are handled, e.g. 0.01' },
+  { name: 'REFERENCE_SEED', description: 'seeds which requests are reset and the jitter', default: '1' },
+  { name: 'REFERENCE_MAX_TIME_SCALE', description: 'the largest time scale a workspace may have', default: '3600' },
+  { name: 'REFERENCE_TLS_CERT', description: 'serve HTTPS with this PEM certificate (with REFERENCE_TLS_KEY)' },
+  { name: 'REFERENCE_TLS_KEY', description: 'the PEM private key of REFERENCE_TLS_CERT' },
+  { name: 'REFERENCE_TLS_CLIENT_CA', description: 'require a client certificate issued by this PEM CA (mutual TLS)' },
   { name: 'REFERENCE_TOKEN_FILE', description: 'where the control token is written (mode 0600)', default: 'reports/reference-control-token' },
 ];
 
@@ -32,10 +40,12 @@ async function runReference(): Promise<number> {
     throw new SettingsError(`REFERENCE_ENVIRONMENT must be staging or production, got "${environment}"`);
   }
   // Imported here: the reference is not needed by any other command's start-up.
-  const { startReference, parsePersonality } = await import('../../../reference/index.js');
+  const { startReference, parsePersonality, referenceOptionsFromEnv, describeConditions } = await import('../../../reference/index.js');
   let personality: ReturnType<typeof parsePersonality>;
+  let conditions: ReturnType<typeof referenceOptionsFromEnv>;
   try {
     personality = parsePersonality(process.env.REFERENCE_PERSONALITY);
+    conditions = referenceOptionsFromEnv(process.env);
   } catch (error) {
     throw new SettingsError((error as Error).message);
   }
@@ -46,6 +56,7 @@ async function runReference(): Promise<number> {
     controlToken: process.env.REFERENCE_CONTROL_TOKEN || undefined,
     personality,
     outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
+    ...conditions,
   });
   const tokenFile = resolve(process.env.REFERENCE_TOKEN_FILE ?? 'reports/reference-control-token');
   mkdirSync(dirname(tokenFile), { recursive: true });
@@ -59,6 +70,7 @@ async function runReference(): Promise<number> {
       `  base URL:           ${reference.baseUrl}`,
       `  control URL:        ${reference.controlUrl}`,
       `  control token file: ${tokenFile}`,
+      ...describeConditions(conditions).map((line) => `  ${line}`),
       `  e.g. SVC_BASE_URL=${reference.baseUrl} SVC_CONTROL_URL=${reference.controlUrl} SVC_CONTROL_TOKEN="$(cat ${tokenFile})"`,
       'Ctrl-C to stop.',
       '',
