@@ -63,20 +63,36 @@ export class ControlError extends HarnessError {
   }
 }
 
-export type HttpFailureKind = 'timeout' | 'network' | 'too-large';
+export type HttpFailureKind = 'timeout' | 'network' | 'rate-limited' | 'too-large';
+
+const HTTP_CODES = { timeout: 'ERR_HTTP_TIMEOUT', network: 'ERR_HTTP_NETWORK', 'rate-limited': 'ERR_HTTP_RATE_LIMITED', 'too-large': 'ERR_HTTP_TOO_LARGE' } as const;
 
 /** A request to the target that got no usable answer. */
 export class HttpError extends HarnessError {
   override name = 'HttpError';
-  readonly code: `ERR_HTTP_${'TIMEOUT' | 'NETWORK' | 'TOO_LARGE'}`;
+  readonly code: (typeof HTTP_CODES)[HttpFailureKind];
 
   constructor(
     message: string,
     readonly kind: HttpFailureKind,
   ) {
     super(message);
-    this.code = kind === 'timeout' ? 'ERR_HTTP_TIMEOUT' : kind === 'network' ? 'ERR_HTTP_NETWORK' : 'ERR_HTTP_TOO_LARGE';
+    this.code = HTTP_CODES[kind];
   }
+
+  /**
+   * The network kept the answer away (refused, reset, timed out, still rate-limited after
+   * the retries): it says nothing about conformance, so a check that meets one ends `error`.
+   * A body over the cap is an answer, and stays the target's.
+   */
+  get unanswered(): boolean {
+    return this.kind !== 'too-large';
+  }
+}
+
+/** Whether `error` is a request that got no answer for reasons of the network (HttpError.unanswered). */
+export function isUnanswered(error: unknown): error is HttpError {
+  return error instanceof HttpError && error.unanswered;
 }
 
 /** The suites and the catalog disagree: a check declared in the wrong suite or twice, an area without a suite. */

@@ -5,6 +5,7 @@
  */
 import { CheckFailure, CheckSkip } from '../errors.js';
 import { mask, maskDeep } from '../secrets/mask.js';
+import type { NetworkTally } from '../http/tally.js';
 
 /** What a check leaves for the reports. */
 export interface CheckMeta {
@@ -12,6 +13,10 @@ export interface CheckMeta {
   detail?: string;
   measurements?: Record<string, unknown>;
   skipReason?: string;
+  /** Why the check reached no verdict (the network kept an answer away): its verdict is `error`. */
+  errorReason?: string;
+  /** What the network cost the check (src/http/tally.ts). */
+  network?: NetworkTally;
 }
 
 export class CheckRecord<Spec extends { id: string } = { id: string }> {
@@ -41,11 +46,13 @@ export class CheckRecord<Spec extends { id: string } = { id: string }> {
     throw new CheckSkip(reason);
   }
 
-  toMeta(skipReason?: string): CheckMeta {
+  toMeta(skipReason?: string, errorReason?: string, network?: NetworkTally): CheckMeta {
     const meta: CheckMeta = { checkId: this.spec.id };
     if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
     if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);
     if (skipReason) meta.skipReason = mask(skipReason);
+    if (errorReason) meta.errorReason = mask(errorReason);
+    if (network) meta.network = maskDeep(network) as NetworkTally;
     return meta;
   }
 }

@@ -4,6 +4,7 @@ import { CheckFailure, CheckSkip } from '../errors.js';
 import { verdictOf, type CheckResult } from '../report/model.js';
 import { mask } from '../secrets/mask.js';
 import type { CheckMeta } from './record.js';
+import type { NetworkTally } from '../http/tally.js';
 
 export interface CheckIdentity {
   id: string;
@@ -13,7 +14,7 @@ export interface CheckIdentity {
   area: string;
 }
 
-export type CheckState = 'passed' | 'failed' | 'skipped';
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'errored';
 
 export interface SettledCheck {
   state: CheckState;
@@ -26,7 +27,8 @@ export interface SettledCheck {
 export function checkResult(spec: CheckIdentity, settled: SettledCheck): CheckResult {
   // A failure names the rule it holds the target to, so that an implementer can argue with it.
   const failure = settled.failure && `${settled.failure} (rule: ${spec.clause})`;
-  const detail = [failure, settled.meta?.skipReason, settled.meta?.detail].filter(Boolean).join('; ');
+  const errorReason = settled.meta?.errorReason && `no verdict: ${settled.meta.errorReason}`;
+  const detail = [errorReason, failure, settled.meta?.skipReason, settled.meta?.detail].filter(Boolean).join('; ');
   const result: CheckResult = {
     id: spec.id,
     title: spec.title,
@@ -37,8 +39,15 @@ export function checkResult(spec: CheckIdentity, settled: SettledCheck): CheckRe
     area: spec.area,
   };
   if (detail) result.detail = mask(detail);
-  if (settled.meta?.measurements) result.measurements = settled.meta.measurements;
+  const network = settled.meta?.network;
+  const measurements = { ...settled.meta?.measurements, ...(network && networkMattered(network) ? { network } : {}) };
+  if (Object.keys(measurements).length > 0) result.measurements = measurements;
   return result;
+}
+
+/** Whether the network did more than carry the check's requests: worth a line in its measurements. */
+function networkMattered(network: NetworkTally): boolean {
+  return network.rate_limited + network.resent + network.unanswered > 0;
 }
 
 /**

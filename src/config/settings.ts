@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { SettingsError } from '../errors.js';
 import { describeFields, type SettingHelp } from './describe.js';
 import { readSettingSources } from './sources.js';
-import { baseUrl, credential, envList, firstIssue, flag, integer, ownedSettings, port, positiveMs, readableFile } from './validators.js';
+import { baseUrl, credential, decimal, envList, firstIssue, flag, integer, ownedSettings, port, positiveMs, readableFile } from './validators.js';
+import type { NetworkOptions } from '../http/dispatcher.js';
 
 export { readSettingSources, SettingsError };
 
@@ -16,6 +17,9 @@ const FIELDS = z.object({
     SVC_CONTROL_URL: baseUrl('SVC_CONTROL_URL').optional().describe('its control interface (contracts/control-interface.md)'),
     SVC_CONTROL_TOKEN: credential('SVC_CONTROL_TOKEN').optional().describe('bearer token of the control interface'),
     SVC_TOKEN: credential('SVC_TOKEN').optional().describe('a ready-made bearer token, for runs without a control interface'),
+    SVC_CA_CERT: readableFile('SVC_CA_CERT').optional().describe("PEM file of certificate authorities trusted for the API and control interface, besides the system's"),
+    SVC_CLIENT_CERT: readableFile('SVC_CLIENT_CERT').optional().describe('PEM client certificate (mutual TLS) for the API and control interface'),
+    SVC_CLIENT_KEY: readableFile('SVC_CLIENT_KEY').optional().describe('PEM private key of SVC_CLIENT_CERT'),
     SVC_IMAGE: z.string().min(1, 'SVC_IMAGE is empty').optional().describe('a container image of the service to start and certify (testcontainers)'),
     SVC_IMAGE_API_PORT: port('SVC_IMAGE_API_PORT').default(8080).describe("the image's API port"),
     SVC_IMAGE_CONTROL_PORT: port('SVC_IMAGE_CONTROL_PORT').optional().describe("the image's control port; default: the API port"),
@@ -42,6 +46,8 @@ const FIELDS = z.object({
     CERTIFY_REPORT_DIR: z.string().min(1).default('reports/latest').describe('where report.json, junit.xml, report.md and report.html go'),
     CERTIFY_MIN_COVERAGE: integer('CERTIFY_MIN_COVERAGE', 0, 100).default(0).describe("percent of the tier's must checks that must run with a verdict (not skip); fewer fails the run (exit 1)"),
     CERTIFY_CONTROL_ADAPTER: readableFile('CERTIFY_CONTROL_ADAPTER').optional().describe('a module (.ts or .js) implementing the control operations, used instead of SVC_CONTROL_URL (README: Control adapters)'),
+    CERTIFY_RATE_LIMIT: decimal('CERTIFY_RATE_LIMIT', 0.1, 100_000).optional().describe('most requests a second the whole run sends to the public API; 429s slow it further; default unlimited (429s still pace it)'),
+    CERTIFY_CONCURRENCY: integer('CERTIFY_CONCURRENCY', 1, 256).default(32).describe('most checks running at once'),
     CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });
@@ -62,12 +68,25 @@ const SCHEMA = FIELDS.superRefine((settings, ctx) => {
     if (Boolean(settings.RECEIVER_TLS_CERT) !== Boolean(settings.RECEIVER_TLS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['RECEIVER_TLS_KEY'], message: 'RECEIVER_TLS_CERT and RECEIVER_TLS_KEY must be given together' });
     }
+    if (Boolean(settings.SVC_CLIENT_CERT) !== Boolean(settings.SVC_CLIENT_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['SVC_CLIENT_KEY'], message: 'SVC_CLIENT_CERT and SVC_CLIENT_KEY must be given together' });
+    }
     if (Boolean(settings.IDP_TLS_CERT) !== Boolean(settings.IDP_TLS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['IDP_TLS_KEY'], message: 'IDP_TLS_CERT and IDP_TLS_KEY must be given together' });
     }
   });
 
 export type Settings = z.output<typeof SCHEMA>;
+
+/** How the target is reached, from SVC_CA_CERT and SVC_CLIENT_CERT/KEY (proxies come from the environment). */
+export function networkOf(settings: Settings, insecureTls = false): NetworkOptions {
+  return {
+    ...(settings.SVC_CA_CERT ? { caCertPath: settings.SVC_CA_CERT } : {}),
+    ...(settings.SVC_CLIENT_CERT ? { clientCertPath: settings.SVC_CLIENT_CERT } : {}),
+    ...(settings.SVC_CLIENT_KEY ? { clientKeyPath: settings.SVC_CLIENT_KEY } : {}),
+    ...(insecureTls ? { insecureTls } : {}),
+  };
+}
 
 export function settingsHelp(): SettingHelp[] {
   return describeFields(FIELDS.shape);

@@ -7,6 +7,7 @@
  * every secret it receives is registered for masking before anything can print it.
  */
 import { HttpClient, type HttpResponse } from '../http/client.js';
+import type { NetworkOptions } from '../http/dispatcher.js';
 import { registerSecret } from '../secrets/mask.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../ids.js';
 import { ControlError } from '../errors.js';
@@ -25,6 +26,8 @@ import type {
 
 export interface ControlClientOptions {
   timeoutMs?: number;
+  /** Proxy, certificate authorities and client certificate (SVC_CA_CERT, SVC_CLIENT_CERT/KEY). */
+  network?: NetworkOptions;
   onCreated?: (resource: Resource) => void;
   onRemoved?: (resource: Resource) => void;
   /** Called before a creating request is sent; what it returns is called once its outcome is recorded. */
@@ -65,7 +68,8 @@ export class ControlClient implements ControlAdapter {
     private readonly options: ControlClientOptions = {},
   ) {
     registerSecret(controlToken);
-    this.http = new HttpClient(controlUrl, { timeoutMs: options.timeoutMs ?? 15_000 });
+    // The contract sets no rate limit on the control interface: a 429 from it is still waited out, never paced for.
+    this.http = new HttpClient(controlUrl, { ...options.network, timeoutMs: options.timeoutMs ?? 15_000, paced: false });
   }
 
   async capabilities(): Promise<Capabilities> {

@@ -1,13 +1,23 @@
 /**
  * The harness's HTTP client for the service's public API and control interface.
  *
- * Every request is bounded: a whole-request time-out, a cap on the response body,
- * and no redirects followed. Requests go over a kept-alive pool by default; `fresh`
- * opens a new connection for one request, so that checks can reach backends a kept-alive
- * connection would never see (token caches per node, for example).
+ * Every request is bounded: a time-out per attempt, a cap on the response body, no redirects
+ * followed, and a bounded budget of resends. The network is not the target's answer: a 429 is
+ * waited out and sent again (src/http/retry-policy.ts), a request without an answer is sent
+ * again where that is safe, and the client paces itself under the limits it meets
+ * (src/http/pacing.ts). What that cost is counted for the check that sent it (./tally.ts).
+ * Requests go over a kept-alive pool by default; `fresh` opens a new connection for one
+ * request, so that checks can reach backends a kept-alive connection would never see
+ * (token caches per node, for example).
  */
-import { Agent, Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { HttpError } from '../errors.js';
+import { sleep } from '../clock/wait.js';
+import { createDispatcher, tlsOptions, type NetworkOptions, type TlsOptions } from './dispatcher.js';
+import { laneOf } from './lanes.js';
+import { Pacer } from './pacing.js';
+import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
+import { currentTally, type NetworkTally } from './tally.js';
 
 export interface HttpResponse {
   status: number;
@@ -16,7 +26,10 @@ export interface HttpResponse {
   text: string;
   /** Parsed body when it is valid JSON, else undefined. */
   json: unknown;
+  /** The round trip of the attempt that was answered (waits before it not included). */
   durationMs: number;
+  /** When that attempt was sent (performance.now()): later than the call when it waited. */
+  sentAtMs: number;
 }
 
 export interface HttpRequest {
@@ -27,18 +40,33 @@ export interface HttpRequest {
   body?: string | Buffer;
   /** Serialised as the body with `Content-Type: application/json`. */
   json?: unknown;
+  /** Time-out of each attempt. */
   timeoutMs?: number;
   /** Use a new connection for this request only. */
   fresh?: boolean;
+  /**
+   * Whether sending the request twice is harmless, when it got no answer; default: by its
+   * method (GET, PUT, DELETE… yes; POST no). A POST a check repeats harmlessly may say so.
+   */
+  idempotent?: boolean;
 }
 
-export interface HttpClientOptions {
+export interface HttpClientOptions extends NetworkOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
-  /** Accept self-signed certificates (loopback targets only). */
-  insecureTls?: boolean;
+  /**
+   * Most requests a second this client sends (CERTIFY_RATE_LIMIT); a 429 slows it further.
+   * Without it, the client still slows down where 429s say so.
+   */
+  rateLimit?: number;
+  /** Whether to pace at all: the public API yes, the control interface (never rate-limited by contract) no. */
+  paced?: boolean;
+  /**
+   * Whether to wait out 429s and resend what got no answer (default yes). The harness playing
+   * the service (src/receiver-cert) judges each answer of a receiver as it comes: no.
+   */
+  resend?: boolean;
 }
-
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -47,10 +75,13 @@ export class HttpClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly pool: Agent;
+  private readonly pool: Dispatcher;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
-  private readonly connectOptions: { rejectUnauthorized: boolean };
+  private readonly tls: TlsOptions;
+  private readonly env: NodeJS.ProcessEnv | undefined;
+  private readonly pacer: Pacer | undefined;
+  private readonly resend: boolean;
 
   constructor(baseUrl: string, options: HttpClientOptions = {}) {
     const url = new URL(baseUrl);
@@ -59,14 +90,70 @@ export class HttpClient {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.connectOptions = { rejectUnauthorized: !options.insecureTls };
-    // HTTP/1.1 only, as with undici 7: undici 8 speaks HTTP/2 wherever TLS offers it (ALPN),
-    // and the checks are written against HTTP/1.1 (`fresh` means a new connection, and the
-    // pool's 64 connections would become one multiplexed one).
-    this.pool = new Agent({ connections: 64, keepAliveTimeout: 10_000, connect: this.connectOptions, allowH2: false });
+    this.tls = tlsOptions(options);
+    this.env = options.env;
+    this.pool = createDispatcher(this.tls, this.env, { connections: 64, keepAliveTimeout: 10_000 });
+    this.pacer = options.paced === false || options.resend === false ? undefined : new Pacer(options.rateLimit);
+    this.resend = options.resend !== false;
   }
 
+  /** The request's answer, after waiting out 429s and resending what got no answer where safe. */
   async request(req: HttpRequest): Promise<HttpResponse> {
+    const method = req.method ?? 'GET';
+    const what = `${method} ${req.path}`;
+    const lane = laneOf(req.headers);
+    const tally = currentTally();
+    let rateLimited = 0;
+    let waitedForLimitsMs = 0;
+    let resends = 0;
+    while (true) {
+      await this.pace(lane, tally);
+      count(tally, 'requests', 1);
+      let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string };
+      try {
+        outcome = await this.attempt(req, method, what);
+      } catch (error) {
+        if (!(error instanceof Unanswerable)) throw error;
+        if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind));
+        outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
+      }
+      if ('status' in outcome && (outcome.status !== 429 || !this.resend)) {
+        this.pacer?.answered(lane);
+        return outcome;
+      }
+      if ('status' in outcome) {
+        rateLimited += 1;
+        count(tally, 'rate_limited', 1);
+        const { waitMs } = rateLimitWaitMs(outcome.headers['retry-after'], Date.now(), rateLimited);
+        this.pacer?.limited(lane, waitMs);
+        if (rateLimited > RATE_LIMIT_RETRIES || waitMs > MAX_RETRY_AFTER_MS || waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS) {
+          throw unanswered(tally, new HttpError(`${what}: still 429 after ${rateLimited} answers and ${Math.round(waitedForLimitsMs / 1000)} s of waiting (Retry-After ${outcome.headers['retry-after'] ?? 'absent'})`, 'rate-limited'));
+        }
+        waitedForLimitsMs += waitMs;
+        await wait(waitMs, tally);
+      } else {
+        resends += 1;
+        if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, { kind: outcome.unanswered, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) }, req.idempotent)) {
+          const tried = resends > 1 ? ` (sent ${resends} times)` : '';
+          throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered));
+        }
+        await wait(networkBackoffMs(resends), tally);
+      }
+      count(tally, 'resent', 1);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy().catch(() => undefined);
+  }
+
+  private async pace(lane: string | undefined, tally: NetworkTally | undefined): Promise<void> {
+    const waitMs = this.pacer?.reserve(lane) ?? 0;
+    if (waitMs > 0) await wait(waitMs, tally);
+  }
+
+  /** One attempt: its answer, or an Unanswerable saying why there was none. */
+  private async attempt(req: HttpRequest, method: string, what: string): Promise<HttpResponse> {
     const headers: Record<string, string | string[]> = { ...req.headers };
     let body = req.body;
     if (req.json !== undefined) {
@@ -74,43 +161,74 @@ export class HttpClient {
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const dispatcher: Dispatcher = req.fresh ? new Client(this.origin, { connect: this.connectOptions, pipelining: 0, allowH2: false }) : this.pool;
-    const started = performance.now();
+    const dispatcher = req.fresh ? createDispatcher(this.tls, this.env, { connections: 1, keepAliveTimeout: 1 }) : this.pool;
+    const sentAtMs = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await dispatcher.request({
         origin: this.origin,
         path: this.basePath + req.path,
-        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        method: method as Dispatcher.HttpMethod,
         headers,
         body,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await readCapped(res.body, this.maxBodyBytes, `${req.method ?? 'GET'} ${req.path}`);
+      const text = await readCapped(res.body, this.maxBodyBytes, what);
       return {
         status: res.statusCode,
         headers: flattenHeaders(res.headers),
         text,
         json: parseJson(text),
-        durationMs: performance.now() - started,
+        durationMs: performance.now() - sentAtMs,
+        sentAtMs,
       };
     } catch (error) {
       if (error instanceof HttpError) throw error;
       const name = (error as Error).name;
       if (signal.aborted || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError') {
-        throw new HttpError(`${req.method ?? 'GET'} ${req.path}: no complete answer within ${timeoutMs} ms`, 'timeout');
+        throw new Unanswerable(`${what}: no complete answer within ${timeoutMs} ms`, 'timeout');
       }
-      throw new HttpError(`${req.method ?? 'GET'} ${req.path}: ${(error as Error).message}`, 'network');
+      throw new Unanswerable(`${what}: ${(error as Error).message}`, 'network', errorCodeOf(error));
     } finally {
-      if (req.fresh) await (dispatcher as Client).destroy().catch(() => undefined);
+      if (req.fresh) await dispatcher.destroy().catch(() => undefined);
     }
   }
+}
 
-  async close(): Promise<void> {
-    await this.pool.destroy().catch(() => undefined);
+/** Why one attempt got no answer (internal: the request may still be sent again). */
+class Unanswerable extends Error {
+  constructor(
+    message: string,
+    readonly kind: Unanswered,
+    readonly errorCode?: string,
+  ) {
+    super(message);
   }
+}
+
+/** The system or undici error code of a failed attempt, from the error or its cause. */
+function errorCodeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException)?.code ?? ((error as { cause?: NodeJS.ErrnoException })?.cause?.code);
+  return typeof code === 'string' ? code : undefined;
+}
+
+function count(tally: NetworkTally | undefined, field: 'requests' | 'rate_limited' | 'resent', by: number): void {
+  if (tally) tally[field] += by;
+}
+
+async function wait(ms: number, tally: NetworkTally | undefined): Promise<void> {
+  if (tally) tally.waited_ms += Math.round(ms);
+  await sleep(ms);
+}
+
+function unanswered(tally: NetworkTally | undefined, error: HttpError): HttpError {
+  if (tally) {
+    tally.unanswered += 1;
+    tally.first_unanswered ??= error.message;
+  }
+  return error;
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, what: string): Promise<string> {

@@ -6,7 +6,7 @@
  * Every exchange is logged for the status and latency checks, and every Date header
  * feeds the clock-offset estimate.
  */
-import { BudgetExhausted, HttpError } from '../errors.js';
+import { BudgetExhausted, HttpError, type HttpFailureKind } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { signBody } from '../signing/index.js';
 import { ClockOffset } from '../clock/date-offset.js';
@@ -22,7 +22,7 @@ export interface Exchange {
   label: string;
   /** HTTP status, or null when no answer came (time-out, connection error). */
   status: number | null;
-  error?: 'timeout' | 'network' | 'too-large';
+  error?: HttpFailureKind;
   errorMessage?: string;
   headers: Record<string, string>;
   /** Harness wall clock (ms) just before sending and on receipt of the answer. */
@@ -79,7 +79,7 @@ export class DeliverySender {
     this.#secret = options.secret;
     this.timeoutMs = options.timeoutMs;
     const url = new URL(options.url);
-    const clientOptions = { timeoutMs: options.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, insecureTls: options.insecureTls };
+    const clientOptions = { timeoutMs: options.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, insecureTls: options.insecureTls, resend: false };
     this.#client = new HttpClient(url.origin, clientOptions);
     this.#path = `${url.pathname}${url.search}`;
     if (options.countUrl !== undefined) {

@@ -97,7 +97,7 @@ function side(report: RunReport, label: string): RunSide {
     startedAt: report.started_at ?? '',
     finishedAt: report.finished_at ?? '',
     tier: report.tier ?? '',
-    summary: report.summary,
+    summary: { error: 0, ...report.summary },
     outcome: runVerdict(report),
   };
 }
@@ -155,7 +155,7 @@ export function diffReports(a: RunReport, b: RunReport, labels: [string, string]
 
 // --- Rendering ---------------------------------------------------------------------------
 
-const summaryText = (s: RunSide) => `${s.summary.pass} pass, ${s.summary.fail} fail, ${s.summary.warn} warn, ${s.summary.skip} skip`;
+const summaryText = (s: RunSide) => `${s.summary.pass} pass, ${s.summary.fail} fail, ${s.summary.warn} warn, ${s.summary.skip} skip, ${s.summary.error} error`;
 const verdictText = (v: Verdict | undefined) => (v ? v.toUpperCase() : 'absent');
 
 export function formatFigure(ms: number | undefined): string {
@@ -216,14 +216,14 @@ body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1a1a1a;max-wi
 h1{font-size:1.5rem} h2{font-size:1.15rem;margin-top:1.8rem;border-bottom:2px solid #222}
 table{border-collapse:collapse;margin:.5rem 0} th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.v-fail{color:#a10d0d;font-weight:700} .v-warn{color:#7a5000;font-weight:700} .v-pass{color:#05612a;font-weight:700} .v-skip,.v-absent{color:#555;font-weight:700}
+.v-fail{color:#a10d0d;font-weight:700} .v-warn{color:#7a5000;font-weight:700} .v-pass{color:#05612a;font-weight:700} .v-skip,.v-absent{color:#555;font-weight:700} .v-error{color:#8a3b00;font-weight:700}
 code{font-size:.9em} .muted{color:#555} label{margin-right:1rem}
 `;
 
 export function renderDiffHtml(diff: ReportDiff): string {
   const e = (text: string) => escapeXml(mask(text));
   const { a, b } = diff;
-  const mark: Record<string, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', absent: '∅' };
+  const mark: Record<string, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', error: '⚠', absent: '∅' };
   const verdictCell = (v: Verdict | undefined) => {
     const name = v ?? 'absent';
     return `<td class="v-${name}"><span aria-hidden="true">${mark[name]}</span> ${verdictText(v)}</td>`;

@@ -20,7 +20,7 @@ import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-c
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
 import { coverageLine } from './coverage.js';
-import { controlText } from './markdown.js';
+import { controlText, networkText } from './markdown.js';
 import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
@@ -32,13 +32,13 @@ const esc = (text: string, maxLength?: number) => escapeXml(mask(text), maxLengt
 /** Measurements and evidence are shown whole; only one field at a time is capped at the usual length. */
 const MAX_BLOCK = 200_000;
 
-const VERDICT_MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–' };
+const VERDICT_MARK: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', error: '⚠' };
 
 const STYLE = `
-:root{--fail:#a10d0d;--warn:#7a5000;--pass:#05612a;--skip:#555;--line:#ddd}
+:root{--fail:#a10d0d;--warn:#7a5000;--pass:#05612a;--skip:#555;--error:#8a3b00;--line:#ddd}
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1a1a1a;max-width:1500px}
 h1{font-size:1.5rem;margin:.2rem 0} h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #222;padding-bottom:.2rem} h3{font-size:1rem;margin:.2rem 0}
-.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED,.CLEAN-UP-INCOMPLETE{color:var(--fail)}
+.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED,.CLEAN-UP-INCOMPLETE,.ERROR{color:var(--fail)}
 nav a{margin-right:1rem}
 .summary button{font:inherit;border:1px solid #888;background:#fff;border-radius:4px;padding:.15rem .6rem;margin-right:.4rem;cursor:pointer}
 .summary button[aria-pressed=true]{background:#222;color:#fff}
@@ -46,8 +46,8 @@ table{border-collapse:collapse} th,td{border-bottom:1px solid var(--line);paddin
 th{background:#f4f4f4}
 #checks-table{width:100%} #checks-table thead th{position:sticky;top:0;z-index:1}
 td.verdict{font-weight:700;white-space:nowrap}
-tr.fail td.verdict{color:var(--fail)} tr.warn td.verdict{color:var(--warn)} tr.pass td.verdict{color:var(--pass)} tr.skip td.verdict{color:var(--skip)}
-tr.fail{background:#fff3f3} tr.warn{background:#fffaf0}
+tr.fail td.verdict{color:var(--fail)} tr.warn td.verdict{color:var(--warn)} tr.pass td.verdict{color:var(--pass)} tr.skip td.verdict{color:var(--skip)} tr.error td.verdict{color:var(--error)}
+tr.fail{background:#fff3f3} tr.warn{background:#fffaf0} tr.error{background:#fff6ee}
 tr:target,blockquote:target{outline:3px solid #1b5fbf}
 code{font-size:.9em} .filters{display:flex;gap:1rem;margin:1rem 0;flex-wrap:wrap;align-items:end;position:sticky;top:0;background:#fff;padding:.4rem 0;z-index:2}
 .filters label{display:flex;flex-direction:column;font-size:.85em} .filters input,.filters select{font:inherit}
@@ -129,7 +129,9 @@ function checkRow(check: CheckResult, figures: readonly Figure[]): string {
       ? `<p class="failure"><strong>Why it failed:</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
       : check.verdict === 'warn'
         ? `<p class="warning"><strong>Warning:</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
-        : esc(detail);
+        : check.verdict === 'error'
+          ? `<p class="failure"><strong>No verdict (network):</strong> ${esc(detail)}</p>`
+          : esc(detail);
   const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
   const measurements = check.measurements
     ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2), MAX_BLOCK)}</pre></details>`
@@ -184,8 +186,8 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
   const allFigures = [...figures, ...(opts.extraFigures ?? [])];
   const byId = new Map(report.checks.map((check) => [check.id, check]));
   const rows = report.checks.map((check) => checkRow(check, figuresByCheck.get(check.id) ?? []));
-  const counts = (['pass', 'fail', 'warn', 'skip'] as const)
-    .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v]}</strong> ${v}</button>`)
+  const counts = (['pass', 'fail', 'warn', 'skip', 'error'] as const)
+    .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v] ?? 0}</strong> ${v}</button>`)
     .join('');
   const charts =
     allFigures.length > 0
@@ -202,6 +204,7 @@ tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${es
 <p class="summary">${counts}</p>
 ${report.coverage ? `<p>Coverage: ${esc(coverageLine(report.coverage))}</p>` : ''}
 ${report.control ? `<p>Control: ${esc(controlText(report.control))}</p>` : ''}
+${report.network ? `<p>Network: ${esc(networkText(report.network))}</p>` : ''}
 <nav><a href="#charts">Timing charts (${allFigures.length})</a><a href="#checks">Checks (${report.checks.length})</a><a href="#spec">Spec clauses</a></nav>
 </header>
 <main>
@@ -211,7 +214,7 @@ ${charts}
 <section id="checks"><h2>Checks</h2>
 <div class="filters" role="search">
 <label>Level <select id="f-level">${options('level', ['must', 'should', 'observe'])}</select></label>
-<label>Verdict <select id="f-verdict">${options('verdict', ['pass', 'fail', 'warn', 'skip'])}</select></label>
+<label>Verdict <select id="f-verdict">${options('verdict', ['pass', 'fail', 'warn', 'skip', 'error'])}</select></label>
 <label>Area <select id="f-area">${options('area', areas)}</select></label>
 <label>Check id <input id="f-id" type="search" placeholder="HOOK-RETRY-* or prefix" size="18"></label>
 <label>Search <input id="f-search" type="search" placeholder="title, clause, detail" size="22"></label>

@@ -21,6 +21,7 @@ export function renderJunit(report: RunReport): string {
   const suites = [...byArea].map(([area, checks], index) => {
     const failures = checks.filter((check) => check.verdict === 'fail').length;
     const skipped = checks.filter((check) => check.verdict === 'skip').length;
+    const erred = checks.filter((check) => check.verdict === 'error').length;
     const time = checks.reduce((sum, check) => sum + check.duration_ms, 0);
     const cases = checks.map((check) => {
       const open = `    <testcase classname="${escapeXml(`certify.${area}`)}" name="${escapeXml(`${check.id} ${check.title}`)}" time="${seconds(check.duration_ms)}">`;
@@ -30,9 +31,10 @@ export function renderJunit(report: RunReport): string {
       let outcome = '';
       if (check.verdict === 'fail') outcome = `      <failure message="${detail}" type="${check.level}">${detail}</failure>`;
       else if (check.verdict === 'skip') outcome = `      <skipped message="${detail}"/>`;
+      else if (check.verdict === 'error') outcome = `      <error message="${detail}" type="no-answer">${detail}</error>`;
       return [open, outcome, out, '    </testcase>'].filter(Boolean).join('\n');
     });
-    const attributes = `name="${escapeXml(area)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(report.started_at)}" id="${index}" package="certify"`;
+    const attributes = `name="${escapeXml(area)}" tests="${checks.length}" failures="${failures}" errors="${erred}" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(report.started_at)}" id="${index}" package="certify"`;
     return `  <testsuite ${attributes}>\n${cases.join('\n')}\n  </testsuite>`;
   });
   const leftovers = report.leftovers ?? [];
@@ -46,7 +48,7 @@ export function renderJunit(report: RunReport): string {
   }
   const { summary } = report;
   const total = report.checks.length + (leftovers.length > 0 ? 1 : 0);
-  const errors = leftovers.length > 0 ? 1 : 0;
+  const errors = (leftovers.length > 0 ? 1 : 0) + report.checks.filter((check) => check.verdict === 'error').length;
   const time = Date.parse(report.finished_at) - Date.parse(report.started_at);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="certify" tests="${total}" failures="${summary.fail}" errors="${errors}" time="${seconds(Math.max(0, time || 0))}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

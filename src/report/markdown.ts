@@ -7,6 +7,11 @@ export function controlText(control: NonNullable<RunReport['control']>): string 
   return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
 }
 
+/** What the network cost a run, in one line. */
+export function networkText(network: NonNullable<RunReport['network']>): string {
+  return `${network.requests} requests, ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s waited for limits and back-off, ${network.resent} resent, ${network.unanswered} unanswered`;
+}
+
 export function renderMarkdown(report: RunReport): string {
   const verdict = runVerdict(report);
   const { summary } = report;
@@ -17,7 +22,8 @@ export function renderMarkdown(report: RunReport): string {
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
     ...(report.control ? [`- Control: ${controlText(report.control)}`] : []),
     `- Run: ${report.started_at} to ${report.finished_at}`,
-    `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip`,
+    `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip, ${summary.error ?? 0} error`,
+    ...(report.network ? [`- Network: ${networkText(report.network)}`] : []),
     ...(report.coverage ? [`- Coverage: ${coverageLine(report.coverage)}`] : []),
     '',
   ];
@@ -26,9 +32,9 @@ export function renderMarkdown(report: RunReport): string {
     for (const group of report.coverage.missing) lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
     lines.push('');
   }
-  const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn');
+  const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error');
   if (problems.length > 0) {
-    lines.push('## Failures and warnings', '');
+    lines.push('## Failures, warnings and errors', '');
     for (const check of problems) {
       const [title, detail, clause] = [check.title, check.detail ?? '', check.clause].map(escapeMarkdownCell);
       lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${title}. ${detail}`, `  - Clause: ${clause}`);

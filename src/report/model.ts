@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Level } from '../catalog/checks.js';
 
-const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip']).describe('pass | fail | warn (a failed should) | skip');
+const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip', 'error']).describe('pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)');
 const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
 
 const CHECK_RESULT = z.looseObject({
@@ -42,12 +42,26 @@ const COVERAGE = z
   })
   .describe('how much of the tier ran: a run that skipped what it could not do must not read as a full pass');
 
+const NETWORK = z.object({
+  requests: z.number().int().nonnegative().describe('requests the checks sent to the target, resends included'),
+  rate_limited: z.number().int().nonnegative().describe('answers that were 429'),
+  waited_ms: z.number().nonnegative().describe('time the checks spent waiting for rate limits: Retry-After, back-off and pacing'),
+  resent: z.number().int().nonnegative().describe('requests sent again after a 429 or without an answer'),
+  unanswered: z.number().int().nonnegative().describe('requests that got no answer after their retries (their checks end in error)'),
+});
+
 export const RUN_REPORT = z.looseObject({
   harness_version: z.string(),
   target: z.object({ base_url: z.string(), embedded_reference: z.boolean() }),
   started_at: z.iso.datetime(),
   finished_at: z.iso.datetime(),
-  summary: z.object({ pass: z.number().int().nonnegative(), fail: z.number().int().nonnegative(), warn: z.number().int().nonnegative(), skip: z.number().int().nonnegative() }),
+  summary: z.object({
+    pass: z.number().int().nonnegative(),
+    fail: z.number().int().nonnegative(),
+    warn: z.number().int().nonnegative(),
+    skip: z.number().int().nonnegative(),
+    error: z.number().int().nonnegative().optional().describe('absent in reports of harness versions before the error verdict'),
+  }),
   checks: z.array(CHECK_RESULT),
   tier: z.enum(['fast', 'full']),
   interrupted: z.boolean().optional().describe('set when a signal stopped the run before every check ran'),
@@ -56,6 +70,7 @@ export const RUN_REPORT = z.looseObject({
     .optional()
     .describe('what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed'),
   coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
+  network: NETWORK.optional().describe('what the network cost the run (absent in reports of harness versions before it)'),
   control: z
     .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
     .optional()
@@ -78,14 +93,15 @@ export function reportJsonSchema(): Record<string, unknown> {
 }
 
 export function summarize(checks: readonly CheckResult[]): Record<Verdict, number> {
-  const summary: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  const summary: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
   for (const check of checks) summary[check.verdict] += 1;
   return summary;
 }
 
-/** How a test outcome becomes a verdict: a `should` that fails warns, an `observe` records. */
-export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped'): Verdict {
+/** How a test outcome becomes a verdict: a `should` that fails warns, an `observe` records, no answer is no verdict. */
+export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped' | 'errored'): Verdict {
   if (state === 'skipped') return 'skip';
+  if (state === 'errored') return 'error';
   if (state === 'passed') return 'pass';
   return level === 'must' ? 'fail' : 'warn';
 }
@@ -95,15 +111,22 @@ export function mustFailed(report: RunReport): boolean {
   return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
 }
 
-export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'CLEAN-UP-INCOMPLETE' | 'PASSED';
+/** A `must` check reached no verdict: the network kept its answers away. */
+export function mustErred(report: RunReport): boolean {
+  return report.checks.some((check) => check.level === 'must' && check.verdict === 'error');
+}
+
+export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'ERROR' | 'CLEAN-UP-INCOMPLETE' | 'PASSED';
 
 /**
  * The run's verdict, as every writer and the console state it, in the order of the exit
- * codes' precedence (130, 1, 3, 0): a must failed, or fewer must checks ran than
- * CERTIFY_MIN_COVERAGE demands, fails it; leftovers make it incomplete.
+ * codes' precedence (130, 1, 2, 3, 0): a must failed, or fewer must checks ran than
+ * CERTIFY_MIN_COVERAGE demands, fails it; a must without a verdict (error) leaves the run
+ * without one; leftovers make it incomplete.
  */
 export function runVerdict(report: RunReport): RunVerdict {
   if (report.interrupted) return 'INTERRUPTED';
   if (mustFailed(report) || report.coverage?.met === false) return 'FAILED';
+  if (mustErred(report)) return 'ERROR';
   return (report.leftovers?.length ?? 0) > 0 ? 'CLEAN-UP-INCOMPLETE' : 'PASSED';
 }

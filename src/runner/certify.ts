@@ -31,11 +31,10 @@ import { sleep } from '../clock/wait.js';
 import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
+import type { NetworkTally } from '../http/tally.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** Checks of a run that run at once, across all its suites (the rest wait, longest suites first). */
-const MAX_CHECK_CONCURRENCY = 32;
 
 export interface CertifyOptions {
   /** --allow-production: a production (svc_live_) target may be certified. */
@@ -87,7 +86,8 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
         ...(idpTls ? { tls: idpTls } : {}),
       },
       ledgerPath: join(workDir, 'ledger.jsonl'),
-      insecureTls: target.embeddedReference,
+      network: target.network,
+      ...(settings.CERTIFY_RATE_LIMIT ? { rateLimit: settings.CERTIFY_RATE_LIMIT } : {}),
     };
     // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
     const probe = await untilDoneOrSignalled(probeTargetReach(run), held.signalled);
@@ -101,11 +101,11 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
     if ('signal' in probe) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
     const { collector, stopped, release } =
-      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs, held);
+      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs, held, settings.CERTIFY_CONCURRENCY);
     releaseRunner = release;
     const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
-    const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken);
+    const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken, run.network);
     if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
     if (cleanup.leftovers.length > 0) {
       print(`clean-up incomplete: ${cleanup.leftovers.length} resources left on the target; each is removed by:`);
@@ -117,9 +117,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
       started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       finished_at: finishedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      summary: { pass: 0, fail: 0, warn: 0, skip: 0 },
+      summary: { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 },
       checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
+      network: collector.network,
       control,
       ...(interrupted ? { interrupted: true } : {}),
       ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
@@ -131,7 +132,9 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     printSummary(report, print);
     print(`reports: ${files.join(', ')}`);
     if (!report.coverage.met) writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
-    return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[runVerdict(report)];
+    const verdict = runVerdict(report);
+    if (verdict === 'ERROR') writeLine(process.stderr, `certify: ${erredLine(report)}`);
+    return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, ERROR: EXIT.noRun, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[verdict];
   } catch (error) {
     if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
@@ -158,6 +161,7 @@ async function probeTargetReach(run: RunContext): Promise<string | undefined> {
   // What the probe creates is in the ledger: an interrupted probe is cleaned up like a check.
   const control = new ControlClient(run.controlUrl, run.controlToken, {
     timeoutMs: PROBE_REQUEST_MS,
+    network: run.network,
     onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
     onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
     onCreating: () => recordPendingCreation(run.ledgerPath),
@@ -216,7 +220,7 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
   }
 }
 
-async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals) {
+async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals, concurrency: number) {
   const collector = new CheckCollector(print);
   const areas = startOrder([...new Set(selected.map((check) => check.area))]);
   const missing = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => !existsSync(join(PROJECT_ROOT, file)));
@@ -249,7 +253,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     maxWorkers: 1,
     fileParallelism: false,
     isolate: false,
-    maxConcurrency: MAX_CHECK_CONCURRENCY,
+    maxConcurrency: concurrency,
     testNamePattern: namePatternFor(selected),
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
@@ -395,21 +399,35 @@ function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: S
   });
 }
 
+/** The one-line reason on stderr of a run that ends without a verdict (exit 2). */
+function erredLine(report: RunReport): string {
+  const erred = report.checks.filter((check) => check.level === 'must' && check.verdict === 'error').map((check) => check.id);
+  return `no verdict for ${erred.length} must check${erred.length === 1 ? '' : 's'} (${erred.join(', ')}): the network kept their answers away; see report.json`;
+}
+
+/** What rate limits and lost connections cost the run, when they cost anything. */
+function networkLine(network: NetworkTally): string | undefined {
+  if (network.rate_limited + network.resent + network.unanswered === 0) return undefined;
+  return `network: ${network.requests} requests, ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s spent waiting on limits and back-off, ${network.resent} resent, ${network.unanswered} unanswered`;
+}
+
 function printSummary(report: RunReport, print: (line: string) => void): void {
   const { summary } = report;
   const verdict = runVerdict(report);
   const byArea = new Map<string, Record<string, number>>();
   for (const check of report.checks) {
-    const row = byArea.get(check.area) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };
-    row[check.verdict] = (row[check.verdict] ?? 0) + 1;
-    byArea.set(check.area, row);
+    const counts = byArea.get(check.area) ?? {};
+    counts[check.verdict] = (counts[check.verdict] ?? 0) + 1;
+    byArea.set(check.area, counts);
   }
   print('');
-  print(`${'suite'.padEnd(24)} pass fail warn skip`);
-  for (const [area, row] of byArea) {
-    print(`${area.padEnd(24)} ${String(row.pass).padStart(4)} ${String(row.fail).padStart(4)} ${String(row.warn).padStart(4)} ${String(row.skip).padStart(4)}`);
-  }
-  print(`${'total'.padEnd(24)} ${String(summary.pass).padStart(4)} ${String(summary.fail).padStart(4)} ${String(summary.warn).padStart(4)} ${String(summary.skip).padStart(4)}`);
+  const columns = ['pass', 'fail', 'warn', 'skip', 'error'] as const;
+  const row = (name: string, counts: Partial<Record<string, number>>) => `${name.padEnd(24)} ${columns.map((column) => String(counts[column] ?? 0).padStart(column.length)).join(' ')}`;
+  print(`${'suite'.padEnd(24)} ${columns.join(' ')}`);
+  for (const [area, counts] of byArea) print(row(area, counts));
+  print(row('total', summary));
   if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
+  const network = report.network && networkLine(report.network);
+  if (network) print(network);
   print(`verdict: ${verdict}`);
 }

@@ -5,6 +5,7 @@
  * or token the target no longer knows (404) is gone. What is still there afterwards is
  * listed, each with the control call that would remove it.
  */
+import type { NetworkOptions } from '../http/dispatcher.js';
 import { ControlClient, removalPath } from '../control/client.js';
 import { ControlError } from '../errors.js';
 import type { Resource } from '../control/types.js';
@@ -24,11 +25,12 @@ export interface CleanupOutcome {
   leftovers: Leftover[];
 }
 
-export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined): Promise<CleanupOutcome> {
+export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined, network: NetworkOptions = {}): Promise<CleanupOutcome> {
   const leftovers = outstandingResources(ledgerPath);
   if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
   const control = new ControlClient(controlUrl, controlToken, {
     timeoutMs: REQUEST_TIMEOUT_MS,
+    network,
     onRemoved: (resource) => recordResource(ledgerPath, 'removed', resource),
   });
   const endBy = performance.now() + CLEANUP_BUDGET_MS;

@@ -9,12 +9,15 @@ import type { CheckResult } from '../report/model.js';
 import { mask } from '../secrets/mask.js';
 import type { CheckMeta } from '../check/record.js';
 import '../suite/outcome.js';
+import { addTally, emptyTally, type NetworkTally } from '../http/tally.js';
 
-const MARK = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', skip: 'skip' } as const;
+const MARK = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', skip: 'skip', error: 'ERR ' } as const;
 
 export class CheckCollector implements Reporter {
   readonly results = new Map<string, CheckResult>();
   readonly suiteErrors: string[] = [];
+  /** What the network cost the run: the checks' tallies added up. */
+  readonly network: NetworkTally = emptyTally();
   private readonly started = performance.now();
 
   private stopping = false;
@@ -45,7 +48,8 @@ export class CheckCollector implements Reporter {
     const checkId = meta.check?.checkId ?? testCase.name.split(' ')[0] ?? testCase.name;
     const spec = getCheck(checkId);
     const result = testCase.result();
-    const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+    if (meta.check?.network) addTally(this.network, meta.check.network);
+    const state = meta.check?.errorReason ? 'errored' : result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
     if (this.stopping && state === 'skipped' && !meta.check?.skipReason) return;
     const failure = result.state === 'failed' ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0] : undefined;
     const entry = checkResult(spec, { state, ...(failure ? { failure } : {}), ...(meta.check ? { meta: meta.check } : {}), durationMs: testCase.diagnostic()?.duration ?? 0 });

@@ -43,7 +43,7 @@ export async function probeReach(run: RunContext, control: ControlAdapter, deliv
     await receiver.close();
     throw error;
   });
-  const http = new HttpClient(run.baseUrl, { timeoutMs: PROBE_REQUEST_MS, insecureTls: run.insecureTls });
+  const http = new HttpClient(run.baseUrl, { ...run.network, timeoutMs: PROBE_REQUEST_MS });
   let workspaceId: string | undefined;
   try {
     workspaceId = (await control.createWorkspace()).workspaceId;

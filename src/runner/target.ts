@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ControlClient } from '../control/client.js';
 import { HttpClient } from '../http/client.js';
-import type { Settings } from '../config/settings.js';
+import { networkOf, type Settings } from '../config/settings.js';
+import type { NetworkOptions } from '../http/dispatcher.js';
 import { registerSecret } from '../secrets/mask.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { RunAbort } from '../errors.js';
@@ -19,6 +20,8 @@ export interface ResolvedTarget {
   controlToken?: string;
   svcToken?: string;
   embeddedReference: boolean;
+  /** How it is reached: the settings' CAs and client certificate; any certificate for the embedded reference. */
+  network: NetworkOptions;
   environment?: 'staging' | 'production';
   /** Set when the target dictates where the capturing receiver listens and how it is called (SVC_IMAGE). */
   receiver?: { host: string; port: number; publicUrl: string; certPath: string; keyPath: string };
@@ -55,19 +58,29 @@ function fromSettings(settings: Settings): ResolvedTarget {
     controlToken: settings.SVC_CONTROL_TOKEN,
     svcToken: settings.SVC_TOKEN,
     embeddedReference: false,
+    network: networkOf(settings),
     stop: async () => undefined,
   };
 }
 
 async function startEmbeddedReference(embedded: EmbeddedOptions): Promise<ResolvedTarget> {
   // Loaded on demand: a run against another implementation never loads the reference.
-  const { startReference } = await import('../../reference/index.js');
+  const { startReference, referenceOptionsFromEnv } = await import('../../reference/index.js');
+  let conditions: ReturnType<typeof referenceOptionsFromEnv>;
+  try {
+    conditions = referenceOptionsFromEnv(process.env);
+  } catch (error) {
+    throw new RunAbort((error as Error).message);
+  }
   const reference = await startReference({
     quiet: true,
     ...(embedded.deliveryTimeoutMs !== undefined ? { deliveryTimeoutMs: embedded.deliveryTimeoutMs } : {}),
     personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined,
     // The reference as a service on another machine (npm run certify:remote).
     outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
+    // A staging service across a real network (latency, rate limit, resets, TLS) or with a
+    // slower clock than the reference's 3600 (npm run certify:slow-clock).
+    ...conditions,
   });
   registerSecret(reference.controlToken);
   return {
@@ -75,6 +88,7 @@ async function startEmbeddedReference(embedded: EmbeddedOptions): Promise<Resolv
     controlUrl: reference.controlUrl,
     controlToken: reference.controlToken,
     embeddedReference: true,
+    network: { insecureTls: true },
     stop: () => reference.close(),
   };
 }
@@ -124,6 +138,7 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
       controlUrl: started.controlUrl,
       controlToken: started.controlToken,
       embeddedReference: false,
+      network: networkOf(settings),
       receiver: { host, port, publicUrl, ...tls },
       // The identity provider is reached like the receiver: on the gateway, by the host alias.
       idp: { host: settings.IDP_HOST ?? gateway, publicHost: CONTAINER_HOST_ALIAS },
@@ -139,7 +154,7 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
 }
 
 async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<void> {
-  const http = new HttpClient(target.baseUrl, { timeoutMs: PROBE_TIMEOUT_MS });
+  const http = new HttpClient(target.baseUrl, { ...target.network, timeoutMs: PROBE_TIMEOUT_MS, paced: false });
   try {
     await http.request({ path: '/v1/whoami' });
   } catch (error) {
@@ -151,7 +166,7 @@ async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<
     throw new RunAbort('SVC_TOKEN is a production (svc_live_) token; certify staging, or pass --allow-production');
   }
   if (!target.controlUrl || !target.controlToken) return;
-  const control = new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: PROBE_TIMEOUT_MS });
+  const control = new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: PROBE_TIMEOUT_MS, network: target.network });
   try {
     const capabilities = await control.capabilities();
     if (String(capabilities.contract) !== '1') {

@@ -21,7 +21,8 @@ import { pendingCreations } from './ledger.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip, ControlUnsupported, RegistrationError } from '../errors.js';
+import { CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
+import { countedIn, emptyTally, type NetworkTally } from '../http/tally.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedJwksServer } from './identity-provider.js';
@@ -152,6 +153,24 @@ export function certifySuite(area: Area, body: () => void): void {
   });
 }
 
+/**
+ * Why a check that threw has no verdict, or undefined when what it threw is its verdict. A
+ * request without an answer decides nothing; and a check that failed after one of its requests
+ * got none may have failed for want of that answer, so it is not trusted with a `fail` either.
+ */
+export function noVerdictReason(error: unknown, network: NetworkTally): string | undefined {
+  if (isUnanswered(error)) return `${error.message}; the network kept the answer away (${describeCost(network)})`;
+  if (network.unanswered === 0) return undefined;
+  const failure = (error as Error)?.message ?? String(error);
+  return `${network.first_unanswered} (${describeCost(network)}); the failure that followed may come from the missing answer: ${failure.split('\n')[0]}`;
+}
+
+function describeCost(network: NetworkTally): string {
+  const parts = [`${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${network.requests} unanswered after retries`];
+  if (network.rate_limited > 0) parts.push(`${network.rate_limited} answered 429`);
+  return parts.join(', ');
+}
+
 export function check(id: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const spec = getCheck(id);
   if (declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside certifySuite()`);
@@ -163,19 +182,21 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   test(`${spec.id} ${spec.title}`, async (ctx) => {
     const t = new CheckContext(spec, await harness());
     let skipReason: string | undefined;
-    const running = (async () => {
+    let errorReason: string | undefined;
+    const network = emptyTally();
+    const running = countedIn(network, async () => {
       try {
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
         await body(t);
       } catch (error) {
         if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
         else if (error instanceof CheckSkip) skipReason = error.message;
-        else throw error;
+        else if ((errorReason = noVerdictReason(error, network)) === undefined) throw error;
       } finally {
         await t.dispose();
-        ctx.task.meta.check = t.toMeta(skipReason);
+        ctx.task.meta.check = t.toMeta(skipReason, errorReason, network);
       }
-    })();
+    });
     runningChecks.add(running);
     try {
       await running;

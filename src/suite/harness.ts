@@ -32,13 +32,14 @@ async function start(): Promise<Harness> {
   if (!run) throw new Error('no run context: start the suites with `npm run certify`, not with vitest directly');
   registerSecret(run.controlToken);
   registerSecret(run.svcToken);
-  const http = new HttpClient(run.baseUrl, { insecureTls: run.insecureTls });
+  const http = new HttpClient(run.baseUrl, { ...run.network, ...(run.rateLimit ? { rateLimit: run.rateLimit } : {}) });
   // An adapter's resources are removed by each check's clean-up; the ledger (and the runner's
   // sweep of leftovers) covers the HTTP control interface, whose ids the runner can delete.
   const control = run.controlAdapter
     ? await loadControlAdapter(run.controlAdapter)
     : run.controlUrl && run.controlToken
       ? new ControlClient(run.controlUrl, run.controlToken, {
+          network: run.network,
           onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
           onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
           onCreating: () => recordPendingCreation(run.ledgerPath),

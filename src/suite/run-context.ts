@@ -3,6 +3,7 @@
  * target and receiver settings. It crosses a process boundary, so it is plain data.
  */
 import type { Area } from '../catalog/checks.js';
+import type { NetworkOptions } from '../http/dispatcher.js';
 
 export interface RunContext {
   baseUrl: string;
@@ -37,8 +38,10 @@ export interface RunContext {
   };
   /** JSON-lines file where created resources are recorded, so the runner can remove leftovers. */
   ledgerPath: string;
-  /** Accept self-signed certificates on the target (loopback reference only). */
-  insecureTls: boolean;
+  /** How the target is reached: proxies come from the environment; CAs, client certificate, and self-signed acceptance (the loopback reference only) from here. */
+  network: NetworkOptions;
+  /** CERTIFY_RATE_LIMIT: most requests a second to the public API. */
+  rateLimit?: number;
 }
 
 declare module 'vitest' {

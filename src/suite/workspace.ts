@@ -3,6 +3,7 @@
  * created in it remembered so the check can remove it when it ends, pass or fail.
  */
 import type { ControlAdapter } from '../control/adapter.js';
+import { joinLane } from '../http/lanes.js';
 import type { CallProgress, CreatedEndpoint, CreatedToken, EventType, WorkspaceOptions } from '../control/types.js';
 
 export class TestWorkspace {
@@ -31,6 +32,8 @@ export class TestWorkspace {
   async createToken(label: string, scopes?: readonly string[]): Promise<CreatedToken> {
     const token = await this.control.createToken(this.id, label, scopes);
     this.tokens.set(token.tokenId, token);
+    // A target's rate limit is commonly per workspace: its tokens are paced together.
+    joinLane(token.token, this.id);
     return token;
   }
 

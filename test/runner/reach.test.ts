@@ -30,7 +30,7 @@ describe('the reach probe', () => {
       receiver: { port: 0, certPath: tls.certPath, keyPath: tls.keyPath },
       idp: { host: '127.0.0.1', port: 0 },
       ledgerPath: join(dir, 'ledger.jsonl'),
-      insecureTls: true,
+      network: { insecureTls: true },
     };
   });
 

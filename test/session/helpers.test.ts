@@ -11,6 +11,7 @@ const response = (status: number, json?: unknown, headers: Record<string, string
   text: json === undefined ? '' : JSON.stringify(json),
   json,
   durationMs: 1,
+  sentAtMs: 0,
 });
 const authError = (status: number, code: string) => response(status, { error: { code, message: 'm', request_id: 'req_abc123' } });
 

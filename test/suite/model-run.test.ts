@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/errors.js';
 import { ModelViolation, record, runModel, ScenarioError, type Real, type Scenario } from '../../src/suite/model/run.js';
 
 interface Counter {
@@ -72,5 +73,30 @@ describe('runModel', () => {
   it('throws a ScenarioError for a scenario its model does not allow', async () => {
     const tooMany: Scenario<Counter, CounterTarget> = { rule: 'six increments', commands: Array.from({ length: 6 }, () => new Increment()) };
     await expect(runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(false) }, [tooMany])).rejects.toThrow(ScenarioError);
+  });
+
+  it('ends the run on a request without an answer: no counterexample is made of it, the error is rethrown', async () => {
+    let targets = 0;
+    let sent = 0;
+    let targetsAtLoss = 0;
+    /** A counter whose fourth request of the run gets no answer. */
+    const lossyTarget = (): CounterTarget => {
+      let value = 0;
+      return {
+        async increment() {
+          sent += 1;
+          if (sent === 4) {
+            targetsAtLoss = targets;
+            throw new HttpError('GET /v1/whoami: other side closed (sent 4 times)', 'network');
+          }
+          return (value += 1);
+        },
+      };
+    };
+    const run = runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => ((targets += 1), lossyTarget()) });
+    await expect(run).rejects.toThrow(/other side closed/);
+    // Stopped where the answer went missing: nothing shrunk, no sequence after it.
+    expect(sent).toBe(4);
+    expect(targets).toBe(targetsAtLoss);
   });
 });

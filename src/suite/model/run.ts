@@ -5,6 +5,7 @@
  * sequence and reports that sequence's steps.
  */
 import fc from 'fast-check';
+import { isUnanswered } from '../../errors.js';
 
 /** What one answer of the target says, as the commands judge it. */
 export interface Answer {
@@ -132,7 +133,8 @@ class SequenceRunner<Target> {
       this.sequences += 1;
       await sequence(real);
     } catch (error) {
-      if (this.options.isFatal(error)) {
+      // A request without an answer is no counterexample: nothing to shrink, the check has no verdict.
+      if (this.options.isFatal(error) || isUnanswered(error)) {
         this.fatal = { error };
         return;
       }

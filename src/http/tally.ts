@@ -1,0 +1,48 @@
+/**
+ * What the network cost, counted per check and for the run: requests sent, 429s met and the
+ * time waited for them, requests sent again, and requests that never got an answer. A check
+ * runs inside its own tally (AsyncLocalStorage follows its awaits), so concurrent checks sharing
+ * one client still each count their own; the runner adds them up for report.json.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface NetworkTally {
+  /** Requests sent, resends included. */
+  requests: number;
+  /** Answers that were 429. */
+  rate_limited: number;
+  /** Time spent waiting: Retry-After, back-off and pacing, in ms. */
+  waited_ms: number;
+  /** Requests sent again after a 429 or without an answer. */
+  resent: number;
+  /** Requests that ended without an answer after their retries. */
+  unanswered: number;
+  /** The first of those, for the check's detail. */
+  first_unanswered?: string;
+}
+
+export function emptyTally(): NetworkTally {
+  return { requests: 0, rate_limited: 0, waited_ms: 0, resent: 0, unanswered: 0 };
+}
+
+const current = new AsyncLocalStorage<NetworkTally>();
+
+/** Runs `body` with its requests counted in `tally`. */
+export function countedIn<T>(tally: NetworkTally, body: () => T): T {
+  return current.run(tally, body);
+}
+
+/** The tally of the check whose code is running, if any. */
+export function currentTally(): NetworkTally | undefined {
+  return current.getStore();
+}
+
+/** Adds `tally` into `total`. */
+export function addTally(total: NetworkTally, tally: Partial<NetworkTally>): NetworkTally {
+  total.requests += tally.requests ?? 0;
+  total.rate_limited += tally.rate_limited ?? 0;
+  total.waited_ms += tally.waited_ms ?? 0;
+  total.resent += tally.resent ?? 0;
+  total.unanswered += tally.unanswered ?? 0;
+  return total;
+}

@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../src/http/client.js';
+import { countedIn, emptyTally } from '../../src/http/tally.js';
+import { HttpError } from '../../src/errors.js';
+
+/** A server whose next answers are scripted: each request takes the next step, the last one repeats. */
+type Step = (req: IncomingMessage, res: ServerResponse) => void;
+let server: Server;
+let base: string;
+let steps: Step[] = [];
+let seen: Array<{ method: string; url: string }> = [];
+
+const ok: Step = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+const tooMany = (retryAfter?: string): Step => (_req, res) => res.writeHead(429, retryAfter === undefined ? {} : { 'retry-after': retryAfter }).end('{"error":{"code":"rate_limited"}}');
+const reset: Step = (req) => req.socket.destroy();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ method: req.method!, url: req.url! });
+    const step = steps.length > 1 ? steps.shift()! : steps[0]!;
+    req.resume();
+    req.on('end', () => step(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+  seen = [];
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function withClient<T>(use: (client: HttpClient) => Promise<T>, options: ConstructorParameters<typeof HttpClient>[1] = {}): Promise<T> {
+  const client = new HttpClient(base, { timeoutMs: 2_000, ...options });
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('HttpClient against a rate-limited target', () => {
+  it('waits out a 429 with Retry-After in seconds, sends again, and counts what it cost', async () => {
+    steps = [tooMany('1'), ok];
+    const tally = emptyTally();
+    const started = performance.now();
+    const res = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' })));
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(res.sentAtMs - started).toBeGreaterThanOrEqual(990);
+    expect(tally).toMatchObject({ requests: 2, rate_limited: 1, resent: 1, unanswered: 0 });
+    expect(tally.waited_ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('waits out a 429 with Retry-After as an HTTP date', async () => {
+    steps = [tooMany(new Date(Date.now() + 1500).toUTCString()), ok];
+    const started = performance.now();
+    const res = await withClient((client) => client.request({ path: '/v1/whoami' }));
+    expect(res.status).toBe(200);
+    // An HTTP date has whole seconds: the wait is 0.5 to 1.5 s.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it('backs off from a 429 without Retry-After, and a POST is sent again too (a 429 is a refusal)', async () => {
+    steps = [tooMany(), tooMany(), ok];
+    const res = await withClient((client) => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} }));
+    expect(res.status).toBe(200);
+    expect(seen.map((request) => request.method)).toEqual(['POST', 'POST', 'POST']);
+  });
+
+  it('ends unanswered, not with the 429 as the answer, when the target keeps refusing', async () => {
+    steps = [tooMany('31')];
+    const tally = emptyTally();
+    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).kind).toBe('rate-limited');
+    expect((error as HttpError).unanswered).toBe(true);
+    expect(tally.unanswered).toBe(1);
+  });
+
+  it('hands a 429 over as it is when told not to resend (the harness playing the service)', async () => {
+    steps = [tooMany('1')];
+    const res = await withClient((client) => client.request({ path: '/hook' }), { resend: false });
+    expect(res.status).toBe(429);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('HttpClient against a target that drops connections', () => {
+  it('sends a GET again after a reset and returns the answer', async () => {
+    steps = [reset, reset, ok];
+    const tally = emptyTally();
+    const res = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/voice/agents' })));
+    expect(res.status).toBe(200);
+    expect(seen).toHaveLength(3);
+    expect(tally).toMatchObject({ requests: 3, resent: 2, unanswered: 0 });
+  });
+
+  it('does not send a POST again after a reset: it ends unanswered after one attempt', async () => {
+    steps = [reset, ok];
+    const tally = emptyTally();
+    const error = await countedIn(tally, () => withClient((client) => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} }))).catch((caught: unknown) => caught);
+    expect((error as HttpError).kind).toBe('network');
+    expect(seen).toHaveLength(1);
+    expect(tally).toMatchObject({ requests: 1, unanswered: 1 });
+    expect(tally.first_unanswered).toMatch(/POST \/v1\/voice\/calls/);
+  });
+
+  it('gives up on a GET after its bounded resends', async () => {
+    steps = [reset];
+    const error = await withClient((client) => client.request({ path: '/v1/whoami' })).catch((caught: unknown) => caught);
+    expect((error as HttpError).unanswered).toBe(true);
+    expect((error as Error).message).toMatch(/sent 4 times/);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('sends even a POST again when the connection was refused, and ends unanswered', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const client = new HttpClient(`http://127.0.0.1:${port}`, { timeoutMs: 1_000 });
+    const tally = emptyTally();
+    try {
+      const error = await countedIn(tally, () => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} })).catch((caught: unknown) => caught);
+      expect((error as HttpError).kind).toBe('network');
+      expect(tally).toMatchObject({ requests: 4, resent: 3, unanswered: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('HttpClient behind a proxy', () => {
+  it('sends through HTTP_PROXY, and straight to hosts in NO_PROXY', async () => {
+    steps = [ok];
+    const target = 'http://service.example.test:8080';
+    const proxied = new HttpClient(target, { env: { HTTP_PROXY: base } });
+    const bypassed = new HttpClient(base, { env: { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1' } });
+    try {
+      expect((await proxied.request({ path: '/v1/whoami' })).status).toBe(200);
+      expect((await bypassed.request({ path: '/v1/whoami' })).status).toBe(200);
+    } finally {
+      await proxied.close();
+      await bypassed.close();
+    }
+    // A forward proxy gets the absolute URL; the server reached directly gets the path.
+    expect(seen.map((request) => request.url)).toEqual([`${target}/v1/whoami`, '/v1/whoami']);
+  });
+});
