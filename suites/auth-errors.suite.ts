@@ -18,6 +18,7 @@ import {
   type CheckContext,
 } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
+import { STATUS_ONLY } from '../src/api/service.js';
 
 /** A token that looks right and belongs to nobody. */
 const unknownToken = (prefix = 'svc_test_') => `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -39,7 +40,7 @@ async function sendWithoutCredential(t: CheckContext): Promise<Array<readonly [s
   const answers: Array<readonly [string, HttpResponse]> = [
     ['whoami without Authorization', await t.api.whoami(undefined)],
     ['agents without Authorization', await t.api.listAgents(undefined)],
-    ['calls without Authorization', await t.api.placeCall(undefined, { agent_id: 'agt_x', to: '+15555550123' })],
+    ['calls without Authorization', await t.api.placeCall(undefined, { agent_id: 'agt_x', to: '+15555550123' }, STATUS_ONLY)],
   ];
   for (const value of ['Bearer', 'Bearer ', 'Bearer  ']) {
     answers.push([`Authorization ${JSON.stringify(value)}`, await t.api.raw({ path: '/v1/whoami', headers: { authorization: value } })]);

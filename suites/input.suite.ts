@@ -3,7 +3,7 @@
  * cannot be a call is never accepted, and should get a 4xx; where the spec leaves parsing
  * and payload size open, what the service chose is recorded.
  */
-import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { HttpError } from '../src/errors.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
@@ -37,7 +37,7 @@ async function sendOddRequests(t: CheckContext, agentId: string, token: string):
   const json = { ...auth, 'content-type': 'application/json' };
   const valid = JSON.stringify({ agent_id: agentId, to: RESERVED_TEST_NUMBER });
   const call = (headers: Record<string, string>, body: string | Buffer, timeoutMs?: number) => () =>
-    t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers, body, ...(timeoutMs ? { timeoutMs } : {}) });
+    t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers, body, ...STATUS_ONLY, ...(timeoutMs ? { timeoutMs } : {}) });
   const cases: Array<[name: string, carriesNoCall: boolean, send: () => Promise<HttpResponse>]> = [
     ['malformed JSON', true, call(json, '{"agent_id": "agt_')],
     ['empty body', true, call(json, '')],
@@ -69,7 +69,7 @@ async function sendInvalidCalls(t: CheckContext, agentId: string, token: string)
   for (const { name, body } of invalidCalls.cases) {
     const filled = JSON.parse(JSON.stringify(body).replaceAll('$AGENT', agentId)) as Record<string, unknown>;
     try {
-      const res = await t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers: { authorization: `Bearer ${token}` }, json: filled });
+      const res = await t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers: { authorization: `Bearer ${token}` }, json: filled, ...STATUS_ONLY });
       answers.push({ name: `call body "${name}"`, carriesNoCall: true, status: res.status });
     } catch (error) {
       answers.push({ name: `call body "${name}"`, carriesNoCall: true, status: `no answer (${(error as Error).message})` });
@@ -167,7 +167,7 @@ certifySuite('input', () => {
 
   check('INPUT-ERROR-SHAPE', async (t) => {
     const { token } = await t.workspaceWithToken();
-    const res = await t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers: { authorization: `Bearer ${token.token}` }, json: { agent_id: 'agt_doesnotexist', to: 'not-a-number' } });
+    const res = await t.api.raw({ method: 'POST', path: '/v1/voice/calls', headers: { authorization: `Bearer ${token.token}` }, json: { agent_id: 'agt_doesnotexist', to: 'not-a-number' }, ...STATUS_ONLY });
     t.measure('status', res.status);
     t.measure('body_shape', shapeOf(res.json ?? res.text.slice(0, 100)));
     t.detail(`invalid call body answered ${res.status} with ${res.json === undefined ? 'a non-JSON body' : 'JSON'}`);

@@ -2,7 +2,7 @@
  * Tenant isolation: a credential is valid for one workspace only, so nothing of another
  * workspace is visible or usable through it (What the service does, 2; Bearer tokens, 1).
  */
-import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
@@ -38,7 +38,7 @@ certifySuite('isolation', () => {
     const visible = findAllIds(listed.json, ID_PATTERNS.agent);
     const leaked = b.workspace.agentIds.filter((agent) => visible.includes(agent));
     assert(leaked.length === 0, `A's agent list shows B's agents: ${leaked.join(', ')}`);
-    const call = await t.api.placeCall(a.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
+    const call = await t.api.placeCall(a.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER }, STATUS_ONLY);
     assert(is4xx(call.status), `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`);
     t.measure('foreign_agent_call_status', call.status);
   });

@@ -9,7 +9,7 @@
  */
 import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
-import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 
@@ -117,7 +117,7 @@ certifySuite('revocation', () => {
     const endpoints: Array<[string, (fresh: boolean) => Promise<HttpResponse>]> = [
       ['whoami', (fresh) => t.api.whoami(token, { fresh })],
       ['agents', (fresh) => t.api.listAgents(token, { fresh })],
-      ['calls', (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh })],
+      ['calls', (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh, ...STATUS_ONLY })],
       ...(callId ? [['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [string, (fresh: boolean) => Promise<HttpResponse>]] : []),
     ];
     const wrong: string[] = [];

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { pollUntil } from '../src/clock/wait.js';
 import { TRANSCRIPT_READY_MS } from '../src/suite/hooks/events.js';
 import { ALL_SCOPES } from '../src/control/types.js';
-import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx, type CheckContext, type TestWorkspace } from '../src/suite/index.js';
@@ -41,7 +41,7 @@ async function fixture(t: CheckContext): Promise<Fixture> {
 
 function send(t: CheckContext, fx: Fixture, operation: Operation, token: string): Promise<HttpResponse> {
   if (operation === 'agents') return t.api.listAgents(token);
-  if (operation === 'call') return t.api.placeCall(token, { agent_id: fx.workspace.agentId, to: RESERVED_TEST_NUMBER });
+  if (operation === 'call') return t.api.placeCall(token, { agent_id: fx.workspace.agentId, to: RESERVED_TEST_NUMBER }, STATUS_ONLY);
   return t.api.transcript(token, fx.callId);
 }
 
@@ -78,7 +78,7 @@ certifySuite('scopes', () => {
   check('SCOPE-MISSING-CODE', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({}, ['mailer:read']);
     expectAuthError(await t.api.listAgents(token.token), 'missing_scope', 'agents with mailer:read only');
-    expectAuthError(await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER }), 'missing_scope', 'calls with mailer:read only');
+    expectAuthError(await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER }, STATUS_ONLY), 'missing_scope', 'calls with mailer:read only');
   });
 
   check('SCOPE-SUBSET-PROPERTY', async (t) => {

@@ -16,7 +16,15 @@ export const RESERVED_TEST_NUMBER = '+15555550123';
 export interface CallOptions {
   fresh?: boolean;
   timeoutMs?: number;
+  /**
+   * Placing the call twice changes nothing the check judges (it reads the status alone, and
+   * a call it should not be able to place is refused anyway): a lost connection may resend it.
+   */
+  idempotent?: boolean;
 }
+
+/** For a call whose answer the check judges by its status alone: see CallOptions.idempotent. */
+export const STATUS_ONLY: CallOptions = { idempotent: true };
 
 export class ServiceApi {
   constructor(private readonly http: HttpClient) {}

@@ -108,7 +108,7 @@ export class HttpClient {
     let resends = 0;
     while (true) {
       await this.pace(lane, tally);
-      count(tally, 'requests', 1);
+      count(tally, this.pacer ? 'requests' : 'control_requests', 1);
       let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string };
       try {
         outcome = await this.attempt(req, method, what);
@@ -214,7 +214,7 @@ function errorCodeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function count(tally: NetworkTally | undefined, field: 'requests' | 'rate_limited' | 'resent', by: number): void {
+function count(tally: NetworkTally | undefined, field: 'requests' | 'control_requests' | 'rate_limited' | 'resent', by: number): void {
   if (tally) tally[field] += by;
 }
 

@@ -7,8 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface NetworkTally {
-  /** Requests sent, resends included. */
+  /** Requests sent to the public API, resends included. */
   requests: number;
+  /** Requests sent to the control interface (never rate-limited by contract), resends included. */
+  control_requests: number;
   /** Answers that were 429. */
   rate_limited: number;
   /** Time spent waiting: Retry-After, back-off and pacing, in ms. */
@@ -22,7 +24,7 @@ export interface NetworkTally {
 }
 
 export function emptyTally(): NetworkTally {
-  return { requests: 0, rate_limited: 0, waited_ms: 0, resent: 0, unanswered: 0 };
+  return { requests: 0, control_requests: 0, rate_limited: 0, waited_ms: 0, resent: 0, unanswered: 0 };
 }
 
 const current = new AsyncLocalStorage<NetworkTally>();
@@ -40,6 +42,7 @@ export function currentTally(): NetworkTally | undefined {
 /** Adds `tally` into `total`. */
 export function addTally(total: NetworkTally, tally: Partial<NetworkTally>): NetworkTally {
   total.requests += tally.requests ?? 0;
+  total.control_requests += tally.control_requests ?? 0;
   total.rate_limited += tally.rate_limited ?? 0;
   total.waited_ms += tally.waited_ms ?? 0;
   total.resent += tally.resent ?? 0;

@@ -9,7 +9,7 @@ export function controlText(control: NonNullable<RunReport['control']>): string 
 
 /** What the network cost a run, in one line. */
 export function networkText(network: NonNullable<RunReport['network']>): string {
-  return `${network.requests} requests, ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s waited for limits and back-off, ${network.resent} resent, ${network.unanswered} unanswered`;
+  return `${network.requests} API requests (and ${network.control_requests ?? 0} to the control interface), ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s waited for limits and back-off (summed over checks running at once), ${network.resent} resent, ${network.unanswered} unanswered`;
 }
 
 export function renderMarkdown(report: RunReport): string {

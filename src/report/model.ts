@@ -43,7 +43,8 @@ const COVERAGE = z
   .describe('how much of the tier ran: a run that skipped what it could not do must not read as a full pass');
 
 const NETWORK = z.object({
-  requests: z.number().int().nonnegative().describe('requests the checks sent to the target, resends included'),
+  requests: z.number().int().nonnegative().describe('requests the checks sent to the public API, resends included'),
+  control_requests: z.number().int().nonnegative().optional().describe('requests the checks sent to the control interface, resends included'),
   rate_limited: z.number().int().nonnegative().describe('answers that were 429'),
   waited_ms: z.number().nonnegative().describe('time the checks spent waiting for rate limits: Retry-After, back-off and pacing'),
   resent: z.number().int().nonnegative().describe('requests sent again after a 429 or without an answer'),

@@ -21,7 +21,7 @@ import { removeLeftovers } from './cleanup.js';
 import { PROBE_REQUEST_MS, probeReach } from './reach.js';
 import { loadControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
-import { controlText } from '../report/markdown.js';
+import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
@@ -31,7 +31,6 @@ import { sleep } from '../clock/wait.js';
 import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
-import type { NetworkTally } from '../http/tally.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -406,9 +405,9 @@ function erredLine(report: RunReport): string {
 }
 
 /** What rate limits and lost connections cost the run, when they cost anything. */
-function networkLine(network: NetworkTally): string | undefined {
+function networkLine(network: NonNullable<RunReport['network']>): string | undefined {
   if (network.rate_limited + network.resent + network.unanswered === 0) return undefined;
-  return `network: ${network.requests} requests, ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s spent waiting on limits and back-off, ${network.resent} resent, ${network.unanswered} unanswered`;
+  return `network: ${networkText(network)}`;
 }
 
 function printSummary(report: RunReport, print: (line: string) => void): void {

@@ -166,7 +166,8 @@ export function noVerdictReason(error: unknown, network: NetworkTally): string |
 }
 
 function describeCost(network: NetworkTally): string {
-  const parts = [`${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${network.requests} unanswered after retries`];
+  const sent = network.requests + network.control_requests;
+  const parts = [`${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${sent} unanswered after retries`];
   if (network.rate_limited > 0) parts.push(`${network.rate_limited} answered 429`);
   return parts.join(', ');
 }

@@ -3,7 +3,7 @@
  * granted applies under either scheme", so a member's token may do exactly what a
  * bearer token with the member's scopes may do (Authentication; Endpoints).
  */
-import { RESERVED_TEST_NUMBER } from '../../src/api/service.js';
+import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../../src/api/service.js';
 import type { Scope } from '../../src/control/types.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import { findFirstId, ID_PATTERNS } from '../../src/ids.js';
@@ -17,7 +17,7 @@ export interface Operation {
   send(t: CheckContext, token: string): Promise<HttpResponse>;
 }
 
-const options = { timeoutMs: REQUEST_TIMEOUT_MS };
+const options = { timeoutMs: REQUEST_TIMEOUT_MS, ...STATUS_ONLY };
 
 export function operations(agentId: string, callId: string | undefined): Operation[] {
   const ops: Operation[] = [

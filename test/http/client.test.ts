@@ -84,6 +84,13 @@ describe('HttpClient against a rate-limited target', () => {
     expect(tally.unanswered).toBe(1);
   });
 
+  it('counts requests to the control interface apart from the public API', async () => {
+    steps = [tooMany('0'), ok];
+    const tally = emptyTally();
+    await countedIn(tally, () => withClient((client) => client.request({ path: '/capabilities' }), { paced: false }));
+    expect(tally).toMatchObject({ requests: 0, control_requests: 2, rate_limited: 1 });
+  });
+
   it('hands a 429 over as it is when told not to resend (the harness playing the service)', async () => {
     steps = [tooMany('1')];
     const res = await withClient((client) => client.request({ path: '/hook' }), { resend: false });
