@@ -2,6 +2,7 @@
  * What a receiver check gets to work with, and the two shapes most checks share: "all of
  * these are acknowledged" and "all of these are rejected".
  */
+import { mapLimit } from '../async/map-limit.js';
 import { CheckRecord } from '../check/record.js';
 import type { ReceiverCertSettings } from '../config/receiver-settings.js';
 import type { ReceiverCheckSpec } from './catalog.js';
@@ -86,17 +87,4 @@ export function tally(exchanges: readonly Exchange[]): string {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([key, n]) => `${key} x${n}`).join(', ');
-}
-
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

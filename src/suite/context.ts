@@ -11,7 +11,8 @@ import { CheckRecord } from '../check/record.js';
 import type { Harness } from './harness.js';
 import type { RunContext } from './run-context.js';
 import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js';
-import { TestWorkspace } from './workspace.js';
+import { REMOVALS_AT_ONCE, TestWorkspace } from './workspace.js';
+import { mapLimit } from '../async/map-limit.js';
 import { onSuiteEnd } from './suite-end.js';
 import type { CapturingReceiver } from '../receiver/index.js';
 
@@ -31,6 +32,8 @@ export function nextEndpointName(checkId: string): string {
 
 export class CheckContext extends CheckRecord<CheckSpec> {
   private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
+  /** The check's own workspaces, removed after the other clean-ups, several at once. */
+  private readonly workspaces: TestWorkspace[] = [];
 
   constructor(
     spec: CheckSpec,
@@ -63,7 +66,7 @@ export class CheckContext extends CheckRecord<CheckSpec> {
   /** A fresh workspace for this check, removed (with its tokens and endpoints) when the check ends. */
   async workspace(options: WorkspaceOptions = {}): Promise<TestWorkspace> {
     const workspace = await TestWorkspace.create(this.control, options);
-    this.defer(() => workspace.dispose());
+    this.workspaces.push(workspace);
     return workspace;
   }
 
@@ -102,14 +105,20 @@ export class CheckContext extends CheckRecord<CheckSpec> {
     this.cleanups.push(cleanup);
   }
 
-  /** Runs the cleanups; their failures never change the verdict. */
+  /**
+   * Runs the cleanups, last registered first, then removes the check's workspaces (a model
+   * check makes hundreds: one after another, across a network, would outlast the check).
+   * Their failures never change the verdict: leftovers are in the ledger, and the runner
+   * removes them at the end.
+   */
   async dispose(): Promise<void> {
     for (const cleanup of this.cleanups.reverse()) {
       try {
         await cleanup();
       } catch {
-        // Leftovers are in the ledger; the runner removes them at the end.
+        // See above.
       }
     }
+    await mapLimit(this.workspaces.splice(0), REMOVALS_AT_ONCE, (workspace) => workspace.dispose());
   }
 }

@@ -99,4 +99,29 @@ describe('runModel', () => {
     expect(sent).toBe(4);
     expect(targets).toBe(targetsAtLoss);
   });
+
+  it('runs the generated sequences in streams side by side, as many in all, and stops the others once one fails', async () => {
+    let running = 0;
+    let most = 0;
+    const slowTarget = (forgetful: boolean): CounterTarget => {
+      const inner = counterTarget(forgetful);
+      return {
+        async increment() {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          running -= 1;
+          return inner.increment();
+        },
+      };
+    };
+    const three = { ...options, sequences: 40, maxSteps: 3, streams: 4 };
+    const passing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...three, newTarget: async () => slowTarget(false) });
+    expect(passing).toMatchObject({ sequences: 40, scenarios: 0 });
+    expect(most).toBeGreaterThan(1);
+    const failing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...three, newTarget: async () => slowTarget(true) });
+    // Shrunk to the shortest sequence that forgets: three increments.
+    expect(failing.counterexample).toEqual({ violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
+  });
 });
+

@@ -84,6 +84,12 @@ export interface ModelRunOptions<Target> {
   newTarget(): Promise<Target>;
   /** Errors that end the whole run and are rethrown (the target cannot do an operation), not a counterexample. */
   isFatal(error: unknown): boolean;
+  /**
+   * Generated sequences run at once (default 1), each stream with its own seed (the run's seed
+   * plus its index) and each sequence on its own workspace. Across a network a lone stream spends
+   * its time waiting for round trips, and the time limit would cut the run short.
+   */
+  streams?: number;
 }
 
 export interface ModelRunResult {
@@ -115,18 +121,24 @@ export interface Scenario<Model extends object, Target> {
 /** A command of a scenario that its model state does not allow: the scenario is wrong, not the target. */
 export class ScenarioError extends Error {}
 
-/** What the sequences of one run share: fresh targets, the tally, and the end of the run on a fatal error. */
+/**
+ * What the sequences of one run share: fresh targets, the tally, and the end of the run on a
+ * fatal error. Streams run side by side; once one has failed, the others stop, so that only
+ * its shrinking goes on and its last failure is the shrunk counterexample.
+ */
 class SequenceRunner<Target> {
   sequences = 0;
   steps = 0;
   lastFailure: ModelRunResult['counterexample'];
   fatal: { error: unknown } | undefined;
+  private failedStream: number | undefined;
 
   constructor(private readonly options: ModelRunOptions<Target>) {}
 
   /** Runs one sequence on a fresh target; a violation is recorded and rethrown, a fatal error ends the run. */
-  async run(sequence: (real: Real<Target>) => Promise<void>): Promise<void> {
+  async run(sequence: (real: Real<Target>) => Promise<void>, stream = 0): Promise<void> {
     if (this.fatal) return;
+    if (this.failedStream !== undefined && this.failedStream !== stream) return;
     const real: Real<Target> = { target: undefined as unknown as Target, steps: [] };
     try {
       real.target = await this.options.newTarget();
@@ -138,6 +150,8 @@ class SequenceRunner<Target> {
         this.fatal = { error };
         return;
       }
+      if (this.failedStream !== undefined && this.failedStream !== stream) return;
+      this.failedStream = stream;
       this.lastFailure = { steps: [...real.steps], violation: (error as Error).message };
       throw error;
     } finally {
@@ -185,12 +199,21 @@ export async function runModel<Model extends object, Target>(
   const generated = options.sequences - runner.sequences;
   const timeLeftMs = options.timeLimitMs - (performance.now() - started);
   if (generated <= 0 || timeLeftMs <= 0 || runner.fatal) return result(false);
-  const checked = await fc.check(
-    fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), (sequence) =>
-      runner.run((real) => fc.asyncModelRun(() => ({ model: initial(), real }), sequence)),
+  const streams = Math.max(1, Math.min(options.streams ?? 1, generated));
+  const checks = shares(generated, streams).map((numRuns, stream) =>
+    fc.check(
+      fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), (sequence) =>
+        runner.run((real) => fc.asyncModelRun(() => ({ model: initial(), real }), sequence), stream),
+      ),
+      { numRuns, seed: options.seed + stream, interruptAfterTimeLimit: timeLeftMs },
     ),
-    { numRuns: generated, seed: options.seed, interruptAfterTimeLimit: timeLeftMs },
   );
-  if (checked.failed && !runner.lastFailure) runner.lastFailure = { steps: [], violation: String(checked.errorInstance ?? 'the run failed') };
-  return result(checked.failed);
+  const failed = (await Promise.all(checks)).find((checked) => checked.failed);
+  if (failed && !runner.lastFailure) runner.lastFailure = { steps: [], violation: String(failed.errorInstance ?? 'the run failed') };
+  return result(failed !== undefined);
+}
+
+/** `total` split into `parts` whole shares, the larger ones first. */
+function shares(total: number, parts: number): number[] {
+  return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
 }
