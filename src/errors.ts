@@ -75,6 +75,8 @@ export class HttpError extends HarnessError {
   constructor(
     message: string,
     readonly kind: HttpFailureKind,
+    /** The system or TLS error code behind a lost answer (ECONNRESET, SELF_SIGNED_CERT_IN_CHAIN…), when known. */
+    readonly causeCode?: string,
   ) {
     super(message);
     this.code = HTTP_CODES[kind];

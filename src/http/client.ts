@@ -114,7 +114,7 @@ export class HttpClient {
         outcome = await this.attempt(req, method, what);
       } catch (error) {
         if (!(error instanceof Unanswerable)) throw error;
-        if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind));
+        if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
         outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
       }
       if ('status' in outcome && (outcome.status !== 429 || !this.resend)) {
@@ -135,7 +135,7 @@ export class HttpClient {
         resends += 1;
         if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, { kind: outcome.unanswered, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) }, req.idempotent)) {
           const tried = resends > 1 ? ` (sent ${resends} times)` : '';
-          throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered));
+          throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode));
         }
         await wait(networkBackoffMs(resends), tally);
       }

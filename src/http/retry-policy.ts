@@ -25,10 +25,27 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'D
  */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** A certificate the client does not accept: the same certificate comes back on every resend. */
+const CERTIFICATE_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 export type Unanswered = 'timeout' | 'network';
+
+/** Whether the failure is a certificate the harness does not trust (SVC_CA_CERT is the remedy). */
+export function isCertificateRefusal(errorCode: string | undefined): boolean {
+  return errorCode !== undefined && CERTIFICATE_CODES.has(errorCode);
+}
 
 /** Whether a request that got no answer may be sent again. */
 export function safeToResend(method: string, failure: { kind: Unanswered; errorCode?: string }, idempotent?: boolean): boolean {
+  if (isCertificateRefusal(failure.errorCode)) return false;
   if (failure.kind === 'network' && failure.errorCode && NOT_SENT_CODES.has(failure.errorCode)) return true;
   return idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
 }

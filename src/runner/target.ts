@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { ControlClient } from '../control/client.js';
 import { HttpClient } from '../http/client.js';
 import { networkOf, type Settings } from '../config/settings.js';
-import type { NetworkOptions } from '../http/dispatcher.js';
+import { proxySettings, type NetworkOptions } from '../http/dispatcher.js';
 import { registerSecret } from '../secrets/mask.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
-import { RunAbort } from '../errors.js';
+import { HttpError, RunAbort } from '../errors.js';
+import { isCertificateRefusal } from '../http/retry-policy.js';
 
 export interface ResolvedTarget {
   baseUrl: string;
@@ -153,12 +154,22 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
   }
 }
 
+/** Which settings to look at when the target cannot be reached. */
+export function unreachableHint(baseUrl: string, error: unknown): string {
+  const causeCode = error instanceof HttpError ? error.causeCode : undefined;
+  if (isCertificateRefusal(causeCode)) return 'check SVC_CA_CERT (the certificate authorities its certificate is trusted by)';
+  const tls = baseUrl.startsWith('https:') ? '; a target that requires a client certificate closes the connection without one: check SVC_CLIENT_CERT and SVC_CLIENT_KEY' : '';
+  const proxies = proxySettings();
+  const proxy = proxies.httpProxy || proxies.httpsProxy ? '; requests go through the proxy in HTTP(S)_PROXY (NO_PROXY to bypass it)' : '';
+  return `check SVC_BASE_URL${tls}${proxy}`;
+}
+
 async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<void> {
   const http = new HttpClient(target.baseUrl, { ...target.network, timeoutMs: PROBE_TIMEOUT_MS, paced: false });
   try {
     await http.request({ path: '/v1/whoami' });
   } catch (error) {
-    throw new RunAbort(`target unreachable: ${target.baseUrl} (${(error as Error).message}); check SVC_BASE_URL`);
+    throw new RunAbort(`target unreachable: ${target.baseUrl} (${(error as Error).message}); ${unreachableHint(target.baseUrl, error)}`);
   } finally {
     await http.close();
   }

@@ -39,6 +39,11 @@ describe('safeToResend', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_CONNECT_TIMEOUT' })).toBe(true);
   });
 
+  it.each(['SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED'])('never resends a request refused for its certificate (%s): it comes back the same', (errorCode) => {
+    expect(safeToResend('GET', { kind: 'network', errorCode })).toBe(false);
+    expect(safeToResend('POST', { kind: 'network', errorCode }, true)).toBe(false);
+  });
+
   it('takes the caller at its word on idempotence', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode: 'ECONNRESET' }, true)).toBe(true);
     expect(safeToResend('GET', { kind: 'network', errorCode: 'ECONNRESET' }, false)).toBe(false);
