@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSettings, parseSettings, SettingsError } from '../../src/config/settings.js';
+import { loadSettings, networkOf, parseSettings, SettingsError } from '../../src/config/settings.js';
 
 const made: string[] = [];
 const emptyDir = (): string => {
@@ -24,6 +24,33 @@ describe('settings', () => {
     expect(settings.RECEIVER_PORT).toBe(0);
     expect(settings.IDP_PORT).toBe(0);
     expect(settings.IDP_HOST).toBeUndefined();
+  });
+
+  it('reads the network settings: a rate, a concurrency, CA and client certificate files', () => {
+    const dir = emptyDir();
+    const pem = join(dir, 'fake.pem');
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nfake\n-----END CERTIFICATE-----\n');
+    const settings = parseSettings({ CERTIFY_RATE_LIMIT: '12.5', CERTIFY_CONCURRENCY: '4', SVC_CA_CERT: pem, SVC_CLIENT_CERT: pem, SVC_CLIENT_KEY: pem });
+    expect(settings).toMatchObject({ CERTIFY_RATE_LIMIT: 12.5, CERTIFY_CONCURRENCY: 4, SVC_CA_CERT: pem });
+    expect(networkOf(settings)).toEqual({ caCertPath: pem, clientCertPath: pem, clientKeyPath: pem });
+    expect(parseSettings({}).CERTIFY_CONCURRENCY).toBe(32);
+    expect(parseSettings({}).CERTIFY_RATE_LIMIT).toBeUndefined();
+  });
+
+  it.each([
+    [{ CERTIFY_RATE_LIMIT: '0' }, /CERTIFY_RATE_LIMIT must be a number from 0.1/],
+    [{ CERTIFY_RATE_LIMIT: 'fast' }, /CERTIFY_RATE_LIMIT must be a number/],
+    [{ CERTIFY_CONCURRENCY: '0' }, /CERTIFY_CONCURRENCY must be a whole number from 1 to 256/],
+    [{ SVC_CA_CERT: '/no/such/ca.pem' }, /SVC_CA_CERT names a file that does not exist/],
+  ])('refuses a bad network setting %j, naming it', (sources, message) => {
+    expect(() => parseSettings(sources)).toThrow(message);
+  });
+
+  it('wants the client certificate and its key together', () => {
+    const dir = emptyDir();
+    const pem = join(dir, 'fake.pem');
+    writeFileSync(pem, 'fake');
+    expect(() => parseSettings({ SVC_CLIENT_CERT: pem })).toThrow(/SVC_CLIENT_CERT and SVC_CLIENT_KEY must be given together/);
   });
 
   it('refuses an unknown SVC_ name so a typo does not pass silently', () => {
