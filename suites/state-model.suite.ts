@@ -17,6 +17,7 @@ import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import type { ModelRunOptions, ModelRunResult } from '../src/suite/model/run.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
 import { chooseTimeScale, within } from '../src/suite/timing/wait.js';
+import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 import type { TestWorkspace } from '../src/suite/workspace.js';
 
 /**
@@ -36,8 +37,18 @@ const ENDPOINT_BUDGET = { fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_
 const HEALTH_BUDGET = { fast: { sequences: 12, maxSteps: 16, timeLimitMs: 60_000, batch: 12 }, full: { sequences: 48, maxSteps: 20, timeLimitMs: 150_000, batch: 12 } } as const;
 /** The health model's workspaces run retries and the 24 h auto-disable this much faster (capped by the target). */
 const HEALTH_TIME_SCALE = 3_600;
-/** Real time the auto-disable of a batch may take before the check is skipped as too slow for its tier. */
-const HEALTH_DISABLE_BUDGET_MS = 60_000;
+/**
+ * The health model's time-out at the slowest time scale the bound on scaled time lets it run at
+ * (src/suite/timing/budget.ts): the first batch, then the sequences' time limit, in which one
+ * more batch may start (a failure shrinking on fresh workspaces) and run past it. A batch is
+ * driven to disabled for up to a tenth more than 24 h and one of its event intervals.
+ */
+const HEALTH_TIMEOUT_MS = boundedTimeoutMs({
+  spanMs: SPEC_AUTO_DISABLE_MS,
+  watchedMs: 2 * SPEC_AUTO_DISABLE_MS,
+  stretch: 1.3,
+  fixedMs: 60_000 + Math.max(...Object.values(HEALTH_BUDGET).map((budget) => budget.timeLimitMs)),
+});
 /** How long a disabled endpoint is watched for the event after every active one has it. */
 const SILENT_WATCH_MS = 500;
 /** How long an event may take to reach an active endpoint (a delivery, not a retry). */
@@ -118,7 +129,8 @@ async function endpointTarget(t: CheckContext): Promise<EndpointTarget> {
 /**
  * Fresh workspaces for the health model, each with DISABLED_AT_START endpoints already
  * auto-disabled; made in batches, skipping the check when the target's endpoints never read
- * disabled (HOOK-AUTO-DISABLE judges that) or its time scale makes 24 h too long.
+ * disabled (HOOK-AUTO-DISABLE judges that) or its time scale makes 24 h last longer than the
+ * bound on scaled time (src/suite/timing/budget.ts).
  */
 function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTarget> {
   let ready: DisabledWorkspace[] = [];
@@ -126,7 +138,7 @@ function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTa
   const disabling = { batches: 0, ms: 0 };
   return async () => {
     if (ready.length === 0) {
-      scale ??= await chooseTimeScale(t, HEALTH_TIME_SCALE, SPEC_AUTO_DISABLE_MS, HEALTH_DISABLE_BUDGET_MS, 'the 24 h auto-disable period');
+      scale ??= await chooseTimeScale(t, HEALTH_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
       const started = performance.now();
       const made = await disabledEndpointWorkspaces(t, { count: batch, perWorkspace: DISABLED_AT_START, scale, event: MODEL_EVENT });
       disabling.batches += 1;
@@ -179,5 +191,5 @@ certifySuite('state-model', () => {
     const first = await next();
     let handed = false;
     await checkModel(t, budget, async () => (handed ? next() : ((handed = true), first)), runEndpointHealthModel);
-  }, { timeoutMs: 300_000 });
+  }, { timeoutMs: HEALTH_TIMEOUT_MS });
 });

@@ -13,7 +13,8 @@ import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } f
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, within } from '../src/suite/timing/wait.js';
 import { TIMED_DELAY_MS } from '../src/suite/timing/error.js';
-import { timeRetry, type RetryTiming } from '../src/suite/hooks/retry-observation.js';
+import { timeRetry, WAIT_STRETCH, type RetryTiming } from '../src/suite/hooks/retry-observation.js';
+import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 
 const WANTED_SCALE = 3_600;
 const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
@@ -23,8 +24,13 @@ const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
  * late from the machine's load alone.
  */
 const RETRY_TIMING_SCALE = FIRST_DELAY_MS / TIMED_DELAY_MS;
-/** Real time a check may spend waiting for one scaled minute. */
-const ONE_MINUTE_BUDGET_MS = 10_000;
+/**
+ * Time-outs for a target whose largest time scale leaves the minute long (it fits the bound on
+ * scaled time even unscaled: src/suite/timing/budget.ts): the checks' own real-time waits, plus
+ * the scaled minute at its longest, twice where a retry outside its tolerance is timed again.
+ */
+const ONE_MINUTE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: FIRST_DELAY_MS, fixedMs: 60_000 });
+const RETRY_TIMEOUT_MS = boundedTimeoutMs({ spanMs: FIRST_DELAY_MS, watchedMs: 2 * FIRST_DELAY_MS, stretch: WAIT_STRETCH, fixedMs: 60_000 });
 /** How long past the first scaled retry delay "no retry" is watched. */
 const QUIET_MARGIN_MS = 1_500;
 const SPEC_TIMEOUT_MS = 30_000;
@@ -42,7 +48,7 @@ interface Setup {
 }
 
 async function setUp(t: CheckContext, endpoints: number, wantedScale = WANTED_SCALE): Promise<Setup & { hooks: HookedEndpoint[] }> {
-  const scale = await chooseTimeScale(t, wantedScale, FIRST_DELAY_MS, ONE_MINUTE_BUDGET_MS, 'the first retry delay (1 minute)');
+  const scale = await chooseTimeScale(t, wantedScale, FIRST_DELAY_MS, 'the first retry delay (1 minute)');
   const { delivery_timeout_ms: timeoutMs } = await t.capabilities();
   const workspace = await t.workspace({ timeScale: scale });
   const hooks: HookedEndpoint[] = [];
@@ -58,7 +64,7 @@ interface RetryObservation extends RetryTiming {
 
 /** Answers the first attempt of a fresh event with `answer` and times the attempt after it. */
 async function observeRetry(t: CheckContext, answer: ProgrammedAnswer, wantedScale: number, extraWaitMs: number): Promise<RetryObservation> {
-  const scale = await chooseTimeScale(t, wantedScale, FIRST_DELAY_MS, ONE_MINUTE_BUDGET_MS, 'the first retry delay (1 minute)');
+  const scale = await chooseTimeScale(t, wantedScale, FIRST_DELAY_MS, 'the first retry delay (1 minute)');
   const timed = await timeRetry(t, { failures: 1, scale, answer, extraWaitMs });
   return { ...timed, first: timed.attempts[0]!, retryDueMs: scaled(FIRST_DELAY_MS, scale) };
 }
@@ -127,17 +133,17 @@ certifySuite('webhook-delivery', () => {
     assert(unsent.length === 0, `the receiver could not send its programmed answer for ${unsent.join(', ')} (the connection ended first): no verdict possible`);
     assert(retried.length === 0, `a 2xx answer was not taken as an acknowledgement: ${eventId} was delivered again after ${retried.join(', ')}; expected one delivery each`);
     t.detail(`one event to four endpoints answering ${statuses.join(', ')}: each got it once, no retry within ${seconds(watchMs)} after the answers (the first retry was due ${round1(scaled(FIRST_DELAY_MS, scale))} ms after a failure at time scale ${scale})`);
-  });
+  }, { timeoutMs: ONE_MINUTE_TIMEOUT_MS });
 
   check('HOOK-RETRY-ON-3XX', async (t: CheckContext) => {
     await expectRetryAfter(t, { status: 302 }, 'answered 302 with a Location header');
     const strays = (await t.receiver()).strays.filter((stray) => stray.path.endsWith('/redirected'));
     t.detail(strays.length === 0 ? 'the redirect was not followed' : `the redirect target was requested ${strays.length} time(s)`);
-  });
+  }, { timeoutMs: RETRY_TIMEOUT_MS });
 
-  check('HOOK-RETRY-ON-4XX', (t: CheckContext) => expectRetryAfter(t, { status: 400 }, 'answered 400'));
+  check('HOOK-RETRY-ON-4XX', (t: CheckContext) => expectRetryAfter(t, { status: 400 }, 'answered 400'), { timeoutMs: RETRY_TIMEOUT_MS });
 
-  check('HOOK-RETRY-ON-5XX', (t: CheckContext) => expectRetryAfter(t, { status: 503 }, 'answered 503'));
+  check('HOOK-RETRY-ON-5XX', (t: CheckContext) => expectRetryAfter(t, { status: 503 }, 'answered 503'), { timeoutMs: RETRY_TIMEOUT_MS });
 
   check('HOOK-RETRY-ON-TIMEOUT', async (t: CheckContext) => {
     const { delivery_timeout_ms: declared } = await t.capabilities();
@@ -147,7 +153,7 @@ certifySuite('webhook-delivery', () => {
     t.measure('delivery_timeout_ms', declared);
     t.measure('programmed_answer_after_ms', lateMs);
     await expectRetryAfter(t, { status: 204, delayMs: lateMs }, `answered 204 only after ${seconds(lateMs)} (delivery time-out ${declared} ms declared)`, lateMs);
-  }, { timeoutMs: 90_000 });
+  }, { timeoutMs: boundedTimeoutMs({ spanMs: FIRST_DELAY_MS, stretch: WAIT_STRETCH, fixedMs: 90_000 }) });
 
   check('HOOK-SLOW-ACK-OK', async (t: CheckContext) => {
     const { scale, timeoutMs: declared, hooks, fire } = await setUp(t, 1);
@@ -164,7 +170,7 @@ certifySuite('webhook-delivery', () => {
     t.measure('watched_after_answer_ms', round1(watchMs));
     assert(!retry, `a 200 sent ${slowMs} ms after arrival (half the ${declared} ms delivery time-out) was not taken as an acknowledgement: attempt 2 came ${round1((retry?.receivedAtMono ?? 0) - first.receivedAtMono)} ms after the first`);
     t.detail(`200 answered after ${round1(first.answeredAfterMs ?? 0)} ms (time-out ${declared} ms): acknowledged, no retry within ${seconds(watchMs)} after the answer`);
-  });
+  }, { timeoutMs: ONE_MINUTE_TIMEOUT_MS });
 
   check('HOOK-TIMEOUT-30S', async (t: CheckContext) => {
     const { delivery_timeout_ms: declared } = await t.capabilities();
@@ -192,5 +198,5 @@ certifySuite('webhook-delivery', () => {
     assert(!slowRetry.retry, `a 204 after ${seconds(slowMs)} was not taken as an acknowledgement (attempt 2 came): the time-out is under 25 s`);
     assert(lateRetry, `no answer within ${seconds(lateMs)} was not retried (no second attempt within ${seconds(lateMs + retryDueMs + ARRIVAL_SLACK_MS)}): the time-out is over 35 s, or a timed-out delivery is not retried`);
     t.detail(`the real 30 s time-out: a 204 after ${seconds(slowMs)} acknowledged (no retry within ${seconds(slowRetry.watchMs)} after the answer); no answer in ${seconds(lateMs)}: the service ended the attempt after ${seconds(lateFirst.answeredAfterMs ?? 0)} (${lateFirst.answer}) and retried`);
-  }, { timeoutMs: 120_000 });
+  }, { timeoutMs: boundedTimeoutMs({ spanMs: FIRST_DELAY_MS, fixedMs: 120_000 }) });
 });

@@ -4,8 +4,9 @@
  *
  * - The early delays (1m, 5m) are measured at a low time scale, where they are long
  *   enough to be precise; the whole schedule at a high one (3600: 1m = 16.7 ms ... 24h =
- *   24 s). Delays are measured from the end of the failed attempt (its answer) to the
- *   arrival of the next, on the receiver's monotonic clock.
+ *   24 s), or at the target's largest when that is lower, within the bound on scaled time
+ *   (src/suite/timing/budget.ts). Delays are measured from the end of the failed attempt
+ *   (its answer) to the arrival of the next, on the receiver's monotonic clock.
  * - "After six attempts the delivery is dropped" beside six retry delays: 1 + 6 retries
  *   = 7 attempts in all, or 6 in all. Both are accepted, and `detail` says which was seen;
  *   6 in all passes only if the sixth delay (24 h) still elapses before the drop (the
@@ -23,9 +24,11 @@ import { assert, certifySuite, check, type CheckContext } from '../src/suite/ind
 import {
   AFTER_DROP_WATCH_MS,
   DISABLE_EVENT,
+  DISABLE_SPAN_MS,
   DISABLE_TOLERANCE,
   FILLER_EVENT,
   IN_FLIGHT_GRACE_MS,
+  LONGEST_ALONE_MS,
   MIN_AFTER_DROP_WATCH_REAL_MS,
   measureRetryDelay,
   measurableAlone,
@@ -33,7 +36,10 @@ import {
   observeDisable,
   observeSchedule,
   planShortDelays,
+  SCHEDULE_LONGEST_WAIT_MS,
+  SCHEDULE_SPAN_MS,
   serviceRoundTripMs,
+  WAIT_STRETCH,
   type DelayMeasurement,
   type DisableObservation,
   type ScheduleObservation,
@@ -56,6 +62,16 @@ import {
 } from '../src/suite/timing/schedule.js';
 import { attemptsOf, seconds, timingOf, within } from '../src/suite/timing/wait.js';
 import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
+import { boundedTimeoutMs, SCALED_SPAN_BOUND_MS } from '../src/suite/timing/budget.js';
+
+// Time-outs at the slowest time scale the bound lets each check run at (src/suite/timing/budget.ts).
+/** Each delay is timed on its own only where it lasts at most the bound, then maybe once more. */
+const EARLY_SCHEDULE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCALED_SPAN_BOUND_MS, watchedMs: 2 * SCALED_SPAN_BOUND_MS, stretch: WAIT_STRETCH, fixedMs: 45_000 });
+/** The schedule (waited out to the end when no flag comes), then a judged delay outside its tolerance timed once more on its own. */
+const FULL_SCHEDULE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: SCHEDULE_LONGEST_WAIT_MS + LONGEST_ALONE_MS, stretch: WAIT_STRETCH, fixedMs: 60_000 });
+const DROP_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: SCHEDULE_LONGEST_WAIT_MS, stretch: WAIT_STRETCH, fixedMs: 60_000 });
+/** The disable is awaited up to one tolerance past its window, which stretches it by less than a tenth. */
+const DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
 
 /**
  * Records what the measurement could resolve and the tolerance built from it; returns the
@@ -77,8 +93,8 @@ certifySuite('webhook-retry', () => {
 
   check('HOOK-RETRY-EARLY-SCHEDULE', async (t: CheckContext) => {
     const { planned, unplanned } = planShortDelays((await t.capabilities()).max_time_scale);
-    const notTimed = unplanned.map((plan) => `${SPEC_RETRY_LABELS[plan.retry - 1]} (${seconds(plan.realMs)} at this target's largest time scale ${plan.scale})`);
-    if (planned.length === 0) t.skip(`no retry delay can be timed on its own within ${seconds(30_000)}: ${notTimed.join(', ')}`);
+    const notTimed = unplanned.map((plan) => `${SPEC_RETRY_LABELS[plan.retry - 1]} (${seconds(plan.realMs)} at this target's largest time scale ${plan.scale}: ${plan.why})`);
+    if (planned.length === 0) t.skip(`no retry delay can be timed on its own within the ${seconds(SCALED_SPAN_BOUND_MS)} bound on scaled time: ${notTimed.join(', ')}`);
     // A delay outside its tolerance is measured once more, on a fresh endpoint: a wrong delay
     // is wrong both times, while a stall of the target's machine seldom hits the same retry twice.
     const first = await Promise.all(planned.map((plan) => measureRetryDelay(t, plan)));
@@ -102,7 +118,7 @@ certifySuite('webhook-retry', () => {
         `; gaps from the end of the failed attempt to the next arrival${remeasuredNote}` +
         (notTimed.length > 0 ? `; not timed: ${notTimed.join(', ')}` : ''),
     );
-  }, { timeoutMs: 75_000 });
+  }, { timeoutMs: EARLY_SCHEDULE_TIMEOUT_MS });
 
   check('HOOK-RETRY-FULL-SCHEDULE', async (t: CheckContext) => {
     const o = await scheduleObservation(t);
@@ -170,7 +186,7 @@ certifySuite('webhook-retry', () => {
       `${reading}; ${scaleNote}; gaps ${match.gaps.map((gap) => `${SPEC_RETRY_LABELS[gap.retry - 1]} ${round1(gap.observedMs)} ms`).join(', ')}; ${after}; ` +
         `${o.fillers.acked} filler events acknowledged meanwhile, so the endpoint never had 24 h of consecutive failures`,
     );
-  }, { timeoutMs: 110_000 });
+  }, { timeoutMs: FULL_SCHEDULE_TIMEOUT_MS });
 
   check('HOOK-DROP-AND-FLAG', async (t: CheckContext) => {
     const o = await scheduleObservation(t);
@@ -192,7 +208,7 @@ certifySuite('webhook-retry', () => {
     assert(!o.disabledSeen, 'the endpoint read disabled during the schedule although filler events were acknowledged every 2 h (scaled)');
     assert(o.final?.flagged === true && o.final.state === 'active', `after the drop the endpoint reads ${JSON.stringify({ state: o.final?.state, flagged: o.final?.flagged })}, expected active and flagged`);
     t.detail(`after ${n} failed attempts the endpoint read flagged: true within ${seconds(Math.max(0, flaggedAfterMs))} of the last, state active (and still so at the end)`);
-  }, { timeoutMs: 110_000 });
+  }, { timeoutMs: DROP_TIMEOUT_MS });
 
   check('HOOK-AUTO-DISABLE', async (t: CheckContext) => {
     const o = await disableObservation(t);
@@ -214,7 +230,7 @@ certifySuite('webhook-retry', () => {
       `consecutive failures (every attempt answered 500, a new event every ${seconds(o.intervalMs)}): disabled between ${seconds(o.disabled.afterMs)} and ${seconds(o.disabled.byMs)} after the end of the first failed attempt; ` +
         `accepted ${seconds(o.window.lowMs)} to ${seconds(o.window.highMs)} (24 h ± ${Math.round(o.toleranceMs)} ms, ${describeTolerance(DISABLE_TOLERANCE)}, plus one event interval, whether the period runs on a timer or is noticed at the next failure)`,
     );
-  }, { timeoutMs: 90_000 });
+  }, { timeoutMs: DISABLE_TIMEOUT_MS });
 
   check('HOOK-DISABLED-SILENT', async (t: CheckContext) => {
     const o = await disableObservation(t);
@@ -233,7 +249,7 @@ certifySuite('webhook-retry', () => {
       `disabled for ${seconds(s.windowMs)} (3 h at time scale ${o.scale}): ${s.eventsFired} new events fired and ${s.retriesDue} retries of earlier deliveries were due by the schedule; none arrived` +
         (s.inFlight > 0 ? ` (${s.inFlight} delivery arrived within ${IN_FLIGHT_GRACE_MS} ms of the poll that read disabled: in flight at the transition, not counted)` : ''),
     );
-  }, { timeoutMs: 90_000 });
+  }, { timeoutMs: DISABLE_TIMEOUT_MS });
 
   check('HOOK-REENABLE', async (t: CheckContext) => {
     const o = await disableObservation(t);
@@ -243,7 +259,7 @@ certifySuite('webhook-retry', () => {
     assert(r.stateAfter === 'active', `after enable, the endpoint reads state ${JSON.stringify(r.stateAfter)} (polled 3 s), expected active`);
     assert(r.arrivedAfterMs !== undefined, `after enable, ${r.eventId} did not arrive within 5 s`);
     t.detail(`enable: state active after ${r.activeAfterMs} ms; a new event arrived ${r.arrivedAfterMs} ms after being fired, answered ${r.answered}`);
-  }, { timeoutMs: 90_000 });
+  }, { timeoutMs: DISABLE_TIMEOUT_MS });
 
   check('HOOK-RETRY-REAL-TIME', async (t: CheckContext) => {
     // Two events, first attempts answered 500 and 400 (both failures), at time scale 1.

@@ -8,7 +8,13 @@
  * check at its limit, or whose test runner does not end by itself.
  */
 
-/** Whole-run deadline for the checks, per tier (a clean fast run takes about 1.5 min). */
+/**
+ * Whole-run deadline for the checks, per tier. A clean fast run against a target of the
+ * reference's time scale takes a minute or two; one whose smaller max_time_scale stretches the
+ * retry and auto-disable checks up to the bound on scaled time (src/suite/timing/budget.ts)
+ * takes that bound and a little more, and a check's time-out there reaches
+ * LONGEST_BOUNDED_TIMEOUT_MS, which each tier's deadline must exceed (test/runner/deadline.test.ts).
+ */
 export const RUN_DEADLINE_MS = { fast: 20 * 60_000, full: 60 * 60_000 } as const;
 
 /** After SIGINT/SIGTERM or the deadline: how long running checks may take to finish. */

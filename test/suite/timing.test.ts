@@ -187,11 +187,26 @@ describe('planning the short retry delays, each timed on its own', () => {
     expect(unplanned).toEqual([]);
   });
 
-  it('leaves out what would last over 30 s at a low largest scale, and times more delays when the full schedule runs slower', () => {
+  it('at 600 the full schedule runs and times 2h, 12h and 24h; 1m, 5m and 30m are timed on their own', () => {
+    const { planned, unplanned } = planShortDelays(600);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360]]);
+    expect(unplanned).toEqual([]);
+  });
+
+  it('below the scale the full schedule needs, times each delay on its own within the bound, never the 24h', () => {
+    const { planned, unplanned } = planShortDelays(487);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360], [4, 487], [5, 487]]);
+    // 24h on its own would come after 24 h of failures: the endpoint auto-disables first.
+    expect(unplanned.map((plan) => [plan.retry, plan.why])).toEqual([[6, 'the failures before it would auto-disable the endpoint first']]);
+    expect(planShortDelays(488).planned.map((plan) => plan.retry)).toEqual([1, 2, 3]);
+  });
+
+  it('leaves out what would last over the bound at a low largest scale', () => {
     const { planned, unplanned } = planShortDelays(100);
-    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 100]]);
-    // 2h, 12h and 24h last over 5 s at 100; 2h needs 94 s with the delays before it.
-    expect(unplanned.map((plan) => plan.retry)).toEqual([4, 5, 6]);
-    expect(planShortDelays(1).planned).toEqual([]);
+    // 2h needs 94 s with the delays before it; 12h 526 s, over the bound.
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 100], [4, 100]]);
+    expect(unplanned.map((plan) => plan.retry)).toEqual([5, 6]);
+    expect(unplanned[0]!.why).toMatch(/over the 300 s bound/);
+    expect(planShortDelays(1).planned.map((plan) => plan.retry)).toEqual([1]);
   });
 });

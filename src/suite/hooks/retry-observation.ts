@@ -25,23 +25,24 @@ import {
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, timingOf, within } from '../timing/wait.js';
+import { chooseScale, SCALED_SPAN_BOUND_MS } from '../timing/budget.js';
 import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
 export const serviceRoundTripMs = (t: CheckContext): Promise<number> => fastestRoundTripMs(() => t.api.whoami(undefined));
 
+export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
 const HOUR_MS = 3_600_000;
 const HIGH_SCALE = 3_600;
-/** Real time the full schedule may take at the target's largest scale (38.6 s at 3600). */
-const FULL_SCHEDULE_BUDGET_MS = 60_000;
-/** Real time one delay measurement may take: the delays before it, then it. */
-const DELAY_MEASUREMENT_BUDGET_MS = 30_000;
 /**
  * How long to wait for an attempt beyond its delay before calling it missing: only how
  * long the observation waits, never the verdict (schedule tolerances come from
  * src/suite/timing/error.ts, measured per run).
  */
 const WAIT_FRACTION = 0.25;
+/** The scaled waits of a retry observation at their longest, for a check's time-out. */
+export const WAIT_STRETCH = 1 + WAIT_FRACTION;
 /** The 24 h auto-disable at a high scale: ±(1% + 250 ms) (24 s ± 490 ms at 3600), the status polled every 250 ms. */
 export const DISABLE_TOLERANCE: Tolerance = { fraction: 0.01, errorMs: 250 };
 /** Filler events (acknowledged) to the full-schedule endpoint, in spec time. */
@@ -55,13 +56,21 @@ export const IN_FLIGHT_GRACE_MS = 500;
 /** After a drop, how long "no more attempts" is watched, in spec time (also the flag's allowance). */
 export const AFTER_DROP_WATCH_MS = 2 * HOUR_MS;
 export const MIN_AFTER_DROP_WATCH_REAL_MS = 1_500;
+/** What the full-schedule observation waits out, in spec time: the six delays, then the watch after the drop. */
+export const SCHEDULE_SPAN_MS = sum(SPEC_RETRY_DELAYS_MS) + AFTER_DROP_WATCH_MS;
+/**
+ * The most the full-schedule observation may wait, in spec time, before each quarter more:
+ * every delay, then the last once more for an attempt or a flag after the drop (a target
+ * that never flags is waited out that long before the check fails).
+ */
+export const SCHEDULE_LONGEST_WAIT_MS = sum(SPEC_RETRY_DELAYS_MS) + SPEC_RETRY_DELAYS_MS[SPEC_RETRY_DELAYS_MS.length - 1]!;
+/** What the auto-disable observation waits out, in spec time: the 24 h, one event interval, the silent window. */
+export const DISABLE_SPAN_MS = SPEC_AUTO_DISABLE_MS + DISABLE_EVENT_EVERY_MS + SILENT_WINDOW_MS;
 const POLL_MS = 100;
 const FLAG_POLL_MS = 250;
 const SCHEDULE_EVENT = 'mailer.reply.received';
 export const FILLER_EVENT = 'workspace.plan.upgraded';
 export const DISABLE_EVENT = 'mailer.email.sent';
-
-export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Polls the endpoint's status in the background; remembers when flagged and disabled were first read. */
 function watchStatus(workspace: TestWorkspace, endpointId: string, everyMs: number) {
@@ -119,28 +128,38 @@ export interface DelayPlan {
   realMs: number;
 }
 
-/** Whether the full schedule runs on a target of this largest scale and times `delay` there. */
+/** Whether the full schedule runs on a target of this largest scale (as observeSchedule decides) and times `delay` there. */
 function fullScheduleTimes(delay: number, maxScale: number): boolean {
-  const scale = Math.min(HIGH_SCALE, maxScale);
-  return scaled(sum(SPEC_RETRY_DELAYS_MS), scale) <= FULL_SCHEDULE_BUDGET_MS && scaled(delay, scale) >= TIMED_DELAY_MS;
+  const { scale, withinBound } = chooseScale(HIGH_SCALE, maxScale, SCHEDULE_SPAN_MS);
+  return withinBound && scaled(delay, scale) >= TIMED_DELAY_MS;
+}
+
+/** A retry left untimed, and why. */
+export interface UnplannedDelay extends DelayPlan {
+  why: string;
 }
 
 /**
  * The retries the full schedule does not time (shorter than TIMED_DELAY_MS at its scale,
  * or all when it cannot run), each planned at the scale where it lasts TIMED_DELAY_MS;
- * those that would take longer than the budget at this target's largest scale are left
- * unplanned.
+ * those that would take longer than SCALED_SPAN_BOUND_MS at this target's largest scale,
+ * or whose failures before them would auto-disable the endpoint first, are left unplanned.
  */
-export function planShortDelays(maxScale: number): { planned: DelayPlan[]; unplanned: DelayPlan[] } {
-  const plans = SPEC_RETRY_DELAYS_MS.flatMap((delay, index): DelayPlan[] => {
-    if (fullScheduleTimes(delay, maxScale)) return [];
-    return [delayPlan(index + 1, Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS))))];
+export function planShortDelays(maxScale: number): { planned: DelayPlan[]; unplanned: UnplannedDelay[] } {
+  const planned: DelayPlan[] = [];
+  const unplanned: UnplannedDelay[] = [];
+  SPEC_RETRY_DELAYS_MS.forEach((delay, index) => {
+    if (fullScheduleTimes(delay, maxScale)) return;
+    const plan = delayPlan(index + 1, Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS))));
+    if (!measurableAlone(plan.retry)) unplanned.push({ ...plan, why: 'the failures before it would auto-disable the endpoint first' });
+    else if (plan.realMs > SCALED_SPAN_BOUND_MS) unplanned.push({ ...plan, why: `over the ${SCALED_SPAN_BOUND_MS / 1000} s bound on scaled time` });
+    else planned.push(plan);
   });
-  return {
-    planned: plans.filter((plan) => plan.realMs <= DELAY_MEASUREMENT_BUDGET_MS),
-    unplanned: plans.filter((plan) => plan.realMs > DELAY_MEASUREMENT_BUDGET_MS),
-  };
+  return { planned, unplanned };
 }
+
+/** Spec time of the longest retry measured on its own (its failures, then it): what a re-measurement may add to a check. */
+export const LONGEST_ALONE_MS = Math.max(...SPEC_RETRY_DELAYS_MS.map((_, index) => (measurableAlone(index + 1) ? sum(SPEC_RETRY_DELAYS_MS.slice(0, index + 1)) : 0)));
 
 /** Retry `retry` (1-based) measured on its own at `scale`. */
 export function delayPlan(retry: number, scale: number): DelayPlan {
@@ -237,8 +256,7 @@ export interface ScheduleObservation {
 }
 
 export async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
-  const delaysSpan = sum(SPEC_RETRY_DELAYS_MS);
-  const scale = await chooseTimeScale(t, HIGH_SCALE, delaysSpan, FULL_SCHEDULE_BUDGET_MS, 'the whole retry schedule (38.6 h)');
+  const scale = await chooseTimeScale(t, HIGH_SCALE, SCHEDULE_SPAN_MS, 'the whole retry schedule (38.6 h) and the 2 h watch after its drop');
   const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
   const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
@@ -359,7 +377,7 @@ export interface DisableObservation {
 
 export async function observeDisable(t: CheckContext): Promise<DisableObservation> {
   const disableMs = SPEC_AUTO_DISABLE_MS;
-  const scale = await chooseTimeScale(t, HIGH_SCALE, disableMs + SILENT_WINDOW_MS + DISABLE_EVENT_EVERY_MS, 45_000, 'the 24 h auto-disable period and the watch after it');
+  const scale = await chooseTimeScale(t, HIGH_SCALE, DISABLE_SPAN_MS, 'the 24 h auto-disable period, one event interval and the 3 h watch after it');
   const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
   const periodMs = scaled(disableMs, scale);
   const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);

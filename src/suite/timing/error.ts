@@ -8,6 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Tolerance } from './schedule.js';
+import { SCALED_SPAN_BOUND_MS } from './budget.js';
 
 /** The jitter a retry delay may have either way (the spec states none; schedulers commonly add a few percent). */
 export const SCHEDULE_JITTER = 0.05;
@@ -38,8 +39,15 @@ export interface TimingError {
 
 /** How often the stall sampler looks at the clock. */
 const STALL_SAMPLE_MS = 5;
-/** Samples kept: 2 minutes at one per STALL_SAMPLE_MS. */
-const STALL_SAMPLES_KEPT = 24_000;
+/**
+ * Stalls kept: enough, were every sample a stall, to cover the longest observation, the
+ * bound on scaled time with room for waiting past it (src/suite/timing/budget.ts). An
+ * observation at a target's smaller time scale lasts longer, and its earliest gaps are judged
+ * at its end.
+ */
+const STALL_SAMPLES_KEPT = Math.ceil((1.5 * SCALED_SPAN_BOUND_MS) / STALL_SAMPLE_MS);
+/** Dropped in batches of this many beyond the kept ones, not one by one (a shift moves every element). */
+const STALL_TRIM_EVERY = 1_000;
 
 export interface EventLoopWatch {
   /** Stops watching; the p99 of the delay in ms. `stallBetween` still answers afterwards. */
@@ -60,7 +68,7 @@ export function watchEventLoopDelay(): EventLoopWatch {
     last = now;
     if (ms <= 1) return;
     stalls.push({ endedAtMs: now, ms });
-    if (stalls.length > STALL_SAMPLES_KEPT) stalls.shift();
+    if (stalls.length > STALL_SAMPLES_KEPT + STALL_TRIM_EVERY) stalls.splice(0, stalls.length - STALL_SAMPLES_KEPT);
   }, STALL_SAMPLE_MS);
   sampler.unref();
   return {

@@ -1,13 +1,15 @@
 /**
  * Waiting helpers for the webhook delivery and retry suites: event-driven waits on a
  * receiver endpoint with bounded time-outs, and the choice of a workspace time scale the
- * target allows (polling and sleeping: src/clock/wait.ts).
+ * target allows within the bound of src/suite/timing/budget.ts (polling and sleeping:
+ * src/clock/wait.ts).
  */
 import type { CapturedDelivery } from '../../receiver/types.js';
 import type { ReceiverEndpoint } from '../../receiver/endpoint.js';
 import type { CheckContext } from '../context.js';
 import { sleep } from '../../clock/wait.js';
 import type { AttemptTiming } from './schedule.js';
+import { chooseScale, SCALED_SPAN_BOUND_MS, smallestScaleWithin } from './budget.js';
 
 /**
  * Allowance for the service to send an attempt that falls due (a first attempt, or a retry
@@ -45,20 +47,20 @@ export async function within(
 
 /**
  * The time scale to run at: `wanted`, capped by the target's max_time_scale. Skips the
- * check when the scaled span (`spanMs` of spec time) would take longer than `budgetMs`
- * of real time at that scale.
+ * check when `spanMs` of spec time would last longer than SCALED_SPAN_BOUND_MS of real time
+ * at that scale; the reason names the scale, the bound and the scale that would fit.
  */
-export async function chooseTimeScale(t: CheckContext, wanted: number, spanMs: number, budgetMs: number, what: string): Promise<number> {
+export async function chooseTimeScale(t: CheckContext, wanted: number, spanMs: number, what: string): Promise<number> {
   const { max_time_scale: max } = await t.capabilities();
-  const scale = Math.max(1, Math.min(wanted, max));
-  const realMs = spanMs / scale;
-  if (realMs > budgetMs) {
+  const choice = chooseScale(wanted, max, spanMs);
+  if (!choice.withinBound) {
     t.skip(
-      `the target's max_time_scale ${max} makes ${what} last ${(realMs / 1000).toFixed(1)} s of real time, ` +
-        `over this check's budget of ${(budgetMs / 1000).toFixed(0)} s (time scale ${wanted} wanted)`,
+      `the target's max_time_scale ${max} makes ${what} last ${(choice.realMs / 1000).toFixed(1)} s of real time at time scale ${choice.scale}, ` +
+        `over the bound of ${(SCALED_SPAN_BOUND_MS / 1000).toFixed(0)} s a check may spend on scaled time (SCALED_SPAN_BOUND_MS); ` +
+        `a max_time_scale of ${smallestScaleWithin(spanMs)} or more runs it`,
     );
   }
-  return scale;
+  return choice.scale;
 }
 
 /** Waits for the first attempt of `eventId` at `inbox`; fails the check when none comes within `boundMs` of now. */
