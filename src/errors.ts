@@ -63,9 +63,15 @@ export class ControlError extends HarnessError {
   }
 }
 
-export type HttpFailureKind = 'timeout' | 'network' | 'rate-limited' | 'too-large';
+export type HttpFailureKind = 'timeout' | 'network' | 'rate-limited' | 'too-large' | 'malformed';
 
-const HTTP_CODES = { timeout: 'ERR_HTTP_TIMEOUT', network: 'ERR_HTTP_NETWORK', 'rate-limited': 'ERR_HTTP_RATE_LIMITED', 'too-large': 'ERR_HTTP_TOO_LARGE' } as const;
+const HTTP_CODES = {
+  timeout: 'ERR_HTTP_TIMEOUT',
+  network: 'ERR_HTTP_NETWORK',
+  'rate-limited': 'ERR_HTTP_RATE_LIMITED',
+  'too-large': 'ERR_HTTP_TOO_LARGE',
+  malformed: 'ERR_HTTP_MALFORMED',
+} as const;
 
 /** A request to the target that got no usable answer. */
 export class HttpError extends HarnessError {
@@ -85,10 +91,10 @@ export class HttpError extends HarnessError {
   /**
    * The network kept the answer away (refused, reset, timed out, still rate-limited after
    * the retries): it says nothing about conformance, so a check that meets one ends `error`.
-   * A body over the cap is an answer, and stays the target's.
+   * A body over the cap, or bytes that are not HTTP, are answers, and stay the target's.
    */
   get unanswered(): boolean {
-    return this.kind !== 'too-large';
+    return this.kind !== 'too-large' && this.kind !== 'malformed';
   }
 }
 

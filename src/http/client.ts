@@ -125,8 +125,10 @@ export class HttpClient {
         rateLimited += 1;
         count(tally, 'rate_limited', 1);
         const { waitMs } = rateLimitWaitMs(outcome.headers['retry-after'], Date.now(), rateLimited);
-        this.pacer?.limited(lane, waitMs);
-        if (rateLimited > RATE_LIMIT_RETRIES || waitMs > MAX_RETRY_AFTER_MS || waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS) {
+        const givingUp = rateLimited > RATE_LIMIT_RETRIES || waitMs > MAX_RETRY_AFTER_MS || waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS;
+        // A wait the run will not honour ends this request; it must not stall every other one as long.
+        if (!givingUp) this.pacer?.limited(lane, waitMs);
+        if (givingUp) {
           throw unanswered(tally, new HttpError(`${what}: still 429 after ${rateLimited} answers and ${Math.round(waitedForLimitsMs / 1000)} s of waiting (Retry-After ${outcome.headers['retry-after'] ?? 'absent'})`, 'rate-limited'));
         }
         waitedForLimitsMs += waitMs;
@@ -190,7 +192,9 @@ export class HttpClient {
       if (signal.aborted || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError') {
         throw new Unanswerable(`${what}: no complete answer within ${timeoutMs} ms`, 'timeout');
       }
-      throw new Unanswerable(`${what}: ${(error as Error).message}`, 'network', errorCodeOf(error));
+      const errorCode = errorCodeOf(error);
+      if (isNotHttp(error as Error, errorCode)) throw new HttpError(`${what}: the answer is not HTTP/1.1 (${oneLine((error as Error).message)})`, 'malformed', errorCode);
+      throw new Unanswerable(`${what}: ${oneLine((error as Error).message)}`, 'network', errorCode);
     } finally {
       if (req.fresh) await dispatcher.destroy().catch(() => undefined);
     }
@@ -206,6 +210,16 @@ class Unanswerable extends Error {
   ) {
     super(message);
   }
+}
+
+/** An answer undici could not parse as HTTP (its parser's HPE_ codes, headers over its limit): the target's answer, not the network's. */
+function isNotHttp(error: Error, errorCode: string | undefined): boolean {
+  return error.name === 'HTTPParserError' || errorCode?.startsWith('HPE_') === true || errorCode === 'UND_ERR_HEADERS_OVERFLOW';
+}
+
+/** A system message on one line (OpenSSL's span several): every report shows a reason as one line. */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** The system or undici error code of a failed attempt, from the error or its cause. */

@@ -18,36 +18,44 @@ export interface HostileCase {
   /** What the target does. */
   what: string;
   checks: string[];
-  /** Checks that must end `fail` with a one-line reason. */
+  /** Checks that must end with `verdict` and a one-line reason. */
   affected: string[];
-  /** 3 when no `must` check failed but the clean-up left resources on the target (the report lists them). */
+  /**
+   * `fail` where the target answered wrongly (bad bodies, redirects, bytes that are not HTTP);
+   * `error` where the network kept the answer away (no answer, a stall, a reset, 429 for ever):
+   * a missing answer is no verdict (../shared/contracts/runner.md).
+   */
+  verdict: 'fail' | 'error';
+  /** 2 for `error` cases; 3 when no `must` check failed but the clean-up left resources on the target (the report lists them). */
   exit: 0 | 1 | 2 | 3;
   /** Whole run, start to exit, on a loaded 2-core machine. */
   boundS: number;
 }
 
 const api = (behaviour: Behaviour, what: string, boundS = 100, affected = API_CHECKS): HostileCase =>
-  ({ behaviour, where: 'api', what, checks: API_CHECKS, affected, exit: 1, boundS });
+  ({ behaviour, where: 'api', what, checks: API_CHECKS, affected, verdict: 'fail', exit: 1, boundS });
 const control = (behaviour: Behaviour, what: string, boundS = 110): HostileCase =>
-  ({ behaviour, where: 'control', what, checks: CONTROL_CHECKS, affected: CONTROL_CHECKS, exit: 1, boundS });
+  ({ behaviour, where: 'control', what, checks: CONTROL_CHECKS, affected: CONTROL_CHECKS, verdict: 'fail', exit: 1, boundS });
+/** A case where the network keeps the answers away: no verdict, exit 2. */
+const unanswered = (hostile: HostileCase): HostileCase => ({ ...hostile, verdict: 'error', exit: 2 });
 
 export const CASES: HostileCase[] = [
   // Slowest first (measured: 27-60 s, the rest under 15 s): the test runs them a few at a
   // time, and a long one started last would hold the whole file up.
   {
     behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
-    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], exit: 3, boundS: 130,
+    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], verdict: 'fail', exit: 3, boundS: 130,
   },
-  api('hang', 'never answers'),
-  api('drip', 'drips the body one byte a second'),
-  api('headers-stall', 'sends headers, then stalls the body'),
+  unanswered(api('hang', 'never answers')),
+  unanswered(api('drip', 'drips the body one byte a second')),
+  unanswered(api('headers-stall', 'sends headers, then stalls the body')),
   api('invalid-json', 'sends invalid JSON as application/json', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
   api('huge', 'sends a 50 MB body'),
-  control('hang', 'control interface accepts a request and never answers'),
+  unanswered(control('hang', 'control interface accepts a request and never answers')),
   api('endless', 'sends an endless chunked body'),
-  control('drip', 'control interface drips its answers'),
+  unanswered(control('drip', 'control interface drips its answers')),
   api('wrong-type', 'sends an HTML page as text/html', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
-  api('reset', 'resets the connection (TCP RST)'),
+  unanswered(api('reset', 'resets the connection (TCP RST)')),
   api('garbage', 'answers bytes that are not HTTP/1.1'),
   api('huge-headers', 'sends a 1 MB response header'),
   api('redirect-loop', 'redirects every request to itself (307)'),
@@ -55,10 +63,10 @@ export const CASES: HostileCase[] = [
   api('hostile-bytes', 'answers every error with control characters, escapes, markup and invalid UTF-8 as raw bytes', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
   {
     behaviour: 'retry-after', where: 'api', what: 'answers 429 Retry-After: 3600 to everything, while revocation polls',
-    checks: [...API_CHECKS, 'REVOKE-PROPAGATION'], affected: [...API_CHECKS, 'REVOKE-PROPAGATION'], exit: 1, boundS: 150,
+    checks: [...API_CHECKS, 'REVOKE-PROPAGATION'], affected: [...API_CHECKS, 'REVOKE-PROPAGATION'], verdict: 'error', exit: 2, boundS: 150,
   },
   control('huge', 'control interface sends a 50 MB body'),
-  control('reset', 'control interface resets connections'),
+  unanswered(control('reset', 'control interface resets connections')),
   control('invalid-json', 'control interface answers 200 with invalid JSON'),
-  control('retry-after', 'control interface answers 429 Retry-After: 3600'),
+  unanswered(control('retry-after', 'control interface answers 429 Retry-After: 3600')),
 ];

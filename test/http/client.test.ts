@@ -144,6 +144,18 @@ describe('HttpClient against a target that drops connections', () => {
   });
 });
 
+describe('HttpClient against a target that answers with what is not HTTP', () => {
+  it('keeps bytes that are not HTTP as the target answer (a failure), not a lost one, and does not resend them', async () => {
+    steps = [(req) => req.socket.end('HELLO this is not HTTP\r\n\r\n')];
+    const tally = emptyTally();
+    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch((caught: unknown) => caught);
+    expect((error as HttpError).kind).toBe('malformed');
+    expect((error as HttpError).unanswered).toBe(false);
+    expect(seen).toHaveLength(1);
+    expect(tally.unanswered).toBe(0);
+  });
+});
+
 describe('HttpClient behind a proxy', () => {
   it('sends through HTTP_PROXY, and straight to hosts in NO_PROXY', async () => {
     steps = [ok];
