@@ -171,7 +171,9 @@ certifySuite('auth-errors', () => {
         if (problem) offending = `a ${header.length}-character header ${problem}`;
         return problem === undefined;
       }),
-      { numRuns: 60, seed },
+      // A plain bearer credential among the generated ones, whatever the seed: most generated
+      // headers carry obs-text, which only a 4xx is asked of, and a seed could miss the rest.
+      { numRuns: 60, seed, examples: [['Bearer svc_test_NotARealToken0000'], ['bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']] },
     );
     t.measure('seed', seed);
     t.measure('runs', runs);
