@@ -1,6 +1,5 @@
-import { Authenticator } from './auth/authenticate.js';
+import { Authenticator, sessionVerifierFor } from './auth/authenticate.js';
 import { NodePool } from './auth/nodes.js';
-import { SessionVerifier } from './auth/session.js';
 import type { Environment } from './auth/tokens.js';
 import { CallService } from './calls/lifecycle.js';
 import type { Clock } from './clock.js';
@@ -50,7 +49,7 @@ export class App {
 
   constructor(readonly config: AppConfig) {
     this.nodes = new NodePool(config.nodes, this.store, config.clock, config.propagationMs);
-    this.auth = new Authenticator(this.store, this.nodes, new SessionVerifier(this.store, config.personality.sessionClockToleranceSeconds), config.clock);
+    this.auth = new Authenticator(this.store, this.nodes, sessionVerifierFor(this.store, config.personality), config.clock);
     this.endpoints = new EndpointRegistry(config.clock);
     this.dispatcher = new Dispatcher({
       clock: config.clock,

@@ -53,6 +53,8 @@ export interface BearerToken {
   uncounted?: boolean;
   /** Fault double-revoke-frees-slot: revoked once more after its revocation, it frees another token's slot. */
   revokedAgain?: boolean;
+  /** Fault old-token-blip-after-rotation: refused in this window, though active. */
+  refusedDuring?: { from: number; until: number };
 }
 
 export interface Member {

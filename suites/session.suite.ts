@@ -22,7 +22,9 @@ import {
   withKid,
   type JwtMutation,
 } from '../src/idp/index.js';
-import { certifySuite, check, describeResponse } from '../src/suite/index.js';
+import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
+import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { ControlError } from '../src/errors.js';
 import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
 import { completedCallId, matrixProblem, operations } from './session/scope-matrix.js';
@@ -77,6 +79,29 @@ certifySuite('session', () => {
     }
     if (problems.length > 0) t.fail(`session tokens did not get exactly their member's scopes: ${problems.join('; ')}`);
     t.detail(`${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? ` (transcript read with ${t.api.transcriptMethod})` : ' (transcript left out: no completed call to read)'}`);
+  });
+
+  check('SESSION-MEMBER-EMPTY-SCOPES', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    let subject: string;
+    try {
+      subject = await s.addMember([]);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('member', `refused ${error.status}`);
+      t.detail(`a member with scopes [] was refused with ${error.status}`);
+      return;
+    }
+    t.measure('member', 'added');
+    const token = await s.mint({ sub: subject });
+    const agents = await t.api.listAgents(token);
+    expectAuthError(agents, 'missing_scope', "listing agents (voice:read) with the session token of a member added with scopes []: an empty list grants no scope");
+    const call = await t.api.placeCall(token, { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
+    expectAuthError(call, 'missing_scope', "placing a call (voice:write) with the session token of a member added with scopes []: an empty list grants no scope");
+    const who = await whoami(t, token);
+    t.measure('whoami_status', who.status);
+    t.detail(`a member with scopes [] was added; its session token: agents ${agents.status} missing_scope, call ${call.status} missing_scope, whoami ${who.status}`);
   });
 
   check('SESSION-ES256', async (t) => {

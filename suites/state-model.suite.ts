@@ -2,8 +2,9 @@
  * The service as models (src/suite/model/): a fixed sequence per rule, then generated ones,
  * of token creation, revocation and use, suspension and reinstatement (token-model.ts), of
  * endpoint creation up to the limit, deletion and events (endpoint-model.ts), and of the
- * same with re-enable on workspaces whose endpoints the target has auto-disabled, each on a
- * fresh workspace, every answer judged against the spec's rules; a generated failure is
+ * same with re-enable, chosen subscriptions and events of several types on workspaces whose
+ * endpoints the target has auto-disabled, each on a fresh workspace, every answer judged
+ * against the spec's rules; a generated failure is
  * shrunk to the shortest sequence that shows it and reported step by step, with the seed
  * that replays it.
  */
@@ -11,7 +12,7 @@ import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { runTokenModel, type Answer, type TokenTarget } from '../src/suite/model/token-model.js';
-import { DISABLED_AT_START, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
+import { DISABLED_SUBSCRIPTIONS, MODEL_EVENT, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
 import { disabledEndpointWorkspaces, type DisabledWorkspace } from '../src/suite/hooks/disabled-endpoints.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import type { ModelRunOptions, ModelRunResult } from '../src/suite/model/run.js';
@@ -53,7 +54,6 @@ const HEALTH_TIMEOUT_MS = boundedTimeoutMs({
 const SILENT_WATCH_MS = 500;
 /** How long an event may take to reach an active endpoint (a delivery, not a retry). */
 const DELIVERY_BOUND_MS = 10_000;
-const MODEL_EVENT = 'workspace.plan.upgraded';
 
 function answerOf(res: { status: number; json?: unknown }): Answer {
   const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
@@ -97,12 +97,12 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
   };
 }
 
-/** The endpoint model's operations on `workspace`, its endpoints `hooks` (index order) on the run's receiver, subscribed to everything. */
+/** The endpoint model's operations on `workspace`, its endpoints `hooks` (index order) on the run's receiver. */
 function endpointOperations(t: CheckContext, workspace: TestWorkspace, hooks: HookedEndpoint[]): EndpointTarget {
   return {
-    async createEndpoint() {
+    async createEndpoint(events) {
       try {
-        hooks.push(await t.hookEndpoint(workspace, ['*']));
+        hooks.push(await t.hookEndpoint(workspace, events));
         return { created: hooks.length - 1 };
       } catch (error) {
         return { refused: refusalOf(error) };
@@ -110,11 +110,11 @@ function endpointOperations(t: CheckContext, workspace: TestWorkspace, hooks: Ho
     },
     deleteEndpoint: (index) => controlAnswer(() => workspace.deleteEndpoint(hooks[index]!.registered.endpointId)),
     enableEndpoint: (index) => controlAnswer(() => workspace.enableEndpoint(hooks[index]!.registered.endpointId)),
-    async fireEvent(expected, silent) {
-      const eventId = await workspace.fireEvent(MODEL_EVENT, { certify: 'endpoint model' });
+    async fireEvent(type, expected, silent) {
+      const eventId = await workspace.fireEvent(type, { certify: 'endpoint model' });
       const has = (all: readonly { verdicts: { eventId?: string } }[]) => all.some((d) => d.verdicts.eventId === eventId);
       const reached = await Promise.all(expected.map((index) => within(hooks[index]!.inbox, has, DELIVERY_BOUND_MS)));
-      // Deliveries fan out together: by the time every active endpoint has the event, a disabled one would have it too.
+      // Deliveries fan out together: by the time every endpoint that takes the event has it, one that does not would have it too.
       if (silent.length > 0) await new Promise((resolve) => setTimeout(resolve, SILENT_WATCH_MS));
       return { missing: expected.filter((_, k) => !reached[k]), reachedSilent: silent.filter((index) => has(hooks[index]!.inbox.deliveries)), boundMs: DELIVERY_BOUND_MS };
     },
@@ -127,9 +127,9 @@ async function endpointTarget(t: CheckContext): Promise<EndpointTarget> {
 }
 
 /**
- * Fresh workspaces for the health model, each with DISABLED_AT_START endpoints already
- * auto-disabled; made in batches, skipping the check when the target's endpoints never read
- * disabled (HOOK-AUTO-DISABLE judges that) or its time scale makes 24 h last longer than the
+ * Fresh workspaces for the health model, each with an endpoint per DISABLED_SUBSCRIPTIONS
+ * already auto-disabled; made in batches, skipping the check when the target's endpoints
+ * never read disabled (HOOK-AUTO-DISABLE judges that) or its time scale makes 24 h last longer than the
  * bound on scaled time (src/suite/timing/budget.ts).
  */
 function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTarget> {
@@ -140,7 +140,7 @@ function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTa
     if (ready.length === 0) {
       scale ??= await chooseTimeScale(t, HEALTH_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
       const started = performance.now();
-      const made = await disabledEndpointWorkspaces(t, { count: batch, perWorkspace: DISABLED_AT_START, scale, event: MODEL_EVENT });
+      const made = await disabledEndpointWorkspaces(t, { count: batch, subscriptions: DISABLED_SUBSCRIPTIONS, scale, event: MODEL_EVENT });
       disabling.batches += 1;
       disabling.ms += Math.round(performance.now() - started);
       t.measure('auto_disable', { ...disabling, workspaces_per_batch: batch, time_scale: scale });

@@ -3,6 +3,8 @@
  * downtime (Authentication > Bearer tokens; Rotation without downtime; Limits).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { ROTATION_DEPLOY_DEFAULT_MS } from '../src/config/settings.js';
+import type { CreatedToken } from '../src/control/types.js';
 import { ControlError } from '../src/errors.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
@@ -13,6 +15,35 @@ const REVOCATION_LIMIT_MS = 60_000;
 const ROTATION_SETTLE_MS = 5_000;
 /** Two requests per round, a round at most every 50 ms: 40 requests a second at most. */
 const ROTATION_ROUND_MS = 50;
+/** Through the deploy phase each token is used at most this often, alternating whoami and the agents list. */
+const DEPLOY_ROUND_MS = 150;
+/**
+ * The check's own bound, fixed when the suite is declared (before the run's settings are read):
+ * the longest deploy phase the setting allows, and the workspace's set-up and removal.
+ */
+const DEPLOY_CHECK_TIMEOUT_MS = 600_000 + 30_000;
+/** Creations sent at once beside one active token: one free slot, three too many. */
+const CONCURRENT_CREATIONS = 4;
+
+type Creation = { created: CreatedToken } | { refused: number };
+
+/** A token creation that the target may refuse (any 4xx, the contract's "refused"). */
+async function tryCreate(create: () => Promise<CreatedToken>): Promise<Creation> {
+  try {
+    return { created: await create() };
+  } catch (error) {
+    if (!(error instanceof ControlError) || !error.refused) throw error;
+    return { refused: error.status! };
+  }
+}
+
+interface DeployFailure {
+  token: 'old' | 'new';
+  request: string;
+  /** After the new token's creation. */
+  atMs: number;
+  answer: string;
+}
 
 certifySuite('tokens', () => {
   check('TOKEN-LIMIT-TWO', async (t) => {
@@ -67,6 +98,98 @@ certifySuite('tokens', () => {
       }
     }
   });
+
+  check('TOKEN-LIMIT-CONCURRENT', async (t) => {
+    const workspace = await t.workspace();
+    const first = await workspace.createToken('certify first');
+    const outcomes = await Promise.all(Array.from({ length: CONCURRENT_CREATIONS }, (_, i) => tryCreate(() => workspace.createToken(`certify concurrent ${i + 1}`))));
+    const created = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
+    const refusals = outcomes.flatMap((outcome) => ('refused' in outcome ? [outcome.refused] : []));
+    // Once every creation has answered, whoami says which tokens the service holds active.
+    const tokens = [first, ...created];
+    const answers = await Promise.all(tokens.map((token) => t.api.whoami(token.token)));
+    const accepted = answers.filter((res) => res.status === 200).length;
+    t.measure('granted', created.length);
+    t.measure('refusal_statuses', refusals);
+    t.measure('whoami_statuses', answers.map((res) => res.status));
+    assert(
+      accepted <= 2,
+      `${created.length} of ${CONCURRENT_CREATIONS} token creations sent at once beside one active token were granted, and whoami accepts ${accepted} of the workspace's tokens afterwards: a workspace holds at most two active tokens`,
+    );
+    assert(new Set(tokens.map((token) => token.tokenId)).size === tokens.length, 'two tokens created at once were given the same token_id');
+    assert(new Set(tokens.map((token) => token.token)).size === tokens.length, 'two tokens created at once were given the same secret');
+    t.detail(`${CONCURRENT_CREATIONS} creations at once beside one active token: ${created.length} granted, ${refusals.length} refused (${[...new Set(refusals)].join(', ') || 'none'}); whoami accepts ${accepted} of ${tokens.length} tokens`);
+  });
+
+  check('TOKEN-EMPTY-SCOPES', async (t) => {
+    const workspace = await t.workspace();
+    const creation = await tryCreate(() => workspace.createToken('certify empty scopes', []));
+    if ('refused' in creation) {
+      t.measure('creation', `refused ${creation.refused}`);
+      t.detail(`a token with scopes [] was refused with ${creation.refused}`);
+      return;
+    }
+    const { token } = creation.created;
+    t.measure('creation', 'created');
+    t.measure('scopes_answered', creation.created.scopes);
+    const agents = await t.api.listAgents(token);
+    expectAuthError(agents, 'missing_scope', 'listing agents (voice:read) with a token created with scopes []: an empty list narrows to no scope');
+    const call = await t.api.placeCall(token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+    expectAuthError(call, 'missing_scope', 'placing a call (voice:write) with a token created with scopes []: an empty list narrows to no scope');
+    const whoami = await t.api.whoami(token);
+    t.measure('whoami_status', whoami.status);
+    t.detail(`a token with scopes [] was created; agents ${agents.status} missing_scope, call ${call.status} missing_scope, whoami ${whoami.status}`);
+  });
+
+  check('ROTATION-DEPLOY-PHASE', async (t) => {
+    const deployMs = t.run.rotationDeployMs ?? ROTATION_DEPLOY_DEFAULT_MS;
+    const workspace = await t.workspace();
+    const old = await workspace.createToken('certify old');
+    const fresh = await workspace.createToken('certify new');
+    const createdAt = performance.now();
+    // Both tokens are in use while the new one is deployed, as servers still on the old one
+    // and servers already on the new one would use them: whoami and a scoped call, on fresh
+    // and kept-alive connections, each judged on its own.
+    const requests = [
+      { name: 'whoami', send: (token: string, fresh_connection: boolean) => t.api.whoami(token, { fresh: fresh_connection }), ok: (status: number) => status === 200 },
+      { name: 'agents', send: (token: string, fresh_connection: boolean) => t.api.listAgents(token, { fresh: fresh_connection }), ok: is2xx },
+    ];
+    const failures: DeployFailure[] = [];
+    const sent = { old: 0, new: 0 };
+    let rateLimited = 0;
+    const use = async (which: 'old' | 'new', token: CreatedToken) => {
+      for (let round = 0; performance.now() - createdAt < deployMs; round++) {
+        const paced = sleep(DEPLOY_ROUND_MS);
+        const request = requests[round % requests.length]!;
+        const res = await request.send(token.token, round % 4 >= 2);
+        sent[which] += 1;
+        if (res.status === 429) rateLimited += 1;
+        else if (!request.ok(res.status)) failures.push({ token: which, request: request.name, atMs: Math.round(performance.now() - createdAt), answer: describeResponse(res) });
+        await paced;
+      }
+    };
+    await Promise.all([use('old', old), use('new', fresh)]);
+    // The rotation's last step, once both tokens have served the whole phase.
+    await workspace.revokeToken(old);
+    t.measure('deploy_phase_ms', deployMs);
+    t.measure('requests', sent);
+    t.measure('rate_limited', rateLimited);
+    t.measure('failures', failures.length);
+    if (failures.length === 0 && sent.old + sent.new - rateLimited < 20) t.skip(`${rateLimited} of ${sent.old + sent.new} requests were rate-limited (429): too few answers to judge the deploy phase`);
+    if (failures.length > 0) {
+      const window = (which: 'old' | 'new') => {
+        const own = failures.filter((failure) => failure.token === which);
+        return own.length === 0 ? undefined : `${own.length} with the ${which} token, from ${own[0]!.atMs} to ${own.at(-1)!.atMs} ms after the new one was created`;
+      };
+      t.measure('failure_windows', { old: window('old') ?? null, new: window('new') ?? null });
+      const first = failures[0]!;
+      t.fail(
+        `${failures.length} of ${sent.old + sent.new} requests failed in the ${deployMs / 1000} s deploy phase, while both tokens must be accepted: ${[window('old'), window('new')].filter(Boolean).join('; ')}; ` +
+          `first: ${first.request} with the ${first.token} token at ${first.atMs} ms: ${first.answer}`,
+      );
+    }
+    t.detail(`${deployMs / 1000} s deploy phase: ${sent.old} requests with the old token and ${sent.new} with the new one (whoami and agents, one every ${DEPLOY_ROUND_MS} ms each), all accepted; then the old one revoked`);
+  }, { timeoutMs: DEPLOY_CHECK_TIMEOUT_MS });
 
   check('ROTATION-NO-DOWNTIME', async (t) => {
     const workspace = await t.workspace();

@@ -1,7 +1,9 @@
 /**
  * Delivery outcomes: what the service takes as an acknowledgement and what as a failure
  * (Endpoints, webhook receiver contract: any 2xx acknowledges; Events > Retry and replay, 1:
- * any non-2xx or a time-out is a failure and is retried; Limits: 30 s receiver time-out).
+ * any non-2xx or a time-out is a failure and is retried; Limits: 30 s receiver time-out). An
+ * attempt whose connection the receiver resets has no answer, 2xx or other, and never will
+ * within the 30 s: it fails and is retried on the same schedule.
  *
  * Every check runs at a high time scale so that a retry, when one is due, comes within
  * seconds (1 minute scaled; 5 s where its delay is judged); "no retry" is judged after
@@ -144,6 +146,9 @@ certifySuite('webhook-delivery', () => {
   check('HOOK-RETRY-ON-4XX', (t: CheckContext) => expectRetryAfter(t, { status: 400 }, 'answered 400'), { timeoutMs: RETRY_TIMEOUT_MS });
 
   check('HOOK-RETRY-ON-5XX', (t: CheckContext) => expectRetryAfter(t, { status: 503 }, 'answered 503'), { timeoutMs: RETRY_TIMEOUT_MS });
+
+  // No HTTP answer at all: the receiver reads the request, then resets the connection.
+  check('HOOK-RETRY-ON-RESET', (t: CheckContext) => expectRetryAfter(t, { reset: true }, 'reset by the receiver once the request was read (no HTTP answer)'), { timeoutMs: RETRY_TIMEOUT_MS });
 
   check('HOOK-RETRY-ON-TIMEOUT', async (t: CheckContext) => {
     const { delivery_timeout_ms: declared } = await t.capabilities();

@@ -5,10 +5,17 @@
  */
 import { ControlError, ControlUnsupported } from '../src/errors.js';
 import { assert, certifySuite, check, type CheckContext, type TestWorkspace } from '../src/suite/index.js';
-import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
+import { CALL_EVENTS_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, FIRED_TYPES, firedData, idOf, ofCall, placeCall, settle, typeCounts } from '../src/suite/hooks/events.js';
 import { describeBadSignature, verifiesWith } from '../src/suite/hooks/signature.js';
+import type { HookedEndpoint } from '../src/suite/webhooks.js';
+import type { CapturedDelivery } from '../src/receiver/types.js';
+import { sleep } from '../src/clock/wait.js';
 
 const LIMIT = 25;
+/** Creations sent at once beside 24 active endpoints: one free slot, three too many. */
+const CONCURRENT_CREATIONS = 4;
+/** How long an endpoint that must get nothing is still watched once its wildcard companion has everything. */
+const QUIET_WATCH_MS = 1_000;
 
 type Registration = { accepted: true; endpointId: string } | { accepted: false; status: number | undefined; code: string | undefined };
 
@@ -84,6 +91,77 @@ certifySuite('webhook-registration', () => {
     },
     { timeoutMs: 60_000 },
   );
+
+  check(
+    'HOOK-REG-LIMIT-CONCURRENT',
+    async (t) => {
+      const workspace = await t.workspace();
+      const receiver = await t.receiver();
+      // No event is fired in this workspace, so these paths never receive anything.
+      const url = (i: number) => `${receiver.publicUrl}/certify-limit-concurrent/${Math.random().toString(36).slice(2, 8)}/${i}`;
+      const ids: string[] = [];
+      for (let i = 1; i < LIMIT; i++) {
+        const result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT - 1}`);
+        assert(result.accepted, `endpoint ${i} of ${LIMIT - 1} was ${refusal(result)}: the spec allows 25 active endpoints`);
+        ids.push(result.endpointId);
+      }
+      const outcomes = await Promise.all(
+        Array.from({ length: CONCURRENT_CREATIONS }, (_, k) => register(t, workspace, url(LIMIT + k), `registering endpoint ${LIMIT + k} at once with ${CONCURRENT_CREATIONS - 1} others`)),
+      );
+      const granted = outcomes.flatMap((outcome) => (outcome.accepted ? [outcome.endpointId] : []));
+      // Once every creation has answered, the endpoints' own states say how many are active.
+      const all = [...ids, ...granted];
+      const states = await Promise.all(
+        all.map(async (id) => {
+          try {
+            return (await workspace.getEndpoint(id)).state;
+          } catch (error) {
+            if (error instanceof ControlError && error.refused) return `unreadable (${error.status})`;
+            throw error;
+          }
+        }),
+      );
+      const active = states.filter((state) => state === 'active').length;
+      t.measure('granted', granted.length);
+      t.measure('refusals', outcomes.filter((outcome) => !outcome.accepted).map(refusal));
+      t.measure('active_after', active);
+      assert(
+        active <= LIMIT,
+        `${granted.length} of ${CONCURRENT_CREATIONS} endpoint creations sent at once beside ${LIMIT - 1} active endpoints were granted, and ${active} endpoints read active afterwards: at most ${LIMIT} active endpoints per workspace`,
+      );
+      assert(new Set(all).size === all.length, 'two endpoints created at once were given the same endpoint_id');
+      t.detail(`${CONCURRENT_CREATIONS} creations at once beside ${LIMIT - 1} active endpoints: ${granted.length} granted; ${active} endpoints read active afterwards`);
+    },
+    { timeoutMs: 60_000 },
+  );
+
+  check('HOOK-REG-EMPTY-EVENTS', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    let empty: HookedEndpoint;
+    try {
+      empty = await t.hookEndpoint(workspace, []);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('creation', `refused ${error.status}`);
+      t.detail(`an endpoint with events [] was refused with ${error.status}`);
+      return;
+    }
+    t.measure('creation', 'created');
+    // A companion on * shows when every caused event has been dispatched to the workspace's endpoints.
+    const everything = await t.hookEndpoint(workspace, ['*']);
+    const fired: string[] = [];
+    for (const type of FIRED_TYPES) fired.push(await workspace.fireEvent(type, firedData(type)));
+    const call = await placeCall(t, workspace, token.token);
+    const caused = (ds: readonly CapturedDelivery[]) =>
+      fired.every((id) => ds.some((d) => idOf(d) === id)) && ds.some(ofCall(call.callId, 'voice.call.queued')) && ds.some(ofCall(call.callId, 'voice.call.completed'));
+    const all = await settle(everything.inbox, caused, CALL_EVENTS_TIMEOUT_MS, 'every caused event at the companion endpoint');
+    assert(!all.timedOut, `the companion endpoint on * did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the empty subscription cannot be judged`);
+    await sleep(QUIET_WATCH_MS);
+    const received = empty.inbox.deliveries;
+    t.measure('received', received.length);
+    assert(received.length === 0, `an endpoint created with events [] received ${typeCounts(received)}: it subscribed to no event type`);
+    t.detail(`an endpoint with events [] was created and received nothing, while its * companion got ${typeCounts(everything.inbox.deliveries)}`);
+  });
 
   check('HOOK-OWN-SECRET', async (t) => {
     const workspace = await t.workspace();

@@ -10,11 +10,27 @@ import { measureClockOffset } from '../src/suite/hooks/clock.js';
 import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts } from '../src/suite/hooks/events.js';
 import { describeBadSignature, timestampOf } from '../src/suite/hooks/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
-import { sleep } from '../src/clock/wait.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
+import { ControlError } from '../src/errors.js';
+import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
+import { chooseTimeScale, repeatedly } from '../src/suite/timing/wait.js';
+import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 
 /** Long enough that a fresh second-resolution timestamp must differ from the original. */
 const FRESHNESS_WAIT_MS = 1_100;
 const TYPE = 'mailer.reply.received';
+/** The workspace whose endpoint is auto-disabled runs its 24 h this much faster (capped by the target). */
+const DISABLE_TIME_SCALE = 3_600;
+/** Failing events are fired every 4 scaled hours, so a target that disables at the first failure after 24 h sees one soon. */
+const FAILING_EVENT_EVERY_MS = 4 * 3_600_000;
+const FAILING_EVENT = 'workspace.plan.upgraded';
+/** A replay arrives within a second when it is sent at all: five show one that is held back briefly too. */
+const REPLAY_WATCH_MS = 5_000;
+/** After re-enable, how long the arrival of an accepted replay is waited for (recorded, not judged). */
+const AFTER_ENABLE_WATCH_MS = 3_000;
+const STATE_POLL_MS = 500;
+/** Driven to disabled for up to a tenth more than 24 h and one event interval, at the slowest scale the bound allows. */
+const REPLAY_DISABLED_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SPEC_AUTO_DISABLE_MS, watchedMs: 1.3 * SPEC_AUTO_DISABLE_MS, fixedMs: 40_000 });
 
 /** Fires one event, waits until its delivery is acknowledged, optionally waits, replays it and returns both deliveries. */
 async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number) {
@@ -54,6 +70,64 @@ certifySuite('webhook-replay', () => {
     t.measure('identical_bytes', sameBytes);
     t.detail(`replay of ${eventId}: same id, ${sameBytes ? `identical ${original.rawBody.length} body bytes` : 'equal envelope, different bytes'}`);
   });
+
+  check('HOOK-REPLAY-DISABLED', async (t) => {
+    const scale = await chooseTimeScale(t, DISABLE_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
+    const workspace = await t.workspace({ timeScale: scale });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const endpointId = hook.registered.endpointId;
+    // The replayed event is one this endpoint was delivered and acknowledged: a replay the dashboard would offer.
+    const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
+    const acked = (d: CapturedDelivery) => idOf(d) === eventId && d.answeredStatus !== null && is2xx(d.answeredStatus);
+    const first = await settle(hook.inbox, (ds) => ds.some(acked), DELIVERY_TIMEOUT_MS, `acknowledged delivery of ${eventId}`);
+    assert(!first.timedOut, `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms, so no replay of it can be judged`);
+    hook.inbox.failAll({ status: 500 });
+    const periodMs = SPEC_AUTO_DISABLE_MS / scale;
+    const intervalMs = FAILING_EVENT_EVERY_MS / scale;
+    const failing = repeatedly(() => workspace.fireEvent(FAILING_EVENT, { certify: 'replay to a disabled endpoint' }), intervalMs);
+    let disabled;
+    try {
+      disabled = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'disabled', { intervalMs: STATE_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 });
+    } finally {
+      await failing.stop();
+    }
+    if (!disabled.ok) t.skip('the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): no replay to a disabled endpoint to judge');
+    // The receiver is back, so a replay that is sent is seen acknowledged, as a real one would be.
+    hook.inbox.reset();
+    const before = hook.inbox.deliveries.length;
+    let refusedWith: number | undefined;
+    try {
+      await workspace.replay(eventId, endpointId);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      refusedWith = error.status;
+    }
+    t.measure('disabled_after_ms', Math.round(disabled.elapsedMs));
+    t.measure('time_scale', scale);
+    if (refusedWith !== undefined) {
+      t.measure('replay', `refused ${refusedWith}`);
+      t.detail(`the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} to it was refused with ${refusedWith}`);
+      return;
+    }
+    await sleep(REPLAY_WATCH_MS);
+    const replays = () => hook.inbox.deliveries.slice(before).filter((d) => idOf(d) === eventId);
+    const sent = replays();
+    const stateAfter = (await workspace.getEndpoint(endpointId)).state;
+    t.measure('replay', 'accepted');
+    t.measure('arrivals_while_disabled', sent.length);
+    assert(
+      sent.length === 0,
+      `a replay of ${eventId} to a disabled endpoint was accepted and delivered ${sent.length} time${sent.length === 1 ? '' : 's'} within ${REPLAY_WATCH_MS / 1000} s (the endpoint read ${stateAfter} afterwards): a disabled endpoint gets no further deliveries`,
+    );
+    // What becomes of the accepted replay once the endpoint is re-enabled is the service's choice.
+    await workspace.enableEndpoint(endpointId);
+    const later = await settle(hook.inbox, () => replays().length > 0, AFTER_ENABLE_WATCH_MS, `the held replay of ${eventId}`);
+    t.measure('arrived_after_reenable', !later.timedOut);
+    t.detail(
+      `the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} was accepted and not sent in ${REPLAY_WATCH_MS / 1000} s; ` +
+        `after re-enable it ${later.timedOut ? `did not arrive within ${AFTER_ENABLE_WATCH_MS / 1000} s` : 'arrived'}`,
+    );
+  }, { timeoutMs: REPLAY_DISABLED_TIMEOUT_MS });
 
   check('HOOK-REPLAY-FRESH', async (t) => {
     const [{ hook, eventId, original, replay }, clock] = await Promise.all([deliveredThenReplayed(t, FRESHNESS_WAIT_MS), measureClockOffset(t.api)]);

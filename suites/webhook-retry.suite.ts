@@ -17,7 +17,11 @@
  *   acknowledged, so its failures are never 24 h consecutive.
  * - Auto-disable: whether the 24 h runs on a timer or is noticed at the next failure is
  *   not specified: a transition between 24 h and 24 h + one event interval (+ tolerance)
- *   after the first failed attempt is accepted.
+ *   after the first failed attempt is accepted. Attempts that get no HTTP answer at all (the
+ *   connection reset, or refused) count the same as a 500: the spec fails a delivery that is
+ *   not answered within 30 s, and a closed connection will never be.
+ * - Re-enable keeps the endpoint as it was: its URL, its subscription and its own secret (the
+ *   spec states no change at that transition, and each is an attribute of the endpoint).
  */
 
 import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
@@ -32,6 +36,8 @@ import {
   MIN_AFTER_DROP_WATCH_REAL_MS,
   measureRetryDelay,
   measurableAlone,
+  NO_ANSWER_DISABLE_SPAN_MS,
+  observeDisableWithoutAnswer,
   delayPlan,
   observeDisable,
   observeSchedule,
@@ -72,6 +78,7 @@ const FULL_SCHEDULE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, wa
 const DROP_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: SCHEDULE_LONGEST_WAIT_MS, stretch: WAIT_STRETCH, fixedMs: 60_000 });
 /** The disable is awaited up to one tolerance past its window, which stretches it by less than a tenth. */
 const DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
+const NO_ANSWER_DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: NO_ANSWER_DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
 
 /**
  * Records what the measurement could resolve and the tolerance built from it; returns the
@@ -260,6 +267,55 @@ certifySuite('webhook-retry', () => {
     assert(r.arrivedAfterMs !== undefined, `after enable, ${r.eventId} did not arrive within 5 s`);
     t.detail(`enable: state active after ${r.activeAfterMs} ms; a new event arrived ${r.arrivedAfterMs} ms after being fired, answered ${r.answered}`);
   }, { timeoutMs: DISABLE_TIMEOUT_MS });
+
+  check('HOOK-REENABLE-KEEPS-ATTRIBUTES', async (t: CheckContext) => {
+    const o = await disableObservation(t);
+    if (!o.disabled || !o.reenable) t.skip('the endpoint never became disabled (see HOOK-AUTO-DISABLE): nothing to re-enable');
+    const r = o.reenable;
+    if (r.arrivedAfterMs === undefined) t.skip(`after enable, ${r.eventId} did not arrive (see HOOK-REENABLE): nothing to judge it by`);
+    t.measure('registered', r.registered);
+    t.measure('read_after_enable', r.read);
+    t.measure('unsubscribed', r.unsubscribed);
+    const sameTypes = (a: readonly string[], b: readonly string[]) => new Set(a).size === new Set(b).size && a.every((type) => b.includes(type));
+    const sameUrl = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).href === new URL(b).href;
+    assert(
+      r.unsubscribed.arrivals === 0,
+      `the re-enabled endpoint, subscribed to ${r.registered.events.join(', ')} only, received ${r.unsubscribed.eventId} (${r.unsubscribed.type}), fired just before its own event: it lost its subscription across disable and re-enable`,
+    );
+    assert(r.ownSecret === true, `after enable, ${r.eventId} did not verify with the signing secret the endpoint was registered with (answered ${r.answered}): a re-enabled endpoint keeps its own secret`);
+    assert(sameTypes(r.read.events, r.registered.events), `after enable, the control interface reads the endpoint's events as ${JSON.stringify(r.read.events)}, registered as ${JSON.stringify(r.registered.events)}`);
+    assert(sameUrl(r.read.url, r.registered.url), `after enable, the control interface reads the endpoint's URL as ${r.read.url}, registered as ${r.registered.url}`);
+    t.detail(
+      `re-enabled after auto-disable: still at ${r.registered.url} subscribed to ${r.registered.events.join(', ')} (as read back), its event signed with its own secret; ` +
+        `${r.unsubscribed.type}, fired just before it, never arrived (watched until 500 ms after its own event)`,
+    );
+  }, { timeoutMs: DISABLE_TIMEOUT_MS });
+
+  check('HOOK-AUTO-DISABLE-NO-ANSWER', async (t: CheckContext) => {
+    const o = await observeDisableWithoutAnswer(t);
+    t.measure('time_scale', o.scale);
+    t.measure('event_interval_ms', round1(o.intervalMs));
+    t.measure('events_fired', o.eventsFired);
+    t.measure('reset_attempts', o.resetAttempts);
+    t.measure('endpoints', o.endpoints.map((e) => ({ how: e.how, window_ms: { low: round1(e.window.lowMs), high: round1(e.window.highMs) }, ...(e.disabled ? { disabled_after_ms: { after: round1(e.disabled.afterMs), by: round1(e.disabled.byMs) } } : { last_state: e.lastState }) })));
+    assert(o.notReset.length === 0, `the receiver could not reset every attempt (${o.notReset.slice(0, 3).join('; ')}): no verdict`);
+    const period = `24 h (${seconds(scaled(SPEC_AUTO_DISABLE_MS, o.scale))} at time scale ${o.scale})`;
+    const what = { reset: 'whose every attempt the receiver reset without an answer', refused: 'whose URL refuses every connection' } as const;
+    const seen: string[] = [];
+    for (const e of o.endpoints) {
+      if (!e.disabled) {
+        t.fail(`the endpoint ${what[e.how]} still read ${e.lastState} ${seconds(e.window.highMs + 2_000)} after its first failed attempt (events every ${seconds(o.intervalMs)}): an attempt without an HTTP answer is a failure, and 24 h of them disable the endpoint (expected after ${period})`);
+      }
+      const verdict = judgeWindow(e.disabled, e.window);
+      assert(verdict !== 'early', `the endpoint ${what[e.how]} read disabled ${seconds(e.disabled.byMs)} after the first failure, before ${period} minus ${Math.round(o.toleranceMs)} ms`);
+      assert(verdict !== 'late', `the endpoint ${what[e.how]} was still active ${seconds(e.disabled.afterMs)} after the first failure, later than ${period} + one event interval + ${Math.round(o.toleranceMs)} ms`);
+      seen.push(`${e.how}: disabled between ${seconds(e.disabled.afterMs)} and ${seconds(e.disabled.byMs)}`);
+    }
+    t.detail(
+      `two endpoints that never answered, one resetting each of its ${o.resetAttempts} attempts, one at a port where nothing listens, an event every ${seconds(o.intervalMs)}: ${seen.join('; ')} after the first failed attempt ` +
+        `(accepted: ${period} ± ${Math.round(o.toleranceMs)} ms, plus one event interval)`,
+    );
+  }, { timeoutMs: NO_ANSWER_DISABLE_TIMEOUT_MS });
 
   check('HOOK-RETRY-REAL-TIME', async (t: CheckContext) => {
     // Two events, first attempts answered 500 and 400 (both failures), at time scale 1.

@@ -1,13 +1,26 @@
 import type { Clock } from '../clock.js';
 import { unionFaults, type FaultSet } from '../faults.js';
+import type { Personality } from '../personality.js';
 import type { Scope, Store, Workspace } from '../store.js';
 import type { NodePool } from './nodes.js';
-import { decodeUnverified, looksLikeJwt, type SessionVerifier } from './session.js';
+import { JsonwebtokenSessionVerifier } from './session-jsonwebtoken.js';
+import { SessionVerifier, decodeUnverified, looksLikeJwt, type SessionPrincipal } from './session.js';
 
 // Turns an Authorization header into a principal (workspace + scopes) or an
 // authentication failure. Bearer tokens resolve synchronously through the serving
 // node's cache (no promise: a call placement pays for none); session tokens (JWTs) go
-// through the SessionVerifier.
+// through the personality's session verifier.
+
+/** Turns a session JWT into the member it speaks for, or null (invalid_token). */
+export interface SessionTokenVerifier {
+  verify(jwt: string, requestFaults: FaultSet): Promise<SessionPrincipal | null>;
+}
+
+/** jose (`session.ts`), or jsonwebtoken + jwks-rsa (`session-jsonwebtoken.ts`) for the `jsonwebtoken` personality. */
+export function sessionVerifierFor(store: Store, personality: Personality): SessionTokenVerifier {
+  const tolerance = personality.sessionClockToleranceSeconds;
+  return personality.sessionVerifier === 'jsonwebtoken' ? new JsonwebtokenSessionVerifier(store, tolerance) : new SessionVerifier(store, tolerance);
+}
 
 export interface Principal {
   workspace: Workspace;
@@ -44,7 +57,7 @@ export class Authenticator {
   constructor(
     private readonly store: Store,
     private readonly nodes: NodePool,
-    private readonly sessions: SessionVerifier,
+    private readonly sessions: SessionTokenVerifier,
     private readonly clock: Clock,
   ) {}
 
@@ -84,6 +97,8 @@ export class Authenticator {
     }
     const now = this.clock.now();
     if (now >= workspace.rejectAllTokens.from && now < workspace.rejectAllTokens.until) return fail('token revoked', faults);
+    const blip = lookup.token.refusedDuring;
+    if (blip && now >= blip.from && now < blip.until) return fail('token revoked', faults);
     return {
       ok: true,
       principal: { workspace, scopes: lookup.token.scopes, scheme: 'bearer_token', credentialId: lookup.token.id, faults },

@@ -13,6 +13,10 @@ export const SLOW_REVOCATION_MS = 75_000;
 export const ROTATION_FLUSH_MS = 3_000;
 /** Fault rotation-flush-late: the same, ROTATION_FLUSH_LATE.afterMs after the revocation, for durationMs. */
 export const ROTATION_FLUSH_LATE = { afterMs: 4_000, durationMs: 2_000 } as const;
+/** Fault old-token-blip-after-rotation: when the other tokens are refused, counted from the second token's creation. */
+export const OLD_TOKEN_BLIP = { afterMs: 5_000, durationMs: 2_500 } as const;
+/** Fault token-limit-check-then-insert: how long the insert waits after the count was read (a store round trip). */
+export const STORE_ROUND_TRIP_MS = 50;
 
 export type Environment = 'staging' | 'production';
 
@@ -29,20 +33,27 @@ function tokenPrefix(environment: Environment, faults: FaultSet): string {
   return 'svc_test_';
 }
 
+/** The refusal of one more token when the workspace holds its two, else undefined. */
+export function tokenLimitRefusal(workspace: Workspace, faults: FaultSet): Extract<TokenIssue, { ok: false }> | undefined {
+  const tokens = [...workspace.tokens.values()];
+  const active = tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length - tokens.filter((t) => t.revokedAgain).length;
+  if (active < MAX_ACTIVE_TOKENS || faults.has('third-token')) return undefined;
+  return { ok: false, status: 409, code: 'token_limit_reached', message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first` };
+}
+
+/** @param limitChecked the caller has read the count already (fault token-limit-check-then-insert) */
 export function issueToken(
   store: Store,
   workspace: Workspace,
   request: { label: string; scopes: readonly Scope[] | undefined },
   environment: Environment,
   faults: FaultSet,
+  limitChecked = false,
 ): TokenIssue {
-  const tokens = [...workspace.tokens.values()];
-  const active = tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length - tokens.filter((t) => t.revokedAgain).length;
-  if (active >= MAX_ACTIVE_TOKENS && !faults.has('third-token')) {
-    return { ok: false, status: 409, code: 'token_limit_reached', message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first` };
-  }
+  const refusal = limitChecked ? undefined : tokenLimitRefusal(workspace, faults);
+  if (refusal) return refusal;
   let scopes: readonly Scope[];
-  if (request.scopes === undefined) {
+  if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
     scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];
   } else {
     const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));
@@ -63,6 +74,16 @@ export function issueToken(
   };
   store.addToken(workspace, token);
   return { ok: true, token };
+}
+
+/**
+ * Fault old-token-blip-after-rotation: a new token's rollout briefly invalidates the tokens
+ * already there, as a cache rebuilt from a half-written token list would.
+ */
+export function blipOtherTokens(workspace: Workspace, fresh: BearerToken, now: number): void {
+  for (const other of workspace.tokens.values()) {
+    if (other !== fresh && other.revokedAt === null) other.refusedDuring = { from: now + OLD_TOKEN_BLIP.afterMs, until: now + OLD_TOKEN_BLIP.afterMs + OLD_TOKEN_BLIP.durationMs };
+  }
 }
 
 /** Marks the token revoked; false when the workspace has no such token. Revoking twice is harmless. */

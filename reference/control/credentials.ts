@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createIdentityProvider } from '../auth/session.js';
-import { issueToken, revokeToken } from '../auth/tokens.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { blipOtherTokens, issueToken, revokeToken, STORE_ROUND_TRIP_MS, tokenLimitRefusal } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { newId } from '../ids.js';
 import { ALL_SCOPES } from '../store.js';
@@ -13,16 +14,24 @@ const tokenSchema = z.object({
   scopes: z.array(z.enum(ALL_SCOPES)).optional(),
 });
 
-export const createToken: ControlHandler = (request) => {
+export const createToken: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const parsed = tokenSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { app } = request;
+  if (parsed.data.scopes?.length === 0 && app.personality.emptyScopesRefused) return refuse(422, 'empty_scopes', 'scopes may be omitted (all licensed scopes) but not empty');
   const faults = unionFaults(request.faults, workspace.faults);
-  const issued = issueToken(app.store, workspace, { label: parsed.data.label ?? '', scopes: parsed.data.scopes }, app.config.environment, faults);
+  const checkThenInsert = faults.has('token-limit-check-then-insert');
+  if (checkThenInsert) {
+    const refusal = tokenLimitRefusal(workspace, faults);
+    if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
+    await sleep(STORE_ROUND_TRIP_MS);
+  }
+  const issued = issueToken(app.store, workspace, { label: parsed.data.label ?? '', scopes: parsed.data.scopes }, app.config.environment, faults, checkThenInsert);
   if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
   const { token } = issued;
+  if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
   return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes: token.scopes } };
 };
 
@@ -62,7 +71,10 @@ export const addMember: ControlHandler = (request) => {
   if (!workspace) return NO_WORKSPACE;
   const parsed = memberSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const { subject, scopes } = parsed.data;
+  const { subject } = parsed.data;
+  if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused) return refuse(422, 'empty_scopes', 'a member needs at least one scope');
+  const faults = unionFaults(request.faults, workspace.faults);
+  const scopes = parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all') ? workspace.licensedScopes : parsed.data.scopes;
   // Adding a subject again replaces its scopes (one member per subject).
   const member = { id: workspace.members.get(subject)?.id ?? newId('mem_'), subject, scopes: [...new Set(scopes)] };
   workspace.members.set(subject, member);

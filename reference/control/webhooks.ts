@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { STORE_ROUND_TRIP_MS } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler, type ControlRequest } from './reply.js';
@@ -10,13 +12,22 @@ const endpointSchema = z.object({
   events: z.array(z.string()).default(['*']),
 });
 
-export const createEndpoint: ControlHandler = (request) => {
+export const createEndpoint: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const parsed = endpointSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const faults = unionFaults(request.faults, workspace.faults);
-  const created = request.app.endpoints.create(workspace, parsed.data.url, parsed.data.events, faults);
+  const registry = request.app.endpoints;
+  const checkThenInsert = faults.has('endpoint-limit-check-then-insert');
+  if (checkThenInsert) {
+    const refusal = registry.limitRefusal(workspace, faults);
+    if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
+    await sleep(STORE_ROUND_TRIP_MS);
+  }
+  // Fault empty-events-all: an empty list taken for "no filter".
+  const events = parsed.data.events.length === 0 && faults.has('empty-events-all') ? ['*'] : parsed.data.events;
+  const created = registry.create(workspace, parsed.data.url, events, faults, { limitChecked: checkThenInsert, emptyEventsAccepted: request.app.personality.emptyEventsAccepted });
   if (!created.ok) return refuse(created.status, created.code, created.message);
   const { endpoint } = created;
   return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
@@ -45,10 +56,11 @@ export const getEndpoint: ControlHandler = (request) => {
 };
 
 export const enableEndpoint: ControlHandler = (request) => {
-  if (!workspaceOf(request)) return NO_WORKSPACE;
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
   const endpoint = endpointOf(request);
   if (!endpoint) return NO_ENDPOINT;
-  endpoint.health.enable();
+  request.app.endpoints.enable(endpoint, unionFaults(request.faults, workspace.faults));
   return { status: 204 };
 };
 
@@ -88,6 +100,8 @@ export const replayDelivery: ControlHandler = (request) => {
     case 'unknown_endpoint':
       return NO_ENDPOINT;
     case 'endpoint_disabled':
+      // Either answer keeps "no further deliveries to it": the alternate takes the replay and drops it.
+      if (request.app.personality.replayToDisabledAccepted) return { status: 202 };
       return refuse(409, 'endpoint_disabled', 'the endpoint is disabled; enable it first');
   }
 };

@@ -104,13 +104,14 @@ export class Dispatcher {
     if (!original) return 'unknown_event';
     const endpoint = this.options.endpoints.get(workspace.id, endpointId);
     if (!endpoint) return 'unknown_endpoint';
-    if (!endpoint.health.acceptsDeliveries()) return 'endpoint_disabled';
+    const forced = workspace.faults.has('replay-to-disabled-delivered');
+    if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
     let event = original;
     if (workspace.faults.has('replay-new-id')) {
       event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
     }
-    this.attempt({ event, endpoint, failedAttempts: 0 });
+    this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
     return 'accepted';
   }
 
@@ -126,9 +127,10 @@ export class Dispatcher {
     await this.settle();
   }
 
-  private attempt(delivery: Delivery): void {
+  /** @param evenIfDisabled fault replay-to-disabled-delivered: sent whatever the endpoint's state */
+  private attempt(delivery: Delivery, evenIfDisabled = false): void {
     const { endpoint, event } = delivery;
-    if (this.closed || endpoint.deleted || !endpoint.health.acceptsDeliveries()) return;
+    if (this.closed || endpoint.deleted || (!endpoint.health.acceptsDeliveries() && !evenIfDisabled)) return;
     const faults = endpoint.workspace.faults;
     const bodies = eventBodies(event);
     let timestamp = timestampFor(Date.now(), faults);
@@ -144,6 +146,8 @@ export class Dispatcher {
     const running = this.options.sender
       .send(endpoint.url, bodies.sent, headers, timeoutMs, faults.has('deliver-with-put') ? 'PUT' : 'POST')
       .then((outcome) => {
+        // Fault no-retry-after-reset: an attempt that got no HTTP answer is forgotten, as if it never ran.
+        if (outcome.kind === 'error' && faults.has('no-retry-after-reset')) return;
         const verdict = classifyOutcome(outcome, faults, timeoutMs);
         this.options.onAttempt?.({
           eventId: event.id,

@@ -45,7 +45,11 @@ export class EndpointRegistry {
 
   constructor(private readonly clock: Clock) {}
 
-  create(workspace: EndpointWorkspace, url: string, events: readonly string[], faults: FaultSet): EndpointCreation {
+  /**
+   * @param options.limitChecked the caller has read the count already (fault endpoint-limit-check-then-insert)
+   * @param options.emptyEventsAccepted an empty event list subscribes to nothing (the alternate personality), not refused
+   */
+  create(workspace: EndpointWorkspace, url: string, events: readonly string[], faults: FaultSet, options: { limitChecked?: boolean; emptyEventsAccepted?: boolean } = {}): EndpointCreation {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -60,16 +64,12 @@ export class EndpointRegistry {
     if ((host === 'localhost' || host.endsWith('.localhost')) && !faults.has('accept-localhost')) {
       return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
     }
-    if (events.length === 0 || !events.every((e) => e === '*' || isEventType(e))) {
+    if ((events.length === 0 && !options.emptyEventsAccepted) || !events.every((e) => e === '*' || isEventType(e))) {
       return { ok: false, status: 422, code: 'invalid_events', message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}` };
     }
+    const refusal = options.limitChecked ? undefined : this.limitRefusal(workspace, faults);
+    if (refusal) return refusal;
     const endpoints = this.endpointsOf(workspace.id);
-    const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
-    const active = [...endpoints.values()].filter(holdsSlot).length;
-    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
-    if (active >= limit) {
-      return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
-    }
     let secret = newSigningSecret();
     if (faults.has('secret-shared')) {
       secret = this.sharedSecrets.get(workspace.id) ?? secret;
@@ -95,6 +95,26 @@ export class EndpointRegistry {
     };
     endpoints.set(endpoint.id, endpoint);
     return { ok: true, endpoint };
+  }
+
+  /** The dashboard's re-enable of a disabled endpoint. */
+  enable(endpoint: Endpoint, faults: FaultSet): void {
+    const wasDisabled = endpoint.health.state === 'disabled';
+    endpoint.health.enable();
+    if (!wasDisabled || endpoint.health.state !== 'active') return;
+    // Fault reenable-resets-subscription: the endpoint comes back with the default subscription, not its own.
+    if (faults.has('reenable-resets-subscription')) endpoint.events = ['*'];
+    // Fault reenable-new-secret: a fresh secret, as if the endpoint were made anew, that nobody is told.
+    if (faults.has('reenable-new-secret')) endpoint.secret = newSigningSecret();
+  }
+
+  /** The refusal of one more endpoint when the workspace holds its 25 active, else undefined. */
+  limitRefusal(workspace: EndpointWorkspace, faults: FaultSet): Extract<EndpointCreation, { ok: false }> | undefined {
+    const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
+    const active = [...this.endpointsOf(workspace.id).values()].filter(holdsSlot).length;
+    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
+    if (active < limit) return undefined;
+    return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
   }
 
   get(workspaceId: string, endpointId: string): Endpoint | undefined {

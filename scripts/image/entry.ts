@@ -12,7 +12,7 @@
  * - REFERENCE_PUBLIC_BASE_URL, else CERTIFY_BASE_URL (which the harness sets): the base URL
  *   clients use through the port mapping, for the transcript URLs the service hands out.
  * - REFERENCE_ENVIRONMENT (staging | production), REFERENCE_PROPAGATION_MS,
- *   REFERENCE_PERSONALITY (reference | alternate): as for `npm run reference`.
+ *   REFERENCE_PERSONALITY (reference | alternate | jsonwebtoken): as for `npm run reference`.
  *
  * Webhook receivers outside the container are not on loopback, so their certificate is
  * verified: the harness copies the receiver's certificate into the container and names
@@ -49,7 +49,7 @@ startReference({ host: '0.0.0.0', port, controlToken, environment, personality, 
   publicBaseUrl: process.env.REFERENCE_PUBLIC_BASE_URL || process.env.CERTIFY_BASE_URL || undefined,
 }).then(
   (reference) => {
-    process.stdout.write(`reference (${environment}${personality === 'alternate' ? ', alternate personality' : ''}) listening on port ${port}; control interface under /_control\n`);
+    process.stdout.write(`reference (${environment}${personality && personality !== 'reference' ? `, ${personality} personality` : ''}) listening on port ${port}; control interface under /_control\n`);
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;

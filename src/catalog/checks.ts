@@ -2,8 +2,9 @@
  * The check catalog, for both subjects: the service (`npm run certify`, checks in
  * suites/<area>.suite.ts) and a team's webhook receiver (`npm run certify:receiver`, checks
  * in src/receiver-cert/checks/, where the harness plays the service). The single source of
- * every check's id, title, level, tier, the spec clauses it cites (ids from
- * spec-clauses.ts) and its numeric tolerance where the rule states one. Suites and
+ * every check's id, title, level, tier, the clauses it cites (ids from spec-clauses.ts, the
+ * control contract's `CTL-*` from contract-clauses.ts), the one of them that makes a `must`
+ * a must, and its numeric tolerance where the rule states one. Suites and
  * receiver checks refer to checks by id; reports, docs/traceability.md and the clause →
  * checks map are generated from here; the fault registries in test/ name the ids each
  * fault must break.
@@ -64,13 +65,23 @@ interface EntryFields {
   title: string;
   level: Level;
   tier: Tier;
-  /** The spec clauses the check traces to. */
+  /** The clauses of the spec and of the control contract (`CTL-*`) the check traces to. */
   clauses: readonly ClauseId[];
   /** The same clauses as a report's `clause` field shows them ("Events > Signature: SIG-1, SIG-4"). */
   clause: string;
   tolerance?: Tolerance;
   /** Where the spec leaves a choice open: every choice the check accepts (docs/traceability.md, "Accepted"). */
   accepts?: string;
+  /**
+   * The one clause whose sentence makes the check a `must` (one of `clauses`); every `must`
+   * has one (test/catalog/grounds.test.ts).
+   */
+  ground?: ClauseId;
+  /**
+   * An outside document the check also rests on ("RFC 7515, 4.1.11"). It never makes a
+   * check a `must` by itself: a rule only it states is a `should`.
+   */
+  source?: string;
 }
 
 export interface CheckSpec extends EntryFields {
@@ -89,13 +100,27 @@ interface Extra {
   tier?: Tier;
   tolerance?: Tolerance;
   accepts?: string;
+  ground?: ClauseId;
+  source?: string;
 }
 
 /** Throws at load time on a clause id the type checker did not see (renderClauses) or a tolerance its check does not cite. */
 function fields(id: string, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra): EntryFields {
   if (clauses.length === 0) throw new Error(`check ${id} cites no spec clause`);
   if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new Error(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
-  return { id, title, level, tier: extra.tier ?? 'fast', clauses, clause: renderClauses(clauses), ...(extra.tolerance ? { tolerance: extra.tolerance } : {}), ...(extra.accepts ? { accepts: extra.accepts } : {}) };
+  if (extra.ground && !clauses.includes(extra.ground)) throw new Error(`check ${id}: its ground ${extra.ground} is not among its clauses`);
+  return {
+    id,
+    title,
+    level,
+    tier: extra.tier ?? 'fast',
+    clauses,
+    clause: renderClauses(clauses),
+    ...(extra.tolerance ? { tolerance: extra.tolerance } : {}),
+    ...(extra.accepts ? { accepts: extra.accepts } : {}),
+    ...(extra.ground ? { ground: extra.ground } : {}),
+    ...(extra.source ? { source: extra.source } : {}),
+  };
 }
 
 const c = (id: string, area: Area, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): CheckSpec =>
@@ -126,61 +151,67 @@ const RETRY_SCHEDULE: Tolerance = {
 
 export const CATALOG: readonly CatalogEntry[] = [
   // --- Authentication errors -----------------------------------------------------------------
-  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2'], { accepts: 'any body (its shape is not shown)' }),
+  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2'], { ground: 'EP-WHOAMI', accepts: 'any body (its shape is not shown)' }),
   c('AUTH-MISSING-HEADER', 'auth-errors', 'must', 'A request without a credential (no Authorization, or Bearer and nothing after it) is refused with a 4xx and the error shape',
-    ['EP-AUTH-HEADER', 'ERR-SHAPE'], { accepts: 'any 4xx and any error.code (recorded): the spec names neither for a missing credential; AUTH-NO-CREDENTIAL-401 asks for 401 invalid_token' }),
+    ['EP-AUTH-HEADER', 'ERR-SHAPE'], { ground: 'ERR-SHAPE', accepts: 'any 4xx and any error.code (recorded): the spec names neither for a missing credential; AUTH-NO-CREDENTIAL-401 asks for 401 invalid_token' }),
   c('AUTH-NO-CREDENTIAL-401', 'auth-errors', 'should', 'A request without a credential gets 401 invalid_token', ['EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
-  c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed bearer credential gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN']),
+  c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed bearer credential gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
   c('AUTH-WRONG-SCHEME', 'auth-errors', 'should', 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token', ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
-  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { accepts: 'any error.message and any extra fields' }),
-  c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
+  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
+  c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
-    ['ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { accepts: 'extra fields beside error and inside it; any req_ id' }),
+    ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
   c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json', ['ERR-SHAPE', 'SVC-3'], { accepts: 'application/json or any +json type, with parameters' }),
   c('AUTH-REQUEST-ID-UNIQUE', 'auth-errors', 'should', 'Every error carries its own request id', ['RES-REQUEST']),
   c('AUTH-MALFORMED-PROPERTY', 'auth-errors', 'must', 'Generated malformed credentials are refused: a bearer credential with 401 invalid_token, anything else with a 4xx and the error shape',
-    ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE'], { accepts: 'for headers holding bytes beyond ASCII, any 4xx (an HTTP layer may refuse them first); for other schemes, any 4xx with the error shape' }),
+    ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for headers holding bytes beyond ASCII, any 4xx (an HTTP layer may refuse them first); for other schemes, any 4xx with the error shape' }),
 
   // --- Scopes --------------------------------------------------------------------------------
-  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ'], { accepts: 'the refusal with any 4xx and missing_scope' }),
-  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE'], { accepts: 'the refusal with any 4xx and missing_scope' }),
+  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ'], { ground: 'EP-AGENTS', accepts: 'the refusal with any 4xx and missing_scope' }),
+  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE'], { ground: 'EP-CALLS', accepts: 'the refusal with any 4xx and missing_scope' }),
   c('SCOPE-TRANSCRIPT-READ', 'scopes', 'must', 'A call transcript is readable exactly by tokens holding voice:read',
-    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
-  c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI']),
+    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], { ground: 'EP-TRANSCRIPT', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI'], { ground: 'EP-WHOAMI' }),
   c('SCOPE-MISSING-CODE', 'scopes', 'must', 'A valid token lacking the scope gets a 4xx with code missing_scope and the error shape',
-    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1'], { accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)' }),
+    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1'], { ground: 'ERR-CODE-MISSING-SCOPE', accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)' }),
   c('SCOPE-SUBSET-PROPERTY', 'scopes', 'must', 'For generated scope subsets, each endpoint is allowed exactly when its scope is held',
-    ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE']),
+    ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE'], { ground: 'AUTH-TOKEN-4' }),
   c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope', ['ERR-CODE-MISSING-SCOPE']),
 
   // --- Tokens and rotation -------------------------------------------------------------------
-  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS'], { accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)' }),
-  c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes', ['AUTH-TOKEN-4']),
-  c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)', ['AUTH-TOKEN-2', 'RES-TOKEN']),
-  c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both', ['AUTH-ROT-1', 'AUTH-ROT-2']),
+  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'CTL-TOKEN-LIMIT', accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)' }),
+  c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes', ['AUTH-TOKEN-4'], { ground: 'AUTH-TOKEN-4' }),
+  c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)', ['AUTH-TOKEN-2', 'RES-TOKEN'], { ground: 'AUTH-TOKEN-2' }),
+  c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both', ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2' }),
   c('ROTATION-NO-DOWNTIME', 'tokens', 'must', 'Steady traffic on the new token sees no failure while the old one is revoked',
-    ['AUTH-ROT-1', 'AUTH-ROT-2', 'AUTH-ROT-3']),
+    ['AUTH-ROT-1', 'AUTH-ROT-2', 'AUTH-ROT-3'], { ground: 'AUTH-ROT-2' }),
+  c('ROTATION-DEPLOY-PHASE', 'tokens', 'must', 'Through a deploy phase after the new token is created (CERTIFY_ROTATION_DEPLOY_MS), both tokens answer every request, whoami and a scoped call',
+    ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2', accepts: 'whoami 200 and any 2xx to the agents list; 429 answers (rate limits are not shown), not counted' }),
+  c('TOKEN-LIMIT-CONCURRENT', 'tokens', 'must', 'With one token active, concurrent creations leave at most two active: whoami accepts at most two of the workspace\'s tokens once all have answered',
+    ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'STATE-TOKEN-LIMIT', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active' }),
+  c('TOKEN-EMPTY-SCOPES', 'tokens', 'must', 'A token created with an empty scope list holds no scope: refused missing_scope wherever one is needed',
+    ['AUTH-TOKEN-4', 'ERR-CODE-MISSING-SCOPE'], { ground: 'AUTH-TOKEN-4', accepts: 'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
 
   // --- Revocation ----------------------------------------------------------------------------
   c('REVOKE-PROPAGATION', 'revocation', 'must', 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections',
-    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION'], { tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
-  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2']),
+    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION', 'CTL-TOKEN-REVOKE'], { ground: 'ERR-RULE-2', tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
+  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2'], { ground: 'ERR-RULE-2' }),
 
   // --- Workspace suspension ------------------------------------------------------------------
   c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
-    ['ERR-CODE-WORKSPACE-DISABLED'], { accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
-  c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED']),
+    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
+  c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 
   // --- Tenant isolation ----------------------------------------------------------------------
-  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
-  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
+  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
-  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
-  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL'], { accepts: 'any 2xx; the call_ id anywhere in the body' }),
-  c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies (a missing or malformed agent_id or to) are never accepted', ['EP-CALLS'], { accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx' }),
-  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
+  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { ground: 'EP-AGENTS', accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
+  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL', 'CTL-OPEN-CALL-ID'], { ground: 'CTL-OPEN-CALL-ID', accepts: 'any 2xx; the call_ id anywhere in the body' }),
+  c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies (a missing or malformed agent_id or to) are never accepted', ['EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx' }),
+  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
   c('INPUT-MALFORMED-4XX', 'input', 'should', 'Malformed requests and invalid call bodies are refused with a 4xx, and no odd request gets a 5xx', ['EP-JSON', 'EP-CALLS']),
   c('INPUT-LENIENT-PARSING', 'input', 'observe', 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', ['EP-JSON', 'LIMIT-NOT-SHOWN'], { accepts: 'accepting or refusing each (recorded)' }),
   c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3'], { accepts: 'any 4xx, in any body' }),
@@ -188,165 +219,201 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation', ['EP-NOT-SHOWN-RESPONSES']),
 
   // --- Session tokens ------------------------------------------------------------------------
-  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2'], { accepts: 'aud as a string or as an array containing the audience' }),
-  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
-  c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1']),
+  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', accepts: 'aud as a string or as an array containing the audience' }),
+  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
+  c('SESSION-MEMBER-EMPTY-SCOPES', 'session', 'must', "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed",
+    ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
+  c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
-    ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
+    ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
   c('SESSION-LIFETIME-61S', 'session', 'should', 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns',
     ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
-  c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2']),
-  c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2']),
-  c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2']),
-  c('SESSION-UNKNOWN-KID', 'session', 'must', 'A session token naming an unknown kid is refused', ['AUTH-SESSION-2']),
-  c('SESSION-FOREIGN-KEY', 'session', 'must', 'A session token signed with a key not in the JWKS is refused', ['AUTH-SESSION-2']),
-  c('SESSION-TAMPERED', 'session', 'must', 'A session token with a tampered payload or signature is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
-  c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
-  c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
-  c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2']),
-  c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2']),
-  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token are refused with 401 invalid_token', ['AUTH-SESSION-1', 'AUTH-SESSION-2']),
+  c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  // Its signature verifies against a key of the JWKS, all the contract asks of a key: only
+  // the JWK kid matching of RFC 7517 refuses it.
+  c('SESSION-UNKNOWN-KID', 'session', 'should', 'A session token naming an unknown kid is refused', ['AUTH-SESSION-2'], { source: 'RFC 7517, 4.5; RFC 7515, 4.1.4' }),
+  c('SESSION-FOREIGN-KEY', 'session', 'must', 'A session token signed with a key not in the JWKS is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-TAMPERED', 'session', 'must', 'A session token with a tampered payload or signature is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'],
+    { ground: 'CTL-SESSION-JWT', source: 'RFC 8725, 3.1 (a key is used with one algorithm)' }),
+  c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
+    { ground: 'CTL-SESSION-JWT', source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)' }),
+  c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2'], { ground: 'AUTH-SESSION-2' }),
+  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token are refused with 401 invalid_token', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
 
   // --- Session token attacks: the published catalog (jwt_tool, PortSwigger's write-ups, advisories) ---
   c('SESSION-EMBEDDED-JWK', 'session-attacks', 'must', 'A session token that brings its own key (a jwk or x5c header, CVE-2018-0114) is refused',
-    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-JKU-INJECTION', 'session-attacks', 'must', 'A session token that names its own key URL (jku or x5u) is refused; whether the target fetched the URL is recorded',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-KID-INJECTION', 'session-attacks', 'must', 'A session token whose kid is a file path or an SQL fragment, HMAC-signed with what that lookup would yield, is refused',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-PSYCHIC-SIGNATURE', 'session-attacks', 'must', 'An ES256 session token whose signature is out of range (r = s = 0, CVE-2022-21449; r = s = n) is refused',
-    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
-  c('SESSION-CRIT-UNKNOWN', 'session-attacks', 'must', 'A session token whose crit header names an extension the service cannot understand is refused (RFC 7515, 4.1.11)',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
-  c('SESSION-DUPLICATE-CLAIMS', 'session-attacks', 'must', 'A session token that repeats a claim is judged by the last value or refused (RFC 7519, 4): a repeat ending in a wrong sub, exp, aud or iss is refused',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN']),
+    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', source: 'FIPS 186-5, ECDSA signature verification (r and s in [1, n-1])' }),
+  // Signed by a key of the JWKS with good claims: the contract's rule holds for the first,
+  // and does not say which of a repeated claim's values it reads for the second. Only an
+  // RFC refuses them.
+  c('SESSION-CRIT-UNKNOWN', 'session-attacks', 'should', 'A session token whose crit header names an extension the service cannot understand is refused',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], { source: 'RFC 7515, 4.1.11' }),
+  c('SESSION-DUPLICATE-CLAIMS', 'session-attacks', 'should', 'A session token that repeats a claim is judged by the last value or refused: a repeat ending in a wrong sub, exp, aud or iss is refused',
+    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], { source: 'RFC 7519, 4 (a repeated claim name: refused, or its lexically last value)' }),
   c('SESSION-NO-EXP', 'session-attacks', 'should', 'A session token without exp is refused: it would never expire, and session tokens live 60 s',
     ['AUTH-SESSION-2', 'LIMIT-SESSION-LIFETIME', 'ERR-CODE-INVALID-TOKEN']),
 
   // --- Webhook registration ------------------------------------------------------------------
-  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1'], { accepts: 'any 4xx and any error body from the control interface' }),
-  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1'], { accepts: 'any 4xx and any error body from the control interface' }),
-  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS'], { accepts: 'the 26th refused with any 4xx' }),
-  c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", ['REG-2']),
+  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1', 'CTL-HOOK-REFUSED'], { ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
+  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1', 'CTL-HOOK-REFUSED'], { ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
+  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS', 'CTL-HOOK-REFUSED'], { ground: 'CTL-HOOK-REFUSED', accepts: 'the 26th refused with any 4xx' }),
+  c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", ['REG-2', 'CTL-HOOK-SECRET'], { ground: 'REG-2' }),
+  c('HOOK-REG-LIMIT-CONCURRENT', 'webhook-registration', 'must', 'With 24 active endpoints, concurrent creations leave at most 25 active, read back once all have answered',
+    ['REG-4', 'LIMIT-ENDPOINTS', 'STATE-ENDPOINT-LIMIT', 'CTL-HOOK-REFUSED'], { ground: 'REG-4', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded)' }),
+  c('HOOK-REG-EMPTY-EVENTS', 'webhook-registration', 'must', 'An endpoint created with an empty event list is refused, or receives no event',
+    ['REG-3', 'RES-ENDPOINT'], { ground: 'REG-3', accepts: 'the creation refused with any 4xx, or an endpoint that is sent nothing (four fired types and a placed call\'s events, watched until a * endpoint of the same workspace has them all, and 1 s more)' }),
 
   // --- Webhook envelope and events -----------------------------------------------------------
-  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', [...ENVELOPE, ...EVENT_TYPES], { accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
+  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', ['EP-RECEIVER', ...ENVELOPE, ...EVENT_TYPES], { ground: 'EP-RECEIVER', accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
   c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
-    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED']),
-  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA'], { accepts: 'any keys; only string values are required to round-trip' }),
+    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED' }),
+  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], { ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
   c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
   c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',
-    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
+    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { ground: 'CALL-FIELD-TRANSCRIPT-URL', accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
   c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
-    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED'], { accepts: 'deliveries in any order; equal created_at values' }),
-  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
-  c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3']),
-  c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3']),
-  c('HOOK-DELIVERY-POST', 'webhook-envelope', 'must', 'Deliveries are HTTP POST requests', ['EP-RECEIVER', 'EVT-DELIVERY']),
+    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
+  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
+  c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3'], { ground: 'REG-3' }),
+  c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3'], { ground: 'REG-3' }),
+  c('HOOK-DELIVERY-POST', 'webhook-envelope', 'must', 'Deliveries are HTTP POST requests', ['EP-RECEIVER', 'EVT-DELIVERY'], { ground: 'EVT-DELIVERY' }),
   c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER'], { accepts: 'application/json or any +json type, with parameters such as charset' }),
 
   // --- Signatures and timestamps -------------------------------------------------------------
-  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5'], { accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
-  c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3']),
+  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5', 'CTL-HOOK-SECRET'], { ground: 'SIG-1', accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
+  c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3'], { ground: 'SIG-2' }),
   c('HOOK-TIMESTAMP-CLOCK-OFFSET', 'webhook-signature', 'must', "Every timestamp is within 300 s of the harness's clock at arrival, so a receiver with a correct clock accepts it",
-    ['SIG-2', 'SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE', allowance: 'judged on the raw timestamp against the harness clock (named in the report), as a receiver judges it' } }),
+    ['SIG-2', 'SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ground: 'SIG-2', tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE', allowance: 'judged on the raw timestamp against the harness clock (named in the report), as a receiver judges it' } }),
   c('HOOK-TIMESTAMP-CLOCK-SYNC', 'webhook-signature', 'should', "The service's clock, read from its timestamps, is within 5 s of the harness's", ['SIG-2'],
     { accepts: 'up to 5 s either way (median over the tour, recorded); more warns, since every second of it eats into the receivers\' 300 s' }),
-  c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3']),
-  c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2']),
+  c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3'], { ground: 'SIG-3' }),
+  c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2'], { ground: 'SIG-2' }),
 
   // --- Delivery outcomes ---------------------------------------------------------------------
-  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { accepts: 'any 2xx body' }),
-  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { tolerance: RETRY_SCHEDULE }),
+  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
+  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-ON-RESET', 'webhook-delivery', 'must', 'An attempt the receiver resets without an HTTP answer is a failure, retried 1 minute (scaled) later, not at once: it gets no 2xx, and no answer within 30 s',
+    ['RETRY-1', 'RETRY-2', 'EP-RECEIVER-ACK'], {
+      ground: 'RETRY-1',
+      tolerance: RETRY_SCHEDULE,
+      accepts: 'the retry timed from the reset, as from any answered failure; whatever error the service logs for it',
+    }),
   c('HOOK-RETRY-ON-TIMEOUT', 'webhook-delivery', 'must', 'A receiver slower than the delivery time-out is a failure and is retried',
-    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
   c('HOOK-SLOW-ACK-OK', 'webhook-delivery', 'must', 'A 2xx slower than usual but within the time-out acknowledges',
-    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
   c('HOOK-TIMEOUT-30S', 'webhook-delivery', 'must', 'The real time-out: a 2xx after 25 s acknowledges, no answer in 35 s is retried',
     ['LIMIT-RECEIVER-TIMEOUT'], {
+      ground: 'LIMIT-RECEIVER-TIMEOUT',
       tier: 'full',
       tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT', allowance: '±5 s: a 2xx 25 s after arrival acknowledges, no answer within 35 s is retried; skipped where the target declares a shorter time-out' },
     }),
 
   // --- Retries, drop, disable ----------------------------------------------------------------
-  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retry delays (1 min, 5 min, 30 min, 2 h), each timed on its own at a time scale where it lasts 5 s, are as scheduled', ['RETRY-2'], { tolerance: RETRY_SCHEDULE }),
+  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retry delays (1 min, 5 min, 30 min, 2 h), each timed on its own at a time scale where it lasts 5 s, are as scheduled', ['RETRY-2'], { ground: 'RETRY-2', tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more',
-    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { tolerance: RETRY_SCHEDULE, accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { ground: 'RETRY-2', tolerance: RETRY_SCHEDULE, accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
   c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active',
-    ['STATE-ENDPOINT-FLAG', 'RETRY-2'], { accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
-  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], { accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),
-  c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', ['STATE-ENDPOINT-DISABLE']),
-  c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', ['STATE-ENDPOINT-REENABLE']),
-  c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', ['RETRY-2'], { tier: 'full' }),
+    ['STATE-ENDPOINT-FLAG', 'RETRY-2'], { ground: 'STATE-ENDPOINT-FLAG', accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], { ground: 'RETRY-3', accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),
+  c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', ['STATE-ENDPOINT-DISABLE'], { ground: 'STATE-ENDPOINT-DISABLE' }),
+  c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', ['STATE-ENDPOINT-REENABLE'], { ground: 'STATE-ENDPOINT-REENABLE' }),
+  c('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'webhook-retry', 'must', 'A re-enabled endpoint is the endpoint it was: an event of a type it did not subscribe to does not reach it, its deliveries are signed with its own secret, and the control interface reads back its URL and event types',
+    ['STATE-ENDPOINT-REENABLE', 'REG-3', 'REG-2'], {
+      ground: 'REG-3',
+      accepts: 'event types read back in any order; the URL read back in any equivalent form (as the WHATWG URL parser normalises it)',
+    }),
+  c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
+    ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
+      ground: 'RETRY-3',
+      accepts: 'disabling on a 24 h timer, or at the first failure after 24 h; for the refused endpoint, whose attempts the receiver cannot see, the 24 h counted from when the first event was fired',
+    }),
+  c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', ['RETRY-2'], { ground: 'RETRY-2', tier: 'full' }),
 
   // --- Replay --------------------------------------------------------------------------------
-  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID']),
-  c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4']),
+  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
+  c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4'], { ground: 'RETRY-4' }),
+  c('HOOK-REPLAY-DISABLED', 'webhook-replay', 'must', 'A replay to an auto-disabled endpoint is not delivered while it stays disabled',
+    ['STATE-ENDPOINT-DISABLE', 'RETRY-4'], { ground: 'STATE-ENDPOINT-DISABLE', accepts: 'the replay refused with any 4xx, or accepted and not sent while the endpoint is disabled (watched 5 s); whether an accepted replay arrives after re-enable is recorded, not judged' }),
 
   // --- The service as a model: a fixed sequence per rule, then generated ones ----------------
   c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules',
     ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION', 'AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'EP-AGENTS', 'ERR-CODE-MISSING-SCOPE'], {
+      ground: 'STATE-TOKEN-REVOKE',
       tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' },
       accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
     }),
 
   c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
     ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
+      ground: 'REG-4',
       accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
     }),
 
-  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and delivered to',
-    ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3'], {
+  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to',
+    ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3', 'REG-3'], {
+      ground: 'STATE-ENDPOINT-DISABLE',
       accepts: 'everything MODEL-ENDPOINTS accepts; re-enabling with 25 active is not generated (the spec does not say whether it is refused)',
     }),
 
   // --- Receiver: valid deliveries are acknowledged -------------------------------------------
   r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',
-    [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+    [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'SIG-4' }),
   r('RCV-ACCEPT-RAW-BODIES', 'receiver-acceptance', 'must', 'Validly signed bodies that re-serialization would change (whitespace, key order, escapes, non-ASCII, large numbers) are acknowledged',
-    ['SIG-1', 'SIG-5']),
+    ['SIG-1', 'SIG-5'], { ground: 'SIG-5' }),
 
   // --- Receiver: bad signatures are rejected (non-2xx) ---------------------------------------
-  r('RCV-REJECT-WRONG-SIGNATURE', 'receiver-signature', 'must', 'A well-formed but wrong signature (64 lowercase hex) is rejected', ['SIG-4']),
-  r('RCV-REJECT-OTHER-SECRET', 'receiver-signature', 'must', 'A signature of the body made with another secret is rejected', ['SIG-1', 'SIG-4']),
-  r('RCV-REJECT-TAMPERED-BODY', 'receiver-signature', 'must', 'The right signature sent with a body changed after signing is rejected', ['SIG-1', 'SIG-4']),
+  r('RCV-REJECT-WRONG-SIGNATURE', 'receiver-signature', 'must', 'A well-formed but wrong signature (64 lowercase hex) is rejected', ['SIG-4'], { ground: 'SIG-4' }),
+  r('RCV-REJECT-OTHER-SECRET', 'receiver-signature', 'must', 'A signature of the body made with another secret is rejected', ['SIG-1', 'SIG-4'], { ground: 'SIG-4' }),
+  r('RCV-REJECT-TAMPERED-BODY', 'receiver-signature', 'must', 'The right signature sent with a body changed after signing is rejected', ['SIG-1', 'SIG-4'], { ground: 'SIG-4' }),
   r('RCV-REJECT-UPPERCASE-HEX', 'receiver-signature', 'should', 'The right signature in upper-case hex is rejected', ['SIG-1', 'SIG-4']),
   r('RCV-REJECT-BASE64', 'receiver-signature', 'should', 'The right HMAC in base64 instead of hex is rejected', ['SIG-1', 'SIG-4']),
-  r('RCV-REJECT-TRUNCATED', 'receiver-signature', 'must', 'A truncated signature (the right one cut to 63 and to 32 hex characters) is rejected', ['SIG-4']),
+  r('RCV-REJECT-TRUNCATED', 'receiver-signature', 'must', 'A truncated signature (the right one cut to 63 and to 32 hex characters) is rejected', ['SIG-4'], { ground: 'SIG-4' }),
   r('RCV-REJECT-OVERLONG', 'receiver-signature', 'must', 'An over-long signature (the right one plus one character, the right one twice) is rejected',
-    ['SIG-4']),
-  r('RCV-REJECT-EMPTY-SIGNATURE', 'receiver-signature', 'must', 'An empty X-Service-Signature header is rejected', ['SIG-4']),
-  r('RCV-REJECT-MISSING-SIGNATURE', 'receiver-signature', 'must', 'A delivery without X-Service-Signature is rejected', ['EP-RECEIVER', 'SIG-4']),
+    ['SIG-4'], { ground: 'SIG-4' }),
+  r('RCV-REJECT-EMPTY-SIGNATURE', 'receiver-signature', 'must', 'An empty X-Service-Signature header is rejected', ['SIG-4'], { ground: 'SIG-4' }),
+  r('RCV-REJECT-MISSING-SIGNATURE', 'receiver-signature', 'must', 'A delivery without X-Service-Signature is rejected', ['EP-RECEIVER', 'SIG-4'], { ground: 'SIG-4' }),
   r('RCV-REJECT-RESERIALIZED-SIGNATURE', 'receiver-signature', 'must', 'A signature over the re-serialized body (JavaScript and Python styles) instead of the raw bytes is rejected',
-    ['SIG-5']),
-  r('RCV-REJECT-TIMESTAMP-DOT-BODY', 'receiver-signature', 'must', 'A signature over `timestamp.body` instead of the body is rejected', ['SIG-1', 'SIG-3']),
+    ['SIG-5'], { ground: 'SIG-5' }),
+  r('RCV-REJECT-TIMESTAMP-DOT-BODY', 'receiver-signature', 'must', 'A signature over `timestamp.body` instead of the body is rejected', ['SIG-1', 'SIG-3'], { ground: 'SIG-3' }),
 
   // --- Receiver: timestamps ------------------------------------------------------------------
   r('RCV-CLOCK-OFFSET', 'receiver-timestamp', 'observe', "The receiver's clock offset, measured from its Date headers (used by the ±299/±301 s checks)",
     ['SIG-3']),
   r('RCV-REJECT-TIMESTAMP-PAST-301', 'receiver-timestamp', 'must', "A timestamp 301 s behind the receiver's clock is rejected",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
   r('RCV-REJECT-TIMESTAMP-FUTURE-301', 'receiver-timestamp', 'must', "A timestamp 301 s ahead of the receiver's clock is rejected",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
   r('RCV-ACCEPT-TIMESTAMP-PAST-299', 'receiver-timestamp', 'must', "A timestamp 299 s behind the receiver's clock is acknowledged",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
   r('RCV-ACCEPT-TIMESTAMP-FUTURE-299', 'receiver-timestamp', 'must', "A timestamp 299 s ahead of the receiver's clock is acknowledged",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], TIMESTAMP_WINDOW),
-  r('RCV-REJECT-TIMESTAMP-MISSING', 'receiver-timestamp', 'must', 'A delivery without X-Service-Timestamp (or with it empty) is rejected', ['SIG-2', 'SIG-3']),
+    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
+  // No time to hold within 300 s: accepting it leaves no replay protection, which SIG-3 names as the rule's purpose.
+  r('RCV-REJECT-TIMESTAMP-MISSING', 'receiver-timestamp', 'must', 'A delivery without X-Service-Timestamp (or with it empty) is rejected', ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
   r('RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'receiver-timestamp', 'must', 'A timestamp that holds no time at all (text) is rejected',
-    ['SIG-2', 'SIG-3']),
+    ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
   r('RCV-REJECT-TIMESTAMP-LENIENT', 'receiver-timestamp', 'should', 'The current time in another form than Unix seconds (an ISO 8601 date, digits followed by text) is rejected',
     ['SIG-2', 'SIG-3'], { accepts: 'accepting them warns only: a lenient parser still reads a fresh time' }),
   r('RCV-REJECT-TIMESTAMP-MILLISECONDS', 'receiver-timestamp', 'must', 'The current time in Unix milliseconds (about 55 years ahead in seconds) is rejected',
-    ['SIG-2', 'SIG-3']),
+    ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
 
   // --- Receiver: replay ----------------------------------------------------------------------
-  r('RCV-REPLAY-ACKNOWLEDGED', 'receiver-replay', 'must', 'A replay (same id, fresh signature and timestamp) is acknowledged with a 2xx', ['RETRY-4']),
+  r('RCV-REPLAY-ACKNOWLEDGED', 'receiver-replay', 'must', 'A replay (same id, fresh signature and timestamp) is acknowledged with a 2xx', ['RETRY-4'], { ground: 'RETRY-4' }),
   r('RCV-REPLAY-PROCESSED-ONCE', 'receiver-replay', 'must', 'A replayed id is processed once (needs the count convention; skip without it)',
-    ['RETRY-4', 'ENV-ID']),
+    ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
   r('RCV-REPLAY-OBSERVED', 'receiver-replay', 'observe', 'What the receiver shows of a replay from outside: statuses, times, count', ['RETRY-4']),
 
   // --- Receiver: constant time ---------------------------------------------------------------

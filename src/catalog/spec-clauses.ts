@@ -22,8 +22,13 @@
  *
  * `text` quotes the spec: a numbered item without its number, a table row's cells joined
  * by " | ", or a sentence as written. A unit test holds every text against the spec.
+ *
+ *   CTL-*           The control contract's sentences (contract-clauses.ts), cited like these
  */
 
+import { CONTRACT_CLAUSE_DATA } from './contract-clauses.js';
+
+/** A quoted sentence of the spec, or of the control contract (whose sections start "Control interface"). */
 export interface SpecClause {
   /** Heading path, with a label for an unheaded part ("Errors > Rules"). */
   section: string;
@@ -196,12 +201,28 @@ const CLAUSE_DATA = {
   'VER-4': { section: VERSIONING, text: 'How a caller selects or pins an `api_version`, and how versions are retired: not shown.', note: NOT_SHOWN },
 } as const satisfies Record<string, SpecClause>;
 
-/** A clause's id: a check citing anything else does not type-check. */
-export type ClauseId = keyof typeof CLAUSE_DATA;
+/** The id of a sentence of the spec. */
+export type SpecClauseId = keyof typeof CLAUSE_DATA;
 
-export const CLAUSES: Readonly<Record<ClauseId, SpecClause>> = CLAUSE_DATA;
+/** The id of a sentence of the control contract (contract-clauses.ts). */
+export type ContractClauseId = keyof typeof CONTRACT_CLAUSE_DATA;
 
-export const CLAUSE_IDS = Object.keys(CLAUSES) as ClauseId[];
+/** A clause's id, of the spec or of the contract: a check citing anything else does not type-check. */
+export type ClauseId = SpecClauseId | ContractClauseId;
+
+export const CLAUSES: Readonly<Record<ClauseId, SpecClause>> = { ...CLAUSE_DATA, ...CONTRACT_CLAUSE_DATA };
+
+export const SPEC_CLAUSE_IDS = Object.keys(CLAUSE_DATA) as SpecClauseId[];
+
+export const CONTRACT_CLAUSE_IDS = Object.keys(CONTRACT_CLAUSE_DATA) as ContractClauseId[];
+
+/** The spec's clauses, then the contract's. */
+export const CLAUSE_IDS: readonly ClauseId[] = [...SPEC_CLAUSE_IDS, ...CONTRACT_CLAUSE_IDS];
+
+/** Which document a clause quotes. */
+export function documentOf(id: ClauseId): 'spec' | 'contract' {
+  return Object.hasOwn(CONTRACT_CLAUSE_DATA, id) ? 'contract' : 'spec';
+}
 
 /** The clause, or an error naming the unknown id (for ids that bypassed the type checker). */
 export function clause(id: ClauseId): SpecClause {

@@ -12,6 +12,12 @@ import type { NetworkOptions } from '../http/dispatcher.js';
 
 export { readSettingSources, SettingsError };
 
+/**
+ * The rotation's deploy phase by default: long enough for a disturbance a few seconds after
+ * the new token appears to show, short enough to end within the fast tier's longest check.
+ */
+export const ROTATION_DEPLOY_DEFAULT_MS = 20_000;
+
 const FIELDS = z.object({
     SVC_BASE_URL: baseUrl('SVC_BASE_URL').optional().describe('the service under test, without /v1; unset: the bundled reference on a free loopback port'),
     SVC_CONTROL_URL: baseUrl('SVC_CONTROL_URL').optional().describe('its control interface (contracts/control-interface.md)'),
@@ -49,6 +55,9 @@ const FIELDS = z.object({
     CERTIFY_RATE_LIMIT: decimal('CERTIFY_RATE_LIMIT', 0.1, 100_000).optional().describe('most requests a second the whole run sends to the public API; 429s slow it further; default unlimited (429s still pace it)'),
     CERTIFY_CONCURRENCY: integer('CERTIFY_CONCURRENCY', 1, 256).default(32).describe('most checks running at once'),
     CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
+    CERTIFY_ROTATION_DEPLOY_MS: positiveMs('CERTIFY_ROTATION_DEPLOY_MS')
+      .default(ROTATION_DEPLOY_DEFAULT_MS)
+      .describe("ROTATION-DEPLOY-PHASE: how long both tokens are used between the new token's creation and the old one's revocation; the default fits beside the fast tier's longest check, a real deployment takes minutes"),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
   });
 

@@ -16,3 +16,4 @@ export type {
   StrayRequest,
 } from './types.js';
 export { formatDeliveryLine } from './logLine.js';
+export { refusingUrl } from './refused.js';

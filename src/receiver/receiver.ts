@@ -11,6 +11,7 @@ import { NO_CONTENT_ANSWER, type ResolvedAnswer } from './answers.js';
 import { ReceiverEndpoint } from './endpoint.js';
 import { pushBounded } from './ledger.js';
 import { readBody } from './readBody.js';
+import { refusingUrl } from './refused.js';
 import type { AnswerState, CapturedDelivery, ReceiverStats, StrayRequest } from './types.js';
 
 export interface ReceiverOptions {
@@ -184,6 +185,14 @@ export class CapturingReceiver {
     else this.#byPath.set(path, endpoint);
     this.#byName.set(name, endpoint);
     return endpoint;
+  }
+
+  /**
+   * A URL on this receiver's host where nothing listens: attempts to it are refused at
+   * connect, the answer no endpoint can give (src/receiver/refused.ts).
+   */
+  refusingUrl(): Promise<string> {
+    return refusingUrl(this.publicUrl, this.#settings.host);
   }
 
   /** Requests to paths no endpoint owns (answered 404), newest last, bounded. */

@@ -87,6 +87,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       ledgerPath: join(workDir, 'ledger.jsonl'),
       network: target.network,
       ...(settings.CERTIFY_RATE_LIMIT ? { rateLimit: settings.CERTIFY_RATE_LIMIT } : {}),
+      rotationDeployMs: settings.CERTIFY_ROTATION_DEPLOY_MS,
     };
     // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
     const probe = await untilDoneOrSignalled(probeTargetReach(run), held.signalled);

@@ -13,6 +13,7 @@ import { proxySettings, type NetworkOptions } from '../http/dispatcher.js';
 import { registerSecret } from '../secrets/mask.js';
 import { createSelfSignedCertificate } from '../tls/selfSigned.js';
 import { HttpError, RunAbort } from '../errors.js';
+import type { PersonalityName } from '../../reference/personality.js';
 import { isCertificateRefusal } from '../http/retry-policy.js';
 
 export interface ResolvedTarget {
@@ -76,7 +77,7 @@ async function startEmbeddedReference(embedded: EmbeddedOptions): Promise<Resolv
   const reference = await startReference({
     quiet: true,
     ...(embedded.deliveryTimeoutMs !== undefined ? { deliveryTimeoutMs: embedded.deliveryTimeoutMs } : {}),
-    personality: (process.env.REFERENCE_PERSONALITY || undefined) as 'reference' | 'alternate' | undefined,
+    personality: (process.env.REFERENCE_PERSONALITY || undefined) as PersonalityName | undefined,
     // The reference as a service on another machine (npm run certify:remote).
     outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
     // A staging service across a real network (latency, rate limit, resets, TLS) or with a

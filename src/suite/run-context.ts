@@ -42,6 +42,8 @@ export interface RunContext {
   network: NetworkOptions;
   /** CERTIFY_RATE_LIMIT: most requests a second to the public API. */
   rateLimit?: number;
+  /** CERTIFY_ROTATION_DEPLOY_MS: the rotation's deploy phase (ROTATION-DEPLOY-PHASE); unset in runs not started by the runner. */
+  rotationDeployMs?: number;
 }
 
 declare module 'vitest' {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSettings, networkOf, parseSettings, SettingsError } from '../../src/config/settings.js';
+import { loadSettings, networkOf, parseSettings, ROTATION_DEPLOY_DEFAULT_MS, SettingsError } from '../../src/config/settings.js';
 
 const made: string[] = [];
 const emptyDir = (): string => {
@@ -44,6 +44,13 @@ describe('settings', () => {
     [{ SVC_CA_CERT: '/no/such/ca.pem' }, /SVC_CA_CERT names a file that does not exist/],
   ])('refuses a bad network setting %j, naming it', (sources, message) => {
     expect(() => parseSettings(sources)).toThrow(message);
+  });
+
+  it('reads the rotation deploy phase in milliseconds, with a default that fits the fast tier', () => {
+    expect(parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '120000' }).CERTIFY_ROTATION_DEPLOY_MS).toBe(120_000);
+    expect(parseSettings({}).CERTIFY_ROTATION_DEPLOY_MS).toBe(ROTATION_DEPLOY_DEFAULT_MS);
+    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '500' })).toThrow(/CERTIFY_ROTATION_DEPLOY_MS must be from 1000 to 600000 ms/);
+    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '20s' })).toThrow(/CERTIFY_ROTATION_DEPLOY_MS must be a whole number of milliseconds/);
   });
 
   it('wants the client certificate and its key together', () => {

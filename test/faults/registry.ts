@@ -38,10 +38,16 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES', 'SCOPE-SUBSET-PROPERTY'),
   proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
   proof('third-token', 'TOKEN-LIMIT-TWO'),
+  // Races on the limits: only creations sent at once show them; the token model's shrinks to one or two steps.
+  proof('token-limit-check-then-insert', 'TOKEN-LIMIT-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
+  // An empty list is not an absent one.
+  proof('empty-token-scopes-all', 'TOKEN-EMPTY-SCOPES'),
   proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
   proof('live-prefix-in-staging', 'TOKEN-STAGING-PREFIX'),
   proof('rotation-flush', 'ROTATION-NO-DOWNTIME'),
   proof('rotation-flush-late', 'ROTATION-NO-DOWNTIME'),
+  // The old token's disturbance comes seconds after the new token's creation: only a deploy phase that long sees it.
+  proof('old-token-blip-after-rotation', 'ROTATION-DEPLOY-PHASE'),
   // Only a sequence shows these: the fixed scenarios of the models find them, whatever the seed.
   proof('suspended-revoke-keeps-slot', 'MODEL-TOKENS-SUSPENSION'),
   proof('suspended-create-uncounted', 'MODEL-TOKENS-SUSPENSION'),
@@ -80,6 +86,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-ignore-iss', 'SESSION-WRONG-ISSUER'),
   proof('jwt-ignore-aud', 'SESSION-WRONG-AUDIENCE'),
   proof('jwt-member-all-scopes', 'SESSION-SCOPES-MATCH'),
+  proof('empty-member-scopes-all', 'SESSION-MEMBER-EMPTY-SCOPES'),
   proof('jwt-unknown-kid', 'SESSION-UNKNOWN-KID'),
   proof('jwt-hs256-confusion', 'SESSION-HS256-CONFUSION'),
   proof('jwt-any-sub', 'SESSION-NOT-MEMBER'),
@@ -101,6 +108,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
   proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
   proof('secret-shared', 'HOOK-OWN-SECRET'),
+  proof('endpoint-limit-check-then-insert', 'HOOK-REG-LIMIT-CONCURRENT'),
+  proof('empty-events-all', 'HOOK-REG-EMPTY-EVENTS'),
   // Webhook signatures and timestamps
   proof('sign-decoded-key', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-OWN-SECRET'),
   proof('sign-reserialized', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-TIMESTAMP-NOT-SIGNED'),
@@ -139,7 +148,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   waits(proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE')),
   waits(proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
-  proof('retry-immediately', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof('retry-immediately', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-ON-RESET', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-30m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
@@ -149,6 +158,14 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
   waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
+  // What an endpoint had before disable and re-enable: the health model's fixed scenario fires a
+  // type the re-enabled endpoint never subscribed to.
+  waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
+  waits(proof('reenable-new-secret', 'HOOK-REENABLE-KEEPS-ATTRIBUTES')),
+  // Attempts without an HTTP answer: the retry never comes, the disable never does.
+  waits(proof('no-retry-after-reset', 'HOOK-RETRY-ON-RESET', 'HOOK-AUTO-DISABLE-NO-ANSWER')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
+  // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
+  waits(proof('replay-to-disabled-delivered', 'HOOK-REPLAY-DISABLED')),
 ];

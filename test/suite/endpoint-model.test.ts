@@ -3,11 +3,12 @@
  * that keeps the rules passes; one whose repeated deletions free slots, and one that stops
  * delivering to an endpoint created after a deletion, are caught with short counterexamples.
  * The health model starts from auto-disabled endpoints: a workspace that counts them toward
- * the limit, delivers to them, or never delivers to a re-enabled one is caught. Each bug is
+ * the limit, delivers to them, never delivers to a re-enabled one, or gives a re-enabled one
+ * every event type whatever it subscribed to is caught. Each bug is
  * caught by the fixed scenarios alone too, with no sequence generated: whatever the seed.
  */
 import { describe, expect, it } from 'vitest';
-import { DISABLED_AT_START, ENDPOINT_HEALTH_SCENARIOS, ENDPOINT_LIMIT, ENDPOINT_SCENARIOS, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
+import { DISABLED_SUBSCRIPTIONS, ENDPOINT_HEALTH_SCENARIOS, ENDPOINT_LIMIT, ENDPOINT_SCENARIOS, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
 
 interface Bugs {
   /** Every DELETE request, of a deleted endpoint too, frees a slot. */
@@ -20,17 +21,26 @@ interface Bugs {
   deliverWhenDisabled?: boolean;
   /** A re-enabled endpoint reads active but is never delivered to. */
   silentAfterEnable?: boolean;
+  /** A re-enabled endpoint comes back subscribed to every type. */
+  everyTypeAfterEnable?: boolean;
 }
 
-function memoryWorkspace(bugs: Bugs = {}, disabledAtStart = 0): EndpointTarget {
-  const endpoints = Array.from({ length: disabledAtStart }, () => ({ deleted: false, disabled: true, deaf: false }));
+interface MemoryEndpoint {
+  deleted: boolean;
+  disabled: boolean;
+  deaf: boolean;
+  events: readonly string[];
+}
+
+function memoryWorkspace(bugs: Bugs = {}, disabledAtStart: ReadonlyArray<readonly string[]> = []): EndpointTarget {
+  const endpoints: MemoryEndpoint[] = disabledAtStart.map((events) => ({ deleted: false, disabled: true, deaf: false, events }));
   let deletions = 0;
   const holdsSlot = (e: { deleted: boolean; disabled: boolean }) => !e.deleted && (!e.disabled || bugs.disabledHoldSlots === true);
   return {
-    async createEndpoint() {
+    async createEndpoint(events) {
       const used = bugs.countDeletions ? endpoints.length - deletions : endpoints.filter(holdsSlot).length;
       if (used >= ENDPOINT_LIMIT) return { refused: { status: 409, code: 'endpoint_limit_reached' } };
-      endpoints.push({ deleted: false, disabled: false, deaf: bugs.deafAfterDeletion === true && deletions > 0 });
+      endpoints.push({ deleted: false, disabled: false, deaf: bugs.deafAfterDeletion === true && deletions > 0, events });
       return { created: endpoints.length - 1 };
     },
     async deleteEndpoint(index) {
@@ -42,10 +52,15 @@ function memoryWorkspace(bugs: Bugs = {}, disabledAtStart = 0): EndpointTarget {
     async enableEndpoint(index) {
       endpoints[index]!.disabled = false;
       if (bugs.silentAfterEnable) endpoints[index]!.deaf = true;
+      if (bugs.everyTypeAfterEnable) endpoints[index]!.events = ['*'];
       return { status: 204 };
     },
-    async fireEvent(expected, silent) {
-      const receives = (index: number) => !endpoints[index]!.deleted && !endpoints[index]!.deaf && (!endpoints[index]!.disabled || bugs.deliverWhenDisabled === true);
+    async fireEvent(type, expected, silent) {
+      const receives = (index: number) => {
+        const endpoint = endpoints[index]!;
+        const subscribed = endpoint.events.includes('*') || endpoint.events.includes(type);
+        return subscribed && !endpoint.deleted && !endpoint.deaf && (!endpoint.disabled || bugs.deliverWhenDisabled === true);
+      };
       return { missing: expected.filter((index) => !receives(index)), reachedSilent: silent.filter(receives), boundMs: 10_000 };
     },
   };
@@ -85,9 +100,9 @@ describe('the endpoint model', () => {
 });
 
 describe('the endpoint health model', () => {
-  const health = (bugs: Bugs = {}) => runEndpointHealthModel({ ...budget, sequences: 60, newTarget: async () => memoryWorkspace(bugs, DISABLED_AT_START) });
+  const health = (bugs: Bugs = {}) => runEndpointHealthModel({ ...budget, sequences: 60, newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS) });
 
-  it('passes a workspace whose disabled endpoints hold no slot, get nothing, and get events again once re-enabled', async () => {
+  it('passes a workspace whose disabled endpoints hold no slot, get nothing, and get the types they subscribed to again once re-enabled', async () => {
     const result = await health();
     expect(result.counterexample).toBeUndefined();
     expect(result.sequences).toBe(60);
@@ -97,17 +112,18 @@ describe('the endpoint health model', () => {
     ['disabled endpoints holding active slots', { disabledHoldSlots: true }, /an endpoint was refused .* with 23 active: the limit is 25 active/],
     ['deliveries to a disabled endpoint', { deliverWhenDisabled: true }, /an event reached disabled endpoint\(s\)/],
     ['a re-enabled endpoint that never receives', { silentAfterEnable: true }, /an event did not reach active endpoint/],
+    ['a re-enabled endpoint that receives every event type', { everyTypeAfterEnable: true }, /reached endpoint\(s\) not subscribed to it \(\d+: workspace\.plan\.upgraded/],
   ] as const)('catches %s, with a counterexample of at most 6 steps', async (_name, bugs, violation) => {
     const result = await health(bugs);
     expect(result.counterexample?.violation).toMatch(violation);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
     // The scenarios alone, whatever the seed: 12 generated sequences once missed a re-enable followed by an event.
-    const scenariosOnly = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => memoryWorkspace(bugs, DISABLED_AT_START) });
+    const scenariosOnly = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS) });
     expect(scenariosOnly.counterexample?.violation).toMatch(violation);
   });
 
   it('catches a re-enable that leaves the endpoint disabled, with its fixed scenarios alone', async () => {
-    const ignoringEnable = (): EndpointTarget => ({ ...memoryWorkspace({}, DISABLED_AT_START), enableEndpoint: async () => ({ status: 204 }) });
+    const ignoringEnable = (): EndpointTarget => ({ ...memoryWorkspace({}, DISABLED_SUBSCRIPTIONS), enableEndpoint: async () => ({ status: 204 }) });
     const result = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => ignoringEnable() });
     expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint\(s\) 1/);
   });

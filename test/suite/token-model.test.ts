@@ -9,8 +9,12 @@ import { runTokenModel, TOKEN_SCENARIOS, type Answer, type TokenTarget } from '.
 
 class CannotDoIt extends Error {}
 
-/** A workspace in memory; `countRevocations` is the bug: every revocation request frees a slot. */
-function memoryWorkspace(countRevocations = false, reinstateWidens = false): TokenTarget {
+/**
+ * A workspace in memory; `countRevocations` is the bug: every revocation request frees a slot.
+ * `checkThenInsert`: the limit is read, then the token inserted a tick later, so creations at
+ * once all pass the read.
+ */
+function memoryWorkspace(countRevocations = false, reinstateWidens = false, checkThenInsert = false): TokenTarget {
   const tokens: Array<{ revoked: boolean; narrowed: boolean }> = [];
   let suspended = false;
   let freedByRequests = 0;
@@ -21,6 +25,7 @@ function memoryWorkspace(countRevocations = false, reinstateWidens = false): Tok
     async createToken(narrowed) {
       const used = countRevocations ? tokens.length - freedByRequests : active();
       if (used >= 2) return { refused: { status: 409, code: 'token_limit_reached' } };
+      if (checkThenInsert) await new Promise((resolve) => setTimeout(resolve, 1));
       tokens.push({ revoked: false, narrowed });
       return { created: tokens.length - 1 };
     },
@@ -65,6 +70,13 @@ describe('the token model', () => {
     const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(true) });
     expect(result.counterexample?.violation).toMatch(/a third active token was created/);
     expect(result.counterexample!.steps.length).toBeGreaterThan(0);
+    expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+  });
+
+  it('catches a limit read before a round trip and written after it, by creations at once, with a counterexample of at most 6 steps', async () => {
+    const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(false, false, true) });
+    expect(result.counterexample?.violation).toMatch(/tokens created at once were granted with \d active: a workspace holds at most two/);
+    expect(result.counterexample!.steps.at(-1)!.operation).toMatch(/^create \d tokens at once/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 

@@ -13,7 +13,7 @@ const SETTINGS: SettingHelp[] = [
   { name: 'REFERENCE_PROPAGATION_MS', description: 'how long a revoked token stays accepted on a stale node' },
   { name: 'REFERENCE_ENVIRONMENT', description: 'staging or production (production refuses svc_test_ tokens)', default: 'staging' },
   { name: 'REFERENCE_CONTROL_TOKEN', description: 'the control token; default random' },
-  { name: 'REFERENCE_PERSONALITY', description: 'reference, or alternate: the other reasonable choice wherever the spec leaves one open', default: 'reference' },
+  { name: 'REFERENCE_PERSONALITY', description: 'reference; alternate: the other reasonable choice wherever the spec leaves one open; jsonwebtoken: session tokens verified with jsonwebtoken and jwks-rsa', default: 'reference' },
   { name: 'REFERENCE_OUTBOUND_HOST', description: 'deliver webhooks and fetch JWKS only from this host, as a service on another machine would; default anywhere' },
   { name: 'REFERENCE_LATENCY_MS', description: 'added to every round trip (API, control, deliveries, JWKS fetches), ms, optionally ± a jitter: 60 or 60,5' },
   { name: 'REFERENCE_RATE_LIMIT', description: 'token buckets on /v1, requests/s: 10/workspace,50/client[,retry-after=seconds|date|none]' },
@@ -66,7 +66,7 @@ async function runReference(): Promise<number> {
   const stopSignal = untilStopSignal();
   process.stdout.write(
     [
-      `reference (${environment}${personality === 'alternate' ? ', alternate personality' : ''}) listening`,
+      `reference (${environment}${personality && personality !== 'reference' ? `, ${personality} personality` : ''}) listening`,
       `  base URL:           ${reference.baseUrl}`,
       `  control URL:        ${reference.controlUrl}`,
       `  control token file: ${tokenFile}`,

@@ -2,8 +2,8 @@
  * Workspaces whose endpoints the target has auto-disabled, for the endpoint health model:
  * 24 h of consecutive failures (scaled) is too slow to be one step of a generated sequence,
  * so a batch of workspaces is driven there side by side before the sequences use them. Each
- * gets `perWorkspace` endpoints whose receivers answer 500 while an event is fired every 4
- * scaled hours (a target that disables at the first failure after 24 h sees one within 4 h),
+ * gets its endpoints, subscribed as asked, whose receivers answer 500 while an event is fired
+ * every 4 scaled hours (a target that disables at the first failure after 24 h sees one within 4 h),
  * until every one reads disabled; then the receivers answer 2xx again ("the receiver is
  * back"), as the spec's re-enable assumes. The events, their retries and the reads are kept
  * few: the batch runs beside timing checks of the same run.
@@ -29,20 +29,26 @@ export interface DisabledWorkspace {
 }
 
 /**
- * `count` workspaces at `scale`, each with `perWorkspace` auto-disabled endpoints subscribed to
- * every event; undefined when an endpoint did not read disabled in time (HOOK-AUTO-DISABLE
- * judges that; the caller skips).
+ * `count` workspaces at `scale`, each with one auto-disabled endpoint per entry of
+ * `subscriptions`, subscribed to its event types (each must take `event`, which fails them);
+ * undefined when an endpoint did not read disabled in time (HOOK-AUTO-DISABLE judges that;
+ * the caller skips).
  */
-export async function disabledEndpointWorkspaces(t: CheckContext, options: { count: number; perWorkspace: number; scale: number; event: string }): Promise<DisabledWorkspace[] | undefined> {
-  const { count, perWorkspace, scale, event } = options;
+export async function disabledEndpointWorkspaces(
+  t: CheckContext,
+  options: { count: number; subscriptions: ReadonlyArray<readonly string[]>; scale: number; event: string },
+): Promise<DisabledWorkspace[] | undefined> {
+  const { count, subscriptions, scale, event } = options;
+  const missing = subscriptions.find((events) => !events.includes('*') && !events.includes(event));
+  if (missing) throw new TypeError(`an endpoint subscribed to ${missing.join(', ')} never gets ${event}, which is to fail it until disabled`);
   const intervalMs = EVENT_EVERY_MS / scale;
   const periodMs = SPEC_AUTO_DISABLE_MS / scale;
   const prepared = await Promise.all(
     Array.from({ length: count }, async (): Promise<DisabledWorkspace> => {
       const workspace = await t.workspace({ timeScale: scale });
       const hooks: HookedEndpoint[] = [];
-      for (let i = 0; i < perWorkspace; i++) {
-        const hook = await t.hookEndpoint(workspace, ['*']);
+      for (const events of subscriptions) {
+        const hook = await t.hookEndpoint(workspace, events);
         hook.inbox.failAll({ status: 500 });
         hooks.push(hook);
       }

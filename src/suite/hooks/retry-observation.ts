@@ -71,6 +71,10 @@ const FLAG_POLL_MS = 250;
 const SCHEDULE_EVENT = 'mailer.reply.received';
 export const FILLER_EVENT = 'workspace.plan.upgraded';
 export const DISABLE_EVENT = 'mailer.email.sent';
+/** A type the auto-disable endpoint never subscribed to: after re-enable, it must not get it either. */
+const UNSUBSCRIBED_EVENT = 'mailer.campaign.completed';
+/** How long after its own event arrives a re-enabled endpoint is watched for the other one (fired first). */
+const UNSUBSCRIBED_WATCH_MS = 500;
 
 /** Polls the endpoint's status in the background; remembers when flagged and disabled were first read. */
 function watchStatus(workspace: TestWorkspace, endpointId: string, everyMs: number) {
@@ -372,6 +376,13 @@ export interface DisableObservation {
     eventId: string;
     arrivedAfterMs?: number;
     answered?: number | string;
+    /** Whether the delivery after re-enable verified with the secret the endpoint was registered with. */
+    ownSecret?: boolean;
+    /** The endpoint as registered, and as the control interface read it once active again. */
+    registered: { url: string; events: string[] };
+    read: { url: string; events: string[] };
+    /** An event of a type the endpoint never subscribed to, fired just before `eventId`. */
+    unsubscribed: { type: string; eventId: string; arrivals: number };
   };
 }
 
@@ -443,23 +454,114 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
     };
 
     // Re-enable: answer 204 from now on, enable, expect `active` and a new event delivered.
+    // An event of a type it never subscribed to goes first: a re-enabled endpoint that lost
+    // its subscription would have it by the time its own type arrives.
     hook.inbox.reset();
     const enabledAt = performance.now();
     await workspace.enableEndpoint(endpointId);
     const active = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'active', { intervalMs: POLL_MS, timeoutMs: 3_000 });
     const stateAfter = active.last.state;
     const firedAt = performance.now();
+    const otherEventId = await workspace.fireEvent(UNSUBSCRIBED_EVENT, { certify: 're-enabled, not subscribed' });
     const eventId = await workspace.fireEvent(DISABLE_EVENT, { certify: 're-enabled' });
     const delivered = await within(hook.inbox, (all) => all.some((d) => d.verdicts.eventId === eventId && d.answer !== 'pending'), 5_000);
     const delivery = delivered?.find((d) => d.verdicts.eventId === eventId);
+    if (delivery) await sleep(UNSUBSCRIBED_WATCH_MS);
+    const signature = delivery?.verdicts.signature;
     observation.reenable = {
       stateAfter,
       ...(active.ok ? { activeAfterMs: round1(active.atMs - enabledAt) } : {}),
       eventId,
       ...(delivery ? { arrivedAfterMs: round1(delivery.receivedAtMono - firedAt), answered: delivery.answeredStatus ?? delivery.answer } : {}),
+      ...(signature !== undefined ? { ownSecret: signature !== 'no-secret' && signature.ok } : {}),
+      registered: { url: hook.registered.url ?? hook.inbox.url, events: [DISABLE_EVENT] },
+      read: { url: active.last.url, events: active.last.events },
+      unsubscribed: { type: UNSUBSCRIBED_EVENT, eventId: otherEventId, arrivals: attemptsOf(hook.inbox.deliveries, otherEventId).length },
     };
     return observation;
   } finally {
     await stopFiring();
+  }
+}
+
+// --- Auto-disable without an answer: HOOK-AUTO-DISABLE-NO-ANSWER -----------------------------------
+
+/** What the no-answer auto-disable observation waits out, in spec time: the 24 h and one event interval. */
+export const NO_ANSWER_DISABLE_SPAN_MS = SPEC_AUTO_DISABLE_MS + DISABLE_EVENT_EVERY_MS;
+
+export interface NoAnswerEndpoint {
+  /** `reset`: the receiver read each attempt and reset the connection; `refused`: nothing listens at its URL. */
+  how: 'reset' | 'refused';
+  endpointId: string;
+  /** The window it had to read disabled in, relative to the end of the first reset attempt. */
+  window: { lowMs: number; highMs: number };
+  disabled?: { afterMs: number; byMs: number };
+  lastState: string;
+}
+
+export interface NoAnswerDisableObservation {
+  scale: number;
+  intervalMs: number;
+  toleranceMs: number;
+  endpoints: NoAnswerEndpoint[];
+  eventsFired: number;
+  /** Attempts at the reset endpoint, and those the receiver could not end by a reset (no verdict on them). */
+  resetAttempts: number;
+  notReset: string[];
+}
+
+/**
+ * Two endpoints of one workspace that never answer: the receiver resets every attempt at one,
+ * nothing listens at the other's URL. An event every hour (scaled) goes to both; each must
+ * read disabled 24 h (scaled) after its first failed attempt, as HOOK-AUTO-DISABLE's endpoint
+ * answering 500 does. The refused endpoint's first attempt is not seen: its window opens
+ * when the first event was fired.
+ */
+export async function observeDisableWithoutAnswer(t: CheckContext): Promise<NoAnswerDisableObservation> {
+  const scale = await chooseTimeScale(t, HIGH_SCALE, NO_ANSWER_DISABLE_SPAN_MS, 'the 24 h auto-disable period and one event interval');
+  const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
+  const periodMs = scaled(SPEC_AUTO_DISABLE_MS, scale);
+  const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);
+  const workspace = await t.workspace({ timeScale: scale });
+  const reset = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
+  reset.inbox.failAll({ reset: true });
+  const refused = await workspace.createEndpoint(await (await t.receiver()).refusingUrl(), [DISABLE_EVENT]);
+  let fired = 0;
+  const firstFiredAt = performance.now();
+  const firing = repeatedly(async () => {
+    await workspace.fireEvent(DISABLE_EVENT, { certify: 'auto-disable without an answer' });
+    fired++;
+  }, intervalMs);
+  try {
+    const arrived = await within(reset.inbox, (all) => all.length >= 1 && all[0]!.answer !== 'pending', 10_000);
+    if (!arrived) t.fail('the first event never reached the endpoint that resets every attempt within 10 s');
+    const startMs = timingOf(arrived[0]!).endMs;
+    const window = { lowMs: periodMs - tolerance, highMs: periodMs + intervalMs + tolerance };
+    const watched = [
+      { how: 'reset' as const, endpointId: reset.registered.endpointId, window },
+      { how: 'refused' as const, endpointId: refused.endpointId, window: { lowMs: window.lowMs - (startMs - firstFiredAt), highMs: window.highMs } },
+    ];
+    const endpoints = await Promise.all(
+      watched.map(async (endpoint): Promise<NoAnswerEndpoint> => {
+        const polled = await pollUntil(() => workspace.getEndpoint(endpoint.endpointId), (status) => status.state === 'disabled', {
+          intervalMs: POLL_MS,
+          timeoutMs: startMs + window.highMs + 2_000 - performance.now(),
+        });
+        const disabled = polled.ok ? { afterMs: (polled.previousSentAtMs ?? polled.sentAtMs) - startMs, byMs: polled.atMs - startMs } : undefined;
+        return { ...endpoint, lastState: polled.last.state, ...(disabled ? { disabled } : {}) };
+      }),
+    );
+    const attempts = reset.inbox.deliveries;
+    return {
+      scale,
+      intervalMs,
+      toleranceMs: tolerance,
+      endpoints,
+      eventsFired: fired,
+      resetAttempts: attempts.length,
+      notReset: attempts.filter((d) => d.answer !== 'reset' && d.answer !== 'pending').map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
+    };
+  } finally {
+    await firing.stop();
   }
 }

@@ -6,7 +6,10 @@
  * model (runEndpointHealthModel) starts each sequence with endpoints the target has
  * auto-disabled (24 h of failures, scaled: too slow to be a step): a disabled endpoint gets
  * no delivery and holds no active slot, and re-enabling it (the dashboard's enable) makes it
- * active and delivered to again (States).
+ * active and delivered to again (States). Its endpoints subscribe to chosen event types, and
+ * events of several types are fired: an endpoint gets exactly the types it subscribed to
+ * (Events, registration rule 3), a re-enabled one too, since the transition changes nothing
+ * else (States: "none stated").
  *
  * Left open by the spec, so accepted either way: the status of a 26th endpoint's refusal (any
  * 4xx), and deleting a deleted endpoint again (done, or refused with a 4xx such as 404).
@@ -25,18 +28,26 @@ type EndpointState = 'active' | 'disabled' | 'deleted';
 
 export interface EndpointModel {
   endpoints: EndpointState[];
+  /** Each endpoint's subscription, by the same index: event types, or ['*']. */
+  subscriptions: Array<readonly string[]>;
 }
 
-/** The operations a sequence is made of, on one workspace of the target. Every endpoint subscribes to every event. */
+/** The event types the models fire; the control interface can fire each of them. */
+export const MODEL_EVENT_TYPES = ['workspace.plan.upgraded', 'mailer.email.sent', 'mailer.reply.received'] as const;
+/** The type the endpoint model fires, and the health model's target drives its endpoints to disabled with. */
+export const MODEL_EVENT = MODEL_EVENT_TYPES[0];
+const EVERY_TYPE: readonly string[] = ['*'];
+
+/** The operations a sequence is made of, on one workspace of the target. */
 export interface EndpointTarget {
-  /** Creates an endpoint; its index in creation order, or the refusal. */
-  createEndpoint(): Promise<{ created: number } | { refused: Answer }>;
+  /** Creates an endpoint subscribed to `events`; its index in creation order, or the refusal. */
+  createEndpoint(events: readonly string[]): Promise<{ created: number } | { refused: Answer }>;
   deleteEndpoint(index: number): Promise<Answer>;
   /**
-   * Fires one event; which of `expected` it did not reach within the delivery bound, and
-   * which of `silent` it reached by the time every expected one had it.
+   * Fires one event of `type`; which of `expected` it did not reach within the delivery bound,
+   * and which of `silent` it reached by the time every expected one had it.
    */
-  fireEvent(expected: readonly number[], silent: readonly number[]): Promise<{ missing: number[]; reachedSilent: number[]; boundMs: number }>;
+  fireEvent(type: string, expected: readonly number[], silent: readonly number[]): Promise<{ missing: number[]; reachedSilent: number[]; boundMs: number }>;
   /** The dashboard's re-enable of a disabled endpoint (health model only). */
   enableEndpoint?(index: number): Promise<Answer>;
 }
@@ -46,20 +57,27 @@ type Real = ModelReal<EndpointTarget>;
 const inState = (model: Readonly<EndpointModel>, wanted: EndpointState): number[] => model.endpoints.flatMap((state, index) => (state === wanted ? [index] : []));
 const activeOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'active');
 const disabledOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'disabled');
+const subscribed = (model: Readonly<EndpointModel>, index: number, type: string): boolean => {
+  const events = model.subscriptions[index]!;
+  return events.includes('*') || events.includes(type);
+};
+const describeSubscription = (events: readonly string[]): string => (events.includes('*') ? 'every type' : events.join(', '));
 
-/** Creates one endpoint, judged against the limit; true when it was created. */
-async function createOne(model: EndpointModel, real: Real): Promise<boolean> {
+/** Creates one endpoint subscribed to `events`, judged against the limit; true when it was created. */
+async function createOne(model: EndpointModel, real: Real, events: readonly string[] = EVERY_TYPE): Promise<boolean> {
   const active = activeOf(model).length;
   const disabled = disabledOf(model).length;
   const counts = `${active} active${disabled > 0 ? `, ${disabled} disabled` : ''}`;
-  const result = await real.target.createEndpoint();
+  const what = events === EVERY_TYPE ? 'an endpoint' : `an endpoint for ${describeSubscription(events)}`;
+  const result = await real.target.createEndpoint(events);
   if ('created' in result) {
-    real.steps.push({ operation: `create an endpoint (${counts})`, answer: `created, endpoint ${result.created + 1}` });
+    real.steps.push({ operation: `create ${what} (${counts})`, answer: `created, endpoint ${result.created + 1}` });
     if (active >= ENDPOINT_LIMIT) throw new ModelViolation(`endpoint ${active + 1} was created with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
     model.endpoints.push('active');
+    model.subscriptions.push(events);
     return true;
   }
-  real.steps.push({ operation: `create an endpoint (${counts})`, answer: `refused ${describe(result.refused)}` });
+  real.steps.push({ operation: `create ${what} (${counts})`, answer: `refused ${describe(result.refused)}` });
   const isRefusal = result.refused.status >= 400 && result.refused.status < 500;
   if (active < ENDPOINT_LIMIT || !isRefusal) {
     throw new ModelViolation(`an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT} active, and a deleted or disabled endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`);
@@ -68,16 +86,18 @@ async function createOne(model: EndpointModel, real: Real): Promise<boolean> {
 }
 
 class CreateEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly events: readonly string[] = EVERY_TYPE) {}
+
   check(model: Readonly<EndpointModel>): boolean {
     return model.endpoints.length < MAX_ENDPOINTS_PER_SEQUENCE;
   }
 
   async run(model: EndpointModel, real: Real): Promise<void> {
-    await createOne(model, real);
+    await createOne(model, real, this.events);
   }
 
   toString(): string {
-    return 'create an endpoint';
+    return this.events === EVERY_TYPE ? 'create an endpoint' : `create an endpoint for ${describeSubscription(this.events)}`;
   }
 }
 
@@ -156,27 +176,44 @@ const DELETE_ENDPOINT: Removal<EndpointModel, EndpointTarget> = {
   remove: (target, index) => target.deleteEndpoint(index),
 };
 
+/**
+ * Fires an event of one type: it must reach every active endpoint subscribed to the type, and
+ * no other. Only where one active endpoint takes it: its arrival tells how long to watch the others.
+ */
 class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly type: string = MODEL_EVENT) {}
+
   check(model: Readonly<EndpointModel>): boolean {
-    return activeOf(model).length > 0;
+    return activeOf(model).some((index) => subscribed(model, index, this.type));
   }
 
   async run(model: EndpointModel, real: Real): Promise<void> {
     const active = activeOf(model);
     const disabled = disabledOf(model);
-    const { missing, reachedSilent, boundMs } = await real.target.fireEvent(active, disabled);
+    const expected = active.filter((index) => subscribed(model, index, this.type));
+    const unsubscribed = active.filter((index) => !subscribed(model, index, this.type));
+    const silent = [...disabled, ...unsubscribed].sort((a, b) => a - b);
+    const { missing, reachedSilent, boundMs } = await real.target.fireEvent(this.type, expected, silent);
     const names = (indexes: readonly number[]) => indexes.map((i) => i + 1).join(', ');
+    const reachedDisabled = reachedSilent.filter((index) => disabled.includes(index));
+    const reachedUnsubscribed = reachedSilent.filter((index) => unsubscribed.includes(index));
     const answer = [
-      missing.length === 0 ? `reached all ${active.length} active` : `active endpoint(s) ${names(missing)} got nothing in ${boundMs} ms`,
-      ...(reachedSilent.length > 0 ? [`disabled endpoint(s) ${names(reachedSilent)} got it`] : []),
+      missing.length === 0 ? `reached all ${expected.length} active subscribed` : `active endpoint(s) ${names(missing)} got nothing in ${boundMs} ms`,
+      ...(reachedDisabled.length > 0 ? [`disabled endpoint(s) ${names(reachedDisabled)} got it`] : []),
+      ...(reachedUnsubscribed.length > 0 ? [`endpoint(s) ${names(reachedUnsubscribed)}, not subscribed to it, got it`] : []),
     ].join('; ');
-    real.steps.push({ operation: `fire an event (${active.length} active${disabled.length > 0 ? `, ${disabled.length} disabled` : ''})`, answer });
-    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${names(missing)} within ${boundMs} ms`);
-    if (reachedSilent.length > 0) throw new ModelViolation(`an event reached disabled endpoint(s) ${names(reachedSilent)}: a disabled endpoint gets no further deliveries`);
+    const counts = `${active.length} active${unsubscribed.length > 0 ? `, ${unsubscribed.length} of them not subscribed` : ''}${disabled.length > 0 ? `, ${disabled.length} disabled` : ''}`;
+    real.steps.push({ operation: `fire ${this.type} (${counts})`, answer });
+    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${names(missing)} within ${boundMs} ms, though subscribed to ${this.type}`);
+    if (reachedDisabled.length > 0) throw new ModelViolation(`an event reached disabled endpoint(s) ${names(reachedDisabled)}: a disabled endpoint gets no further deliveries`);
+    if (reachedUnsubscribed.length > 0) {
+      const subscriptions = reachedUnsubscribed.map((index) => `${index + 1}: ${describeSubscription(model.subscriptions[index]!)}`).join('; ');
+      throw new ModelViolation(`${this.type} reached endpoint(s) not subscribed to it (${subscriptions}): an endpoint gets the event types it subscribed to, after a re-enable too`);
+    }
   }
 
   toString(): string {
-    return 'fire an event';
+    return `fire ${this.type}`;
   }
 }
 
@@ -198,18 +235,41 @@ export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointT
 
 /** ENDPOINT_SCENARIOS, then generated sequences of ENDPOINT_COMMANDS, against fresh workspaces (run.ts). */
 export function runEndpointModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [] }), options, ENDPOINT_SCENARIOS);
+  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [], subscriptions: [] }), options, ENDPOINT_SCENARIOS);
 }
 
-/** Endpoints every sequence of the health model starts with, already auto-disabled by the target. */
-export const DISABLED_AT_START = 2;
+const [PLAN_UPGRADED, EMAIL_SENT, REPLY_RECEIVED] = MODEL_EVENT_TYPES;
 
-/** The health model's operations: the endpoint model's and the dashboard's re-enable. */
-export const ENDPOINT_HEALTH_COMMANDS = [...ENDPOINT_COMMANDS, fc.nat(30).map((pick) => new EnableEndpoint(pick))];
+/**
+ * The subscriptions of the endpoints every sequence of the health model starts with, already
+ * auto-disabled by the target: each takes MODEL_EVENT (the target fails them with it), the
+ * second one more type, and neither takes every type, so that a re-enabled endpoint that comes
+ * back with another subscription gets an event it should not, or misses one it should get.
+ */
+export const DISABLED_SUBSCRIPTIONS: ReadonlyArray<readonly string[]> = [[PLAN_UPGRADED], [PLAN_UPGRADED, EMAIL_SENT]];
+/** Endpoints every sequence of the health model starts with, already auto-disabled by the target. */
+export const DISABLED_AT_START = DISABLED_SUBSCRIPTIONS.length;
+/** What a created endpoint of the health model subscribes to. */
+const HEALTH_SUBSCRIPTIONS: ReadonlyArray<readonly string[]> = [EVERY_TYPE, [EMAIL_SENT], [REPLY_RECEIVED], [PLAN_UPGRADED, REPLY_RECEIVED]];
+
+/** The health model's operations: the endpoint model's, with chosen subscriptions and event types, and the dashboard's re-enable. */
+export const ENDPOINT_HEALTH_COMMANDS = [
+  fc.constantFrom(...HEALTH_SUBSCRIPTIONS).map((events) => new CreateEndpoint(events)),
+  fc.constant(new FillToLimit()),
+  fc.nat(30).map((pick) => new DeleteEndpoint(pick)),
+  fc.nat(30).map((pick) => new RemoveAgain(DELETE_ENDPOINT, pick)),
+  fc.constantFrom(...MODEL_EVENT_TYPES).map((type) => new FireEvent(type)),
+  fc.nat(30).map((pick) => new EnableEndpoint(pick)),
+];
 
 /** One sequence per rule on disabled endpoints, each from DISABLED_AT_START of them; run before the generated ones. */
 export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
   { rule: 'a re-enabled endpoint is active and delivered to again', commands: [new EnableEndpoint(0), new FireEvent()] },
+  {
+    // Endpoint 2 takes plan upgrades and sent emails; the endpoint for every type shows how long a reply event takes to arrive.
+    rule: 'a re-enabled endpoint gets exactly the event types it subscribed to',
+    commands: [new EnableEndpoint(1), new CreateEndpoint(EVERY_TYPE), new FireEvent(EMAIL_SENT), new FireEvent(REPLY_RECEIVED)],
+  },
   { rule: 'a disabled endpoint gets no delivery', commands: [new CreateEndpoint(), new FireEvent()] },
   { rule: 'a disabled endpoint holds no active slot', commands: [new FillToLimit()] },
 ];
@@ -220,5 +280,6 @@ export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, En
  * (their receivers answer 2xx again).
  */
 export function runEndpointHealthModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  return runModel(ENDPOINT_HEALTH_COMMANDS, (): EndpointModel => ({ endpoints: Array.from({ length: DISABLED_AT_START }, () => 'disabled' as const) }), options, ENDPOINT_HEALTH_SCENARIOS);
+  const initial = (): EndpointModel => ({ endpoints: DISABLED_SUBSCRIPTIONS.map(() => 'disabled' as const), subscriptions: [...DISABLED_SUBSCRIPTIONS] });
+  return runModel(ENDPOINT_HEALTH_COMMANDS, initial, options, ENDPOINT_HEALTH_SCENARIOS);
 }

@@ -7,7 +7,10 @@
  * voice:read is needed (Scopes), and stays narrowed; a revoked token is refused with 401
  * invalid_token within a minute (Errors > Rules, 2; before that backends may still disagree,
  * so its former answer and 401 are both accepted); a suspended workspace refuses its active
- * tokens with workspace_disabled; a reinstated one serves them again, as before.
+ * tokens with workspace_disabled; a reinstated one serves them again, as before. Tokens
+ * are also created several at once: however their requests interleave in the target, no
+ * more are granted than there are free slots (a limit read, then written after a round trip,
+ * lets them all through).
  *
  * Left open by the spec, so accepted either way: creating or revoking a token while the
  * workspace is suspended (done, or refused with a 4xx), revoking a revoked token again (done
@@ -95,6 +98,35 @@ class CreateToken implements fc.AsyncCommand<TokenModel, Real> {
 
   toString(): string {
     return this.narrowed ? 'create a token narrowed to voice:write' : 'create a token';
+  }
+}
+
+/**
+ * Creates `count` tokens at once. Which of them the target grants is its choice (a serialising
+ * target grants the free slots, one that refuses on contention may grant fewer): the model
+ * holds only that no more are granted than there were free slots.
+ */
+class CreateAtOnce implements fc.AsyncCommand<TokenModel, Real> {
+  constructor(private readonly count: number) {}
+
+  check(model: Readonly<TokenModel>): boolean {
+    return model.tokens.length < MAX_TOKENS_PER_SEQUENCE;
+  }
+
+  async run(model: TokenModel, real: Real): Promise<void> {
+    const active = activeCount(model);
+    const results = await Promise.all(Array.from({ length: this.count }, () => real.target.createToken(false)));
+    // The target numbers tokens as their creations answer; the model keeps the same order.
+    const created = results.flatMap((result) => ('created' in result ? [result.created] : [])).sort((a, b) => a - b);
+    const refusals = results.flatMap((result) => ('refused' in result ? [describe(result.refused)] : []));
+    const answer = [created.length > 0 ? `created, token${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}` : '', refusals.length > 0 ? `refused ${refusals.join(', ')}` : ''].filter(Boolean).join('; ');
+    real.steps.push({ operation: `create ${this.count} tokens at once (${active} active)`, answer });
+    if (active + created.length > 2) throw new ModelViolation(`${created.length} of ${this.count} tokens created at once were granted with ${active} active: a workspace holds at most two`);
+    model.tokens.push(...created.map((): ModelToken => ({ state: 'active', narrowed: false })));
+  }
+
+  toString(): string {
+    return `create ${this.count} tokens at once`;
   }
 }
 
@@ -213,6 +245,7 @@ class SetSuspension implements fc.AsyncCommand<TokenModel, Real> {
 /** Every operation a sequence may hold; a revoke and a use pick among the tokens there are. */
 export const TOKEN_COMMANDS = [
   fc.boolean().map((narrowed) => new CreateToken(narrowed)),
+  fc.integer({ min: 2, max: 3 }).map((count) => new CreateAtOnce(count)),
   fc.nat(9).map((pick) => new RevokeToken(pick)),
   fc.nat(9).map((pick) => new UseToken(pick, 'whoami')),
   fc.nat(9).map((pick) => new UseToken(pick, 'agents')),
