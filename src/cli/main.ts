@@ -32,7 +32,8 @@ export function programHelp(): string {
     'commands:',
     ...COMMANDS.map((command) => `  ${command.words.join(' ').padEnd(width)}  ${command.summary}`),
     '',
-    `Run \`${PROGRAM} <command> --help\` for a command's options, settings and exit codes.`,
+    `Run \`${PROGRAM} <command> --help\` (or \`${PROGRAM} help <command>\`) for a command's options, settings and exit codes;`,
+    `\`${PROGRAM} --version\` prints the version.`,
     '',
   ].join('\n');
 }
@@ -48,6 +49,8 @@ export function findCommand(argv: readonly string[]): { command: Command; rest: 
 
 /** Runs the command line; resolves to the exit code. Output goes to stdout and stderr. */
 export async function main(argv: readonly string[]): Promise<number> {
+  // `help certify receiver` is `certify receiver --help`.
+  if (argv[0] === 'help' && argv.length > 1) return main([...argv.slice(1), '--help']);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(programHelp());
     return argv.length === 0 ? EXIT.noRun : 0;

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { SettingsError } from '../errors.js';
 
 /** An absolute http:// or https:// URL, kept as written. */
 export const httpUrl = (name: string, example = 'https://staging.example.test') =>
@@ -92,6 +93,13 @@ export function firstIssue(error: z.ZodError): string {
 
 /** The settings of `sources` under `prefixes`; a name under them that `known` lacks is a typo. */
 export function ownedSettings(sources: Record<string, string>, prefixes: readonly string[], known: ReadonlySet<string>): { owned: Record<string, string>; unknown: string[] } {
-  const owned = Object.fromEntries(Object.entries(sources).filter(([name, value]) => prefixes.some((prefix) => name.startsWith(prefix)) && value !== ''));
+  const owned = Object.fromEntries(Object.entries(sources).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))));
+  // A CI secret that is not defined arrives as an empty variable: dropping it would certify
+  // something else (the bundled reference, for an empty SVC_BASE_URL) and could pass.
+  const empty = Object.keys(owned).filter((name) => owned[name] === '');
+  if (empty.length > 0) {
+    const one = empty.length === 1;
+    throw new SettingsError(`${empty.join(', ')} ${one ? 'is' : 'are'} set but empty: give ${one ? 'it a value' : 'them values'} or unset ${one ? 'it' : 'them'} (an undefined CI secret arrives empty)`);
+  }
   return { owned, unknown: Object.keys(owned).filter((name) => !known.has(name)) };
 }

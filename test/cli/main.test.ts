@@ -20,6 +20,15 @@ describe('svc-harness', () => {
     for (const command of COMMANDS) expect(run.stdout).toContain(`  ${command.words.join(' ')} `);
   });
 
+  it("help <command> prints that command's help, as <command> --help does, and --help names --version", async () => {
+    const viaHelp = await svcHarness(['help', 'certify', 'receiver']);
+    const viaFlag = await svcHarness(['certify', 'receiver', '--help']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    expect(viaHelp.stdout).not.toBe(programHelp());
+    expect(programHelp()).toContain('--version');
+  });
+
   it('without a command prints the list and exits 2', async () => {
     const run = await svcHarness([]);
     expect(run.code).toBe(2);

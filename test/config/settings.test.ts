@@ -60,6 +60,15 @@ describe('settings', () => {
     expect(() => parseSettings({ SVC_CLIENT_CERT: pem })).toThrow(/SVC_CLIENT_CERT and SVC_CLIENT_KEY must be given together/);
   });
 
+  it.each(['SVC_BASE_URL', 'CERTIFY_TIER', 'RECEIVER_HOST', 'IDP_PUBLIC_URL'])('refuses %s set but empty, naming it: an undefined CI secret must not certify the bundled reference', (name) => {
+    expect(() => parseSettings({ [name]: '' })).toThrow(new RegExp(`^${name} is set but empty`));
+  });
+
+  it('names every empty setting at once, and ignores empty names outside its prefixes', () => {
+    expect(() => parseSettings({ SVC_BASE_URL: '', SVC_TOKEN: '' })).toThrow(/SVC_BASE_URL, SVC_TOKEN are set but empty/);
+    expect(() => parseSettings({ HTTPS_PROXY: '', REFERENCE_PERSONALITY: '' })).not.toThrow();
+  });
+
   it('refuses an unknown SVC_ name so a typo does not pass silently', () => {
     expect(() => parseSettings({ SVC_BASE_ULR: 'http://x.test' })).toThrow(/unknown setting SVC_BASE_ULR/);
   });
