@@ -111,6 +111,15 @@ describe('retry timeline', () => {
     expect(judgeGap(base)).toBe('missing');
     expect(judgeGap({ retry: 1, expectedMs: 1000, observedMs: 5 })).toBe('unjudged');
   });
+  it('draws a retry the check counted without timing it as such: never LATE, never outside', () => {
+    // Retry 2 (5m) at scale 3600 is 83 ms: counted, not timed; it came 221 ms after its attempt.
+    const series = retrySeries({ time_scale: 3600, gaps: [{ retry: 2, expectedMs: 83.3, observedMs: 221.3, timed: false }] })!;
+    expect(judgeGap(series.gaps[0]!)).toBe('counted');
+    const figure = renderRetryTimeline('HOOK-RETRY-FULL-SCHEDULE', series);
+    expect(figure.svg).toContain('221.3 ms (counted, not timed)');
+    expect(figure.svg).not.toContain('LATE');
+    expect(figure.caption).toContain('every timed retry came within its tolerance; retry 2 counted, not timed');
+  });
   it('names the spec delay at the time scale', () => {
     expect(specDelayLabel(16.7, 3600)).toBe('1m');
     expect(specDelayLabel(2000, 3600)).toBe('2h');
@@ -128,7 +137,7 @@ describe('retry timeline', () => {
     expect(count(figure.svg, '<circle class="mk observed within"')).toBe(6 + 1); // + legend
     expect(figure.svg).toContain('retry 6 (24h)');
     expect(figure.svg).toContain('log scale, time scale 3600');
-    expect(figure.caption).toContain('every retry came within its tolerance');
+    expect(figure.caption).toContain('every timed retry came within its tolerance');
   });
   it('marks a late retry with a cross and a missing one in words', () => {
     const figure = renderRetryTimeline('HOOK-RETRY-EARLY-SCHEDULE', retrySeries(byId('HOOK-RETRY-EARLY-SCHEDULE').measurements)!);

@@ -19,6 +19,8 @@ export interface RetryGap {
   /** Allowed earliness and lateness; undefined when the run did not record a tolerance. */
   earlyMs?: number;
   lateMs?: number;
+  /** The check counted this retry without timing it (too short to time at its scale): nothing to judge. */
+  countedOnly?: boolean;
 }
 
 export interface RetrySeries {
@@ -45,6 +47,7 @@ export function retrySeries(measurements: Record<string, unknown> | undefined): 
         ...(isNumber(item.observedMs) ? { observedMs: item.observedMs } : {}),
         ...(isNumber(item.toleranceMs) ? { earlyMs: item.toleranceMs } : {}),
         ...(isNumber(item.lateToleranceMs) ? { lateMs: item.lateToleranceMs } : isNumber(item.toleranceMs) ? { lateMs: item.toleranceMs } : {}),
+        ...(item.timed === false ? { countedOnly: true } : {}),
       });
     }
     return { gaps, ...base };
@@ -59,10 +62,11 @@ export function retrySeries(measurements: Record<string, unknown> | undefined): 
   return { gaps, ...base };
 }
 
-export type GapJudgement = 'within' | 'early' | 'late' | 'missing' | 'unjudged';
+export type GapJudgement = 'within' | 'early' | 'late' | 'missing' | 'unjudged' | 'counted';
 
 export function judgeGap(gap: RetryGap): GapJudgement {
   if (gap.observedMs === undefined) return 'missing';
+  if (gap.countedOnly) return 'counted';
   if (gap.earlyMs === undefined || gap.lateMs === undefined) return 'unjudged';
   const deviation = gap.observedMs - gap.expectedMs;
   if (deviation < -gap.earlyMs) return 'early';
@@ -85,6 +89,7 @@ const JUDGEMENT_TEXT: Record<GapJudgement, string> = {
   late: 'LATE',
   missing: 'never came',
   unjudged: 'no tolerance',
+  counted: 'counted, not timed',
 };
 
 /** "850 ms to 1.4 s", or "up to 516.7 ms" when the early tolerance reaches below zero. */
@@ -143,7 +148,7 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
     }
     parts.push(marker('diamond', x(gap.expectedMs), cy, 14, 'mk expected', `expected ${formatMs(gap.expectedMs)}`));
     if (gap.observedMs !== undefined) {
-      const ok = judgement === 'within' || judgement === 'unjudged';
+      const ok = judgement === 'within' || judgement === 'unjudged' || judgement === 'counted';
       parts.push(marker(ok ? 'circle' : 'cross', x(gap.observedMs), cy, ok ? 8 : 12, `mk observed ${judgement}`, `observed ${formatMs(gap.observedMs)}: ${JUDGEMENT_TEXT[judgement]}`));
     }
     const said = gap.observedMs === undefined ? JUDGEMENT_TEXT.missing : `${preciseMs(gap.observedMs)} (${JUDGEMENT_TEXT[judgement]})`;
@@ -161,11 +166,13 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
   parts.push(`<text class="legend" x="${left + 378}" y="${ly + 4}">tolerance band</text>`);
 
   const outside = gaps.filter((g) => ['early', 'late', 'missing'].includes(judgeGap(g)));
+  const counted = gaps.filter((g) => judgeGap(g) === 'counted');
   const title = 'Retry timeline: expected and observed delay of each retry';
   const description =
     `${gaps.length} retries${series.timeScale ? ` at time scale ${series.timeScale}` : ''}, log time axis; ` +
     `diamonds are the expected delays, hatched bands the tolerance${series.toleranceText ? ` (${series.toleranceText})` : ''}, circles observed delays inside it, crosses outside it; ` +
-    (outside.length === 0 ? 'every retry came within its tolerance.' : `${outside.length} outside or missing: ${outside.map((g) => `retry ${g.retry} ${JUDGEMENT_TEXT[judgeGap(g)]}`).join(', ')}.`);
+    (outside.length === 0 ? 'every timed retry came within its tolerance' : `${outside.length} outside or missing: ${outside.map((g) => `retry ${g.retry} ${JUDGEMENT_TEXT[judgeGap(g)]}`).join(', ')}`) +
+    (counted.length > 0 ? `; ${counted.map((g) => `retry ${g.retry}`).join(', ')} counted, not timed (too short to time at this scale).` : '.');
   const rows = gaps.map((gap) => {
     const deviation = gap.observedMs === undefined ? '' : `${gap.observedMs >= gap.expectedMs ? '+' : ''}${preciseMs(gap.observedMs - gap.expectedMs)}`;
     const spec = specDelayLabel(gap.expectedMs, series.timeScale);
