@@ -83,7 +83,7 @@ certifySuite('scopes', () => {
 
   check('SCOPE-SUBSET-PROPERTY', async (t) => {
     const fx = await fixture(t);
-    const seed = Number(process.env.FAST_CHECK_SEED ?? Date.now() % 2 ** 31);
+    const seed = t.run.seed;
     let problem = '';
     const result = await fc.check(
       fc.asyncProperty(fc.subarray([...ALL_SCOPES], { minLength: 1 }), fc.constantFrom<Operation>(...OPERATIONS), async (scopes, operation) => {

@@ -290,7 +290,7 @@ certifySuite('session', () => {
     const s = await sessionWorkspace(t);
     const valid = await s.mint();
     await expectControlAccepted(t, valid, s.idp);
-    const seed = Number(process.env.FAST_CHECK_SEED ?? Date.now() % 2 ** 31);
+    const seed = t.run.seed;
     const statuses: Record<string, number> = {};
     let runs = 0;
     let offending: string | undefined;

@@ -159,7 +159,7 @@ async function checkModel<Target>(
   newTarget: () => Promise<Target>,
   run: (options: ModelRunOptions<Target>) => Promise<ModelRunResult>,
 ): Promise<void> {
-  const seed = Number(process.env.FAST_CHECK_SEED ?? Date.now() % 2 ** 31);
+  const seed = t.run.seed;
   t.measure('seed', seed);
   t.measure('budget', budget);
   const started = performance.now();

@@ -71,6 +71,7 @@ export const RUN_REPORT = z.looseObject({
     .optional()
     .describe('what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed'),
   coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
+  seed: z.number().int().nonnegative().optional().describe('the seed of every generated check of the run: FAST_CHECK_SEED (or --seed) re-runs them with it'),
   network: NETWORK.optional().describe('what the network cost the run (absent in reports of harness versions before it)'),
   control: z
     .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })

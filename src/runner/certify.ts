@@ -86,6 +86,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       },
       ledgerPath: join(workDir, 'ledger.jsonl'),
       network: target.network,
+      seed: runSeed(options.env ?? process.env),
       ...(settings.CERTIFY_RATE_LIMIT ? { rateLimit: settings.CERTIFY_RATE_LIMIT } : {}),
       rotationDeployMs: settings.CERTIFY_ROTATION_DEPLOY_MS,
     };
@@ -95,7 +96,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
       : { kind: run.controlUrl ? 'interface' : 'none' };
-    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}`);
+    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}, seed ${run.seed}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
     // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
@@ -120,6 +121,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       summary: { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 },
       checks: resultsFor(selected, collector, stopped, deadlineMs),
       tier: run.tier,
+      seed: run.seed,
       network: collector.network,
       control,
       ...(interrupted ? { interrupted: true } : {}),
@@ -177,6 +179,17 @@ async function probeTargetReach(run: RunContext): Promise<string | undefined> {
 async function importWithTsx(url: string): Promise<unknown> {
   const { tsImport } = await import('tsx/esm/api');
   return tsImport(url, import.meta.url);
+}
+
+/**
+ * FAST_CHECK_SEED, or a seed drawn for the run: one seed for every generated check, so that
+ * the one value in report.json re-runs any of them (`--seed`).
+ */
+function runSeed(env: NodeJS.ProcessEnv): number {
+  const given = env.FAST_CHECK_SEED;
+  if (given === undefined || given === '') return Date.now() % 2 ** 31;
+  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31) throw new RunAbort(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
+  return Number(given);
 }
 
 function abort(reason: string): number {

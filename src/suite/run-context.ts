@@ -40,6 +40,8 @@ export interface RunContext {
   ledgerPath: string;
   /** How the target is reached: proxies come from the environment; CAs, client certificate, and self-signed acceptance (the loopback reference only) from here. */
   network: NetworkOptions;
+  /** The seed of every generated check of the run (FAST_CHECK_SEED, or one drawn for the run); in report.json. */
+  seed: number;
   /** CERTIFY_RATE_LIMIT: most requests a second to the public API. */
   rateLimit?: number;
   /** CERTIFY_ROTATION_DEPLOY_MS: the rotation's deploy phase (ROTATION-DEPLOY-PHASE); unset in runs not started by the runner. */

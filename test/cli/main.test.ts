@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('svc-harness', () => {
   it('certify --help prints usage, every setting of the contract and the exit codes', async () => {
     const run = await svcHarness(['certify', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^usage: svc-harness certify \[--allow-production\]/);
+    expect(run.stdout).toMatch(/^usage: svc-harness certify .*\[--allow-production\]/);
     for (const name of ['SVC_BASE_URL', 'SVC_CONTROL_URL', 'SVC_CONTROL_TOKEN', 'SVC_TOKEN', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'CERTIFY_TIER', 'CERTIFY_REPORT_DIR']) {
       expect(run.stdout).toContain(`  ${name} `);
     }
@@ -72,6 +72,26 @@ describe('svc-harness', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/SVC_BASE_URL must be an absolute http/);
+  });
+
+  it('takes a flag over the environment for the setting it stands for', async () => {
+    const run = await svcHarness(['certify', '--base-url', 'staging.example.test'], { SVC_BASE_URL: 'https://staging.example.test' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/SVC_BASE_URL must be an absolute http/);
+  });
+
+  it('certifies the checks --checks names into --report-dir, with the --seed in report.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-flags-'));
+    try {
+      const run = await runHarness(['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', dir, '--seed', '4242', '--tier', 'fast'], { env: { CERTIFY_CHECKS: 'SCOPE-*' }, timeoutMs: 90_000 });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { seed: number; checks: Array<{ id: string }> };
+      expect(report.seed).toBe(4242);
+      expect(report.checks.map((check) => check.id)).toEqual(['AUTH-WHOAMI-ACCEPTED']);
+      expect(run.stdout).toContain('seed 4242');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('report diff refuses a file that is not a report, naming the schema', async () => {

@@ -31,6 +31,7 @@ describe('the reach probe', () => {
       idp: { host: '127.0.0.1', port: 0 },
       ledgerPath: join(dir, 'ledger.jsonl'),
       network: { insecureTls: true },
+      seed: 1,
     };
   });
 

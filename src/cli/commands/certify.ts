@@ -7,18 +7,36 @@ export const certifyCommand: Command = {
   description:
     'The target is SVC_BASE_URL (or SVC_IMAGE); with neither, the bundled reference implementation. Reports\n' +
     '(report.json, junit.xml, report.md, report.html) go to CERTIFY_REPORT_DIR.',
-  options: { 'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true' } },
+  options: {
+    'base-url': { type: 'string', value: '<url>', description: 'the service under test; wins over SVC_BASE_URL' },
+    checks: { type: 'string', value: '<ids>', description: 'only these checks: ids or prefixes ending in *, comma-separated; wins over CERTIFY_CHECKS' },
+    tier: { type: 'string', value: 'fast|full', description: 'wins over CERTIFY_TIER' },
+    'report-dir': { type: 'string', value: '<dir>', description: 'where the reports go; wins over CERTIFY_REPORT_DIR' },
+    seed: { type: 'string', value: '<n>', description: "the seed of every generated check (report.json's seed re-runs a run's); wins over FAST_CHECK_SEED" },
+    'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true' },
+  },
   settings: () => settingsHelp().filter((setting) => setting.name !== 'RECEIVER_SECRET'),
   exitCodes: {
     0: 'no must check failed, and the clean-up removed everything the run created',
     1: 'a must check failed',
-    2: 'the run could not happen (settings, target unreachable); one line on stderr',
+    2: 'the run could not happen (settings, target unreachable), or no must check failed but one ended in error (the network kept its answers away); one line on stderr',
     3: 'clean-up incomplete: no must check failed, but resources are left on the target (the reports list each, with the control call that removes it)',
     130: 'interrupted',
   },
   notes: ['report.json conforms to schemas/report.schema.json; the settings to schemas/settings.schema.json.'],
   async run({ values }) {
     const { certify } = await import('../../runner/certify.js');
-    return certify({ allowProduction: values['allow-production'] === true });
+    return certify({ allowProduction: values['allow-production'] === true, env: { ...process.env, ...settingsFromFlags(values) } });
   },
 };
+
+/** The flags as the settings they stand for: a flag given wins over the environment and .env. */
+export function settingsFromFlags(values: Record<string, string | boolean | undefined>): Record<string, string> {
+  const names: Record<string, string> = { 'base-url': 'SVC_BASE_URL', checks: 'CERTIFY_CHECKS', tier: 'CERTIFY_TIER', 'report-dir': 'CERTIFY_REPORT_DIR', seed: 'FAST_CHECK_SEED' };
+  const settings: Record<string, string> = {};
+  for (const [flag, name] of Object.entries(names)) {
+    const value = values[flag];
+    if (typeof value === 'string') settings[name] = value;
+  }
+  return settings;
+}
