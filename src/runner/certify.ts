@@ -23,6 +23,7 @@ import { loadControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
 import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
+import { ProgressLine } from './progress.js';
 import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, stopMarkerPath, within, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks, startOrder } from './selection.js';
@@ -234,7 +235,8 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
 }
 
 async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals, concurrency: number) {
-  const collector = new CheckCollector(print);
+  const progress = new ProgressLine(process.stdout, selected.length);
+  const collector = new CheckCollector(print, progress);
   const areas = startOrder([...new Set(selected.map((check) => check.area))]);
   const missing = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => !existsSync(join(PROJECT_ROOT, file)));
   // A catalog area without its suite would turn every check of it into a silent skip.
@@ -315,6 +317,7 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     if (!stop.reason) throw error;
   } finally {
     stop.clear();
+    progress.stop();
     if (stop.reason) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
     await within(vitest.close().catch(() => undefined), stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS, undefined);
     for (const signal of signals) process.off(signal, onSignal);

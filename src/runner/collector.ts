@@ -9,6 +9,7 @@ import type { CheckResult } from '../report/model.js';
 import { mask } from '../secrets/mask.js';
 import type { CheckMeta } from '../check/record.js';
 import '../suite/outcome.js';
+import type { ProgressLine } from './progress.js';
 import { addTally, emptyTally, type NetworkTally } from '../http/tally.js';
 
 const MARK = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', skip: 'skip', error: 'ERR ' } as const;
@@ -22,7 +23,15 @@ export class CheckCollector implements Reporter {
 
   private stopping = false;
 
-  constructor(private readonly print: (line: string) => void) {}
+  constructor(
+    private readonly print: (line: string) => void,
+    /** The status line on a terminal, drawn between the lines printed. */
+    private readonly progress?: ProgressLine,
+  ) {}
+
+  onTestCaseReady(testCase: TestCase): void {
+    this.progress?.started(testCase.name.split(' ')[0] ?? testCase.name);
+  }
 
   /**
    * The run is stopping (deadline, signal, crash). vitest 4 then marks every check still
@@ -32,11 +41,14 @@ export class CheckCollector implements Reporter {
    */
   stop(): void {
     this.stopping = true;
+    this.progress?.stop();
   }
 
   // The suites run side by side, so their checks' lines interleave; each line names its check.
   onTestSuiteReady(suite: TestSuite): void {
-    this.print(`▸ ${suite.name}  (starts ${this.elapsed()} into the run)`);
+    const line = `▸ ${suite.name}  (starts ${this.elapsed()} into the run)`;
+    if (this.progress) this.progress.around(() => this.print(line));
+    else this.print(line);
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -56,7 +68,10 @@ export class CheckCollector implements Reporter {
     const verdict = entry.verdict;
     this.results.set(spec.id, entry);
     const reason = verdict === 'pass' ? '' : `  ${entry.detail ?? ''}`;
-    this.print(`  ${MARK[verdict]} ${spec.id.padEnd(28)} ${String(entry.duration_ms).padStart(6)} ms${reason.slice(0, 160)}`);
+    const line = `  ${MARK[verdict]} ${spec.id.padEnd(28)} ${String(entry.duration_ms).padStart(6)} ms${reason.slice(0, 160)}`;
+    this.progress?.finished(spec.id);
+    if (this.progress) this.progress.around(() => this.print(line));
+    else this.print(line);
   }
 
   private elapsed(): string {
