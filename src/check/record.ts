@@ -5,7 +5,7 @@
  */
 import { CheckFailure, CheckSkip } from '../errors.js';
 import { mask, maskDeep } from '../secrets/mask.js';
-import type { NetworkTally } from '../http/tally.js';
+import type { Exchange, NetworkTally } from '../http/tally.js';
 
 /** What a check leaves for the reports. */
 export interface CheckMeta {
@@ -17,6 +17,8 @@ export interface CheckMeta {
   errorReason?: string;
   /** What the network cost the check (src/http/tally.ts). */
   network?: NetworkTally;
+  /** For a check that did not pass: its last exchanges, and the command that re-runs it alone. */
+  evidence?: { exchanges: Exchange[]; rerun: string };
 }
 
 export class CheckRecord<Spec extends { id: string } = { id: string }> {
@@ -46,13 +48,14 @@ export class CheckRecord<Spec extends { id: string } = { id: string }> {
     throw new CheckSkip(reason);
   }
 
-  toMeta(skipReason?: string, errorReason?: string, network?: NetworkTally): CheckMeta {
+  toMeta(skipReason?: string, errorReason?: string, network?: NetworkTally, evidence?: CheckMeta['evidence']): CheckMeta {
     const meta: CheckMeta = { checkId: this.spec.id };
     if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
     if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);
     if (skipReason) meta.skipReason = mask(skipReason);
     if (errorReason) meta.errorReason = mask(errorReason);
     if (network) meta.network = maskDeep(network) as NetworkTally;
+    if (evidence) meta.evidence = maskDeep(evidence);
     return meta;
   }
 }

@@ -40,7 +40,13 @@ export function checkResult(spec: CheckIdentity, settled: SettledCheck): CheckRe
   };
   if (detail) result.detail = mask(detail);
   const network = settled.meta?.network;
-  const measurements = { ...settled.meta?.measurements, ...(network && networkMattered(network) ? { network } : {}) };
+  // The exchanges that decided a verdict other than a pass, and how to see it again.
+  const evidence = result.verdict !== 'pass' && result.verdict !== 'skip' ? settled.meta?.evidence : undefined;
+  const measurements = {
+    ...settled.meta?.measurements,
+    ...(network && networkMattered(network) ? { network } : {}),
+    ...(evidence ? { evidence: evidence.exchanges, rerun: evidence.rerun } : {}),
+  };
   if (Object.keys(measurements).length > 0) result.measurements = measurements;
   return result;
 }

@@ -17,7 +17,9 @@ import { createDispatcher, tlsOptions, type NetworkOptions, type TlsOptions } fr
 import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
 import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
-import { currentTally, type NetworkTally } from './tally.js';
+import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
+import { mask } from '../secrets/mask.js';
+import { printable } from '../text/printable.js';
 
 export interface HttpResponse {
   status: number;
@@ -102,7 +104,8 @@ export class HttpClient {
     const method = req.method ?? 'GET';
     const what = `${method} ${req.path}`;
     const lane = laneOf(req.headers);
-    const tally = currentTally();
+    const traffic = currentTraffic();
+    const tally = traffic?.tally;
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
@@ -112,7 +115,9 @@ export class HttpClient {
       let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string };
       try {
         outcome = await this.attempt(req, method, what);
+        if (traffic) keepExchange(traffic, exchangeOf(req, method, outcome));
       } catch (error) {
+        if (traffic) keepExchange(traffic, exchangeOf(req, method, (error as Error).message));
         if (!(error instanceof Unanswerable)) throw error;
         if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
         outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
@@ -199,6 +204,21 @@ export class HttpClient {
       if (req.fresh) await dispatcher.destroy().catch(() => undefined);
     }
   }
+}
+
+/** Answer headers that decide verdicts, kept with an exchange. */
+const TELLING_HEADERS = ['content-type', 'retry-after', 'location', 'www-authenticate', 'allow'];
+/** How much of a body an exchange keeps: enough to see the error code and shape. */
+const EVIDENCE_BODY_CHARS = 1_000;
+
+/** One exchange as evidence: masked, printable, bounded. */
+function exchangeOf(req: HttpRequest, method: string, outcome: HttpResponse | string): Exchange {
+  const sentHeaders = Object.entries(req.headers ?? {}).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
+  const sentBody = req.json !== undefined ? JSON.stringify(req.json) : typeof req.body === 'string' ? req.body : req.body ? `<${req.body.length} bytes>` : '';
+  const request = printable(mask([`${method} ${req.path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n')), 2 * EVIDENCE_BODY_CHARS);
+  if (typeof outcome === 'string') return { request, answer: printable(mask(outcome), 300) };
+  const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, printable(mask(outcome.headers[name]!), 300)]));
+  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: printable(mask(outcome.text), EVIDENCE_BODY_CHARS) } : {}) };
 }
 
 /** Why one attempt got no answer (internal: the request may still be sent again). */

@@ -23,19 +23,57 @@ export interface NetworkTally {
   first_unanswered?: string;
 }
 
+/**
+ * One exchange as a report shows it under a verdict: what was sent and what came back, every
+ * secret masked and the target's text made printable when it is recorded.
+ */
+export interface Exchange {
+  request: string;
+  /** The answer's status, or why there was none. */
+  answer: number | string;
+  /** The answer's headers that decide verdicts (content type, Retry-After, Location, WWW-Authenticate). */
+  headers?: Record<string, string>;
+  /** The start of the answer's body. */
+  body?: string;
+}
+
+/** Exchanges a check keeps: the last ones, where the verdict was decided. */
+export const EXCHANGES_KEPT = 5;
+
+/** What a check's requests leave behind: the tally, and its last exchanges as evidence. */
+export interface CheckTraffic {
+  tally: NetworkTally;
+  exchanges: Exchange[];
+}
+
+export function emptyTraffic(): CheckTraffic {
+  return { tally: emptyTally(), exchanges: [] };
+}
+
+/** Keeps `exchange` among the last EXCHANGES_KEPT of `traffic`. */
+export function keepExchange(traffic: CheckTraffic, exchange: Exchange): void {
+  traffic.exchanges.push(exchange);
+  if (traffic.exchanges.length > EXCHANGES_KEPT) traffic.exchanges.shift();
+}
+
 export function emptyTally(): NetworkTally {
   return { requests: 0, control_requests: 0, rate_limited: 0, waited_ms: 0, resent: 0, unanswered: 0 };
 }
 
-const current = new AsyncLocalStorage<NetworkTally>();
+const current = new AsyncLocalStorage<CheckTraffic>();
 
-/** Runs `body` with its requests counted in `tally`. */
-export function countedIn<T>(tally: NetworkTally, body: () => T): T {
-  return current.run(tally, body);
+/** Runs `body` with its requests counted in `tally` (and, given `traffic`, their exchanges kept). */
+export function countedIn<T>(tally: NetworkTally | CheckTraffic, body: () => T): T {
+  return current.run('tally' in tally ? tally : { tally, exchanges: [] }, body);
 }
 
 /** The tally of the check whose code is running, if any. */
 export function currentTally(): NetworkTally | undefined {
+  return current.getStore()?.tally;
+}
+
+/** The traffic of the check whose code is running, if any. */
+export function currentTraffic(): CheckTraffic | undefined {
   return current.getStore();
 }
 

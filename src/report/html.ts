@@ -114,12 +114,24 @@ function clauseBlock(check: CheckResult): string {
   return `<div class="clause-ref">Clause: ${links}<details class="clause-text"><summary>spec clause text</summary>${quotes}</details></div>`;
 }
 
-/** Request/response excerpts a check may record as `measurements.evidence`: always masked. */
+/** The exchanges that decided a verdict (`measurements.evidence`, masked) and the command that re-runs the check. */
 function evidenceBlock(check: CheckResult): string {
   const evidence = check.measurements?.evidence;
-  if (evidence === undefined) return '';
-  const text = typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
-  return `<details open><summary>request and response</summary><pre>${esc(text, MAX_BLOCK)}</pre></details>`;
+  const rerun = check.measurements?.rerun;
+  const rerunLine = typeof rerun === 'string' ? `<p class="rerun">Re-run it alone: <code>${esc(rerun)}</code></p>` : '';
+  if (evidence === undefined) return rerunLine;
+  const text = Array.isArray(evidence) ? evidence.map(exchangeText).join('\n\n') : typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
+  return `<details open><summary>requests and responses (the last ${Array.isArray(evidence) ? evidence.length : 1})</summary><pre class="evidence">${esc(text, MAX_BLOCK)}</pre></details>${rerunLine}`;
+}
+
+/** One recorded exchange as text: the request, then the answer's status, telling headers and body. */
+function exchangeText(exchange: unknown): string {
+  if (!exchange || typeof exchange !== 'object') return String(exchange);
+  const { request, answer, headers, body } = exchange as { request?: unknown; answer?: unknown; headers?: Record<string, unknown>; body?: unknown };
+  const lines = [`> ${String(request ?? '').replaceAll('\n', '\n> ')}`, `< ${String(answer ?? '')}`];
+  for (const [name, value] of Object.entries(headers ?? {})) lines.push(`< ${name}: ${String(value)}`);
+  if (body !== undefined) lines.push('<', `< ${String(body).replaceAll('\n', '\n< ')}`);
+  return lines.join('\n');
 }
 
 function checkRow(check: CheckResult, figures: readonly Figure[]): string {
@@ -130,7 +142,7 @@ function checkRow(check: CheckResult, figures: readonly Figure[]): string {
       : check.verdict === 'warn'
         ? `<p class="warning"><strong>Warning:</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
         : check.verdict === 'error'
-          ? `<p class="failure"><strong>No verdict (network):</strong> ${esc(detail)}</p>`
+          ? `<p class="failure"><strong>No verdict (network):</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
           : esc(detail);
   const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
   const measurements = check.measurements

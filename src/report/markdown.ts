@@ -38,6 +38,10 @@ export function renderMarkdown(report: RunReport): string {
     for (const check of problems) {
       const [title, detail, clause] = [check.title, check.detail ?? '', check.clause].map(escapeMarkdownCell);
       lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${title}. ${detail}`, `  - Clause: ${clause}`);
+      const rerun = check.measurements?.rerun;
+      if (typeof rerun === 'string') lines.push(`  - Re-run it alone: \`${escapeMarkdownCell(rerun)}\``);
+      const last = Array.isArray(check.measurements?.evidence) ? (check.measurements.evidence as Array<{ request?: unknown; answer?: unknown }>).at(-1) : undefined;
+      if (last) lines.push(`  - Last exchange: \`${escapeMarkdownCell(String(last.request ?? '').split('\n')[0] ?? '')}\` → ${escapeMarkdownCell(String(last.answer ?? ''))} (all of them in report.html and report.json)`);
     }
     lines.push('');
   }

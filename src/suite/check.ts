@@ -22,7 +22,7 @@ import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
 import { CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
-import { countedIn, emptyTally, type NetworkTally } from '../http/tally.js';
+import { countedIn, emptyTraffic, type NetworkTally } from '../http/tally.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedJwksServer } from './identity-provider.js';
@@ -165,6 +165,11 @@ export function noVerdictReason(error: unknown, network: NetworkTally): string |
   return `${network.first_unanswered} (${describeCost(network)}); the failure that followed may come from the missing answer: ${failure.split('\n')[0]}`;
 }
 
+/** The command that runs one check again, with the run's seed (its target settings as they were). */
+export function rerunCommand(checkId: string, seed: number): string {
+  return `svc-harness certify --checks ${checkId} --seed ${seed}`;
+}
+
 function describeCost(network: NetworkTally): string {
   const sent = network.requests + network.control_requests;
   const parts = [`${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${sent} unanswered after retries`];
@@ -184,18 +189,24 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
     const t = new CheckContext(spec, await harness());
     let skipReason: string | undefined;
     let errorReason: string | undefined;
-    const network = emptyTally();
-    const running = countedIn(network, async () => {
+    let failed = false;
+    const traffic = emptyTraffic();
+    const network = traffic.tally;
+    const running = countedIn(traffic, async () => {
       try {
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
         await body(t);
       } catch (error) {
         if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
         else if (error instanceof CheckSkip) skipReason = error.message;
-        else if ((errorReason = noVerdictReason(error, network)) === undefined) throw error;
+        else if ((errorReason = noVerdictReason(error, network)) === undefined) {
+          failed = true;
+          throw error;
+        }
       } finally {
         await t.dispose();
-        ctx.task.meta.check = t.toMeta(skipReason, errorReason, network);
+        const evidence = failed || errorReason ? { exchanges: traffic.exchanges, rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
+        ctx.task.meta.check = t.toMeta(skipReason, errorReason, network, evidence);
       }
     });
     runningChecks.add(running);

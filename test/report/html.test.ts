@@ -40,9 +40,22 @@ describe('report.html', () => {
 
   it('shows why a check failed, masked, with its evidence', () => {
     expect(html).toContain('<p class="failure"><strong>Why it failed:</strong> expected 401 invalid_token, got 200');
-    expect(html).toContain('request and response');
+    expect(html).toContain('requests and responses');
     expect(html).not.toContain(LEAKY_TOKEN);
     expect(html).toContain('svc_test_***(');
+  });
+
+  it('shows the exchanges a check recorded, answer by answer, and the command that re-runs it', () => {
+    const report = fixtureReport();
+    const failed = report.checks.find((check) => check.verdict === 'fail')!;
+    failed.measurements = {
+      evidence: [{ request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(1a2b)', answer: 200, headers: { 'content-type': 'application/json' }, body: '{"workspace_id":"ws_1","<b>":1}' }],
+      rerun: `svc-harness certify --checks ${failed.id} --seed 42`,
+    };
+    const page = renderHtml(report);
+    expect(page).toContain('&gt; GET /v1/whoami\n&gt; authorization: Bearer svc_test_***(1a2b)\n&lt; 200\n&lt; content-type: application/json');
+    expect(page).toContain('&lt;b&gt;');
+    expect(page).toContain(`Re-run it alone: <code>svc-harness certify --checks ${failed.id} --seed 42</code>`);
   });
 
   it('is self-contained: nothing is fetched', () => {
