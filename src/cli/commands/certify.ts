@@ -1,5 +1,5 @@
 import { settingsHelp } from '../../config/settings.js';
-import type { Command } from '../command.js';
+import { UsageError, type Command } from '../command.js';
 
 export const certifyCommand: Command = {
   words: ['certify'],
@@ -13,6 +13,7 @@ export const certifyCommand: Command = {
     tier: { type: 'string', value: 'fast|full', description: 'wins over CERTIFY_TIER' },
     'report-dir': { type: 'string', value: '<dir>', description: 'where the reports go; wins over CERTIFY_REPORT_DIR' },
     seed: { type: 'string', value: '<n>', description: "the seed of every generated check (report.json's seed re-runs a run's); wins over FAST_CHECK_SEED" },
+    'rerun-failed': { type: 'string', value: '<report.json>', description: 'only the checks that failed, warned or ended in error in that report, with its seed' },
     'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true' },
   },
   settings: () => settingsHelp().filter((setting) => setting.name !== 'RECEIVER_SECRET'),
@@ -26,9 +27,19 @@ export const certifyCommand: Command = {
   notes: ['report.json conforms to schemas/report.schema.json; the settings to schemas/settings.schema.json.'],
   async run({ values }) {
     const { certify } = await import('../../runner/certify.js');
-    return certify({ allowProduction: values['allow-production'] === true, env: { ...process.env, ...settingsFromFlags(values) } });
+    const rerun = typeof values['rerun-failed'] === 'string' ? await rerunSettings(values['rerun-failed']) : {};
+    return certify({ allowProduction: values['allow-production'] === true, env: { ...process.env, ...rerun, ...settingsFromFlags(values) } });
   },
 };
+
+/** The checks of `reportPath` that did not pass (fail, warn, error), and its seed, as settings. */
+export async function rerunSettings(reportPath: string): Promise<Record<string, string>> {
+  const { readReportFile } = await import('../../report/validate.js');
+  const report = readReportFile(reportPath);
+  const again = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error').map((check) => check.id);
+  if (again.length === 0) throw new UsageError(`${reportPath}: no check failed, warned or ended in error there; nothing to re-run`);
+  return { CERTIFY_CHECKS: again.join(','), ...(report.seed !== undefined ? { FAST_CHECK_SEED: String(report.seed) } : {}) };
+}
 
 /** The flags as the settings they stand for: a flag given wins over the environment and .env. */
 export function settingsFromFlags(values: Record<string, string | boolean | undefined>): Record<string, string> {
