@@ -151,8 +151,8 @@ certifySuite('tokens', () => {
     // and servers already on the new one would use them: whoami and a scoped call, on fresh
     // and kept-alive connections, each judged on its own.
     const requests = [
-      { name: 'whoami', send: (token: string, fresh_connection: boolean) => t.api.whoami(token, { fresh: fresh_connection }), ok: (status: number) => status === 200 },
-      { name: 'agents', send: (token: string, fresh_connection: boolean) => t.api.listAgents(token, { fresh: fresh_connection }), ok: is2xx },
+      { name: 'whoami', send: (token: string, newConnection: boolean) => t.api.whoami(token, { fresh: newConnection }), ok: (status: number) => status === 200 },
+      { name: 'agents', send: (token: string, newConnection: boolean) => t.api.listAgents(token, { fresh: newConnection }), ok: is2xx },
     ];
     const failures: DeployFailure[] = [];
     const sent = { old: 0, new: 0 };
@@ -200,8 +200,8 @@ certifySuite('tokens', () => {
     // first 401, then ROTATION_SETTLE_MS more): a backend that drops the workspace's tokens
     // when the revocation reaches it shows then, not only at the moment of the revoke.
     const endpoints = [
-      ['whoami', (fresh_connection: boolean) => t.api.whoami(fresh.token, { fresh: fresh_connection })],
-      ['agents', (fresh_connection: boolean) => t.api.listAgents(fresh.token, { fresh: fresh_connection })],
+      ['whoami', (newConnection: boolean) => t.api.whoami(fresh.token, { fresh: newConnection })],
+      ['agents', (newConnection: boolean) => t.api.listAgents(fresh.token, { fresh: newConnection })],
     ] as const;
     const failures: string[] = [];
     let requests = 0;
@@ -214,12 +214,12 @@ certifySuite('tokens', () => {
       for (let round = 0; !watchEnds(); round++) {
         const [name, send] = endpoints[round % endpoints.length]!;
         const paced = sleep(ROTATION_ROUND_MS);
-        for (const fresh_connection of [false, true]) {
-          const res = await send(fresh_connection);
+        for (const newConnection of [false, true]) {
+          const res = await send(newConnection);
           requests += 1;
           // Rate limits are the service's choice (not shown): a 429 says nothing about the token.
           if (res.status === 429) rateLimited += 1;
-          else if (res.status !== 200) failures.push(`${name} (${fresh_connection ? 'fresh' : 'kept-alive'}), ${revokedAt === undefined ? 'before the revoke' : `${Math.round(performance.now() - revokedAt)} ms after the revoke`}: ${describeResponse(res)}`);
+          else if (res.status !== 200) failures.push(`${name} (${newConnection ? 'fresh' : 'kept-alive'}), ${revokedAt === undefined ? 'before the revoke' : `${Math.round(performance.now() - revokedAt)} ms after the revoke`}: ${describeResponse(res)}`);
         }
         await paced;
       }
