@@ -104,6 +104,28 @@ describe('report.html in Chromium', () => {
     expect(pageErrors).toEqual([]);
   }, 60_000);
 
+  it('a failed check shows the exchanges that decided it and the command that re-runs it, masked', async (ctx) => {
+    if (missing) ctx.skip(missing);
+    const report = fixtureReport();
+    const failed = report.checks.find((check) => check.id === 'AUTH-UNKNOWN-TOKEN')!;
+    // As the harness records them against the reference's bad-token-403 fault.
+    failed.measurements = {
+      evidence: [{ request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(41 chars)', answer: 403, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"invalid_token","message":"unknown token","request_id":"req_1"}}' }],
+      rerun: 'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 424805136',
+    };
+    const page = await open(report, 'evidence', '#check-AUTH-UNKNOWN-TOKEN');
+    const row = page.locator('#check-AUTH-UNKNOWN-TOKEN');
+    const evidence = row.locator('pre.evidence');
+    expect(await evidence.isVisible()).toBe(true);
+    const text = (await evidence.textContent())!;
+    expect(text).toContain('> GET /v1/whoami');
+    expect(text).toContain('< 403');
+    expect(text).toContain('"code":"invalid_token"');
+    expect(await row.locator('p.rerun code').textContent()).toBe('svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 424805136');
+    await row.screenshot({ path: join(SHOTS, 'report-evidence.png') });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
   it('fixture: filters by verdict, level, area, id and text, and keeps them in the address', async (ctx) => {
     if (missing) ctx.skip(missing);
     const report = fixtureReport();
