@@ -18,8 +18,6 @@ import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
 import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
 import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
-import { mask } from '../secrets/mask.js';
-import { printable } from '../text/printable.js';
 
 export interface HttpResponse {
   status: number;
@@ -210,15 +208,20 @@ export class HttpClient {
 const TELLING_HEADERS = ['content-type', 'retry-after', 'location', 'www-authenticate', 'allow'];
 /** How much of a body an exchange keeps: enough to see the error code and shape. */
 const EVIDENCE_BODY_CHARS = 1_000;
+/** How much of a header (or a reason there was no answer) an exchange keeps. */
+const HEADER_CHARS = 300;
 
-/** One exchange as evidence: masked, printable, bounded. */
+/**
+ * One exchange as evidence, bounded. Masking and the printable boundary come where every
+ * report field passes (the check's record, then src/report/write.ts), not on each request.
+ */
 function exchangeOf(req: HttpRequest, method: string, outcome: HttpResponse | string): Exchange {
-  const sentHeaders = Object.entries(req.headers ?? {}).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
+  const sentHeaders = Object.entries(req.headers ?? {}).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`.slice(0, HEADER_CHARS));
   const sentBody = req.json !== undefined ? JSON.stringify(req.json) : typeof req.body === 'string' ? req.body : req.body ? `<${req.body.length} bytes>` : '';
-  const request = printable(mask([`${method} ${req.path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n')), 2 * EVIDENCE_BODY_CHARS);
-  if (typeof outcome === 'string') return { request, answer: printable(mask(outcome), 300) };
-  const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, printable(mask(outcome.headers[name]!), 300)]));
-  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: printable(mask(outcome.text), EVIDENCE_BODY_CHARS) } : {}) };
+  const request = [`${method} ${req.path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n');
+  if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS) };
+  const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, outcome.headers[name]!.slice(0, HEADER_CHARS)]));
+  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}) };
 }
 
 /** Why one attempt got no answer (internal: the request may still be sent again). */

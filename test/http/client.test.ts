@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { countedIn, emptyTally, emptyTraffic } from '../../src/http/tally.js';
 import { registerSecret } from '../../src/secrets/mask.js';
+import { CheckRecord } from '../../src/check/record.js';
 import { HttpError } from '../../src/errors.js';
 
 /** A server whose next answers are scripted: each request takes the next step, the last one repeats. */
@@ -158,15 +159,16 @@ describe('HttpClient against a target that answers with what is not HTTP', () =>
 });
 
 describe('HttpClient keeping evidence for a check', () => {
-  it('keeps the last exchanges, each masked and bounded: request, status, telling headers, body', async () => {
+  it('keeps the last exchanges, bounded, and the check record masks them: request, status, telling headers, body', async () => {
     steps = [tooMany('0'), (_req, res) => res.writeHead(401, { 'content-type': 'application/json', 'x-noise': 'n' }).end(`{"error":{"code":"invalid_token","message":"${'x'.repeat(5_000)}"}}`)];
     const traffic = emptyTraffic();
     registerSecret('svc_test_FakeEvidenceToken0123456789');
     await countedIn(traffic, () => withClient((client) => client.request({ path: '/v1/whoami', headers: { authorization: 'Bearer svc_test_FakeEvidenceToken0123456789' } })));
     expect(traffic.exchanges.map((exchange) => exchange.answer)).toEqual([429, 401]);
-    const last = traffic.exchanges[1]!;
+    const recorded = new CheckRecord({ id: 'AUTH-UNKNOWN-TOKEN' }).toMeta(undefined, undefined, undefined, { exchanges: traffic.exchanges, rerun: 'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 1' });
+    const last = recorded.evidence!.exchanges[1]!;
     expect(last.request).toMatch(/^GET \/v1\/whoami\nauthorization: Bearer svc_test_\*\*\*/);
-    expect(JSON.stringify(traffic.exchanges)).not.toContain('FakeEvidenceToken');
+    expect(JSON.stringify(recorded)).not.toContain('FakeEvidenceToken');
     expect(last.headers).toEqual({ 'content-type': 'application/json' });
     expect(last.body!.length).toBeLessThan(1_100);
     expect(last.body).toMatch(/^\{"error":\{"code":"invalid_token"/);
