@@ -4,6 +4,7 @@ import { SignJWT, UnsecuredJWT, exportJWK, exportSPKI, generateKeyPair } from 'j
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../reference/faults.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
+import { controlRequest } from './control.js';
 
 // Faults are switched on by a path prefix; a workspace created under it keeps them.
 // A sample per family, checked over HTTP: each breaks its rule, the clean path does not.
@@ -31,15 +32,8 @@ afterAll(async () => {
   await new Promise<void>((r) => (jwksServer ? jwksServer.close(() => r()) : r()));
 });
 
-async function control(prefix: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${reference.baseUrl}${prefix}/_control${path}`, {
-    method,
-    headers: { authorization: `Bearer ${reference.controlToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as any) : null };
-}
+const control = (prefix: string, method: string, path: string, body?: unknown) =>
+  controlRequest({ controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken }, method, path, body);
 
 async function api(prefix: string, path: string, token?: string) {
   const res = await fetch(`${reference.baseUrl}${prefix}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });

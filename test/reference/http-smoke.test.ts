@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { startJwks, startReceiver } from './servers.js';
+import { controlRequest } from './control.js';
 
 // The reference over real HTTP: public API, error shapes, control interface, session
 // tokens against a local JWKS, and a signed delivery to a local HTTPS receiver.
@@ -22,15 +23,7 @@ afterAll(async () => {
   await jwks?.close();
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(reference.controlUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${reference.controlToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+const control = (method: string, path: string, body?: unknown) => controlRequest(reference, method, path, body);
 
 async function api(method: string, path: string, init: { token?: string; body?: string; contentType?: string } = {}) {
   const headers: Record<string, string> = {};

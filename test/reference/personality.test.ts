@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { startJwks, startReceiver } from './servers.js';
+import { controlRequest } from './control.js';
 
 // The reference's alternate personality (README: "Personalities"): the other reasonable
 // choice at each point the spec leaves open, proved over HTTP; and the default
@@ -25,15 +26,7 @@ afterAll(async () => {
   await Promise.all([alternate?.close(), standard?.close(), receiver?.close(), jwks?.close()]);
 });
 
-async function control(ref: RunningReference, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(ref.controlUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+const control = controlRequest;
 
 async function api(ref: RunningReference, method: string, path: string, init: { token?: string; body?: string; contentType?: string } = {}) {
   const headers: Record<string, string> = {};

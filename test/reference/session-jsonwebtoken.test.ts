@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
+import { controlRequest } from './control.js';
 
 // The `jsonwebtoken` personality (reference/README.md, "Personalities"): session tokens
 // verified with jsonwebtoken + jwks-rsa as a careful integrator would. One valid token per
@@ -34,15 +35,7 @@ function jws(header: Record<string, unknown>, payload: string, key: KeyObject | 
   return `${input}.${b64(signature)}`;
 }
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(reference.controlUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${reference.controlToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+const control = (method: string, path: string, body?: unknown) => controlRequest(reference, method, path, body);
 
 async function whoami(token: string): Promise<{ status: number; json: any }> {
   const res = await fetch(`${reference.baseUrl}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
