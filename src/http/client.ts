@@ -104,6 +104,9 @@ export class HttpClient {
     const lane = laneOf(req.headers);
     const traffic = currentTraffic();
     const tally = traffic?.tally;
+    // Serialised once for every attempt, and described once for the evidence.
+    const sending = outgoing(req);
+    const described = traffic ? describeRequest(method, req.path, sending) : '';
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
@@ -112,10 +115,10 @@ export class HttpClient {
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
       let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string };
       try {
-        outcome = await this.attempt(req, method, what);
-        if (traffic) keepExchange(traffic, exchangeOf(req, method, outcome));
+        outcome = await this.attempt(req, sending, method, what);
+        if (traffic) keepExchange(traffic, exchangeOf(described, outcome));
       } catch (error) {
-        if (traffic) keepExchange(traffic, exchangeOf(req, method, (error as Error).message));
+        if (traffic) keepExchange(traffic, exchangeOf(described, (error as Error).message));
         if (!(error instanceof Unanswerable)) throw error;
         if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
         outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
@@ -158,13 +161,7 @@ export class HttpClient {
   }
 
   /** One attempt: its answer, or an Unanswerable saying why there was none. */
-  private async attempt(req: HttpRequest, method: string, what: string): Promise<HttpResponse> {
-    const headers: Record<string, string | string[]> = { ...req.headers };
-    let body = req.body;
-    if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    }
+  private async attempt(req: HttpRequest, { headers, body }: Outgoing, method: string, what: string): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const dispatcher = req.fresh ? createDispatcher(this.tls, this.env, { connections: 1, keepAliveTimeout: 1 }) : this.pool;
     const sentAtMs = performance.now();
@@ -211,14 +208,31 @@ const EVIDENCE_BODY_CHARS = 1_000;
 /** How much of a header (or a reason there was no answer) an exchange keeps. */
 const HEADER_CHARS = 300;
 
+/** What a request sends, as every attempt of it sends it. */
+interface Outgoing {
+  headers: Record<string, string | string[]>;
+  body: string | Buffer | undefined;
+}
+
+function outgoing(req: HttpRequest): Outgoing {
+  const headers: Record<string, string | string[]> = { ...req.headers };
+  if (req.json === undefined) return { headers, body: req.body };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  return { headers, body: JSON.stringify(req.json) };
+}
+
+/** The request half of an exchange, bounded: its line, headers and the start of its body. */
+function describeRequest(method: string, path: string, { headers, body }: Outgoing): string {
+  const sentHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`.slice(0, HEADER_CHARS));
+  const sentBody = typeof body === 'string' ? body : body ? `<${body.length} bytes>` : '';
+  return [`${method} ${path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n');
+}
+
 /**
  * One exchange as evidence, bounded. Masking and the printable boundary come where every
  * report field passes (the check's record, then src/report/write.ts), not on each request.
  */
-function exchangeOf(req: HttpRequest, method: string, outcome: HttpResponse | string): Exchange {
-  const sentHeaders = Object.entries(req.headers ?? {}).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`.slice(0, HEADER_CHARS));
-  const sentBody = req.json !== undefined ? JSON.stringify(req.json) : typeof req.body === 'string' ? req.body : req.body ? `<${req.body.length} bytes>` : '';
-  const request = [`${method} ${req.path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n');
+function exchangeOf(request: string, outcome: HttpResponse | string): Exchange {
   if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS) };
   const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, outcome.headers[name]!.slice(0, HEADER_CHARS)]));
   return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}) };
