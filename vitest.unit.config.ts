@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // (vitest.faults.config.ts); conformance suites run through `npm run certify`.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'benchmarks/test/**/*.test.ts'],
     exclude: ['test/faults/**', 'test/browser/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

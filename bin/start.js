@@ -1,18 +1,17 @@
 // @ts-check
-// The harness ships as TypeScript. A run starts from the bundle of its sources while that is
-// fresh (bin/fresh-bundle.js), else from the sources through tsx (a runtime dependency),
-// making the bundle for the runs after it; where it cannot be made (a read-only install),
-// every run starts from the sources.
+// An installed package starts from the bundle made when it was packed (dist/). A clone starts
+// from the bundle of its sources while that is fresh (src/install/bundles.js), else from the
+// sources through tsx, making the bundle for the runs after it.
 import { enableCompileCache } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { freshBundle } from './fresh-bundle.js';
+import { freshBundle, packagedBundle } from '../src/install/bundles.js';
 
-// V8's code cache on disk, for this process and the suites' worker it forks: a one-check
-// certify run took 0.2 CPU-s less. A quiet optimisation: it never throws.
+// V8's code cache on disk (under the system's temporary folder, never the install), for this
+// process and the suites' worker it forks. A quiet optimisation: it never throws.
 const compileCache = enableCompileCache();
 if (compileCache.directory) process.env.NODE_COMPILE_CACHE = compileCache.directory;
 
-const bundle = freshBundle();
+const bundle = packagedBundle() ?? freshBundle();
 /** @type {{ main(argv: readonly string[]): Promise<number> }} */
 const cli = bundle ? await import(pathToFileURL(bundle).href) : await fromSources();
 process.exit(await cli.main(process.argv.slice(2)));

@@ -1,71 +1,23 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { App } from './app.js';
-import type { Environment } from './auth/tokens.js';
 import { TrackedClock } from './clock.js';
-import { ConditionedNetwork, hasNetworkConditions, validateNetworkConditions, type NetworkConditions } from './http/conditions.js';
+import { ConditionedNetwork, hasNetworkConditions, validateNetworkConditions } from './http/conditions.js';
 import { createReferenceServer, type ServerTls } from './http/server.js';
 import { randomBase62 } from './ids.js';
-import type { AttemptRecord } from './webhooks/dispatcher.js';
 import { UndiciSender } from './webhooks/transport.js';
 import { Outbound } from './outbound.js';
-import { PERSONALITY_NAMES, personalityNamed, type PersonalityName } from './personality.js';
+import { PERSONALITY_NAMES, personalityNamed } from './personality.js';
+import type { ReferenceOptions, ReferenceTls } from './options.js';
 
 // The reference implementation of the service: the public API, the staging control
 // interface and the webhook dispatcher, in one process on loopback.
 
 export { FAULTS, type FaultName } from './faults.js';
-export { PERSONALITY_NAMES, parsePersonality, type PersonalityName } from './personality.js';
+export { PERSONALITY_NAMES, type PersonalityName } from './personality.js';
 export type { NetworkConditions, RateLimitOptions, RetryAfterForm } from './http/conditions.js';
-export { referenceOptionsFromEnv, describeConditions, type ReferenceConditions } from './conditions.js';
-
-export interface ReferenceOptions {
-  /** Interface to listen on (default 127.0.0.1). */
-  host?: string;
-  /** Port (default 0: a free one). */
-  port?: number;
-  /** Bearer token of the control interface (random if absent). */
-  controlToken?: string;
-  environment?: Environment;
-  /** In-process nodes, each with its own token cache (default 3). */
-  nodes?: number;
-  /** Token-cache lifetime per node, i.e. the revocation propagation bound (default 2000 ms). */
-  propagationMs?: number;
-  /** Receiver time-out declared in /capabilities (default 2000 ms in staging, 30000 in production). */
-  deliveryTimeoutMs?: number;
-  /** The largest time scale a workspace may have, as /capabilities declares it (default 3600). */
-  maxTimeScale?: number;
-  /** Base URL clients use (behind a port mapping, say), for the URLs the service hands out; default the listening address. */
-  publicBaseUrl?: string;
-  /** No log lines at all. */
-  quiet?: boolean;
-  /** Observes every finished delivery attempt. */
-  onDeliveryAttempt?: (record: AttemptRecord) => void;
-  /**
-   * Which choice to make where the spec leaves one open (README: "Personalities"):
-   * `reference` (default) or `alternate`, the other reasonable choice at each such point.
-   */
-  personality?: PersonalityName;
-  /**
-   * Open connections (deliveries, JWKS fetches) only to this host, as a service on another
-   * machine that cannot call the harness's loopback address (REFERENCE_OUTBOUND_HOST);
-   * default anywhere.
-   */
-  outboundHost?: string;
-  /**
-   * The conditions of a service across a real network (README: "Network conditions"):
-   * added latency, a rate limit on the public API, a fraction of reset connections.
-   */
-  network?: NetworkConditions;
-  /** Serve HTTPS from these PEM files; with `clientCaPath`, only to clients with a certificate from that CA. */
-  tls?: ReferenceTls;
-}
-
-export interface ReferenceTls {
-  certPath: string;
-  keyPath: string;
-  clientCaPath?: string;
-}
+export { describeConditions, type ReferenceConditions } from './conditions.js';
+export type { ReferenceOptions, ReferenceTls } from './options.js';
 
 export interface RunningReference {
   /** http://127.0.0.1:PORT (https:// under `tls`), without /v1. */

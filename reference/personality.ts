@@ -92,10 +92,3 @@ export function personalityNamed(name: PersonalityName | undefined): Personality
   if (name === 'alternate') return ALTERNATE_PERSONALITY;
   return name === 'jsonwebtoken' ? JSONWEBTOKEN_PERSONALITY : REFERENCE_PERSONALITY;
 }
-
-/** Reads a personality name from a setting ('' or undefined: the default); throws on anything else. */
-export function parsePersonality(raw: string | undefined, settingName = 'REFERENCE_PERSONALITY'): PersonalityName | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if ((PERSONALITY_NAMES as readonly string[]).includes(raw)) return raw as PersonalityName;
-  throw new Error(`${settingName} must be ${PERSONALITY_NAMES.join(' or ')}, got "${raw}"`);
-}

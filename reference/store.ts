@@ -1,6 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
-import type { TimerHandle } from './clock.js';
 import type { FaultSet } from './faults.js';
+import type { Call } from './calls/call.js';
 import type { CallRecords } from './calls/records.js';
 import type { Outbound } from './outbound.js';
 
@@ -15,27 +15,12 @@ export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (ALL_SCOPES as readonly string[]).includes(value);
 }
 
-export type CallState = 'queued' | 'started' | 'completed' | 'failed';
 export type CallProgressMode = 'auto' | 'manual';
 
 export interface Agent {
   id: string;
   workspaceId: string;
   name: string;
-}
-
-export interface Call {
-  id: string;
-  workspaceId: string;
-  agentId: string;
-  to: string;
-  metadata: Record<string, unknown>;
-  state: CallState;
-  outcome: string | null;
-  durationSeconds: number | null;
-  createdAt: number;
-  /** Pending automatic progress steps (call_progress auto). */
-  timers: TimerHandle[];
 }
 
 export interface BearerToken {

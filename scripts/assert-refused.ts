@@ -5,8 +5,9 @@
  * that fix them, instead of failing dozens of checks.
  */
 import { spawnSync } from 'node:child_process';
+import { loadReferenceSettings } from '../src/config/reference-settings.js';
 
-if (!process.env.REFERENCE_OUTBOUND_HOST) {
+if (loadReferenceSettings().options.outboundHost === undefined) {
   console.error('assert-refused: set REFERENCE_OUTBOUND_HOST (the reference must not be able to reach 127.0.0.1)');
   process.exit(1);
 }

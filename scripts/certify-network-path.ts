@@ -20,6 +20,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ReferenceSettingName } from '../src/config/reference-settings.js';
 
 type ProxyKind = 'tinyproxy' | 'squid';
 
@@ -188,7 +189,7 @@ async function startReference(): Promise<Reference> {
         REFERENCE_TLS_CLIENT_CA: pem('ca'),
         REFERENCE_CONTROL_TOKEN: controlToken,
         REFERENCE_TOKEN_FILE: join(pki, 'control-token'),
-      }),
+      } satisfies Partial<Record<ReferenceSettingName, string>>),
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

@@ -1,13 +1,16 @@
 /** `npm run docs`: regenerates docs/traceability.md, the published JSON Schemas in schemas/ and the k6-operator manifests in load/k8s/. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { CATALOG } from '../src/catalog/checks.js';
+import { checkBodyLines, readCheckSources } from '../src/docs/check-bodies.js';
 import { renderTraceability } from '../src/docs/traceability.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
-import { k8sManifests } from '../src/load/k8s-manifests.js';
+import { k8sManifests } from '../src/load/distributed/k8s-manifests.js';
 import { FAULT_PROOFS } from '../test/faults/registry.js';
 import { FAULT_EXPECTATIONS } from '../test/receiver-cert/faults.js';
 
 mkdirSync('docs', { recursive: true });
-writeFileSync('docs/traceability.md', renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }));
+const bodies = checkBodyLines(readCheckSources('.'), CATALOG.map((check) => check.id));
+writeFileSync('docs/traceability.md', renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }, bodies));
 console.log('wrote docs/traceability.md');
 mkdirSync('schemas', { recursive: true });
 for (const [path, render] of Object.entries(PUBLISHED_SCHEMAS)) {

@@ -79,7 +79,7 @@ async function prepareHarnessContext(context: string): Promise<void> {
   copyNodeRuntime(rootfs);
   // Native addons (rollup's, for one) load shared libraries the node binary itself does not.
   for (const addon of nativeAddons(join(app, 'node_modules'))) for (const library of sharedLibraries(addon)) copyInto(rootfs, library);
-  // openssl makes the receiver's certificate for each run (src/tls/selfSigned.ts).
+  // openssl makes the receiver's certificate for each run (src/tls/self-signed.ts).
   const openssl = execFileSync('sh', ['-c', 'command -v openssl'], { encoding: 'utf8' }).trim();
   copyBinary(rootfs, realpathSync(openssl), '/usr/bin/openssl');
   mkdirSync(join(rootfs, 'etc', 'ssl'), { recursive: true });

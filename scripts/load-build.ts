@@ -1,6 +1,6 @@
-/** `npm run load:build`: bundles load/scenarios/*.ts into load/dist/*.js only (src/load/bundle.ts). */
+/** `npm run load:build`: bundles load/scenarios/*.ts into load/dist/*.js only (src/load/k6/bundle.ts). */
 import { relative } from 'node:path';
-import { buildLoadScripts } from '../src/load/bundle.js';
+import { buildLoadScripts } from '../src/load/k6/bundle.js';
 
 const started = Date.now();
 const bundles = await buildLoadScripts();

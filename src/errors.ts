@@ -31,13 +31,13 @@ export class RunAbort extends HarnessError {
   readonly code = 'ERR_RUN_ABORT';
 }
 
-/** k6 samples that cannot be merged into a verdict: not k6's JSON output, too many, or a threshold on nothing known. */
+/** Samples that cannot be merged into a verdict: k6's missing or not its JSON output, too many, a threshold on nothing known, or a fan-out recording that is not one. */
 export class SamplesError extends HarnessError {
   override name = 'SamplesError';
   readonly code = 'ERR_SAMPLES';
 }
 
-/** A report.json that is missing, not JSON, or not of the published schema. */
+/** A report file that is missing, not JSON, or not of its schema: certify's report.json, or a load run's baseline. */
 export class ReportFileError extends HarnessError {
   override name = 'ReportFileError';
   readonly code = 'ERR_REPORT_FILE';

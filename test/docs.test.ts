@@ -4,19 +4,21 @@ import { CATALOG, CHECKS } from '../src/catalog/checks.js';
 import { CLAUSES } from '../src/catalog/spec-clauses.js';
 import { escapeMarkdownCell } from '../src/report/escape.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
+import { checkBodyLines, readCheckSources } from '../src/docs/check-bodies.js';
 import { faultsByCheck, renderTraceability } from '../src/docs/traceability.js';
 import { FAULT_PROOFS } from './faults/registry.js';
 import { FAULT_EXPECTATIONS } from './receiver-cert/faults.js';
 
 const REGISTRIES = { service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS };
+const BODIES = checkBodyLines(readCheckSources('.'), CATALOG.map((check) => check.id));
 
 describe('docs/traceability.md', () => {
   it('is what `npm run docs` generates from the catalog (run it after changing checks)', () => {
-    expect(readFileSync('docs/traceability.md', 'utf8')).toBe(renderTraceability(REGISTRIES));
+    expect(readFileSync('docs/traceability.md', 'utf8')).toBe(renderTraceability(REGISTRIES, BODIES));
   });
 
   it('quotes, for every must of either subject, the sentence it rests on, and names every outside source', () => {
-    const doc = renderTraceability(REGISTRIES);
+    const doc = renderTraceability(REGISTRIES, BODIES);
     const rows = doc.split('\n');
     for (const check of CATALOG) {
       if (check.level === 'must') {
@@ -26,6 +28,17 @@ describe('docs/traceability.md', () => {
         expect(row, check.id).toContain(escapeMarkdownCell(CLAUSES[check.ground!].text));
       }
       if (check.source) expect(rows.some((line) => line.startsWith(`| ${check.id} | ${check.level} | ${escapeMarkdownCell(check.source!)} |`)), check.id).toBe(true);
+    }
+  });
+
+  it('names, for every check of either subject, the file and line of its body, where that line declares it', () => {
+    const rows = renderTraceability(REGISTRIES, BODIES).split('\n');
+    for (const check of CATALOG) {
+      const where = BODIES.get(check.id)!;
+      expect(rows.some((line) => line.startsWith(`| ${check.id} | `) && line.includes(`[${where}](../${where.replace(/:(\d+)$/, '#L$1')})`)), check.id).toBe(true);
+      const [path, line] = where.split(':');
+      const from = readFileSync(path!, 'utf8').split('\n').slice(Number(line) - 1).join('\n');
+      expect(from, where).toMatch(new RegExp(`^\\s*check\\(\\s*'${check.id}'`));
     }
   });
 
@@ -42,5 +55,27 @@ describe('docs/traceability.md', () => {
   it('names in the fault registry only checks of the catalog', () => {
     const known = new Set(CHECKS.map((check) => check.id));
     for (const proof of FAULT_PROOFS) for (const id of proof.breaks) expect(known.has(id), `${proof.fault}: ${id}`).toBe(true);
+  });
+});
+
+describe('finding the body of a check', () => {
+  const suite = { path: 'suites/demo.suite.ts', text: "certifySuite('demo', () => {\n  check('DEMO-ONE', async (t) => {});\n\n  check(\n    'DEMO-TWO',\n    async (t) => {},\n  );\n});\n" };
+
+  it('gives the line of the check( that declares each id, over line breaks too', () => {
+    expect(checkBodyLines([suite], ['DEMO-ONE', 'DEMO-TWO'])).toEqual(new Map([['DEMO-ONE', 'suites/demo.suite.ts:2'], ['DEMO-TWO', 'suites/demo.suite.ts:4']]));
+  });
+
+  it('passes over ids it is not asked for and calls that name no id', () => {
+    const other = { path: 'src/receiver-cert/checks/x.ts', text: "const r = await fc.check(property);\ncheck('DEMO-OTHER', body);\n" };
+    expect(checkBodyLines([suite, other], ['DEMO-ONE']).size).toBe(1);
+  });
+
+  it('refuses an id no source declares, naming it', () => {
+    expect(() => checkBodyLines([suite], ['DEMO-ONE', 'DEMO-MISSING'])).toThrow('no check(\'ID\', …) declares DEMO-MISSING');
+  });
+
+  it('refuses an id declared twice, naming both places', () => {
+    const again = { path: 'suites/again.suite.ts', text: "check('DEMO-ONE', body);\n" };
+    expect(() => checkBodyLines([suite, again], ['DEMO-ONE'])).toThrow('check DEMO-ONE is declared twice: suites/demo.suite.ts:2 and suites/again.suite.ts:1');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The fan-out's metrics, named once for both sides: the runners add to PLACED (one sample per
  * call, tagged with its id and placement time); svc-harness writes the receivers' figures once
- * the runners have ended (src/load/fanout-verdict.ts), and the script declares them, with
+ * the runners have ended (src/load/fanout/verdict.ts), and the script declares them, with
  * these types, because k6 accepts thresholds only on metrics it knows (load/scenarios/fanout.ts).
  * No imports: load/tsconfig.json checks it with k6's types and tsconfig.json with Node's.
  */

@@ -14,7 +14,7 @@ export interface K6Metric {
 
 /**
  * k6's summary data with the scenario's name, as load/lib/summary.ts writes it to
- * LOAD_SUMMARY_PATH and src/load/digest.ts reads it.
+ * LOAD_SUMMARY_PATH and src/load/report/digest.ts reads it.
  */
 export interface K6Summary {
   scenario?: string;

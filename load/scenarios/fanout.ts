@@ -5,7 +5,7 @@
  *
  * The runners only place calls: each placed call is a sample of fanout_calls_placed tagged
  * with its id and placement time. What arrived is the receivers' side, which svc-harness
- * tallies while k6 runs and judges once every runner has ended (src/load/fanout-verdict.ts,
+ * tallies while k6 runs and judges once every runner has ended (src/load/fanout/verdict.ts,
  * after a drain of LOAD_DRAIN_S for late deliveries): its figures go beside the runners'
  * samples and the thresholds below are judged on both together. So a runner never talks to
  * the harness, and the scenario splits into segments (--instances) like any other.
@@ -41,7 +41,7 @@ const LIFECYCLE_MS = 2000;
 /** Lost deliveries allowed, as a fraction of the expected ones (calls × endpoints × 3 events). */
 const MAX_LOSS = num('LOAD_FANOUT_MAX_LOSS', 0);
 
-/** One sample per placed call, tagged call_id and placed_at_ms: the verdict reads them (src/load/fanout-verdict.ts). */
+/** One sample per placed call, tagged call_id and placed_at_ms: the verdict reads them (src/load/fanout/verdict.ts). */
 const placedCalls = new Counter(FANOUT_PLACED_METRIC);
 
 /** The receivers' figures, declared so that k6 takes thresholds on them; no runner adds to them. */

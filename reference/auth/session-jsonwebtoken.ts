@@ -22,7 +22,7 @@ export const JWKS_TIMEOUT_MS = 2_000;
 type Jwt = typeof import('jsonwebtoken');
 type JwksRsa = typeof import('jwks-rsa');
 
-/** Loaded on the first session token: the other personalities do not pay their 100-200 ms. */
+/** Loaded on the first session token: the other personalities do not pay for loading them. */
 let libraries: Promise<{ jwt: Jwt; jwksRsa: JwksRsa }> | undefined;
 
 function loadLibraries(): Promise<{ jwt: Jwt; jwksRsa: JwksRsa }> {

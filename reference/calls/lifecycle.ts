@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { FaultSet } from '../faults.js';
-import type { Agent, Call, Store, Workspace } from '../store.js';
+import type { Call } from './call.js';
+import type { Agent, Store, Workspace } from '../store.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import { REFERENCE_PERSONALITY, type Personality } from '../personality.js';
 
@@ -47,8 +48,8 @@ export class CallService {
     this.emit(workspace, 'voice.call.queued', () => this.callSummary(call));
     if (workspace.callProgress === 'auto') {
       // The completion is timed once the call has started, never set beside it: two timers
-      // set at once fire out of order when the event loop lags (at 30 fan-out calls/s, 33
-      // calls completed before they started, and lost their voice.call.started).
+      // set at once fire out of order when the event loop lags (under fan-out load, calls
+      // completed before they started, and lost their voice.call.started).
       call.timers.push(
         this.clock.setTimer(AUTO_START_AFTER_MS, () => {
           const started = this.progress(workspace, call.id, { state: 'started' });

@@ -1,4 +1,4 @@
-import type { Call } from '../store.js';
+import type { Call } from './call.js';
 
 // A workspace's calls, bounded so that a load run placing calls for minutes does not grow
 // memory without limit (and every Map insert slower with it): two generations, as the event

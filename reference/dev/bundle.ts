@@ -5,7 +5,7 @@ import { build } from 'esbuild';
  * the container image ships it (scripts/image.ts) and the bench runs it: everything
  * inlined, nothing minified. Unlike the tsx loader of development runs, the bundle does
  * not keep function names (`keepNames`), which costs a defineProperty on every closure
- * made on the hot path (about a fifth of the call placement rate, measured in the bench).
+ * made on the hot path (a cost the call placement bench shows plainly).
  * The entry point must not use top-level await (CommonJS has none).
  */
 export async function bundleReference(entryPoint: string, outfile: string): Promise<void> {

@@ -1,11 +1,11 @@
 /**
- * Finds (or builds) k6 for CI and for people; the library is src/load/k6-binary.ts and
- * src/load/k6-build.ts.
+ * Finds (or builds) k6 for CI and for people; the library is src/load/k6/binary.ts and
+ * src/load/k6/build.ts.
  *
  *   npx tsx scripts/k6/binary.ts --ensure   find or build; prints the path (.ci/run runs this)
  *   npx tsx scripts/k6/binary.ts --find     find only; exit 1 with how-to when absent
  */
-import { k6Binary } from '../../src/load/k6-build.js';
+import { k6Binary } from '../../src/load/k6/build.js';
 
 const argv = process.argv.slice(2);
 const ensure = argv.includes('--ensure');

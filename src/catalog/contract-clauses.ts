@@ -13,7 +13,7 @@
  * `text` quotes the contract as written, lines joined by one space. A unit test holds every
  * text against the contract (test/catalog/clauses.test.ts).
  */
-import type { SpecClause } from './spec-clauses.js';
+import type { SpecClause } from './clause.js';
 
 /** Every section is "Control interface > " and the start of one of the contract's headings. */
 const CONTRACT = 'Control interface';

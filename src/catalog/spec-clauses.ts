@@ -26,17 +26,8 @@
  *   CTL-*           The control contract's sentences (contract-clauses.ts), cited like these
  */
 
+import type { SpecClause } from './clause.js';
 import { CONTRACT_CLAUSE_DATA } from './contract-clauses.js';
-
-/** A quoted sentence of the spec, or of the control contract (whose sections start "Control interface"). */
-export interface SpecClause {
-  /** Heading path, with a label for an unheaded part ("Errors > Rules"). */
-  section: string;
-  /** The spec's own words. */
-  text: string;
-  /** Why no check covers it, or what a check cannot see. */
-  note?: string;
-}
 
 const ABOUT = 'What the service does';
 const RES = 'Resources';

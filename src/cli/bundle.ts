@@ -1,9 +1,11 @@
 /**
  * The harness's sources bundled with esbuild (an ES module per command, split where they
- * share), so that a run starts without tsx: bin/svc-harness.js runs it while
- * bin/fresh-bundle.js finds it fresh, and makes it on a run that did not. A one-check certify
- * run took 1.95 CPU-s from the sources through tsx; from this bundle, with V8's compile cache
- * on (bin/svc-harness.js), 1.03. The fault matrix pays that start on each of its 114 runs.
+ * share), so that a run starts without tsx, which would transform every source on every
+ * start (the fault matrix pays that start once per run). Two places hold a bundle:
+ * - a published package's `dist/`, made when it is packed; bin/start.js runs it whenever
+ *   it is there;
+ * - in a clone, a cache under node_modules that bin/svc-harness.js runs while
+ *   src/install/bundles.js finds it fresh, and makes on a run that did not.
  *
  * The bundle behaves as the sources do: every `import.meta.url` keeps the URL of the file it
  * is written in (the harness finds its suites, fixtures and workers beside its sources), names
@@ -11,10 +13,10 @@
  */
 import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { BUNDLE_DIR, HARNESS_ROOT, MANIFEST_NAME, type BundleManifest } from '../../bin/fresh-bundle.js';
+import { BUNDLE_DIR, HARNESS_ROOT, MANIFEST_NAME, PACKAGE_BUNDLE_DIR, type BundleManifest } from '../install/bundles.js';
 
 const ENTRY = 'src/cli/main.ts';
 /** Older bundles (and a crashed run's half-written one) are removed once this old: a run that read the manifest just before may still be importing one. */
@@ -26,7 +28,42 @@ export async function writeCliBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT): Pro
   // A read-only install (the harness image runs as nobody) is found before esbuild's work.
   mkdirSync(dir, { recursive: true });
   accessSync(dir, fsConstants.W_OK);
-  const result = await build({
+  // Every bundle lands in a folder of its own one level under `dir` (named after its hash, known only once it is built).
+  const result = await buildCli(root, join(dir, 'out'));
+  const hash = createHash('sha256');
+  for (const file of result.outputFiles) hash.update(relative(dir, file.path)).update(file.contents);
+  const name = `cli-${hash.digest('hex').slice(0, 16)}`;
+  // This module decides what the bundle is, and src/install/bundles.js reads its manifest: inputs too.
+  const own = [import.meta.filename, fileURLToPath(new URL('../install/bundles.js', import.meta.url))].map((file) => relative(root, file));
+  const inputs = inputsOf([...Object.keys(result.metafile.inputs), ...own], root, started);
+  const manifest: BundleManifest = { root, bundle: join(name, 'main.mjs'), inputs };
+  placeBundle(dir, name, result.outputFiles.map((file) => ({ path: relative(join(dir, 'out'), file.path), contents: file.contents })));
+  const manifestPath = join(dir, MANIFEST_NAME);
+  writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify(manifest));
+  renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath);
+  removeOldBundles(dir, name);
+  return join(dir, manifest.bundle);
+}
+
+/**
+ * The bundle of a published package, made when it is packed (`npm pack`, `npm publish`):
+ * `dist/` of the package, which bin/start.js runs whenever it is there, so an installed
+ * harness never bundles, compiles or writes anything in its own folder.
+ */
+export async function writePackageBundle(root = HARNESS_ROOT): Promise<string> {
+  const outdir = join(root, PACKAGE_BUNDLE_DIR);
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await buildCli(root, outdir);
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+  return join(outdir, 'main.mjs');
+}
+
+/** esbuild's output for `outdir` (not written): an ES module per command, split where they share. */
+function buildCli(root: string, outdir: string) {
+  return build({
     absWorkingDir: root,
     entryPoints: [ENTRY],
     bundle: true,
@@ -38,30 +75,19 @@ export async function writeCliBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT): Pro
     packages: 'external',
     keepNames: true,
     // The maps tell a bug's stack in the sources' lines (src/cli/stack.ts); Node's own
-    // --enable-source-maps would cost every run 0.14 CPU-s.
+    // --enable-source-maps would slow every run's start.
     sourcemap: 'linked',
-    outdir: join(dir, 'out'),
+    // The sources ship beside the bundle; the maps only need to point at their lines.
+    sourcesContent: false,
+    outdir,
     outExtension: { '.js': '.mjs' },
     entryNames: 'main',
     write: false,
     metafile: true,
-    plugins: [ownImportMetaUrl],
+    plugins: [ownImportMetaUrl(outdir)],
     logLevel: 'silent',
     legalComments: 'none',
   });
-  const hash = createHash('sha256');
-  for (const file of result.outputFiles) hash.update(relative(dir, file.path)).update(file.contents);
-  const name = `cli-${hash.digest('hex').slice(0, 16)}`;
-  // This module decides what the bundle is, and bin/fresh-bundle.js reads its manifest: inputs too.
-  const own = [import.meta.filename, fileURLToPath(new URL('../../bin/fresh-bundle.js', import.meta.url))].map((file) => relative(root, file));
-  const inputs = inputsOf([...Object.keys(result.metafile.inputs), ...own], root, started);
-  const manifest: BundleManifest = { root, bundle: join(name, 'main.mjs'), inputs };
-  placeBundle(dir, name, result.outputFiles.map((file) => ({ path: relative(join(dir, 'out'), file.path), contents: file.contents })));
-  const manifestPath = join(dir, MANIFEST_NAME);
-  writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify(manifest));
-  renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath);
-  removeOldBundles(dir, name);
-  return join(dir, manifest.bundle);
 }
 
 /** Each input's time and size, read after the build: one edited since `started` may not be in the bundle. */
@@ -98,17 +124,25 @@ function placeBundle(dir: string, name: string, files: Array<{ path: string; con
   }
 }
 
-/** Each source's `import.meta.url` as the literal URL of that source: in one bundle they would all be the bundle's. */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const url = JSON.stringify(pathToFileURL(args.path).href);
-      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
-    });
-  },
-};
+/**
+ * Each source's `import.meta.url` as the URL of that source, found relative to the bundle's
+ * own (in one bundle they would all be the bundle's): the bundle keeps working wherever the
+ * folder holding it and the sources is installed or moved. Every output file of a build is
+ * in one folder (`outdir`, or a folder of the same depth beside it), so one relative path
+ * per source serves every chunk.
+ */
+function ownImportMetaUrl(outdir: string): Plugin {
+  return {
+    name: 'own-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.[jt]s$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const fromBundle = JSON.stringify(relative(outdir, args.path).split(sep).join('/'));
+        return { contents: source.replaceAll('import.meta.url', `new URL(${fromBundle}, import.meta.url).href`), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
 
 function removeOldBundles(dir: string, current: string): void {
   const now = Date.now();

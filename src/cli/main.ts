@@ -7,7 +7,6 @@
 import { EXIT, HarnessError } from '../errors.js';
 import { writeLine } from '../text/console.js';
 import { type Command, parseCommandArgs, PROGRAM, renderHelp, UsageError, usageLine } from './command.js';
-import { benchCommand } from './commands/bench.js';
 import { certifyReceiverCommand } from './commands/certify-receiver.js';
 import { certifyCommand } from './commands/certify.js';
 import { loadCommand } from './commands/load.js';
@@ -20,7 +19,7 @@ import { reportDiffCommand } from './commands/report-diff.js';
 import { HARNESS_VERSION } from '../version.js';
 import { sourceMappedStack } from './stack.js';
 
-export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, referenceCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, referenceCommand];
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));

@@ -1,6 +1,6 @@
 /**
  * A stack trace from the CLI's bundle (src/cli/bundle.ts) told in the sources' lines. Node maps
- * stacks itself only under --enable-source-maps, which costs every run 0.14 CPU-s; a bug's
+ * stacks itself only under --enable-source-maps, which slows every run's start; a bug's
  * stack is rare, so its frames are mapped here, when it is printed, from the `.map` files
  * beside the bundle. Frames of other files, and any frame that cannot be mapped, stay as
  * they are.

@@ -1,6 +1,6 @@
 /**
  * The validators every group of settings uses (SVC_/RECEIVER_/CERTIFY_, TARGET_RECEIVER_,
- * LOAD_): settings arrive as strings from the environment or .env, and each message names
+ * LOAD_, REFERENCE_): settings arrive as strings from the environment or .env, and each message names
  * the setting so that a typo stops the run with a line that says what to fix.
  */
 import { existsSync } from 'node:fs';

@@ -10,7 +10,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ControlUnsupported, RunAbort } from '../errors.js';
+import { ControlUnsupported, RunAbort, SettingsError } from '../errors.js';
 import { registerSecret } from '../secrets/mask.js';
 import type { CallProgress, Capabilities, CreatedEndpoint, CreatedToken, CreatedWorkspace, EndpointStatus, EventType, WorkspaceOptions } from './types.js';
 
@@ -52,24 +52,34 @@ export type ModuleImporter = (url: string) => Promise<unknown>;
 /**
  * Loads CERTIFY_CONTROL_ADAPTER: a module (TypeScript or JavaScript) whose default export is a
  * function returning the adapter (or a promise of it). Secrets it hands out (tokens, signing
- * secrets) are registered for masking before a check sees them.
+ * secrets) are registered for masking before a check sees them. A module that does not load,
+ * is no such function or makes an adapter that lacks an operation is a SettingsError; an
+ * adapter that fails to start is a RunAbort.
  * @param importModule how to import it: by default as this module's own imports are (the
  *   suites' vitest transforms TypeScript, and shares with the adapter the modules both import)
  */
 export async function loadControlAdapter(path: string, importModule: ModuleImporter = (url) => import(url)): Promise<ControlAdapter> {
   const file = isAbsolute(path) ? path : resolve(path);
+  const named = (why: string): string => `CERTIFY_CONTROL_ADAPTER ${path}: ${why}`;
+  let module: { default?: unknown };
+  try {
+    module = (await importModule(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    throw new SettingsError(named(firstLine(error)));
+  }
+  if (typeof module.default !== 'function') throw new SettingsError(named('its default export must be a function that returns the adapter'));
   let created: unknown;
   try {
-    const module = (await importModule(pathToFileURL(file).href)) as { default?: unknown };
-    if (typeof module.default !== 'function') throw new Error('its default export must be a function that returns the adapter');
     created = await (module.default as () => unknown)();
   } catch (error) {
-    throw new RunAbort(`CERTIFY_CONTROL_ADAPTER ${path}: ${(error as Error).message.split('\n')[0]}`);
+    throw new RunAbort(named(firstLine(error)));
   }
   const missing = CONTROL_OPERATIONS.filter((operation) => typeof (created as Record<string, unknown> | undefined)?.[operation] !== 'function');
-  if (missing.length > 0) throw new RunAbort(`CERTIFY_CONTROL_ADAPTER ${path}: the adapter lacks ${missing.join(', ')} (throw ControlUnsupported from what it cannot do)`);
+  if (missing.length > 0) throw new SettingsError(named(`the adapter lacks ${missing.join(', ')} (throw ControlUnsupported from what it cannot do)`));
   return masking(created as ControlAdapter);
 }
+
+const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 
 /** The adapter with every secret it returns registered for masking. */
 function masking(adapter: ControlAdapter): ControlAdapter {

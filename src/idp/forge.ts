@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { importPKCS8, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import { createSelfSignedCertificate } from '../tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../tls/self-signed.js';
 import { decodeBytes, decodeJson, encodeBytes, encodeJson, joinJwt, splitJwt } from './jwt-parts.js';
 import { generateSigningKey, type SigningAlg } from './keys.js';
 import { signClaims } from './sign.js';

@@ -1,5 +1,11 @@
 /** The load command's parsed command line (src/cli/commands/load.ts) as LoadArgs. */
-import { UsageError, type ParsedArgs } from '../cli/command.js';
+import { UsageError } from '../errors.js';
+
+/** A command line as the CLI parsed it: its options by name, and the words after them. */
+export interface CommandLine {
+  values: Readonly<Record<string, string | boolean | undefined>>;
+  positionals: readonly string[];
+}
 
 /** k6 processes one machine runs side by side for one scenario. */
 const MAX_INSTANCES = 16;
@@ -17,7 +23,7 @@ export interface LoadArgs {
 }
 
 /** The command line as LoadArgs; scenario names checked against `known`. */
-export function toLoadArgs({ values, positionals }: ParsedArgs, known: readonly string[]): LoadArgs {
+export function toLoadArgs({ values, positionals }: CommandLine, known: readonly string[]): LoadArgs {
   const args: LoadArgs = {
     scenarios: [],
     smoke: values.smoke === true,

@@ -1,12 +1,11 @@
-/** What every step of a load run shares: the target, settings, clients, and the log. */
+/** What every step of a load run shares (the target, settings, clients), and what a scenario's preparation gives back. */
 import { randomBytes } from 'node:crypto';
 import { ControlClient } from '../control/client.js';
 import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { CapturingReceiver } from '../receiver/index.js';
-import type { ReceiverPool } from './receiver-pool.js';
+import type { ReceiverPool } from './fanout/receiver-pool.js';
 import type { ResolvedTarget } from '../runner/target.js';
-import { writeLine } from '../text/console.js';
 
 export interface RunContext {
   target: ResolvedTarget;
@@ -50,11 +49,6 @@ export interface ObservedRun {
   reportDir: string;
   scenario: string;
 }
-
-/** Progress on stderr, secrets masked, made printable. */
-export const log = (line: string): void => {
-  writeLine(process.stderr, line);
-};
 
 export const nothingToUndo = async (): Promise<void> => undefined;
 

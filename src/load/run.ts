@@ -11,25 +11,25 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ParsedArgs } from '../cli/command.js';
 import { k6EnvOf, parseLoadSettings } from '../config/load-settings.js';
 import { loadSettings, readSettingSources } from '../config/settings.js';
 import { RunAbort } from '../errors.js';
 import { resolveTarget } from '../runner/target.js';
 import { SPEC_RECEIVER_TIMEOUT_MS } from '../config/receiver-settings.js';
 import { mask, maskDeep, registerSecret } from '../secrets/mask.js';
-import { toLoadArgs, type LoadArgs } from './args.js';
-import { baselineDigests, compareDigests } from './baseline.js';
-import { buildLoadScripts, scenarioNames } from './bundle.js';
-import { log, newRunContext, type Prepared, type RunContext } from './context.js';
+import { toLoadArgs, type CommandLine, type LoadArgs } from './args.js';
+import { compareDigests, readBaseline } from './report/baseline.js';
+import { buildLoadScripts, scenarioNames } from './k6/bundle.js';
+import { newRunContext, type Prepared, type RunContext } from './context.js';
+import { log } from './log.js';
 import type { K6Summary } from '../../load/lib/shared-types.js';
-import { digestSummary, failedDigest, runPassed, skippedDigest, type ScenarioDigest } from './digest.js';
-import { k6Env, type FoundK6 } from './k6-binary.js';
-import { k6Binary } from './k6-build.js';
-import { k6TimeLimitMs, runK6, stopK6 } from './k6-run.js';
+import { digestSummary, failedDigest, runPassed, skippedDigest, type ScenarioDigest } from './report/digest.js';
+import { k6Env, type FoundK6 } from './k6/binary.js';
+import { k6Binary } from './k6/build.js';
+import { k6TimeLimitMs, runK6, stopK6 } from './k6/run.js';
 import { planOf } from './prepare/index.js';
-import { logVerdicts, writeLoadReport } from './report.js';
-import { runSegments } from './segments.js';
+import { logVerdicts, writeLoadReport } from './report/write.js';
+import { runSegments } from './distributed/segments.js';
 
 async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, args: LoadArgs): Promise<ScenarioDigest> {
   const { smoke, instances } = args;
@@ -108,7 +108,7 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
 }
 
 /** `svc-harness load`: returns the exit code; throws RunAbort, SettingsError or K6NotFound when the run cannot happen. */
-export async function runLoad(parsed: ParsedArgs): Promise<number> {
+export async function runLoad(parsed: CommandLine): Promise<number> {
   const args = toLoadArgs(parsed, scenarioNames());
   const settings = loadSettings();
   const given = parseLoadSettings(readSettingSources());
@@ -122,11 +122,10 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
   }
   const load = { ...given, LOAD_ALLOW_PRODUCTION: allowProduction };
   const reportDir = resolve(args.reportDir ?? load.LOAD_REPORT_DIR);
-  const baselineJson = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { mode?: unknown }) : undefined;
-  const baseline = baselineJson ? baselineDigests(baselineJson) : undefined;
+  const baseline = args.baseline ? readBaseline(args.baseline) : undefined;
   const mode = args.smoke ? 'smoke' : 'default';
-  if (baselineJson?.mode !== undefined && baselineJson.mode !== mode) {
-    log(`warning: the baseline is a ${String(baselineJson.mode)} run and this one a ${mode} run; rates and latencies are not comparable`);
+  if (baseline?.mode !== undefined && baseline.mode !== mode) {
+    log(`warning: the baseline is a ${String(baseline.mode)} run and this one a ${mode} run; rates and latencies are not comparable`);
   }
 
   const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
@@ -136,8 +135,8 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
 
   const startedAt = new Date();
   // The embedded reference keeps the spec's 30 s receiver time-out: under a load run's CPU its
-  // staging 2 s is a stall away, and a timed-out attempt is sent again, or only after a minute,
-  // past the drain (receivers stopped for 2.5 s: 16 duplicates under 2 s, none under 30 s).
+  // staging 2 s is a stall away, and a timed-out attempt is sent again (a duplicate), or only
+  // after a minute, past the drain.
   const target = await resolveTarget(settings, allowProduction, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
   log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
   const ctx = newRunContext(target, settings, load);
@@ -160,7 +159,7 @@ export async function runLoad(parsed: ParsedArgs): Promise<number> {
     await target.stop().catch(() => undefined);
   }
 
-  const comparison = baseline ? compareDigests(digests, baseline, args.tolerance) : undefined;
+  const comparison = baseline ? compareDigests(digests, baseline.digests, args.tolerance) : undefined;
   const passed = runPassed(digests) && (comparison?.regressions ?? 0) === 0;
   writeLoadReport(reportDir, {
     startedAt,

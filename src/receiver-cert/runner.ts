@@ -10,7 +10,7 @@ import { mustFailed, summarize, type CheckResult, type RunReport } from '../repo
 import { writeReports } from '../report/write.js';
 import { writeLine } from '../text/console.js';
 import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
-import { CHECK_IMPLEMENTATIONS } from './checks/index.js';
+import { RECEIVER_CHECK_BODIES } from './checks/index.js';
 import { checkResult, settle } from '../check/result.js';
 import { ReceiverCheck, type CheckEnv } from './context.js';
 import { envelopeBody } from './fixtures.js';
@@ -71,19 +71,19 @@ async function preflight(sender: DeliverySender, settings: ReceiverCertSettings)
 async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: number): Promise<CheckResult> {
   const startedMs = Date.now();
   const t = new ReceiverCheck(spec, env);
-  const implementation = CHECK_IMPLEMENTATIONS[spec.id];
+  const body = RECEIVER_CHECK_BODIES.get(spec.id)?.body;
   const budgetMs = Math.min(checkBudgetMs(spec, env.settings), runDeadlineMs - startedMs);
   // Requests stop starting at the check's deadline; one in flight ends within its own time-out.
   const hardStopMs = budgetMs + env.settings.timeoutMs + 1_000;
   let timer: NodeJS.Timeout | undefined;
   const outcome = await settle(async () => {
     if (startedMs >= runDeadlineMs) return t.skip('not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
-    if (implementation === undefined) return t.skip('not implemented in this harness version');
+    if (body === undefined) return t.skip('not implemented in this harness version');
     env.sender.currentCheck = spec.id;
     env.sender.checkDeadlineMs = startedMs + budgetMs;
     try {
       await Promise.race([
-        implementation(t),
+        body(t),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
         }),

@@ -1,7 +1,7 @@
 import { signingKey, type SigningKey } from '../signing/sign.js';
 import { checkRule, resolveAnswer, type ResolvedAnswer } from './answers.js';
 import { DeliveryLog } from './delivery-log.js';
-import { EventIdLedger } from './ledger.js';
+import { SeenEventIds } from './seen-events.js';
 import type { AnswerRule, CapturedDelivery, EndpointStats, ProgrammedAnswer } from './types.js';
 import { judgeDelivery } from './verdicts.js';
 
@@ -53,7 +53,7 @@ export class ReceiverEndpoint {
   #secret: SigningKey | undefined;
   #rules: AnswerRule[] = [];
   readonly #deliveries: DeliveryLog;
-  readonly #ledger: EventIdLedger;
+  readonly #seenEventIds: SeenEventIds;
   readonly #waiters = new Set<Waiter>();
   readonly #settledListeners = new Set<(delivery: CapturedDelivery) => void>();
   readonly #settings: EndpointSettings;
@@ -66,7 +66,7 @@ export class ReceiverEndpoint {
     this.name = settings.name;
     this.path = settings.path;
     this.url = settings.url;
-    this.#ledger = new EventIdLedger(settings.maxTrackedEventIds);
+    this.#seenEventIds = new SeenEventIds(settings.maxTrackedEventIds);
     this.#deliveries = new DeliveryLog(settings.name, { maxDeliveries: settings.maxDeliveries, maxStoredBytes: settings.maxStoredBytes });
     this.#redirectTarget = `${settings.url.replace(/\/$/, '')}/redirected`;
   }
@@ -109,7 +109,7 @@ export class ReceiverEndpoint {
   }
 
   stats(): EndpointStats {
-    return { ...this.#stats, uniqueEventIds: this.#ledger.uniqueIds };
+    return { ...this.#stats, uniqueEventIds: this.#seenEventIds.uniqueIds };
   }
 
   /**
@@ -159,7 +159,7 @@ export class ReceiverEndpoint {
   /** @internal Records a delivery, judges it and decides the answer. */
   capture(request: ArrivedRequest): { delivery: CapturedDelivery; answer: ResolvedAnswer } {
     const verdicts = judgeDelivery(request.rawBody, request.headers, this.#secret, request.receivedAtMs, this.#settings.toleranceSeconds);
-    const attempt = verdicts.eventId === undefined ? 1 : this.#ledger.record(verdicts.eventId);
+    const attempt = verdicts.eventId === undefined ? 1 : this.#seenEventIds.record(verdicts.eventId);
     verdicts.duplicate = attempt > 1;
     // Spelled out rather than spread: one fixed shape for every delivery, on the hot path.
     const delivery: CapturedDelivery = {

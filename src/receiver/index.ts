@@ -1,5 +1,5 @@
-export { CapturingReceiver, DEFAULT_KEPT_DELIVERIES } from './receiver.js';
-export type { ReceiverOptions, CreateEndpointOptions } from './receiver.js';
+export { CapturingReceiver, DEFAULT_KEPT_DELIVERIES } from './capturing-receiver.js';
+export type { ReceiverOptions, CreateEndpointOptions } from './capturing-receiver.js';
 export { ReceiverEndpoint } from './endpoint.js';
 export type { WaitForOptions } from './endpoint.js';
 export { validateEnvelope } from './envelope.js';
@@ -15,5 +15,5 @@ export type {
   ReceiverStats,
   StrayRequest,
 } from './types.js';
-export { formatDeliveryLine } from './logLine.js';
+export { formatDeliveryLine } from './log-line.js';
 export { refusingUrl } from './refused.js';

@@ -46,7 +46,7 @@ class Verdicts implements DeliveryVerdicts {
 /**
  * Everything the receiver can say about a delivery on its own, from the raw bytes as
  * received (the signature is never checked over a re-serialised body). `duplicate` needs
- * the endpoint's ledger, so the caller fills it in.
+ * the endpoint's seen event ids, so the caller fills it in.
  */
 export function judgeDelivery(
   rawBody: Buffer,

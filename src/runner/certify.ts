@@ -4,7 +4,8 @@
  * clean-up incomplete (3), interrupted (130).
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { packagedBundle } from '../install/bundles.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import { runVerdict, summarize, type CheckResult, type RunReport } from '../repo
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
 import type { RunContext } from '../suite/run-context.js';
-import { createSelfSignedCertificate } from '../tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../tls/self-signed.js';
 import { removeLeftovers } from './cleanup.js';
 import { PROBE_REQUEST_MS, probeReach } from './reach.js';
 import { loadControlAdapter } from '../control/adapter.js';
@@ -24,12 +25,14 @@ import { ControlClient } from '../control/client.js';
 import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { ProgressLine } from './progress.js';
-import { CLOSE_LIMIT_MS, minutes, PENDING_CREATIONS_LIMIT_MS, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, stopMarkerPath, within, type StopReason } from './deadline.js';
+import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks, startOrder } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { sleep } from '../clock/wait.js';
-import { pendingCreations, recordPendingCreation, recordResource } from '../suite/ledger.js';
+import { pendingCreations, recordPendingCreation, recordResource } from '../run-state/created-resources.js';
+import { PENDING_CREATIONS_LIMIT_MS, stopMarkerPath } from '../run-state/stop.js';
+import { withTimeout } from '../async/with-timeout.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
 
@@ -85,7 +88,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
         ...(settings.IDP_PUBLIC_URL ? { publicUrl: settings.IDP_PUBLIC_URL } : target.idp?.publicHost ? { publicHost: target.idp.publicHost } : {}),
         ...(idpTls ? { tls: idpTls } : {}),
       },
-      ledgerPath: join(workDir, 'ledger.jsonl'),
+      createdResourcesPath: join(workDir, 'created-resources.jsonl'),
       network: target.network,
       seed: runSeed(options.env ?? process.env),
       ...(settings.CERTIFY_RATE_LIMIT ? { rateLimit: settings.CERTIFY_RATE_LIMIT } : {}),
@@ -101,13 +104,13 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
     // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
-    if ('signal' in probe) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
+    if ('signal' in probe) await creationsSettled(run.createdResourcesPath, PENDING_CREATIONS_LIMIT_MS);
     const { collector, stopped, release } =
       'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs, held, settings.CERTIFY_CONCURRENCY);
     releaseRunner = release;
     const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
-    const cleanup = await removeLeftovers(run.ledgerPath, run.controlUrl, run.controlToken, run.network);
+    const cleanup = await removeLeftovers(run.createdResourcesPath, run.controlUrl, run.controlToken, run.network);
     if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
     if (cleanup.leftovers.length > 0) {
       print(`clean-up incomplete: ${cleanup.leftovers.length} resources left on the target; each is removed by:`);
@@ -161,13 +164,13 @@ async function probeTargetReach(run: RunContext): Promise<string | undefined> {
     }
   }
   if (!run.controlUrl || !run.controlToken) return undefined;
-  // What the probe creates is in the ledger: an interrupted probe is cleaned up like a check.
+  // What the probe creates is recorded: an interrupted probe is cleaned up like a check.
   const control = new ControlClient(run.controlUrl, run.controlToken, {
     timeoutMs: PROBE_REQUEST_MS,
     network: run.network,
-    onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
-    onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
-    onCreating: () => recordPendingCreation(run.ledgerPath),
+    onCreated: (resource) => recordResource(run.createdResourcesPath, 'created', resource),
+    onRemoved: (resource) => recordResource(run.createdResourcesPath, 'removed', resource),
+    onCreating: () => recordPendingCreation(run.createdResourcesPath),
   });
   try {
     return await probeReach(run, control);
@@ -261,8 +264,8 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     watch: false,
     reporters: [collector],
     provide: { certify: run, suites: areas },
-    // One forked worker for that one file: one receiver, one identity provider and one ledger
-    // for the whole run (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it
+    // One forked worker for that one file: one receiver, one identity provider and one record
+    // of created resources for the whole run (vitest 3's poolOptions.forks.singleFork; vitest 4 spells it
     // maxWorkers: 1 with isolate: false).
     pool: 'forks',
     maxWorkers: 1,
@@ -273,7 +276,10 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
     passWithNoTests: true,
-    experimental: { fsModuleCache: transformCacheWritable() },
+    // Its results cache orders files by their last duration: a run has one file, and an
+    // installed harness writes nothing into its own folder.
+    cache: false,
+    experimental: transformCache(),
   }).finally(() => process.off('newListener', dropSignalListener));
   // Its unhandled-rejection handler exits the process too (e.g. when a Ctrl-C has already
   // ended the worker): such an error is reported, and the run still cleans up and reports.
@@ -287,11 +293,11 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     stop.stop('crashed');
   };
   // A stop (signal or deadline) cancels the run; checks still running after a short grace
-  // are stopped by closing the runner, and what they created is removed from the ledger.
+  // are stopped by closing the runner, and what they created is removed (src/run-state/created-resources.ts).
   const stop = new RunStop(deadlineMs, (reason) => {
     stopped = reason;
     collector.stop();
-    writeFileSync(stopMarkerPath(run.ledgerPath), reason);
+    writeFileSync(stopMarkerPath(run.createdResourcesPath), reason);
     const why = reason === 'deadline' ? `the run's deadline of ${minutes(deadlineMs)} passed` : reason === 'crashed' ? collector.suiteErrors.at(-1) : 'interrupted';
     print(`${why}: stopping the checks, then removing what the run created`);
     void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
@@ -318,8 +324,8 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   } finally {
     stop.clear();
     progress.stop();
-    if (stop.reason) await creationsSettled(run.ledgerPath, PENDING_CREATIONS_LIMIT_MS);
-    await within(vitest.close().catch(() => undefined), stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS, undefined);
+    if (stop.reason) await creationsSettled(run.createdResourcesPath, PENDING_CREATIONS_LIMIT_MS);
+    await withTimeout(vitest.close().catch(() => undefined), stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS, undefined);
     for (const signal of signals) process.off(signal, onSignal);
   }
   // Kept until the run ends: after a stop, vitest may still post to a worker that is gone.
@@ -331,23 +337,30 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
 }
 
 /**
- * Whether vitest may keep the suites' transformed modules on disk, in its content-hashed cache
- * under node_modules: a run then starts about 0.5 CPU-s sooner (a one-check run took 1.9 CPU-s
- * instead of 2.45). An install the run cannot write to (the image runs as nobody) goes without.
+ * Where vitest keeps the suites' transformed modules on disk between runs (its content-hashed
+ * cache), so that a run starts sooner. A clone keeps them under its node_modules; an installed
+ * package never writes into its own folder, and keeps them in the user's cache folder. Where
+ * that folder cannot be written (the image runs as nobody), a run goes without.
  */
-function transformCacheWritable(): boolean {
+function transformCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
+  const installed = packagedBundle(PROJECT_ROOT) !== undefined;
+  const home = process.env.HOME;
+  const userCache = process.env.XDG_CACHE_HOME || (home ? join(home, '.cache') : undefined);
+  const path = installed ? (userCache ? join(userCache, 'svc-harness', 'vitest') : undefined) : join(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache');
+  if (!path) return { fsModuleCache: false };
   try {
-    accessSync(join(PROJECT_ROOT, 'node_modules'), fsConstants.W_OK);
-    return true;
+    mkdirSync(path, { recursive: true });
+    accessSync(path, fsConstants.W_OK);
+    return { fsModuleCache: true, fsModuleCachePath: path };
   } catch {
-    return false;
+    return { fsModuleCache: false };
   }
 }
 
-/** Waits (polling the ledger) until no creating request of the worker is under way, or `limitMs` passed. */
-async function creationsSettled(ledgerPath: string, limitMs: number): Promise<void> {
+/** Waits (polling the record of created resources) until no creating request of the worker is under way, or `limitMs` passed. */
+async function creationsSettled(createdResourcesPath: string, limitMs: number): Promise<void> {
   const until = performance.now() + limitMs;
-  while (pendingCreations(ledgerPath) > 0 && performance.now() < until) await sleep(50);
+  while (pendingCreations(createdResourcesPath) > 0 && performance.now() < until) await sleep(50);
 }
 
 interface HeldSignals {
@@ -385,7 +398,7 @@ function holdStopSignals(): HeldSignals {
 
 /**
  * Awaits `work`, or `signal`, whichever comes first. Abandoned work winds down on its own
- * time-outs; what it creates is in the ledger, which the clean-up waits on.
+ * time-outs; what it creates is recorded, and the clean-up waits on it.
  */
 async function untilDoneOrSignalled<T>(work: Promise<T>, signal: Promise<NodeJS.Signals>): Promise<{ value: T } | { signal: NodeJS.Signals }> {
   try {

@@ -1,5 +1,5 @@
 /**
- * Removes what the ledger says the run left on the target: endpoints, tokens, then
+ * Removes what the record of created resources says the run left on the target: endpoints, tokens, then
  * workspaces. Bounded whatever the target does: removals of one kind run a few at a time,
  * each with its own time-out, and none starts after the clean-up's time budget. An endpoint
  * or token the target no longer knows (404) is gone. What is still there afterwards is
@@ -10,7 +10,7 @@ import { ControlClient, removalPath } from '../control/client.js';
 import { ControlError } from '../errors.js';
 import type { Resource } from '../control/types.js';
 import type { Leftover } from '../report/model.js';
-import { outstandingResources, recordResource } from '../suite/ledger.js';
+import { outstandingResources, recordResource } from '../run-state/created-resources.js';
 
 const ORDER: Resource['kind'][] = ['endpoint', 'token', 'workspace'];
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -21,17 +21,17 @@ export const CLEANUP_BUDGET_MS = 20_000;
 export interface CleanupOutcome {
   removed: number;
   failed: number;
-  /** What the ledger still lists once the clean-up ended, in removal order. */
+  /** What the record still lists once the clean-up ended, in removal order. */
   leftovers: Leftover[];
 }
 
-export async function removeLeftovers(ledgerPath: string, controlUrl: string | undefined, controlToken: string | undefined, network: NetworkOptions = {}): Promise<CleanupOutcome> {
-  const leftovers = outstandingResources(ledgerPath);
+export async function removeLeftovers(createdResourcesPath: string, controlUrl: string | undefined, controlToken: string | undefined, network: NetworkOptions = {}): Promise<CleanupOutcome> {
+  const leftovers = outstandingResources(createdResourcesPath);
   if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
   const control = new ControlClient(controlUrl, controlToken, {
     timeoutMs: REQUEST_TIMEOUT_MS,
     network,
-    onRemoved: (resource) => recordResource(ledgerPath, 'removed', resource),
+    onRemoved: (resource) => recordResource(createdResourcesPath, 'removed', resource),
   });
   const endBy = performance.now() + CLEANUP_BUDGET_MS;
   let removed = 0;
@@ -50,7 +50,7 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
       // Not found: already gone (its workspace removed by a check's own clean-up, or a removal
       // whose answer was lost under load), so nothing is left to report.
       if (resource.kind !== 'workspace' && error instanceof ControlError && error.status === 404) {
-        recordResource(ledgerPath, 'removed', resource);
+        recordResource(createdResourcesPath, 'removed', resource);
         removed += 1;
       } else failed += 1;
     }
@@ -62,7 +62,7 @@ export async function removeLeftovers(ledgerPath: string, controlUrl: string | u
     }));
   }
   await control.close();
-  return { removed, failed, leftovers: listed(outstandingResources(ledgerPath)) };
+  return { removed, failed, leftovers: listed(outstandingResources(createdResourcesPath)) };
 }
 
 /** In the order they can be removed (endpoints and tokens before their workspace), so the calls can be run top to bottom. */

@@ -5,8 +5,10 @@
  *
  * Each check has its own time-out (src/suite/check.ts) and each request its own
  * (src/http/client.ts); the deadline is the backstop for a run whose target keeps every
- * check at its limit, or whose test runner does not end by itself.
+ * check at its limit, or whose test runner does not end by itself. What the suites' worker
+ * also obeys once a run stops is one layer down, in src/run-state/stop.ts.
  */
+import { STOP_GRACE_MS } from '../run-state/stop.js';
 
 /**
  * Whole-run deadline for the checks, per tier. A clean fast run against a target of the
@@ -16,16 +18,6 @@
  * LONGEST_BOUNDED_TIMEOUT_MS, which each tier's deadline must exceed (test/runner/deadline.test.ts).
  */
 export const RUN_DEADLINE_MS = { fast: 20 * 60_000, full: 60 * 60_000 } as const;
-
-/** After SIGINT/SIGTERM or the deadline: how long running checks may take to finish. */
-export const STOP_GRACE_MS = 2_000;
-
-/**
- * After the grace: how long the worker is kept while creating requests it sent are still
- * under way, so that what they create reaches the ledger (an answer never read is a
- * resource nobody can remove). Usually instant; bounded so an interrupt still ends quickly.
- */
-export const PENDING_CREATIONS_LIMIT_MS = 4_000;
 
 /** How long closing the test runner (and its worker) may take before the run goes on without it. */
 export const CLOSE_LIMIT_MS = 10_000;
@@ -39,14 +31,6 @@ export const CLOSE_LIMIT_MS = 10_000;
 export const STOPPED_CLOSE_LIMIT_MS = 2_000;
 
 /** `crashed`: the test runner or its worker ended unexpectedly (killed, out of memory). */
-/**
- * The file that tells the suites' worker the run is stopping (written by the runner, polled
- * by src/suite/check.ts): from then on it creates nothing more on the target.
- */
-export function stopMarkerPath(ledgerPath: string): string {
-  return `${ledgerPath}.stop`;
-}
-
 export type StopReason = 'interrupted' | 'deadline' | 'crashed';
 
 /** A one-shot stop: by a signal or by the deadline, whichever comes first. */
@@ -74,13 +58,6 @@ export class RunStop {
   clear(): void {
     for (const timer of this.timers) clearTimeout(timer);
   }
-}
-
-/** Resolves with the promise's value, or with `fallback` after `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 export function minutes(ms: number): string {

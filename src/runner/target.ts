@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { ControlClient } from '../control/client.js';
 import { HttpClient } from '../http/client.js';
 import { networkOf, type Settings } from '../config/settings.js';
+import { loadReferenceSettings } from '../config/reference-settings.js';
 import { proxySettings, type NetworkOptions } from '../http/dispatcher.js';
 import { registerSecret } from '../secrets/mask.js';
-import { createSelfSignedCertificate } from '../tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../tls/self-signed.js';
 import { HttpError, RunAbort } from '../errors.js';
-import type { PersonalityName } from '../../reference/personality.js';
 import { isCertificateRefusal } from '../http/retry-policy.js';
 
 export interface ResolvedTarget {
@@ -66,23 +66,21 @@ function fromSettings(settings: Settings): ResolvedTarget {
 }
 
 async function startEmbeddedReference(embedded: EmbeddedOptions): Promise<ResolvedTarget> {
+  // What it plays, from the REFERENCE_* settings; where it listens and its token are the run's.
+  const { personality, outboundHost, network, tls, maxTimeScale } = loadReferenceSettings().options;
   // Loaded on demand: a run against another implementation never loads the reference.
-  const { startReference, referenceOptionsFromEnv } = await import('../../reference/index.js');
-  let conditions: ReturnType<typeof referenceOptionsFromEnv>;
-  try {
-    conditions = referenceOptionsFromEnv(process.env);
-  } catch (error) {
-    throw new RunAbort((error as Error).message);
-  }
+  const { startReference } = await import('../../reference/index.js');
   const reference = await startReference({
     quiet: true,
     ...(embedded.deliveryTimeoutMs !== undefined ? { deliveryTimeoutMs: embedded.deliveryTimeoutMs } : {}),
-    personality: (process.env.REFERENCE_PERSONALITY || undefined) as PersonalityName | undefined,
+    personality,
     // The reference as a service on another machine (npm run certify:remote).
-    outboundHost: process.env.REFERENCE_OUTBOUND_HOST || undefined,
+    outboundHost,
     // A staging service across a real network (latency, rate limit, resets, TLS) or with a
     // slower clock than the reference's 3600 (npm run certify:slow-clock).
-    ...conditions,
+    network,
+    tls,
+    maxTimeScale,
   });
   registerSecret(reference.controlToken);
   return {

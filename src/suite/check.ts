@@ -16,8 +16,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, inject, test } from 'vitest';
 import { refuseNewResources, refusesNewResources } from '../control/client.js';
-import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath, within } from '../runner/deadline.js';
-import { pendingCreations } from './ledger.js';
+import { withTimeout } from '../async/with-timeout.js';
+import { pendingCreations } from '../run-state/created-resources.js';
+import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath } from '../run-state/stop.js';
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
@@ -54,7 +55,7 @@ export function recordDeclarationsOnly(): ReadonlyMap<string, Area> {
 // too (one process group); dying on it would lose the run's report and clean-up, so the
 // worker ignores SIGINT and ends when the runner closes it. Once the run is stopping (a
 // signal, or the runner's stop marker), it creates nothing more on the target: whatever it
-// created is then in the ledger, for the runner to remove. Installed by the first suite.
+// created is then recorded, for the runner to remove. Installed by the first suite.
 function watchRunStop(): void {
   if (watchingRunStop) return;
   watchingRunStop = true;
@@ -66,10 +67,10 @@ function watchRunStop(): void {
   marker.unref();
 }
 
-/** The ledger of the run, when this worker runs under the runner. */
-function runLedgerPath(): string | undefined {
+/** The run's record of created resources, when this worker runs under the runner. */
+function createdResourcesPath(): string | undefined {
   try {
-    return inject('certify')?.ledgerPath;
+    return inject('certify')?.createdResourcesPath;
   } catch {
     return undefined;
   }
@@ -78,8 +79,8 @@ function runLedgerPath(): string | undefined {
 /** Whether the run is stopping (a signal here, or the runner's stop marker); if so, refuses new resources. */
 function runIsStopping(): boolean {
   if (refusesNewResources()) return true;
-  const ledgerPath = runLedgerPath();
-  if (!ledgerPath || !existsSync(stopMarkerPath(ledgerPath))) return false;
+  const recordPath = createdResourcesPath();
+  if (!recordPath || !existsSync(stopMarkerPath(recordPath))) return false;
   refuseNewResources();
   return true;
 }
@@ -90,7 +91,7 @@ let ending = false;
  * SIGTERM: vitest closing this worker, or a signal to the whole process group (a cancelled CI
  * job). Dying at once would lose the answers to the creating requests under way, and with them
  * what they created (4 workspaces left on the target, in a CI run). So the worker creates
- * nothing more and ends, by the same signal, once those answers are in the ledger: at once when
+ * nothing more and ends, by the same signal, once those answers are recorded: at once when
  * none is under way; at the latest when the runner has stopped waiting for them (vitest kills a
  * worker that outlives its SIGTERM by 500 ms anyway).
  */
@@ -98,15 +99,15 @@ function endOnceCreationsRecorded(): void {
   refuseNewResources();
   if (ending) return;
   ending = true;
-  const ledgerPath = runLedgerPath();
+  const recordPath = createdResourcesPath();
   const end = () => {
     process.off('SIGTERM', endOnceCreationsRecorded);
     process.kill(process.pid, 'SIGTERM');
   };
-  if (!ledgerPath || pendingCreations(ledgerPath) === 0) return end();
+  if (!recordPath || pendingCreations(recordPath) === 0) return end();
   const endBy = performance.now() + STOP_GRACE_MS + PENDING_CREATIONS_LIMIT_MS;
   const poll = setInterval(() => {
-    if (pendingCreations(ledgerPath) > 0 && performance.now() < endBy) return;
+    if (pendingCreations(recordPath) > 0 && performance.now() < endBy) return;
     clearInterval(poll);
     end();
   }, 20);
@@ -116,14 +117,14 @@ function endOnceCreationsRecorded(): void {
 // (vitest's cancelCurrentRun), vitest 4 settles each running test at once, as skipped, and
 // goes on to the suite's afterAll while the check's body is still running. Closing the
 // clients there would cut off that body's requests: a workspace being created would never
-// reach the ledger, and the check's own clean-up would fail. So once the run is stopping, the
+// be recorded, and the check's own clean-up would fail. So once the run is stopping, the
 // suite's clean-up first waits for those bodies (as vitest 3 did); the runner's grace and
 // its closing of the worker bound that wait.
 const runningChecks = new Set<Promise<unknown>>();
 
 async function settleRunningChecks(): Promise<void> {
   if (runningChecks.size === 0 || !runIsStopping()) return;
-  await within(Promise.allSettled([...runningChecks]), CLEANUP_ALLOWANCE_MS, undefined);
+  await withTimeout(Promise.allSettled([...runningChecks]), CLEANUP_ALLOWANCE_MS, undefined);
 }
 
 export function certifySuite(area: Area, body: () => void): void {

@@ -108,7 +108,7 @@ export class CheckContext extends CheckRecord<CheckSpec> {
   /**
    * Runs the cleanups, last registered first, then removes the check's workspaces (a model
    * check makes hundreds: one after another, across a network, would outlast the check).
-   * Their failures never change the verdict: leftovers are in the ledger, and the runner
+   * Their failures never change the verdict: leftovers are recorded, and the runner
    * removes them at the end.
    */
   async dispose(): Promise<void> {

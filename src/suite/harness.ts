@@ -9,7 +9,7 @@ import { ControlClient } from '../control/client.js';
 import type { Capabilities } from '../control/types.js';
 import { HttpClient } from '../http/client.js';
 import { registerSecret } from '../secrets/mask.js';
-import { recordPendingCreation, recordResource } from './ledger.js';
+import { recordPendingCreation, recordResource } from '../run-state/created-resources.js';
 import type { RunContext } from './run-context.js';
 
 export interface Harness {
@@ -33,16 +33,16 @@ async function start(): Promise<Harness> {
   registerSecret(run.controlToken);
   registerSecret(run.svcToken);
   const http = new HttpClient(run.baseUrl, { ...run.network, ...(run.rateLimit ? { rateLimit: run.rateLimit } : {}) });
-  // An adapter's resources are removed by each check's clean-up; the ledger (and the runner's
+  // An adapter's resources are removed by each check's clean-up; the record of created resources (and the runner's
   // sweep of leftovers) covers the HTTP control interface, whose ids the runner can delete.
   const control = run.controlAdapter
     ? await loadControlAdapter(run.controlAdapter)
     : run.controlUrl && run.controlToken
       ? new ControlClient(run.controlUrl, run.controlToken, {
           network: run.network,
-          onCreated: (resource) => recordResource(run.ledgerPath, 'created', resource),
-          onRemoved: (resource) => recordResource(run.ledgerPath, 'removed', resource),
-          onCreating: () => recordPendingCreation(run.ledgerPath),
+          onCreated: (resource) => recordResource(run.createdResourcesPath, 'created', resource),
+          onRemoved: (resource) => recordResource(run.createdResourcesPath, 'removed', resource),
+          onCreating: () => recordPendingCreation(run.createdResourcesPath),
         })
       : undefined;
   let capabilities: Promise<Capabilities | undefined> | undefined;

@@ -36,8 +36,8 @@ export interface RunContext {
     /** PEM files: serve HTTPS. */
     tls?: { certPath: string; keyPath: string };
   };
-  /** JSON-lines file where created resources are recorded, so the runner can remove leftovers. */
-  ledgerPath: string;
+  /** JSON-lines file where created resources are recorded (src/run-state/created-resources.ts), so the runner can remove leftovers. */
+  createdResourcesPath: string;
   /** How the target is reached: proxies come from the environment; CAs, client certificate, and self-signed acceptance (the loopback reference only) from here. */
   network: NetworkOptions;
   /** The seed of every generated check of the run (FAST_CHECK_SEED, or one drawn for the run); in report.json. */

@@ -1,6 +1,6 @@
 /**
  * The bundle a run starts from (src/cli/bundle.ts) and the test of its freshness
- * (bin/fresh-bundle.js): made from a small project of its own in a temporary folder, so that
+ * (src/install/bundles.js): made from a small project of its own in a temporary folder, so that
  * nothing here touches the harness's sources or its cache.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshBundle, MANIFEST_NAME, type BundleManifest } from '../../bin/fresh-bundle.js';
+import { freshBundle, MANIFEST_NAME, type BundleManifest } from '../../src/install/bundles.js';
 import { writeCliBundle } from '../../src/cli/bundle.js';
 import { runHarness } from '../support/child.js';
 
@@ -72,7 +72,7 @@ describe('writeCliBundle', () => {
   it('lists every source it read as an input, with its time and size, and the two modules that make and read it', async () => {
     await writeCliBundle(cache, root);
     const { inputs } = manifestOf();
-    const own = ['../../src/cli/bundle.ts', '../../bin/fresh-bundle.js'].map((file) => relative(root, fileURLToPath(new URL(file, import.meta.url))));
+    const own = ['../../src/cli/bundle.ts', '../../src/install/bundles.js'].map((file) => relative(root, fileURLToPath(new URL(file, import.meta.url))));
     for (const file of ['src/cli/main.ts', 'src/data/read.ts', ...own]) {
       const stats = statSync(join(root, file));
       expect(inputs[file]).toEqual([stats.mtimeMs, stats.size]);

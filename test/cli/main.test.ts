@@ -74,6 +74,16 @@ describe('svc-harness', () => {
     expect(run.stderr).toMatch(/SVC_BASE_URL must be an absolute http/);
   });
 
+  it.each([
+    [['reference'], { REFERENCE_LATENCY_MS: '' }, /^svc-harness reference: REFERENCE_LATENCY_MS is set but empty/],
+    [['certify'], { REFERENCE_PERSONALITY: 'lenient' }, /^certify: REFERENCE_PERSONALITY must be reference or alternate or jsonwebtoken, got "lenient"/],
+  ])('%j stops with exit 2 and one line naming the REFERENCE_ setting it cannot start the reference with', async (args, env, message) => {
+    const run = await svcHarness(args, { ...env, CERTIFY_REPORT_DIR: join(tmpdir(), 'never-written') });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+
   it('takes a flag over the environment for the setting it stands for', async () => {
     const run = await svcHarness(['certify', '--base-url', 'staging.example.test'], { SVC_BASE_URL: 'https://staging.example.test' });
     expect(run.code).toBe(2);

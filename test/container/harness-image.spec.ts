@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/catalog/checks.js';
 import { readReportFile } from '../../src/report/validate.js';
 import { CONTAINER_LABEL } from '../../src/runner/container.js';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { buildImage, DEFAULT_IMAGES } from '../../scripts/image.js';
 
 const HARNESS_RUN_TIMEOUT_MS = 180_000;
@@ -102,7 +102,7 @@ describe('the harness image', () => {
 
   it('starts from the CLI bundle made at build time, not from the sources (it runs as nobody and could not make one)', async (t) => {
     if (noEngine) return t.skip(noEngine);
-    const probe = "import('/app/bin/fresh-bundle.js').then((m) => console.log('fresh bundle: ' + (m.freshBundle() ?? 'none')))";
+    const probe = "import('/app/src/install/bundles.js').then((m) => console.log('fresh bundle: ' + (m.freshBundle() ?? 'none')))";
     const run = await runHarness(images.harness, ['--input-type=module', '--eval', probe], { entrypoint: ['/usr/bin/node'] });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output.trim()).toMatch(/^fresh bundle: \/app\/node_modules\/\.cache\/svc-harness\/cli-[0-9a-f]{16}\/main\.mjs$/);

@@ -29,8 +29,8 @@ const waitingRuns = limiter(16);
 const shortRuns = limiter(4);
 /**
  * The runs likely to take longest start first, so that none begins near the end: the full
- * tier's (27-96 s), then by the area of their checks in the runner's own start order (the
- * retry schedule's short runs took 13-17 s, and started last in registry order).
+ * tier's, then by the area of their checks in the runner's own start order (the retry
+ * schedule's short runs are the longest of the short runs, and started last in registry order).
  */
 const LONGEST_FIRST = [...FAULT_PROOFS].sort((a, b) => Number(b.tier === 'full') - Number(a.tier === 'full') || firstRank(a) - firstRank(b));
 

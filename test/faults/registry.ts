@@ -13,7 +13,7 @@ export interface FaultProof {
   tier?: 'full';
   /**
    * The fault keeps a check waiting out a time limit (a retry that never comes, a revocation
-   * that never propagates): the run takes 20-95 s, mostly idle, where most take under 10 s.
+   * that never propagates): the run is long and mostly idle, where most runs are short.
    * The matrix gives such runs slots of their own (faults.test.ts).
    */
   waits?: true;

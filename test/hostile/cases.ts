@@ -1,5 +1,5 @@
 /**
- * The hostile cases and the bounds each run must keep (README.md, "Bounds under a hostile target", states them).
+ * The hostile cases and the bounds each run must keep (docs/proving.md, "Bounds under a hostile target", states them).
  * Each case runs a representative subset of checks (CERTIFY_CHECKS) so the whole hostile
  * suite stays within a few minutes; the subset meets the fault on its first request.
  */
@@ -40,8 +40,8 @@ const control = (behaviour: Behaviour, what: string, boundS = 110): HostileCase 
 const unanswered = (hostile: HostileCase): HostileCase => ({ ...hostile, verdict: 'error', exit: 2 });
 
 export const CASES: HostileCase[] = [
-  // Slowest first (measured: 27-60 s, the rest under 15 s): the test runs them a few at a
-  // time, and a long one started last would hold the whole file up.
+  // Slowest first (those that wait out a bound): the test runs them a few at a time, and a
+  // long one started last would hold the whole file up.
   {
     behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
     checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], verdict: 'fail', exit: 3, boundS: 130,

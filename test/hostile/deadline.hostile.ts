@@ -36,7 +36,7 @@ it('a run that reaches its deadline stops, cleans up, reports the unfinished che
   expect(output).toMatch(/deadline of 8 s passed/);
   // From the deadline: the grace for running checks, closing the runner and the clean-up.
   // Timed from the run's own stop line, not its spawn: a CI machine loaded by the other
-  // hostile runs once took 10 s more to start the child than this bound allows.
+  // hostile runs can take longer to start the child than this bound allows.
   expect(run.afterMarkMs).toBeLessThan(20_000);
   const unfinished = run.report!.checks.filter((check) => /deadline/.test(check.detail ?? ''));
   expect(unfinished.length).toBeGreaterThan(0);

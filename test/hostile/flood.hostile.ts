@@ -14,7 +14,7 @@ import { expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FLOOD_MS = 8_000;
-/** Bounds stated in README.md, "Bounds under a hostile target". */
+/** Bounds stated in docs/proving.md, "Bounds under a hostile target". */
 export const FLOOD_BOUNDS = { rssMb: 400, statsLatencyMs: 2_000, minDeliveriesPerSecond: 1_000 } as const;
 
 it('a flood of deliveries, oversized bodies and garbage headers: the receiver keeps answering, memory bounded', async () => {

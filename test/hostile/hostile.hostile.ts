@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { CASES, RSS_BOUND_MB, type HostileCase } from './cases.js';
 import { limiter } from '../support/limit.js';
 import { runCertifyChild, type ChildResult } from './child.js';

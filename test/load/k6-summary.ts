@@ -1,6 +1,6 @@
 /** A k6 summary of the calls scenario for the digest and baseline tests. */
 import type { K6Summary } from '../../load/lib/shared-types.js';
-import { digestSummary } from '../../src/load/digest.js';
+import { digestSummary } from '../../src/load/report/digest.js';
 
 /** One k6 summary of the calls scenario, as handleSummary receives it; tests change one figure. */
 export function callsSummary(change: { p95?: number; rate?: number; failed?: number; ok?: boolean } = {}): K6Summary {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
-import type { ScenarioDigest } from '../../src/load/digest.js';
+import type { ScenarioDigest } from '../../src/load/report/digest.js';
 import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
 import { THRESHOLD_PROOFS } from './threshold-proofs.js';
 

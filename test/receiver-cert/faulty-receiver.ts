@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 
 export const RECEIVER_FAULTS = {
   none: 'the correct receiver',

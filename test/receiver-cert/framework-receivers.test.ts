@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReceiverSettings } from '../../src/config/receiver-settings.js';
 import type { CheckResult, RunReport } from '../../src/report/model.js';
 import { runReceiverCertification } from '../../src/receiver-cert/runner.js';
-import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { createReceiverApp as rawBodyReceiver } from '../../examples/receivers/express-raw-body.js';
 import { createReceiverApp as reserializingReceiver } from '../../examples/receivers/express-json-reserialized.js';
 

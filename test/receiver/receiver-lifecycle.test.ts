@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import { CapturingReceiver } from '../../src/receiver/index.js';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { deliver, envelope, insecureAgent, SECRET } from './helpers.js';
 
 let agent: Agent;

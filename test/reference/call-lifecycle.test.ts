@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { CallService } from '../../reference/calls/lifecycle.js';
 import { CallRecords } from '../../reference/calls/records.js';
 import type { Clock, TimerHandle } from '../../reference/clock.js';
-import type { Agent, Call, Store, Workspace } from '../../reference/store.js';
+import type { Call } from '../../reference/calls/call.js';
+import type { Agent, Store, Workspace } from '../../reference/store.js';
 import type { Dispatcher } from '../../reference/webhooks/dispatcher.js';
 
 /** Timers run only on `lag`, which fires all of them at once, the longest delay first. */

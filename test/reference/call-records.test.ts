@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CallRecords } from '../../reference/calls/records.js';
 import { NO_FAULTS } from '../../reference/faults.js';
-import { Store, type Call, type CallState, type Workspace } from '../../reference/store.js';
+import type { Call, CallState } from '../../reference/calls/call.js';
+import { Store, type Workspace } from '../../reference/store.js';
 
 function call(n: number, state: CallState = 'completed'): Call {
   return { id: `call_${n}`, workspaceId: 'ws_t', agentId: 'agt_t', to: '+14155550100', metadata: {}, state, outcome: null, durationSeconds: null, createdAt: n, timers: [] };

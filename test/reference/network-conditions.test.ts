@@ -8,7 +8,7 @@ import { Store } from '../../reference/store.js';
 import { startJwks, startReceiver } from './servers.js';
 
 // The reference playing a staging service across a real network: each condition seen
-// from a client over real sockets (README: "Network conditions").
+// from a client over real sockets (reference/README.md, "Network conditions").
 
 const started: Array<{ close(): Promise<void> }> = [];
 

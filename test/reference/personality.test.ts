@@ -4,7 +4,7 @@ import { startReference, type RunningReference } from '../../reference/index.js'
 import { startJwks, startReceiver } from './servers.js';
 import { controlRequest } from './control.js';
 
-// The reference's alternate personality (README: "Personalities"): the other reasonable
+// The reference's alternate personality (reference/README.md, "Personalities"): the other reasonable
 // choice at each point the spec leaves open, proved over HTTP; and the default
 // personality, beside it, still making the reference's choice at a few of those points.
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeLeftovers } from '../../src/runner/cleanup.js';
-import { outstandingResources, recordResource } from '../../src/suite/ledger.js';
+import { outstandingResources, recordResource } from '../../src/run-state/created-resources.js';
 
 // A control interface that knows one workspace with endpoint we_live and token tok_live;
 // everything else is 404, and we_broken answers 500.
@@ -31,22 +31,22 @@ afterAll(async () => {
 
 describe('removeLeftovers', () => {
   it('removes what is there, takes an endpoint or token the target no longer knows as gone, and lists what failed', async () => {
-    const ledger = join(dir, 'ledger.jsonl');
-    recordResource(ledger, 'created', { kind: 'workspace', workspaceId: 'ws_1' });
-    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_live' });
-    recordResource(ledger, 'created', { kind: 'token', workspaceId: 'ws_1', tokenId: 'tok_live' });
+    const created = join(dir, 'created-resources.jsonl');
+    recordResource(created, 'created', { kind: 'workspace', workspaceId: 'ws_1' });
+    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_live' });
+    recordResource(created, 'created', { kind: 'token', workspaceId: 'ws_1', tokenId: 'tok_live' });
     // Gone with a workspace a check removed itself: 404 now.
-    recordResource(ledger, 'created', { kind: 'workspace', workspaceId: 'ws_gone' });
-    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_gone', endpointId: 'we_gone' });
-    recordResource(ledger, 'created', { kind: 'token', workspaceId: 'ws_gone', tokenId: 'tok_gone' });
-    recordResource(ledger, 'removed', { kind: 'workspace', workspaceId: 'ws_gone' });
-    recordResource(ledger, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' });
+    recordResource(created, 'created', { kind: 'workspace', workspaceId: 'ws_gone' });
+    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_gone', endpointId: 'we_gone' });
+    recordResource(created, 'created', { kind: 'token', workspaceId: 'ws_gone', tokenId: 'tok_gone' });
+    recordResource(created, 'removed', { kind: 'workspace', workspaceId: 'ws_gone' });
+    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' });
 
-    const outcome = await removeLeftovers(ledger, controlUrl, 'ctl_fake_token_for_tests');
+    const outcome = await removeLeftovers(created, controlUrl, 'ctl_fake_token_for_tests');
 
     expect(outcome.failed).toBe(1);
     expect(outcome.removed).toBe(5);
     expect(outcome.leftovers).toEqual([{ kind: 'endpoint', id: 'we_broken', workspace_id: 'ws_1', remove_with: 'DELETE /workspaces/ws_1/webhook-endpoints/we_broken' }]);
-    expect(outstandingResources(ledger)).toEqual([{ kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' }]);
+    expect(outstandingResources(created)).toEqual([{ kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' }]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Runs as documented in README "Control adapters" and "Reaching your service": a run
+ * Runs as documented in docs/remote.md, "Control adapters" and "Demand that the checks ran": a run
  * through the example static adapter (resources provisioned beforehand, here through the
  * reference's control interface as a person would in a dashboard), and a token-only run
  * that demands full coverage.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RUN_DEADLINE_MS, STOP_GRACE_MS } from '../../src/runner/deadline.js';
+import { RUN_DEADLINE_MS } from '../../src/runner/deadline.js';
+import { STOP_GRACE_MS } from '../../src/run-state/stop.js';
 import { LONGEST_BOUNDED_TIMEOUT_MS } from '../../src/suite/timing/budget.js';
 
 /** The run's start before the checks (the reference, the receiver, the suites' import) and a check's clean-up allowance. */

@@ -7,7 +7,7 @@ import { ControlClient } from '../../src/control/client.js';
 import { RunAbort } from '../../src/errors.js';
 import { probeReach } from '../../src/runner/reach.js';
 import type { RunContext } from '../../src/suite/run-context.js';
-import { createSelfSignedCertificate } from '../../src/tls/selfSigned.js';
+import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 
 // Port 9 (discard) has no listener on loopback: a public URL there is one the service cannot reach.
 const NOWHERE = '127.0.0.1:9';
@@ -29,7 +29,7 @@ describe('the reach probe', () => {
       embeddedReference: true,
       receiver: { port: 0, certPath: tls.certPath, keyPath: tls.keyPath },
       idp: { host: '127.0.0.1', port: 0 },
-      ledgerPath: join(dir, 'ledger.jsonl'),
+      createdResourcesPath: join(dir, 'created-resources.jsonl'),
       network: { insecureTls: true },
       seed: 1,
     };

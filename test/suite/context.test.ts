@@ -1,6 +1,6 @@
 /**
  * The check context's default endpoint names (src/suite/context.ts): unique in the process
- * by construction, however many a run makes (a random suffix collided in 1 run of 20).
+ * by construction, however many a run makes (a random suffix once collided in a stability run).
  */
 import { describe, expect, it } from 'vitest';
 import { nextEndpointName } from '../../src/suite/context.js';

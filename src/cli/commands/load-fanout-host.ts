@@ -29,7 +29,7 @@ export const loadFanoutHostCommand: Command = {
         throw new UsageError(`--for: ${(error as Error).message}`);
       }
     }
-    const { hostFanout } = await import('../../load/fanout-host.js');
+    const { hostFanout } = await import('../../load/distributed/fanout-host.js');
     await hostFanout({
       arrivalsPath: typeof values.arrivals === 'string' ? values.arrivals : 'fanout.arrivals.ndjson',
       secretPath: typeof values['secret-out'] === 'string' ? values['secret-out'] : 'svc-load-fanout.secret.yaml',

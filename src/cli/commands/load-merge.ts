@@ -14,7 +14,7 @@ export const loadMergeCommand: Command = {
   settings: () => loadSettingsHelp(),
   exitCodes: { 0: 'every threshold held on the merged samples', 1: 'a threshold failed', 2: 'the merge could not happen (no such file, unknown scenario, k6 missing)' },
   async run({ positionals, values }) {
-    const { runMerge, toMergeArgs } = await import('../../load/merge-run.js');
+    const { runMerge, toMergeArgs } = await import('../../load/distributed/merge-run.js');
     return runMerge(toMergeArgs(positionals, values));
   },
 };

@@ -18,7 +18,7 @@ export const loadSecretCommand: Command = {
   exitCodes: { 0: 'the manifest was written', 2: 'it could not be (settings missing, the control interface refused)' },
   async run({ values }) {
     const { loadSettings } = await import('../../config/settings.js');
-    const { writeRotationSecret } = await import('../../load/rotation-secret.js');
+    const { writeRotationSecret } = await import('../../load/distributed/rotation-secret.js');
     const settings = loadSettings();
     const missing = TARGET_SETTINGS.filter((name) => !settings[name as keyof typeof settings]);
     if (missing.length > 0) throw new RunAbort(`load secret needs ${missing.join(', ')} of the staging service the cluster will load`);

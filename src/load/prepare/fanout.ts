@@ -1,16 +1,17 @@
 /**
  * fanout: webhook endpoints on the capturing receiver (started once per run), a workspace
  * with faster retries, and a tally of what arrives there. Once k6 has ended, the calls the
- * runners placed are read from their samples and the figures judged (fanout-verdict.ts):
+ * runners placed are read from their samples and the figures judged (../fanout/verdict.ts):
  * runners never talk to the harness, so they split like any other scenario.
  */
 import { resolve } from 'node:path';
 import type { CapturingReceiver, ReceiverEndpoint } from '../../receiver/index.js';
-import { log, NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
-import { writeFanoutObservations } from '../fanout-verdict.js';
-import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout-watch.js';
-import { startReceiver, startReceiverPool } from '../receiver.js';
-import { ReceiverPool } from '../receiver-pool.js';
+import { NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
+import { log } from '../log.js';
+import { writeFanoutObservations } from '../fanout/verdict.js';
+import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout/watch.js';
+import { startReceiver, startReceiverPool } from '../fanout/start-receiver.js';
+import { ReceiverPool } from '../fanout/receiver-pool.js';
 import { prepareWorkspace } from './workspace.js';
 
 /** Time scale of the fan-out workspace (capped by the target's max_time_scale). */

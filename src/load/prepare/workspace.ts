@@ -1,6 +1,7 @@
 /** A workspace for one scenario through the control interface: its agent and fresh tokens, and how to remove them. */
 import { RunAbort } from '../../errors.js';
-import { log, type RunContext } from '../context.js';
+import type { RunContext } from '../context.js';
+import { log } from '../log.js';
 
 export interface PreparedWorkspace {
   ws: string;

@@ -9,11 +9,12 @@
  *   - TARGET_RECEIVER_COUNT_URL: GET <url>?id=<evt_id> answering {"processed_count": n}.
  */
 import { envelopeBody } from '../fixtures.js';
-import type { CheckFn, ReceiverCheck } from '../context.js';
+import type { ReceiverCheck } from '../context.js';
 import { acknowledged, describeAnswer, type Exchange } from '../sender.js';
 import { sleep } from '../../clock/wait.js';
+import { check, receiverSuite } from '../registry.js';
 
-export const COUNT_HEADER = 'x-receiver-processed-count';
+const COUNT_HEADER = 'x-receiver-processed-count';
 /** A receiver may process asynchronously: the count URL is polled this long for the first count. */
 const COUNT_SETTLE_MS = 3_000;
 
@@ -43,39 +44,6 @@ async function sendReplays(t: ReceiverCheck): Promise<ReplayRun> {
   return { id, original, replays: [sameBytes, reformatted] };
 }
 
-export const replayAcknowledged: CheckFn = async (t) => {
-  const run = await replayRun(t);
-  const answers = [run.original, ...run.replays].map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ');
-  const refused = run.replays.filter((e) => !acknowledged(e));
-  if (refused.length > 0) t.fail(`${run.id}: ${answers}`);
-  t.detail(`${run.id}: ${answers}`);
-};
-
-export const replayProcessedOnce: CheckFn = async (t) => {
-  const run = await replayRun(t);
-  if (!acknowledged(run.original)) t.skip(`the original delivery of ${run.id} was not acknowledged (${describeAnswer(run.original)})`);
-  const counted = await readCount(t, run);
-  if (counted === undefined) {
-    return t.skip(`the receiver offers no count (no TARGET_RECEIVER_COUNT_URL, no ${COUNT_HEADER} header): what was seen is in RCV-REPLAY-OBSERVED`);
-  }
-  const { count, source } = counted;
-  t.measureAll({ processed_count: count, source });
-  if (count !== 1) t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`);
-  t.detail(`${run.id} processed once after the original and 2 replays (${source})`);
-};
-
-export const replayObserved: CheckFn = async (t) => {
-  const run = await replayRun(t);
-  const all = [run.original, ...run.replays];
-  const headerCounts = all.map((e) => e.headers[COUNT_HEADER] ?? '-');
-  const statuses = all.map((e) => describeAnswer(e));
-  const times = all.map((e) => Math.round(e.durationMs));
-  const detail = `${run.id}: answers ${statuses.join(', ')}; times ${times.join(', ')} ms; ${COUNT_HEADER}: ${headerCounts.join(', ')}` +
-    (t.sender.hasCountUrl || all.some((e) => e.headers[COUNT_HEADER] !== undefined) ? '' : '; no count offered, so processing once cannot be seen from outside');
-  t.measureAll({ statuses, times_ms: times, count_header: headerCounts });
-  t.detail(detail);
-};
-
 async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: number; source: string } | undefined> {
   if (t.sender.hasCountUrl) {
     const started = Date.now();
@@ -95,3 +63,38 @@ async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: num
   if (!/^\d+$/.test(value)) t.skip(`${COUNT_HEADER} is not a whole number: ${JSON.stringify(value.slice(0, 40))}`);
   return { count: Number(value), source: `${COUNT_HEADER} on the answer to the ${last.label}` };
 }
+
+receiverSuite('receiver-replay', () => {
+  check('RCV-REPLAY-ACKNOWLEDGED', async (t) => {
+    const run = await replayRun(t);
+    const answers = [run.original, ...run.replays].map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ');
+    const refused = run.replays.filter((e) => !acknowledged(e));
+    if (refused.length > 0) t.fail(`${run.id}: ${answers}`);
+    t.detail(`${run.id}: ${answers}`);
+  });
+
+  check('RCV-REPLAY-PROCESSED-ONCE', async (t) => {
+    const run = await replayRun(t);
+    if (!acknowledged(run.original)) t.skip(`the original delivery of ${run.id} was not acknowledged (${describeAnswer(run.original)})`);
+    const counted = await readCount(t, run);
+    if (counted === undefined) {
+      return t.skip(`the receiver offers no count (no TARGET_RECEIVER_COUNT_URL, no ${COUNT_HEADER} header): what was seen is in RCV-REPLAY-OBSERVED`);
+    }
+    const { count, source } = counted;
+    t.measureAll({ processed_count: count, source });
+    if (count !== 1) t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`);
+    t.detail(`${run.id} processed once after the original and 2 replays (${source})`);
+  });
+
+  check('RCV-REPLAY-OBSERVED', async (t) => {
+    const run = await replayRun(t);
+    const all = [run.original, ...run.replays];
+    const headerCounts = all.map((e) => e.headers[COUNT_HEADER] ?? '-');
+    const statuses = all.map((e) => describeAnswer(e));
+    const times = all.map((e) => Math.round(e.durationMs));
+    const detail = `${run.id}: answers ${statuses.join(', ')}; times ${times.join(', ')} ms; ${COUNT_HEADER}: ${headerCounts.join(', ')}` +
+      (t.sender.hasCountUrl || all.some((e) => e.headers[COUNT_HEADER] !== undefined) ? '' : '; no count offered, so processing once cannot be seen from outside');
+    t.measureAll({ statuses, times_ms: times, count_header: headerCounts });
+    t.detail(detail);
+  });
+});

@@ -11,6 +11,7 @@ import { envelopeBody } from '../fixtures.js';
 import { expectRejected, requireBaseline, type CheckFn, type ReceiverCheck } from '../context.js';
 import { acknowledged, describeAnswer, unixSeconds, type Exchange } from '../sender.js';
 import { sleep } from '../../clock/wait.js';
+import { check, receiverSuite } from '../registry.js';
 
 const TOLERANCE_S = 300;
 /**
@@ -22,22 +23,6 @@ const ARRIVAL_ALLOWANCE_S = { min: 0.1, max: 1 };
 const MAX_TRIES = 3;
 /** Probes sent to narrow the clock offset, each timed to land on a second boundary. */
 const REFINE_ROUNDS = 5;
-
-export const clockOffset: CheckFn = async (t) => {
-  await refineOffset(t);
-  const est = t.sender.clock.estimate();
-  const ms = (s: number) => Math.round(s * 1000);
-  t.measureAll({ offset_ms: ms(est.offset), offset_lo_ms: ms(est.lo), offset_hi_ms: ms(est.hi), date_headers: est.samples, basis: est.basis });
-  if (est.basis === 'assumed') {
-    t.detail(`no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`);
-    return;
-  }
-  const side = est.offset >= 0 ? 'ahead of' : 'behind';
-  let detail = `receiver clock ${Math.abs(est.offset).toFixed(3)} s ${side} the harness (between ${est.lo.toFixed(3)} and ${est.hi.toFixed(3)} s, from ${est.samples} Date headers)`;
-  if (est.basis === 'inconsistent-date-headers') detail += '; the Date headers disagree (several servers with different clocks?), so the median is used with ±1 s';
-  if (Math.abs(est.offset) > 5) detail += `; a ${Math.round(Math.abs(est.offset))} s difference eats into the 300 s window: check NTP on both sides`;
-  t.detail(detail);
-};
 
 /** Sends up to REFINE_ROUNDS unsigned probes (rejected deliveries), each aimed at the receiver's next second boundary. */
 async function refineOffset(t: ReceiverCheck): Promise<void> {
@@ -103,35 +88,56 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
   };
 }
 
-export const rejectTimestampPast301 = timestampCheck('behind', 301, 'reject');
-export const rejectTimestampFuture301 = timestampCheck('ahead', 301, 'reject');
-export const acceptTimestampPast299 = timestampCheck('behind', 299, 'accept');
-export const acceptTimestampFuture299 = timestampCheck('ahead', 299, 'accept');
-
-export const rejectTimestampMissing: CheckFn = (t) =>
-  expectRejected(t, [
-    { purpose: 'invalid', label: 'no header', body: envelopeBody().body, timestamp: null },
-    { purpose: 'invalid', label: 'empty header', body: envelopeBody().body, timestamp: '' },
-  ]);
-
-export const rejectTimestampNonNumeric: CheckFn = (t) =>
-  expectRejected(t, [
-    { purpose: 'invalid', label: '"abc"', body: envelopeBody().body, timestamp: 'abc' },
-    { purpose: 'invalid', label: '"now"', body: envelopeBody().body, timestamp: 'now' },
-  ]);
-
-// These carry the current time in a form other than Unix seconds: a lenient parser
-// (parseInt, Date.parse) still reads a fresh time from them, so accepting them defeats no
-// replay protection; the spec's form is Unix seconds, hence `should`.
-export const rejectTimestampLenient: CheckFn = (t) =>
-  expectRejected(t, [
-    { purpose: 'invalid', label: 'ISO 8601 date of now', body: envelopeBody().body, timestamp: (nowMs) => new Date(nowMs).toISOString() },
-    { purpose: 'invalid', label: 'now followed by "abc"', body: envelopeBody().body, timestamp: (nowMs) => `${unixSeconds(nowMs)}abc` },
-  ]);
-
-export const rejectTimestampMilliseconds: CheckFn = (t) =>
-  expectRejected(t, [{ purpose: 'invalid', label: 'now in Unix milliseconds', body: envelopeBody().body, timestamp: (nowMs) => String(nowMs) }]);
-
 function round1(value: number): number {
   return Math.round(value * 10) / 10;
 }
+
+receiverSuite('receiver-timestamp', () => {
+  check('RCV-CLOCK-OFFSET', async (t) => {
+    await refineOffset(t);
+    const est = t.sender.clock.estimate();
+    const ms = (s: number) => Math.round(s * 1000);
+    t.measureAll({ offset_ms: ms(est.offset), offset_lo_ms: ms(est.lo), offset_hi_ms: ms(est.hi), date_headers: est.samples, basis: est.basis });
+    if (est.basis === 'assumed') {
+      t.detail(`no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`);
+      return;
+    }
+    const side = est.offset >= 0 ? 'ahead of' : 'behind';
+    let detail = `receiver clock ${Math.abs(est.offset).toFixed(3)} s ${side} the harness (between ${est.lo.toFixed(3)} and ${est.hi.toFixed(3)} s, from ${est.samples} Date headers)`;
+    if (est.basis === 'inconsistent-date-headers') detail += '; the Date headers disagree (several servers with different clocks?), so the median is used with ±1 s';
+    if (Math.abs(est.offset) > 5) detail += `; a ${Math.round(Math.abs(est.offset))} s difference eats into the 300 s window: check NTP on both sides`;
+    t.detail(detail);
+  });
+
+  check('RCV-REJECT-TIMESTAMP-PAST-301', timestampCheck('behind', 301, 'reject'));
+
+  check('RCV-REJECT-TIMESTAMP-FUTURE-301', timestampCheck('ahead', 301, 'reject'));
+
+  check('RCV-ACCEPT-TIMESTAMP-PAST-299', timestampCheck('behind', 299, 'accept'));
+
+  check('RCV-ACCEPT-TIMESTAMP-FUTURE-299', timestampCheck('ahead', 299, 'accept'));
+
+  check('RCV-REJECT-TIMESTAMP-MISSING', (t) =>
+    expectRejected(t, [
+      { purpose: 'invalid', label: 'no header', body: envelopeBody().body, timestamp: null },
+      { purpose: 'invalid', label: 'empty header', body: envelopeBody().body, timestamp: '' },
+    ]));
+
+  check('RCV-REJECT-TIMESTAMP-NON-NUMERIC', (t) =>
+    expectRejected(t, [
+      { purpose: 'invalid', label: '"abc"', body: envelopeBody().body, timestamp: 'abc' },
+      { purpose: 'invalid', label: '"now"', body: envelopeBody().body, timestamp: 'now' },
+    ]));
+
+  // These carry the current time in a form other than Unix seconds: a lenient parser
+  // (parseInt, Date.parse) still reads a fresh time from them, so accepting them defeats no
+  // replay protection; the spec's form is Unix seconds, hence `should`.
+  check('RCV-REJECT-TIMESTAMP-LENIENT', (t) =>
+    expectRejected(t, [
+      { purpose: 'invalid', label: 'ISO 8601 date of now', body: envelopeBody().body, timestamp: (nowMs) => new Date(nowMs).toISOString() },
+      { purpose: 'invalid', label: 'now followed by "abc"', body: envelopeBody().body, timestamp: (nowMs) => `${unixSeconds(nowMs)}abc` },
+    ]));
+
+  check('RCV-REJECT-TIMESTAMP-MILLISECONDS', (t) =>
+    expectRejected(t, [{ purpose: 'invalid', label: 'now in Unix milliseconds', body: envelopeBody().body, timestamp: (nowMs) => String(nowMs) }]));
+});
