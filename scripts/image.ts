@@ -4,17 +4,20 @@
  * libraries `ldd` lists for it. Prints the image's name as its last line.
  * - reference (default): the reference implementation bundled into one file with esbuild
  *   (Containerfile);
- * - harness: the harness itself, `svc-harness` as entry point, with its production
- *   dependencies (`npm ci --omit=dev` from the npm cache) and openssl (Containerfile.harness).
+ * - harness: the harness as published (the tarball of scripts/pack-harness.ts), `svc-harness`
+ *   as entry point, with its production dependencies (`npm ci --omit=dev` from the npm cache,
+ *   as its npm-shrinkwrap.json pins them) and openssl (Containerfile.harness).
  *
  * Environment: IMAGE_NAME (default localhost/svc-<kind>:<harness version>),
  * IMAGE_BUILDER (podman | docker; default podman when on PATH, else docker).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleReference } from '../reference/dev/bundle.js';
+import { packHarness } from './pack-harness.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -23,8 +26,6 @@ export type ImageKind = 'reference' | 'harness';
 export const DEFAULT_IMAGES: Record<ImageKind, string> = { reference: `localhost/svc-reference:${VERSION}`, harness: `localhost/svc-harness:${VERSION}` };
 export const DEFAULT_IMAGE = DEFAULT_IMAGES.reference;
 const contextDir = (kind: ImageKind): string => join(ROOT, '.tools', 'image', kind);
-/** What the harness needs at run time, besides its production dependencies. */
-const HARNESS_FILES = ['bin', 'src', 'suites', 'reference', 'fixtures', 'schemas', 'scripts', 'load', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** The shared libraries (and the loader) a binary needs, as absolute paths, from `ldd`. */
 export function sharedLibraries(binary: string): string[] {
@@ -72,7 +73,7 @@ async function prepareReferenceContext(context: string): Promise<void> {
 async function prepareHarnessContext(context: string): Promise<void> {
   const rootfs = join(context, 'rootfs');
   const app = join(rootfs, 'app');
-  for (const file of HARNESS_FILES) cpSync(join(ROOT, file), join(app, file), { recursive: true });
+  unpackHarness(app);
   // Exactly the locked production dependencies; the npm cache of this machine serves them.
   const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, stdio: ['ignore', 2, 2] });
   if (install.status !== 0) throw new Error(`npm ci --omit=dev for the harness image failed with exit code ${install.status ?? install.error?.message}`);
@@ -89,6 +90,18 @@ async function prepareHarnessContext(context: string): Promise<void> {
   chmodSync(join(rootfs, 'work'), 0o1777);
   chmodSync(join(rootfs, 'work', 'reports'), 0o1777);
   copyFileSync(join(ROOT, 'Containerfile.harness'), join(context, 'Containerfile'));
+}
+
+/** The published package's files, as `npm install` would unpack them, in `app`. */
+function unpackHarness(app: string): void {
+  const packDir = mkdtempSync(join(tmpdir(), 'svc-harness-image-'));
+  try {
+    const { tarball } = packHarness(packDir);
+    mkdirSync(app, { recursive: true });
+    execFileSync('tar', ['-xzf', tarball, '-C', app, '--strip-components=1', '--no-same-owner']);
+  } finally {
+    rmSync(packDir, { recursive: true, force: true });
+  }
 }
 
 function nativeAddons(dir: string): string[] {
