@@ -21,16 +21,15 @@ const YOUNG_MASK = YOUNG_DELIVERIES - 1;
  * (method, path, query, headers) and body as bytes in a few large buffers, its numbers and
  * verdicts in typed columns. A receiver keeping 10,000 deliveries as objects made the garbage
  * collector copy and mark about fifteen small objects per delivery, which cost it more CPU
- * than verifying the delivery (61 µs a delivery against 47 µs keeping 100, in the receiver
- * bench); kept as bytes and numbers, they cost it almost nothing.
+ * than verifying the delivery (the receiver bench shows it); kept as bytes and numbers, they
+ * cost it almost nothing.
  *
  * The newest YOUNG_DELIVERIES are also kept as the objects the receiver answered through;
  * they die young, before the collector has to move most of them. Once a log has had more
  * deliveries than that, it writes each down as soon as it and every one before it are
- * answered, while its memory is still in the CPU's caches rather than 128 deliveries later,
- * as it leaves #young: in the receiver bench, at once against the later write, that read
- * 0.965 and 0.956 of the CPU a delivery. One still pending, or behind one that is, is written
- * down as it leaves #young. So the newest bodies may be held twice, as objects and as bytes:
+ * answered, while its memory is still in the CPU's caches, rather than 128 deliveries later
+ * as it leaves #young (the receiver bench found that cheaper). One still pending, or behind
+ * one that is, is written down as it leaves #young. So the newest bodies may be held twice, as objects and as bytes:
  * at most YOUNG_DELIVERIES of them.
  *
  * A delivery written down becomes an object again when it is read (`list()`), once: from then

@@ -26,7 +26,7 @@ export const CLOSE_LIMIT_MS = 10_000;
  * The same after a stop, when the worker creates nothing more (the stop marker) and its
  * creations have settled: the clean-up need not wait for the runner. A worker that a signal
  * to the whole process group ended can keep vitest's close waiting for its answer until
- * CLOSE_LIMIT_MS, which a CI run measured as an interrupt taking 10.3 s.
+ * CLOSE_LIMIT_MS, which would make an interrupt slow to answer.
  */
 export const STOPPED_CLOSE_LIMIT_MS = 2_000;
 

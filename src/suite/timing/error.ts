@@ -16,9 +16,10 @@ export const SCHEDULE_JITTER = 0.05;
 export const MIN_TIMING_ERROR_MS = 10;
 /**
  * The shortest delay whose timing a run judges. The service's own timers are late by however
- * long its machine keeps it from running, which this process cannot measure: on 2 cores busy
- * with a whole run and an image build, the reference's retries came up to 188 ms late while
- * this process stalled 35 ms. At 5 s, the 5% jitter alone (250 ms) is above that.
+ * long its machine keeps it from running, which this process cannot measure: on a small
+ * machine busy with a whole run and an image build, the reference's retries came late by
+ * several times what this process stalled. From 5 s, the spec's 5% jitter alone (250 ms)
+ * is above that.
  */
 export const TIMED_DELAY_MS = 5_000;
 /** Round trips an attempt needs before the receiver sees it (connect, TLS, request) beyond one. */
