@@ -4,9 +4,9 @@
  * it), and run from there.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packHarness, type PackedHarness } from '../../scripts/pack-harness.js';
 import { ROOT, withoutSettings } from '../support/child.js';
@@ -36,6 +36,8 @@ let packed: PackedHarness;
 let prefix: string;
 let installFolder: string;
 let snapshotBefore: string;
+/** A folder holding this Node as `node`, which the other user can reach (the clone may be in a folder only its owner can enter). */
+let nodeDir: string;
 
 function run(command: string, args: string[], options: SpawnSyncOptions & { timeout: number }) {
   const result = spawnSync(command, args, { encoding: 'utf8', ...options });
@@ -58,7 +60,6 @@ function snapshot(folder: string): string {
 /** `svc-harness <args>` from the install, as the other user, in a working folder of that user's. */
 function installedHarness(args: string[], env: Record<string, string> = {}, options: { asOwner?: boolean } = {}) {
   const work = mkdtempSync(join(scratch, 'work-'));
-  const nodeDir = dirname(process.execPath);
   const base = { ...withoutSettings(), PATH: `${join(prefix, 'bin')}:${nodeDir}:/usr/bin:/bin`, HOME: RUN_AS && !options.asOwner ? '/nonexistent' : work, ...env };
   if (RUN_AS && !options.asOwner) {
     chownSync(work, uidOf(RUN_AS), -1);
@@ -78,6 +79,10 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'svc-harness-package-'));
   // Another user must reach what is installed here, and nothing more.
   chmodSync(scratch, 0o755);
+  nodeDir = join(scratch, 'node');
+  mkdirSync(nodeDir, { mode: 0o755 });
+  copyFileSync(process.execPath, join(nodeDir, 'node'));
+  chmodSync(join(nodeDir, 'node'), 0o755);
   packed = packHarness(scratch);
   tarball = packed.tarball;
 
