@@ -46,10 +46,11 @@ describe('the receiver bench servers', () => {
     const { withMinimal, againstTwin } = await pairAtOnceWithMinimal(servers, 1, 1, 10);
     expect([...withMinimal.keys()].sort()).toEqual([...AT_ONCE_WITH_MINIMAL].sort());
     for (const [kind, rounds] of withMinimal) expect([kind, rounds.length, rounds.every((ratio) => Number.isFinite(ratio) && ratio > 0)]).toEqual([kind, 1, true]);
-    // Identical servers, one round at once: wide bounds, since a single round is noisy.
+    // Identical servers, one round at once: a bound on the pairing (each ratio is of the
+    // processes it names), not on speed, which a test on a shared machine cannot hold.
     const twin = withMinimal.get('minimalTwin')![0]!;
-    expect(twin).toBeGreaterThan(0.5);
-    expect(twin).toBeLessThan(2);
+    expect(twin).toBeGreaterThan(0.1);
+    expect(twin).toBeLessThan(10);
     expect([...againstTwin.keys()].sort()).toEqual(AT_ONCE_WITH_MINIMAL.filter((kind) => kind !== 'minimalTwin').sort());
     for (const [kind, rounds] of againstTwin) expect(rounds).toEqual([withMinimal.get(kind)![0]! / twin]);
   }, 30_000);
