@@ -4,8 +4,14 @@
  * may be reworded. `exitCode` is what a command exits with when the error ends it.
  */
 
-/** Exit codes of every command (../shared/contracts/runner.md, "Command"). */
-export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, interrupted: 130 } as const;
+/**
+ * Exit codes of every command (../shared/contracts/runner.md, "Command"). `mustFailed` is a
+ * must-level check of certify failing, or a load run failing otherwise than on a threshold
+ * (a scenario that could not complete, a figure regressed past the baseline);
+ * `thresholdsFailed` is k6's own code for a failed threshold, which `load` and `load merge`
+ * keep so that scripts and CI recipes written for k6 read them alike.
+ */
+export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, thresholdsFailed: 99, interrupted: 130 } as const;
 
 export abstract class HarnessError extends Error {
   abstract readonly code: string;
@@ -141,4 +147,10 @@ export class ControlUnsupported extends HarnessError {
 export class BudgetExhausted extends HarnessError {
   override name = 'BudgetExhausted';
   readonly code = 'ERR_BUDGET_EXHAUSTED';
+}
+
+/** A metrics store (Prometheus remote write) that refused a write or gave no answer in time. */
+export class StoreError extends HarnessError {
+  override name = 'StoreError';
+  readonly code = 'ERR_STORE';
 }

@@ -12,6 +12,7 @@ import {
   RunAbort,
   SamplesError,
   SettingsError,
+  StoreError,
   UsageError,
 } from '../src/errors.js';
 
@@ -31,6 +32,7 @@ describe('harness errors', () => {
     [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
     [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
     [new SamplesError('a.ndjson:2 is not a line of k6\'s JSON output'), 'SamplesError', 'ERR_SAMPLES'],
+    [new StoreError('http://127.0.0.1:9090/api/v1/write answered 400'), 'StoreError', 'ERR_STORE'],
   ])('%s has the name %s and the stable code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toBeInstanceOf(Error);

@@ -3,8 +3,9 @@ import type { Threshold } from 'k6/options';
 import { CALL_ID_CHECK } from './calls.ts';
 import { abortOnFail, num } from './env.ts';
 import { ENDPOINT } from './target.ts';
+import { TREND_STATS as STATS } from './trend-stats.ts';
 
-export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+export const TREND_STATS = [...STATS];
 
 /** `metric{endpoint:value}`: a threshold on one endpoint's requests only. */
 export function onEndpoint(metric: string, endpoint: string, extra: Record<string, string> = {}): string {

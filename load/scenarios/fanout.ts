@@ -3,8 +3,8 @@
  * calls placed at a fixed rate (LOAD_RATE, default 5/s, for LOAD_DURATION, default 10s).
  * Every call's lifecycle events (queued, started, completed) must reach every endpoint.
  *
- * The runners only place calls: each placed call is a sample of fanout_calls_placed tagged
- * with its id and placement time. What arrived is the receivers' side, which svc-harness
+ * The runners only place calls: each placed call is a sample of fanout_calls_placed with its
+ * id and placement time as metadata (not tags: a metrics store would make each call a series). What arrived is the receivers' side, which svc-harness
  * tallies while k6 runs and judges once every runner has ended (src/load/fanout/verdict.ts,
  * after a drain of LOAD_DRAIN_S for late deliveries): its figures go beside the runners'
  * samples and the thresholds below are judged on both together. So a runner never talks to
@@ -14,11 +14,12 @@
  * expected deliveries at most LOAD_FANOUT_MAX_LOSS (default 0), and delivery latency within
  * the fan-out budget (see FANOUT_BUDGET below).
  */
+import exec from 'k6/execution';
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { CALL_ID_CHECK, placeCall } from '../lib/calls.ts';
 import { env, loadDuration, num, seconds } from '../lib/env.ts';
-import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, type FanoutReceiverMetric } from '../lib/fanout-metrics.ts';
+import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, PLACED_AT_MS, PLACED_CALL_ID, type FanoutReceiverMetric } from '../lib/fanout-metrics.ts';
 import { arrivalVus } from '../lib/executors.ts';
 import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
@@ -41,7 +42,11 @@ const LIFECYCLE_MS = 2000;
 /** Lost deliveries allowed, as a fraction of the expected ones (calls × endpoints × 3 events). */
 const MAX_LOSS = num('LOAD_FANOUT_MAX_LOSS', 0);
 
-/** One sample per placed call, tagged call_id and placed_at_ms: the verdict reads them (src/load/fanout/verdict.ts). */
+/**
+ * One sample per placed call, with call_id and placed_at_ms as its metadata: the verdict reads
+ * them (src/load/fanout/verdict.ts). Metadata, not tags: k6's outputs to metrics stores make a
+ * series of every tag set, and one series per call would swamp the store.
+ */
 const placedCalls = new Counter(FANOUT_PLACED_METRIC);
 
 /** The receivers' figures, declared so that k6 takes thresholds on them; no runner adds to them. */
@@ -91,7 +96,12 @@ export default function (data: CallsSetup): void {
   const placedAtMs = Date.now();
   const placed = placeCall(callsToken(), data.agentId, { metadata: { load_run: RUN_ID, placed_at_ms: placedAtMs } });
   if (placed.callId === undefined) return;
-  placedCalls.add(1, { call_id: placed.callId, placed_at_ms: String(placedAtMs) });
+  const metadata = exec.vu.metrics.metadata;
+  metadata[PLACED_CALL_ID] = placed.callId;
+  metadata[PLACED_AT_MS] = String(placedAtMs);
+  placedCalls.add(1);
+  delete metadata[PLACED_CALL_ID];
+  delete metadata[PLACED_AT_MS];
 }
 
 export const handleSummary = summaryHandler('fanout', { judgedAfterRun: Object.keys(FANOUT_RECEIVER_METRICS) });

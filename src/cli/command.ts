@@ -20,6 +20,8 @@ export interface OptionSpec {
 export interface ParsedArgs {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
+  /** The words after `--`, for a command that hands them to another program (Command.passThrough). */
+  passThrough?: string[];
 }
 
 export interface Command {
@@ -32,6 +34,8 @@ export interface Command {
   /** Positional arguments, as shown in usage: '[scenario ...]'. */
   positionals?: { usage: string; description: string; min?: number; max?: number };
   options?: Record<string, OptionSpec>;
+  /** Words after `--` go, unparsed, to another program (load: k6); shown in usage. */
+  passThrough?: { usage: string };
   /** Environment settings the command reads (environment first, then .env). */
   settings?: () => SettingHelp[];
   exitCodes: Record<number, string>;
@@ -58,10 +62,12 @@ const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', description: 'pri
 
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs & { help: boolean } {
   const specs = { ...command.options, help: HELP_OPTION };
+  const separator = command.passThrough ? argv.indexOf('--') : -1;
+  const own = separator === -1 ? argv : argv.slice(0, separator);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: own,
       allowPositionals: command.positionals !== undefined,
       strict: true,
       options: Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }])),
@@ -78,12 +84,12 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs &
       throw new UsageError(`expected ${command.positionals.usage}, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
     }
   }
-  return { values, positionals, help: help === true };
+  return { values, positionals, help: help === true, ...(command.passThrough ? { passThrough: separator === -1 ? [] : argv.slice(separator + 1) } : {}) };
 }
 
 export function usageLine(command: Command): string {
   const options = Object.entries(command.options ?? {}).map(([name, spec]) => `[--${name}${spec.value ? ` ${spec.value}` : ''}]`);
-  return [PROGRAM, ...command.words, ...options, ...(command.positionals ? [command.positionals.usage] : [])].join(' ');
+  return [PROGRAM, ...command.words, ...options, ...(command.positionals ? [command.positionals.usage] : []), ...(command.passThrough ? [command.passThrough.usage] : [])].join(' ');
 }
 
 export function renderHelp(command: Command): string {

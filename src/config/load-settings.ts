@@ -25,6 +25,18 @@ const duration = (name: string) =>
     }
   });
 
+/** An http(s) URL, kept as written. */
+const httpUrl = (name: string) =>
+  z.string().superRefine((text, ctx) => {
+    let protocol = '';
+    try {
+      protocol = new URL(text).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `${name} must be an http or https URL (e.g. http://prometheus:9090/api/v1/write)` });
+  });
+
 const FIELDS = z.object({
   LOAD_RATE: integer('LOAD_RATE', 1, 100_000).optional().describe('arrivals per second (calls; per token in rotation); default per scenario'),
   LOAD_DURATION: duration('LOAD_DURATION').optional().describe('measured phase as a k6 duration (20s, 1m30s); default per scenario'),
@@ -48,6 +60,9 @@ const FIELDS = z.object({
   LOAD_REPORT_DIR: z.string().min(1).default('reports/load').describe('where reports go (or --report-dir)'),
   LOAD_K6_BINARY: z.string().min(1).optional().describe('use this k6 v2 binary; default k6 on PATH, else .tools/k6 (built from its Go module)'),
   LOAD_ALLOW_PRODUCTION: flag('LOAD_ALLOW_PRODUCTION').default(false).describe('same as --allow-production'),
+  LOAD_PROMETHEUS_RW_URL: httpUrl('LOAD_PROMETHEUS_RW_URL')
+    .optional()
+    .describe("same as --prometheus-rw: Prometheus remote-write URL for k6's samples and each scenario's verdict and figures"),
 });
 
 export type LoadSettings = z.output<typeof FIELDS>;

@@ -5,9 +5,12 @@
  * as certify (SVC_*, RECEIVER_*; unset SVC_BASE_URL starts the reference on loopback),
  * prepares each scenario through the control interface (prepare/: workspace, tokens, webhook
  * endpoints on a capturing receiver), runs k6 once per scenario and writes reports/load/:
- * <scenario>.summary.json (k6's summary), summary.json and report.html.
- * Exit 0 when every threshold held and no figure regressed past the baseline, 1 when not,
- * 2 when the run could not happen (settings, k6 missing, target unreachable, refusal).
+ * <scenario>.summary.json (k6's summary), summary.json, report.html and load-junit.xml.
+ * The k6 options after `--` go to every k6 process (k6/options.ts); with a metrics store
+ * (store/), k6 writes its samples there and the harness each scenario's verdict and figures.
+ * Exit 0 when every threshold held and no figure regressed past the baseline, 99 (k6's code)
+ * when a threshold failed, 1 when the run failed otherwise, 2 when it could not happen
+ * (settings, k6 missing, target unreachable, refusal).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -28,10 +31,25 @@ import { k6Env, type FoundK6 } from './k6/binary.js';
 import { k6Binary } from './k6/build.js';
 import { k6TimeLimitMs, runK6, stopK6 } from './k6/run.js';
 import { planOf } from './prepare/index.js';
-import { logVerdicts, writeLoadReport } from './report/write.js';
+import { loadExitCode, logVerdicts, writeLoadReport } from './report/write.js';
 import { runSegments } from './distributed/segments.js';
+import { extraPercentiles, k6RunArgs, type K6Options } from './k6/options.js';
+import { chooseStore, publish, type MetricsStore } from './store/store.js';
+import { scenarioSeries } from './store/series.js';
 
-async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, args: LoadArgs): Promise<ScenarioDigest> {
+/** How every k6 process of a run is started: the user's options, the store, the terminal. */
+interface K6Launch {
+  options: K6Options;
+  store?: MetricsStore;
+  tty: boolean;
+}
+
+interface ScenarioOutcome {
+  digest: ScenarioDigest;
+  summary?: K6Summary;
+}
+
+async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, args: LoadArgs, launch: K6Launch): Promise<ScenarioOutcome> {
   const { smoke, instances } = args;
   log(`\n== ${scenario}`);
   const plan = planOf(scenario);
@@ -40,12 +58,14 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
     prepared = await plan.prepare(ctx, scenario);
   } catch (error) {
     log(`  preparation failed: ${(error as Error).message}`);
-    return failedDigest(scenario, `preparation failed: ${mask((error as Error).message)}`);
+    return { digest: failedDigest(scenario, `preparation failed: ${mask((error as Error).message)}`) };
   }
   if (prepared.skip) {
     log(`  skipped: ${prepared.skip}`);
-    return skippedDigest(scenario, prepared.skip);
+    return { digest: skippedDigest(scenario, prepared.skip) };
   }
+  const runArgs = (extra: readonly string[]): string[] =>
+    k6RunArgs({ k6Options: launch.options, runId: ctx.runId, scenario, tty: launch.tty, extra: [...extra, ...(launch.store?.k6.args ?? [])] });
   Object.values(prepared.env).forEach((value) => registerSecret(value.startsWith('svc_') || value.startsWith('ctl_') ? value : undefined));
   const summaryPath = resolve(reportDir, `${scenario}.summary.json`);
   const dashboardFile = `${scenario}.dashboard.html`;
@@ -64,6 +84,7 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
     K6_WEB_DASHBOARD_EXPORT: resolve(reportDir, dashboardFile),
     LOAD_RUN_ID: ctx.runId,
     ...(ctx.target.environment ? { LOAD_ENVIRONMENT: ctx.target.environment } : {}),
+    ...launch.store?.k6.env,
   };
   try {
     const started = Date.now();
@@ -83,6 +104,8 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
         reportDir,
         envOf: segmentEnv,
         timeLimitMs: k6TimeLimitMs(env),
+        runArgs,
+        percentiles: extraPercentiles(launch.options.trendStats),
         ...(observe ? { observe: (samples: readonly string[]) => observe({ samples, env, reportDir, scenario }) } : {}),
       });
       writeFileSync(summaryPath, JSON.stringify(maskDeep(run.summary), null, 2));
@@ -90,28 +113,30 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
       const digest = { ...digestSummary(run.summary, run.exitCode, scenario), ...(instances > 1 ? { segments: instances } : {}), ...dashboard };
       const how = instances > 1 ? `${instances} segments merged` : "the runner's and the receivers' samples merged";
       log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${how}, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-      return digest;
+      return { digest, summary: maskDeep(run.summary) };
     }
-    const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env));
-    if (!existsSync(summaryPath)) return failedDigest(scenario, `k6 exited ${code} without a summary`, code);
+    const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env), runArgs([]));
+    if (!existsSync(summaryPath)) return { digest: failedDigest(scenario, `k6 exited ${code} without a summary`, code) };
     const summary = maskDeep(JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary);
     writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
     const digest = { ...digestSummary(summary, code, scenario), ...(existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {}) };
     log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    return digest;
+    return { digest, summary };
   } catch (error) {
     log(`  ${scenario}: ${mask((error as Error).message)}`);
-    return failedDigest(scenario, mask((error as Error).message));
+    return { digest: failedDigest(scenario, mask((error as Error).message)) };
   } finally {
     await prepared.cleanup().catch((error: Error) => log(`  clean-up: ${error.message}`));
   }
 }
 
-/** `svc-harness load`: returns the exit code; throws RunAbort, SettingsError or K6NotFound when the run cannot happen. */
+/** `svc-harness load`: returns the exit code; throws RunAbort, SettingsError, UsageError or K6NotFound when the run cannot happen. */
 export async function runLoad(parsed: CommandLine): Promise<number> {
   const args = toLoadArgs(parsed, scenarioNames());
   const settings = loadSettings();
   const given = parseLoadSettings(readSettingSources());
+  const store = chooseStore({ ...(args.prometheusRw !== undefined ? { flag: args.prometheusRw } : {}), ...(given.LOAD_PROMETHEUS_RW_URL !== undefined ? { setting: given.LOAD_PROMETHEUS_RW_URL } : {}), k6Options: args.k6Options });
+  const launch: K6Launch = { options: args.k6Options, ...(store ? { store } : {}), tty: process.stdout.isTTY === true };
   registerSecret(given.LOAD_TOKEN);
   registerSecret(settings.SVC_TOKEN);
   const allowProduction = args.allowProduction || given.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION;
@@ -140,6 +165,7 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const target = await resolveTarget(settings, allowProduction, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
   log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
   const ctx = newRunContext(target, settings, load);
+  log(`run ${ctx.runId}${store ? `: k6's samples and each scenario's verdict go to ${store.url} (${store.source})` : ''}`);
   const interrupted = (): void => {
     log('interrupted: stopping k6 and cleaning up');
     stopK6();
@@ -149,7 +175,12 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const digests: ScenarioDigest[] = [];
   try {
     for (const scenario of args.scenarios) {
-      digests.push(await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args));
+      const { digest, summary } = await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args, launch);
+      digests.push(digest);
+      if (store) {
+        const series = scenarioSeries({ runId: ctx.runId, scenario, digest, ...(summary ? { summary } : {}), labels: args.k6Options.tags, timestampMs: Date.now() });
+        await publish(store, `${scenario}'s verdict and figures`, series);
+      }
     }
   } finally {
     process.off('SIGINT', interrupted);
@@ -162,6 +193,7 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const comparison = baseline ? compareDigests(digests, baseline.digests, args.tolerance) : undefined;
   const passed = runPassed(digests) && (comparison?.regressions ?? 0) === 0;
   writeLoadReport(reportDir, {
+    runId: ctx.runId,
     startedAt,
     target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
     mode,
@@ -171,5 +203,5 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
     ...(comparison ? { baseline: { file: args.baseline!, comparison } } : {}),
   });
   logVerdicts(reportDir, digests, comparison);
-  return passed ? 0 : 1;
+  return loadExitCode(passed, digests);
 }

@@ -1,54 +1,123 @@
 /**
- * JUnit XML: one testcase per check id, so CI systems keep a history per check; one
- * testsuite per area. It conforms to the JUnit schema Jenkins validates with
- * (fixtures/schemas/junit-10.xsd, checked with xmllint in the tests): a testcase holds no
- * <properties> there, so a check's level, verdict and clause go into its <system-out>,
- * and <testsuites> carries no `skipped`. All text goes through escapeXml, which also
- * removes what XML 1.0 forbids.
+ * JUnit XML, the one writer for every report that has one (certify's junit.xml, the load
+ * run's load-junit.xml): a document of test suites and cases, rendered so that it conforms
+ * to the JUnit schema Jenkins validates with (fixtures/schemas/junit-10.xsd, checked with
+ * xmllint in the tests): a testcase holds no <properties> there, so what a case needs to say
+ * beside its verdict goes into its <system-out>, and <testsuites> carries no `skipped`. All
+ * text goes through escapeXml, which also removes what XML 1.0 forbids.
  *
- * Leftovers of an incomplete clean-up are one more testcase, `clean-up`, with an <error>
- * (a problem of the run, not a check's verdict) listing each with the call that removes
- * it, so a CI system shows the run as not clean, as its exit code 3 does.
+ * certify: one testcase per check id, so CI systems keep a history per check; one testsuite
+ * per area. Leftovers of an incomplete clean-up are one more testcase, `clean-up`, with an
+ * <error> (a problem of the run, not a check's verdict) listing each with the call that
+ * removes it, so a CI system shows the run as not clean, as its exit code 3 does.
  */
 import { escapeXml } from './escape.js';
 import type { RunReport } from './model.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
+/** A test case's verdict other than a pass: `failure` is the rule's, `error` the run's. */
+export interface JunitOutcome {
+  kind: 'failure' | 'error' | 'skipped';
+  message: string;
+  /** failure and error only. */
+  type?: string;
+  /** The element's text (failure and error only); the message when not given. */
+  body?: string;
+}
+
+export interface JunitCase {
+  classname: string;
+  name: string;
+  timeMs: number;
+  outcome?: JunitOutcome;
+  /** Lines of <system-out>, each escaped (and capped) on its own. */
+  systemOut?: readonly string[];
+}
+
+export interface JunitSuite {
+  name: string;
+  timestamp: string;
+  package: string;
+  cases: readonly JunitCase[];
+  /** The suite's time; the sum of its cases' when not given. */
+  timeMs?: number;
+  properties?: Readonly<Record<string, string>>;
+}
+
+export interface JunitDocument {
+  name: string;
+  timeMs: number;
+  suites: readonly JunitSuite[];
+}
+
+function renderCase(testcase: JunitCase): string {
+  const open = `    <testcase classname="${escapeXml(testcase.classname)}" name="${escapeXml(testcase.name)}" time="${seconds(testcase.timeMs)}">`;
+  const { outcome } = testcase;
+  let verdict = '';
+  if (outcome) {
+    const message = escapeXml(outcome.message);
+    if (outcome.kind === 'skipped') verdict = `      <skipped message="${message}"/>`;
+    else verdict = `      <${outcome.kind} message="${message}" type="${escapeXml(outcome.type ?? outcome.kind)}">${outcome.body === undefined ? message : escapeXml(outcome.body)}</${outcome.kind}>`;
+  }
+  const out = testcase.systemOut === undefined ? '' : `      <system-out>${testcase.systemOut.map((line) => escapeXml(line)).join('\n')}</system-out>`;
+  return [open, verdict, out, '    </testcase>'].filter(Boolean).join('\n');
+}
+
+const count = (cases: readonly JunitCase[], kind: JunitOutcome['kind']): number => cases.filter((testcase) => testcase.outcome?.kind === kind).length;
+
+/** The document as JUnit XML, valid against fixtures/schemas/junit-10.xsd. */
+export function renderJunitDocument(document: JunitDocument): string {
+  const suites = document.suites.map((suite, index) => {
+    const time = suite.timeMs ?? suite.cases.reduce((sum, testcase) => sum + testcase.timeMs, 0);
+    const attributes = `name="${escapeXml(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="${count(suite.cases, 'skipped')}" time="${seconds(time)}" timestamp="${escapeXml(suite.timestamp)}" id="${index}" package="${escapeXml(suite.package)}"`;
+    const properties = Object.entries(suite.properties ?? {});
+    const head = properties.length === 0 ? [] : [`    <properties>\n${properties.map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`).join('\n')}\n    </properties>`];
+    return `  <testsuite ${attributes}>\n${[...head, ...suite.cases.map(renderCase)].join('\n')}\n  </testsuite>`;
+  });
+  const cases = document.suites.flatMap((suite) => suite.cases);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${escapeXml(document.name)}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" time="${seconds(Math.max(0, document.timeMs || 0))}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** certify's junit.xml: one testsuite per area, one testcase per check, and the clean-up's leftovers. */
 export function renderJunit(report: RunReport): string {
   const byArea = new Map<string, RunReport['checks']>();
   for (const check of report.checks) byArea.set(check.area, [...(byArea.get(check.area) ?? []), check]);
-  const suites = [...byArea].map(([area, checks], index) => {
-    const failures = checks.filter((check) => check.verdict === 'fail').length;
-    const skipped = checks.filter((check) => check.verdict === 'skip').length;
-    const erred = checks.filter((check) => check.verdict === 'error').length;
-    const time = checks.reduce((sum, check) => sum + check.duration_ms, 0);
-    const cases = checks.map((check) => {
-      const open = `    <testcase classname="${escapeXml(`certify.${area}`)}" name="${escapeXml(`${check.id} ${check.title}`)}" time="${seconds(check.duration_ms)}">`;
-      const detail = escapeXml(check.detail ?? '');
+  const suites: JunitSuite[] = [...byArea].map(([area, checks]) => ({
+    name: area,
+    timestamp: report.started_at,
+    package: 'certify',
+    cases: checks.map((check): JunitCase => {
+      const detail = check.detail ?? '';
       const about = `level ${check.level}, verdict ${check.verdict}${check.verdict === 'warn' ? ' (WARN)' : ''}; clause: ${check.clause}`;
-      const out = `      <system-out>${escapeXml(about)}${detail ? `\n${detail}` : ''}</system-out>`;
-      let outcome = '';
-      if (check.verdict === 'fail') outcome = `      <failure message="${detail}" type="${check.level}">${detail}</failure>`;
-      else if (check.verdict === 'skip') outcome = `      <skipped message="${detail}"/>`;
-      else if (check.verdict === 'error') outcome = `      <error message="${detail}" type="no-answer">${detail}</error>`;
-      return [open, outcome, out, '    </testcase>'].filter(Boolean).join('\n');
-    });
-    const attributes = `name="${escapeXml(area)}" tests="${checks.length}" failures="${failures}" errors="${erred}" skipped="${skipped}" time="${seconds(time)}" timestamp="${escapeXml(report.started_at)}" id="${index}" package="certify"`;
-    return `  <testsuite ${attributes}>\n${cases.join('\n')}\n  </testsuite>`;
-  });
+      const outcome: JunitOutcome | undefined =
+        check.verdict === 'fail' ? { kind: 'failure', message: detail, type: check.level }
+        : check.verdict === 'skip' ? { kind: 'skipped', message: detail }
+        : check.verdict === 'error' ? { kind: 'error', message: detail, type: 'no-answer' }
+        : undefined;
+      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: detail ? [about, detail] : [about] };
+    }),
+  }));
   const leftovers = report.leftovers ?? [];
   if (leftovers.length > 0) {
-    const message = escapeXml(`clean-up incomplete: ${leftovers.length} resources left on the target`);
-    const list = escapeXml(leftovers.map((leftover) => `${leftover.kind} ${leftover.id}: ${leftover.remove_with}`).join('\n'));
-    suites.push(
-      `  <testsuite name="clean-up" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${escapeXml(report.finished_at)}" id="${suites.length}" package="certify">\n` +
-        `    <testcase classname="certify.clean-up" name="clean-up" time="0.000">\n      <error message="${message}" type="clean-up-incomplete">${list}</error>\n    </testcase>\n  </testsuite>`,
-    );
+    suites.push({
+      name: 'clean-up',
+      timestamp: report.finished_at,
+      package: 'certify',
+      cases: [
+        {
+          classname: 'certify.clean-up',
+          name: 'clean-up',
+          timeMs: 0,
+          outcome: {
+            kind: 'error',
+            message: `clean-up incomplete: ${leftovers.length} resources left on the target`,
+            type: 'clean-up-incomplete',
+            body: leftovers.map((leftover) => `${leftover.kind} ${leftover.id}: ${leftover.remove_with}`).join('\n'),
+          },
+        },
+      ],
+    });
   }
-  const { summary } = report;
-  const total = report.checks.length + (leftovers.length > 0 ? 1 : 0);
-  const errors = (leftovers.length > 0 ? 1 : 0) + report.checks.filter((check) => check.verdict === 'error').length;
-  const time = Date.parse(report.finished_at) - Date.parse(report.started_at);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="certify" tests="${total}" failures="${summary.fail}" errors="${errors}" time="${seconds(Math.max(0, time || 0))}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return renderJunitDocument({ name: 'certify', timeMs: Date.parse(report.finished_at) - Date.parse(report.started_at), suites });
 }

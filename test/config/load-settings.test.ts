@@ -5,6 +5,7 @@ import { k6EnvOf, loadSettingsHelp, parseLoadSettings } from '../../src/config/l
 describe('load settings', () => {
   it('refuses unknown LOAD_ settings and the ones it sets itself', () => {
     expect(parseLoadSettings({ LOAD_RATE: '5', PATH: '/bin' }).LOAD_RATE).toBe(5);
+    expect(parseLoadSettings({ LOAD_PROMETHEUS_RW_URL: 'https://prom.example.test/api/v1/write' }).LOAD_PROMETHEUS_RW_URL).toBe('https://prom.example.test/api/v1/write');
     expect(() => parseLoadSettings({ LOAD_RAET: '5' })).toThrow(/unknown setting LOAD_RAET \(known: LOAD_RATE, LOAD_DURATION/);
     expect(() => parseLoadSettings({ LOAD_OLD_TOKEN: 'x' })).toThrow(/LOAD_OLD_TOKEN is set by npm run load itself; remove it/);
   });
@@ -26,6 +27,8 @@ describe('load settings', () => {
     [{ LOAD_TOKEN: ' svc_test_x' }, 'LOAD_TOKEN has leading or trailing whitespace'],
     [{ LOAD_FANOUT_MAX_LOSS: '2' }, 'LOAD_FANOUT_MAX_LOSS must be a number from 0 to 1'],
     [{ LOAD_REVOCATION_GRACE_S: '61' }, 'LOAD_REVOCATION_GRACE_S must be a number from 0 to 60'],
+    [{ LOAD_PROMETHEUS_RW_URL: 'prometheus:9090' }, 'LOAD_PROMETHEUS_RW_URL must be an http or https URL'],
+    [{ LOAD_PROMETHEUS_RW_URL: 'not a url' }, 'LOAD_PROMETHEUS_RW_URL must be an http or https URL'],
   ])('refuses %j naming the setting', (sources, message) => {
     expect(() => parseLoadSettings(sources)).toThrow(message);
   });

@@ -15,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
 import { FANOUT_PLACED_METRIC } from '../../load/lib/fanout-metrics.js';
+import { EXIT } from '../../src/errors.js';
 import { buildLoadScripts } from '../../src/load/k6/bundle.js';
 import { segmentArgs } from '../../src/load/distributed/segments.js';
 import { runHarness, withoutSettings, type ChildExit } from '../support/child.js';
@@ -97,7 +98,7 @@ export async function checkDistributedFanout(dir: string): Promise<void> {
     const kept = lines.slice(1, -1).filter((_, i) => i % 10 !== 0);
     writeFileSync(short, [lines[0], ...kept, lines.at(-1)].join('\n') + '\n');
     const faulted = await runLoad(['merge', 'fanout', ...samples, short, '--no-build', '--report-dir', join(dir, 'faulted')], 90_000, SETTINGS);
-    expect(faulted.code, faulted.output.slice(-3000)).toBe(1);
+    expect(faulted.code, faulted.output.slice(-3000)).toBe(EXIT.thresholdsFailed);
     expect(summaryMetrics(join(dir, 'faulted', 'fanout.summary.json'))['fanout_lost_deliveries']!.values.count).toBeGreaterThan(0);
     const report = JSON.parse(readFileSync(join(dir, 'faulted', 'summary.json'), 'utf8')) as { scenarios: { thresholds: { metric: string; ok: boolean }[] }[] };
     expect(report.scenarios[0]!.thresholds.filter((t) => !t.ok).map((t) => t.metric)).toEqual(['fanout_loss_ratio']);

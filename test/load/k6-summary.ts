@@ -1,6 +1,7 @@
-/** A k6 summary of the calls scenario for the digest and baseline tests. */
+/** A k6 summary of the calls scenario, and a load report around digests, for the report tests. */
 import type { K6Summary } from '../../load/lib/shared-types.js';
-import { digestSummary } from '../../src/load/report/digest.js';
+import { digestSummary, type ScenarioDigest } from '../../src/load/report/digest.js';
+import type { LoadReport } from '../../src/load/report/html.js';
 
 /** One k6 summary of the calls scenario, as handleSummary receives it; tests change one figure. */
 export function callsSummary(change: { p95?: number; rate?: number; failed?: number; ok?: boolean } = {}): K6Summary {
@@ -23,3 +24,19 @@ export function callsSummary(change: { p95?: number; rate?: number; failed?: num
 
 export const digest = (change?: Parameters<typeof callsSummary>[0]) => digestSummary(callsSummary(change), 0);
 
+
+/** A failed smoke run's load report of these scenario digests, with a baseline comparison when given. */
+export function loadReport(scenarios: ScenarioDigest[], baseline?: LoadReport['baseline']): LoadReport {
+  return {
+    harness_version: '0.1.0',
+    run_id: '3f2a9c1b',
+    started_at: '2026-11-26T10:00:00.000Z',
+    finished_at: '2026-11-26T10:01:00.000Z',
+    target: { base_url: 'http://127.0.0.1:1', embedded_reference: true },
+    mode: 'smoke',
+    k6: { version: 'v2.2.0', path_source: 'tools' },
+    passed: false,
+    scenarios,
+    ...(baseline ? { baseline } : {}),
+  };
+}

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hasXmllint, junitSchemaProblems } from '../support/xmllint.js';
 import { checkDistributedFanout } from './distributed-fanout.js';
 import { K6_PATH, K6_SKIP_REASON, runLoad } from './load-child.js';
 import { THRESHOLD_PROOFS } from './threshold-proofs.js';
@@ -48,6 +49,11 @@ describe('load smoke', () => {
       expect(fanout.figures['fanout_lost_deliveries count']!.value).toBe(0);
       expect(fanout.figures['fanout_arrived_deliveries count']!.value).toBeGreaterThan(0);
       expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('<h1>Load report: <span class="pass">passed</span>');
+      // load-junit.xml: every threshold of every scenario a testcase, none failed, valid for a CI system.
+      const junit = readFileSync(join(reportDir, 'load-junit.xml'), 'utf8');
+      const thresholdCount = report.scenarios.reduce((sum, s) => sum + s.thresholds.length, 0);
+      expect(junit).toContain(`<testsuites name="load" tests="${thresholdCount}" failures="0" errors="0"`);
+      if (hasXmllint) expect(junitSchemaProblems(junit)).toEqual([]);
       // k6's own web dashboard report of each scenario, linked from the load report.
       for (const scenario of ['calls', 'calls-ramp', 'fanout', 'rotation']) expect(readdirSync(reportDir)).toContain(`${scenario}.dashboard.html`);
       expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('<a href="fanout.dashboard.html">k6 web dashboard report</a>');
@@ -96,8 +102,11 @@ describe('load smoke', () => {
       const samples = [1, 2, 3].map((i) => join(dir, `calls.segment-${i}.ndjson.gz`));
       const merge = await runLoad(['merge', 'calls', ...samples, '--no-build', '--report-dir', merged], 60_000, { LOAD_RATE: '20', LOAD_DURATION: '5s' });
       expect(merge.code, merge.output.slice(-3000)).toBe(0);
-      const verdicts = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { scenarios: Array<{ thresholds: unknown[] }> }).scenarios[0]!.thresholds;
-      const callsVerdicts = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { scenarios: Array<{ scenario: string; thresholds: unknown[] }> }).scenarios.find((s) => s.scenario === 'calls')!.thresholds;
+      // The verdicts, not the figures judged: a rate's time base is the longest segment here, the span of the samples there.
+      type Verdict = { metric: string; expression: string; ok: boolean };
+      const only = (thresholds: Verdict[]) => thresholds.map(({ metric, expression, ok }) => ({ metric, expression, ok }));
+      const verdicts = (file: string) => only((JSON.parse(readFileSync(file, 'utf8')) as { scenarios: Array<{ thresholds: Verdict[] }> }).scenarios[0]!.thresholds);
+      const callsVerdicts = only((JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { scenarios: Array<{ scenario: string; thresholds: Verdict[] }> }).scenarios.find((s) => s.scenario === 'calls')!.thresholds);
       expect(verdicts(join(merged, 'summary.json'))).toEqual(callsVerdicts);
       expect(counts(join(merged, 'calls.summary.json'))['http_reqs{endpoint:calls.place}']!.values.count).toBe(counts(join(dir, 'calls.summary.json'))['http_reqs{endpoint:calls.place}']!.values.count);
     },

@@ -1,4 +1,5 @@
 import { loadSettingsHelp } from '../../config/load-settings.js';
+import { EXIT } from '../../errors.js';
 import type { Command } from '../command.js';
 
 export const loadMergeCommand: Command = {
@@ -10,9 +11,18 @@ export const loadMergeCommand: Command = {
   options: {
     'report-dir': { type: 'string', value: '<dir>', description: 'where reports go (default reports/load)' },
     'no-build': { type: 'boolean', description: 'never build k6; fail when none is found' },
+    'prometheus-rw': {
+      type: 'string',
+      value: '<url>',
+      description: "write the merged verdict and figures to this Prometheus remote-write URL, labelled with the samples' run_id (default LOAD_PROMETHEUS_RW_URL)",
+    },
   },
   settings: () => loadSettingsHelp(),
-  exitCodes: { 0: 'every threshold held on the merged samples', 1: 'a threshold failed', 2: 'the merge could not happen (no such file, unknown scenario, k6 missing)' },
+  exitCodes: {
+    [EXIT.passed]: 'every threshold held on the merged samples',
+    [EXIT.noRun]: 'the merge could not happen (no such file, unknown scenario, k6 missing, samples of several runs)',
+    [EXIT.thresholdsFailed]: "a threshold failed (k6's own exit code for it)",
+  },
   async run({ positionals, values }) {
     const { runMerge, toMergeArgs } = await import('../../load/distributed/merge-run.js');
     return runMerge(toMergeArgs(positionals, values));

@@ -1,5 +1,7 @@
 import { loadSettingsHelp } from '../../config/load-settings.js';
 import { settingsHelp } from '../../config/settings.js';
+import { EXIT } from '../../errors.js';
+import { k6OptionsHelp } from '../../load/k6/options.js';
 import type { Command } from '../command.js';
 
 const TARGET_SETTINGS = ['SVC_BASE_URL', 'SVC_CONTROL_URL', 'SVC_CONTROL_TOKEN', 'SVC_TOKEN', 'SVC_IMAGE', 'RECEIVER_HOST', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL'];
@@ -17,9 +19,21 @@ export const loadCommand: Command = {
     'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target' },
     'no-build': { type: 'boolean', description: 'never build k6; fail when none is found' },
     instances: { type: 'string', value: '<n>', description: 'split each scenario into n k6 processes (execution segments, as k6-operator does); one verdict from all their samples' },
+    'prometheus-rw': {
+      type: 'string',
+      value: '<url>',
+      description: "a Prometheus remote-write URL: k6 writes its samples there (--out experimental-prometheus-rw), and the harness each scenario's verdict and figures (default LOAD_PROMETHEUS_RW_URL; with -- --out experimental-prometheus-rw, where k6 writes)",
+    },
   },
+  passThrough: { usage: '[-- <k6 options>]' },
   settings: () => [...settingsHelp().filter((setting) => TARGET_SETTINGS.includes(setting.name)), ...loadSettingsHelp()],
-  exitCodes: { 0: 'every threshold held and nothing regressed', 1: 'a threshold failed or a figure regressed', 2: 'the run could not happen (settings, k6 missing, target unreachable)' },
+  exitCodes: {
+    [EXIT.passed]: 'every threshold held and nothing regressed',
+    [EXIT.mustFailed]: 'no threshold failed, but a scenario could not complete (preparation failed, k6 ended otherwise) or a figure regressed past the baseline',
+    [EXIT.noRun]: 'the run could not happen (settings, k6 options, k6 missing, target unreachable)',
+    [EXIT.thresholdsFailed]: "a threshold failed (k6's own exit code for it)",
+  },
+  notes: k6OptionsHelp(),
   async run(args) {
     const { runLoad } = await import('../../load/run.js');
     return runLoad(args);

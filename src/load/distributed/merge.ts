@@ -12,6 +12,7 @@
 import type { K6Metric, K6Summary } from '../../../load/lib/shared-types.js';
 import { SamplesError } from '../../errors.js';
 import { readK6Output } from '../k6/output.js';
+import { RUN_TAGS } from '../k6/options.js';
 
 /** 10 minutes at 5,000 requests/s: far past what one scenario of this harness places. */
 export const MAX_SAMPLES_PER_THRESHOLD = 3_000_000;
@@ -79,7 +80,14 @@ export interface Samples {
   sinks: Map<string, Sink>;
   /** The first and last sample's time (ms since the epoch) over every metric: the run's span. */
   spanMs: number;
+  /** The run ids the samples are tagged with (run_id, set by svc-harness load or a runner's --tag). */
+  runIds: Set<string>;
+  /** The tags, k6's system tags apart, that every sample with tags carries with the same value: the runners' --tag. */
+  commonTags: Map<string, string>;
 }
+
+/** k6's system tags (`k6 run --help`, --system-tags): set per sample by k6, never a run's own. */
+const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'name', 'group', 'check', 'error', 'error_code', 'tls_version', 'scenario', 'service', 'expected_response', 'vu', 'iter', 'ip', 'ocsp_status']);
 
 /**
  * Reads every file's samples into one sink per threshold key. `knownTypes` (from the
@@ -92,10 +100,19 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
   const types = new Map<string, string>(Object.entries({ ...BUILTIN_TYPES, ...knownTypes }));
   let first = Infinity;
   let last = -Infinity;
+  const runIds = new Set<string>();
+  let commonTags: Map<string, string> | undefined;
   for await (const line of readK6Output(files)) {
     if (line.kind === 'type') {
       types.set(line.metric, line.type);
       continue;
+    }
+    const runId = line.tags[RUN_TAGS.runId];
+    if (runId !== undefined) runIds.add(runId);
+    // k6 tags every sample (group at least); the figures the harness observed itself carry none.
+    if (Object.keys(line.tags).length > 0) {
+      if (commonTags === undefined) commonTags = new Map(Object.entries(line.tags).filter(([tag]) => !SYSTEM_TAGS.has(tag)));
+      else for (const [tag, value] of commonTags) if (line.tags[tag] !== value) commonTags.delete(tag);
     }
     first = Math.min(first, line.timeMs);
     last = Math.max(last, line.timeMs);
@@ -107,7 +124,7 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
     }
   }
   for (const key of keys) sinks.get(key.key)!.type = types.get(key.name) ?? '';
-  return { sinks, spanMs: last >= first ? last - first : 0 };
+  return { sinks, spanMs: last >= first ? last - first : 0, runIds, commonTags: commonTags ?? new Map() };
 }
 
 function add(sink: Sink, value: number, timeMs: number, key: string): void {
@@ -199,22 +216,31 @@ export interface SegmentRun {
   scenario?: string;
   /** Metrics summarized for their figures though no threshold names them (left out when they have no sample). */
   alsoSummarize?: readonly string[];
+  /** Percentiles every trend gets beyond p(90), p(95), p(99) (k6's --summary-trend-stats). */
+  percentiles?: readonly number[];
+}
+
+/** The merged summary, the run ids its samples carried (their run_id tag), sorted, and the tags all of them carried. */
+export interface MergedSummary extends K6Summary {
+  run_ids: string[];
+  run_tags: Record<string, string>;
 }
 
 /**
  * The whole test's summary from its segments' samples: each thresholded metric with its
  * values and a verdict per expression.
  */
-export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
+export async function mergeSegments(run: SegmentRun): Promise<MergedSummary> {
   const { thresholds, scenario } = run;
   const keys = Object.keys(thresholds).map(parseMetricKey);
   const extra = (run.alsoSummarize ?? []).filter((name) => !(name in thresholds)).map(parseMetricKey);
-  const { sinks, spanMs } = await collectSamples(run.files, [...keys, ...extra], run.knownTypes);
+  const { sinks, spanMs, runIds, commonTags } = await collectSamples(run.files, [...keys, ...extra], run.knownTypes);
   const durationMs = run.durationMs ?? spanMs;
+  const asked = run.percentiles ?? [];
   const metrics: Record<string, K6Metric> = {};
   for (const key of extra) {
     const sink = sinks.get(key.key)!;
-    if (sink.type !== '' && sink.values.length > 0) metrics[key.key] = { type: sink.type, values: valuesOf(sink, durationMs) };
+    if (sink.type !== '' && sink.values.length > 0) metrics[key.key] = { type: sink.type, values: valuesOf(sink, durationMs, asked) };
   }
   for (const key of keys) {
     const sink = sinks.get(key.key)!;
@@ -223,7 +249,7 @@ export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
       const pct = EXPRESSION.exec(expression)?.[2];
       return pct === undefined ? [] : [Number(pct)];
     });
-    const values = valuesOf(sink, durationMs, percentiles);
+    const values = valuesOf(sink, durationMs, [...percentiles, ...asked]);
     if (sink.type === '') throw new SamplesError(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
     metrics[key.key] = {
       type: sink.type,
@@ -231,5 +257,5 @@ export async function mergeSegments(run: SegmentRun): Promise<K6Summary> {
       thresholds: Object.fromEntries(expressions.map((expression) => [expression, { ok: holds(expression, values) }])),
     };
   }
-  return { ...(scenario ? { scenario } : {}), metrics, state: { testRunDurationMs: durationMs } };
+  return { ...(scenario ? { scenario } : {}), metrics, state: { testRunDurationMs: durationMs }, run_ids: [...runIds].sort(), run_tags: Object.fromEntries(commonTags) };
 }

@@ -9,14 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { K6Summary } from '../../../load/lib/shared-types.js';
-import { RunAbort, SamplesError } from '../../errors.js';
+import { EXIT, RunAbort, SamplesError } from '../../errors.js';
 import type { FoundK6 } from '../k6/binary.js';
 import { runK6 } from '../k6/run.js';
 import { SUMMARIZED_METRICS } from '../report/digest.js';
-import { mergeSegments, type ThresholdOptions } from './merge.js';
+import { mergeSegments, type MergedSummary, type ThresholdOptions } from './merge.js';
 
-/** k6's exit code for failed thresholds: a segment's verdict on its share, superseded by the merged one. */
-const THRESHOLDS_FAILED = 99;
 const INSPECT_TIMEOUT_MS = 30_000;
 
 /** The k6 arguments of segment `index` (0-based) of `count`. */
@@ -39,7 +37,7 @@ export function wholeTestThresholds(k6: FoundK6, bundle: string, env: NodeJS.Pro
 }
 
 export interface SegmentedRun {
-  summary: K6Summary & { segments: Array<{ segment: string; exit_code: number | null; samples: string }> };
+  summary: MergedSummary & { segments: Array<{ segment: string; exit_code: number | null; samples: string }> };
   /** 0 when every segment ended (its own thresholds aside); otherwise the first other exit code. */
   exitCode: number | null;
 }
@@ -53,6 +51,10 @@ export interface SegmentsOptions {
   /** Each segment's environment (its summary path among it). */
   envOf: (index: number) => NodeJS.ProcessEnv;
   timeLimitMs: number;
+  /** The `k6 run` arguments of a process, given the harness's own for its segment (k6RunArgs). */
+  runArgs: (segment: readonly string[]) => string[];
+  /** Percentiles of trends to summarize beyond the harness's (--summary-trend-stats). */
+  percentiles?: readonly number[];
   /** Files of k6 output lines the harness adds once the segments have ended (Prepared.observe). */
   observe?: (samples: readonly string[]) => Promise<string[]>;
 }
@@ -71,7 +73,7 @@ export async function runSegments(options: SegmentsOptions): Promise<SegmentedRu
     // Thresholds on what only the harness observes are the merge's, not a runner's.
     env: { ...envOf(index), LOAD_MERGED_VERDICT: 'true' } as NodeJS.ProcessEnv,
   }));
-  const codes = await Promise.all(segments.map((s) => runK6(k6, bundle, s.env, `${scenario} ${s.index + 1}/${count}`, timeLimitMs, [...s.args, '--out', `json=${s.samples}`])));
+  const codes = await Promise.all(segments.map((s) => runK6(k6, bundle, s.env, `${scenario} ${s.index + 1}/${count}`, timeLimitMs, options.runArgs([...s.args, '--out', `json=${s.samples}`]))));
   const summaries = segments.map((s) => s.env.LOAD_SUMMARY_PATH).filter((path): path is string => path !== undefined && existsSync(path));
   const segmentSummaries = summaries.map((path) => JSON.parse(readFileSync(path, 'utf8')) as K6Summary);
   const knownTypes = Object.fromEntries(segmentSummaries.flatMap((summary) => Object.entries(summary.metrics).map(([name, metric]) => [name.split('{')[0]!, metric.type])));
@@ -80,8 +82,9 @@ export async function runSegments(options: SegmentsOptions): Promise<SegmentedRu
   if (missing.length > 0) throw new SamplesError(`segment(s) ${missing.map((s) => s.index + 1).join(', ')} of ${count} wrote no samples (k6 exit ${missing.map((s) => codes[s.index]).join(', ')})`);
   const samples = segments.map((s) => s.samples);
   const observed = options.observe ? await options.observe(samples) : [];
-  const merged = await mergeSegments({ files: [...samples, ...observed], thresholds, durationMs, knownTypes, scenario, alsoSummarize: SUMMARIZED_METRICS });
-  const other = codes.find((code) => code !== 0 && code !== THRESHOLDS_FAILED);
+  const merged = await mergeSegments({ files: [...samples, ...observed], thresholds, durationMs, knownTypes, scenario, alsoSummarize: SUMMARIZED_METRICS, ...(options.percentiles ? { percentiles: options.percentiles } : {}) });
+  // k6's exit for failed thresholds is a segment's verdict on its share, superseded by the merged one.
+  const other = codes.find((code) => code !== 0 && code !== EXIT.thresholdsFailed);
   return {
     summary: { ...merged, segments: segments.map((s) => ({ segment: s.args[1]!, exit_code: codes[s.index] ?? null, samples: s.samples })) },
     exitCode: other === undefined ? 0 : other,

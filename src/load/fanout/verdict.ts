@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, type FanoutReceiverMetric } from '../../../load/lib/fanout-metrics.js';
+import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, PLACED_AT_MS, PLACED_CALL_ID, type FanoutReceiverMetric } from '../../../load/lib/fanout-metrics.js';
 import type { ReceiverStats } from '../../receiver/index.js';
 import type { FanoutStats, FanoutTally } from './tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from '../k6/output.js';
@@ -32,8 +32,9 @@ export async function learnPlacedCalls(tally: FanoutTally, samples: readonly str
     if (line.kind !== 'point') continue;
     lastSampleMs = Math.max(lastSampleMs ?? line.timeMs, line.timeMs);
     if (line.metric !== FANOUT_PLACED_METRIC) continue;
-    const callId = line.tags.call_id;
-    const placedAtMs = Number(line.tags.placed_at_ms);
+    // Metadata since the samples went to metrics stores; tags in samples written before.
+    const callId = line.metadata[PLACED_CALL_ID] ?? line.tags[PLACED_CALL_ID];
+    const placedAtMs = Number(line.metadata[PLACED_AT_MS] ?? line.tags[PLACED_AT_MS]);
     if (callId === undefined || !Number.isFinite(placedAtMs)) continue;
     placed++;
     if (!tally.expect(callId, placedAtMs)) untracked++;

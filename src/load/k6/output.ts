@@ -11,7 +11,7 @@ import { SamplesError } from '../../errors.js';
 interface Point {
   metric: string;
   type: string;
-  data: { time: string; value: number; tags?: Record<string, string> | null };
+  data: { time: string; value: number; tags?: Record<string, string> | null; metadata?: Record<string, string> | null };
 }
 
 interface MetricLine {
@@ -20,7 +20,9 @@ interface MetricLine {
 }
 
 /** One line of k6's JSON output: a metric's type, or one sample of it. */
-export type K6OutputLine = { kind: 'type'; metric: string; type: string } | { kind: 'point'; metric: string; timeMs: number; value: number; tags: Record<string, string> };
+export type K6OutputLine =
+  | { kind: 'type'; metric: string; type: string }
+  | { kind: 'point'; metric: string; timeMs: number; value: number; tags: Record<string, string>; metadata: Record<string, string> };
 
 /** Every line of k6's JSON output files (`.gz` read as gzip), in order; a line that is not k6's throws SamplesError. */
 export async function* readK6Output(files: readonly string[]): AsyncGenerator<K6OutputLine> {
@@ -39,7 +41,7 @@ export async function* readK6Output(files: readonly string[]): AsyncGenerator<K6
       }
       const point = parsed as Point;
       if (point.type !== 'Point') continue;
-      yield { kind: 'point', metric: point.metric, timeMs: Date.parse(point.data.time), value: point.data.value, tags: point.data.tags ?? {} };
+      yield { kind: 'point', metric: point.metric, timeMs: Date.parse(point.data.time), value: point.data.value, tags: point.data.tags ?? {}, metadata: point.data.metadata ?? {} };
     }
   }
 }

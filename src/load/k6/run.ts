@@ -13,10 +13,14 @@ export function stopK6(): void {
   for (const child of activeChildren) child.kill('SIGTERM');
 }
 
-/** Runs k6 on `bundle` (with `extraArgs` before it); resolves with its exit code (null when it was killed). */
-export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, label: string, timeLimitMs: number, extraArgs: readonly string[] = []): Promise<number | null> {
+/**
+ * Runs `k6 <runArgs> <bundle>` (runArgs from k6RunArgs in ./options.ts: `run`, the harness's
+ * options, the user's); resolves with its exit code (null when it was killed). Its output
+ * comes line by line, prefixed with `label`: k6's progress too when it was not told --quiet.
+ */
+export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, label: string, timeLimitMs: number, runArgs: readonly string[]): Promise<number | null> {
   return new Promise((resolvePromise) => {
-    const child = spawn(k6.path, ['run', '--no-usage-report', '--quiet', '--no-color', ...extraArgs, bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(k6.path, [...runArgs, bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     activeChildren.add(child);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => writeLine(process.stdout, `[${label}] ${line}`));

@@ -18,6 +18,8 @@ export interface ThresholdResult {
   metric: string;
   expression: string;
   ok: boolean;
+  /** The figure the expression judged (`p(95)` of a trend, `rate` of a rate…), when the summary has it. */
+  observed?: number;
 }
 
 export interface ScenarioDigest {
@@ -84,12 +86,20 @@ function figuresOf(name: string, metric: K6Metric): [string, Figure][] {
   return out;
 }
 
+/** The statistic a k6 threshold expression judges (`p(95)` of `p(95)<500`), as the summary's values name it. */
+export function judgedStat(expression: string): string | undefined {
+  return /^\s*(avg|min|max|med|count|rate|value|passes|fails|p\(\d+(?:\.\d+)?\))/.exec(expression)?.[1];
+}
+
 export function digestSummary(summary: K6Summary, exitCode: number | null, scenario = summary.scenario ?? 'unknown'): ScenarioDigest {
   const thresholds: ThresholdResult[] = [];
   const figures: Record<string, Figure> = {};
   for (const name of Object.keys(summary.metrics).sort()) {
     const metric = summary.metrics[name]!;
-    for (const [expression, result] of Object.entries(metric.thresholds ?? {})) thresholds.push({ metric: name, expression, ok: result.ok });
+    for (const [expression, result] of Object.entries(metric.thresholds ?? {})) {
+      const observed = metric.values[judgedStat(expression) ?? ''];
+      thresholds.push({ metric: name, expression, ok: result.ok, ...(typeof observed === 'number' && Number.isFinite(observed) ? { observed } : {}) });
+    }
     for (const [key, figure] of figuresOf(name, metric)) figures[key] = figure;
   }
   return {

@@ -9,6 +9,8 @@ import type { Figure, ScenarioDigest } from './digest.js';
 
 export interface LoadReport {
   harness_version: string;
+  /** The run's id: the run_id tag of its samples and label of its series in a metrics store. */
+  run_id: string;
   started_at: string;
   finished_at: string;
   target: { base_url: string; embedded_reference: boolean };
@@ -28,6 +30,11 @@ export function formatFigure(figure: Pick<Figure, 'value' | 'unit'>): string {
   return String(Math.round(value));
 }
 
+/** A judged figure without a unit: whole numbers as they are, others to six significant digits. */
+export function formatObserved(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+}
+
 function verdict(digest: ScenarioDigest): string {
   if (digest.skipped) return '<span class="skip">skipped</span>';
   if (digest.error) return '<span class="fail">could not run</span>';
@@ -39,7 +46,7 @@ function scenarioSection(digest: ScenarioDigest): string {
   const reason = digest.skipped ?? digest.error;
   if (reason) return `<section>${head}<p>${escapeXml(reason)}</p></section>`;
   const thresholds = digest.thresholds
-    .map((t) => `<tr><td>${escapeXml(t.metric)}</td><td><code>${escapeXml(t.expression)}</code></td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`)
+    .map((t) => `<tr><td>${escapeXml(t.metric)}</td><td><code>${escapeXml(t.expression)}</code></td><td class="num">${t.observed === undefined ? '' : escapeXml(formatObserved(t.observed))}</td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`)
     .join('');
   const figures = Object.entries(digest.figures)
     .map(([name, figure]) => `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
@@ -47,7 +54,7 @@ function scenarioSection(digest: ScenarioDigest): string {
   const dashboard = digest.dashboard ? ` · <a href="${escapeXml(digest.dashboard)}">k6 web dashboard report</a>` : '';
   const segments = digest.segments ? ` · one verdict from the samples of ${digest.segments} k6 processes (execution segments)` : '';
   return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s${segments}${dashboard}</p>
-<h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>result</th></tr>${thresholds}</table>
+<h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>judged</th><th>result</th></tr>${thresholds}</table>
 <h3>Figures</h3><table><tr><th>figure</th><th>value</th><th></th></tr>${figures}</table></section>`;
 }
 
@@ -72,7 +79,7 @@ td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}.num{text-align
 <html lang="en"><head><meta charset="utf-8"><title>Load report</title><style>${style}</style></head><body>
 <h1>Load report: ${report.passed ? '<span class="pass">passed</span>' : '<span class="fail">failed</span>'}</h1>
 <p>target ${escapeXml(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference)' : ''}; mode ${report.mode};
-k6 ${escapeXml(report.k6.version)}; ${escapeXml(report.started_at)} to ${escapeXml(report.finished_at)}; harness ${escapeXml(report.harness_version)}</p>
+k6 ${escapeXml(report.k6.version)}; run ${escapeXml(report.run_id)}; ${escapeXml(report.started_at)} to ${escapeXml(report.finished_at)}; harness ${escapeXml(report.harness_version)}</p>
 ${report.scenarios.map(scenarioSection).join('\n')}
 ${report.baseline ? comparisonSection(report.baseline) : ''}
 </body></html>

@@ -1,15 +1,22 @@
-/** The end of a load run: summary.json and report.html in the report folder, and the verdicts on stderr. */
+/** The end of a load run: summary.json, report.html and load-junit.xml in the report folder, and the verdicts on stderr. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskDeep } from '../../secrets/mask.js';
 import type { Comparison } from './baseline.js';
 import { log } from '../log.js';
-import type { ScenarioDigest } from './digest.js';
-import { formatFigure, renderHtml, type LoadReport } from './html.js';
+import { judgedStat, type ScenarioDigest } from './digest.js';
+import { formatFigure, formatObserved, renderHtml, type LoadReport } from './html.js';
+import { renderLoadJunit } from './junit.js';
+import { EXIT } from '../../errors.js';
 import { HARNESS_VERSION } from '../../version.js';
+
+/** The load run's JUnit, beside summary.json: one testcase per scenario threshold. */
+export const LOAD_JUNIT = 'load-junit.xml';
 
 
 export interface LoadOutcome {
+  /** The run's id: the run_id tag of every sample, and label of every series in a metrics store. */
+  runId: string;
   startedAt: Date;
   target: { base_url: string; embedded_reference: boolean };
   mode: LoadReport['mode'];
@@ -22,6 +29,7 @@ export interface LoadOutcome {
 export function writeLoadReport(reportDir: string, outcome: LoadOutcome): void {
   const report: LoadReport = maskDeep({
     harness_version: HARNESS_VERSION,
+    run_id: outcome.runId,
     started_at: outcome.startedAt.toISOString(),
     finished_at: new Date().toISOString(),
     target: outcome.target,
@@ -33,6 +41,18 @@ export function writeLoadReport(reportDir: string, outcome: LoadOutcome): void {
   });
   writeFileSync(join(reportDir, 'summary.json'), JSON.stringify(report, null, 2));
   writeFileSync(join(reportDir, 'report.html'), renderHtml(report));
+  writeFileSync(join(reportDir, LOAD_JUNIT), renderLoadJunit(report));
+}
+
+/**
+ * The exit code of a load verdict: 0 passed; 99 (k6's) when a threshold failed; 1 when no
+ * threshold failed but the run did not pass (a scenario that could not complete, a figure
+ * regressed past the baseline).
+ */
+export function loadExitCode(passed: boolean, digests: readonly ScenarioDigest[]): number {
+  if (passed) return EXIT.passed;
+  const thresholdFailed = digests.some((d) => d.thresholds.some((t) => !t.ok) || d.exitCode === EXIT.thresholdsFailed);
+  return thresholdFailed ? EXIT.thresholdsFailed : EXIT.mustFailed;
 }
 
 export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[], comparison: Comparison | undefined): void {
@@ -47,7 +67,7 @@ export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[
     }
     log(`baseline: ${comparison.regressions} regression(s) beyond ${(comparison.tolerance * 100).toFixed(0)} % in ${comparison.rows.length} figures`);
   }
-  log(`reports: ${join(reportDir, 'summary.json')}, ${join(reportDir, 'report.html')}`);
+  log(`reports: ${join(reportDir, 'summary.json')}, ${join(reportDir, 'report.html')}, ${join(reportDir, LOAD_JUNIT)}`);
 }
 
 /**
@@ -58,8 +78,10 @@ export function failureReasons(digest: ScenarioDigest): string[] {
   const failed = digest.thresholds.filter((t) => !t.ok);
   if (failed.length === 0) return [`k6 exited ${digest.exitCode ?? 'without an exit code'}`];
   return failed.map((t) => {
-    const stat = /^[a-z]+(\(\d+(\.\d+)?\))?/.exec(t.expression)?.[0];
+    const stat = judgedStat(t.expression);
     const figure = stat === undefined ? undefined : digest.figures[`${t.metric} ${stat}`];
-    return `${t.metric} ${t.expression}${figure ? ` (${stat} ${formatFigure(figure)})` : ''}`;
+    if (figure) return `${t.metric} ${t.expression} (${stat} ${formatFigure(figure)})`;
+    return `${t.metric} ${t.expression}${t.observed !== undefined ? ` (${stat} ${formatObserved(t.observed)})` : ''}`;
   });
 }
+

@@ -63,6 +63,29 @@ describe('merging segments into one verdict', () => {
     expect(merged.state?.testRunDurationMs).toBe(100_000);
   });
 
+  it('adds the percentiles asked for (--summary-trend-stats) to every trend it summarizes', async () => {
+    const merged = await mergeSegments({ files, thresholds, durationMs: 100_000, percentiles: [99.9, 50] });
+    const all = [...fast, ...slowTail].sort((a, b) => a - b);
+    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(99.9)']).toBeCloseTo(percentile(all, 0.999), 6);
+    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(50)']).toBeCloseTo(percentile(all, 0.5), 6);
+  });
+
+  it('says which runs the samples are of, and the tags every sample k6 wrote carries, k6\'s own apart', async () => {
+    const tagged = (file: string, runId: string, extra: Record<string, string>) => {
+      const path = join(dir, file);
+      writeFileSync(path, [metricLine('http_reqs', 'counter'), point('http_reqs', 1, { run_id: runId, testid: 'r2.4', scenario: 'constant_rate', group: '', ...extra }), point('http_reqs', 1, { run_id: runId, testid: 'r2.4', group: '::setup' })].join('\n'));
+      return path;
+    };
+    // The harness's own figures (fan-out's receivers) carry no tag: they take nothing away.
+    const observed = join(dir, 'observed.ndjson');
+    writeFileSync(observed, point('http_reqs', 0, {}) + '\n');
+    const merged = await mergeSegments({ files: [tagged('r1.ndjson', 'run1', { shard: 'a' }), tagged('r2.ndjson', 'run1', { shard: 'b' }), observed], thresholds: { http_reqs: ['count>0'] }, durationMs: 1_000 });
+    expect(merged.run_ids).toEqual(['run1']);
+    expect(merged.run_tags).toEqual({ run_id: 'run1', testid: 'r2.4' });
+    const two = await mergeSegments({ files: [tagged('r3.ndjson', 'run1', {}), tagged('r4.ndjson', 'run2', {})], thresholds: { http_reqs: ['count>0'] }, durationMs: 1_000 });
+    expect(two.run_ids).toEqual(['run1', 'run2']);
+  });
+
   it('refuses a file that is not k6 JSON output, naming the line', async () => {
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${metricLine('http_reqs', 'counter')}\nnot json at all\n`);

@@ -48,6 +48,7 @@ describe('a split run that cannot be judged', () => {
       reportDir: dir,
       envOf: () => ({ ...process.env, FAKE_INSPECT: '{"thresholds":{}}' }),
       timeLimitMs: 10_000,
+      runArgs: (segment) => ['run', ...segment],
     });
     await expect(run).rejects.toThrow(SamplesError);
     await expect(run).rejects.toThrow(/segment\(s\) 1, 2 of 2 wrote no samples \(k6 exit 0, 0\)/);

@@ -18,12 +18,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const ENDPOINTS = ['e1', 'e2'];
 
-/** A runner's k6 --out json file naming the calls it placed (and an unrelated sample). */
-function runnerSamples(file: string, calls: readonly string[]): string {
+/**
+ * A runner's k6 --out json file naming the calls it placed (and an unrelated sample): in the
+ * samples' metadata, as load/scenarios/fanout.ts writes them, or in their tags, as it did before.
+ */
+function runnerSamples(file: string, calls: readonly string[], placement: 'metadata' | 'tags' = 'metadata'): string {
   const lines = [JSON.stringify({ type: 'Metric', data: { name: FANOUT_PLACED_METRIC, type: 'counter' }, metric: FANOUT_PLACED_METRIC })];
   calls.forEach((callId, i) => {
     const time = new Date(T0 + i).toISOString();
-    lines.push(JSON.stringify({ type: 'Point', metric: FANOUT_PLACED_METRIC, data: { time, value: 1, tags: { call_id: callId, placed_at_ms: String(T0 + i), scenario: 'fanout' } } }));
+    const call = { call_id: callId, placed_at_ms: String(T0 + i) };
+    const data = placement === 'metadata' ? { time, value: 1, tags: { scenario: 'fanout' }, metadata: call } : { time, value: 1, tags: { ...call, scenario: 'fanout' } };
+    lines.push(JSON.stringify({ type: 'Point', metric: FANOUT_PLACED_METRIC, data }));
     lines.push(JSON.stringify({ type: 'Point', metric: 'http_reqs', data: { time, value: 1, tags: { endpoint: 'calls.place' } } }));
   });
   const path = join(dir, file);
@@ -63,6 +68,11 @@ describe('fan-out verdict', () => {
     const placed = await learnPlacedCalls(tally, [runnerSamples('a.ndjson.gz', ['call_a1', 'call_a2']), runnerSamples('b.ndjson.gz', ['call_b1'])]);
     expect(placed).toEqual({ placed: 3, untracked: 0, lastSampleMs: T0 + 1 });
     expect(tally.stats()).toMatchObject({ calls_expected: 3, expected: 18, arrived: 0, lost: 18 });
+  });
+
+  it('learns the calls of samples written before, with the call in their tags', async () => {
+    const tally = new FanoutTally(ENDPOINTS);
+    expect(await learnPlacedCalls(tally, [runnerSamples('old.ndjson.gz', ['call_o1', 'call_o2'], 'tags')])).toMatchObject({ placed: 2 });
   });
 
   it('arrivals tallied before the calls are learnt count: every delivery of two runners arrived, every threshold holds', async () => {

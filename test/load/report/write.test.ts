@@ -9,9 +9,15 @@ describe('load verdict lines', () => {
     expect(failureReasons(failed)).toEqual(['http_req_duration{endpoint:calls.place} p(95)<500 (p(95) 2142.2 ms)']);
   });
 
-  it('name a failed threshold without a figure by its expression alone', () => {
+  it('name a failed threshold without a report figure by what the summary says it judged', () => {
     const summary = callsSummary();
     summary.metrics['checks{check:answer names a call_ id}'] = { type: 'rate', values: { rate: 0.5 }, thresholds: { 'rate==1': { ok: false } } };
+    expect(failureReasons(digestSummary(summary, 99))).toEqual(['checks{check:answer names a call_ id} rate==1 (rate 0.5)']);
+  });
+
+  it('name a failed threshold by its expression alone when the summary lacks the figure', () => {
+    const summary = callsSummary();
+    summary.metrics['checks{check:answer names a call_ id}'] = { type: 'rate', values: {}, thresholds: { 'rate==1': { ok: false } } };
     expect(failureReasons(digestSummary(summary, 99))).toEqual(['checks{check:answer names a call_ id} rate==1']);
   });
 
