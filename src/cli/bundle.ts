@@ -25,7 +25,7 @@ const KEEP_OLD_BUNDLES_MS = 10 * 60_000;
 /** Makes the bundle and its manifest in `dir`; returns the bundle's path. */
 export async function writeCliBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT): Promise<string> {
   const started = Date.now();
-  // A read-only install (the harness image runs as nobody) is found before esbuild's work.
+  // A clone this user cannot write (another user's) is found before esbuild's work.
   mkdirSync(dir, { recursive: true });
   accessSync(dir, fsConstants.W_OK);
   // Every bundle lands in a folder of its own one level under `dir` (named after its hash, known only once it is built).
