@@ -16,7 +16,6 @@ interface PackageJson {
   version: string;
   private?: boolean;
   license?: string;
-  bin: Record<string, string>;
   dependencies: Record<string, string>;
 }
 
@@ -38,6 +37,8 @@ let installFolder: string;
 let snapshotBefore: string;
 /** A folder holding this Node as `node`, which the other user can reach (the clone may be in a folder only its owner can enter). */
 let nodeDir: string;
+/** The other user's uid, found once. */
+let runAsUid: number;
 
 function run(command: string, args: string[], options: SpawnSyncOptions & { timeout: number }) {
   const result = spawnSync(command, args, { encoding: 'utf8', ...options });
@@ -62,7 +63,7 @@ function installedHarness(args: string[], env: Record<string, string> = {}, opti
   const work = mkdtempSync(join(scratch, 'work-'));
   const base = { ...withoutSettings(), PATH: `${join(prefix, 'bin')}:${nodeDir}:/usr/bin:/bin`, HOME: RUN_AS && !options.asOwner ? '/nonexistent' : work, ...env };
   if (RUN_AS && !options.asOwner) {
-    chownSync(work, uidOf(RUN_AS), -1);
+    chownSync(work, runAsUid, -1);
     const assignments = Object.entries(base).map(([name, value]) => `${name}=${value}`);
     return { work, ...run('runuser', ['-u', RUN_AS, '--', 'env', '-i', ...assignments, 'svc-harness', ...args], { cwd: work, timeout: COMMAND_LIMIT_MS }) };
   }
@@ -79,6 +80,7 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'svc-harness-package-'));
   // Another user must reach what is installed here, and nothing more.
   chmodSync(scratch, 0o755);
+  if (RUN_AS) runAsUid = uidOf(RUN_AS);
   nodeDir = join(scratch, 'node');
   mkdirSync(nodeDir, { mode: 0o755 });
   copyFileSync(process.execPath, join(nodeDir, 'node'));
