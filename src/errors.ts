@@ -149,6 +149,40 @@ export class BudgetExhausted extends HarnessError {
   readonly code = 'ERR_BUDGET_EXHAUSTED';
 }
 
+/**
+ * A sequence of a model found the target breaking a rule: a command's postcondition did not
+ * hold. The model's runner shrinks it and reports it as the check's failure.
+ */
+export class ModelViolation extends HarnessError {
+  override name = 'ModelViolation';
+  readonly code = 'ERR_MODEL_VIOLATION';
+}
+
+/** A fixed scenario of a model holds a command its model state does not allow: the scenario is wrong, not the target. */
+export class ScenarioError extends HarnessError {
+  override name = 'ScenarioError';
+  readonly code = 'ERR_MODEL_SCENARIO';
+}
+
+/**
+ * The catalog disagrees with itself or with the files it names (a check citing no clause,
+ * an unknown clause or check id, a fixture without an entry): a defect of the harness, found
+ * when its modules load, before any request.
+ */
+export class CatalogError extends HarnessError {
+  override name = 'CatalogError';
+  readonly code = 'ERR_CATALOG';
+}
+
+/**
+ * A state the harness's own code should never reach (a receiver used after closing, a chart
+ * scale without a range): a bug of the harness, not of the target; report it with the message.
+ */
+export class InternalError extends HarnessError {
+  override name = 'InternalError';
+  readonly code = 'ERR_INTERNAL';
+}
+
 /** A metrics store (Prometheus remote write) that refused a write or gave no answer in time. */
 export class StoreError extends HarnessError {
   override name = 'StoreError';

@@ -5,7 +5,8 @@
  * One worker keeps one receiver, one identity provider and one ledger for the whole run.
  */
 import { inject } from 'vitest';
+import { UsageError } from '../src/errors.js';
 
 const areas = inject('suites');
-if (!areas) throw new Error('no run context: start the suites with `npm run certify`, not with vitest directly');
+if (!areas) throw new UsageError('no run context: start the suites with `npm run certify`, not with vitest directly');
 for (const area of areas) await import(/* @vite-ignore */ `./${area}.suite.ts`);

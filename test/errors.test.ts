@@ -1,23 +1,30 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import * as errors from '../src/errors.js';
 import {
   BudgetExhausted,
+  CatalogError,
   CheckFailure,
   CheckSkip,
   ControlError,
   ControlUnsupported,
   HarnessError,
   HttpError,
+  InternalError,
   K6NotFound,
+  ModelViolation,
   ReportFileError,
+  RegistrationError,
   RunAbort,
   SamplesError,
+  ScenarioError,
   SettingsError,
   StoreError,
   UsageError,
 } from '../src/errors.js';
 
-describe('harness errors', () => {
-  it.each([
+/** One row per error class of src/errors.ts: an instance, its name, its stable code. */
+const TABLE: ReadonlyArray<readonly [errors.HarnessError, string, string]> = [
     [new SettingsError('SVC_BASE_URL is empty'), 'SettingsError', 'ERR_SETTINGS'],
     [new UsageError("Unknown option '--x'"), 'UsageError', 'ERR_USAGE'],
     [new RunAbort('target unreachable'), 'RunAbort', 'ERR_RUN_ABORT'],
@@ -33,13 +40,41 @@ describe('harness errors', () => {
     [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
     [new SamplesError('a.ndjson:2 is not a line of k6\'s JSON output'), 'SamplesError', 'ERR_SAMPLES'],
     [new StoreError('http://127.0.0.1:9090/api/v1/write answered 400'), 'StoreError', 'ERR_STORE'],
-  ])('%s has the name %s and the stable code %s', (error, name, code) => {
+    [new RegistrationError('check HOOK-X is declared in two suites'), 'RegistrationError', 'ERR_REGISTRATION'],
+    [new ModelViolation('endpoint 26 was created with 25 active'), 'ModelViolation', 'ERR_MODEL_VIOLATION'],
+    [new ScenarioError('the scenario holds a command its model does not allow'), 'ScenarioError', 'ERR_MODEL_SCENARIO'],
+    [new CatalogError('check X cites no spec clause'), 'CatalogError', 'ERR_CATALOG'],
+    [new InternalError('the receiver is closed'), 'InternalError', 'ERR_INTERNAL'],
+];
+
+const errorClasses = Object.entries(errors).filter(
+  (entry): entry is [string, abstract new (...args: never[]) => errors.HarnessError] =>
+    typeof entry[1] === 'function' && entry[1].prototype instanceof errors.HarnessError,
+);
+
+describe('harness errors', () => {
+  it.each(TABLE)('%s has the name %s and the stable code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe(name);
     expect(error.code).toBe(code);
     expect(error.exitCode).toBe(2);
     expect(String(error)).toBe(`${name}: ${error.message}`);
+  });
+
+  it('has a row in the table for every error class, and no code shared by two classes', () => {
+    const named = new Set<unknown>(TABLE.map(([error]) => error.constructor));
+    for (const [name, cls] of errorClasses) expect(named.has(cls), `${name} has no row in the table`).toBe(true);
+    const classOfCode = new Map<string, unknown>();
+    for (const [error, , code] of TABLE) {
+      expect(classOfCode.get(code) ?? error.constructor, code).toBe(error.constructor);
+      classOfCode.set(code, error.constructor);
+    }
+  });
+
+  it('is documented: docs/errors.md has a row for every code', () => {
+    const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+    for (const [error, name, code] of TABLE) expect(doc, `${name} (${code})`).toContain(`| \`${code}\` | \`${error.name}\``);
   });
 
   it('ControlError tells a refusal (4xx) from a failure, and keeps the target code apart from its own', () => {

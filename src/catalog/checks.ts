@@ -12,6 +12,7 @@
  * Ids are stable across versions: rename a title freely, never an id. Receiver checks run
  * in the order listed (the status and latency checks read what earlier checks saw).
  */
+import { CatalogError } from '../errors.js';
 import { CLAUSE_IDS, renderClauses, type ClauseId } from './spec-clauses.js';
 
 export type Level = 'must' | 'should' | 'observe';
@@ -106,9 +107,9 @@ interface Extra {
 
 /** Throws at load time on a clause id the type checker did not see (renderClauses) or a tolerance its check does not cite. */
 function fields(id: string, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra): EntryFields {
-  if (clauses.length === 0) throw new Error(`check ${id} cites no spec clause`);
-  if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new Error(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
-  if (extra.ground && !clauses.includes(extra.ground)) throw new Error(`check ${id}: its ground ${extra.ground} is not among its clauses`);
+  if (clauses.length === 0) throw new CatalogError(`check ${id} cites no spec clause`);
+  if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new CatalogError(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
+  if (extra.ground && !clauses.includes(extra.ground)) throw new CatalogError(`check ${id}: its ground ${extra.ground} is not among its clauses`);
   return {
     id,
     title,
@@ -139,7 +140,7 @@ const CALL_FIELDS: ClauseId[] = [
 ];
 const RECEIVER_TIMEOUT: Extra = { tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT' } };
 const TIMESTAMP_WINDOW: Extra = { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE' } };
-/** src/suite/timing/schedule.ts, SCHEDULE_JITTER and measureTimingError. */
+/** The jitter is SCHEDULE_JITTER and the timing error scheduleTolerance's, both in src/suite/timing/error.ts. */
 const RETRY_SCHEDULE: Tolerance = {
   clause: 'RETRY-2',
   allowance:
@@ -430,7 +431,7 @@ export const CATALOG: readonly CatalogEntry[] = [
 
 const byId = new Map<string, CatalogEntry>();
 for (const entry of CATALOG) {
-  if (byId.has(entry.id)) throw new Error(`check id ${entry.id} is in the catalog twice`);
+  if (byId.has(entry.id)) throw new CatalogError(`check id ${entry.id} is in the catalog twice`);
   byId.set(entry.id, entry);
 }
 
@@ -447,7 +448,7 @@ export function catalogEntry(id: string): CatalogEntry | undefined {
 
 export function getCheck(id: string): CheckSpec {
   const check = byId.get(id);
-  if (check?.subject !== 'service') throw new Error(`unknown check id ${id}: add it to src/catalog/checks.ts first`);
+  if (check?.subject !== 'service') throw new CatalogError(`unknown check id ${id}: add it to src/catalog/checks.ts first`);
   return check;
 }
 

@@ -26,6 +26,7 @@
  *   CTL-*           The control contract's sentences (contract-clauses.ts), cited like these
  */
 
+import { CatalogError } from '../errors.js';
 import type { SpecClause } from './clause.js';
 import { CONTRACT_CLAUSE_DATA } from './contract-clauses.js';
 
@@ -217,7 +218,7 @@ export function documentOf(id: ClauseId): 'spec' | 'contract' {
 
 /** The clause, or an error naming the unknown id (for ids that bypassed the type checker). */
 export function clause(id: ClauseId): SpecClause {
-  if (!Object.hasOwn(CLAUSES, id)) throw new Error(`unknown spec clause id ${id}: add it to src/catalog/spec-clauses.ts first`);
+  if (!Object.hasOwn(CLAUSES, id)) throw new CatalogError(`unknown spec clause id ${id}: add it to src/catalog/spec-clauses.ts first`);
   return CLAUSES[id];
 }
 

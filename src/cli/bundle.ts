@@ -11,6 +11,7 @@
  * is written in (the harness finds its suites, fixtures and workers beside its sources), names
  * are kept as tsx keeps them, and the packages in node_modules stay imports.
  */
+import { RunAbort } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -95,7 +96,7 @@ function inputsOf(files: string[], root: string, started: number): BundleManifes
   const inputs: BundleManifest['inputs'] = {};
   for (const file of new Set(files)) {
     const stats = statSync(join(root, file));
-    if (stats.mtimeMs >= started) throw new Error(`${file} changed while the bundle was made`);
+    if (stats.mtimeMs >= started) throw new RunAbort(`${file} changed while the bundle was made`);
     inputs[file] = [stats.mtimeMs, stats.size];
   }
   return inputs;

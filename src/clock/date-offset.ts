@@ -9,6 +9,8 @@
  * All figures are in seconds.
  */
 
+import { median } from '../stats/summary.js';
+
 export interface OffsetEstimate {
   /** Bounds of receiver clock minus harness clock. */
   lo: number;
@@ -95,9 +97,3 @@ export function skewBounds(ts: number, sentAtMs: number, receivedAtMs: number, e
   return { behind: [earliest - ts, latest - ts], ahead: [ts - latest, ts - earliest] };
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

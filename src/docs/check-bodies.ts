@@ -4,6 +4,7 @@
  * for the service, src/receiver-cert/checks/ for webhook receivers) when the document is
  * generated, so the row follows the code wherever it moves.
  */
+import { RegistrationError } from '../errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -32,12 +33,12 @@ export function checkBodyLines(sources: readonly SourceFile[], ids: readonly str
       if (!wanted.has(id)) continue;
       const where = `${path}:${lineAt(text, match.index)}`;
       const earlier = found.get(id);
-      if (earlier !== undefined) throw new Error(`check ${id} is declared twice: ${earlier} and ${where}`);
+      if (earlier !== undefined) throw new RegistrationError(`check ${id} is declared twice: ${earlier} and ${where}`);
       found.set(id, where);
     }
   }
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length > 0) throw new Error(`no check('ID', …) declares ${missing.join(', ')} in ${CHECK_SOURCE_DIRS.join(' or ')}`);
+  if (missing.length > 0) throw new RegistrationError(`no check('ID', …) declares ${missing.join(', ')} in ${CHECK_SOURCE_DIRS.join(' or ')}`);
   return found;
 }
 

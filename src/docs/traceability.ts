@@ -5,6 +5,7 @@
  * on, then every service check and every receiver check with where its body is
  * (check-bodies.ts), its clauses and the faults that prove it fails when its rule is broken.
  */
+import { CatalogError } from '../errors.js';
 import { CATALOG, CHECKS, CHECKS_BY_CLAUSE, RECEIVER_CHECKS, type CatalogEntry } from '../catalog/checks.js';
 import { CLAUSE_IDS, CLAUSES, CONTRACT_CLAUSE_IDS, SPEC_CLAUSE_IDS, type ClauseId } from '../catalog/spec-clauses.js';
 import { escapeMarkdownCell as cell } from '../report/escape.js';
@@ -48,7 +49,7 @@ export type BodyLines = ReadonlyMap<string, string>;
 function bodyLink(id: string, bodies: BodyLines): string {
   const where = bodies.get(id);
   const [, path, line] = /^(.+):(\d+)$/.exec(where ?? '') ?? [];
-  if (path === undefined) throw new Error(`no path:line for the body of ${id}`);
+  if (path === undefined) throw new CatalogError(`no path:line for the body of ${id}`);
   return `[${cell(where!)}](../${path}#L${line})`;
 }
 

@@ -3,6 +3,7 @@
  * validation exploitable, and a correct target must refuse every one of them.
  * Pure functions of claims or of a valid token (signWithForeignKey also makes a key).
  */
+import { InternalError } from '../errors.js';
 import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -149,7 +150,7 @@ export function withKid(jwt: string, kid: string | undefined): string {
 export function tamperSignature(jwt: string): string {
   const segments = splitJwt(jwt);
   const bytes = decodeBytes(segments.signature);
-  if (bytes.length === 0) throw new Error('the token has no signature to tamper with');
+  if (bytes.length === 0) throw new InternalError('the token has no signature to tamper with');
   const index = Math.floor(bytes.length / 2);
   bytes[index] = bytes[index]! ^ 0xff;
   return joinJwt({ ...segments, signature: encodeBytes(bytes) });

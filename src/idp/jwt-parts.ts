@@ -3,6 +3,7 @@
  * without checking anything: the forging helpers need to change one segment and keep
  * the others byte for byte.
  */
+import { InternalError } from '../errors.js';
 
 export type JwtPart = 'header' | 'payload' | 'signature';
 
@@ -14,7 +15,7 @@ export interface JwtSegments {
 
 export function splitJwt(jwt: string): JwtSegments {
   const segments = jwt.split('.');
-  if (segments.length !== 3) throw new Error(`not a compact JWS: ${segments.length} segments instead of 3`);
+  if (segments.length !== 3) throw new InternalError(`not a compact JWS: ${segments.length} segments instead of 3`);
   const [header, payload, signature] = segments as [string, string, string];
   return { header, payload, signature };
 }
@@ -37,6 +38,6 @@ export function encodeJson(value: unknown): string {
 
 export function decodeJson(segment: string): Record<string, unknown> {
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('JWT segment is not a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InternalError('JWT segment is not a JSON object');
   return value as Record<string, unknown>;
 }

@@ -4,6 +4,7 @@
  * claims. A target is pointed at it through the control interface
  * (PUT /workspaces/{ws}/identity-provider).
  */
+import { InternalError } from '../errors.js';
 import { randomBytes } from 'node:crypto';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { sessionClaims } from './claims.js';
@@ -117,7 +118,7 @@ export class TestIdentityProvider {
   /** The newest listed key of the algorithm. */
   kidFor(alg: SigningAlg): string {
     const kid = [...this.listed].reverse().find((candidate) => this.key(candidate).alg === alg);
-    if (!kid) throw new Error(`the identity provider lists no ${alg} key`);
+    if (!kid) throw new InternalError(`the identity provider lists no ${alg} key`);
     return kid;
   }
 
@@ -133,7 +134,7 @@ export class TestIdentityProvider {
 
   async mint(options: MintOptions): Promise<string> {
     const key = this.key(options.kid ?? this.kidFor(options.alg ?? 'RS256'));
-    if (options.alg && options.alg !== key.alg) throw new Error(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
+    if (options.alg && options.alg !== key.alg) throw new InternalError(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
     return signClaims(this.claimsFor(options), { alg: key.alg, privateKey: key.privateKey, kid: key.kid, header: options.header });
   }
 
@@ -151,7 +152,7 @@ export class TestIdentityProvider {
 
   private key(kid: string): SigningKey {
     const key = this.keys.get(kid);
-    if (!key) throw new Error(`the identity provider has no key ${kid}`);
+    if (!key) throw new InternalError(`the identity provider has no key ${kid}`);
     return key;
   }
 }

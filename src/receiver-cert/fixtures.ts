@@ -1,4 +1,5 @@
 /** Delivery bodies the receiver certification sends, from fixtures/receiver-cert/ (data, not code). */
+import { CatalogError } from '../errors.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +47,7 @@ export function freshEventId(): string {
 /** A compact envelope of `type` (default voice.call.completed) with a fresh or given id. */
 export function envelopeBody(type = 'voice.call.completed', id = freshEventId()): { id: string; body: string; envelope: Record<string, unknown> } {
   const event = eventTypes.events.find((candidate) => candidate.type === type);
-  if (event === undefined) throw new Error(`no event type ${type} in fixtures/receiver-cert/event-types.json`);
+  if (event === undefined) throw new CatalogError(`no event type ${type} in fixtures/receiver-cert/event-types.json`);
   const envelope = {
     id,
     type,

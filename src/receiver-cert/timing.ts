@@ -4,7 +4,7 @@
  * comparison takes longer the more leading characters match. These functions only
  * summarise the samples; the probe's verdict is always an observation.
  */
-import { median } from '../clock/date-offset.js';
+import { median, quantile } from '../stats/summary.js';
 
 export interface TimingSample {
   prefix: number;
@@ -49,15 +49,6 @@ export function summarizeTiming(samples: readonly TimingSample[]): TimingSummary
   const noise = first === undefined ? 0 : iqrMsByPrefix[first]!;
   const leakSuspected = spearmanRho >= RHO_THRESHOLD && spreadMs >= Math.max(MIN_VISIBLE_SPREAD_MS, noise / 2);
   return { prefixLengths, samples: samples.length, medianMsByPrefix, iqrMsByPrefix, spearmanRho, slopeUsPerChar, spreadMs, leakSuspected };
-}
-
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const low = Math.floor(pos);
-  const high = Math.ceil(pos);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (pos - low);
 }
 
 /** Ranks with ties given their average rank. */

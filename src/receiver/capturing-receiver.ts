@@ -1,3 +1,4 @@
+import { InternalError } from '../errors.js';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
@@ -162,15 +163,15 @@ export class CapturingReceiver {
   }
 
   createEndpoint(options: CreateEndpointOptions = {}): ReceiverEndpoint {
-    if (this.#closed) throw new Error('the receiver is closed');
+    if (this.#closed) throw new InternalError('the receiver is closed');
     const path = options.path ?? `/hooks/${randomBytes(12).toString('base64url')}`;
     if (path !== CATCH_ALL && (!path.startsWith('/') || path.includes('?') || path.includes('#'))) {
       throw new TypeError(`endpoint path must start with / and have no query or fragment: ${path}`);
     }
     if (path === STATS_PATH) throw new TypeError(`${STATS_PATH} is the receiver's own stats path`);
     const name = options.name ?? path;
-    if (this.#byName.has(name)) throw new Error(`an endpoint named "${name}" exists already`);
-    if (path === CATCH_ALL ? this.#catchAll !== undefined : this.#byPath.has(path)) throw new Error(`an endpoint at ${path} exists already`);
+    if (this.#byName.has(name)) throw new InternalError(`an endpoint named "${name}" exists already`);
+    if (path === CATCH_ALL ? this.#catchAll !== undefined : this.#byPath.has(path)) throw new InternalError(`an endpoint at ${path} exists already`);
     const endpoint = new ReceiverEndpoint({
       name,
       path,

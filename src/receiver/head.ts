@@ -10,6 +10,7 @@
  * to try). A test of each piece cost what the lines saved over JSON.stringify of the head
  * (the receiver bench compares them).
  */
+import { InternalError } from '../errors.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export interface Head {
@@ -39,7 +40,7 @@ export function decodeHead(text: string): Head {
   }
   const lines = text.split(LINE_FEED);
   // An empty first line, three, then two a header: a line feed inside a piece shows here, if it is one.
-  if (lines.length % 2 !== 0) throw new Error(`a written-down head has ${lines.length} lines, not an even number: a piece held a line feed, which Node's parser never gives`);
+  if (lines.length % 2 !== 0) throw new InternalError(`a written-down head has ${lines.length} lines, not an even number: a piece held a line feed, which Node's parser never gives`);
   const headers: IncomingHttpHeaders = {};
   for (let i = 4; i < lines.length; i += 2) {
     // As JSON.parse makes it: an own value, even for the name __proto__.

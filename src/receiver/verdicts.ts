@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { checkTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureVerdict, type SigningKey, type TimestampVerdict } from '../signing/index.js';
 import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
 import type { DeliveryVerdicts } from './types.js';
+import { isObject } from '../json/shape.js';
 
 /**
  * The verdicts of one delivery. `json` is the tree of the first pass: the receiver keeps its
@@ -101,6 +102,3 @@ function parseJson(rawBody: Buffer): { value: unknown; error?: undefined } | { v
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

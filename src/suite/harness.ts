@@ -1,7 +1,9 @@
 /**
  * The per-process state the suites share: clients for the target, built once from the
- * run context the runner provided. Suites run in one worker process, one file at a time.
+ * run context the runner provided. Every selected suite runs in one worker process, side by
+ * side (suites/selected.ts), so these are shared by all of them for the whole run.
  */
+import { UsageError } from '../errors.js';
 import { inject } from 'vitest';
 import { ServiceApi } from '../api/service.js';
 import { loadControlAdapter, type ControlAdapter } from '../control/adapter.js';
@@ -29,7 +31,7 @@ export function harness(): Promise<Harness> {
 
 async function start(): Promise<Harness> {
   const run = inject('certify');
-  if (!run) throw new Error('no run context: start the suites with `npm run certify`, not with vitest directly');
+  if (!run) throw new UsageError('no run context: start the suites with `npm run certify`, not with vitest directly');
   registerSecret(run.controlToken);
   registerSecret(run.svcToken);
   const http = new HttpClient(run.baseUrl, { ...run.network, ...(run.rateLimit ? { rateLimit: run.rateLimit } : {}) });

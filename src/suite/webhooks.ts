@@ -1,6 +1,7 @@
 /**
- * The capturing receiver as the suites use it: one receiver per suite file, started on
- * first use with the run's port, certificate and public URL, and closed when the file ends.
+ * The capturing receiver as the suites use it: one receiver for the whole run (every suite
+ * runs in one worker, suites/selected.ts), started on first use with the run's port,
+ * certificate and public URL, and closed when the last open suite ends (src/suite/check.ts).
  */
 import { readFileSync } from 'node:fs';
 import { CapturingReceiver, type ReceiverEndpoint } from '../receiver/index.js';

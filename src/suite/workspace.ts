@@ -2,6 +2,7 @@
  * A workspace created for one check through the control interface, with everything
  * created in it remembered so the check can remove it when it ends, pass or fail.
  */
+import { ControlError } from '../errors.js';
 import type { ControlAdapter } from '../control/adapter.js';
 import { joinLane } from '../http/lanes.js';
 import { mapLimit } from '../async/map-limit.js';
@@ -29,7 +30,7 @@ export class TestWorkspace {
   /** The first agent of the workspace; the contract promises at least one. */
   get agentId(): string {
     const agent = this.agentIds[0];
-    if (!agent) throw new Error(`workspace ${this.id} was created without an agt_ id in its answer`);
+    if (!agent) throw new ControlError(`control POST /workspaces: workspace ${this.id} was created without an agt_ id in its answer (the contract promises at least one)`, 201, undefined);
     return agent;
   }
 

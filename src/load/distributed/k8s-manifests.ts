@@ -7,6 +7,7 @@
  * writes them; a unit test keeps the files current. The Secrets the runners read
  * (`load secret`, `load fanout-host`) are written here too.
  */
+import { InternalError } from '../../errors.js';
 import { Document, isScalar, type Scalar, type YAMLMap } from 'yaml';
 import { K6_VERSION } from '../k6/binary.js';
 
@@ -84,7 +85,7 @@ function toYaml(value: object, comment: readonly string[] = [], notes: Record<st
     const keys = path.split('.');
     const parent = (keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1))) as YAMLMap;
     const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === keys.at(-1));
-    if (!pair) throw new Error(`no key ${path} to note`);
+    if (!pair) throw new InternalError(`no key ${path} to note`);
     (pair.key as Scalar).commentBefore = commented(note);
   }
   return doc.toString({ lineWidth: 0 });

@@ -13,6 +13,7 @@ import type { K6Metric, K6Summary } from '../../../load/lib/shared-types.js';
 import { SamplesError } from '../../errors.js';
 import { readK6Output } from '../k6/output.js';
 import { RUN_TAGS } from '../k6/options.js';
+import { quantileOfSorted } from '../../stats/summary.js';
 
 /** 10 minutes at 5,000 requests/s: far past what one scenario of this harness places. */
 export const MAX_SAMPLES_PER_THRESHOLD = 3_000_000;
@@ -139,13 +140,9 @@ function sortedValues(sink: Sink): Float64Array {
   return Float64Array.from(sink.values).sort();
 }
 
-/** k6's percentile (its TrendSink.P): linear interpolation between the sorted values around pct × (n − 1). */
+/** k6's percentile of a trend (its TrendSink.P), 0 for a trend without values as k6 reports it. */
 export function percentile(sorted: ArrayLike<number>, pct: number): number {
-  if (sorted.length === 0) return 0;
-  const i = pct * (sorted.length - 1);
-  const low = sorted[Math.floor(i)]!;
-  const high = sorted[Math.ceil(i)]!;
-  return low + (high - low) * (i - Math.floor(i));
+  return sorted.length === 0 ? 0 : quantileOfSorted(sorted, pct);
 }
 
 /**

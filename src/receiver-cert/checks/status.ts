@@ -4,7 +4,7 @@
  * the reference does, not as a rule, so whether a receiver matches them is only recorded
  * (observe). These checks read every exchange of the run so far; they send nothing.
  */
-import { quantile } from '../timing.js';
+import { quantile } from '../../stats/summary.js';
 import { tally } from '../context.js';
 import { acknowledged, type Exchange } from '../sender.js';
 import { check, receiverSuite } from '../registry.js';

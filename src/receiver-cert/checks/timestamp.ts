@@ -12,6 +12,7 @@ import { expectRejected, requireBaseline, type CheckFn, type ReceiverCheck } fro
 import { acknowledged, describeAnswer, unixSeconds, type Exchange } from '../sender.js';
 import { sleep } from '../../clock/wait.js';
 import { check, receiverSuite } from '../registry.js';
+import { round1 } from '../../stats/summary.js';
 
 const TOLERANCE_S = 300;
 /**
@@ -86,10 +87,6 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
     }
     t.skip(`inconclusive: the answer came too late to tell which side of 300 s the receiver saw (${tries.join('; ')})`);
   };
-}
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
 }
 
 receiverSuite('receiver-timestamp', () => {

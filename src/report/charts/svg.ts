@@ -3,6 +3,7 @@
  * marker shapes. Charts are readable without colour: every series has its own shape
  * (and a text label or table), colour only repeats what the shape says.
  */
+import { InternalError } from '../../errors.js';
 import { escapeXml } from '../escape.js';
 
 export const esc = escapeXml;
@@ -43,7 +44,7 @@ export function linearScale(domain: [number, number], range: [number, number]): 
 /** A log10 scale; values at or below zero are clamped to the domain's low end. */
 export function logScale(domain: [number, number], range: [number, number]): Scale {
   const [d0, d1] = domain;
-  if (!(d0 > 0) || !(d1 > d0)) throw new Error(`log scale needs 0 < low < high, got [${d0}, ${d1}]`);
+  if (!(d0 > 0) || !(d1 > d0)) throw new InternalError(`log scale needs 0 < low < high, got [${d0}, ${d1}]`);
   const l0 = Math.log10(d0);
   const l1 = Math.log10(d1);
   const [r0, r1] = range;

@@ -6,15 +6,12 @@
 import { EVENT_TYPES } from '../../control/types.js';
 import { ID_PATTERNS } from '../../ids.js';
 import type { CapturedDelivery } from '../../receiver/types.js';
+import { isObject } from '../../json/shape.js';
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]00:00)$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** created_at further than this from the arrival time is a wrong clock or time zone. */
 const CREATED_AT_WINDOW_MS = 10 * 60_000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isRealDate(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));

@@ -11,6 +11,7 @@ import { describeResponse, failWith, is2xx } from '../assertions.js';
 import { nextEndpointName, type CheckContext } from '../context.js';
 import type { HookedEndpoint } from '../webhooks.js';
 import type { TestWorkspace } from '../workspace.js';
+import { isObject } from '../../json/shape.js';
 
 export const ALL_EVENT_TYPES: readonly EventType[] = EVENT_TYPES;
 /** The types the public API cannot cause; the control interface fires them. */
@@ -22,10 +23,6 @@ export const CALL_EVENTS_TIMEOUT_MS = 10_000;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How long a placed call's transcript may take to become readable by its own workspace. */
 export const TRANSCRIPT_READY_MS = 15_000;
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export const typeOf = (delivery: CapturedDelivery): string | undefined => delivery.verdicts.eventType;
 export const idOf = (delivery: CapturedDelivery): string | undefined => delivery.verdicts.eventId;

@@ -16,7 +16,6 @@ import {
   SPEC_RETRY_DELAYS_MS,
   matchSchedule,
   retriesDueIn,
-  round1,
   scaled,
   toleranceMs,
   type EventAttempts,
@@ -27,6 +26,7 @@ import { pollUntil, sleep } from '../../clock/wait.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, timingOf, within } from '../timing/wait.js';
 import { chooseScale, SCALED_SPAN_BOUND_MS } from '../timing/budget.js';
 import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
+import { round1 } from '../../stats/summary.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
 export const serviceRoundTripMs = (t: CheckContext): Promise<number> => fastestRoundTripMs(() => t.api.whoami(undefined));

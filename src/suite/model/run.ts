@@ -5,7 +5,7 @@
  * sequence and reports that sequence's steps.
  */
 import fc from 'fast-check';
-import { isUnanswered } from '../../errors.js';
+import { isUnanswered, ModelViolation, ScenarioError } from '../../errors.js';
 
 /** What one answer of the target says, as the commands judge it. */
 export interface Answer {
@@ -25,8 +25,7 @@ export interface Real<Target> {
   steps: Step[];
 }
 
-/** The violation of a rule by the target, found by a command's postcondition. */
-export class ModelViolation extends Error {}
+export { ModelViolation, ScenarioError };
 
 export const describeAnswer = (answer: Answer): string => `${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
 export const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
@@ -117,9 +116,6 @@ export interface Scenario<Model extends object, Target> {
   rule: string;
   commands: ReadonlyArray<Command<Model, Target>>;
 }
-
-/** A command of a scenario that its model state does not allow: the scenario is wrong, not the target. */
-export class ScenarioError extends Error {}
 
 /**
  * What the sequences of one run share: fresh targets, the tally, and the end of the run on a

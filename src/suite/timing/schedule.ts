@@ -5,6 +5,10 @@
  * next. All times are monotonic milliseconds (performance.now() of the receiver).
  */
 
+import { round1 } from '../../stats/summary.js';
+/** Milliseconds as reports print them (re-exported for the suites that judge schedules). */
+export { round1 };
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
@@ -176,6 +180,3 @@ export function gapSeries(match: ScheduleMatch): Array<Pick<GapVerdict, 'retry' 
   }));
 }
 
-export function round1(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
