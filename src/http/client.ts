@@ -17,7 +17,7 @@ import { createDispatcher, tlsOptions, type NetworkOptions, type TlsOptions } fr
 import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
 import { failedOnStaleConnection } from './reuse.js';
-import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
+import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, mayHaveReachedTarget, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
 import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
 
 export interface HttpResponse {
@@ -31,6 +31,11 @@ export interface HttpResponse {
   durationMs: number;
   /** When that attempt was sent (performance.now()): later than the call when it waited. */
   sentAtMs: number;
+  /**
+   * Earlier attempts of this request that got no answer and may have reached the target (a reset
+   * or a time-out, not a connection never made or one the other side had closed); absent when none.
+   */
+  unconfirmedAttempts?: number;
 }
 
 export interface HttpRequest {
@@ -118,6 +123,7 @@ export class HttpClient {
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
+    let unconfirmedAttempts = 0;
     // After a kept-alive connection turned out closed, the resend takes a new one.
     let fresh = req.fresh === true;
     while (true) {
@@ -135,7 +141,7 @@ export class HttpClient {
       }
       if ('status' in outcome && (outcome.status !== 429 || !this.resend)) {
         this.pacer?.answered(lane);
-        return outcome;
+        return unconfirmedAttempts > 0 ? { ...outcome, unconfirmedAttempts } : outcome;
       }
       if ('status' in outcome) {
         rateLimited += 1;
@@ -156,6 +162,7 @@ export class HttpClient {
           const tried = resends > 1 ? ` (sent ${resends} times)` : '';
           throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode));
         }
+        if (mayHaveReachedTarget(failure)) unconfirmedAttempts += 1;
         // A connection the other side had closed says nothing of the network: no back-off.
         if (outcome.staleConnection) fresh = true;
         else await wait(networkBackoffMs(resends), tally);

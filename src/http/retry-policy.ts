@@ -55,6 +55,12 @@ export function safeToResend(method: string, failure: { kind: Unanswered; errorC
   return idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
+/** Whether an attempt that got no answer may have reached the target, which may have acted on it. */
+export function mayHaveReachedTarget(failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean }): boolean {
+  if (failure.kind === 'timeout') return true;
+  return !failure.staleConnection && !(failure.errorCode && NOT_SENT_CODES.has(failure.errorCode));
+}
+
 /** How many resends a failure of this kind gets. */
 export function resendsFor(kind: Unanswered): number {
   return kind === 'timeout' ? TIMEOUT_RETRIES : NETWORK_RETRIES;
