@@ -24,6 +24,8 @@ export interface CallOptions {
    * a call it should not be able to place is refused anyway): a lost connection may resend it.
    */
   idempotent?: boolean;
+  /** The check judges this request's timing: paced ahead of set-up requests (src/http/pacing.ts). */
+  timed?: boolean;
 }
 
 /** For a call whose answer the check judges by its status alone: see CallOptions.idempotent. */

@@ -55,6 +55,8 @@ export interface HttpRequest {
    * method (GET, PUT, DELETE… yes; POST no). A POST a check repeats harmlessly may say so.
    */
   idempotent?: boolean;
+  /** A check judges this request's timing (a revocation poll, traffic around a rotation): paced ahead of bulk requests. */
+  timed?: boolean;
 }
 
 export interface HttpClientOptions extends NetworkOptions {
@@ -127,7 +129,7 @@ export class HttpClient {
     // After a kept-alive connection turned out closed, the resend takes a new one.
     let fresh = req.fresh === true;
     while (true) {
-      await this.pace(lane, tally);
+      await this.pace(lane, req.timed === true, tally);
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
       let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
       try {
@@ -175,9 +177,14 @@ export class HttpClient {
     await this.pool.destroy().catch(() => undefined);
   }
 
-  private async pace(lane: string | undefined, tally: NetworkTally | undefined): Promise<void> {
-    const waitMs = this.pacer?.reserve(lane) ?? 0;
-    if (waitMs > 0) await wait(waitMs, tally);
+  /** Waits for the request's slot: a timed request for the one it reserved, another until one is free (src/http/pacing.ts). */
+  private async pace(lane: string | undefined, timed: boolean, tally: NetworkTally | undefined): Promise<void> {
+    while (this.pacer) {
+      const waitMs = this.pacer.admit(lane, timed);
+      if (waitMs <= 0) return;
+      await wait(waitMs, tally);
+      if (timed) return;
+    }
   }
 
   /** One attempt: its answer, or an Unanswerable saying why there was none. */
