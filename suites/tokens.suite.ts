@@ -153,8 +153,8 @@ certifySuite('tokens', () => {
     // and servers already on the new one would use them: whoami and a scoped call, on fresh
     // and kept-alive connections, each judged on its own.
     const requests = [
-      { name: 'whoami', send: (token: string, newConnection: boolean) => t.api.whoami(token, { fresh: newConnection }), ok: (status: number) => status === 200 },
-      { name: 'agents', send: (token: string, newConnection: boolean) => t.api.listAgents(token, { fresh: newConnection }), ok: is2xx },
+      { name: 'whoami', send: (token: string, newConnection: boolean) => t.api.whoami(token, { fresh: newConnection, timed: true }), ok: (status: number) => status === 200 },
+      { name: 'agents', send: (token: string, newConnection: boolean) => t.api.listAgents(token, { fresh: newConnection, timed: true }), ok: is2xx },
     ];
     const failures: DeployFailure[] = [];
     const sent = { old: 0, new: 0 };
@@ -202,8 +202,8 @@ certifySuite('tokens', () => {
     // first 401, then ROTATION_SETTLE_MS more): a backend that drops the workspace's tokens
     // when the revocation reaches it shows then, not only at the moment of the revoke.
     const endpoints = [
-      ['whoami', (newConnection: boolean) => t.api.whoami(fresh.token, { fresh: newConnection })],
-      ['agents', (newConnection: boolean) => t.api.listAgents(fresh.token, { fresh: newConnection })],
+      ['whoami', (newConnection: boolean) => t.api.whoami(fresh.token, { fresh: newConnection, timed: true })],
+      ['agents', (newConnection: boolean) => t.api.listAgents(fresh.token, { fresh: newConnection, timed: true })],
     ] as const;
     const failures: string[] = [];
     let requests = 0;
@@ -236,7 +236,7 @@ certifySuite('tokens', () => {
     const oldWatch = (async () => {
       while (!watchEnds()) {
         if (revokedAt !== undefined && oldRefusedAtMs === undefined) {
-          const res = await t.api.whoami(old.token, { fresh: true });
+          const res = await t.api.whoami(old.token, { fresh: true, timed: true });
           if (res.status === 401) oldRefusedAtMs = Math.round(performance.now() - revokedAt);
         }
         await sleep(200);

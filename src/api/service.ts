@@ -10,6 +10,9 @@ export interface CallRequest {
   metadata?: Record<string, unknown>;
 }
 
+/** The spec's prefix of staging tokens (production: `svc_live_`). */
+const STAGING_TOKEN_PREFIX = 'svc_test_';
+
 /** A number in a reserved fictional range (555-0100 to 555-0199): never a real line. */
 export const RESERVED_TEST_NUMBER = '+15555550123';
 
@@ -21,12 +24,17 @@ export interface CallOptions {
    * a call it should not be able to place is refused anyway): a lost connection may resend it.
    */
   idempotent?: boolean;
+  /** The check judges this request's timing: paced ahead of set-up requests (src/http/pacing.ts). */
+  timed?: boolean;
 }
 
 /** For a call whose answer the check judges by its status alone: see CallOptions.idempotent. */
 export const STATUS_ONLY: CallOptions = { idempotent: true };
 
 export class ServiceApi {
+  /** Per credential, placements that may have placed a call the harness never got an answer for. */
+  private readonly unconfirmed = new Map<string, number>();
+
   constructor(private readonly http: HttpClient) {}
 
   whoami(credential: string | undefined, options: CallOptions = {}): Promise<HttpResponse> {
@@ -37,8 +45,21 @@ export class ServiceApi {
     return this.http.request({ path: '/v1/voice/agents', headers: bearer(credential), ...options });
   }
 
-  placeCall(credential: string | undefined, call: CallRequest, options: CallOptions = {}): Promise<HttpResponse> {
-    return this.http.request({ method: 'POST', path: '/v1/voice/calls', headers: bearer(credential), json: call, ...options });
+  /**
+   * Places a call. With a staging token (`svc_test_`), whose calls have no real-world side
+   * effects, a placement that got no answer is placed again: the target may then hold a call
+   * whose id the harness never got, and `unconfirmedPlacements` counts it for the credential.
+   */
+  async placeCall(credential: string | undefined, call: CallRequest, options: CallOptions = {}): Promise<HttpResponse> {
+    const staging = credential?.startsWith(STAGING_TOKEN_PREFIX) === true;
+    const res = await this.http.request({ method: 'POST', path: '/v1/voice/calls', headers: bearer(credential), json: call, ...(staging ? { idempotent: true } : {}), ...options });
+    if (res.unconfirmedAttempts && credential !== undefined) this.unconfirmed.set(credential, (this.unconfirmed.get(credential) ?? 0) + res.unconfirmedAttempts);
+    return res;
+  }
+
+  /** Placements with `credential` that got no answer and were placed again: calls the target may hold, of ids never seen. */
+  unconfirmedPlacements(credential: string): number {
+    return this.unconfirmed.get(credential) ?? 0;
   }
 
   /**
@@ -52,10 +73,12 @@ export class ServiceApi {
 
   /** A transcript at a path (and query) the service handed out, e.g. in transcript_url. */
   async transcriptAt(credential: string | undefined, path: string, options: CallOptions = {}): Promise<HttpResponse> {
-    const res = await this.http.request({ method: this.transcriptMethod, path, headers: bearer(credential), ...options });
+    // A read, whichever method serves it: sent again like any read when it got no answer.
+    const read = { idempotent: true, ...options };
+    const res = await this.http.request({ method: this.transcriptMethod, path, headers: bearer(credential), ...read });
     if (res.status !== 405 || this.transcriptMethod !== 'GET' || !allows(res, 'POST')) return res;
     this.transcriptMethod = 'POST';
-    return this.http.request({ method: 'POST', path, headers: bearer(credential), ...options });
+    return this.http.request({ method: 'POST', path, headers: bearer(credential), ...read });
   }
 
   /** How transcripts are read: GET until the target answers 405 with `Allow: POST`. */

@@ -16,7 +16,8 @@ import { sleep } from '../clock/wait.js';
 import { createDispatcher, tlsOptions, type NetworkOptions, type TlsOptions } from './dispatcher.js';
 import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
-import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
+import { failedOnStaleConnection } from './reuse.js';
+import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, mayHaveReachedTarget, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
 import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
 
 export interface HttpResponse {
@@ -30,6 +31,11 @@ export interface HttpResponse {
   durationMs: number;
   /** When that attempt was sent (performance.now()): later than the call when it waited. */
   sentAtMs: number;
+  /**
+   * Earlier attempts of this request that got no answer and may have reached the target (a reset
+   * or a time-out, not a connection never made or one the other side had closed); absent when none.
+   */
+  unconfirmedAttempts?: number;
 }
 
 export interface HttpRequest {
@@ -49,6 +55,8 @@ export interface HttpRequest {
    * method (GET, PUT, DELETE… yes; POST no). A POST a check repeats harmlessly may say so.
    */
   idempotent?: boolean;
+  /** A check judges this request's timing (a revocation poll, traffic around a rotation): paced ahead of bulk requests. */
+  timed?: boolean;
 }
 
 export interface HttpClientOptions extends NetworkOptions {
@@ -69,6 +77,13 @@ export interface HttpClientOptions extends NetworkOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * The kept-alive pool. An idle connection is given up after undici's default of 4 s unless the
+ * other side's `Keep-Alive: timeout=` says otherwise, and then 2 s before that: shorter than the
+ * idle time-outs servers and proxies commonly keep (5 s and up), so the harness rarely writes onto
+ * a connection they are closing. Those it still meets are caught by ./reuse.ts.
+ */
+const POOL = { connections: 64, keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 2_000 };
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 export class HttpClient {
@@ -92,7 +107,7 @@ export class HttpClient {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.tls = tlsOptions(options);
     this.env = options.env;
-    this.pool = createDispatcher(this.tls, this.env, { connections: 64, keepAliveTimeout: 10_000 });
+    this.pool = createDispatcher(this.tls, this.env, POOL);
     this.pacer = options.paced === false || options.resend === false ? undefined : new Pacer(options.rateLimit);
     this.resend = options.resend !== false;
   }
@@ -110,22 +125,25 @@ export class HttpClient {
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
+    let unconfirmedAttempts = 0;
+    // After a kept-alive connection turned out closed, the resend takes a new one.
+    let fresh = req.fresh === true;
     while (true) {
-      await this.pace(lane, tally);
+      await this.pace(lane, req.timed === true, tally);
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
-      let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string };
+      let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
       try {
-        outcome = await this.attempt(req, sending, method, what);
+        outcome = await this.attempt({ ...req, fresh }, sending, method, what);
         if (traffic) keepExchange(traffic, exchangeOf(described, outcome));
       } catch (error) {
         if (traffic) keepExchange(traffic, exchangeOf(described, (error as Error).message));
         if (!(error instanceof Unanswerable)) throw error;
         if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
-        outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
+        outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}), ...(error.staleConnection ? { staleConnection: true } : {}) };
       }
       if ('status' in outcome && (outcome.status !== 429 || !this.resend)) {
         this.pacer?.answered(lane);
-        return outcome;
+        return unconfirmedAttempts > 0 ? { ...outcome, unconfirmedAttempts } : outcome;
       }
       if ('status' in outcome) {
         rateLimited += 1;
@@ -141,11 +159,15 @@ export class HttpClient {
         await wait(waitMs, tally);
       } else {
         resends += 1;
-        if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, { kind: outcome.unanswered, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}) }, req.idempotent)) {
+        const failure = { kind: outcome.unanswered, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), ...(outcome.staleConnection ? { staleConnection: true } : {}) };
+        if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, failure, req.idempotent)) {
           const tried = resends > 1 ? ` (sent ${resends} times)` : '';
           throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode));
         }
-        await wait(networkBackoffMs(resends), tally);
+        if (mayHaveReachedTarget(failure)) unconfirmedAttempts += 1;
+        // A connection the other side had closed says nothing of the network: no back-off.
+        if (outcome.staleConnection) fresh = true;
+        else await wait(networkBackoffMs(resends), tally);
       }
       count(tally, 'resent', 1);
     }
@@ -155,9 +177,14 @@ export class HttpClient {
     await this.pool.destroy().catch(() => undefined);
   }
 
-  private async pace(lane: string | undefined, tally: NetworkTally | undefined): Promise<void> {
-    const waitMs = this.pacer?.reserve(lane) ?? 0;
-    if (waitMs > 0) await wait(waitMs, tally);
+  /** Waits for the request's slot: a timed request for the one it reserved, another until one is free (src/http/pacing.ts). */
+  private async pace(lane: string | undefined, timed: boolean, tally: NetworkTally | undefined): Promise<void> {
+    while (this.pacer) {
+      const waitMs = this.pacer.admit(lane, timed);
+      if (waitMs <= 0) return;
+      await wait(waitMs, tally);
+      if (timed) return;
+    }
   }
 
   /** One attempt: its answer, or an Unanswerable saying why there was none. */
@@ -194,7 +221,8 @@ export class HttpClient {
       }
       const errorCode = errorCodeOf(error);
       if (isNotHttp(error as Error, errorCode)) throw new HttpError(`${what}: the answer is not HTTP/1.1 (${oneLine((error as Error).message)})`, 'malformed', errorCode);
-      throw new Unanswerable(`${what}: ${oneLine((error as Error).message)}`, 'network', errorCode);
+      const stale = failedOnStaleConnection(error);
+      throw new Unanswerable(`${what}: ${oneLine((error as Error).message)}${stale ? ' (a kept-alive connection the other side had closed)' : ''}`, 'network', errorCode, stale);
     } finally {
       if (req.fresh) await dispatcher.destroy().catch(() => undefined);
     }
@@ -244,6 +272,8 @@ class Unanswerable extends Error {
     message: string,
     readonly kind: Unanswered,
     readonly errorCode?: string,
+    /** Sent on a reused connection the other side had closed, before any byte of an answer. */
+    readonly staleConnection = false,
   ) {
     super(message);
   }

@@ -55,7 +55,7 @@ export function proxySettings(env: NodeJS.ProcessEnv = process.env): { httpProxy
  * it, and the checks are written against HTTP/1.1 (a `fresh` request means a new connection,
  * and the pool's connections would become one multiplexed one).
  */
-export function createDispatcher(tls: TlsOptions, env: NodeJS.ProcessEnv = process.env, pool: { connections?: number; keepAliveTimeout?: number } = {}): Dispatcher {
+export function createDispatcher(tls: TlsOptions, env: NodeJS.ProcessEnv = process.env, pool: { connections?: number; keepAliveTimeout?: number; keepAliveTimeoutThreshold?: number } = {}): Dispatcher {
   const common = { allowH2: false, ...pool, connect: tls };
   const proxies = proxySettings(env);
   if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent(common);

@@ -10,7 +10,15 @@
  * 429s reached several lanes at once: then the limit is the client's, and the whole run
  * slows. A bucket creeps back up while no 429 comes, and returns to its ceiling after a
  * quiet spell, so a limit met once does not slow the rest of the run.
+ *
+ * Requests whose timing a check judges (revocation polls, traffic around a rotation) reserve
+ * their slot ahead of set-up and other bulk requests, which take a slot only once it is free.
  */
+
+/** A bucket's "what got through" counts over at least this, so a lane seconds old is not judged by one instant. */
+const MIN_ADMITTED_SPAN_MS = 500;
+/** One 429 lowers a bucket to no less than this share of its rate: what got through is low while the bucket itself was paused. */
+const MAX_LOWERING = 0.5;
 
 /** The slowest a bucket is ever lowered to, in requests a second. */
 export const MIN_RATE = 1;
@@ -42,6 +50,7 @@ export class Bucket {
   /** Times (ms) of answers that were not 429, within ADMITTED_WINDOW_MS. */
   private readonly admitted: number[] = [];
   lastUsedMs = 0;
+  private firstSeenMs = Infinity;
 
   constructor(readonly ceiling: number) {
     this.rate = ceiling;
@@ -54,19 +63,30 @@ export class Bucket {
 
   /** Reserves a slot for one request; the ms to wait before sending it. */
   reserve(nowMs: number): number {
-    this.lastUsedMs = nowMs;
+    const waitMs = this.free(nowMs);
+    this.take(nowMs + waitMs);
+    return waitMs;
+  }
+
+  /** The ms until a slot is free, reserving none (a request behind others looks again then). */
+  free(nowMs: number): number {
+    this.seen(nowMs);
     this.grow(nowMs);
     if (!Number.isFinite(this.rate)) return Math.max(0, this.pausedUntilMs - nowMs);
     const interval = 1000 / this.rate;
     const tolerance = (Math.max(1, Math.floor(this.rate / 10)) - 1) * interval;
-    const base = Math.max(this.tatMs, nowMs);
-    const sendAt = Math.max(nowMs, base - tolerance, this.pausedUntilMs);
-    this.tatMs = Math.max(base, sendAt) + interval;
-    return sendAt - nowMs;
+    return Math.max(0, this.tatMs - tolerance - nowMs, this.pausedUntilMs - nowMs);
+  }
+
+  /** Takes the slot of a request sent at `sendAtMs`, which `free` said is free by then. */
+  take(sendAtMs: number): void {
+    if (!Number.isFinite(this.rate)) return;
+    this.tatMs = Math.max(this.tatMs, sendAtMs) + 1000 / this.rate;
   }
 
   /** An answer other than 429 arrived. */
   answered(nowMs: number): void {
+    this.seen(nowMs);
     this.admitted.push(nowMs);
     this.trimAdmitted(nowMs);
   }
@@ -78,12 +98,18 @@ export class Bucket {
     if (nowMs - this.lastLoweredMs < LOWER_COOLDOWN_MS) return;
     this.lastLoweredMs = nowMs;
     this.trimAdmitted(nowMs);
-    const letThrough = (this.admitted.length * 1000) / ADMITTED_WINDOW_MS;
-    const lowered = Math.max(MIN_RATE, 0.9 * letThrough);
+    const spanMs = Math.min(ADMITTED_WINDOW_MS, Math.max(MIN_ADMITTED_SPAN_MS, nowMs - this.firstSeenMs));
+    const letThrough = (this.admitted.length * 1000) / spanMs;
+    const lowered = Math.max(MIN_RATE, 0.9 * letThrough, Number.isFinite(this.rate) ? MAX_LOWERING * this.rate : 0);
     this.rate = Math.min(this.rate, lowered, this.ceiling);
     this.lastGrownMs = nowMs;
     // The debt owed at the old rate would keep the bucket too fast for a while: start anew.
     this.tatMs = Math.max(nowMs, this.pausedUntilMs);
+  }
+
+  private seen(nowMs: number): void {
+    this.lastUsedMs = nowMs;
+    if (!Number.isFinite(this.firstSeenMs)) this.firstSeenMs = nowMs;
   }
 
   private grow(nowMs: number): void {
@@ -117,11 +143,28 @@ export class Pacer {
     this.run = new Bucket(ratePerSecond ?? Infinity);
   }
 
-  /** The ms to wait before sending one request of `lane`: the later of its lane's slot and the run's. */
+  /** The ms to wait before sending one request of `lane`: the later of its lane's slot and the run's, reserved now. */
   reserve(lane: string | undefined): number {
     const now = this.clock.now();
     const laneWait = lane === undefined ? 0 : this.lane(lane, now).reserve(now);
     return laneWait + this.run.reserve(now + laneWait);
+  }
+
+  /**
+   * Lets one request of `lane` through by its kind. A `timed` request (one whose timing a check
+   * judges) reserves its slot at once, ahead of every request still waiting. Any other takes a
+   * slot only when one is free now: 0, and it is sent; else the ms after which it asks again,
+   * so that timed requests that came meanwhile go first.
+   */
+  admit(lane: string | undefined, timed: boolean): number {
+    if (timed) return this.reserve(lane);
+    const now = this.clock.now();
+    const laneBucket = lane === undefined ? undefined : this.lane(lane, now);
+    const waitMs = Math.max(laneBucket?.free(now) ?? 0, this.run.free(now));
+    if (waitMs > 0) return waitMs;
+    laneBucket?.take(now);
+    this.run.take(now);
+    return 0;
   }
 
   answered(lane: string | undefined): void {

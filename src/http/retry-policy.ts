@@ -43,11 +43,22 @@ export function isCertificateRefusal(errorCode: string | undefined): boolean {
   return errorCode !== undefined && CERTIFICATE_CODES.has(errorCode);
 }
 
-/** Whether a request that got no answer may be sent again. */
-export function safeToResend(method: string, failure: { kind: Unanswered; errorCode?: string }, idempotent?: boolean): boolean {
+/**
+ * Whether a request that got no answer may be sent again. Besides the idempotent methods and
+ * connections never made, any request written onto a kept-alive connection the other side had
+ * already closed (`staleConnection`, src/http/reuse.ts): nothing shows the target read it.
+ */
+export function safeToResend(method: string, failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean }, idempotent?: boolean): boolean {
   if (isCertificateRefusal(failure.errorCode)) return false;
   if (failure.kind === 'network' && failure.errorCode && NOT_SENT_CODES.has(failure.errorCode)) return true;
+  if (failure.kind === 'network' && failure.staleConnection) return true;
   return idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
+/** Whether an attempt that got no answer may have reached the target, which may have acted on it. */
+export function mayHaveReachedTarget(failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean }): boolean {
+  if (failure.kind === 'timeout') return true;
+  return !failure.staleConnection && !(failure.errorCode && NOT_SENT_CODES.has(failure.errorCode));
 }
 
 /** How many resends a failure of this kind gets. */

@@ -24,6 +24,7 @@ import { loadControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
 import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
+import { endChildren, watchChildren } from './children.js';
 import { ProgressLine } from './progress.js';
 import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, type StopReason } from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
@@ -69,6 +70,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   let target: ResolvedTarget | undefined;
   let releaseRunner = (): void => undefined;
   const held = holdStopSignals();
+  watchChildren();
   try {
     target = await resolveTarget(settings, allowProduction);
     const receiverTls = target.receiver ?? (await receiverCertificate(settings, workDir));
@@ -146,6 +148,8 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     return abort(`run failed: ${(error as Error).message}`);
   } finally {
     await target?.stop().catch(() => undefined);
+    // The suites' worker and whatever else the run started end before the run does.
+    await endChildren();
     rmSync(workDir, { recursive: true, force: true });
     releaseRunner();
     held.release();

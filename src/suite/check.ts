@@ -166,6 +166,40 @@ export function noVerdictReason(error: unknown, network: NetworkTally): string |
   return `${network.first_unanswered} (${describeCost(network)}); the failure that followed may come from the missing answer: ${failure.split('\n')[0]}`;
 }
 
+/** A check's body still ran when its own time-out came. */
+export class CheckOvertime extends Error {
+  constructor(timeoutMs: number) {
+    super(`the check did not finish within its time-out of ${Math.round(timeoutMs / 1000)} s`);
+  }
+}
+
+/** `body`, or CheckOvertime after `timeoutMs`; a body still running then goes on unheard (its clean-up follows). */
+async function withinOwnTimeout(body: Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const overtime = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new CheckOvertime(timeoutMs)), timeoutMs)));
+  body.catch(() => undefined);
+  try {
+    await Promise.race([body, overtime]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Why a check that ran out of its own time has no verdict, or undefined when its time-out is its
+ * verdict. A check's time-out allows for its own waits, not for a network that stalled it: when its
+ * requests met 429s, were sent again or went unanswered, the time may have gone there.
+ */
+export function overtimeReason(timeoutMs: number, network: NetworkTally): string | undefined {
+  if (network.unanswered === 0 && network.resent === 0 && network.rate_limited === 0) return undefined;
+  const stalls = [
+    network.rate_limited > 0 ? `${network.rate_limited} answered 429` : '',
+    network.resent > 0 ? `${network.resent} sent again` : '',
+    network.unanswered > 0 ? `${network.unanswered} unanswered` : '',
+  ].filter(Boolean);
+  return `the check did not finish within its time-out of ${Math.round(timeoutMs / 1000)} s after the network stalled it (${stalls.join(', ')}, ${Math.round(network.waited_ms / 1000)} s waited)`;
+}
+
 /** The command that runs one check again, with the run's seed (its target settings as they were). */
 export function rerunCommand(checkId: string, seed: number): string {
   return `svc-harness certify --checks ${checkId} --seed ${seed}`;
@@ -185,7 +219,8 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
   declared.set(id, declaringArea);
   if (recordOnly) return;
-  const timeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
+  const ownTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = ownTimeoutMs + CLEANUP_ALLOWANCE_MS;
   test(`${spec.id} ${spec.title}`, async (ctx) => {
     const t = new CheckContext(spec, await harness());
     let skipReason: string | undefined;
@@ -196,11 +231,11 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
     const running = countedIn(traffic, async () => {
       try {
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
-        await body(t);
+        await withinOwnTimeout(body(t), ownTimeoutMs);
       } catch (error) {
         if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
         else if (error instanceof CheckSkip) skipReason = error.message;
-        else if ((errorReason = noVerdictReason(error, network)) === undefined) {
+        else if ((errorReason = error instanceof CheckOvertime ? overtimeReason(ownTimeoutMs, network) : noVerdictReason(error, network)) === undefined) {
           failed = true;
           throw error;
         }

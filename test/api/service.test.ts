@@ -46,3 +46,43 @@ describe('reading a transcript, whose method the spec does not show', () => {
     expect(api.transcriptMethod).toBe('GET');
   });
 });
+
+/** A service that resets the connection of its first `resets` requests after reading them (the target may have acted), then answers. */
+async function serviceResetting(resets: number, answer: { status: number; body: string }): Promise<ServiceApi> {
+  seen.length = 0;
+  server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on('end', () => {
+      if (seen.length <= resets) req.socket.resetAndDestroy();
+      else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return new ServiceApi(new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { timeoutMs: 5_000 }));
+}
+
+describe('requests that got no answer, by what they do', () => {
+  it('sends a transcript read by POST again after a reset: a read, whatever its method', async () => {
+    const api = await serviceResetting(1, { status: 200, body: '{"transcript":"…"}' });
+    api.transcriptMethod = 'POST';
+    expect((await api.transcript('svc_test_fake', 'call_1')).status).toBe(200);
+    expect(seen).toEqual(['POST /v1/voice/calls/call_1/transcript', 'POST /v1/voice/calls/call_1/transcript']);
+  });
+
+  it('places a staging call again after a reset, and counts the placement the target may hold', async () => {
+    const api = await serviceResetting(1, { status: 201, body: '{"call_id":"call_abc"}' });
+    const res = await api.placeCall('svc_test_fake', { agent_id: 'agt_1', to: '+15555550123' });
+    expect(res.status).toBe(201);
+    expect(res.unconfirmedAttempts).toBe(1);
+    expect(api.unconfirmedPlacements('svc_test_fake')).toBe(1);
+    expect(api.unconfirmedPlacements('svc_test_other')).toBe(0);
+    expect(seen).toEqual(['POST /v1/voice/calls', 'POST /v1/voice/calls']);
+  });
+
+  it('does not place a call again with a credential that is not a staging token', async () => {
+    const api = await serviceResetting(1, { status: 201, body: '{"call_id":"call_abc"}' });
+    await expect(api.placeCall('svc_live_fake', { agent_id: 'agt_1', to: '+15555550123' })).rejects.toMatchObject({ kind: 'network' });
+    expect(seen).toEqual(['POST /v1/voice/calls']);
+  });
+});

@@ -45,6 +45,8 @@ export interface ChildResult {
   files: Map<string, string>;
   rss: RssPeaks;
   killed: boolean;
+  /** Processes of the run still running when it had exited (found by its TMPDIR): pid and command line. */
+  outlived: string[];
 }
 
 export async function runCertifyChild(options: ChildOptions): Promise<ChildResult> {
@@ -75,6 +77,7 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
   };
   const run = options.script ? await runScript(options.script, [], childOptions) : await runHarness(['certify'], childOptions);
   rss!.stop();
+  const outlived = processesWithTmp(runTmp);
   const files = new Map<string, string>();
   for (const dir of [reportDir, runTmp]) for (const file of walk(dir)) files.set(file, readFileSync(file, 'latin1'));
   // A report that exists must conform to the published schema; a run that wrote none has none.
@@ -93,7 +96,31 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
     files,
     rss: rss!.peaks(),
     killed: run.killed,
+    outlived,
   };
+}
+
+/**
+ * Every process whose environment holds `tmp` (each run has a TMPDIR of its own, and its
+ * processes inherit it), read from /proc; none where there is no /proc.
+ */
+function processesWithTmp(tmp: string): string[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`TMPDIR=${tmp}\0`)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ').trim().slice(0, 200)}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
 }
 
 /** Calls `seen` once, when the child's stdout or stderr first matches `pattern` (across chunks, up to 64 KiB kept). */

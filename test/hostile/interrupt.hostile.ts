@@ -64,6 +64,8 @@ describe.concurrent('an interrupted run', () => {
     expect(result.exitCode, output.slice(-3000)).toBe(130);
     expect(result.afterSignalMs!).toBeLessThan(INTERRUPT_BOUND_MS);
     expect(result.report?.interrupted).toBe(true);
+    // A process of the run that outlived it goes on writing in its temp folder (Node's compile cache at its exit).
+    expect(result.outlived, 'processes of the run still running after it exited').toEqual([]);
     expect(result.rss.maxMb).toBeLessThan(RSS_BOUND_MB.process);
     expect(result.rss.sumMb).toBeLessThan(RSS_BOUND_MB.run);
     expect(hasStackTrace(output), output.slice(-3000)).toBe(false);

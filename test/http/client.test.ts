@@ -146,6 +146,96 @@ describe('HttpClient against a target that drops connections', () => {
   });
 });
 
+describe('HttpClient on kept-alive connections the other side closes', () => {
+  /**
+   * Like tinyproxy: answers HTTP/1.1 without `Connection: close`, yet never serves a second
+   * request on a connection. `onReused` decides what a connection's second request meets.
+   */
+  async function oneRequestPerConnection(onReused: 'close' | 'reset'): Promise<{ url: string; served: string[]; close(): Promise<void> }> {
+    const served: string[] = [];
+    const perSocket = new WeakMap<object, number>();
+    const closing = createServer((req, res) => {
+      const nth = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, nth);
+      if (nth > 1) {
+        if (onReused === 'close') req.socket.end();
+        else req.socket.resetAndDestroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        served.push(`${req.method} ${req.url}`);
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+      served,
+      close: async () => {
+        closing.closeAllConnections();
+        await new Promise((resolve) => closing.close(resolve));
+      },
+    };
+  }
+
+  /** Long enough for undici to see the connection idle: a request sent sooner takes a connection of its own. */
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('sends a POST again on a new connection when a reused one was closed before any byte of an answer', async () => {
+    const target = await oneRequestPerConnection('close');
+    const client = new HttpClient(target.url, { timeoutMs: 2_000, paced: false });
+    const tally = emptyTally();
+    try {
+      for (let i = 1; i <= 3; i += 1) {
+        const res = await countedIn(tally, () => client.request({ method: 'POST', path: `/_control/workspaces/${i}`, json: {} }));
+        expect(res.status).toBe(201);
+        await idle();
+      }
+    } finally {
+      await client.close();
+      await target.close();
+    }
+    expect(target.served).toEqual(['POST /_control/workspaces/1', 'POST /_control/workspaces/2', 'POST /_control/workspaces/3']);
+    expect(tally).toMatchObject({ control_requests: 4, resent: 1, unanswered: 0 });
+  });
+
+  it('does the same through a forward proxy that closes its kept-alive connections (plain HTTP, tinyproxy)', async () => {
+    const proxy = await oneRequestPerConnection('close');
+    const client = new HttpClient('http://service.example.test:8080', { timeoutMs: 2_000, paced: false, env: { HTTP_PROXY: proxy.url } });
+    const tally = emptyTally();
+    try {
+      for (let i = 1; i <= 3; i += 1) {
+        expect((await countedIn(tally, () => client.request({ method: 'POST', path: `/_control/workspaces/${i}/tokens`, json: {} }))).status).toBe(201);
+        await idle();
+      }
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
+    expect(proxy.served).toEqual([1, 2, 3].map((i) => `POST http://service.example.test:8080/_control/workspaces/${i}/tokens`));
+    expect(tally).toMatchObject({ control_requests: 4, resent: 1, unanswered: 0 });
+  });
+
+  it('does not send a POST again when a reused connection was reset: the target may have read it', async () => {
+    const target = await oneRequestPerConnection('reset');
+    const client = new HttpClient(target.url, { timeoutMs: 2_000, paced: false });
+    const tally = emptyTally();
+    try {
+      await client.request({ method: 'POST', path: '/first', json: {} });
+      await idle();
+      const error = await countedIn(tally, () => client.request({ method: 'POST', path: '/second', json: {} })).catch((caught: unknown) => caught);
+      expect(error, String(error)).toBeInstanceOf(HttpError);
+      expect((error as HttpError).unanswered).toBe(true);
+      expect((error as HttpError).causeCode).toBe('ECONNRESET');
+    } finally {
+      await client.close();
+      await target.close();
+    }
+    expect(tally).toMatchObject({ control_requests: 1, resent: 0, unanswered: 1 });
+  });
+});
+
 describe('HttpClient against a target that answers with what is not HTTP', () => {
   it('keeps bytes that are not HTTP as the target answer (a failure), not a lost one, and does not resend them', async () => {
     steps = [(req) => req.socket.end('HELLO this is not HTTP\r\n\r\n')];

@@ -89,4 +89,39 @@ describe('Pacer', () => {
     const waits = Array.from({ length: 21 }, (_, i) => pacer.reserve(`ws:${i}`));
     expect(waits.at(-1)).toBe(2000);
   });
+
+  it('gives a timed request its slot ahead of bulk requests already waiting', () => {
+    const time = { now: 0 };
+    const pacer = new Pacer(10, clockAt(time));
+    // The burst of one at 10/s: the first bulk request goes, the next must wait.
+    expect(pacer.admit('ws:setup', false)).toBe(0);
+    const bulkWait = pacer.admit('ws:setup', false);
+    expect(bulkWait).toBe(100);
+    // A timed request arriving meanwhile reserves the next slot…
+    expect(pacer.admit('ws:rotation', true)).toBe(100);
+    // …so the bulk request, asking again when it was told, finds it taken and waits one more interval.
+    time.now = bulkWait;
+    expect(pacer.admit('ws:setup', false)).toBe(100);
+    time.now = 200;
+    expect(pacer.admit('ws:setup', false)).toBe(0);
+  });
+});
+
+describe('Bucket after 429s', () => {
+  it('judges a lane seconds old by what got through since it started, not over the whole window', () => {
+    const bucket = new Bucket(Infinity);
+    bucket.reserve(0);
+    for (let t = 0; t < 1000; t += 100) bucket.answered(t); // 10 answers in its first second
+    bucket.limited(1000, 1000);
+    expect(bucket.ratePerSecond).toBe(9);
+  });
+
+  it('is lowered to no less than half its rate by one 429, though its own pause let little through', () => {
+    const bucket = new Bucket(Infinity);
+    for (let t = 0; t < 2000; t += 100) bucket.answered(t);
+    bucket.limited(2000, 1000); // 9 a second, paused for a second
+    bucket.answered(3500);
+    bucket.limited(3600, 1000); // one answer in the last two seconds
+    expect(bucket.ratePerSecond).toBe(4.5);
+  });
 });

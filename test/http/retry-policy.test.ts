@@ -44,6 +44,12 @@ describe('safeToResend', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode }, true)).toBe(false);
   });
 
+  it('resends any method written onto a kept-alive connection the other side had closed, and only a network failure', () => {
+    expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_SOCKET', staleConnection: true })).toBe(true);
+    expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_SOCKET', staleConnection: true }, false)).toBe(true);
+    expect(safeToResend('POST', { kind: 'timeout', staleConnection: true })).toBe(false);
+  });
+
   it('takes the caller at its word on idempotence', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode: 'ECONNRESET' }, true)).toBe(true);
     expect(safeToResend('GET', { kind: 'network', errorCode: 'ECONNRESET' }, false)).toBe(false);

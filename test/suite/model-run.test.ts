@@ -123,5 +123,13 @@ describe('runModel', () => {
     // Shrunk to the shortest sequence that forgets: three increments.
     expect(failing.counterexample).toEqual({ violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
   });
-});
 
+  it('finds no counterexample in a stream its time limit cut short before one sequence ended: a slow network is no violation', async () => {
+    const slowStart = async (): Promise<CounterTarget> => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return counterTarget(false);
+    };
+    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, sequences: 20, streams: 4, timeLimitMs: 100, newTarget: slowStart });
+    expect(result.counterexample).toBeUndefined();
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkResult } from '../../src/check/result.js';
 import { CheckFailure, HttpError } from '../../src/errors.js';
 import { emptyTally } from '../../src/http/tally.js';
-import { noVerdictReason } from '../../src/suite/check.js';
+import { noVerdictReason, overtimeReason } from '../../src/suite/check.js';
 
 const lost = () => ({ ...emptyTally(), requests: 9, unanswered: 1, first_unanswered: 'GET /v1/whoami: other side closed (sent 4 times)' });
 
@@ -24,6 +24,18 @@ describe('noVerdictReason', () => {
 
   it('keeps a body over the cap as the target answer: a failure, not an error', () => {
     expect(noVerdictReason(new HttpError('GET /v1/voice/agents: response body larger than 1048576 bytes', 'too-large'), emptyTally())).toBeUndefined();
+  });
+});
+
+describe('overtimeReason', () => {
+  it('is no verdict when the check ran out of time after the network stalled it: 429s, resends or lost answers', () => {
+    expect(overtimeReason(90_000, { ...emptyTally(), requests: 40, rate_limited: 6, waited_ms: 31_000 })).toMatch(/^the check did not finish within its time-out of 90 s after the network stalled it \(6 answered 429, 31 s waited\)/);
+    expect(overtimeReason(90_000, { ...emptyTally(), requests: 40, resent: 2 })).toMatch(/2 sent again/);
+    expect(overtimeReason(90_000, lost())).toMatch(/1 unanswered/);
+  });
+
+  it('has none when every request was answered at once: running out of time is then the check\'s failure', () => {
+    expect(overtimeReason(90_000, { ...emptyTally(), requests: 40, waited_ms: 500 })).toBeUndefined();
   });
 });
 
