@@ -13,6 +13,8 @@ import {
   SamplesError,
   SettingsError,
   StoreError,
+  SigningKeyError,
+  AttestationError,
   UsageError,
 } from '../src/errors.js';
 
@@ -33,6 +35,7 @@ describe('harness errors', () => {
     [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
     [new SamplesError('a.ndjson:2 is not a line of k6\'s JSON output'), 'SamplesError', 'ERR_SAMPLES'],
     [new StoreError('http://127.0.0.1:9090/api/v1/write answered 400'), 'StoreError', 'ERR_STORE'],
+    [new SigningKeyError('CERTIFY_SIGNING_KEY: key.pem is an RSA key'), 'SigningKeyError', 'ERR_SIGNING_KEY'],
   ])('%s has the name %s and the stable code %s', (error, name, code) => {
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toBeInstanceOf(Error);
@@ -40,6 +43,12 @@ describe('harness errors', () => {
     expect(error.code).toBe(code);
     expect(error.exitCode).toBe(2);
     expect(String(error)).toBe(`${name}: ${error.message}`);
+  });
+
+  it('AttestationError exits 1: what was handed over does not hold, which is a verdict, not a run that could not happen', () => {
+    const error = new AttestationError('report.json: sha256 differs');
+    expect(error).toBeInstanceOf(HarnessError);
+    expect([error.name, error.code, error.exitCode]).toEqual(['AttestationError', 'ERR_ATTESTATION', 1]);
   });
 
   it('ControlError tells a refusal (4xx) from a failure, and keeps the target code apart from its own', () => {
