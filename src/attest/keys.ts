@@ -32,7 +32,7 @@ export function keyIdOf(publicKey: KeyObject): string {
 function algorithmOf(key: KeyObject, where: string): KeyAlgorithm {
   if (key.asymmetricKeyType === 'ed25519') return 'ed25519';
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-p256';
-  const what = key.asymmetricKeyType === 'ec' ? `an EC key on curve ${key.asymmetricKeyDetails?.namedCurve ?? 'unknown'}` : `a${/^[aeiou]/i.test(key.asymmetricKeyType ?? 'x') ? 'n' : ''} ${(key.asymmetricKeyType ?? 'unknown').toUpperCase()} key`;
+  const what = key.asymmetricKeyType === 'ec' ? `an EC key on curve ${key.asymmetricKeyDetails?.namedCurve ?? 'unknown'}` : `a key of type ${(key.asymmetricKeyType ?? 'unknown').toUpperCase()}`;
   throw new SigningKeyError(`${where} is ${what}; give an ECDSA P-256 or Ed25519 key (${HOW_TO_MAKE})`);
 }
 
