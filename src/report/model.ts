@@ -81,7 +81,7 @@ export const RUN_REPORT = z.looseObject({
     .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
   selection: SELECTION.optional().describe('absent in reports of harness versions before it'),
   partial: z.boolean().optional().describe("true when the run did not select every check of its tier (--checks, --rerun-failed): coverage then counts the rest as not run; absent in reports of harness versions before it"),
-  provenance: PROVENANCE.optional().describe('absent in reports of harness versions before it, and in `certify receiver` reports'),
+  provenance: PROVENANCE.optional().describe('absent in reports of harness versions before it'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;

@@ -179,7 +179,9 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
 async function imageProvenance(reference: string, containerId: string): Promise<ImageProvenance | undefined> {
   try {
     const dockerode = (await getContainerRuntimeClient()).container.dockerode;
-    const { Image: digest } = await dockerode.getContainer(containerId).inspect();
+    const { Image: id } = await dockerode.getContainer(containerId).inspect();
+    // Docker says sha256:<hex>; an engine that gives the bare hex means the same digest.
+    const digest = /^[0-9a-f]{64}$/.test(id) ? `sha256:${id}` : id;
     if (!/^sha256:[0-9a-f]{64}$/.test(digest)) return undefined;
     const { RepoDigests } = await dockerode.getImage(digest).inspect();
     return { reference, digest, ...(RepoDigests?.length ? { repo_digests: RepoDigests } : {}) };
