@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { readSettingSources, settingsHelp } from '../../config/settings.js';
+import { writeLine } from '../../text/console.js';
 import { UsageError, type Command } from '../command.js';
 
 export const certifyCommand: Command = {
@@ -34,6 +35,7 @@ export const certifyCommand: Command = {
     const flags = settingsFromFlags(values);
     const rerun = rerunFailed ? await rerunSettings(rerunFailed) : {};
     const reportDir = rerunFailed ? { CERTIFY_REPORT_DIR: rerunReportDir(rerunFailed, { ...process.env, ...flags }) } : {};
+    if (reportDir.CERTIFY_REPORT_DIR) writeLine(process.stdout, `re-run of ${rerunFailed}: its reports go to ${reportDir.CERTIFY_REPORT_DIR}, never over the report it re-runs`);
     return certify({ allowProduction: values['allow-production'] === true, env: { ...process.env, ...rerun, ...flags, ...reportDir }, ...(rerunFailed ? { rerunFailed } : {}) });
   },
 };

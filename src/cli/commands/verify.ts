@@ -1,4 +1,5 @@
 /** `svc-harness verify`: checks a certification's attestation against the certifier's public key and the reports handed over with it. */
+import { writeLine } from '../../text/console.js';
 import { type Command, UsageError } from '../command.js';
 
 export const verifyCommand: Command = {
@@ -24,7 +25,7 @@ export const verifyCommand: Command = {
     const { attestedLines, verifyAttestation } = await import('../../attest/verify.js');
     const key = loadVerifyingKey(values.key);
     const verified = verifyAttestation({ attestationPath: positionals[0]!, key, keyPath: values.key, ...(typeof values.reports === 'string' ? { reportsDir: values.reports } : {}) });
-    const out = (line: string) => process.stdout.write(`${line}\n`);
+    const out = (line: string) => writeLine(process.stdout, line);
     out(`verified: ${positionals[0]} signed by ${key.algorithm} key ${key.keyid}`);
     for (const subject of verified.subjects) {
       out(subject.kind === 'file' ? `  ${subject.name}: sha256 ${subject.sha256} matches` : `  image ${subject.name}: sha256:${subject.sha256} (compare with \`docker image inspect --format '{{.Id}}'\`)`);
