@@ -188,3 +188,17 @@ export class StoreError extends HarnessError {
   override name = 'StoreError';
   readonly code = 'ERR_STORE';
 }
+
+/** A signing or verification key the harness cannot use: no PEM, not PKCS#8 or SPKI, or a key type it does not sign with. */
+export class SigningKeyError extends HarnessError {
+  override name = 'SigningKeyError';
+  readonly code = 'ERR_SIGNING_KEY';
+}
+
+/** An attestation that does not verify: not a DSSE envelope, a signature the key refuses, or a subject whose digest differs. */
+export class AttestationError extends HarnessError {
+  override name = 'AttestationError';
+  readonly code = 'ERR_ATTESTATION';
+  /** 1: what was handed over does not hold, as a failed check does; 2 stays "could not verify at all". */
+  override readonly exitCode: number = EXIT.mustFailed;
+}

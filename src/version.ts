@@ -1,4 +1,7 @@
-/** The harness's version, as package.json states it: the one source for reports and `--version`. */
+/** The harness's name and version, as package.json states them: the one source for reports and `--version`. */
 import { readFileSync } from 'node:fs';
 
-export const HARNESS_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+
+export const HARNESS_NAME = PACKAGE.name;
+export const HARNESS_VERSION = PACKAGE.version;

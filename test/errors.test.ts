@@ -20,6 +20,8 @@ import {
   ScenarioError,
   SettingsError,
   StoreError,
+  SigningKeyError,
+  AttestationError,
   UsageError,
 } from '../src/errors.js';
 
@@ -45,6 +47,8 @@ const TABLE: ReadonlyArray<readonly [errors.HarnessError, string, string]> = [
     [new ScenarioError('the scenario holds a command its model does not allow'), 'ScenarioError', 'ERR_MODEL_SCENARIO'],
     [new CatalogError('check X cites no spec clause'), 'CatalogError', 'ERR_CATALOG'],
     [new InternalError('the receiver is closed'), 'InternalError', 'ERR_INTERNAL'],
+    [new SigningKeyError('CERTIFY_SIGNING_KEY: key.pem is an RSA key'), 'SigningKeyError', 'ERR_SIGNING_KEY'],
+    [new AttestationError('report.json: sha256 differs'), 'AttestationError', 'ERR_ATTESTATION'],
 ];
 
 const errorClasses = Object.entries(errors).filter(
@@ -58,7 +62,8 @@ describe('harness errors', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe(name);
     expect(error.code).toBe(code);
-    expect(error.exitCode).toBe(2);
+    // 2: the run could not happen; an attestation that does not hold is a verdict (1).
+    expect(error.exitCode).toBe(error instanceof AttestationError ? 1 : 2);
     expect(String(error)).toBe(`${name}: ${error.message}`);
   });
 
@@ -75,6 +80,12 @@ describe('harness errors', () => {
   it('is documented: docs/errors.md has a row for every code', () => {
     const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
     for (const [error, name, code] of TABLE) expect(doc, `${name} (${code})`).toContain(`| \`${code}\` | \`${error.name}\``);
+  });
+
+  it('AttestationError exits 1: what was handed over does not hold, which is a verdict, not a run that could not happen', () => {
+    const error = new AttestationError('report.json: sha256 differs');
+    expect(error).toBeInstanceOf(HarnessError);
+    expect([error.name, error.code, error.exitCode]).toEqual(['AttestationError', 'ERR_ATTESTATION', 1]);
   });
 
   it('ControlError tells a refusal (4xx) from a failure, and keeps the target code apart from its own', () => {

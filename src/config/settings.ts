@@ -54,7 +54,17 @@ const FIELDS = z.object({
     CERTIFY_CONTROL_ADAPTER: readableFile('CERTIFY_CONTROL_ADAPTER').optional().describe('a module (.ts or .js) implementing the control operations, used instead of SVC_CONTROL_URL (README: Control adapters)'),
     CERTIFY_RATE_LIMIT: decimal('CERTIFY_RATE_LIMIT', 0.1, 100_000).optional().describe('most requests a second the whole run sends to the public API; 429s slow it further; default unlimited (429s still pace it)'),
     CERTIFY_CONCURRENCY: integer('CERTIFY_CONCURRENCY', 1, 256).default(32).describe('most checks running at once'),
-    CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated'),
+    CERTIFY_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated; a run of fewer than its tier is partial, and CERTIFY_MIN_COVERAGE still counts the whole tier'),
+    CERTIFY_TARGET_VERSION: z
+      .string()
+      .trim()
+      .min(1, 'CERTIFY_TARGET_VERSION is empty')
+      .max(200, 'CERTIFY_TARGET_VERSION is longer than 200 characters')
+      .optional()
+      .describe('the version or build of the service under test, as its owner names it (also --target-version); carried in every report and the attestation'),
+    CERTIFY_SIGNING_KEY: readableFile('CERTIFY_SIGNING_KEY')
+      .optional()
+      .describe('path of a PKCS#8 PEM private key (ECDSA P-256 or Ed25519); the run also writes attestation.intoto.json, signed with it (the key is never printed)'),
     CERTIFY_ROTATION_DEPLOY_MS: positiveMs('CERTIFY_ROTATION_DEPLOY_MS')
       .default(ROTATION_DEPLOY_DEFAULT_MS)
       .describe("ROTATION-DEPLOY-PHASE: how long both tokens are used between the new token's creation and the old one's revocation; the default fits beside the fast tier's longest check, a real deployment takes minutes"),

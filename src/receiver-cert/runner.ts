@@ -18,6 +18,7 @@ import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
 import { loadReceiverSettings, type ReceiverCertSettings } from '../config/receiver-settings.js';
 import { BudgetExhausted, EXIT, RunAbort, SettingsError } from '../errors.js';
 import { HARNESS_VERSION } from '../version.js';
+import { provenanceOf } from '../report/provenance.js';
 
 
 export interface ReceiverRunOptions {
@@ -48,6 +49,7 @@ export async function runReceiverCertification(settings: ReceiverCertSettings, o
       summary: summarize(checks),
       checks,
       tier: 'fast',
+      provenance: provenanceOf(),
     };
     print(`certify:receiver: ${sender.requestCount} requests in ${Math.round((Date.now() - started.getTime()) / 1000)} s`);
     return report;

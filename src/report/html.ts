@@ -20,7 +20,7 @@ import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-c
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
 import { coverageLine } from './coverage.js';
-import { controlText, networkText } from './markdown.js';
+import { aboutRunLines, controlText, networkText, verdictTitle } from './markdown.js';
 import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
 
 export interface HtmlOptions {
@@ -38,7 +38,7 @@ const STYLE = `
 :root{--fail:#a10d0d;--warn:#7a5000;--pass:#05612a;--skip:#555;--error:#8a3b00;--line:#ddd}
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1a1a1a;max-width:1500px}
 h1{font-size:1.5rem;margin:.2rem 0} h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #222;padding-bottom:.2rem} h3{font-size:1rem;margin:.2rem 0}
-.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED,.CLEAN-UP-INCOMPLETE,.ERROR{color:var(--fail)}
+.PASSED{color:var(--pass)} .FAILED,.INTERRUPTED,.CLEAN-UP-INCOMPLETE,.ERROR{color:var(--fail)} .partial{color:var(--warn)}
 nav a{margin-right:1rem}
 .summary button{font:inherit;border:1px solid #888;background:#fff;border-radius:4px;padding:.15rem .6rem;margin-right:.4rem;cursor:pointer}
 .summary button[aria-pressed=true]{background:#222;color:#fff}
@@ -206,13 +206,14 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
       ? allFigures.map((figure) => figureHtml(figure, byId.get(figure.checkId))).join('\n')
       : '<p class="muted">No check of this run recorded a timing series (revocation polls, retry delays).</p>';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Certification report: ${verdict}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Certification report: ${verdictTitle(report)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
 <body>
 <header>
-<h1>Certification report: <span class="${verdict}">${verdict}</span></h1>
+<h1>Certification report: <span class="${verdict}">${verdict}</span>${report.partial ? ' <span class="partial">(partial run)</span>' : ''}</h1>
 <p>Target <code>${esc(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
-tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}.</p>
+tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}${report.seed !== undefined ? `; seed ${report.seed}` : ''}.</p>
+${aboutRunLines(report).map((line) => `<p class="about-run">${esc(line)}</p>`).join('\n')}
 <p class="summary">${counts}</p>
 ${report.coverage ? `<p>Coverage: ${esc(coverageLine(report.coverage))}</p>` : ''}
 ${report.control ? `<p>Control: ${esc(controlText(report.control))}</p>` : ''}

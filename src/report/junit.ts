@@ -13,6 +13,8 @@
  */
 import { escapeXml } from './escape.js';
 import type { RunReport } from './model.js';
+import { buildText } from './provenance.js';
+import { partialLine } from './selection.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -79,14 +81,41 @@ export function renderJunitDocument(document: JunitDocument): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${escapeXml(document.name)}" tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}" time="${seconds(Math.max(0, document.timeMs || 0))}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
+/** What every certify testsuite states about the run: whether it was partial, what was selected, and its provenance. */
+function runProperties(report: RunReport): Record<string, string> {
+  const { selection, provenance } = report;
+  const partial = selection && partialLine(selection);
+  return {
+    ...(report.partial !== undefined ? { partial: String(report.partial) } : {}),
+    ...(partial ? { 'partial.reason': partial } : {}),
+    ...(selection ? { 'selection.tier': selection.tier, 'selection.selected': `${selection.selected} of ${selection.of_tier}` } : {}),
+    ...(selection?.checks ? { 'selection.checks': selection.checks } : {}),
+    ...(selection?.rerun_failed ? { 'selection.rerun_failed': selection.rerun_failed } : {}),
+    ...(report.seed !== undefined ? { seed: String(report.seed) } : {}),
+    'target.base_url': report.target.base_url,
+    ...(provenance
+      ? {
+          'harness.build': buildText(provenance.harness),
+          'spec.sha256': provenance.spec.sha256,
+          'catalog.sha256': provenance.catalog.sha256,
+          'control_contract.version': String(provenance.control_contract.version),
+          ...(provenance.target_version ? { 'target.version': provenance.target_version } : {}),
+          ...(provenance.image ? { 'image.reference': provenance.image.reference, 'image.digest': provenance.image.digest } : {}),
+        }
+      : {}),
+  };
+}
+
 /** certify's junit.xml: one testsuite per area, one testcase per check, and the clean-up's leftovers. */
 export function renderJunit(report: RunReport): string {
+  const properties = runProperties(report);
   const byArea = new Map<string, RunReport['checks']>();
   for (const check of report.checks) byArea.set(check.area, [...(byArea.get(check.area) ?? []), check]);
   const suites: JunitSuite[] = [...byArea].map(([area, checks]) => ({
     name: area,
     timestamp: report.started_at,
     package: 'certify',
+    properties,
     cases: checks.map((check): JunitCase => {
       const detail = check.detail ?? '';
       const about = `level ${check.level}, verdict ${check.verdict}${check.verdict === 'warn' ? ' (WARN)' : ''}; clause: ${check.clause}`;
@@ -119,5 +148,5 @@ export function renderJunit(report: RunReport): string {
       ],
     });
   }
-  return renderJunitDocument({ name: 'certify', timeMs: Date.parse(report.finished_at) - Date.parse(report.started_at), suites });
+  return renderJunitDocument({ name: report.partial ? 'certify (partial run)' : 'certify', timeMs: Date.parse(report.finished_at) - Date.parse(report.started_at), suites });
 }

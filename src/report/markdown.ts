@@ -2,6 +2,8 @@
 import { escapeMarkdownCell } from './escape.js';
 import { coverageLine } from './coverage.js';
 import { runVerdict, type RunReport } from './model.js';
+import { provenanceLine } from './provenance.js';
+import { partialLine } from './selection.js';
 
 export function controlText(control: NonNullable<RunReport['control']>): string {
   return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
@@ -12,16 +14,27 @@ export function networkText(network: NonNullable<RunReport['network']>): string 
   return `${network.requests} API requests (and ${network.control_requests ?? 0} to the control interface), ${network.rate_limited} answered 429, ${(network.waited_ms / 1000).toFixed(1)} s waited for limits and back-off (summed over checks running at once), ${network.resent} resent, ${network.unanswered} unanswered`;
 }
 
+/** The run's verdict as titles state it: "PASSED (partial run)" when it did not select its whole tier. */
+export function verdictTitle(report: RunReport): string {
+  return `${runVerdict(report)}${report.partial ? ' (partial run)' : ''}`;
+}
+
+/** The lines every human report shows about how much of the tier was selected and what ran: partial run, provenance. */
+export function aboutRunLines(report: RunReport): string[] {
+  const partial = report.selection && partialLine(report.selection);
+  return [...(partial ? [`Partial run: ${partial.replace(/^partial run: /, '')}`] : []), ...(report.provenance ? [`Provenance: ${provenanceLine(report.provenance)}`] : [])];
+}
+
 export function renderMarkdown(report: RunReport): string {
-  const verdict = runVerdict(report);
   const { summary } = report;
   const lines = [
-    `# Certification report: ${verdict}`,
+    `# Certification report: ${verdictTitle(report)}`,
     '',
     `- Target: ${escapeMarkdownCell(report.target.base_url)}${report.target.embedded_reference ? ' (embedded reference implementation)' : ''}`,
     `- Tier: ${report.tier}; harness ${report.harness_version}`,
     ...(report.control ? [`- Control: ${controlText(report.control)}`] : []),
-    `- Run: ${report.started_at} to ${report.finished_at}`,
+    `- Run: ${report.started_at} to ${report.finished_at}${report.seed !== undefined ? `, seed ${report.seed}` : ''}`,
+    ...aboutRunLines(report).map((line) => `- ${escapeMarkdownCell(line)}`),
     `- Summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip, ${summary.error ?? 0} error`,
     ...(report.network ? [`- Network: ${networkText(report.network)}`] : []),
     ...(report.coverage ? [`- Coverage: ${coverageLine(report.coverage)}`] : []),

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import type { Level } from '../catalog/checks.js';
+import { PROVENANCE } from './provenance.js';
+import { SELECTION } from './selection.js';
 
 const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip', 'error']).describe('pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)');
 const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
@@ -77,6 +79,9 @@ export const RUN_REPORT = z.looseObject({
     .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
     .optional()
     .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
+  selection: SELECTION.optional().describe('absent in reports of harness versions before it'),
+  partial: z.boolean().optional().describe("true when the run did not select every check of its tier (--checks, --rerun-failed): coverage then counts the rest as not run; absent in reports of harness versions before it"),
+  provenance: PROVENANCE.optional().describe('absent in reports of harness versions before it'),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;

@@ -13,9 +13,14 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { RunReport } from './model.js';
 
+/** The report as every file holds it: masked, then printable. */
+export function reportAsWritten(report: RunReport): RunReport {
+  return printableDeep(maskDeep(report));
+}
+
 export function writeReports(report: RunReport, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const safe = printableDeep(maskDeep(report));
+  const safe = reportAsWritten(report);
   const files: Array<[string, string]> = [
     ['report.json', `${JSON.stringify(safe, null, 2)}\n`],
     ['junit.xml', renderJunit(safe)],

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import { getCheck, type Area, type CheckSpec } from '../catalog/checks.js';
+import { type Area, type CheckSpec } from '../catalog/checks.js';
+import { certificateLines, completeReport, prepareCertificate, sealReports, type Certificate } from './certificate.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
-import { coverageLine, coverageOf, shortfallLine } from '../report/coverage.js';
+import { coverageLine, shortfallLine } from '../report/coverage.js';
 import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { mask } from '../secrets/mask.js';
@@ -47,6 +48,8 @@ export interface CertifyOptions {
   print?: (line: string) => void;
   /** Whole-run deadline for the checks (default RUN_DEADLINE_MS of the tier). */
   deadlineMs?: number;
+  /** --rerun-failed: the report whose failed checks this run re-runs. */
+  rerunFailed?: string;
 }
 
 export async function certify(options: CertifyOptions = {}): Promise<number> {
@@ -60,8 +63,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   }
   const allowProduction = options.allowProduction === true || settings.CERTIFY_ALLOW_PRODUCTION;
   let selected: CheckSpec[];
+  let certificate: Certificate;
   try {
     selected = selectChecks(settings.CERTIFY_CHECKS);
+    certificate = prepareCertificate(settings, selected, options.rerunFailed);
   } catch (error) {
     return abort((error as Error).message);
   }
@@ -102,6 +107,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
       : { kind: run.controlUrl ? 'interface' : 'none' };
+    if (certificate.partial) print(certificate.partial);
     print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}, seed ${run.seed}`);
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
@@ -134,12 +140,12 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
     };
     report.summary = summarize(report.checks);
-    // Checks of the other tier are not owed: a fast run skips the full tier's real-time checks by design.
-    report.coverage = coverageOf(report.checks, (id) => run.tier === 'full' || getCheck(id).tier === 'fast', settings.CERTIFY_MIN_COVERAGE);
+    completeReport(report, certificate, selected, settings, target.image);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
-    printSummary(report, print);
-    print(`reports: ${files.join(', ')}`);
-    if (!report.coverage.met) writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
+    const sealed = sealReports(report, files, resolve(settings.CERTIFY_REPORT_DIR), certificate);
+    printSummary(report, print, certificateLines(report, certificate));
+    print(`reports: ${[...files, ...sealed].join(', ')}`);
+    if (report.coverage && !report.coverage.met) writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
     const verdict = runVerdict(report);
     if (verdict === 'ERROR') writeLine(process.stderr, `certify: ${erredLine(report)}`);
     return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, ERROR: EXIT.noRun, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[verdict];
@@ -444,7 +450,7 @@ function networkLine(network: NonNullable<RunReport['network']>): string | undef
   return `network: ${networkText(network)}`;
 }
 
-function printSummary(report: RunReport, print: (line: string) => void): void {
+function printSummary(report: RunReport, print: (line: string) => void, aboutRun: readonly string[]): void {
   const { summary } = report;
   const verdict = runVerdict(report);
   const byArea = new Map<string, Record<string, number>>();
@@ -459,6 +465,7 @@ function printSummary(report: RunReport, print: (line: string) => void): void {
   print(`${'suite'.padEnd(24)} ${columns.join(' ')}`);
   for (const [area, counts] of byArea) print(row(area, counts));
   print(row('total', summary));
+  for (const line of aboutRun) print(line);
   if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
   const network = report.network && networkLine(report.network);
   if (network) print(network);

@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { RunAbort } from '../errors.js';
+import type { ImageProvenance } from '../report/provenance.js';
 
 /** Every container the harness starts carries this label (the tests look for leftovers by it). */
 export const CONTAINER_LABEL = 'svc-conformance.certify';
@@ -44,6 +45,8 @@ export interface StartedImage {
   controlUrl: string;
   controlToken: string;
   containerId: string;
+  /** What was started, by digest, for the reports' provenance; absent when the engine would not say. */
+  image?: ImageProvenance;
   /** Stops and removes the container; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -158,13 +161,34 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
   for (const signal of SIGNALS) process.on(signal, onSignal);
 
   process.stderr.write(`certify: started ${options.image} (container ${running.getId().slice(0, 12)}) in ${startMs} ms\n`);
+  const image = await imageProvenance(options.image, running.getId());
   return {
+    ...(image ? { image } : {}),
     baseUrl,
     controlUrl: `http://${urlHost}:${running.getMappedPort(options.controlPort)}${controlPath}`,
     controlToken,
     containerId: running.getId(),
     stop,
   };
+}
+
+/**
+ * The image the container runs, by the id the engine gives it (the digest of its
+ * configuration: the same bytes under any tag), and its registry digests when known.
+ */
+async function imageProvenance(reference: string, containerId: string): Promise<ImageProvenance | undefined> {
+  try {
+    const dockerode = (await getContainerRuntimeClient()).container.dockerode;
+    const { Image: id } = await dockerode.getContainer(containerId).inspect();
+    // Docker says sha256:<hex>; an engine that gives the bare hex means the same digest.
+    const digest = /^[0-9a-f]{64}$/.test(id) ? `sha256:${id}` : id;
+    if (!/^sha256:[0-9a-f]{64}$/.test(digest)) return undefined;
+    const { RepoDigests } = await dockerode.getImage(digest).inspect();
+    return { reference, digest, ...(RepoDigests?.length ? { repo_digests: RepoDigests } : {}) };
+  } catch (error) {
+    process.stderr.write(`certify: the engine did not give the digest of ${reference} (${firstLine((error as Error).message)}); the reports name it by reference only\n`);
+    return undefined;
+  }
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;

@@ -15,6 +15,8 @@ import { registerSecret } from '../secrets/mask.js';
 import { createSelfSignedCertificate } from '../tls/self-signed.js';
 import { HttpError, RunAbort } from '../errors.js';
 import { isCertificateRefusal } from '../http/retry-policy.js';
+import { CONTROL_CONTRACT } from '../catalog/documents.js';
+import type { ImageProvenance } from '../report/provenance.js';
 
 export interface ResolvedTarget {
   baseUrl: string;
@@ -27,6 +29,8 @@ export interface ResolvedTarget {
   environment?: 'staging' | 'production';
   /** Set when the target dictates where the capturing receiver listens and how it is called (SVC_IMAGE). */
   receiver?: { host: string; port: number; publicUrl: string; certPath: string; keyPath: string };
+  /** The image certified (SVC_IMAGE), by digest, for the reports' provenance. */
+  image?: ImageProvenance;
   /** Likewise for the test identity provider: where it listens and the host name the target calls (SVC_IMAGE). */
   idp?: { host: string; publicHost: string };
   stop(): Promise<void>;
@@ -138,6 +142,7 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
       controlUrl: started.controlUrl,
       controlToken: started.controlToken,
       embeddedReference: false,
+      ...(started.image ? { image: started.image } : {}),
       network: networkOf(settings),
       receiver: { host, port, publicUrl, ...tls },
       // The identity provider is reached like the receiver: on the gateway, by the host alias.
@@ -179,8 +184,8 @@ async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<
   const control = new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: PROBE_TIMEOUT_MS, network: target.network });
   try {
     const capabilities = await control.capabilities();
-    if (String(capabilities.contract) !== '1') {
-      throw new RunAbort(`control interface speaks contract ${String(capabilities.contract)}, this harness contract 1`);
+    if (String(capabilities.contract) !== String(CONTROL_CONTRACT.version)) {
+      throw new RunAbort(`control interface speaks contract ${String(capabilities.contract)}, this harness contract ${CONTROL_CONTRACT.version}`);
     }
     target.environment = capabilities.environment;
   } catch (error) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rerunSettings } from '../../src/cli/commands/certify.js';
+import { rerunReportDir, rerunSettings } from '../../src/cli/commands/certify.js';
 import { ReportFileError, UsageError } from '../../src/errors.js';
 import { summarize } from '../../src/report/model.js';
 import { fixtureReport } from '../report/fixture.js';
@@ -39,5 +39,17 @@ describe('rerunSettings', () => {
     passing.summary = summarize(passing.checks);
     await expect(rerunSettings(reportFile(passing))).rejects.toThrow(UsageError);
     await expect(rerunSettings(reportFile({ not: 'a report' }))).rejects.toThrow(ReportFileError);
+  });
+});
+
+describe('rerunReportDir', () => {
+  it('never writes over the report it read: beside it by default, elsewhere when named, refused when named the same', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'rerun-cwd-'));
+    made.push(cwd);
+    expect(rerunReportDir('reports/latest/report.json', {}, cwd)).toBe(join(cwd, 'reports/latest-rerun'));
+    expect(rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/again' }, cwd)).toBe('reports/again');
+    expect(() => rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/latest/' }, cwd)).toThrow(/would write its reports over the report it re-runs/);
+    writeFileSync(join(cwd, '.env'), 'CERTIFY_REPORT_DIR=reports/latest\n');
+    expect(() => rerunReportDir('reports/latest/report.json', {}, cwd)).toThrow(UsageError);
   });
 });

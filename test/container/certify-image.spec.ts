@@ -51,6 +51,9 @@ describe('certify a container image', () => {
     expect(run.report?.summary.fail).toBe(0);
     expect(run.report?.summary.pass).toBeGreaterThan(0);
     expect(run.report?.target.embedded_reference).toBe(false);
+    // The reports name what was certified by the id the engine gives the image.
+    const id = spawnSync(chooseBuilder(), ['image', 'inspect', '--format', '{{.Id}}', image], { encoding: 'utf8' }).stdout.trim().replace(/^sha256:/, '');
+    expect(run.report?.provenance?.image).toMatchObject({ reference: image, digest: `sha256:${id}` });
     expect(await harnessContainers()).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingReceiver, type ReceiverEndpoint } from '../../src/receiver/index.js';
 import type { CheckResult, RunReport } from '../../src/report/model.js';
+import { reportSchemaProblems } from '../../src/report/validate.js';
 import { RECEIVER_CHECKS } from '../../src/receiver-cert/catalog.js';
 import { certifyReceiver, runReceiverCertification } from '../../src/receiver-cert/runner.js';
 import { parseReceiverSettings } from '../../src/config/receiver-settings.js';
@@ -118,6 +119,8 @@ describe('receiver certification', () => {
       }
       const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
       expect(json.target).toEqual({ base_url: faulty.url('none'), embedded_reference: false });
+      expect(json.provenance?.catalog.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(reportSchemaProblems(json)).toEqual([]);
       expect(await run({ TARGET_RECEIVER_URL: faulty.url('accept-all') })).toBe(1);
       expect(await run({ TARGET_RECEIVER_URL: faulty.url('none'), TARGET_RECEIVER_TIMEOUT_MS: '60000' })).toBe(2);
       expect(errors.at(-1)).toContain('TARGET_RECEIVER_TIMEOUT_MS');
