@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Level } from '../catalog/checks.js';
+import { EXPECTED_FAILURE_MARK, EXPECTED_FAILURES_OF_RUN, excusedFailure, strictlyFixed } from '../expected/mark.js';
 
 const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip', 'error']).describe('pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)');
 const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
@@ -19,6 +20,7 @@ const CHECK_RESULT = z.looseObject({
   detail: z.string().optional(),
   measurements: z.record(z.string(), z.unknown()).optional(),
   area: z.string().describe('suite the check belongs to (not in the contract example; extra fields are allowed)'),
+  expected_failure: EXPECTED_FAILURE_MARK.optional(),
 });
 
 const LEFTOVER = z.object({
@@ -77,6 +79,7 @@ export const RUN_REPORT = z.looseObject({
     .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
     .optional()
     .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
+  expected_failures: EXPECTED_FAILURES_OF_RUN.optional(),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;
@@ -108,9 +111,9 @@ export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped' |
   return level === 'must' ? 'fail' : 'warn';
 }
 
-/** A `must` check failed. */
+/** A `must` check failed, other than as the run's expected-failures file expects. */
 export function mustFailed(report: RunReport): boolean {
-  return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
+  return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail' && !excusedFailure(check));
 }
 
 /** A `must` check reached no verdict: the network kept its answers away. */
@@ -123,12 +126,12 @@ export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'ERROR' | 'CLEAN-UP-INCOMPLE
 /**
  * The run's verdict, as every writer and the console state it, in the order of the exit
  * codes' precedence (130, 1, 2, 3, 0): a must failed, or fewer must checks ran than
- * CERTIFY_MIN_COVERAGE demands, fails it; a must without a verdict (error) leaves the run
+ * CERTIFY_MIN_COVERAGE demands, or (--strict) an expected failure passes, fails it; a must without a verdict (error) leaves the run
  * without one; leftovers make it incomplete.
  */
 export function runVerdict(report: RunReport): RunVerdict {
   if (report.interrupted) return 'INTERRUPTED';
-  if (mustFailed(report) || report.coverage?.met === false) return 'FAILED';
+  if (mustFailed(report) || report.coverage?.met === false || strictlyFixed(report).length > 0) return 'FAILED';
   if (mustErred(report)) return 'ERROR';
   return (report.leftovers?.length ?? 0) > 0 ? 'CLEAN-UP-INCOMPLETE' : 'PASSED';
 }

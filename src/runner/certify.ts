@@ -35,6 +35,9 @@ import { PENDING_CREATIONS_LIMIT_MS, stopMarkerPath } from '../run-state/stop.js
 import { withTimeout } from '../async/with-timeout.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
+import { expectedFailureLines } from '../expected/mark.js';
+import { withExpectedFailures, type ExpectedFailuresOfRun } from '../expected/run.js';
+import { serviceExpectedFailures } from '../expected/commands.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -59,8 +62,10 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   }
   const allowProduction = options.allowProduction === true || settings.CERTIFY_ALLOW_PRODUCTION;
   let selected: CheckSpec[];
+  let expected: ExpectedFailuresOfRun;
   try {
     selected = selectChecks(settings.CERTIFY_CHECKS);
+    expected = serviceExpectedFailures(settings);
   } catch (error) {
     return abort((error as Error).message);
   }
@@ -117,7 +122,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       for (const leftover of cleanup.leftovers) print(`  ${leftover.remove_with}`);
     }
 
-    const report: RunReport = {
+    const report: RunReport = withExpectedFailures({
       harness_version: HARNESS_VERSION,
       target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
       started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -130,7 +135,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       control,
       ...(interrupted ? { interrupted: true } : {}),
       ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
-    };
+    }, expected);
     report.summary = summarize(report.checks);
     // Checks of the other tier are not owed: a fast run skips the full tier's real-time checks by design.
     report.coverage = coverageOf(report.checks, (id) => run.tier === 'full' || getCheck(id).tier === 'fast', settings.CERTIFY_MIN_COVERAGE);
@@ -458,5 +463,6 @@ function printSummary(report: RunReport, print: (line: string) => void): void {
   if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
   const network = report.network && networkLine(report.network);
   if (network) print(network);
+  for (const line of expectedFailureLines(report)) print(line);
   print(`verdict: ${verdict}`);
 }
