@@ -51,9 +51,9 @@ const TABLE: ReadonlyArray<readonly [errors.HarnessError, string, string]> = [
     [new AttestationError('report.json: sha256 differs'), 'AttestationError', 'ERR_ATTESTATION'],
 ];
 
-const errorClasses = Object.entries(errors).filter(
-  (entry): entry is [string, abstract new (...args: never[]) => errors.HarnessError] =>
-    typeof entry[1] === 'function' && entry[1].prototype instanceof errors.HarnessError,
+/** Every class src/errors.ts exports that is a HarnessError, by its export name. */
+const errorClasses: ReadonlyArray<readonly [string, unknown]> = Object.entries(errors).filter(
+  ([, value]) => typeof value === 'function' && value.prototype instanceof errors.HarnessError,
 );
 
 describe('harness errors', () => {

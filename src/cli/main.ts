@@ -16,11 +16,12 @@ import { loadSecretCommand } from './commands/load-secret.js';
 import { receiverCommand } from './commands/receiver.js';
 import { referenceCommand } from './commands/reference.js';
 import { reportDiffCommand } from './commands/report-diff.js';
+import { sendCommand } from './commands/send.js';
 import { verifyCommand } from './commands/verify.js';
 import { HARNESS_VERSION } from '../version.js';
 import { sourceMappedStack } from './stack.js';
 
-export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, verifyCommand, referenceCommand];
+export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, sendCommand, verifyCommand, referenceCommand];
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));

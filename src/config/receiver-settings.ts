@@ -30,6 +30,11 @@ const FIELDS = z.object({
   TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500).default(40).describe('samples per prefix length of the constant-time probe; 0 skips it'),
   TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS').optional().describe('accept an unverified certificate; default true on loopback only'),
   TARGET_RECEIVER_REPORT_DIR: z.string().min(1).default('reports/receiver-latest').describe('where reports go'),
+  TARGET_RECEIVER_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated, like --checks'),
+  TARGET_RECEIVER_EXPECTED_FAILURES: readableFile('TARGET_RECEIVER_EXPECTED_FAILURES')
+    .optional()
+    .describe('a YAML or JSON file of RCV- check ids expected to fail, each with a reason and an optional expiry, like --expected-failures'),
+  TARGET_RECEIVER_STRICT: flag('TARGET_RECEIVER_STRICT').default(false).describe('an expected failure that passes fails the run (exit 1), like --strict'),
 });
 
 export interface ReceiverCertSettings {
@@ -46,6 +51,12 @@ export interface ReceiverCertSettings {
   timingSamples: number;
   insecureTls: boolean;
   reportDir: string;
+  /** TARGET_RECEIVER_CHECKS, as given; undefined: every check. */
+  checks: string | undefined;
+  /** The seed of the run's generated choices (FAST_CHECK_SEED, or drawn). */
+  seed: number;
+  expectedFailures: string | undefined;
+  strict: boolean;
 }
 
 
@@ -86,7 +97,22 @@ export function parseReceiverSettings(sources: Record<string, string>): Receiver
     // A self-signed certificate is the norm on loopback; elsewhere it must be asked for.
     insecureTls: s.TARGET_RECEIVER_INSECURE_TLS ?? isLoopback(url.hostname),
     reportDir: s.TARGET_RECEIVER_REPORT_DIR,
+    checks: s.TARGET_RECEIVER_CHECKS,
+    seed: seedOf(sources['FAST_CHECK_SEED']),
+    expectedFailures: s.TARGET_RECEIVER_EXPECTED_FAILURES,
+    strict: s.TARGET_RECEIVER_STRICT,
   };
+}
+
+/**
+ * FAST_CHECK_SEED (`--seed`), as for `certify`, or one drawn for the run: it orders the
+ * constant-time probe and picks its signatures, so one value in report.json repeats them.
+ * Event ids stay fresh on every run: a receiver must not see a re-run as replays.
+ */
+function seedOf(given: string | undefined): number {
+  if (given === undefined || given === '') return Date.now() % 2 ** 31;
+  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31) throw new SettingsError(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
+  return Number(given);
 }
 
 export function loadReceiverSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ReceiverCertSettings {

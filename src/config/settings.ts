@@ -69,6 +69,10 @@ const FIELDS = z.object({
       .default(ROTATION_DEPLOY_DEFAULT_MS)
       .describe("ROTATION-DEPLOY-PHASE: how long both tokens are used between the new token's creation and the old one's revocation; the default fits beside the fast tier's longest check, a real deployment takes minutes"),
     CERTIFY_ALLOW_PRODUCTION: flag('CERTIFY_ALLOW_PRODUCTION').default(false).describe('allow a production (svc_live_) target, like --allow-production'),
+    CERTIFY_EXPECTED_FAILURES: readableFile('CERTIFY_EXPECTED_FAILURES')
+      .optional()
+      .describe('a YAML or JSON file of check ids expected to fail, each with a reason and an optional expiry (schemas/expected-failures.schema.json), like --expected-failures'),
+    CERTIFY_STRICT: flag('CERTIFY_STRICT').default(false).describe('an expected failure that passes fails the run (exit 1), like --strict'),
   });
 
 const SCHEMA = FIELDS.superRefine((settings, ctx) => {

@@ -16,6 +16,8 @@ export interface CheckEnv {
   baseline: Exchange;
   /** Results shared between checks of one run (e.g. the replay sequence). */
   shared: Map<string, Promise<unknown>>;
+  /** Uniform numbers in [0, 1) from the run's seed, for every generated choice of a check. */
+  random: () => number;
 }
 
 /** A receiver check's record (the one check model, src/check/record.ts) with the run's means. */
@@ -41,6 +43,10 @@ export class ReceiverCheck extends CheckRecord<ReceiverCheckSpec> {
 
   get shared(): Map<string, Promise<unknown>> {
     return this.env.shared;
+  }
+
+  get random(): () => number {
+    return this.env.random;
   }
 }
 

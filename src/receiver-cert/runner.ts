@@ -6,7 +6,7 @@
  * did, 2 when the run could not happen (bad settings, receiver unreachable).
  */
 import { resolve } from 'node:path';
-import { mustFailed, summarize, type CheckResult, type RunReport } from '../report/model.js';
+import { runVerdict, summarize, type CheckResult, type RunReport } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 import { writeLine } from '../text/console.js';
 import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
@@ -16,7 +16,12 @@ import { ReceiverCheck, type CheckEnv } from './context.js';
 import { envelopeBody } from './fixtures.js';
 import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
 import { loadReceiverSettings, type ReceiverCertSettings } from '../config/receiver-settings.js';
-import { BudgetExhausted, EXIT, RunAbort, SettingsError } from '../errors.js';
+import { BudgetExhausted, EXIT, HarnessError, RunAbort, SettingsError } from '../errors.js';
+import { seededSequence } from '../../reference/http/seeded.js';
+import { selectFrom } from '../runner/selection.js';
+import { expectedFailureLines } from '../expected/mark.js';
+import { withExpectedFailures } from '../expected/run.js';
+import { receiverExpectedFailures } from '../expected/commands.js';
 import { HARNESS_VERSION } from '../version.js';
 import { provenanceOf } from '../report/provenance.js';
 
@@ -28,15 +33,16 @@ export interface ReceiverRunOptions {
 /** One certification of one receiver; throws RunAbort when it cannot happen. */
 export async function runReceiverCertification(settings: ReceiverCertSettings, options: ReceiverRunOptions = {}): Promise<RunReport> {
   const print = options.print ?? (() => undefined);
+  const selected = selectFrom(RECEIVER_CHECKS, settings.checks, 'TARGET_RECEIVER_CHECKS');
   const started = new Date();
   const deadlineMs = started.getTime() + settings.maxRunMs;
   const sender = new DeliverySender({ ...settings, deadlineMs });
   try {
     const baseline = await preflight(sender, settings);
     print(`certify:receiver: ${settings.url}; preflight delivery answered ${describeAnswer(baseline)}`);
-    const env: CheckEnv = { sender, settings, baseline, shared: new Map() };
+    const env: CheckEnv = { sender, settings, baseline, shared: new Map(), random: seededSequence(settings.seed) };
     const checks: CheckResult[] = [];
-    for (const spec of RECEIVER_CHECKS) {
+    for (const spec of selected) {
       const result = await runCheck(spec, env, deadlineMs);
       checks.push(result);
       print(`${result.verdict.toUpperCase().padEnd(4)} ${spec.id} (${spec.level}, ${result.duration_ms} ms): ${result.detail ?? ''}`);
@@ -50,6 +56,7 @@ export async function runReceiverCertification(settings: ReceiverCertSettings, o
       checks,
       tier: 'fast',
       provenance: provenanceOf(),
+      seed: settings.seed,
     };
     print(`certify:receiver: ${sender.requestCount} requests in ${Math.round((Date.now() - started.getTime()) / 1000)} s`);
     return report;
@@ -135,14 +142,17 @@ export async function certifyReceiver(options: CertifyReceiverOptions = {}): Pro
   }
   let report: RunReport;
   try {
-    report = await runReceiverCertification(settings, { print });
+    const expected = receiverExpectedFailures(settings.expectedFailures && resolve(options.cwd ?? process.cwd(), settings.expectedFailures), settings.strict);
+    report = withExpectedFailures(await runReceiverCertification(settings, { print }), expected);
   } catch (error) {
-    if (error instanceof RunAbort) return abort(error.message);
+    if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
   }
   const files = writeReports(report, resolve(options.cwd ?? process.cwd(), settings.reportDir));
   const { summary } = report;
-  print(`summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip; verdict: ${mustFailed(report) ? 'FAILED' : 'PASSED'}`);
+  const failed = runVerdict(report) === 'FAILED';
+  for (const line of expectedFailureLines(report)) print(line);
+  print(`summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip; seed ${settings.seed}; verdict: ${failed ? 'FAILED' : 'PASSED'}`);
   print(`reports: ${files.join(', ')}`);
-  return mustFailed(report) ? EXIT.mustFailed : EXIT.passed;
+  return failed ? EXIT.mustFailed : EXIT.passed;
 }

@@ -22,6 +22,8 @@ import { escapeXml } from './escape.js';
 import { coverageLine } from './coverage.js';
 import { aboutRunLines, controlText, networkText, verdictTitle } from './markdown.js';
 import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
+import { statusText } from '../expected/mark.js';
+import { verdictLabel } from '../expected/writers.js';
 
 export interface HtmlOptions {
   /** Extra figures (a load run's latency distribution), shown after the check charts. */
@@ -134,7 +136,7 @@ function exchangeText(exchange: unknown): string {
   return lines.join('\n');
 }
 
-function checkRow(check: CheckResult, figures: readonly Figure[]): string {
+function checkRow(check: CheckResult, figures: readonly Figure[], strict = false): string {
   const detail = check.detail ?? '';
   const detailHtml =
     check.verdict === 'fail'
@@ -144,15 +146,16 @@ function checkRow(check: CheckResult, figures: readonly Figure[]): string {
         : check.verdict === 'error'
           ? `<p class="failure"><strong>No verdict (network):</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
           : esc(detail);
+  const listed = check.expected_failure ? `<p class="expected"><strong>Expected-failures file:</strong> ${esc(statusText(check.expected_failure, strict))}</p>` : '';
   const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
   const measurements = check.measurements
     ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2), MAX_BLOCK)}</pre></details>`
     : '';
   return `<tr id="check-${esc(check.id)}" class="${check.verdict}" data-id="${esc(check.id)}" data-level="${check.level}" data-verdict="${check.verdict}" data-area="${esc(check.area)}">
-<td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${check.verdict.toUpperCase()}</td>
+<td class="verdict"><span aria-hidden="true">${VERDICT_MARK[check.verdict]}</span> ${esc(verdictLabel(check))}</td>
 <td><a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a><br><small>${esc(check.area)}</small></td><td>${check.level}</td>
 <td>${esc(check.title)}${clauseBlock(check)}</td><td>${Math.round(check.duration_ms)}</td>
-<td>${detailHtml}${chartLinks}${measurements}</td></tr>`;
+<td>${listed}${detailHtml}${chartLinks}${measurements}</td></tr>`;
 }
 
 function figureHtml(figure: Figure, check: CheckResult | undefined): string {
@@ -197,7 +200,7 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
   const figures = [...figuresByCheck.values()].flat();
   const allFigures = [...figures, ...(opts.extraFigures ?? [])];
   const byId = new Map(report.checks.map((check) => [check.id, check]));
-  const rows = report.checks.map((check) => checkRow(check, figuresByCheck.get(check.id) ?? []));
+  const rows = report.checks.map((check) => checkRow(check, figuresByCheck.get(check.id) ?? [], report.expected_failures?.strict === true));
   const counts = (['pass', 'fail', 'warn', 'skip', 'error'] as const)
     .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v] ?? 0}</strong> ${v}</button>`)
     .join('');

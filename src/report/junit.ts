@@ -9,12 +9,14 @@
  * certify: one testcase per check id, so CI systems keep a history per check; one testsuite
  * per area. Leftovers of an incomplete clean-up are one more testcase, `clean-up`, with an
  * <error> (a problem of the run, not a check's verdict) listing each with the call that
- * removes it, so a CI system shows the run as not clean, as its exit code 3 does.
+ * removes it, so a CI system shows the run as not clean, as its exit code 3 does. An expected
+ * failure is a <skipped type="expected-failure"> (src/expected/writers.ts says why).
  */
 import { escapeXml } from './escape.js';
 import type { RunReport } from './model.js';
 import { buildText } from './provenance.js';
 import { partialLine } from './selection.js';
+import { expectedJunitOutcome } from '../expected/writers.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -22,9 +24,8 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 export interface JunitOutcome {
   kind: 'failure' | 'error' | 'skipped';
   message: string;
-  /** failure and error only. */
   type?: string;
-  /** The element's text (failure and error only); the message when not given. */
+  /** The element's text; for failure and error the message when not given, for skipped none. */
   body?: string;
 }
 
@@ -59,7 +60,10 @@ function renderCase(testcase: JunitCase): string {
   let verdict = '';
   if (outcome) {
     const message = escapeXml(outcome.message);
-    if (outcome.kind === 'skipped') verdict = `      <skipped message="${message}"/>`;
+    if (outcome.kind === 'skipped') {
+      const type = outcome.type === undefined ? '' : ` type="${escapeXml(outcome.type)}"`;
+      verdict = outcome.body === undefined ? `      <skipped${type} message="${message}"/>` : `      <skipped${type} message="${message}">${escapeXml(outcome.body)}</skipped>`;
+    }
     else verdict = `      <${outcome.kind} message="${message}" type="${escapeXml(outcome.type ?? outcome.kind)}">${outcome.body === undefined ? message : escapeXml(outcome.body)}</${outcome.kind}>`;
   }
   const out = testcase.systemOut === undefined ? '' : `      <system-out>${testcase.systemOut.map((line) => escapeXml(line)).join('\n')}</system-out>`;
@@ -119,12 +123,14 @@ export function renderJunit(report: RunReport): string {
     cases: checks.map((check): JunitCase => {
       const detail = check.detail ?? '';
       const about = `level ${check.level}, verdict ${check.verdict}${check.verdict === 'warn' ? ' (WARN)' : ''}; clause: ${check.clause}`;
+      const listed = expectedJunitOutcome(check, report.expected_failures);
       const outcome: JunitOutcome | undefined =
-        check.verdict === 'fail' ? { kind: 'failure', message: detail, type: check.level }
+        listed !== undefined ? listed.outcome
+        : check.verdict === 'fail' ? { kind: 'failure', message: detail, type: check.level }
         : check.verdict === 'skip' ? { kind: 'skipped', message: detail }
         : check.verdict === 'error' ? { kind: 'error', message: detail, type: 'no-answer' }
         : undefined;
-      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: detail ? [about, detail] : [about] };
+      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: [about, ...(listed ? [listed.line] : []), ...(detail ? [detail] : [])] };
     }),
   }));
   const leftovers = report.leftovers ?? [];

@@ -4,6 +4,8 @@ import { coverageLine } from './coverage.js';
 import { runVerdict, type RunReport } from './model.js';
 import { provenanceLine } from './provenance.js';
 import { partialLine } from './selection.js';
+import { excusedFailure } from '../expected/mark.js';
+import { expectedMarkdownLines, verdictLabel } from '../expected/writers.js';
 
 export function controlText(control: NonNullable<RunReport['control']>): string {
   return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
@@ -45,7 +47,8 @@ export function renderMarkdown(report: RunReport): string {
     for (const group of report.coverage.missing) lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
     lines.push('');
   }
-  const problems = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error');
+  lines.push(...expectedMarkdownLines(report));
+  const problems = report.checks.filter((check) => (check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error') && !excusedFailure(check));
   if (problems.length > 0) {
     lines.push('## Failures, warnings and errors', '');
     for (const check of problems) {
@@ -65,7 +68,7 @@ export function renderMarkdown(report: RunReport): string {
   }
   lines.push('## All checks', '', '| Verdict | Id | Level | Title | Clause | ms | Detail |', '|---|---|---|---|---|---:|---|');
   for (const check of report.checks) {
-    const cells = [check.verdict.toUpperCase(), check.id, check.level, check.title, check.clause, String(Math.round(check.duration_ms)), check.detail ?? ''];
+    const cells = [verdictLabel(check), check.id, check.level, check.title, check.clause, String(Math.round(check.duration_ms)), check.detail ?? ''];
     lines.push(`| ${cells.map(escapeMarkdownCell).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n`;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Level } from '../catalog/checks.js';
 import { PROVENANCE } from './provenance.js';
 import { SELECTION } from './selection.js';
+import { EXPECTED_FAILURE_MARK, EXPECTED_FAILURES_OF_RUN, excusedFailure, strictlyFixed } from '../expected/mark.js';
 
 const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip', 'error']).describe('pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)');
 const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
@@ -21,6 +22,7 @@ const CHECK_RESULT = z.looseObject({
   detail: z.string().optional(),
   measurements: z.record(z.string(), z.unknown()).optional(),
   area: z.string().describe('suite the check belongs to (not in the contract example; extra fields are allowed)'),
+  expected_failure: EXPECTED_FAILURE_MARK.optional(),
 });
 
 const LEFTOVER = z.object({
@@ -82,6 +84,7 @@ export const RUN_REPORT = z.looseObject({
   selection: SELECTION.optional().describe('absent in reports of harness versions before it'),
   partial: z.boolean().optional().describe("true when the run did not select every check of its tier (--checks, --rerun-failed): coverage then counts the rest as not run; absent in reports of harness versions before it"),
   provenance: PROVENANCE.optional().describe('absent in reports of harness versions before it'),
+  expected_failures: EXPECTED_FAILURES_OF_RUN.optional(),
 });
 
 export type Verdict = z.infer<typeof VERDICT>;
@@ -113,9 +116,9 @@ export function verdictOf(level: Level, state: 'passed' | 'failed' | 'skipped' |
   return level === 'must' ? 'fail' : 'warn';
 }
 
-/** A `must` check failed. */
+/** A `must` check failed, other than as the run's expected-failures file expects. */
 export function mustFailed(report: RunReport): boolean {
-  return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail');
+  return report.checks.some((check) => check.level === 'must' && check.verdict === 'fail' && !excusedFailure(check));
 }
 
 /** A `must` check reached no verdict: the network kept its answers away. */
@@ -128,12 +131,12 @@ export type RunVerdict = 'INTERRUPTED' | 'FAILED' | 'ERROR' | 'CLEAN-UP-INCOMPLE
 /**
  * The run's verdict, as every writer and the console state it, in the order of the exit
  * codes' precedence (130, 1, 2, 3, 0): a must failed, or fewer must checks ran than
- * CERTIFY_MIN_COVERAGE demands, fails it; a must without a verdict (error) leaves the run
+ * CERTIFY_MIN_COVERAGE demands, or (--strict) an expected failure passes, fails it; a must without a verdict (error) leaves the run
  * without one; leftovers make it incomplete.
  */
 export function runVerdict(report: RunReport): RunVerdict {
   if (report.interrupted) return 'INTERRUPTED';
-  if (mustFailed(report) || report.coverage?.met === false) return 'FAILED';
+  if (mustFailed(report) || report.coverage?.met === false || strictlyFixed(report).length > 0) return 'FAILED';
   if (mustErred(report)) return 'ERROR';
   return (report.leftovers?.length ?? 0) > 0 ? 'CLEAN-UP-INCOMPLETE' : 'PASSED';
 }

@@ -37,6 +37,9 @@ import { PENDING_CREATIONS_LIMIT_MS, stopMarkerPath } from '../run-state/stop.js
 import { withTimeout } from '../async/with-timeout.js';
 import { HARNESS_VERSION } from '../version.js';
 import { writeLine } from '../text/console.js';
+import { expectedFailureLines } from '../expected/mark.js';
+import { withExpectedFailures, type ExpectedFailuresOfRun } from '../expected/run.js';
+import { serviceExpectedFailures } from '../expected/commands.js';
 
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -64,9 +67,11 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
   const allowProduction = options.allowProduction === true || settings.CERTIFY_ALLOW_PRODUCTION;
   let selected: CheckSpec[];
   let certificate: Certificate;
+  let expected: ExpectedFailuresOfRun;
   try {
     selected = selectChecks(settings.CERTIFY_CHECKS);
     certificate = prepareCertificate(settings, selected, options.rerunFailed);
+    expected = serviceExpectedFailures(settings);
   } catch (error) {
     return abort((error as Error).message);
   }
@@ -125,7 +130,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       for (const leftover of cleanup.leftovers) print(`  ${leftover.remove_with}`);
     }
 
-    const report: RunReport = {
+    const report: RunReport = withExpectedFailures({
       harness_version: HARNESS_VERSION,
       target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
       started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -138,7 +143,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       control,
       ...(interrupted ? { interrupted: true } : {}),
       ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
-    };
+    }, expected);
     report.summary = summarize(report.checks);
     completeReport(report, certificate, selected, settings, target.image);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
@@ -469,5 +474,6 @@ function printSummary(report: RunReport, print: (line: string) => void, aboutRun
   if (report.coverage) print(`coverage: ${coverageLine(report.coverage)}`);
   const network = report.network && networkLine(report.network);
   if (network) print(network);
+  for (const line of expectedFailureLines(report)) print(line);
   print(`verdict: ${verdict}`);
 }

@@ -1,15 +1,19 @@
-/** Which checks a run covers: all, or those CERTIFY_CHECKS names (ids, or prefixes ending in `*`). */
+/** Which checks a run covers: all, or those CERTIFY_CHECKS (TARGET_RECEIVER_CHECKS) names (ids, or prefixes ending in `*`). */
 import { CHECKS, type Area, type CheckSpec } from '../catalog/checks.js';
 import { RunAbort } from '../errors.js';
 
 export function selectChecks(filter: string | undefined): CheckSpec[] {
-  if (!filter?.trim()) return [...CHECKS];
+  return selectFrom(CHECKS, filter, 'CERTIFY_CHECKS');
+}
+
+/** The checks of `catalog` that `filter` names (ids, or prefixes ending in `*`); a pattern naming none stops the run. */
+export function selectFrom<C extends { id: string }>(catalog: readonly C[], filter: string | undefined, setting: string): C[] {
+  if (!filter?.trim()) return [...catalog];
   const patterns = filter.split(',').map((part) => part.trim()).filter(Boolean);
-  const selected = CHECKS.filter((check) =>
-    patterns.some((pattern) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern)),
-  );
-  const unmatched = patterns.filter((pattern) => !CHECKS.some((check) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern)));
-  if (unmatched.length > 0) throw new RunAbort(`CERTIFY_CHECKS names no check for: ${unmatched.join(', ')}`);
+  const matches = (pattern: string, check: C) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern);
+  const selected = catalog.filter((check) => patterns.some((pattern) => matches(pattern, check)));
+  const unmatched = patterns.filter((pattern) => !catalog.some((check) => matches(pattern, check)));
+  if (unmatched.length > 0) throw new RunAbort(`${setting} names no check for: ${unmatched.join(', ')}`);
   return selected;
 }
 

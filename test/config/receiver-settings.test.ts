@@ -15,7 +15,14 @@ describe('receiver certification settings', () => {
     expect(parseReceiverSettings(base)).toEqual({
       url: base.TARGET_RECEIVER_URL, secret: SECRET, countUrl: undefined, timeoutMs: 10_000, rate: 50, maxRequests: 1_000,
       maxRunMs: 600_000, timingSamples: 40, insecureTls: false, reportDir: 'reports/receiver-latest',
+      checks: undefined, expectedFailures: undefined, strict: false, seed: expect.any(Number),
     });
+  });
+
+  it('takes the seed from FAST_CHECK_SEED, as certify does, and refuses one that is not a whole number below 2^31', () => {
+    expect(parseReceiverSettings({ ...base, FAST_CHECK_SEED: '4242' }).seed).toBe(4242);
+    expect(() => parseReceiverSettings({ ...base, FAST_CHECK_SEED: '-1' })).toThrow(/FAST_CHECK_SEED must be a whole number/);
+    expect(() => parseReceiverSettings({ ...base, FAST_CHECK_SEED: String(2 ** 31) })).toThrow(/FAST_CHECK_SEED/);
   });
 
   it('trusts self-signed certificates on loopback only, unless told', () => {

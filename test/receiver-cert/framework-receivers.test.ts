@@ -6,8 +6,6 @@
  * checks about re-serialised bodies.
  */
 import { rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +13,7 @@ import { parseReceiverSettings } from '../../src/config/receiver-settings.js';
 import type { CheckResult, RunReport } from '../../src/report/model.js';
 import { runReceiverCertification } from '../../src/receiver-cert/runner.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/tls/self-signed.js';
+import { serveHttps, type ServedApp } from '../support/serve-app.js';
 import { createReceiverApp as rawBodyReceiver } from '../../examples/receivers/express-raw-body.js';
 import { createReceiverApp as reserializingReceiver } from '../../examples/receivers/express-json-reserialized.js';
 
@@ -22,33 +21,11 @@ const SECRET = 'whsec_framework_receivers_5ecret';
 /** The checks a receiver that signs JSON.stringify(parsed body) fails (as test/receiver-cert/faults.ts's reserialized-json). */
 const RESERIALIZED_FAILS = ['RCV-ACCEPT-RAW-BODIES', 'RCV-REJECT-RESERIALIZED-SIGNATURE', 'RCV-REJECT-TAMPERED-BODY', 'RCV-REPLAY-ACKNOWLEDGED'];
 
-interface Served {
-  url: string;
-  close(): Promise<void>;
-}
-
 let tls: SelfSignedCertificate;
-const served: Served[] = [];
+const served: ServedApp[] = [];
 
-async function serve(app: Express): Promise<Served> {
-  const server: Server = createServer({ cert: tls.cert, key: tls.key }, app);
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
-  const handle = {
-    url: `https://127.0.0.1:${port}/webhooks`,
-    close: () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      return closed;
-    },
-  };
+async function serve(app: Express): Promise<ServedApp> {
+  const handle = await serveHttps(app, tls);
   served.push(handle);
   return handle;
 }

@@ -19,11 +19,13 @@ export const certifyCommand: Command = {
     'rerun-failed': { type: 'string', value: '<report.json>', description: "only the checks that failed, warned or ended in error in that report, with its seed; a partial run, whose reports go beside it (<its folder>-rerun) unless --report-dir names another folder" },
     'target-version': { type: 'string', value: '<version>', description: 'the version or build of the service under test, carried in every report; wins over CERTIFY_TARGET_VERSION' },
     'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true' },
+    'expected-failures': { type: 'string', value: '<file>', description: 'checks expected to fail (YAML or JSON, schemas/expected-failures.schema.json); wins over CERTIFY_EXPECTED_FAILURES' },
+    strict: { type: 'boolean', description: 'an expected failure that passes fails the run; same as CERTIFY_STRICT=true' },
   },
   settings: () => settingsHelp().filter((setting) => setting.name !== 'RECEIVER_SECRET'),
   exitCodes: {
     0: 'no must check failed, and the clean-up removed everything the run created',
-    1: "a must check failed, or fewer of the tier's must checks ran than CERTIFY_MIN_COVERAGE demands (a partial run counts against the whole tier)",
+    1: "a must check failed (other than as --expected-failures expects), with --strict an expected failure passed, or fewer of the tier's must checks ran than CERTIFY_MIN_COVERAGE demands (a partial run counts against the whole tier)",
     2: 'the run could not happen (settings, target unreachable), or no must check failed but one ended in error (the network kept its answers away); one line on stderr',
     3: 'clean-up incomplete: no must check failed, but resources are left on the target (the reports list each, with the control call that removes it)',
     130: 'interrupted',
@@ -40,13 +42,13 @@ export const certifyCommand: Command = {
   },
 };
 
-/** The checks of `reportPath` that did not pass (fail, warn, error), and its seed, as settings. */
-export async function rerunSettings(reportPath: string): Promise<Record<string, string>> {
+/** The checks of `reportPath` that did not pass (fail, warn, error), and its seed, as settings (`checksSetting`: the command's). */
+export async function rerunSettings(reportPath: string, checksSetting = 'CERTIFY_CHECKS'): Promise<Record<string, string>> {
   const { readReportFile } = await import('../../report/validate.js');
   const report = readReportFile(reportPath);
   const again = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error').map((check) => check.id);
   if (again.length === 0) throw new UsageError(`${reportPath}: no check failed, warned or ended in error there; nothing to re-run`);
-  return { CERTIFY_CHECKS: again.join(','), ...(report.seed !== undefined ? { FAST_CHECK_SEED: String(report.seed) } : {}) };
+  return { [checksSetting]: again.join(','), ...(report.seed !== undefined ? { FAST_CHECK_SEED: String(report.seed) } : {}) };
 }
 
 /**
@@ -64,12 +66,23 @@ export function rerunReportDir(reportPath: string, env: NodeJS.ProcessEnv, cwd =
 }
 
 /** The flags as the settings they stand for: a flag given wins over the environment and .env. */
-export function settingsFromFlags(values: Record<string, string | boolean | undefined>): Record<string, string> {
-  const names: Record<string, string> = { 'base-url': 'SVC_BASE_URL', checks: 'CERTIFY_CHECKS', tier: 'CERTIFY_TIER', 'report-dir': 'CERTIFY_REPORT_DIR', seed: 'FAST_CHECK_SEED', 'target-version': 'CERTIFY_TARGET_VERSION' };
+export function settingsFromFlags(values: Record<string, string | boolean | undefined>, names: Record<string, string> = CERTIFY_FLAG_SETTINGS): Record<string, string> {
   const settings: Record<string, string> = {};
   for (const [flag, name] of Object.entries(names)) {
     const value = values[flag];
     if (typeof value === 'string') settings[name] = value;
+    else if (value === true) settings[name] = 'true';
   }
   return settings;
 }
+
+const CERTIFY_FLAG_SETTINGS: Record<string, string> = {
+  'base-url': 'SVC_BASE_URL',
+  checks: 'CERTIFY_CHECKS',
+  tier: 'CERTIFY_TIER',
+  'report-dir': 'CERTIFY_REPORT_DIR',
+  'target-version': 'CERTIFY_TARGET_VERSION',
+  seed: 'FAST_CHECK_SEED',
+  'expected-failures': 'CERTIFY_EXPECTED_FAILURES',
+  strict: 'CERTIFY_STRICT',
+};

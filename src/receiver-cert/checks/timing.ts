@@ -23,9 +23,9 @@ const LIMITS =
   `(here: spreads under ${MIN_VISIBLE_SPREAD_MS} ms or half the spread of the shortest prefix are not reported); ` +
   'no signal does not prove a constant-time compare, and a signal can have another cause.';
 
-function shuffle<T>(items: T[]): T[] {
+function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
+    const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
@@ -43,11 +43,11 @@ receiverSuite('receiver-timing', () => {
     let stopped = '';
     try {
       for (let i = 0; i < WARM_UP; i++) {
-        await t.sender.deliver({ purpose: 'invalid', label: 'timing warm-up', body, signature: signatureWithPrefix(right, 0) });
+        await t.sender.deliver({ purpose: 'invalid', label: 'timing warm-up', body, signature: signatureWithPrefix(right, 0, t.random) });
       }
       for (let round = 0; round < rounds; round++) {
-        for (const prefix of shuffle([...PREFIX_LENGTHS])) {
-          const exchange = await t.sender.deliver({ purpose: 'invalid', label: `timing probe, ${prefix} chars right`, body, signature: signatureWithPrefix(right, prefix) });
+        for (const prefix of shuffle([...PREFIX_LENGTHS], t.random)) {
+          const exchange = await t.sender.deliver({ purpose: 'invalid', label: `timing probe, ${prefix} chars right`, body, signature: signatureWithPrefix(right, prefix, t.random) });
           if (acknowledged(exchange)) accepted++;
           if (exchange.status !== null) samples.push({ prefix, ms: exchange.durationMs });
         }
