@@ -34,6 +34,7 @@ export const FAULTS = {
   'rotation-flush-late': 'when a revocation has propagated (4 s after it), the workspace\'s other tokens are rejected for 2 s',
   'old-token-blip-after-rotation': 'the other active token is refused (401) for 2.5 s starting 5 s after a second token is created, then works again',
   'suspension-ignored': 'a suspended workspace keeps being served',
+  'suspended-transcript-served': "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
   'reinstate-ignored': 'a reinstated workspace stays suspended',
   'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',

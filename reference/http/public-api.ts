@@ -158,10 +158,11 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   }
   const { principal } = auth;
   const faults: FaultSet = principal.faults;
-  if (principal.workspace.suspended && !faults.has('suspension-ignored')) {
+  const { operation } = match;
+  const gateSkipped = faults.has('suspension-ignored') || (operation === getTranscript && faults.has('suspended-transcript-served'));
+  if (principal.workspace.suspended && !gateSkipped) {
     return sendPublicError(res, ctx, faults, app.personality.workspaceDisabledStatus, 'workspace_disabled', 'the workspace is suspended');
   }
-  const { operation } = match;
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
   if (scope && !principal.scopes.includes(scope) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {

@@ -198,8 +198,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2'], { ground: 'ERR-RULE-2' }),
 
   // --- Workspace suspension ------------------------------------------------------------------
-  c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
-    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
+  c('WS-SUSPENDED-CODE', 'workspace', 'must', "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript",
+    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 

@@ -64,6 +64,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('revocation-stale-node', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED')),
   // Workspace and tenants
   waits(proof('suspension-ignored', 'WS-SUSPENDED-CODE')),
+  proof('suspended-transcript-served', 'WS-SUSPENDED-CODE'),
   waits(proof('reinstate-ignored', 'WS-REINSTATED')),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
