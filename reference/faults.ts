@@ -101,6 +101,7 @@ export const FAULTS = {
   'envelope-missing-workspace': 'the envelope lacks workspace_id',
   'duration-string': 'duration_seconds is a string',
   'metadata-dropped': 'voice.call.completed carries {} instead of the caller\'s metadata',
+  'metadata-omitted-when-empty': 'voice.call.completed leaves metadata out when the call was placed without any (an empty field is not serialised)',
   'failed-reported-completed': 'a failed call emits voice.call.completed',
   'lifecycle-no-started': 'voice.call.started is never emitted',
   'transcript-url-wrong': 'transcript_url points to /v1/calls/<id>/transcript',

@@ -29,6 +29,8 @@ import { sleep } from '../src/clock/wait.js';
 /** After the last expected delivery, how long an unexpected one is still awaited. */
 const QUIET_GRACE_MS = 1_500;
 const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
+/** The call fields of Resources, each of them voice.call.completed's data (TYPE-VOICE-CALL-COMPLETED). */
+const CALL_FIELD_NAMES = ['call_id', 'agent_id', 'to', 'duration_seconds', 'outcome', 'transcript_url', 'metadata'] as const;
 
 /** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
 /**
@@ -120,6 +122,23 @@ certifySuite('webhook-envelope', () => {
     assert((data['duration_seconds'] as number) >= 0, `duration_seconds ${String(data['duration_seconds'])} is negative`);
     assert(parseUrl(String(data['transcript_url'])), `transcript_url ${String(data['transcript_url'])} is not a URL`);
     t.detail(`every call field with its type; outcome ${String(data['outcome'])}, duration ${String(data['duration_seconds'])} s`);
+  });
+
+  // The event's data is "the call fields listed in Resources": a field is listed whatever its
+  // value, so a call placed without metadata carries the empty object, not no metadata at all.
+  check('HOOK-CALL-FIELDS-PRESENT', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token, null);
+    const data = dataOf(await completedFor(hook, call.callId));
+    assert(data, `voice.call.completed of ${call.callId} has no data object`);
+    const absent = CALL_FIELD_NAMES.filter((field) => !Object.hasOwn(data, field));
+    t.measure('fields', Object.keys(data));
+    t.measure('metadata', data['metadata'] === undefined ? 'absent' : JSON.stringify(data['metadata']).slice(0, 200));
+    assert(absent.length === 0, `voice.call.completed of a call placed without metadata lacks ${absent.join(', ')}: its data is every call field listed (${CALL_FIELD_NAMES.join(', ')}), an empty one too`);
+    const metadata = data['metadata'];
+    assert(jsonType(metadata) === 'object' && Object.keys(metadata as object).length === 0, `voice.call.completed of a call placed without metadata carries metadata ${JSON.stringify(metadata)?.slice(0, 200)}: expected the empty object (no caller-supplied data)`);
+    t.detail(`a call placed without metadata: voice.call.completed carries all ${CALL_FIELD_NAMES.length} call fields, metadata {}`);
   });
 
   check('HOOK-METADATA-ROUNDTRIP', async (t) => {

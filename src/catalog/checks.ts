@@ -278,6 +278,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', ['EP-RECEIVER', ...ENVELOPE, ...EVENT_TYPES], { ground: 'EP-RECEIVER', accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
   c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
     [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED' }),
+  c('HOOK-CALL-FIELDS-PRESENT', 'webhook-envelope', 'must', 'voice.call.completed of a call placed without metadata carries every call field, metadata as the empty object',
+    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED', accepts: 'extra fields beside the listed ones' }),
   c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], { ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
   c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
   c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',

@@ -127,6 +127,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('envelope-missing-workspace', 'HOOK-ENVELOPE'),
   proof('duration-string', 'HOOK-CALL-COMPLETED-FIELDS'),
   proof('metadata-dropped', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('metadata-omitted-when-empty', 'HOOK-CALL-FIELDS-PRESENT'),
   proof('transcript-url-wrong', 'HOOK-TRANSCRIPT-URL'),
   proof('lifecycle-no-started', 'HOOK-LIFECYCLE-COMPLETED'),
   proof('failed-reported-completed', 'HOOK-LIFECYCLE-FAILED'),
