@@ -37,6 +37,8 @@ export const FAULTS = {
   'suspended-transcript-served': "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
   'reinstate-ignored': 'a reinstated workspace stays suspended',
   'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
+  'session-suspension-ignored': "a suspended workspace refuses its bearer tokens only: its members' session tokens are served (the check reads the token record's workspace)",
+  'reinstate-widens-members': 'reinstating a workspace gives each of its members every licensed scope, narrowed ones too',
   'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
   'tenant-transcript-redirect': 'another workspace\'s call transcript is answered with a 302 to it, not refused',
   'transcript-always-403': 'every transcript is answered 403, to its owner too',

@@ -159,7 +159,10 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   const { principal } = auth;
   const faults: FaultSet = principal.faults;
   const { operation } = match;
-  const gateSkipped = faults.has('suspension-ignored') || (operation === getTranscript && faults.has('suspended-transcript-served'));
+  const gateSkipped =
+    faults.has('suspension-ignored') ||
+    (operation === getTranscript && faults.has('suspended-transcript-served')) ||
+    (principal.scheme === 'session_token' && faults.has('session-suspension-ignored'));
   if (principal.workspace.suspended && !gateSkipped) {
     return sendPublicError(res, ctx, faults, app.personality.workspaceDisabledStatus, 'workspace_disabled', 'the workspace is suspended');
   }

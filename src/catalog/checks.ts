@@ -223,6 +223,11 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
   c('SESSION-MEMBER-EMPTY-SCOPES', 'session', 'must', "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed",
     ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
+  c('SESSION-SUSPENDED-CODE', 'session', 'must', "A suspended workspace refuses its members' session tokens with workspace_disabled, as its bearer tokens, on whoami, agents, placing a call and a transcript; once reinstated, each member has its own scopes again",
+    ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED', 'AUTH-SCHEMES', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], {
+      ground: 'CTL-WS-SUSPEND',
+      accepts: 'any 4xx the same operation gives a bearer token of the workspace (recorded); a call placed with a member token lacking voice:write is not sent while suspended (which refusal wins is not stated)',
+    }),
   c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),

@@ -58,6 +58,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('disabled-endpoint-holds-slot', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('reenabled-endpoint-silent', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
   proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
+  // Session tokens across suspension and reinstatement: the schemes share one workspace identity model.
+  proof('session-suspension-ignored', 'SESSION-SUSPENDED-CODE'),
+  proof('reinstate-widens-members', 'SESSION-SUSPENDED-CODE'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   waits(proof('revocation-slow', 'REVOKE-PROPAGATION')),
