@@ -27,6 +27,7 @@ export const FAULTS = {
   'rotation-flush': 'revoking a token also rejects the workspace\'s other tokens for 3 s',
   'suspended-revoke-keeps-slot': 'a token revoked while the workspace is suspended still counts toward the two-token limit',
   'suspended-create-uncounted': 'a token created while the workspace is suspended does not count toward the two-token limit',
+  'revoke-race-frees-slot': 'a revocation reads the token active, then writes it revoked and decrements the active count after a store round trip: two revocations of one token at once free two slots',
   'double-revoke-frees-slot': 'revoking a revoked token again frees one more slot (a counter, not the tokens, holds the limit)',
   'endpoint-double-delete-frees-slot': 'deleting a deleted endpoint again (answered 404) frees one more of the 25 active slots',
   'disabled-endpoint-holds-slot': 'an auto-disabled endpoint still counts toward the limit of 25 active endpoints',

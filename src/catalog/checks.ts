@@ -189,6 +189,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2', accepts: 'whoami 200 and any 2xx to the agents list; 429 answers (rate limits are not shown), not counted' }),
   c('TOKEN-LIMIT-CONCURRENT', 'tokens', 'must', 'With one token active, concurrent creations leave at most two active: whoami accepts at most two of the workspace\'s tokens once all have answered',
     ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'STATE-TOKEN-LIMIT', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active' }),
+  c('TOKEN-REVOKE-CONCURRENT', 'tokens', 'must', 'One token revoked twice at once, beside a creation, frees one slot: once all have answered and tokens are created until refused, whoami accepts at most two of the workspace\'s tokens',
+    ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'CTL-TOKEN-REVOKE'], {
+      ground: 'STATE-TOKEN-LIMIT',
+      accepts: 'the second revocation done or refused with any 4xx, the creation beside them granted or refused with any 4xx (recorded); the revoked token counted only if whoami still accepts it 60 s after',
+    }),
   c('TOKEN-EMPTY-SCOPES', 'tokens', 'must', 'A token created with an empty scope list holds no scope: refused missing_scope wherever one is needed',
     ['AUTH-TOKEN-4', 'ERR-CODE-MISSING-SCOPE'], { ground: 'AUTH-TOKEN-4', accepts: 'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
 

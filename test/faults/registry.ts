@@ -40,6 +40,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('third-token', 'TOKEN-LIMIT-TWO'),
   // Races on the limits: only creations sent at once show them; the token model's shrinks to one or two steps.
   proof('token-limit-check-then-insert', 'TOKEN-LIMIT-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
+  proof('revoke-race-frees-slot', 'TOKEN-REVOKE-CONCURRENT'),
   // An empty list is not an absent one.
   proof('empty-token-scopes-all', 'TOKEN-EMPTY-SCOPES'),
   proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
