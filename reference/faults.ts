@@ -49,6 +49,7 @@ export const FAULTS = {
   'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
   'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',
   'agents-list-empty': 'GET /v1/voice/agents lists no agents',
+  'call-id-sequence-race': 'call ids are numbered from a per-workspace sequence read, then written back after a store round trip: calls placed at once get the same id',
   'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',
   'unknown-path-200': 'an unknown path under /v1 answers 200 with an empty object',
   'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
@@ -63,6 +64,7 @@ export const FAULTS = {
   'clock-10min-ahead': "the service's clock runs 10 minutes fast: its X-Service-Timestamp and Date headers agree with each other, not with the time",
   'clock-20s-ahead': "the service's clock runs 20 s fast (X-Service-Timestamp and Date headers)",
   'timestamp-reused': 'retries and replays reuse the first attempt\'s timestamp',
+  'event-id-sequence-race': 'event ids are numbered from a per-workspace sequence read, then written back after a store round trip: events fired at once get the same id',
   'replay-new-id': 'a replay carries a new event id',
   'replay-to-disabled-delivered': 'a replay to a disabled endpoint is accepted and delivered at once',
   // Webhook retries and endpoint states

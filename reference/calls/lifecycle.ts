@@ -31,9 +31,10 @@ export class CallService {
     private readonly personality: Personality = REFERENCE_PERSONALITY,
   ) {}
 
-  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
+  /** @param id the call's id when the caller numbered it (fault call-id-sequence-race) */
+  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>, id?: string): Call {
     const call: Call = {
-      id: this.personality.newId('call_'),
+      id: id ?? this.personality.newId('call_'),
       workspaceId: workspace.id,
       agentId: agent.id,
       to,

@@ -82,6 +82,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
   proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
   proof('call-id-missing', 'INPUT-CALL-PLACED'),
+  // Ids under concurrency: only calls placed, or events fired, at once share one.
+  proof('call-id-sequence-race', 'CALL-PLACE-CONCURRENT'),
+  proof('event-id-sequence-race', 'EVENT-FIRE-CONCURRENT'),
   proof('unknown-path-200', 'INPUT-UNKNOWN-PATH'),
   // Session tokens
   proof('jwt-alg-none', 'SESSION-ALG-NONE'),
