@@ -373,10 +373,10 @@ export const CATALOG: readonly CatalogEntry[] = [
       accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
     }),
 
-  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
+  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit (one at a time and several at once), deletion and events keep the 25-endpoint limit and reach every active endpoint',
     ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
       ground: 'REG-4',
-      accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
+      accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
     }),
 
   c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to',

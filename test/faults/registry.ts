@@ -116,7 +116,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
   proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
   proof('secret-shared', 'HOOK-OWN-SECRET'),
-  proof('endpoint-limit-check-then-insert', 'HOOK-REG-LIMIT-CONCURRENT'),
+  proof('endpoint-limit-check-then-insert', 'HOOK-REG-LIMIT-CONCURRENT', 'MODEL-ENDPOINTS'),
   proof('empty-events-all', 'HOOK-REG-EMPTY-EVENTS'),
   // Webhook signatures and timestamps
   proof('sign-decoded-key', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-OWN-SECRET'),
