@@ -56,6 +56,7 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
     'near-miss': see(['EP-TRANSCRIPT', 'EP-CALLS'], 'An id is compared where an operation looks it up: the operation rows hold its near misses.'),
     target: see(['EP-TRANSCRIPT', 'EP-CALLS', 'SVC-2'], 'An id addresses a target through an operation: the operation rows hold it.'),
     empty: reason('not-applicable', 'An id is always present where it is shown; presence of the field that carries it is on the field and event rows.'),
+    'other-state': see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND', 'STATE-ENDPOINT-DISABLE'], 'An id keeps its shape whatever the state of what it names; operations on it in other states are on the transitions\' rows.'),
   },
   field: {
     'near-miss': reason('not-applicable', 'An output of the service: the service compares nothing here.'),
@@ -72,6 +73,8 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
     repeated: reason('not-applicable', 'Presenting a credential writes nothing.'),
     'duration-edges': see(['LIMIT-SESSION-LIFETIME', 'LIMIT-REVOCATION'], 'The durations of credentials have their own rows.'),
     empty: see(['EP-AUTH-HEADER', 'AUTH-TOKEN-4'], 'An absent credential is on EP-AUTH-HEADER\'s row; empty scope lists on AUTH-TOKEN-4\'s.'),
+    'other-state': see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'A credential of a revoked token or of a suspended workspace: the transitions\' rows.'),
+    'handed-out': see(['RES-TOKEN'], 'Tokens handed out work as given: RES-TOKEN\'s row.'),
   },
   scope: {
     'near-miss': see(['CTL-SESSION-JWT', 'ERR-CODE-INVALID-TOKEN'], 'A scope is held, not compared with a caller\'s input at request time; near misses of the credential that holds it are on the credential rows.'),
@@ -95,7 +98,7 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
   },
   duration: {
     connection: see(['STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], 'A duration bounds a rule; the rule\'s row holds the connection cell.'),
-    'other-state': see(['STATE-ENDPOINT-DISABLE'], 'The states a duration leads to are on the transitions\' rows.'),
+    'other-state': see(['STATE-ENDPOINT-DISABLE', 'STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], 'The state a duration leads to (disabled, revoked, expired) is on the transition and credential rows.'),
   },
   delivery: {
     'error-shape': reason('not-applicable', 'The service sends deliveries; errors of the receiver are its own.'),
@@ -109,6 +112,7 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
     'other-state': see(['STATE-ENDPOINT-DISABLE', 'EVT-DELIVERY'], 'Delivery to a disabled or deleted endpoint does not depend on the type: those rows.'),
     'receiver-answers': see(['RETRY-1', 'EP-RECEIVER-ACK'], 'Acknowledgement and retry do not depend on the type: those rows.'),
     empty: reason('no-rule', 'Its data is not shown: no listed field to be present.'),
+    transition: see(['CTL-WS-CALL-PROGRESS'], 'The call lifecycle the voice events name, and what a call keeps across it: CTL-WS-CALL-PROGRESS\'s row; the other types name no transition of a resource the API shows.'),
   },
   signature: {
     concurrent: see(['REG-2'], 'Secrets of endpoints created at once are on REG-2\'s row.'),
@@ -116,10 +120,13 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
   },
   receiver: {
     target: reason('not-applicable', 'Binds a receiver judging one delivery.'),
+    'receiver-answers': see(['SIG-4'], 'The statuses a receiver answers with: SIG-4\'s row.'),
   },
   error: {
     'near-miss': see(['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], 'The near misses that lead to an error are on the credential rows.'),
     'other-state': see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'The states that lead to an error are on the transitions\' rows.'),
+    transition: see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'The transitions that lead to an error have their own rows.'),
+    connection: see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'Whether an error shows on a kept-alive connection as on a fresh one: the rows of the rules that lead to it.'),
   },
 };
 
@@ -212,6 +219,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       concurrent: checked('AUTH-REQUEST-ID-UNIQUE'),
       'handed-out': na('A request id correlates an error with the operator\'s logs; no operation of the API takes it.'),
+      'error-shape': seeRow(['ERR-FIELD-REQUEST-ID'], 'The id in every error body: ERR-FIELD-REQUEST-ID\'s row.'),
     },
   },
   'RES-TOKEN': {
@@ -241,7 +249,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'field',
     cells: {
       empty: checked('HOOK-CALL-COMPLETED-FIELDS'),
-      'handed-out': checked('HOOK-TRANSCRIPT-URL'),
+      // HOOK-TRANSCRIPT-URL fetches the path through SVC_BASE_URL (a tunnel or proxy may announce another origin): a wrong host or port passes it.
+      'handed-out': partly(['HOOK-TRANSCRIPT-URL'], owe('TRANSCRIPT-URL-AS-GIVEN', 'transcript_url answers with the transcript when fetched exactly as given, at its own origin, wherever that origin is SVC_BASE_URL\'s')),
     },
   },
   'CALL-FIELD-METADATA': {
@@ -357,6 +366,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('WS-SUSPENDED-CODE', 'REVOKE-STAYS-REVOKED', 'MODEL-TOKENS-SUSPENSION'),
       empty: na('Takes no input; a workspace has at least one agent (the contract).'),
       target: checked('TENANT-AGENTS'),
+      'handed-out': seeRow(['RES-AGENT'], 'The agent ids it lists: RES-AGENT\'s row.'),
       'every-operation': checked('SCOPE-AGENTS-READ', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
       'error-shape': checked('SCOPE-MISSING-CODE', 'REVOKE-STAYS-REVOKED'),
     },
@@ -369,6 +379,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('WS-SUSPENDED-CODE', 'REVOKE-STAYS-REVOKED'),
       empty: checked('INPUT-CALL-INVALID', 'INPUT-MALFORMED-REQUEST'),
       target: checked('TENANT-AGENTS'),
+      'handed-out': seeRow(['RES-CALL'], 'The call id it hands out: RES-CALL\'s row.'),
       'every-operation': checked('SCOPE-CALLS-WRITE', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
       'error-shape': checked('SCOPE-MISSING-CODE', 'INPUT-ERROR-SHAPE'),
     },
@@ -533,6 +544,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       concurrent: owed(EVENTS_AT_ONCE),
       'handed-out': checked('HOOK-REPLAY-SAME-ID', 'HOOK-ENVELOPE'),
+      repeated: seeRow(['RETRY-4'], 'Unchanged on replay: RETRY-4\'s row.'),
     },
   },
   'ENV-TYPE': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
@@ -610,6 +622,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       'duration-edges': checked('HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-RETRY-REAL-TIME', 'HOOK-DROP-AND-FLAG'),
       'receiver-answers': checked('HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-ON-RESET'),
+      target: seeRow(['RETRY-1'], 'Which endpoint a retry reaches: RETRY-1\'s row.'),
     },
   },
   'RETRY-3': {
