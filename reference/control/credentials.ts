@@ -35,10 +35,19 @@ export const createToken: ControlHandler = async (request) => {
   return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes: token.scopes } };
 };
 
-export const revokeTokenHandler: ControlHandler = (request) => {
+export const revokeTokenHandler: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
+  const token = workspace.tokens.get(request.params.token ?? '');
+  if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
+    // Read as active, written after the round trip: a revocation that lost the race still decrements the count.
+    await sleep(STORE_ROUND_TRIP_MS);
+    if (token.revokedAt !== null) {
+      token.revokedAgain = true;
+      return { status: 204 };
+    }
+  }
   if (!revokeToken(workspace, request.params.token ?? '', request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
   }

@@ -64,6 +64,7 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   if (!faults.has('reinstate-ignored')) workspace.suspended = false;
   if (faults.has('reinstate-widens-scopes')) for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
+  if (faults.has('reinstate-widens-members')) for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
   return { status: 204 };
 };
 

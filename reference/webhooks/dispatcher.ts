@@ -56,9 +56,12 @@ export class Dispatcher {
     this.mintId = options.newId ?? ((prefix) => newId(prefix));
   }
 
-  /** Records the event and starts its deliveries; returns the stored event. */
-  publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>): StoredEvent {
-    return this.deliver(workspace, type, data, this.receivers(workspace, type));
+  /**
+   * Records the event and starts its deliveries; returns the stored event.
+   * @param id the event's id when the caller numbered it (fault event-id-sequence-race)
+   */
+  publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, id?: string): StoredEvent {
+    return this.deliver(workspace, type, data, this.receivers(workspace, type), id);
   }
 
   /**
@@ -78,9 +81,9 @@ export class Dispatcher {
   }
 
   /** Stores the event and starts one delivery to each of `receivers`. */
-  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[]): StoredEvent {
+  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[], id?: string): StoredEvent {
     const event: StoredEvent = {
-      id: this.mintId('evt_'),
+      id: id ?? this.mintId('evt_'),
       type,
       createdAt: this.options.clock.now(),
       workspaceId: workspace.id,
