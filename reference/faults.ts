@@ -131,6 +131,21 @@ export const FAULTS = {
   'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
   'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
   'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
+  // Near-miss inputs, settings changed after first use, operations that name a target, values handed out
+  'token-case-insensitive': 'bearer tokens are looked up ignoring case: the token with its letters case-swapped is accepted',
+  'token-prefix-compared': 'a bearer token is compared on its first 40 characters only (a fixed-width key column): one character changed, dropped or added after them is accepted',
+  'jwt-iss-case-insensitive': 'the session token\'s iss is compared with the configured issuer ignoring case',
+  'jwt-aud-substring': 'a string aud is accepted when the configured audience contains it (String.includes where an array was meant)',
+  'idp-reconfigure-ignored': 'the identity provider PUT again answers 204, but the first settings (issuer, audience, JWKS) stay in force',
+  'idp-old-keys-kept': 'the identity provider PUT again takes the new issuer and audience, but keeps verifying with the first JWKS\'s keys',
+  'member-repost-keeps-scopes': 'a member added again with other scopes answers 201, but keeps its first scopes',
+  'replay-to-every-subscriber': 'a replay is delivered to every active endpoint of the workspace subscribed to its type, not only to the one named',
+  'progress-moves-every-call': 'moving one call (manual progress) moves every unfinished call of the workspace the same way',
+  'suspension-shared-settings': 'workspaces share one settings object: suspending one suspends every workspace created under the same fault prefix',
+  'revoke-by-label': 'revoking a token revokes every token with the same label, in every workspace created under the same fault prefix',
+  'events-to-every-workspace': 'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
+  'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
+  'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
   // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
