@@ -72,6 +72,7 @@ export const FAULTS = {
   'retry-2h-late-20pct': 'the fourth retry comes after 144 min instead of 2 h',
   'retry-12h-late-20pct': 'the fifth retry comes after 14.4 h instead of 12 h',
   'ack-204-fails': 'a 204 acknowledgement counts as a failure',
+  'ack-known-2xx-only': 'only the usual 2xx (200 to 204) acknowledge: a 206 or a 299 counts as a failure',
   'redirect-success': 'a 3xx answer counts as a success',
   '4xx-no-retry': 'a 4xx answer is not retried',
   '5xx-no-retry': 'a 5xx answer is not retried',

@@ -135,6 +135,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('deliver-with-put', 'HOOK-DELIVERY-POST'),
   // Delivery outcomes
   proof('ack-204-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('ack-known-2xx-only', 'HOOK-ACK-ANY-2XX'),
   proof('redirect-success', 'HOOK-RETRY-ON-3XX'),
   proof('4xx-no-retry', 'HOOK-RETRY-ON-4XX'),
   proof('5xx-no-retry', 'HOOK-RETRY-ON-5XX'),
