@@ -91,6 +91,7 @@ export const FAULTS = {
   'enable-ignored': 'enabling a disabled endpoint leaves it disabled',
   'no-flag-on-drop': 'dropping a delivery after its last retry does not flag the endpoint',
   'no-retry-after-reset': 'a delivery attempt that gets no HTTP answer (connection refused, or reset by the receiver) is neither retried nor counted as a failure, so such an endpoint is never disabled',
+  'deleted-endpoint-still-delivered': 'deleting an endpoint only hides it (no new event, its slot freed), but its pending retries are still sent and a replay naming it is delivered',
   'reenable-resets-subscription': 're-enabling an auto-disabled endpoint resets its subscription to *: it receives every event type, whatever it subscribed to',
   'reenable-new-secret': 're-enabling an auto-disabled endpoint gives it a new signing secret that the dashboard never shows',
   // Webhook registration and subscriptions

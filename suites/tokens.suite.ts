@@ -6,7 +6,7 @@ import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ROTATION_DEPLOY_DEFAULT_MS } from '../src/config/settings.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { ControlError } from '../src/errors.js';
-import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx } from '../src/suite/index.js';
+import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError, is2xx } from '../src/suite/index.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
 
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
@@ -32,16 +32,6 @@ const MAX_ACTIVE_TOKENS = 2;
 
 type Creation = { created: CreatedToken } | { refused: number };
 
-/** A revocation that the target may refuse (a token already revoked: any 4xx), as `done` or `refused <status>`. */
-async function tryRevoke(revoke: () => Promise<void>): Promise<string> {
-  try {
-    await revoke();
-    return 'done';
-  } catch (error) {
-    if (!(error instanceof ControlError) || !error.refused) throw error;
-    return `refused ${error.status}`;
-  }
-}
 
 /** A token creation that the target may refuse (any 4xx, the contract's "refused"). */
 async function tryCreate(create: () => Promise<CreatedToken>): Promise<Creation> {
@@ -144,8 +134,8 @@ certifySuite('tokens', () => {
     const revoked = await workspace.createToken('certify revoked twice at once');
     const kept = await workspace.createToken('certify kept');
     const [firstRevocation, secondRevocation, beside] = await Promise.all([
-      tryRevoke(() => workspace.revokeToken(revoked)),
-      tryRevoke(() => workspace.revokeToken(revoked)),
+      doneOrRefused(() => workspace.revokeToken(revoked)),
+      doneOrRefused(() => workspace.revokeToken(revoked)),
       tryCreate(() => workspace.createToken('certify created beside the revocations')),
     ]);
     t.measure('revocations', [firstRevocation, secondRevocation]);

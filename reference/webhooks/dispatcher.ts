@@ -108,7 +108,8 @@ export class Dispatcher {
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
     const original = this.events.get(workspace.id, eventId);
     if (!original) return 'unknown_event';
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId);
+    const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden;
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';

@@ -366,6 +366,9 @@ export const CATALOG: readonly CatalogEntry[] = [
       ground: 'REG-3',
       accepts: 'event types read back in any order; the URL read back in any equivalent form (as the WHATWG URL parser normalises it)',
     }),
+  // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
+  c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
+    ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
   c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
     ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
       ground: 'RETRY-3',
@@ -391,7 +394,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit (one at a time and several at once), deletion and events keep the 25-endpoint limit and reach every active endpoint',
     ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
       ground: 'REG-4',
-      accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
+      accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged here (HOOK-DELETED-SILENT)',
     }),
 
   c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to',

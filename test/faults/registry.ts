@@ -172,6 +172,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('reenable-new-secret', 'HOOK-REENABLE-KEEPS-ATTRIBUTES')),
+  // A deleted endpoint: the retry pending at its deletion still comes, and a replay naming it arrives.
+  proof('deleted-endpoint-still-delivered', 'HOOK-DELETED-SILENT'),
   // Attempts without an HTTP answer: the retry never comes, the disable never does.
   waits(proof('no-retry-after-reset', 'HOOK-RETRY-ON-RESET', 'HOOK-AUTO-DISABLE-NO-ANSWER')),
   // Near-miss inputs: each compared exactly, as the spec's equality asks.
