@@ -158,7 +158,8 @@ export class SessionVerifier {
     for (const workspace of this.store.workspaces.values()) {
       if (tried.has(workspace) || !workspace.identityProvider) continue;
       const faults = unionFaults(requestFaults, workspace.faults);
-      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace')) continue;
+      const caseless = faults.has('jwt-iss-case-insensitive') && workspace.identityProvider.issuer.toLowerCase() === iss.toLowerCase();
+      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace') && !caseless) continue;
       const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
     }
@@ -216,8 +217,14 @@ export class SessionVerifier {
       // Fault: every critical extension is declared understood, so none is refused.
       options.crit = Object.fromEntries(header.crit.map((name) => [String(name), true]));
     }
-    if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
-    if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
+    if (faults.has('jwt-iss-case-insensitive')) {
+      // Fault: the issuer compared ignoring case, as a host name would be.
+      if (typeof payload.iss !== 'string' || payload.iss.toLowerCase() !== provider.issuer.toLowerCase()) throw new Error('issuer mismatch');
+    } else if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
+    if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
+      // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
+      if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
+    } else if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.
