@@ -128,6 +128,7 @@ export const FAULTS = {
   'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
   'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
+  'jwt-exp-margin-30s': 'a session token with less than 30 s left before its exp is refused (an early-refresh margin applied by the server)',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
   'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
   'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',

@@ -101,6 +101,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-psychic-ecdsa', 'SESSION-PSYCHIC-SIGNATURE'),
   proof('jwt-ignore-crit', 'SESSION-CRIT-UNKNOWN'),
   proof('jwt-no-exp-accepted', 'SESSION-NO-EXP'),
+  proof('jwt-exp-margin-30s', 'SESSION-VALIDITY-EDGES'),
   proof('jwt-first-sub-wins', 'SESSION-DUPLICATE-CLAIMS'),
   proof('jwt-string-dates-skipped', 'SESSION-EXPIRED', 'SESSION-NBF-FUTURE'),
   // Webhook registration
