@@ -103,9 +103,11 @@ export class Dispatcher {
 
   /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
-    const original = this.events.get(workspace.id, eventId);
+    // Fault replay-any-workspace: the replay's event and endpoint are looked up by id alone, whatever the workspace named.
+    const anywhere = workspace.faults.has('replay-any-workspace');
+    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : undefined);
     if (!original) return 'unknown_event';
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId);
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';

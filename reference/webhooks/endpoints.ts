@@ -117,6 +117,15 @@ export class EndpointRegistry {
     return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
   }
 
+  /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
+  getAnywhere(endpointId: string): Endpoint | undefined {
+    for (const endpoints of this.byWorkspace.values()) {
+      const endpoint = endpoints.get(endpointId);
+      if (endpoint?.workspace.faults.has('replay-any-workspace')) return endpoint;
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, endpointId: string): Endpoint | undefined {
     return this.byWorkspace.get(workspaceId)?.get(endpointId);
   }

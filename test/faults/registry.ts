@@ -71,6 +71,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('revocation-whoami-only', 'REVOKE-STAYS-REVOKED'),
   proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
+  proof('replay-any-workspace', 'TENANT-REPLAY'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
