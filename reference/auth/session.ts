@@ -175,6 +175,8 @@ export class SessionVerifier {
     } catch {
       return null;
     }
+    // Fault jwt-aud-substring: String.prototype.includes where Array.prototype.includes was meant.
+    if (faults.has('jwt-aud-substring') && !(payload.aud ?? '').includes(provider.audience)) return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
@@ -217,7 +219,8 @@ export class SessionVerifier {
       options.crit = Object.fromEntries(header.crit.map((name) => [String(name), true]));
     }
     if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
-    if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
+    // Fault jwt-aud-substring: the audience is checked after verification, by includes() (verifyFor).
+    if (!faults.has('jwt-ignore-aud') && !faults.has('jwt-aud-substring') && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.

@@ -112,6 +112,10 @@ export class Dispatcher {
       this.events.add(event);
     }
     this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
+    if (workspace.faults.has('replay-all-endpoints')) {
+      // Fault: the replay is fanned out like a new event, not aimed at the named endpoint.
+      for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
+    }
     return 'accepted';
   }
 
