@@ -38,6 +38,8 @@ export class App {
   readonly calls: CallService;
   /** Set once the server listens: http://127.0.0.1:PORT. */
   publicBaseUrl = '';
+  /** Set once the internal listener listens (index.ts): where fault transcript-url-other-port points transcripts. */
+  internalBaseUrl = '';
 
   get personality(): Personality {
     return this.config.personality;
@@ -60,7 +62,7 @@ export class App {
       newId: config.personality.newId,
       retryJitter: config.personality.retryJitter,
     });
-    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl, config.personality);
+    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl, config.personality, () => this.internalBaseUrl);
   }
 
   deleteWorkspace(workspaceId: string): boolean {

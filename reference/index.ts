@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from './app.js';
 import { TrackedClock } from './clock.js';
@@ -66,6 +67,8 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     });
   });
   const { port } = server.address() as AddressInfo;
+  const internal = await listenInternal(host);
+  app.internalBaseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${(internal.address() as AddressInfo).port}`;
   const baseUrl = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   app.publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '') ?? baseUrl;
   const sweep = setInterval(() => {
@@ -83,8 +86,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       closing ??= (async () => {
         clearInterval(sweep);
         conditions?.close();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = Promise.all([server, internal].map((listening) => new Promise<void>((resolve) => listening.close(() => resolve()))));
         server.closeAllConnections();
+        internal.closeAllConnections();
         clock.cancelAll();
         await app.close();
         clock.cancelAll();
@@ -93,6 +97,25 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       return closing;
     },
   };
+}
+
+/**
+ * The listener a deployed service keeps beside its API (health, metrics): it answers 404 to
+ * every API path. Only fault transcript-url-other-port hands out its address.
+ */
+async function listenInternal(host: string): Promise<Server> {
+  const internal = createServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"error":{"code":"not_found","message":"not the API listener"}}');
+  });
+  await new Promise<void>((resolve, reject) => {
+    internal.once('error', reject);
+    internal.listen(0, host, () => {
+      internal.off('error', reject);
+      resolve();
+    });
+  });
+  return internal;
 }
 
 function readTls(tls: ReferenceTls): ServerTls {

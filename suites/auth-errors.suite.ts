@@ -19,6 +19,7 @@ import {
 } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { STATUS_ONLY } from '../src/api/service.js';
+import { registerSecret } from '../src/secrets/mask.js';
 
 /** A token that looks right and belongs to nobody. */
 const unknownToken = (prefix = 'svc_test_') => `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -63,6 +64,40 @@ export function generatedCredentialProblem(header: string, res: HttpResponse): s
   const code = (res.json as { error: { code: string } }).error.code;
   if (/^bearer +\S/i.test(header) && (res.status !== 401 || code !== 'invalid_token')) return `with a bearer credential got ${res.status} ${code}, not 401 invalid_token`;
   return undefined;
+}
+
+/** A character of the base62 alphabet other than `char`. */
+const otherChar = (char: string) => (char === 'A' ? 'B' : 'A');
+/** Every letter with its case swapped. */
+const swapCase = (text: string) => text.replace(/[a-z]/gi, (char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+
+/**
+ * Near misses of an accepted token, named by what was changed (never printed as values):
+ * each is another credential, which the spec's comparison must not take for the token.
+ */
+export function nearMissTokens(token: string): Array<[what: string, credential: string]> {
+  const prefix = /^svc_(?:test|live)_/.exec(token)?.[0] ?? '';
+  const tail = token.slice(prefix.length);
+  const last = tail.at(-1) ?? 'x';
+  const firstLetter = tail.search(/[a-z]/i);
+  const misses: Array<[string, string]> = [
+    ['its letters after the prefix case-swapped', prefix + swapCase(tail)],
+    ['the whole token upper-cased', token.toUpperCase()],
+    ['its last character changed', token.slice(0, -1) + otherChar(last)],
+    ['the first character after the prefix changed', prefix + otherChar(tail[0] ?? 'x') + tail.slice(1)],
+    ['its last character dropped', token.slice(0, -1)],
+    ['one character added', `${token}A`],
+    ['the token twice', token + token],
+    ["the other environment's prefix", (prefix === 'svc_live_' ? 'svc_test_' : 'svc_live_') + tail],
+    ['a space inside', `${token.slice(0, 12)} ${token.slice(12)}`],
+    ['its last character percent-encoded', `${token.slice(0, -1)}%${last.charCodeAt(0).toString(16).toUpperCase()}`],
+    ['base64-encoded', Buffer.from(token).toString('base64')],
+  ];
+  if (firstLetter >= 0) {
+    const char = tail[firstLetter]!;
+    misses.push(['one letter after the prefix case-swapped', prefix + tail.slice(0, firstLetter) + swapCase(char) + tail.slice(firstLetter + 1)]);
+  }
+  return misses.filter(([, credential]) => credential !== token);
 }
 
 certifySuite('auth-errors', () => {
@@ -112,6 +147,23 @@ certifySuite('auth-errors', () => {
     for (const token of [unknownToken('svc_test_'), unknownToken('svc_live_'), 'svc_test_0', 'not-a-token-at-all']) {
       expectInvalidToken(await t.api.whoami(token), 'an unknown token');
     }
+  });
+
+  check('AUTH-NEAR-MISS-TOKEN', async (t) => {
+    const token = await acceptedToken(t);
+    const own = await t.api.whoami(token);
+    assert(own.status === 200, `whoami with the accepted token itself: expected 200 before its near misses are judged, got ${describeResponse(own)}`);
+    const misses = nearMissTokens(token);
+    for (const [, credential] of misses) registerSecret(credential);
+    const accepted: string[] = [];
+    for (const [what, credential] of misses) {
+      const res = await t.api.whoami(credential);
+      if (res.status === 200) accepted.push(what);
+      else expectInvalidToken(res, `the accepted token with ${what}`);
+    }
+    assert(accepted.length === 0, `near misses of an accepted token were accepted (whoami 200): the token with ${accepted.join('; with ')}`);
+    t.measure('near_misses', misses.map(([what]) => what));
+    t.detail(`${misses.length} near misses of an accepted token refused with 401 invalid_token`);
   });
 
   check('AUTH-LONG-TOKEN', async (t) => {

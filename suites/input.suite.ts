@@ -104,12 +104,20 @@ certifySuite('input', () => {
   });
 
   check('INPUT-CALL-PLACED', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    const res = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER, metadata: { lead_id: 'lead_certify1' } });
-    expect2xx(res, 'placing a call');
-    const callId = findFirstId(res.json, ID_PATTERNS.call);
-    assert(callId, `call creation answered no call_ id: ${describeResponse(res)}`);
-    t.measure('status', res.status);
+    // Manual progress: the calls stay queued, so placing one per agent causes nothing more.
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    // Every agent id the workspace was handed out with is one a client will place calls with, not only the first.
+    const callIds: string[] = [];
+    for (const agentId of workspace.agentIds) {
+      const res = await t.api.placeCall(token.token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, metadata: { lead_id: 'lead_certify1' } });
+      expect2xx(res, `placing a call with agent ${agentId} (of ${workspace.agentIds.length} the workspace was created with)`);
+      const callId = findFirstId(res.json, ID_PATTERNS.call);
+      assert(callId, `call creation answered no call_ id: ${describeResponse(res)}`);
+      callIds.push(callId);
+      t.measure('status', res.status);
+    }
+    assert(new Set(callIds).size === callIds.length, `${callIds.length} calls placed one after another were given ${new Set(callIds).size} distinct call ids`);
+    t.detail(`a call placed with each of the workspace's ${workspace.agentIds.length} agents`);
   });
 
   // Validation errors are "not shown": any refusal holds the rule; INPUT-MALFORMED-4XX asks for a 4xx.

@@ -8,7 +8,8 @@
  * while (or the limit passes), and the checks judge the last 200, not the first 401.
  */
 import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
-import { sleep } from '../src/clock/wait.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
+import { randomBytes } from 'node:crypto';
 import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
@@ -19,6 +20,8 @@ const POLL_INTERVAL_MS = 200;
 const SETTLED_AFTER_MS = 5_000;
 /** After settling, requests spread over every endpoint and both kinds of connection: enough to meet a backend hit one time in ten. */
 const CONFIRM_REQUESTS = 64;
+/** How long the tokens that were not revoked are watched once the revoked one is refused. */
+const OTHERS_WATCH_MS = 5_000;
 
 interface Poll {
   atMs: number;
@@ -132,6 +135,41 @@ certifySuite('revocation', () => {
     t.measure('endpoints', endpoints.map(([name]) => name));
     assert(wrong.length === 0, `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`);
     t.detail(`${CONFIRM_REQUESTS} requests after settling over ${endpoints.map(([name]) => name).join(', ')} on fresh and kept-alive connections, all 401 invalid_token`);
+  }, { timeoutMs: 90_000 });
+
+  check('REVOKE-ONE-TOKEN', async (t) => {
+    // One label for all three: the dashboard shows labels, and a revocation must name the token, not what it shows.
+    const label = `certify ${t.spec.id} ${randomBytes(4).toString('hex')}`;
+    const [a, b] = [await t.workspace(), await t.workspace()];
+    const revoked = await a.createToken(label);
+    const kept = [
+      { name: "the same workspace's other token", token: await a.createToken(label) },
+      { name: "another workspace's token", token: await b.createToken(label) },
+    ];
+    for (const { name, token } of kept) {
+      const res = await t.api.whoami(token.token);
+      assert(res.status === 200, `whoami with ${name} before the revocation: expected 200, got ${describeResponse(res)}`);
+    }
+    const revokedAt = performance.now();
+    await a.revokeToken(revoked);
+    const refused = await pollUntil(() => t.api.whoami(revoked.token, { fresh: true }), (res) => res.status === 401, { timeoutMs: LIMIT_MS, intervalMs: POLL_INTERVAL_MS });
+    assert(refused.ok, `the revoked token was not refused within ${LIMIT_MS / 1000} s (REVOKE-PROPAGATION judges that), so what else the revocation reached cannot be judged`);
+    t.measure('revoked_refused_after_ms', Math.round(performance.now() - revokedAt));
+    // A revocation that reached further shows on every node once the revoked token's own has: watched a while on both kinds of connection.
+    const wrong: string[] = [];
+    let requests = 0;
+    for (const watchEnd = performance.now() + OTHERS_WATCH_MS; performance.now() < watchEnd; await sleep(POLL_INTERVAL_MS)) {
+      for (const { name, token } of kept) {
+        for (const fresh of [true, false]) {
+          const res = await t.api.whoami(token.token, { fresh });
+          requests += 1;
+          if (res.status !== 200 && res.status !== 429) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(res)}`);
+        }
+      }
+    }
+    t.measure('requests_after', requests);
+    assert(wrong.length === 0, `after one token was revoked, ${wrong.length} of ${requests} requests with tokens that were not revoked (same label) failed; first: ${wrong[0]}`);
+    t.detail(`the revoked token refused; its workspace's other token and another workspace's token, all labelled alike, answered 200 for ${OTHERS_WATCH_MS / 1000} s after (${requests} requests)`);
   }, { timeoutMs: 90_000 });
 });
 

@@ -54,6 +54,8 @@ const MUTATION_TIME_LIMIT_MS = 40_000;
 /** "within 60 s" (catalog: SESSION-KEY-ROTATION). */
 const ROTATION_LIMIT_MS = 60_000;
 const ROTATION_POLL_MS = 1_000;
+/** A changed setting (the provider, a member's scopes) takes effect within the bound a key rotation gets. */
+const SETTING_LIMIT_MS = 60_000;
 
 certifySuite('session', () => {
   check('SESSION-VALID', async (t) => {
@@ -173,6 +175,10 @@ certifySuite('session', () => {
       ['iss of another provider', await s.mint({ claims: { iss: `https://idp.invalid/${randomBytes(4).toString('hex')}` } })],
       // The contract says "equals": no URL normalisation.
       ['iss with a trailing slash', await s.mint({ claims: { iss: `${s.idp.issuer}/` } })],
+      // Near misses: a comparison that ignores case, reads a prefix or trims is not "equals".
+      ['iss in upper case', await s.mint({ claims: { iss: s.idp.issuer.toUpperCase() } })],
+      ['iss missing its last character', await s.mint({ claims: { iss: s.idp.issuer.slice(0, -1) } })],
+      ['iss with a space after it', await s.mint({ claims: { iss: `${s.idp.issuer} ` } })],
       ['no iss', await s.mint({ claims: { iss: undefined } })],
     ]);
   });
@@ -184,6 +190,10 @@ certifySuite('session', () => {
       ['aud of another service', await s.mint({ claims: { aud: newAudience() } })],
       ['aud array without the audience', await s.mint({ claims: { aud: [newAudience(), newAudience()] } })],
       ['aud extending the audience', await s.mint({ claims: { aud: `${s.audience}x` } })],
+      // Near misses: "is or contains" is about an array of audiences, never a part of the audience's text.
+      ['aud missing its last character', await s.mint({ claims: { aud: s.audience.slice(0, -1) } })],
+      ['aud in upper case', await s.mint({ claims: { aud: s.audience.toUpperCase() } })],
+      ['aud with a space after it', await s.mint({ claims: { aud: `${s.audience} ` } })],
       ['no aud', await s.mint({ claims: { aud: undefined } })],
     ]);
   });
@@ -318,6 +328,56 @@ certifySuite('session', () => {
     await expectAccepted(t, valid, 'the unmutated token after the mutations');
     t.detail(`${runs} mutations of header, payload or signature refused with 401 invalid_token (seed ${seed}); statuses ${JSON.stringify(statuses)}`);
   }, { timeoutMs: MUTATION_TIME_LIMIT_MS + 2 * REQUEST_TIMEOUT_MS + 10_000 });
+
+  check('SESSION-PROVIDER-CHANGED', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    // The workspace owner moves to another provider: another issuer, audience and JWKS.
+    const next = await startProvider(t);
+    const audience = newAudience();
+    await s.workspace.setIdentityProvider({ issuer: next.issuer, jwksUri: next.jwksUri, audience });
+    const fromNext = (claims: Record<string, unknown> = {}) => next.mint({ sub: s.subject, claims: { aud: audience, ...claims } }).then(secret);
+    const taken = await pollUntil(async () => whoami(t, await fromNext()), (res) => res.status === 200, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
+    t.measure('new_provider_accepted_ms', taken.ok ? Math.round(taken.elapsedMs) : null);
+    if (!taken.ok) t.fail(`a token of the newly set provider (its issuer, audience and key) still got ${describeResponse(taken.last)} ${Math.round(taken.elapsedMs / 1000)} s after the change`);
+    // The old provider's token is refused once a cache of it expires, within the same bound.
+    const old = await pollUntil(async () => whoami(t, await s.mint()), (res) => res.status === 401, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
+    t.measure('old_provider_refused_ms', old.ok ? Math.round(old.elapsedMs) : null);
+    if (!old.ok) t.fail(`a token of the provider set before still got ${describeResponse(old.last)} ${Math.round(old.elapsedMs / 1000)} s after another was set`);
+    // Each part of the old setting on its own, beside the new ones.
+    await expectAllRefused(t, [
+      ['the old provider\'s token', await s.mint()],
+      ['the old key, with the new issuer and audience', secret(await s.idp.mint({ sub: s.subject, claims: { iss: next.issuer, aud: audience } }))],
+      ['the new key, with the old issuer', await fromNext({ iss: s.idp.issuer })],
+      ['the new key, with the old audience', await fromNext({ aud: s.audience })],
+    ]);
+    await expectAccepted(t, await fromNext(), 'a token of the new provider, after the old one\'s were refused');
+    t.detail(`another provider set: its token accepted after ${(taken.elapsedMs / 1000).toFixed(1)} s, the old one's refused after ${(old.elapsedMs / 1000).toFixed(1)} s; the old issuer, audience and key refused one by one`);
+  }, { timeoutMs: 2 * SETTING_LIMIT_MS + 20_000 });
+
+  check('SESSION-MEMBER-RESCOPED', async (t) => {
+    const s = await sessionWorkspace(t);
+    const before = await s.mint();
+    const agents = await t.api.listAgents(before);
+    if (!(agents.status >= 200 && agents.status < 300)) t.fail(`control: the member's session token (every scope) listing agents got ${describeResponse(agents)} instead of a 2xx`);
+    try {
+      await s.addMember(['voice:write'], s.subject);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('second_addition', `refused ${error.status}`);
+      t.detail(`adding the member again with other scopes was refused with ${error.status}`);
+      return;
+    }
+    t.measure('second_addition', 'accepted');
+    // Narrowed to voice:write: the agent list (voice:read) is refused, a call is placed.
+    const narrowed = await pollUntil(async () => t.api.listAgents(await s.mint()), (res) => !(res.status >= 200 && res.status < 300), { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
+    t.measure('new_scopes_effective_ms', narrowed.ok ? Math.round(narrowed.elapsedMs) : null);
+    if (!narrowed.ok) t.fail(`the member added again with voice:write only still lists agents (voice:read) ${Math.round(narrowed.elapsedMs / 1000)} s later: its first scopes stayed`);
+    expectAuthError(narrowed.last, 'missing_scope', 'listing agents with the session token of a member narrowed to voice:write');
+    const call = await t.api.placeCall(await s.mint(), { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
+    if (!(call.status >= 200 && call.status < 300)) t.fail(`placing a call (voice:write) with the session token of the member added again with voice:write: expected a 2xx, got ${describeResponse(call)}`);
+    t.detail(`the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, a call placed`);
+  }, { timeoutMs: SETTING_LIMIT_MS + 20_000 });
 
   check('SESSION-KEY-ROTATION', async (t) => {
     const s = await sessionWorkspace(t);

@@ -22,12 +22,16 @@ import {
   typeCounts,
   typeOf,
 } from '../src/suite/hooks/events.js';
-import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
+import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
+import { HttpClient, type HttpResponse } from '../src/http/client.js';
+import { HttpError } from '../src/errors.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { sleep } from '../src/clock/wait.js';
 
 /** After the last expected delivery, how long an unexpected one is still awaited. */
 const QUIET_GRACE_MS = 1_500;
+/** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
+const OWN_ORIGIN_TIMEOUT_MS = 5_000;
 const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
 
 /** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
@@ -55,6 +59,21 @@ function parseUrl(text: string): URL | undefined {
     return new URL(text);
   } catch {
     return undefined;
+  }
+}
+
+/** `url` fetched at its own origin with `token`, one client made for it and closed after; a string says why there was no answer. */
+async function atOwnOrigin(t: CheckContext, url: URL, token: string): Promise<HttpResponse | string> {
+  const client = new HttpClient(url.origin, { ...t.run.network, timeoutMs: OWN_ORIGIN_TIMEOUT_MS });
+  try {
+    const api = new ServiceApi(client);
+    api.transcriptMethod = t.api.transcriptMethod;
+    return await api.transcriptAt(token, `${url.pathname}${url.search}`);
+  } catch (error) {
+    if (error instanceof HttpError) return error.message;
+    throw error;
+  } finally {
+    await client.close();
   }
 }
 
@@ -198,6 +217,56 @@ certifySuite('webhook-envelope', () => {
     assert(notAfter(0, 1) && notAfter(1, 2), `call ${call.callId}: created_at not in the order queued, started, completed (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')})`);
     const arrivalOrdered = arrival[0]! < arrival[1]! && arrival[1]! < arrival[2]!;
     t.detail(`queued, started, completed for ${call.callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`);
+  });
+
+  check('HOOK-TRANSCRIPT-URL-AS-GIVEN', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token);
+    const text = dataOf(await completedFor(hook, call.callId))?.['transcript_url'];
+    const url = typeof text === 'string' ? parseUrl(text) : undefined;
+    assert(url && /^https?:$/.test(url.protocol), `transcript_url ${JSON.stringify(text)} is not an http(s) URL (HOOK-TRANSCRIPT-URL judges its form)`);
+    t.measure('transcript_url', url.href);
+    const given = `${url.pathname}${url.search}`;
+    // A client reads the URL as handed out: at its own origin, not at the base URL the harness was given.
+    if (url.origin === new URL(t.run.baseUrl).origin) {
+      const res = await t.api.transcriptAt(token.token, given);
+      t.measure('transcript_status', res.status);
+      assert(is2xx(res.status), `${t.api.transcriptMethod} ${url.href}, as given, with the workspace's token: expected a 2xx, got ${describeResponse(res)}`);
+      return t.detail(`${t.api.transcriptMethod} ${url.href}, as given, answered ${res.status}`);
+    }
+    const answer = await atOwnOrigin(t, url, token.token);
+    t.measure('transcript_status', typeof answer === 'string' ? answer : answer.status);
+    if (typeof answer !== 'string' && is2xx(answer.status)) return t.detail(`${url.href}, at its own origin (not SVC_BASE_URL's), answered ${answer.status}`);
+    // Whether the same call's transcript is there at all decides between a bad URL and a service that serves no transcript.
+    const base = await t.api.transcript(token.token, call.callId);
+    t.measure('through_base_url_status', base.status);
+    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`);
+    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`);
+  });
+
+  check('HOOK-PROGRESS-ONE-CALL', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const [moved, waiting] = [await placeCall(t, workspace, token.token), await placeCall(t, workspace, token.token)];
+    const queued = await settle(hook.inbox, (ds) => [moved, waiting].every((call) => ds.some(ofCall(call.callId, 'voice.call.queued'))), CALL_EVENTS_TIMEOUT_MS, 'voice.call.queued of both calls');
+    assert(!queued.timedOut, `voice.call.queued did not arrive for both calls within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(queued.deliveries)}`);
+    await workspace.progressCall(moved.callId, { state: 'started' });
+    await workspace.progressCall(moved.callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
+    const done = await settle(hook.inbox, (ds) => ds.some(ofCall(moved.callId, 'voice.call.completed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.completed of ${moved.callId}`);
+    assert(!done.timedOut, `the call moved to completed emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms`);
+    await sleep(QUIET_GRACE_MS);
+    const ofWaiting = () => hook.inbox.deliveries.filter((d) => callIdOf(d) === waiting.callId);
+    const early = ofWaiting().filter((d) => typeOf(d) !== 'voice.call.queued');
+    assert(early.length === 0, `moving call ${moved.callId} also moved call ${waiting.callId}, which nobody moved: it emitted ${typeCounts(early)}`);
+    // The waiting call is still queued: it can fail ("did not connect") now, on its own.
+    await workspace.progressCall(waiting.callId, { state: 'failed' });
+    const failed = await settle(hook.inbox, (ds) => ds.some(ofCall(waiting.callId, 'voice.call.failed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.failed of ${waiting.callId}`);
+    assert(!failed.timedOut, `the waiting call moved to failed emitted no voice.call.failed within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived for it: ${typeCounts(ofWaiting())}`);
+    await sleep(QUIET_GRACE_MS);
+    const ofMoved = hook.inbox.deliveries.filter((d) => callIdOf(d) === moved.callId);
+    assert(!ofMoved.some((d) => typeOf(d) === 'voice.call.failed'), `failing call ${waiting.callId} also emitted voice.call.failed for ${moved.callId}`);
+    t.detail(`of two queued calls, the one moved completed alone; the other stayed queued until it was failed, alone`);
   });
 
   check('HOOK-LIFECYCLE-FAILED', async (t) => {

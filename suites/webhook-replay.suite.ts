@@ -29,6 +29,8 @@ const REPLAY_WATCH_MS = 5_000;
 /** After re-enable, how long the arrival of an accepted replay is waited for (recorded, not judged). */
 const AFTER_ENABLE_WATCH_MS = 3_000;
 const STATE_POLL_MS = 500;
+/** Once the named endpoint has its replay, how long another endpoint is watched for one too. */
+const OTHER_ENDPOINT_WATCH_MS = 1_500;
 /** Driven to disabled for up to a tenth more than 24 h and one event interval, at the slowest scale the bound allows. */
 const REPLAY_DISABLED_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SPEC_AUTO_DISABLE_MS, watchedMs: 1.3 * SPEC_AUTO_DISABLE_MS, fixedMs: 40_000 });
 
@@ -128,6 +130,27 @@ certifySuite('webhook-replay', () => {
         `after re-enable it ${later.timedOut ? `did not arrive within ${AFTER_ENABLE_WATCH_MS / 1000} s` : 'arrived'}`,
     );
   }, { timeoutMs: REPLAY_DISABLED_TIMEOUT_MS });
+
+  check('HOOK-REPLAY-ONE-ENDPOINT', async (t) => {
+    const workspace = await t.workspace();
+    // Two endpoints take the event; the replay names the first.
+    const [named, other] = [await t.hookEndpoint(workspace, [TYPE]), await t.hookEndpoint(workspace, [TYPE])];
+    for (const hook of [named, other]) hook.inbox.respond({ always: true, status: 204 });
+    const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
+    const ofEvent = (ds: readonly CapturedDelivery[]) => ds.filter((d) => idOf(d) === eventId);
+    for (const [name, hook] of [['named', named], ['other', other]] as const) {
+      const first = await settle(hook.inbox, (ds) => ofEvent(ds).length > 0, DELIVERY_TIMEOUT_MS, `the delivery of ${eventId} to the ${name} endpoint`);
+      assert(!first.timedOut, `the ${name} endpoint did not receive ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so the replay's reach cannot be judged`);
+    }
+    await workspace.replay(eventId, named.registered.endpointId);
+    const replayed = await settle(named.inbox, (ds) => ofEvent(ds).length > 1, DELIVERY_TIMEOUT_MS, `the replay of ${eventId}`);
+    assert(!replayed.timedOut, `the replay of ${eventId} (accepted by the control interface) did not reach the endpoint it named within ${DELIVERY_TIMEOUT_MS} ms`);
+    await sleep(OTHER_ENDPOINT_WATCH_MS);
+    const atOther = ofEvent(other.inbox.deliveries).length;
+    t.measure('deliveries_at_other_endpoint', atOther);
+    assert(atOther === 1, `a replay of ${eventId} named one endpoint, and another endpoint of the workspace received the event ${atOther} times (once was its own delivery)`);
+    t.detail(`the replay of ${eventId} reached the endpoint it named; the other endpoint subscribed to ${TYPE} kept its one delivery (watched ${OTHER_ENDPOINT_WATCH_MS / 1000} s more)`);
+  });
 
   check('HOOK-REPLAY-FRESH', async (t) => {
     const [{ hook, eventId, original, replay }, clock] = await Promise.all([deliveredThenReplayed(t, FRESHNESS_WAIT_MS), measureClockOffset(t.api)]);

@@ -8,6 +8,8 @@ import { sleep } from '../src/clock/wait.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
+/** Requests of the workspace that was not suspended, once the other is. */
+const OTHER_WORKSPACE_REQUESTS = 12;
 
 async function untilStatus(t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
   const started = performance.now();
@@ -45,6 +47,24 @@ certifySuite('workspace', () => {
     assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`);
     t.measure('reinstatement_effective_ms', afterMs);
   }, { timeoutMs: 150_000 });
+
+  check('WS-SUSPEND-ONE-WORKSPACE', async (t) => {
+    const suspended = await t.workspaceWithToken();
+    const other = await t.workspaceWithToken();
+    await suspended.workspace.suspend();
+    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(suspended.token.token), (_status, code) => code === 'workspace_disabled');
+    expectAuthError(res, 'workspace_disabled', 'whoami on the suspended workspace');
+    // The suspension has reached the node that answered; the other workspace is asked on fresh and kept-alive connections alike.
+    const wrong: string[] = [];
+    for (let i = 0; i < OTHER_WORKSPACE_REQUESTS; i++) {
+      const fresh = i % 2 === 0;
+      const answer = i % 4 < 2 ? await t.api.whoami(other.token.token, { fresh }) : await t.api.listAgents(other.token.token, { fresh });
+      if (!(answer.status >= 200 && answer.status < 300) && answer.status !== 429) wrong.push(`${i % 4 < 2 ? 'whoami' : 'agents'} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(answer)}`);
+    }
+    assert(wrong.length === 0, `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`);
+    t.measure('suspension_effective_ms', afterMs);
+    t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it`);
+  }, { timeoutMs: 90_000 });
 
   check('WS-DISABLED-STATUS', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();

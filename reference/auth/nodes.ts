@@ -33,7 +33,7 @@ export class TokenNode {
     const now = this.clock.now();
     let entry = this.cache.get(secret);
     if (entry === undefined || entry.expiresAt <= now) {
-      const token = this.store.tokensBySecret.get(secret);
+      const token = this.store.tokensBySecret.get(secret) ?? nearMissToken(this.store, secret, faults);
       if (token === undefined) {
         if (entry !== undefined) this.cache.delete(secret);
         return { kind: 'unknown' };
@@ -51,6 +51,25 @@ export class TokenNode {
     const now = this.clock.now();
     for (const [secret, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(secret);
   }
+}
+
+/** Fault token-prefix-compared: how many leading characters the comparison reads. */
+export const COMPARED_TOKEN_CHARACTERS = 40;
+
+/**
+ * Faults token-case-insensitive and token-prefix-compared: a token the exact lookup missed,
+ * found by a looser comparison among the tokens of workspaces that carry the same fault.
+ */
+function nearMissToken(store: Store, secret: string, faults: FaultSet): BearerToken | undefined {
+  const caseless = faults.has('token-case-insensitive');
+  const prefix = faults.has('token-prefix-compared');
+  if (!caseless && !prefix) return undefined;
+  for (const token of store.tokensBySecret.values()) {
+    const owner = store.workspace(token.workspaceId);
+    if (caseless && owner?.faults.has('token-case-insensitive') && token.secret.toLowerCase() === secret.toLowerCase()) return token;
+    if (prefix && owner?.faults.has('token-prefix-compared') && secret.length >= COMPARED_TOKEN_CHARACTERS && token.secret.slice(0, COMPARED_TOKEN_CHARACTERS) === secret.slice(0, COMPARED_TOKEN_CHARACTERS)) return token;
+  }
+  return undefined;
 }
 
 /** The nodes, handed out round-robin to new TCP connections. */

@@ -97,6 +97,11 @@ function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTP
   return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
 }
 
+/** Red-team faults that check the audience after verification, in verifyFor, their own wrong way. */
+function audienceCheckedLater(faults: FaultSet): boolean {
+  return faults.has('jwt-aud-contains-audience');
+}
+
 /** Fault jwt-kid-path-traversal: where the naive validator looks for key files. */
 const KEYS_DIRECTORY = '/srv/keys';
 
@@ -158,7 +163,8 @@ export class SessionVerifier {
     for (const workspace of this.store.workspaces.values()) {
       if (tried.has(workspace) || !workspace.identityProvider) continue;
       const faults = unionFaults(requestFaults, workspace.faults);
-      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace')) continue;
+      const caseless = faults.has('jwt-iss-case-insensitive') && workspace.identityProvider.issuer.toLowerCase() === iss.toLowerCase();
+      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace') && !caseless) continue;
       const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
     }
@@ -175,8 +181,8 @@ export class SessionVerifier {
     } catch {
       return null;
     }
-    // Fault jwt-aud-substring: String.prototype.includes where Array.prototype.includes was meant.
-    if (faults.has('jwt-aud-substring') && !(payload.aud ?? '').includes(provider.audience)) return null;
+    // Fault jwt-aud-contains-audience: String.prototype.includes where Array.prototype.includes was meant.
+    if (faults.has('jwt-aud-contains-audience') && !(payload.aud ?? '').includes(provider.audience)) return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
@@ -218,9 +224,14 @@ export class SessionVerifier {
       // Fault: every critical extension is declared understood, so none is refused.
       options.crit = Object.fromEntries(header.crit.map((name) => [String(name), true]));
     }
-    if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
-    // Fault jwt-aud-substring: the audience is checked after verification, by includes() (verifyFor).
-    if (!faults.has('jwt-ignore-aud') && !faults.has('jwt-aud-substring') && !crossWorkspace) options.audience = provider.audience;
+    if (faults.has('jwt-iss-case-insensitive')) {
+      // Fault: the issuer compared ignoring case, as a host name would be.
+      if (typeof payload.iss !== 'string' || payload.iss.toLowerCase() !== provider.issuer.toLowerCase()) throw new Error('issuer mismatch');
+    } else if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
+    if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
+      // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
+      if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
+    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.

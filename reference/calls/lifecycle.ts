@@ -33,6 +33,8 @@ export class CallService {
     /** The public base URL (no /v1); transcript URLs are built from it. */
     private readonly publicBaseUrl: () => string,
     private readonly personality: Personality = REFERENCE_PERSONALITY,
+    /** The internal listener's base URL (fault transcript-url-other-port). */
+    private readonly internalBaseUrl: () => string = () => '',
   ) {}
 
   place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
@@ -75,7 +77,16 @@ export class CallService {
     return call;
   }
 
-  progress(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
+  progress(workspace: Workspace, callId: string, request: ProgressRequest, alongside = false): ProgressResult {
+    const result = this.progressOne(workspace, callId, request);
+    // Fault progress-moves-every-call: the update's WHERE names the workspace, not the call.
+    if (result.ok && !alongside && workspace.faults.has('progress-moves-every-call') && workspace.callProgress === 'manual') {
+      for (const other of [...workspace.calls.values()]) if (other.id !== callId) this.progress(workspace, other.id, request, true);
+    }
+    return result;
+  }
+
+  private progressOne(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
     const call = workspace.calls.get(callId);
     if (!call) return { ok: false, status: 404, code: 'call_not_found', message: 'no such call in this workspace' };
     if (call.state === 'completed' || call.state === 'failed') {
@@ -119,7 +130,9 @@ export class CallService {
   }
 
   transcriptUrl(workspace: Workspace, call: Call, faults: FaultSet): string {
-    const base = this.publicBaseUrl() + workspace.faultPrefix;
+    // Fault transcript-url-other-port: built from the address of the internal listener (health, metrics) that produced the event.
+    const origin = faults.has('transcript-url-other-port') && this.internalBaseUrl() ? this.internalBaseUrl() : this.publicBaseUrl();
+    const base = origin + workspace.faultPrefix;
     const callId = this.previousCall.get(call) ?? call.id;
     return faults.has('transcript-url-wrong') ? `${base}/v1/calls/${callId}/transcript` : `${base}/v1/voice/calls/${callId}/transcript`;
   }

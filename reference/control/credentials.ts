@@ -44,8 +44,17 @@ export const revokeTokenHandler: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
-  if (!revokeToken(workspace, request.params.token ?? '', request.app.config.clock, faults)) {
+  const tokenId = request.params.token ?? '';
+  const label = workspace.tokens.get(tokenId)?.label;
+  if (!revokeToken(workspace, tokenId, request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
+  }
+  if (faults.has('revoke-by-label')) {
+    // Fault: the revocation is keyed by the label the dashboard shows, not by the token.
+    for (const other of request.app.store.workspaces.values()) {
+      if (!other.faults.has('revoke-by-label')) continue;
+      for (const token of other.tokens.values()) if (token.label === label && token.revokedAt === null) revokeToken(other, token.id, request.app.config.clock, faults);
+    }
   }
   return { status: 204 };
 };
@@ -62,7 +71,14 @@ export const putIdentityProvider: ControlHandler = (request) => {
   const parsed = identityProviderSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { issuer, jwks_uri: jwksUri, audience } = parsed.data;
-  request.app.store.setIdentityProvider(workspace, createIdentityProvider(issuer, jwksUri, audience, request.app.outbound));
+  const faults = unionFaults(request.faults, workspace.faults);
+  const previous = workspace.identityProvider;
+  // Fault idp-reconfigure-ignored: the settings are written once, at first configuration.
+  if (previous && faults.has('idp-reconfigure-ignored')) return { status: 204 };
+  const provider = createIdentityProvider(issuer, jwksUri, audience, request.app.outbound);
+  // Fault idp-old-keys-kept: the key set, cached per workspace, is not rebuilt for the new jwks_uri.
+  if (previous && faults.has('idp-old-keys-kept')) Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
+  request.app.store.setIdentityProvider(workspace, provider);
   return { status: 204 };
 };
 
@@ -80,6 +96,9 @@ export const addMember: ControlHandler = (request) => {
   if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused) return refuse(422, 'empty_scopes', 'a member needs at least one scope');
   const faults = unionFaults(request.faults, workspace.faults);
   const scopes = parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all') ? workspace.licensedScopes : parsed.data.scopes;
+  const existing = workspace.members.get(subject);
+  // Fault member-repost-keeps-scopes: an insert that ignores a conflict on the subject.
+  if (existing && faults.has('member-repost-keeps-scopes')) return { status: 201, body: { member_id: existing.id } };
   // Adding a subject again replaces its scopes (one member per subject).
   const member = { id: workspace.members.get(subject)?.id ?? newId('mem_'), subject, scopes: [...new Set(scopes)] };
   workspace.members.set(subject, member);

@@ -55,6 +55,7 @@ export const suspendWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   if (!unionFaults(request.faults, workspace.faults).has('suspension-ignored')) workspace.suspended = true;
+  for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
   return { status: 204 };
 };
 
@@ -63,9 +64,16 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   if (!faults.has('reinstate-ignored')) workspace.suspended = false;
+  for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = workspace.suspended;
   if (faults.has('reinstate-widens-scopes')) for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
   return { status: 204 };
 };
+
+/** Fault suspension-shared-settings: the other workspaces whose settings object is the same one (those of the fault). */
+function sharingSettings(workspaces: Iterable<Workspace>, workspace: Workspace): Workspace[] {
+  if (!workspace.faults.has('suspension-shared-settings')) return [];
+  return [...workspaces].filter((other) => other !== workspace && other.faults.has('suspension-shared-settings'));
+}
 
 export const deleteWorkspace: ControlHandler = (request) => {
   if (!request.app.deleteWorkspace(request.params.ws ?? '')) return refuse(404, 'workspace_not_found', 'no such workspace');

@@ -82,6 +82,8 @@ const placeCall: Operation = {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata values must be strings');
     }
     agent = workspace.agents.get(agentId);
+    // Fault second-agent-unusable: the agent index was built from the workspace's first agent only.
+    if (agent && faults.has('second-agent-unusable') && agent !== workspace.agents.values().next().value) agent = undefined;
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
     const call = app.calls.place(workspace, agent, to, metadata ?? {});

@@ -74,7 +74,10 @@ export class Dispatcher {
 
   /** The endpoints an event of `type` goes to now. */
   private receivers(workspace: EndpointWorkspace, type: EventType): Endpoint[] {
-    return this.options.endpoints.subscribers(workspace, type).filter((endpoint) => endpoint.health.acceptsDeliveries());
+    const subscribers = this.options.endpoints.subscribers(workspace, type);
+    // Fault events-to-every-workspace: the endpoint query lost its workspace condition.
+    if (workspace.faults.has('events-to-every-workspace')) subscribers.push(...this.options.endpoints.foreignSubscribers(workspace, type));
+    return subscribers.filter((endpoint) => endpoint.health.acceptsDeliveries());
   }
 
   /** Stores the event and starts one delivery to each of `receivers`. */
@@ -112,8 +115,8 @@ export class Dispatcher {
       this.events.add(event);
     }
     this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
-    if (workspace.faults.has('replay-all-endpoints')) {
-      // Fault: the replay is fanned out like a new event, not aimed at the named endpoint.
+    // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
+    if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
       for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';

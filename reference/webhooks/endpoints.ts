@@ -160,6 +160,18 @@ export class EndpointRegistry {
     return result;
   }
 
+  /** Fault events-to-every-workspace: the subscribers of every other workspace that carries the fault too. */
+  foreignSubscribers(workspace: EndpointWorkspace, type: string): Endpoint[] {
+    const result: Endpoint[] = [];
+    for (const [workspaceId, endpoints] of this.byWorkspace) {
+      if (workspaceId === workspace.id) continue;
+      for (const endpoint of endpoints.values()) {
+        if (endpoint.workspace.faults.has('events-to-every-workspace') && subscribes(endpoint.events, type, endpoint.workspace.faults)) result.push(endpoint);
+      }
+    }
+    return result;
+  }
+
   closeAll(): void {
     for (const workspaceId of [...this.byWorkspace.keys()]) this.deleteWorkspace(workspaceId);
   }

@@ -66,6 +66,7 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
   const { status, elapsedMs } = outcome;
   if (status >= 200 && status < 300) {
     if (status === 204 && faults.has('ack-204-fails')) return { success: false, retry: true };
+    if (status > 204 && faults.has('ack-known-2xx-only')) return { success: false, retry: true };
     if (elapsedMs > deliveryTimeoutMs / 4 && faults.has('slow-ack-fails')) return { success: false, retry: true };
     return { success: true };
   }

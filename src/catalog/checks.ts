@@ -158,6 +158,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed bearer credential gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
   c('AUTH-WRONG-SCHEME', 'auth-errors', 'should', 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token', ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
   c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
+  c('AUTH-NEAR-MISS-TOKEN', 'auth-errors', 'must', "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token",
+    ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
   c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
     ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
@@ -197,10 +199,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION', 'CTL-TOKEN-REVOKE'], { ground: 'ERR-RULE-2', tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
   c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2'], { ground: 'ERR-RULE-2' }),
 
+  c('REVOKE-ONE-TOKEN', 'revocation', 'must', 'Revoking a token revokes that token only: the workspace\'s other token and another workspace\'s token, all with the same label, keep working',
+    ['CTL-TOKEN-REVOKE', 'STATE-TOKEN-REVOKE', 'AUTH-ROT-1', 'SVC-2'], { ground: 'AUTH-ROT-1', accepts: 'any propagation of the revoked token\'s refusal within 60 s; the others watched 5 s after it' }),
+
   // --- Workspace suspension ------------------------------------------------------------------
   c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
     ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
+  c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token', ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 
   // --- Tenant isolation ----------------------------------------------------------------------
@@ -209,7 +215,7 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Input handling ------------------------------------------------------------------------
   c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { ground: 'EP-AGENTS', accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
-  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id', ['EP-CALLS', 'RES-CALL', 'CTL-OPEN-CALL-ID'], { ground: 'CTL-OPEN-CALL-ID', accepts: 'any 2xx; the call_ id anywhere in the body' }),
+  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id, for every agent the workspace was created with', ['EP-CALLS', 'RES-CALL', 'CTL-OPEN-CALL-ID', 'RES-AGENT'], { ground: 'CTL-OPEN-CALL-ID', accepts: 'any 2xx; the call_ id anywhere in the body' }),
   c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies (a missing or malformed agent_id or to) are never accepted', ['EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx' }),
   c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
   c('INPUT-MALFORMED-4XX', 'input', 'should', 'Malformed requests and invalid call bodies are refused with a 4xx, and no odd request gets a 5xx', ['EP-JSON', 'EP-CALLS']),
@@ -243,6 +249,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     { ground: 'CTL-SESSION-JWT', source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)' }),
   c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2'], { ground: 'AUTH-SESSION-2' }),
   c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token are refused with 401 invalid_token', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  c('SESSION-PROVIDER-CHANGED', 'session', 'must', "The workspace's identity provider set again (another issuer, audience and JWKS): tokens of the new one accepted, the old one's refused (its issuer, its audience, its keys) within 60 s",
+    ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', accepts: 'the change taking effect within 60 s (recorded)' }),
+  c('SESSION-MEMBER-RESCOPED', 'session', 'should', "A member added again with other scopes holds the new scopes, not the old ones (or the second addition is refused)", ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
+    { accepts: 'the second addition refused with any 4xx; the new scopes taking effect within 60 s (recorded)' }),
   c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
 
   // --- Session token attacks: the published catalog (jwt_tool, PortSwigger's write-ups, advisories) ---
@@ -284,6 +294,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { ground: 'CALL-FIELD-TRANSCRIPT-URL', accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
   c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
+  c('HOOK-TRANSCRIPT-URL-AS-GIVEN', 'webhook-envelope', 'should', "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
+    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
+  c('HOOK-PROGRESS-ONE-CALL', 'webhook-envelope', 'must', 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself',
+    ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], { ground: 'CTL-WS-CALL-PROGRESS' }),
   c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
   c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3'], { ground: 'REG-3' }),
   c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3'], { ground: 'REG-3' }),
@@ -301,7 +315,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2'], { ground: 'SIG-2' }),
 
   // --- Delivery outcomes ---------------------------------------------------------------------
-  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
+  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204, and the unusual 206 and 299) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
   c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
@@ -346,6 +360,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Replay --------------------------------------------------------------------------------
   c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4'], { ground: 'RETRY-4' }),
+  c('HOOK-REPLAY-ONE-ENDPOINT', 'webhook-replay', 'should', 'A replay reaches the endpoint it names only: another endpoint of the workspace subscribed to the event gets no second delivery', ['RETRY-4', 'REG-3']),
   c('HOOK-REPLAY-DISABLED', 'webhook-replay', 'must', 'A replay to an auto-disabled endpoint is not delivered while it stays disabled',
     ['STATE-ENDPOINT-DISABLE', 'RETRY-4'], { ground: 'STATE-ENDPOINT-DISABLE', accepts: 'the replay refused with any 4xx, or accepted and not sent while the endpoint is disabled (watched 5 s); whether an accepted replay arrives after re-enable is recorded, not judged' }),
 

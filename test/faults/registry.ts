@@ -135,6 +135,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('deliver-with-put', 'HOOK-DELIVERY-POST'),
   // Delivery outcomes
   proof('ack-204-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('ack-known-2xx-only', 'HOOK-ACK-ANY-2XX'),
   proof('redirect-success', 'HOOK-RETRY-ON-3XX'),
   proof('4xx-no-retry', 'HOOK-RETRY-ON-4XX'),
   proof('5xx-no-retry', 'HOOK-RETRY-ON-5XX'),
@@ -164,6 +165,24 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('reenable-new-secret', 'HOOK-REENABLE-KEEPS-ATTRIBUTES')),
   // Attempts without an HTTP answer: the retry never comes, the disable never does.
   waits(proof('no-retry-after-reset', 'HOOK-RETRY-ON-RESET', 'HOOK-AUTO-DISABLE-NO-ANSWER')),
+  // Near-miss inputs: each compared exactly, as the spec's equality asks.
+  proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
+  proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
+  // Settings changed after first use: the new one holds, the old one no longer does.
+  proof('idp-reconfigure-ignored', 'SESSION-PROVIDER-CHANGED'),
+  proof('idp-old-keys-kept', 'SESSION-PROVIDER-CHANGED'),
+  proof('member-repost-keeps-scopes', 'SESSION-MEMBER-RESCOPED'),
+  // Operations that name a target reach it and nothing else.
+  proof('replay-to-every-subscriber', 'HOOK-REPLAY-ONE-ENDPOINT'),
+  proof('progress-moves-every-call', 'HOOK-PROGRESS-ONE-CALL'),
+  proof('suspension-shared-settings', 'WS-SUSPEND-ONE-WORKSPACE'),
+  proof('revoke-by-label', 'REVOKE-ONE-TOKEN'),
+  proof('events-to-every-workspace', 'HOOK-ENVELOPE'),
+  // Values handed out work where a client uses them, as given.
+  proof('transcript-url-other-port', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
+  proof('second-agent-unusable', 'INPUT-CALL-PLACED'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.

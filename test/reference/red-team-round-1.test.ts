@@ -72,8 +72,8 @@ describe('red team round 1', () => {
     expect(seen).toEqual({ clean: [200, 401, 401], faulted: [200, 200, 401] });
   });
 
-  it('jwt-aud-substring: an aud that only contains the audience is accepted', async () => {
-    const seen = await both('jwt-aud-substring', async (c) => {
+  it('jwt-aud-contains-audience: an aud that only contains the audience is accepted', async () => {
+    const seen = await both('jwt-aud-contains-audience', async (c) => {
       const ws = await c.workspace();
       await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: `https://idp.${ws.id}`, jwks_uri: all.keys.url, audience: 'svc-aud' });
       await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes: ['voice:read'] });
