@@ -153,6 +153,19 @@ export const FAULTS = {
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
   // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
   'retry-late-once': 'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
+  // Red team, round 1
+  'scope-write-implies-read': 'a token holding voice:write (or mailer:write) is granted the matching :read scope too, as if write implied read, though it was narrowed to write only',
+  'token-prefix-match': 'a bearer token is compared over its first 49 characters only (a fixed-width column truncates the presented credential): the token with characters appended is accepted',
+  'token-same-label-replaces': 'creating a token with the label of an active token revokes that token (tokens upserted by label)',
+  'revocation-keepalive-stale': 'a kept-alive connection remembers each credential it accepted: a revoked token keeps working on it for as long as the connection lives',
+  'jwt-aud-contains-audience': 'the session JWT audience is checked with String.includes: an aud that merely contains the audience as a substring is accepted',
+  'jwt-verified-cache-past-exp': 'a session JWT once verified is cached by its text for 5 minutes without re-checking exp: it keeps working after it expired',
+  'endpoint-deleted-still-delivered': 'a deleted endpoint is gone from the dashboard (404) but stays in the dispatcher\'s subscriber list and keeps receiving new events',
+  'subscription-family-match': 'subscriptions match on the first two segments of the type: an endpoint subscribed to voice.call.completed also gets voice.call.queued, started and failed',
+  'retry-delay-from-first-attempt': 'retry delays are counted from the first attempt, not the previous one: retries come 1m, 4m, 25m, 1.5h, 10h, 12h apart',
+  'replay-all-endpoints': 'a replay to one endpoint is sent to every endpoint of the workspace subscribed to the event\'s type',
+  'transcript-url-previous-call': 'voice.call.completed\'s transcript_url names the workspace\'s previously placed call (a stale variable), not this call',
+  'fire-event-id-mismatch': 'POST /events answers an event_id minted apart from the event\'s own: deliveries carry another id, and a replay of the answered id is 404',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -100,6 +100,11 @@ function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTP
   return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
 }
 
+/** Red-team faults that check the audience after verification, in verifyFor, their own wrong way. */
+function audienceCheckedLater(faults: FaultSet): boolean {
+  return faults.has('jwt-aud-contains-audience');
+}
+
 /** Fault jwt-kid-path-traversal: where the naive validator looks for key files. */
 const KEYS_DIRECTORY = '/srv/keys';
 
@@ -179,6 +184,8 @@ export class SessionVerifier {
     } catch {
       return null;
     }
+    // Fault jwt-aud-contains-audience: String.prototype.includes where Array.prototype.includes was meant.
+    if (faults.has('jwt-aud-contains-audience') && !(payload.aud ?? '').includes(provider.audience)) return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
@@ -227,7 +234,7 @@ export class SessionVerifier {
     if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
       // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
       if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
-    } else if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
+    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.

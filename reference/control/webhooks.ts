@@ -82,6 +82,8 @@ export const fireEvent: ControlHandler = (request) => {
   const parsed = eventSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data);
+  // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
+  if (unionFaults(request.faults, workspace.faults).has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };
 };
 

@@ -117,8 +117,8 @@ export class Dispatcher {
       this.events.add(event);
     }
     this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
-    // Fault replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
-    if (workspace.faults.has('replay-to-every-subscriber')) {
+    // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
+    if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
       for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';
