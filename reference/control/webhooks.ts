@@ -84,6 +84,8 @@ export const fireEvent: ControlHandler = async (request) => {
   if (!parsed.success) return invalid(parsed.error.issues);
   const id = unionFaults(request.faults, workspace.faults).has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
+  // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
+  if (unionFaults(request.faults, workspace.faults).has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };
 };
 

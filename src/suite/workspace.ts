@@ -2,7 +2,6 @@
  * A workspace created for one check through the control interface, with everything
  * created in it remembered so the check can remove it when it ends, pass or fail.
  */
-import { ControlError } from '../errors.js';
 import type { ControlAdapter } from '../control/adapter.js';
 import { joinLane } from '../http/lanes.js';
 import { mapLimit } from '../async/map-limit.js';
