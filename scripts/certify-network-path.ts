@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--report-dir <dir>]`:
+ * `tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--plain] [--report-dir <dir>]`:
  * certifies the reference as a staging service is reached, through a real forward proxy and
  * over mutual TLS with a private CA, and exits 1 with a one-line reason unless the run is
  * clean and the network path is proven to matter:
@@ -10,6 +10,10 @@
  * - the report is clean (scripts/assert-clean-report.ts) and the proxy's log holds the tunnels;
  * - a run without the client certificate, without the CA, or through a closed proxy port is
  *   refused (exit 2), so none of the three is decoration.
+ * With `--plain` the reference serves plain HTTP and certify reaches it through HTTP_PROXY: the
+ * proxy forwards every request itself (no tunnel), and tinyproxy closes each client connection
+ * after its answer, so kept-alive connections meet closes (docs/network.md); the proxy's log must
+ * hold the forwarded requests, and a run through a closed proxy port must be refused.
  * Key material lives in a temp dir that is removed on every way out; children are stopped on
  * exit, on error and on SIGINT/SIGTERM.
  */
@@ -25,15 +29,16 @@ import type { ReferenceSettingName } from '../src/config/reference-settings.js';
 type ProxyKind = 'tinyproxy' | 'squid';
 
 function usage(message: string): never {
-  console.error(`certify-network-path: ${message}; usage: tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--report-dir <dir>]`);
+  console.error(`certify-network-path: ${message}; usage: tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--plain] [--report-dir <dir>]`);
   process.exit(2);
 }
 
-let args: { proxy?: string; 'report-dir'?: string };
+let args: { proxy?: string; plain?: boolean; 'report-dir'?: string };
 try {
   ({ values: args } = parseArgs({
     options: {
       proxy: { type: 'string', default: 'tinyproxy' },
+      plain: { type: 'boolean', default: false },
       'report-dir': { type: 'string', default: 'reports/network-path' },
     },
   }));
@@ -43,10 +48,13 @@ try {
 const proxyKind = args.proxy as ProxyKind;
 if (proxyKind !== 'tinyproxy' && proxyKind !== 'squid') usage(`--proxy must be tinyproxy or squid, got "${args.proxy}"`);
 const reportDir = args['report-dir']!;
+const plain = args.plain === true;
 
 // Fewer tunnels than this and the proxy cannot have carried a whole run: every check opens
 // connections of its own, and the `fresh` requests one each.
 const MIN_TUNNELS = 50;
+// Forwarded plainly, the proxy sees every request: a whole run sends thousands.
+const MIN_FORWARDED = 500;
 const CLI = resolve('bin/svc-harness.js');
 const REFERENCE_START_MS = 30_000;
 // Squid builds its configuration and helpers before it listens; tinyproxy is up at once.
@@ -176,7 +184,7 @@ interface Reference {
   controlToken: string;
 }
 
-/** The reference over mutual TLS, once its banner says it listens; its output goes to a log. */
+/** The reference over mutual TLS (plain HTTP with --plain), once its banner says it listens; its output goes to a log. */
 async function startReference(): Promise<Reference> {
   const controlToken = `ctl_test_fake_${randomBytes(16).toString('hex')}`;
   const log = join(dir, 'reference.log');
@@ -184,9 +192,7 @@ async function startReference(): Promise<Reference> {
     spawn(process.execPath, [CLI, 'reference'], {
       env: childEnv({
         REFERENCE_PORT: '0',
-        REFERENCE_TLS_CERT: pem('server'),
-        REFERENCE_TLS_KEY: keyPem('server'),
-        REFERENCE_TLS_CLIENT_CA: pem('ca'),
+        ...(plain ? {} : { REFERENCE_TLS_CERT: pem('server'), REFERENCE_TLS_KEY: keyPem('server'), REFERENCE_TLS_CLIENT_CA: pem('ca') }),
         REFERENCE_CONTROL_TOKEN: controlToken,
         REFERENCE_TOKEN_FILE: join(pki, 'control-token'),
       } satisfies Partial<Record<ReferenceSettingName, string>>),
@@ -322,38 +328,58 @@ function tunnelsIn(log: string, hostPort: string): number {
   return readFileSync(log, 'utf8').split('\n').filter((line) => request.test(line)).length;
 }
 
-/** Squid writes a tunnel's line when it closes, a little after certify's connections are gone. */
-async function settledTunnelCount(log: string, hostPort: string): Promise<number> {
-  let count = tunnelsIn(log, hostPort);
+/** The requests the proxy's log records forwarding to `hostPort` (absolute-form request lines, both proxies). */
+function forwardedIn(log: string, hostPort: string): number {
+  if (!existsSync(log)) return 0;
+  const request = new RegExp(`\\b(?:GET|HEAD|POST|PUT|PATCH|DELETE) http://${hostPort.replace(/[.]/g, '\\.')}/`);
+  return readFileSync(log, 'utf8').split('\n').filter((line) => request.test(line)).length;
+}
+
+/** Squid writes a line when a tunnel or request closes, a little after certify's connections are gone. */
+async function settledCount(count: () => number): Promise<number> {
+  let seen = count();
   for (let i = 0; i < 20; i += 1) {
     await new Promise((done) => setTimeout(done, 250));
-    const next = tunnelsIn(log, hostPort);
-    if (next === count && i >= 3) break;
-    count = next;
+    const next = count();
+    if (next === seen && i >= 3) break;
+    seen = next;
   }
-  return count;
+  return seen;
+}
+
+/** What the run's report says the network cost: requests resent and left unanswered. */
+function resendsIn(dir: string): string {
+  try {
+    const network = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { network?: { resent?: number; unanswered?: number } }).network;
+    return `${network?.resent ?? '?'} resent, ${network?.unanswered ?? '?'} unanswered`;
+  } catch {
+    return 'no report';
+  }
 }
 
 // ---- the run ------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
   const started = performance.now();
-  makeCa('ca');
-  makeLeaf('server', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  makeLeaf('client', 'ca', 'extendedKeyUsage=clientAuth\n');
+  if (!plain) {
+    makeCa('ca');
+    makeLeaf('server', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+    makeLeaf('client', 'ca', 'extendedKeyUsage=clientAuth\n');
+  }
 
   const [reference, proxy] = await Promise.all([startReference(), startProxy()]);
   const hostPort = new URL(reference.baseUrl).host;
   const proxyUrl = `http://127.0.0.1:${proxy.port}`;
-  console.log(`certify-network-path: reference at ${reference.baseUrl} (mutual TLS, private CA), ${proxyKind} at ${proxyUrl}`);
+  console.log(`certify-network-path: reference at ${reference.baseUrl} (${plain ? 'plain HTTP' : 'mutual TLS, private CA'}), ${proxyKind} at ${proxyUrl}`);
 
   const target = { SVC_BASE_URL: reference.baseUrl, SVC_CONTROL_URL: reference.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken };
-  const trust = { SVC_CA_CERT: pem('ca') };
-  const identity = { SVC_CLIENT_CERT: pem('client'), SVC_CLIENT_KEY: keyPem('client') };
+  const trust: Record<string, string> = plain ? {} : { SVC_CA_CERT: pem('ca') };
+  const identity: Record<string, string> = plain ? {} : { SVC_CLIENT_CERT: pem('client'), SVC_CLIENT_KEY: keyPem('client') };
+  const proxyVariable = plain ? 'HTTP_PROXY' : 'HTTPS_PROXY';
   const problems: string[] = [];
   const walls: string[] = [];
 
-  const run = await certify({ ...target, ...trust, ...identity, HTTPS_PROXY: proxyUrl, CERTIFY_REPORT_DIR: reportDir }, true, CERTIFY_RUN_MS, 'certify through the proxy');
+  const run = await certify({ ...target, ...trust, ...identity, [proxyVariable]: proxyUrl, CERTIFY_REPORT_DIR: reportDir }, true, CERTIFY_RUN_MS, 'certify through the proxy');
   walls.push(`certify ${run.seconds} s exit ${run.code}`);
   if (run.code !== 0) problems.push(`certify through ${proxyKind} exited ${run.code}, expected 0 (${reportDir}/report.md)`);
 
@@ -370,20 +396,26 @@ async function main(): Promise<number> {
     problems.push(`no report in ${reportDir}`);
   }
 
-  const tunnels = await settledTunnelCount(proxy.log, hostPort);
+  const carried = plain ? 'forwarded requests' : 'CONNECT tunnels';
+  const least = plain ? MIN_FORWARDED : MIN_TUNNELS;
+  const tunnels = await settledCount(() => (plain ? forwardedIn : tunnelsIn)(proxy.log, hostPort));
   // Kept beside the report as the evidence; it holds addresses and request lines, no secret.
   if (existsSync(proxy.log) && existsSync(reportDir)) copyFileSync(proxy.log, join(reportDir, `${proxyKind}.log`));
-  console.log(`certify-network-path: ${proxyKind} carried ${tunnels} CONNECT tunnels to ${hostPort}`);
-  if (tunnels < MIN_TUNNELS) problems.push(`${proxyKind}'s log holds ${tunnels} CONNECT tunnels to ${hostPort}, expected at least ${MIN_TUNNELS}`);
+  console.log(`certify-network-path: ${proxyKind} carried ${tunnels} ${carried} to ${hostPort}; the run: ${resendsIn(reportDir)}`);
+  if (tunnels < least) problems.push(`${proxyKind}'s log holds ${tunnels} ${carried} to ${hostPort}, expected at least ${least}`);
 
   // Each proof leaves out exactly one thing the clean run had; all must be refused as an
   // unreachable target, not judged.
   const one = { CERTIFY_CHECKS: 'AUTH-WHOAMI-ACCEPTED' };
   const closedPort = await freePort();
   const proofs: Array<[string, Record<string, string>]> = [
-    ['without a client certificate', { ...target, ...trust, HTTPS_PROXY: proxyUrl }],
-    ['without the private CA', { ...target, ...identity, HTTPS_PROXY: proxyUrl }],
-    ['through a closed proxy port', { ...target, ...trust, ...identity, HTTPS_PROXY: `http://127.0.0.1:${closedPort}` }],
+    ...(plain
+      ? []
+      : ([
+          ['without a client certificate', { ...target, ...trust, HTTPS_PROXY: proxyUrl }],
+          ['without the private CA', { ...target, ...identity, HTTPS_PROXY: proxyUrl }],
+        ] as Array<[string, Record<string, string>]>)),
+    ['through a closed proxy port', { ...target, ...trust, ...identity, [proxyVariable]: `http://127.0.0.1:${closedPort}` }],
   ];
   for (const [index, [what, env]] of proofs.entries()) {
     const proof = await certify({ ...env, ...one, CERTIFY_REPORT_DIR: join(dir, `refused-${index}`) }, false, REFUSED_RUN_MS, `certify ${what}`);
@@ -393,12 +425,12 @@ async function main(): Promise<number> {
   }
 
   const total = Math.round((performance.now() - started) / 100) / 10;
-  console.log(`certify-network-path (${proxyKind}): ${walls.join('; ')}; ${tunnels} tunnels; total ${total} s`);
+  console.log(`certify-network-path (${proxyKind}${plain ? ', plain HTTP' : ''}): ${walls.join('; ')}; ${tunnels} ${carried}; total ${total} s`);
   if (problems.length > 0) {
     console.error(`certify-network-path: ${problems.join('; ')}`);
     return 1;
   }
-  console.log(`certify-network-path: clean through ${proxyKind} over mutual TLS, and refused without each of them`);
+  console.log(plain ? `certify-network-path: clean through ${proxyKind} forwarding plain HTTP, and refused through a closed proxy port` : `certify-network-path: clean through ${proxyKind} over mutual TLS, and refused without each of them`);
   return 0;
 }
 

@@ -219,7 +219,8 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
   declared.set(id, declaringArea);
   if (recordOnly) return;
-  const ownTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // The body keeps the bound it had under vitest's time-out alone; vitest's now leaves the clean-up its allowance.
+  const ownTimeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
   const timeoutMs = ownTimeoutMs + CLEANUP_ALLOWANCE_MS;
   test(`${spec.id} ${spec.title}`, async (ctx) => {
     const t = new CheckContext(spec, await harness());
