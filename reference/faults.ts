@@ -136,6 +136,7 @@ export const FAULTS = {
   'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
   'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
+  'jwt-exp-margin-30s': 'a session token with less than 30 s left before its exp is refused (an early-refresh margin applied by the server)',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
   'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
   'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
@@ -154,11 +155,25 @@ export const FAULTS = {
   'revoke-by-label': 'revoking a token revokes every token with the same label, in every workspace created under the same fault prefix',
   'events-to-every-workspace': 'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
   'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
+  'replay-any-workspace': 'a replay finds its event and its endpoint by id alone: another workspace\'s event, or another workspace\'s endpoint, can be named',
   'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
   // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
   'retry-late-once': 'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
+  // Red team, round 1
+  'scope-write-implies-read': 'a token holding voice:write (or mailer:write) is granted the matching :read scope too, as if write implied read, though it was narrowed to write only',
+  'token-prefix-match': 'a bearer token is compared over its first 49 characters only (a fixed-width column truncates the presented credential): the token with characters appended is accepted',
+  'token-same-label-replaces': 'creating a token with the label of an active token revokes that token (tokens upserted by label)',
+  'revocation-keepalive-stale': 'a kept-alive connection remembers each credential it accepted: a revoked token keeps working on it for as long as the connection lives',
+  'jwt-aud-contains-audience': 'the session JWT audience is checked with String.includes: an aud that merely contains the audience as a substring is accepted',
+  'jwt-verified-cache-past-exp': 'a session JWT once verified is cached by its text for 5 minutes without re-checking exp: it keeps working after it expired',
+  'endpoint-deleted-still-delivered': 'a deleted endpoint is gone from the dashboard (404) but stays in the dispatcher\'s subscriber list and keeps receiving new events',
+  'subscription-family-match': 'subscriptions match on the first two segments of the type: an endpoint subscribed to voice.call.completed also gets voice.call.queued, started and failed',
+  'retry-delay-from-first-attempt': 'retry delays are counted from the first attempt, not the previous one: retries come 1m, 4m, 25m, 1.5h, 10h, 12h apart',
+  'replay-all-endpoints': 'a replay to one endpoint is sent to every endpoint of the workspace subscribed to the event\'s type',
+  'transcript-url-previous-call': 'voice.call.completed\'s transcript_url names the workspace\'s previously placed call (a stale variable), not this call',
+  'fire-event-id-mismatch': 'POST /events answers an event_id minted apart from the event\'s own: deliveries carry another id, and a replay of the answered id is 404',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -74,6 +74,9 @@ const SESSION_LIFETIME_S = 60;
 const MAX_LEEWAY_S = 60;
 /** How long ago the probe tokens expired: within and just beyond MAX_LEEWAY_S. */
 const LEEWAY_PROBES_S = [1, 5, 30, 60, 75] as const;
+/** How near its edges a valid token is presented (SESSION-VALIDITY-EDGES): seconds left before exp, seconds since nbf. */
+const EDGE_EXP_LEFT_S = 15;
+const EDGE_NBF_PAST_S = 2;
 const MUTATION_RUNS = 40;
 /** Well inside the 60 s lifetime of the token being mutated, so every mutation is judged while the original is valid. */
 const MUTATION_TIME_LIMIT_MS = 40_000;
@@ -224,6 +227,18 @@ certifySuite('session', () => {
     }
     t.detail(leeway === 0 ? 'no clock leeway: a token expired 1 s ago is refused' : `clock leeway of at least ${leeway} s on exp (the spec states none; up to ${MAX_LEEWAY_S} s is accepted)`);
   }, { timeoutMs: 100_000 });
+
+  // The other side of SESSION-EXPIRED and SESSION-NBF-FUTURE: inside its validity, however near its edges, a token is good.
+  check('SESSION-VALIDITY-EDGES', async (t) => {
+    const s = await sessionWorkspace(t);
+    const accepted = await expectControlAccepted(t, await s.mint(), s.idp);
+    const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
+    t.measure('target_clock_skew_s', skew);
+    const now = nowSeconds() + skew;
+    await expectAccepted(t, await s.mint({ issuedAtOffsetSec: skew - (SESSION_LIFETIME_S - EDGE_EXP_LEFT_S) }), `a token with ${EDGE_EXP_LEFT_S} s left before its exp`);
+    await expectAccepted(t, await s.mint({ claims: { nbf: now - EDGE_NBF_PAST_S } }), `a token whose nbf passed ${EDGE_NBF_PAST_S} s ago`);
+    t.detail(`accepted with ${EDGE_EXP_LEFT_S} s left before exp, and ${EDGE_NBF_PAST_S} s after nbf (target clock ${skew >= 0 ? '+' : ''}${skew} s)`);
+  });
 
   check('SESSION-NBF-FUTURE', async (t) => {
     const s = await sessionWorkspace(t);

@@ -46,14 +46,22 @@ export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; fail
 /** Longest credential looked at; longer ones are refused without any lookup. */
 export const MAX_CREDENTIAL_LENGTH = 4096;
 const LONG_TOKEN_CRASH_LENGTH = 2048;
+/** Fault jwt-verified-cache-past-exp: how long, and how many, verified JWTs are remembered. */
+const VERIFIED_SESSION_CACHE_MS = 300_000;
+const VERIFIED_SESSION_CACHE_SIZE = 10_000;
 const BEARER = /^Bearer +([^ ]+) *$/i;
 const BEARER_TOKEN_SHAPE = /^svc_(?:test|live)_[A-Za-z0-9]+$/;
+/** Fault token-prefix-match: the width of the column tokens are compared in (svc_test_ + 40). */
+const TOKEN_COLUMN_WIDTH = 49;
 
 function fail(message: string, faults: FaultSet, code: AuthFailure['code'] = 'invalid_token'): AuthOutcome {
   return { ok: false, failure: { code, message, faults } };
 }
 
 export class Authenticator {
+  /** Fault jwt-verified-cache-past-exp: session JWTs verified once, by their text. */
+  private readonly verifiedSessions = new Map<string, { session: SessionPrincipal; until: number }>();
+
   constructor(
     private readonly store: Store,
     private readonly nodes: NodePool,
@@ -77,7 +85,11 @@ export class Authenticator {
     }
     if (credential.length > MAX_CREDENTIAL_LENGTH) return fail('credential too long', faults);
     // The bearer shape first: it is every call placement's, and no JWT has it (no dots).
-    if (BEARER_TOKEN_SHAPE.test(credential)) return this.authenticateBearer(credential, nodeIndex, faults, forWhoami);
+    if (BEARER_TOKEN_SHAPE.test(credential)) {
+      // Fault token-prefix-match: a fixed-width column keeps the first characters of what is presented.
+      const compared = faults.has('token-prefix-match') ? credential.slice(0, TOKEN_COLUMN_WIDTH) : credential;
+      return this.authenticateBearer(compared, nodeIndex, faults, forWhoami);
+    }
     if (looksLikeJwt(credential)) return this.authenticateSession(credential, faults);
     return fail('malformed token', faults);
   }
@@ -109,9 +121,16 @@ export class Authenticator {
     if (requestFaults.has('jwt-malformed-400') && !decodeUnverified(jwt)) {
       return { ok: false, failure: { code: 'invalid_token', message: 'the session token does not parse', faults: requestFaults, status: 400 } };
     }
-    const session = await this.sessions.verify(jwt, requestFaults);
+    const now = this.clock.now();
+    const cached = this.verifiedSessions.get(jwt);
+    const session = cached !== undefined && cached.until > now ? cached.session : await this.sessions.verify(jwt, requestFaults);
     if (!session) return fail('session token not accepted', requestFaults);
     const faults = unionFaults(requestFaults, session.workspace.faults);
+    if (cached === undefined && faults.has('jwt-verified-cache-past-exp')) {
+      // Fault: a verified JWT is remembered by its text, and exp is not looked at again.
+      if (this.verifiedSessions.size >= VERIFIED_SESSION_CACHE_SIZE) this.verifiedSessions.clear();
+      this.verifiedSessions.set(jwt, { session, until: now + VERIFIED_SESSION_CACHE_MS });
+    }
     return {
       ok: true,
       principal: { workspace: session.workspace, scopes: session.scopes, scheme: 'session_token', credentialId: session.memberId, faults },

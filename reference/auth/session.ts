@@ -34,6 +34,9 @@ export const SESSION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 
  */
 export const CLOCK_TOLERANCE_SECONDS = 0;
 
+/** Fault jwt-exp-margin-30s: how long before exp a token is already refused. */
+const EXP_MARGIN_SECONDS = 30;
+
 type VerifyKey = Exclude<Parameters<typeof jwtVerify>[1], JWTVerifyGetKey>;
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -95,6 +98,11 @@ function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTP
   const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payloadPart}.`;
   const { issuer, audience, currentDate, clockTolerance } = options;
   return UnsecuredJWT.decode(unsigned, { issuer, audience, currentDate, clockTolerance }).payload;
+}
+
+/** Red-team faults that check the audience after verification, in verifyFor, their own wrong way. */
+function audienceCheckedLater(faults: FaultSet): boolean {
+  return faults.has('jwt-aud-contains-audience');
 }
 
 /** Fault jwt-kid-path-traversal: where the naive validator looks for key files. */
@@ -176,6 +184,8 @@ export class SessionVerifier {
     } catch {
       return null;
     }
+    // Fault jwt-aud-contains-audience: String.prototype.includes where Array.prototype.includes was meant.
+    if (faults.has('jwt-aud-contains-audience') && !(payload.aud ?? '').includes(provider.audience)) return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
@@ -224,7 +234,7 @@ export class SessionVerifier {
     if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
       // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
       if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
-    } else if (!faults.has('jwt-ignore-aud') && !crossWorkspace) options.audience = provider.audience;
+    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace) options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.
@@ -234,6 +244,9 @@ export class SessionVerifier {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
+    if (faults.has('jwt-exp-margin-30s') && typeof payload.exp === 'number' && payload.exp - nowSeconds < EXP_MARGIN_SECONDS) {
+      throw new Error('the session token expires too soon');
+    }
     if (faults.has('jwt-string-dates-skipped') && (typeof payload.exp === 'string' || typeof payload.nbf === 'string')) {
       // Fault: exp and nbf are compared only when they are numbers; a string one is skipped.
       await compactVerify(jwt, provider.keySet, { algorithms: options.algorithms });

@@ -22,6 +22,10 @@ export type ProgressRequest =
 export type ProgressResult = { ok: true } | { ok: false; status: number; code: string; message: string };
 
 export class CallService {
+  /** Fault transcript-url-previous-call: the last call placed per workspace, and each call's predecessor. */
+  private readonly lastPlaced = new Map<string, string>();
+  private readonly previousCall = new WeakMap<Call, string>();
+
   constructor(
     private readonly store: Store,
     private readonly dispatcher: Dispatcher,
@@ -48,6 +52,11 @@ export class CallService {
       timers: [],
     };
     this.store.addCall(workspace, call);
+    if (workspace.faults.has('transcript-url-previous-call')) {
+      // Fault: the id a stale variable holds, the workspace's previous call's (this one's for the first).
+      this.previousCall.set(call, this.lastPlaced.get(workspace.id) ?? call.id);
+      this.lastPlaced.set(workspace.id, call.id);
+    }
     this.emit(workspace, 'voice.call.queued', () => this.callSummary(call));
     if (workspace.callProgress === 'auto') {
       // The completion is timed once the call has started, never set beside it: two timers
@@ -125,7 +134,8 @@ export class CallService {
     // Fault transcript-url-other-port: built from the address of the internal listener (health, metrics) that produced the event.
     const origin = faults.has('transcript-url-other-port') && this.internalBaseUrl() ? this.internalBaseUrl() : this.publicBaseUrl();
     const base = origin + workspace.faultPrefix;
-    return faults.has('transcript-url-wrong') ? `${base}/v1/calls/${call.id}/transcript` : `${base}/v1/voice/calls/${call.id}/transcript`;
+    const callId = this.previousCall.get(call) ?? call.id;
+    return faults.has('transcript-url-wrong') ? `${base}/v1/calls/${callId}/transcript` : `${base}/v1/voice/calls/${callId}/transcript`;
   }
 
   private callSummary(call: Call): Record<string, unknown> {

@@ -28,7 +28,12 @@ export const createToken: ControlHandler = async (request) => {
     if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
     await sleep(STORE_ROUND_TRIP_MS);
   }
-  const issued = issueToken(app.store, workspace, { label: parsed.data.label ?? '', scopes: parsed.data.scopes }, app.config.environment, faults, checkThenInsert);
+  const label = parsed.data.label ?? '';
+  if (faults.has('token-same-label-replaces')) {
+    // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
+    for (const other of workspace.tokens.values()) if (other.revokedAt === null && other.label === label) revokeToken(workspace, other.id, app.config.clock, faults);
+  }
+  const issued = issueToken(app.store, workspace, { label, scopes: parsed.data.scopes }, app.config.environment, faults, checkThenInsert);
   if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
   const { token } = issued;
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());

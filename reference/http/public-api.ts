@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { AuthOutcome, Principal } from '../auth/authenticate.js';
 import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
@@ -129,6 +129,12 @@ function route(method: string, path: string, transcriptMethod: 'GET' | 'POST'): 
   return { kind: 'not_found' };
 }
 
+/** Whether `scopes` grant `scope` (fault scope-write-implies-read: an area's :write grants its :read). */
+function holdsScope(scopes: readonly Scope[], scope: Scope, faults: FaultSet): boolean {
+  if (scopes.includes(scope)) return true;
+  return faults.has('scope-write-implies-read') && scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write') as Scope);
+}
+
 /** Counts Authorization headers (node keeps only the first one in req.headers). */
 function authorizationHeaderCount(req: IncomingMessage): number {
   const raw = req.rawHeaders;
@@ -152,8 +158,11 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   if (req.headers.authorization === undefined && ctx.faults.has('no-credential-empty-401')) {
     return sendEmpty(res, 401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' });
   }
-  const pending = app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
+  const remembered = req.headers.authorization === undefined || !ctx.connectionMemory?.size ? undefined : (ctx.connectionMemory?.get(req.headers.authorization) as AuthOutcome | undefined);
+  const pending = remembered ?? app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
   const auth = pending instanceof Promise ? await pending : pending;
+  // Fault revocation-keepalive-stale: the connection remembers a credential it accepted, for its whole life.
+  if (auth.ok && remembered === undefined && auth.principal.faults.has('revocation-keepalive-stale')) ctx.connectionMemory?.set(req.headers.authorization!, auth);
   if (!auth.ok) {
     const { failure } = auth;
     if (failure.crash) return sendPublicError(res, ctx, failure.faults, 500, 'internal_error', 'unexpected error');
@@ -172,7 +181,7 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   }
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
-  if (scope && !principal.scopes.includes(scope) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {
+  if (scope && !holdsScope(principal.scopes, scope, faults) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {
     const status = app.personality.missingScopeStatus;
     // A 401 names its scheme (RFC 9110); RFC 6750's error for this case is insufficient_scope.
     const headers = status === 401 ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } : undefined;

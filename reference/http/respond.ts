@@ -20,6 +20,8 @@ export interface RequestContext {
   /** Index of the node serving this connection. */
   node: number;
   personality: Personality;
+  /** Fault revocation-keepalive-stale: what this request's connection remembers, by Authorization header. */
+  connectionMemory?: Map<string, unknown>;
 }
 
 /** Fault request-id-reused: the one id every error carries. */

@@ -30,6 +30,7 @@ export interface ReferenceServerOptions {
 
 export function createReferenceServer(app: App, controlToken: Buffer, log: (line: string) => void, options: ReferenceServerOptions = {}): Server {
   const nodeOfSocket = new WeakMap<Socket, number>();
+  const memoryOfSocket = new WeakMap<Socket, Map<string, unknown>>();
   const timeouts = { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 };
   const { tls, conditions } = options;
   const server: Server = tls
@@ -44,12 +45,13 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
   // Under TLS a request's socket is the TLS socket, not the TCP one 'connection' sees.
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     nodeOfSocket.set(socket, app.nodes.assign());
+    memoryOfSocket.set(socket, new Map());
   });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = app.personality.newId('req_');
     setRequestId(res, requestId);
-    const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality };
+    const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality, connectionMemory: memoryOfSocket.get(req.socket) };
     const handle = () =>
       route(app, controlToken, req, res, ctx).catch((error: unknown) => {
         // Never a crash: an unexpected exception is a 500 with the usual error body.

@@ -106,10 +106,12 @@ export class Dispatcher {
 
   /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
-    const original = this.events.get(workspace.id, eventId);
+    // Fault replay-any-workspace: the replay's event and endpoint are looked up by id alone, whatever the workspace named.
+    const anywhere = workspace.faults.has('replay-any-workspace');
+    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : undefined);
     if (!original) return 'unknown_event';
     const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden;
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
@@ -119,8 +121,8 @@ export class Dispatcher {
       this.events.add(event);
     }
     this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
-    // Fault replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
-    if (workspace.faults.has('replay-to-every-subscriber')) {
+    // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
+    if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
       for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';

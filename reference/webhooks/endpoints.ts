@@ -29,6 +29,8 @@ export interface Endpoint {
   /** Retry timers of deliveries waiting for their next attempt. */
   pendingRetries: Set<TimerHandle>;
   deleted: boolean;
+  /** Fault endpoint-deleted-still-delivered: deleted from the dashboard's view only. */
+  hidden?: boolean;
 }
 
 export type EndpointCreation =
@@ -113,14 +115,24 @@ export class EndpointRegistry {
   /** The refusal of one more endpoint when the workspace holds its 25 active, else undefined. */
   limitRefusal(workspace: EndpointWorkspace, faults: FaultSet): Extract<EndpointCreation, { ok: false }> | undefined {
     const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
-    const active = [...this.endpointsOf(workspace.id).values()].filter(holdsSlot).length;
+    const active = [...this.endpointsOf(workspace.id).values()].filter((e) => !e.hidden && holdsSlot(e)).length;
     const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
     if (active < limit) return undefined;
     return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
   }
 
+  /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
+  getAnywhere(endpointId: string): Endpoint | undefined {
+    for (const endpoints of this.byWorkspace.values()) {
+      const endpoint = endpoints.get(endpointId);
+      if (endpoint?.workspace.faults.has('replay-any-workspace')) return endpoint;
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, endpointId: string): Endpoint | undefined {
-    return this.byWorkspace.get(workspaceId)?.get(endpointId);
+    const endpoint = this.byWorkspace.get(workspaceId)?.get(endpointId);
+    return endpoint?.hidden ? undefined : endpoint;
   }
 
   delete(workspaceId: string, endpointId: string, faults: FaultSet): boolean {
@@ -128,6 +140,11 @@ export class EndpointRegistry {
     if (!endpoint) {
       if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId)) this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
       return false;
+    }
+    if (faults.has('endpoint-deleted-still-delivered')) {
+      // Fault: the dashboard's row goes, the dispatcher's subscriber entry stays.
+      endpoint.hidden = true;
+      return true;
     }
     this.byWorkspace.get(workspaceId)?.delete(endpointId);
     if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
@@ -200,6 +217,7 @@ export class EndpointRegistry {
 
 export function subscribes(events: readonly string[], type: string, faults: FaultSet): boolean {
   if (faults.has('subscriptions-ignored')) return true;
+  if (faults.has('subscription-family-match') && events.some((e) => e !== '*' && typeFamily(e) === typeFamily(type))) return true;
   if (events.includes(type)) return true;
   if (!events.includes('*')) return false;
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));
@@ -208,4 +226,9 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
 function cancelAll(timers: Set<TimerHandle>): void {
   for (const timer of timers) timer.cancel();
   timers.clear();
+}
+
+/** Fault subscription-family-match: the first two segments of an event type (`voice.call`). */
+function typeFamily(type: string): string {
+  return type.split('.').slice(0, 2).join('.');
 }

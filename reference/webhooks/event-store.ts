@@ -25,6 +25,15 @@ export class EventStore {
     generations.current.set(event.id, event);
   }
 
+  /** Fault replay-any-workspace: an event of any workspace carrying the fault, found by its id alone. */
+  getAnywhere(eventId: string): StoredEvent | undefined {
+    for (const generations of this.byWorkspace.values()) {
+      const event = generations.current.get(eventId) ?? generations.previous.get(eventId);
+      if (event?.faults.has('replay-any-workspace')) return event;
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, eventId: string): StoredEvent | undefined {
     const generations = this.byWorkspace.get(workspaceId);
     return generations?.current.get(eventId) ?? generations?.previous.get(eventId);

@@ -22,6 +22,8 @@ const ONE_DELAY_OFF = {
 } as const;
 
 export function retryDelaysMs(faults: FaultSet): readonly number[] {
+  // Fault retry-delay-from-first-attempt: the schedule read as offsets from the first attempt.
+  if (faults.has('retry-delay-from-first-attempt')) return RETRY_DELAYS_MS.map((delay, i) => delay - (i === 0 ? 0 : RETRY_DELAYS_MS[i - 1]!));
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);
   if (faults.has('retry-too-few')) return RETRY_DELAYS_MS.slice(0, 5);
   if (faults.has('retry-too-many')) return [...RETRY_DELAYS_MS, 24 * HOUR, 24 * HOUR];

@@ -216,6 +216,8 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Tenant isolation ----------------------------------------------------------------------
   c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  c('TENANT-REPLAY', 'isolation', 'must', "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", ['SVC-2', 'RETRY-4'],
+    { ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
   c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
@@ -244,6 +246,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
   c('SESSION-LIFETIME-61S', 'session', 'should', 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns',
     ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
+  c('SESSION-VALIDITY-EDGES', 'session', 'must', 'A session token near the edges of its validity (15 s left before exp; nbf 2 s ago, by the target\'s clock) is accepted',
+    ['CTL-SESSION-JWT', 'LIMIT-SESSION-LIFETIME'], { ground: 'CTL-SESSION-JWT', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME', allowance: 'edges held 15 s and 2 s inside, after the target\'s clock offset (whole seconds, from its Date header)' } }),
   c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),

@@ -76,6 +76,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('revocation-whoami-only', 'REVOKE-STAYS-REVOKED'),
   proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
+  proof('replay-any-workspace', 'TENANT-REPLAY'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
@@ -109,6 +110,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-psychic-ecdsa', 'SESSION-PSYCHIC-SIGNATURE'),
   proof('jwt-ignore-crit', 'SESSION-CRIT-UNKNOWN'),
   proof('jwt-no-exp-accepted', 'SESSION-NO-EXP'),
+  proof('jwt-exp-margin-30s', 'SESSION-VALIDITY-EDGES'),
   proof('jwt-first-sub-wins', 'SESSION-DUPLICATE-CLAIMS'),
   proof('jwt-string-dates-skipped', 'SESSION-EXPIRED', 'SESSION-NBF-FUTURE'),
   // Webhook registration

@@ -1,0 +1,141 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
+import { Agent, request } from 'undici';
+import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
+import { startReference, type RunningReference } from '../../reference/index.js';
+import { controlRequest } from './control.js';
+
+// What the red team's direct tests share: one reference, a capturing HTTPS receiver that
+// records the path each delivery came to and answers what the test scripts, a JWKS, and
+// the control and public calls of one fault prefix ('' for the clean reference).
+
+export interface Delivery {
+  path: string;
+  body: string;
+  event: { id: string; type: string; data: Record<string, unknown> };
+  headers: Record<string, string | string[] | undefined>;
+  at: number;
+}
+
+async function listen(server: HttpServer | HttpsServer): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+async function stop(server: HttpServer | HttpsServer): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+}
+
+export async function startRecordingReceiver() {
+  const received: Delivery[] = [];
+  /** Status answered per path (default 204). */
+  const statusOf = new Map<string, number>();
+  const server = createHttpsServer(makeSelfSignedCert(), (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      received.push({ path, body, event: JSON.parse(body), headers: req.headers, at: Date.now() });
+      res.statusCode = statusOf.get(path) ?? 204;
+      res.end();
+    });
+  });
+  const base = `https://127.0.0.1:${await listen(server)}`;
+  let next = 0;
+  return {
+    /** A fresh path on the receiver, so each test reads only its own deliveries. */
+    url(status = 204): { url: string; path: string } {
+      const path = `/hook-${++next}`;
+      statusOf.set(path, status);
+      return { url: base + path, path };
+    },
+    at(path: string): Delivery[] {
+      return received.filter((d) => d.path === path);
+    },
+    close: () => stop(server),
+  };
+}
+
+export async function startKeySet() {
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  const server = createHttpServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ keys: [jwk] }));
+  });
+  const url = `http://127.0.0.1:${await listen(server)}/jwks.json`;
+  const sign = (claims: JWTPayload & { iss: string; aud: string | string[]; sub: string; exp: number }) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).sign(privateKey);
+  return { url, sign, close: () => stop(server) };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `ready` every 50 ms until it returns a value, or undefined after `timeoutMs`. */
+export async function eventually<T>(ready: () => T | undefined, timeoutMs = 4000): Promise<T | undefined> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = ready();
+    if (value !== undefined || Date.now() > until) return value;
+    await sleep(50);
+  }
+}
+
+/** The control and public calls of one fault prefix. */
+export function client(reference: RunningReference, prefix: string) {
+  const control = (method: string, path: string, body?: unknown) =>
+    controlRequest({ controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken }, method, path, body);
+  /** A public request on a fresh connection (fetch pools connections; this does not). */
+  async function api(method: string, path: string, token?: string, body?: unknown, dispatcher?: Agent) {
+    const headers: Record<string, string> = {};
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const fresh = dispatcher ?? new Agent({ pipelining: 0 });
+    try {
+      const res = await request(`${reference.baseUrl}${prefix}${path}`, {
+        method: method as 'GET',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher: fresh,
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, json: text ? JSON.parse(text) : null };
+    } finally {
+      if (!dispatcher) await fresh.close();
+    }
+  }
+  async function workspace(body: Record<string, unknown> = {}) {
+    const ws = await control('POST', '/workspaces', body);
+    if (ws.status !== 201) throw new Error(`workspace: ${ws.status}`);
+    return { id: ws.json.workspace_id as string, agents: ws.json.agent_ids as string[] };
+  }
+  async function token(ws: string, body: Record<string, unknown> = { label: 'red-team' }) {
+    const created = await control('POST', `/workspaces/${ws}/tokens`, body);
+    if (created.status !== 201) throw new Error(`token: ${created.status}`);
+    return { id: created.json.token_id as string, token: created.json.token as string, scopes: created.json.scopes as string[] };
+  }
+  async function endpoint(ws: string, url: string, events: string[] = ['*']) {
+    const created = await control('POST', `/workspaces/${ws}/webhook-endpoints`, { url, events });
+    if (created.status !== 201) throw new Error(`endpoint: ${created.status} ${JSON.stringify(created.json)}`);
+    return { id: created.json.endpoint_id as string, secret: created.json.secret as string };
+  }
+  return { control, api, workspace, token, endpoint };
+}
+
+export async function startAll() {
+  const [reference, receiver, keys] = await Promise.all([startReference({ quiet: true, propagationMs: 300 }), startRecordingReceiver(), startKeySet()]);
+  return {
+    reference,
+    receiver,
+    keys,
+    close: async () => {
+      await reference.close();
+      await receiver.close();
+      await keys.close();
+    },
+  };
+}
