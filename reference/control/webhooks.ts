@@ -82,10 +82,11 @@ export const fireEvent: ControlHandler = async (request) => {
   if (!workspace) return NO_WORKSPACE;
   const parsed = eventSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const id = unionFaults(request.faults, workspace.faults).has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
+  const faults = unionFaults(request.faults, workspace.faults);
+  const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
-  if (unionFaults(request.faults, workspace.faults).has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
+  if (faults.has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };
 };
 

@@ -3,7 +3,8 @@
  * docs/method.md has a section per class). A class names a way implementations go wrong that
  * no single clause describes: a fault found by hand is one instance of it, and the next fault
  * is another. Classes 1 to 11 are issue 45's; the ones after them were found while filling the
- * matrix, each from faults the earlier classes did not name.
+ * matrix, each from faults the earlier classes did not name (15 from the red team's first
+ * round: a session token cached by its text outlived its exp, and no class asked for it).
  *
  * Ids are stable (the matrix and the method's headings name them); reword a title freely.
  */
@@ -103,6 +104,12 @@ const CLASS_DATA = {
     short: 'Done twice',
     means: 'Every write is also done twice in a row: the second has no further effect on a limit or a state (a revocation frees one slot, a deletion one, a replay keeps the id).',
     appliesTo: 'revocation, deletion, replay, suspension, re-enable',
+  },
+  'cached-past-validity': {
+    number: 15,
+    short: 'Used, then past its validity',
+    means: 'Every credential, subscriber or state the service may cache is used while valid and presented again once its validity has ended (expired, revoked, removed, suspended, deleted): what was accepted before must not be remembered past it.',
+    appliesTo: 'credentials and the transitions that end a validity (expiry, revocation, key removal, suspension, disable, deletion)',
   },
 } as const satisfies Record<string, FaultClass>;
 

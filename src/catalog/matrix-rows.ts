@@ -48,6 +48,7 @@ export const CLASS_REASONS: Record<FaultClassId, Reason> = {
   'error-shape': reason('not-applicable', 'Not an error path of the public API.'),
   'every-operation': reason('not-applicable', 'Not a rule stated for requests in general.'),
   repeated: reason('not-applicable', 'Names no write a caller could repeat.'),
+  'cached-past-validity': reason('not-applicable', 'Names no validity that ends (an expiry, a revocation, a removal), so nothing accepted before could be remembered past it.'),
 };
 
 /** Per kind, a reason more exact than the class's own where the class does not apply. */
@@ -99,6 +100,7 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
   duration: {
     connection: see(['STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], 'A duration bounds a rule; the rule\'s row holds the connection cell.'),
     'other-state': see(['STATE-ENDPOINT-DISABLE', 'STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], 'The state a duration leads to (disabled, revoked, expired) is on the transition and credential rows.'),
+    'cached-past-validity': see(['CTL-SESSION-JWT', 'STATE-TOKEN-REVOKE', 'STATE-ENDPOINT-DISABLE'], 'What was accepted before a duration ran out, presented after it: the rows of the rule it bounds.'),
   },
   delivery: {
     'error-shape': reason('not-applicable', 'The service sends deliveries; errors of the receiver are its own.'),
@@ -127,6 +129,7 @@ export const KIND_REASONS: Partial<Record<ClauseKind, Partial<Record<FaultClassI
     'other-state': see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'The states that lead to an error are on the transitions\' rows.'),
     transition: see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'The transitions that lead to an error have their own rows.'),
     connection: see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND'], 'Whether an error shows on a kept-alive connection as on a fresh one: the rows of the rules that lead to it.'),
+    'cached-past-validity': see(['STATE-TOKEN-REVOKE', 'CTL-WS-SUSPEND', 'CTL-SESSION-JWT'], 'A credential accepted before the error was due: the rows of the rules that lead to it.'),
   },
 };
 
@@ -140,11 +143,11 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
   identifier: ['concurrent', 'handed-out'],
   field: ['empty'],
   operation: ['near-miss', 'concurrent', 'other-state', 'empty', 'target', 'every-operation', 'error-shape'],
-  credential: ['near-miss', 'connection', 'setting-changed', 'target', 'every-operation', 'error-shape', 'transition'],
+  credential: ['near-miss', 'connection', 'setting-changed', 'target', 'every-operation', 'error-shape', 'transition', 'cached-past-validity'],
   scope: ['empty', 'transition', 'every-operation'],
   registration: ['near-miss', 'concurrent', 'empty', 'transition', 'target', 'handed-out'],
   limit: ['concurrent', 'repeated', 'other-state', 'target'],
-  transition: ['other-state', 'transition', 'connection', 'repeated', 'target', 'every-operation', 'concurrent'],
+  transition: ['other-state', 'transition', 'connection', 'repeated', 'target', 'every-operation', 'concurrent', 'cached-past-validity'],
   duration: ['duration-edges'],
   delivery: ['receiver-answers', 'other-state', 'target'],
   'event-type': [],
@@ -155,7 +158,7 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
-const DELETED_SILENT = owe('HOOK-DELETED-SILENT', 'a deleted endpoint gets no further delivery, retry or replay');
+const EXPIRED_AFTER_USE = owe('SESSION-EXPIRED-AFTER-USE', 'a session token accepted a few seconds before its exp is refused once the exp has passed, on the kept-alive connection it was accepted on and on a fresh one (in the fast tier)');
 const PER_WORKSPACE = owe('LIMIT-PER-WORKSPACE', "a workspace's full token and endpoint limits do not refuse creations in another workspace");
 
 // --- The rows ------------------------------------------------------------------------------------
@@ -172,10 +175,11 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'near-miss': seeRow(['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], 'A caller never names its workspace: it follows from the credential, whose near misses are on the credential rows.'),
       connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace")),
       'setting-changed': seeRow(['CTL-SESSION-JWT'], "A workspace's settings a caller changes are its identity provider and members: CTL-SESSION-JWT's row."),
-      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
-      'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'SESSION-OTHER-WORKSPACE'),
+      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
+      'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE'),
       'error-shape': noRule('Refusing another workspace\'s agent or transcript is not an authentication failure: its error shape is not shown (ERR-RULE-3, whose row records what is seen).'),
       transition: seeRow(['CTL-WS-SUSPEND', 'STATE-TOKEN-REVOKE'], 'The workspace\'s transitions have their own rows.'),
+      'cached-past-validity': na('A credential\'s workspace never changes: no validity of the binding ends.'),
     },
   },
   'SVC-3': whole('outside', reason('not-observable', "HTTPS is the operator's choice of SVC_BASE_URL; that the API is JSON under /v1 is held where it is seen (AUTH-ERROR-JSON, INPUT-UNKNOWN-PATH).")),
@@ -244,7 +248,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       empty: checked('HOOK-CALL-COMPLETED-FIELDS'),
       // HOOK-TRANSCRIPT-URL fetches the path through SVC_BASE_URL (a tunnel or proxy may announce another origin); -AS-GIVEN fetches the URL itself.
-      'handed-out': checked('HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
+      // Both place one call per workspace: the red team's transcript-url-previous-call (a stale variable naming the call before) passed them.
+      'handed-out': partly(['HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'], owe('HOOK-TRANSCRIPT-URL', 'the transcript_url of each of several calls of one workspace names that call, not another')),
     },
   },
   'CALL-FIELD-METADATA': {
@@ -268,6 +273,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       concurrent: na(SERVICE_MADE),
       'receiver-answers': seeRow(['RETRY-3'], 'Which answers count toward the disable: RETRY-3\'s row.'),
       'duration-edges': seeRow(['RETRY-3'], 'The 24 h: RETRY-3\'s row.'),
+      'cached-past-validity': checked('HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH'),
     },
   },
   'STATE-ENDPOINT-REENABLE': {
@@ -280,6 +286,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: checked('MODEL-ENDPOINT-HEALTH'),
       'every-operation': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
       concurrent: noRule('Whether re-enabling with 25 active is refused is not stated, so re-enables at once have no limit of their own to break (docs/method.md).'),
+      'cached-past-validity': checked('HOOK-REENABLE'),
     },
   },
   'STATE-ENDPOINT-FLAG': {
@@ -291,6 +298,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       repeated: na(SERVICE_MADE),
       target: na('No caller names a target: the service flags the endpoint whose own attempts it counted, and HOOK-DROP-AND-FLAG reads that endpoint\'s flag.'),
       'every-operation': na('The flag is read through the control interface only.'),
+      'cached-past-validity': na('The endpoint stays active: nothing of it stops being valid.'),
       concurrent: na(SERVICE_MADE),
       'receiver-answers': because(reason('elsewhere', 'Each failing answer is retried on RETRY-1\'s row; a drop after attempts without an answer is left out (the disable\'s counter, and a second full schedule: docs/method.md).')),
     },
@@ -317,6 +325,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       concurrent: checked('TOKEN-REVOKE-CONCURRENT'),
       'error-shape': checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
       'duration-edges': seeRow(['LIMIT-REVOCATION'], 'The propagation bound: LIMIT-REVOCATION\'s row.'),
+      // Every backend is warmed with the token before it is revoked.
+      'cached-past-validity': checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
     },
   },
   'STATE-CALL': {
@@ -338,6 +348,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('AUTH-MISSING-HEADER', 'REVOKE-STAYS-REVOKED', 'SCOPE-SUBSET-PROPERTY'),
       'error-shape': checked('AUTH-MISSING-HEADER', 'AUTH-MALFORMED-PROPERTY'),
       transition: na('States the header\'s form; no transition.'),
+      'cached-past-validity': na('States the header\'s form; the credentials it carries have their rows.'),
     },
   },
   'EP-JSON': {
@@ -429,6 +440,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': seeRow(['ERR-SHAPE'], 'Refusals under either scheme: the error rows.'),
       transition: checked('SESSION-SUSPENDED-CODE'),
+      'cached-past-validity': seeRow(['STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], 'Each scheme\'s end of validity (revocation, expiry) is on its row.'),
     },
   },
   'AUTH-SCHEME-BEARER': whole('outside', OUTSIDE),
@@ -478,6 +490,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: checked('ROTATION-NO-DOWNTIME'),
       'every-operation': checked('ROTATION-DEPLOY-PHASE', 'ROTATION-NO-DOWNTIME'),
       concurrent: seeRow(['STATE-TOKEN-LIMIT'], 'Creations at once: STATE-TOKEN-LIMIT\'s row.'),
+      'cached-past-validity': seeRow(['STATE-TOKEN-REVOKE'], 'The old token after its revocation: STATE-TOKEN-REVOKE\'s row.'),
     },
   },
   'AUTH-ROT-3': restated('STATE-TOKEN-REVOKE'),
@@ -487,7 +500,9 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'delivery',
     cells: {
       'receiver-answers': seeRow(['EP-RECEIVER-ACK', 'RETRY-1'], 'What each answer does: those rows.'),
-      'other-state': partly(['HOOK-DISABLED-SILENT'], DELETED_SILENT),
+      'other-state': checked('HOOK-DISABLED-SILENT', 'HOOK-DELETED-SILENT'),
+      // The red team's endpoint-deleted-still-delivered: a subscriber list that outlives the deletion.
+      'cached-past-validity': checked('HOOK-DELETED-SILENT', 'HOOK-DISABLED-SILENT'),
       concurrent: checked('EVENT-FIRE-CONCURRENT'),
       target: checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-OWN-SECRET', 'MODEL-ENDPOINTS'),
       'handed-out': checked('HOOK-DELIVERY-POST', 'HOOK-CONTENT-TYPE'),
@@ -634,8 +649,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'delivery',
     cells: {
       'receiver-answers': noRule('Whether a replay that fails is retried is not stated: the dashboard\'s replay is one more delivery of a dropped one.'),
-      'other-state': partly(['HOOK-REPLAY-DISABLED'], DELETED_SILENT),
-      target: checked('HOOK-REPLAY-ONE-ENDPOINT'),
+      'other-state': checked('HOOK-REPLAY-DISABLED', 'HOOK-DELETED-SILENT'),
+      target: checked('HOOK-REPLAY-ONE-ENDPOINT', 'TENANT-REPLAY'),
       'handed-out': checked('HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH', 'RCV-REPLAY-ACKNOWLEDGED', 'RCV-REPLAY-PROCESSED-ONCE'),
       repeated: checked('HOOK-REPLAY-SAME-ID', 'RCV-REPLAY-PROCESSED-ONCE'),
       concurrent: noRule('Each replay is a delivery of the same id; receivers are idempotent on it and no bound on replays is stated (docs/method.md).'),
@@ -683,6 +698,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('REVOKE-STAYS-REVOKED'),
       'error-shape': checked('AUTH-ERROR-SHAPE', 'AUTH-MALFORMED-PROPERTY', 'AUTH-UNKNOWN-TOKEN'),
       transition: seeRow(['STATE-TOKEN-REVOKE'], 'Revocation: STATE-TOKEN-REVOKE\'s row.'),
+      'cached-past-validity': seeRow(['STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], '"Expired or revoked": the revocation and session rows.'),
     },
   },
   'ERR-CODE-MISSING-SCOPE': {
@@ -709,7 +725,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'LIMIT-ROTATION': whole('outside', reason('not-observable', 'A recommendation to operators; nothing the service does shows it.')),
   'LIMIT-SESSION-LIFETIME': {
     kind: 'duration',
-    cells: { 'duration-edges': checked('SESSION-EXPIRED', 'SESSION-LIFETIME-61S', 'SESSION-NO-EXP') },
+    cells: { 'duration-edges': checked('SESSION-VALIDITY-EDGES', 'SESSION-EXPIRED', 'SESSION-LIFETIME-61S', 'SESSION-NO-EXP') },
   },
   'LIMIT-RECEIVER-TIMEOUT': {
     kind: 'duration',
@@ -747,6 +763,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: checked('WS-SUSPEND-ONE-WORKSPACE'),
       'every-operation': checked('WS-SUSPENDED-CODE', 'SESSION-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
       concurrent: noRule('A suspension hands out nothing and counts against no limit; the same suspension at once has nothing to keep unique.'),
+      'cached-past-validity': checked('SESSION-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
     },
   },
   'CTL-WS-REINSTATE': {
@@ -759,6 +776,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: owed(owe('WS-SUSPEND-ONE-WORKSPACE', 'with two workspaces suspended, reinstating one leaves the other suspended')),
       'every-operation': checked('WS-REINSTATED'),
       concurrent: noRule('A reinstatement hands out nothing and counts against no limit.'),
+      'cached-past-validity': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),
     },
   },
   'CTL-WS-CALL-PROGRESS': {
@@ -772,6 +790,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': na('One operation (progress) beside the automatic mode.'),
       concurrent: checked('CALL-PLACE-CONCURRENT'),
       'duration-edges': na('The 2 s of the automatic mode is a staging convenience for the harness, which waits longer and judges the events, not their speed.'),
+      'cached-past-validity': na('Moves a call; no credential or subscription stops being valid.'),
     },
   },
   'CTL-TOKEN-LIMIT': restated('STATE-TOKEN-LIMIT'),
@@ -780,13 +799,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': checked('SESSION-WRONG-ISSUER', 'SESSION-WRONG-AUDIENCE', 'SESSION-NOT-MEMBER', 'SESSION-UNKNOWN-KID', 'SESSION-MUTATION-PROPERTY', 'SESSION-KID-INJECTION'),
-      connection: owed(owe('SESSION-KEPT-ALIVE', 'a session token accepted on a kept-alive connection is refused on it once expired, as on a fresh one')),
+      connection: owed(EXPIRED_AFTER_USE),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP'),
+      // SESSION-LIFETIME-61S presents an accepted token again after its exp in the full tier only; the red team's jwt-verified-cache-past-exp passed the fast tier.
+      'cached-past-validity': partly(['SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'], EXPIRED_AFTER_USE),
     },
   },
   'CTL-HOOK-SECRET': {

@@ -43,17 +43,28 @@ function mark(id: ClauseId, faultClass: FaultClassId, reasons: ReturnType<typeof
   return resolved.owed.length > 0 ? `${checks}${checks ? ' ' : ''}[**owed**](#${anchorOf(id)})` : checks;
 }
 
-function coverageRow(label: string, c: Coverage): string {
+const LEVEL_OF = new Map(CATALOG.map((check) => [check.id, check.level]));
+
+/** Cells of the classes given that name at least one `must` check. */
+function byMust(classes: readonly FaultClassId[]): number {
+  return CLAUSE_IDS.reduce((sum, id) => sum + classes.filter((faultClass) => {
+    const resolved = resolveCell(id, faultClass);
+    return 'checks' in resolved && resolved.checks.some((check) => LEVEL_OF.get(check) === 'must');
+  }).length, 0);
+}
+
+function coverageRow(label: string, classes: readonly FaultClassId[]): string {
+  const c: Coverage = coverage(CLAUSE_IDS, classes);
   const split = REASON_KINDS.map((kind) => c.reasoned[kind]).join(' | ');
-  return `| ${label} | ${c.cells} | ${withRule(c)} | ${c.checked} | ${c.owed} | ${reasonedAway(c)} | ${split} |`;
+  return `| ${label} | ${c.cells} | ${withRule(c)} | ${c.checked} | ${byMust(classes)} | ${c.owed} | ${reasonedAway(c)} | ${split} |`;
 }
 
 function coverageTable(): string[] {
   return [
-    '| Class | Cells | With a rule | Checked | Owed | Reasoned away | of which: not applicable | no rule | not observable | in another row |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...FAULT_CLASS_IDS.map((id) => coverageRow(`${FAULT_CLASSES[id].number}. ${FAULT_CLASSES[id].short}`, coverage(CLAUSE_IDS, [id]))),
-    coverageRow('**All classes**', coverage(CLAUSE_IDS, FAULT_CLASS_IDS)),
+    '| Class | Cells | With a rule | Checked | Naming a `must` | Owed | Reasoned away | of which: not applicable | no rule | not observable | in another row |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...FAULT_CLASS_IDS.map((id) => coverageRow(`${FAULT_CLASSES[id].number}. ${FAULT_CLASSES[id].short}`, [id])),
+    coverageRow('**All classes**', FAULT_CLASS_IDS),
   ];
 }
 
@@ -78,13 +89,12 @@ function reasonTable(reasons: ReturnType<typeof numberReasons>): string[] {
 
 /** Per clause, one line per cell with checks or owed checks. */
 function cellDetails(): string[] {
-  const levelOf = new Map(CATALOG.map((check) => [check.id, check.level]));
   const lines: string[] = [];
   for (const id of CLAUSE_IDS) {
     const items = FAULT_CLASS_IDS.flatMap((faultClass) => {
       const resolved = resolveCell(id, faultClass);
       if (!('checks' in resolved)) return [];
-      const checks = resolved.checks.map((check) => `${check} (${levelOf.get(check) ?? 'unknown'})`);
+      const checks = resolved.checks.map((check) => `${check} (${LEVEL_OF.get(check) ?? 'unknown'})`);
       const owed = resolved.owed.map((o) => `**owed: ${o.check}**: ${cell(o.what)}`);
       return [`- ${FAULT_CLASSES[faultClass].number}. ${FAULT_CLASSES[faultClass].short}: ${[...checks, ...owed].join('; ')}`];
     });
@@ -109,7 +119,8 @@ export function renderFaultMatrix(): string {
     '',
     '## Coverage',
     '',
-    '"With a rule" counts the cells where a rule or a plain expectation stands: checked, or owed a check.',
+    '"With a rule" counts the cells where a rule or a plain expectation stands: checked, or owed a check. "Naming a `must`": cells among',
+    'them with at least one `must` check (the others rest on `should` and `observe` checks, or are owed).',
     '',
     ...coverageTable(),
     '',

@@ -19,16 +19,16 @@ const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
 const OWED_BEFORE_MERGE: readonly string[] = [
   'SVC-2 × connection: TENANT-KEPT-ALIVE',
   'CALL-FIELD-DURATION-SECONDS × empty: HOOK-CALL-FIELDS-PRESENT',
+  'CALL-FIELD-TRANSCRIPT-URL × handed-out: HOOK-TRANSCRIPT-URL',
   'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
   'EP-CALLS × near-miss: CALL-AGENT-NEAR-MISS',
-  'EVT-DELIVERY × other-state: HOOK-DELETED-SILENT',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
   'REG-4 × target: LIMIT-PER-WORKSPACE',
   'RETRY-1 × target: HOOK-RETRY-TARGET',
-  'RETRY-4 × other-state: HOOK-DELETED-SILENT',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
   'CTL-WS-REINSTATE × target: WS-SUSPEND-ONE-WORKSPACE',
-  'CTL-SESSION-JWT × connection: SESSION-KEPT-ALIVE',
+  'CTL-SESSION-JWT × connection: SESSION-EXPIRED-AFTER-USE',
+  'CTL-SESSION-JWT × cached-past-validity: SESSION-EXPIRED-AFTER-USE',
 ];
 
 describe('the fault matrix', () => {

@@ -196,6 +196,19 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Values handed out work where a client uses them, as given.
   proof('transcript-url-other-port', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
   proof('second-agent-unusable', 'INPUT-CALL-PLACED'),
+  // Red team, round 1 (docs/red-team/round-1.json): the survivors with the checks written for them,
+  // the caught ones with the checks whose rule each breaks.
+  proof('token-prefix-match', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('jwt-verified-cache-past-exp', 'SESSION-EXPIRES-AFTER-USE'),
+  proof('replay-all-endpoints', 'HOOK-REPLAY-ONE-ENDPOINT'),
+  proof('transcript-url-previous-call', 'HOOK-TRANSCRIPT-URL'),
+  proof('fire-event-id-mismatch', 'HOOK-FIRED-EVENT-ID'),
+  proof('scope-write-implies-read', 'SCOPE-AGENTS-READ', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof('token-same-label-replaces', 'MODEL-TOKENS-SUSPENSION'),
+  proof('revocation-keepalive-stale', 'REVOKE-STAYS-REVOKED'),
+  proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
+  proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
+  proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
