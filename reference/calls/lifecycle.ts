@@ -37,9 +37,10 @@ export class CallService {
     private readonly internalBaseUrl: () => string = () => '',
   ) {}
 
-  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
+  /** @param id the call's id when the caller numbered it (fault call-id-sequence-race) */
+  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>, id?: string): Call {
     const call: Call = {
-      id: this.personality.newId('call_'),
+      id: id ?? this.personality.newId('call_'),
       workspaceId: workspace.id,
       agentId: agent.id,
       to,
@@ -144,7 +145,7 @@ export class CallService {
   /** Every call field of the spec. */
   private completedData(workspace: Workspace, call: Call, faults: FaultSet): Record<string, unknown> {
     const duration = call.durationSeconds ?? 0;
-    return {
+    const data: Record<string, unknown> = {
       call_id: call.id,
       agent_id: call.agentId,
       to: call.to,
@@ -153,6 +154,8 @@ export class CallService {
       transcript_url: this.transcriptUrl(workspace, call, faults),
       metadata: faults.has('metadata-dropped') ? {} : call.metadata,
     };
+    if (faults.has('metadata-omitted-when-empty') && Object.keys(call.metadata).length === 0) delete data['metadata'];
+    return data;
   }
 
   private emit(workspace: Workspace, type: Parameters<Dispatcher['publish']>[1], data: () => Record<string, unknown>): void {

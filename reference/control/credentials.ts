@@ -40,12 +40,21 @@ export const createToken: ControlHandler = async (request) => {
   return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes: token.scopes } };
 };
 
-export const revokeTokenHandler: ControlHandler = (request) => {
+export const revokeTokenHandler: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   const tokenId = request.params.token ?? '';
   const label = workspace.tokens.get(tokenId)?.label;
+  const token = workspace.tokens.get(tokenId);
+  if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
+    // Read as active, written after the round trip: a revocation that lost the race still decrements the count.
+    await sleep(STORE_ROUND_TRIP_MS);
+    if (token.revokedAt !== null) {
+      token.revokedAgain = true;
+      return { status: 204 };
+    }
+  }
   if (!revokeToken(workspace, tokenId, request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
   }

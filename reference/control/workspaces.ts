@@ -66,6 +66,7 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   if (!faults.has('reinstate-ignored')) workspace.suspended = false;
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = workspace.suspended;
   if (faults.has('reinstate-widens-scopes')) for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
+  if (faults.has('reinstate-widens-members')) for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
   return { status: 204 };
 };
 

@@ -56,9 +56,12 @@ export class Dispatcher {
     this.mintId = options.newId ?? ((prefix) => newId(prefix));
   }
 
-  /** Records the event and starts its deliveries; returns the stored event. */
-  publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>): StoredEvent {
-    return this.deliver(workspace, type, data, this.receivers(workspace, type));
+  /**
+   * Records the event and starts its deliveries; returns the stored event.
+   * @param id the event's id when the caller numbered it (fault event-id-sequence-race)
+   */
+  publish(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, id?: string): StoredEvent {
+    return this.deliver(workspace, type, data, this.receivers(workspace, type), id);
   }
 
   /**
@@ -81,9 +84,9 @@ export class Dispatcher {
   }
 
   /** Stores the event and starts one delivery to each of `receivers`. */
-  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[]): StoredEvent {
+  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[], id?: string): StoredEvent {
     const event: StoredEvent = {
-      id: this.mintId('evt_'),
+      id: id ?? this.mintId('evt_'),
       type,
       createdAt: this.options.clock.now(),
       workspaceId: workspace.id,
@@ -105,7 +108,8 @@ export class Dispatcher {
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
     const original = this.events.get(workspace.id, eventId);
     if (!original) return 'unknown_event';
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId);
+    const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden;
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';

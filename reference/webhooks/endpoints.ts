@@ -44,6 +44,8 @@ export class EndpointRegistry {
   /** Fault endpoint-double-delete-frees-slot: deleted endpoint ids, and the slots their second deletions freed, per workspace. */
   private readonly deletedIds = new Set<string>();
   private readonly extraSlots = new Map<string, number>();
+  /** Fault deleted-endpoint-still-delivered: endpoints a deletion only hid, per workspace. */
+  private readonly hiddenByWorkspace = new Map<string, Map<string, Endpoint>>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -135,15 +137,30 @@ export class EndpointRegistry {
       endpoint.hidden = true;
       return true;
     }
-    this.retire(endpoint);
     this.byWorkspace.get(workspaceId)?.delete(endpointId);
     if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
+    if (faults.has('deleted-endpoint-still-delivered')) {
+      // A soft delete: gone from the page, the subscriptions and the limit, but the retry
+      // timers it holds keep running and a replay still finds it.
+      let hidden = this.hiddenByWorkspace.get(workspaceId);
+      if (!hidden) this.hiddenByWorkspace.set(workspaceId, (hidden = new Map()));
+      hidden.set(endpointId, endpoint);
+      return true;
+    }
+    this.retire(endpoint);
     return true;
+  }
+
+  /** A deleted endpoint that a replay still finds under fault deleted-endpoint-still-delivered. */
+  hidden(workspaceId: string, endpointId: string): Endpoint | undefined {
+    return this.hiddenByWorkspace.get(workspaceId)?.get(endpointId);
   }
 
   deleteWorkspace(workspaceId: string): void {
     for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
+    for (const endpoint of this.hiddenByWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
     this.byWorkspace.delete(workspaceId);
+    this.hiddenByWorkspace.delete(workspaceId);
     this.sharedSecrets.delete(workspaceId);
     this.extraSlots.delete(workspaceId);
   }
