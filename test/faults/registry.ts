@@ -170,6 +170,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Near-miss inputs: each compared exactly, as the spec's equality asks.
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
