@@ -161,6 +161,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
   waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
+  // Re-enabling one of the health model's two disabled endpoints: the other must stay disabled and get nothing.
+  waits(proof('enable-enables-all', 'MODEL-ENDPOINT-HEALTH')),
   // What an endpoint had before disable and re-enable: the health model's fixed scenario fires a
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
