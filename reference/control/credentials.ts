@@ -46,7 +46,11 @@ export const revokeTokenHandler: ControlHandler = (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   const tokenId = request.params.token ?? '';
   const label = workspace.tokens.get(tokenId)?.label;
-  if (!revokeToken(workspace, tokenId, request.app.config.clock, faults)) {
+  // Fault control-ids-any-workspace: the token found by its id alone, in whichever workspace holds it.
+  const owner = !workspace.tokens.has(tokenId) && faults.has('control-ids-any-workspace')
+    ? [...request.app.store.workspaces.values()].find((other) => other.faults.has('control-ids-any-workspace') && other.tokens.has(tokenId))
+    : undefined;
+  if (!revokeToken(owner ?? workspace, tokenId, request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
   }
   if (faults.has('revoke-by-label')) {

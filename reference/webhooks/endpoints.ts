@@ -1,6 +1,6 @@
 import { newId } from '../ids.js';
 import type { Clock, TimerHandle } from '../clock.js';
-import type { FaultSet } from '../faults.js';
+import type { FaultName, FaultSet } from '../faults.js';
 import { EndpointHealth } from './endpoint-state.js';
 import { EVENT_TYPES, isEventType } from './event-types.js';
 import { AUTO_DISABLE_AFTER_MS } from './retry-policy.js';
@@ -117,6 +117,12 @@ export class EndpointRegistry {
     const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
     if (active < limit) return undefined;
     return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
+  }
+
+  /** The workspace id of an endpoint of a workspace carrying `fault`, found by its id alone (fault control-ids-any-workspace). */
+  ownerOf(endpointId: string, fault: FaultName): string | undefined {
+    for (const [workspaceId, endpoints] of this.byWorkspace) if (endpoints.get(endpointId)?.workspace.faults.has(fault)) return workspaceId;
+    return undefined;
   }
 
   /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
