@@ -45,6 +45,9 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   const tokenId = request.params.token ?? '';
+  // Fault token-revoke-cross-workspace: the token is looked up by id alone, in whichever workspace holds it.
+  const holder = faults.has('token-revoke-cross-workspace') && !workspace.tokens.has(tokenId) ? [...request.app.store.workspaces.values()].find((w) => w.tokens.has(tokenId)) : undefined;
+  if (holder) return revokeToken(holder, tokenId, request.app.config.clock, faults) ? { status: 204 } : refuse(404, 'token_not_found', 'no such token');
   const label = workspace.tokens.get(tokenId)?.label;
   const token = workspace.tokens.get(tokenId);
   if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
