@@ -23,15 +23,41 @@ import {
   type JwtMutation,
 } from '../src/idp/index.js';
 import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { placeCall } from '../src/suite/hooks/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ControlError } from '../src/errors.js';
 import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
 import { completedCallId, matrixProblem, operations } from './session/scope-matrix.js';
 import { wholeSecondsAhead } from '../src/clock/date-offset.js';
-import { expectAccepted, expectAllRefused, expectControlAccepted, judgeRefusals, refusalProblem, REQUEST_TIMEOUT_MS, whoami } from './session/verdicts.js';
+import { expectAccepted, expectAllRefused, expectControlAccepted, judgeRefusals, refusalCodeProblem, refusalProblem, REQUEST_TIMEOUT_MS, whoami } from './session/verdicts.js';
 
 const unknownKid = () => `kid-${randomBytes(6).toString('hex')}`;
+
+/** The narrowed member of SESSION-SUSPENDED-CODE: reads, cannot place calls. */
+const NARROWED_MEMBER: readonly Scope[] = ['voice:read'];
+/** How long a suspension or reinstatement may take to show: the bound the workspace checks give it. */
+const SETTLE_POLL = { timeoutMs: 60_000, intervalMs: 250 } as const;
+
+function errorCodeOf(res: HttpResponse): unknown {
+  return (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+}
+
+/**
+ * What is wrong with a session token's answer on a suspended workspace: workspace_disabled
+ * with the error shape, and the status the same operation gave the workspace's bearer token
+ * (the status is not shown; the schemes share one model).
+ */
+function suspendedProblems(operation: string, member: string, bySession: HttpResponse, byBearer: HttpResponse): string[] {
+  const what = `${operation} with the session token of ${member}`;
+  const problem = refusalCodeProblem(bySession, 'workspace_disabled', what);
+  if (problem) return [problem];
+  if (errorCodeOf(byBearer) === 'workspace_disabled' && byBearer.status !== bySession.status) {
+    return [`${what}: workspace_disabled with ${bySession.status}, where the bearer token got ${byBearer.status}`];
+  }
+  return [];
+}
 
 /** Scope sets whose tokens are probed against every endpoint: each endpoint allowed by some, refused by others. */
 const SCOPE_SETS: readonly (readonly Scope[])[] = [
@@ -111,6 +137,48 @@ certifySuite('session', () => {
     t.measure('whoami_status', who.status);
     t.detail(`a member with scopes [] was added; its session token: agents ${agents.status} missing_scope, call ${call.status} missing_scope, whoami ${who.status}`);
   });
+
+  // "Both use Authorization: Bearer <token> and share one workspace identity model": a session
+  // token is a public request of the workspace like a bearer token, refused while it is
+  // suspended, and its member's scopes, narrowed or not, are what it holds once reinstated.
+  check('SESSION-SUSPENDED-CODE', async (t) => {
+    const s = await sessionWorkspace(t);
+    const narrowed = await s.addMember(NARROWED_MEMBER);
+    const bearer = await s.workspace.createToken(`certify ${t.spec.id} beside the session tokens`);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const { callId } = await placeCall(t, s.workspace, bearer.token);
+    const ops = operations(s.workspace.agentId, callId);
+    await s.workspace.suspend();
+    const suspended = await pollUntil(() => whoami(t, bearer.token), (res) => errorCodeOf(res) === 'workspace_disabled', SETTLE_POLL);
+    if (!suspended.ok) t.skip(`a bearer token of the suspended workspace still got ${describeResponse(suspended.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-SUSPENDED-CODE judges that): nothing to compare a session token with`);
+    const statuses: Record<string, { bearer: number; member: number; narrowed?: number }> = {};
+    const problems: string[] = [];
+    for (const op of ops) {
+      const byBearer = await op.send(t, bearer.token);
+      const byMember = await op.send(t, await s.mint());
+      statuses[op.name] = { bearer: byBearer.status, member: byMember.status };
+      problems.push(...suspendedProblems(op.name, 'a member with every scope', byMember, byBearer));
+      // Which refusal wins where the narrowed member also lacks the scope is not stated: only what its scope allows is tried.
+      if (op.scope !== undefined && !NARROWED_MEMBER.includes(op.scope)) continue;
+      const byNarrowed = await op.send(t, await s.mint({ sub: narrowed }));
+      statuses[op.name]!.narrowed = byNarrowed.status;
+      problems.push(...suspendedProblems(op.name, `a member narrowed to ${NARROWED_MEMBER.join(' ')}`, byNarrowed, byBearer));
+    }
+    t.measure('statuses_while_suspended', statuses);
+    if (problems.length > 0) t.fail(`session tokens of a suspended workspace were not refused as its bearer token is: ${problems.join('; ')}`);
+    await s.workspace.reinstate();
+    const reinstated = await pollUntil(() => whoami(t, bearer.token), (res) => res.status === 200, SETTLE_POLL);
+    if (!reinstated.ok) t.skip(`a bearer token of the reinstated workspace still got ${describeResponse(reinstated.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-REINSTATED judges that): no session token can be judged after it`);
+    for (const [scopes, sub] of [[ALL_SCOPES, s.subject], [NARROWED_MEMBER, narrowed]] as const) {
+      const token = await s.mint({ sub });
+      for (const op of ops) {
+        const problem = matrixProblem(op, scopes, await op.send(t, token));
+        if (problem) problems.push(`after reinstatement, ${problem}`);
+      }
+    }
+    if (problems.length > 0) t.fail(`once reinstated, session tokens did not get exactly their member's scopes again: ${problems.join('; ')}`);
+    t.detail(`suspended: session tokens of a member with every scope and of one narrowed to ${NARROWED_MEMBER.join(' ')} got workspace_disabled with the bearer token's status on ${ops.map((op) => op.name).join(', ')}; reinstated: each member's scopes again`);
+  }, { timeoutMs: 2 * SETTLE_POLL.timeoutMs + 30_000 });
 
   check('SESSION-ES256', async (t) => {
     const s = await sessionWorkspace(t);

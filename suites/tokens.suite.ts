@@ -6,8 +6,8 @@ import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ROTATION_DEPLOY_DEFAULT_MS } from '../src/config/settings.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { ControlError } from '../src/errors.js';
-import { assert, certifySuite, check, describeResponse, expectAuthError, is2xx } from '../src/suite/index.js';
-import { sleep } from '../src/clock/wait.js';
+import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError, is2xx } from '../src/suite/index.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
 
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
 const REVOCATION_LIMIT_MS = 60_000;
@@ -27,7 +27,11 @@ const DEPLOY_CHECK_TIMEOUT_MS = 600_000 + 30_000;
 /** Creations sent at once beside one active token: one free slot, three too many. */
 const CONCURRENT_CREATIONS = 4;
 
+/** The spec's limit of active tokens per workspace. */
+const MAX_ACTIVE_TOKENS = 2;
+
 type Creation = { created: CreatedToken } | { refused: number };
+
 
 /** A token creation that the target may refuse (any 4xx, the contract's "refused"). */
 async function tryCreate(create: () => Promise<CreatedToken>): Promise<Creation> {
@@ -121,6 +125,42 @@ certifySuite('tokens', () => {
     assert(new Set(tokens.map((token) => token.tokenId)).size === tokens.length, 'two tokens created at once were given the same token_id');
     assert(new Set(tokens.map((token) => token.token)).size === tokens.length, 'two tokens created at once were given the same secret');
     t.detail(`${CONCURRENT_CREATIONS} creations at once beside one active token: ${created.length} granted, ${refusals.length} refused (${[...new Set(refusals)].join(', ') || 'none'}); whoami accepts ${accepted} of ${tokens.length} tokens`);
+  });
+
+  // A limit held by a counter, decremented by each revocation that saw the token active, frees
+  // a slot twice when the same token is revoked twice at once: only revocations sent together show it.
+  check('TOKEN-REVOKE-CONCURRENT', async (t) => {
+    const workspace = await t.workspace();
+    const revoked = await workspace.createToken('certify revoked twice at once');
+    const kept = await workspace.createToken('certify kept');
+    const [firstRevocation, secondRevocation, beside] = await Promise.all([
+      doneOrRefused(() => workspace.revokeToken(revoked)),
+      doneOrRefused(() => workspace.revokeToken(revoked)),
+      tryCreate(() => workspace.createToken('certify created beside the revocations')),
+    ]);
+    t.measure('revocations', [firstRevocation, secondRevocation]);
+    t.measure('creation_beside', 'created' in beside ? 'created' : `refused ${beside.refused}`);
+    assert(firstRevocation === 'done' || secondRevocation === 'done', `both revocations of the same token sent at once were refused (${firstRevocation}, ${secondRevocation}): one of them must revoke it`);
+    // Once all have answered, the workspace is filled to its limit one creation at a time.
+    const created = 'created' in beside ? [beside.created] : [];
+    for (let attempt = 0; attempt < MAX_ACTIVE_TOKENS + 1; attempt++) {
+      const next = await tryCreate(() => workspace.createToken(`certify after the revocations ${attempt + 1}`));
+      if ('refused' in next) break;
+      created.push(next.created);
+    }
+    // A revocation has up to a minute to reach every backend: the revoked token is counted only if still accepted then.
+    const gone = await pollUntil(() => t.api.whoami(revoked.token, { fresh: true }), (res) => res.status === 401, { timeoutMs: REVOCATION_LIMIT_MS, intervalMs: 250 });
+    t.measure('revoked_refused_after_ms', gone.ok ? Math.round(gone.elapsedMs) : null);
+    const tokens = [kept, ...created];
+    const answers = await Promise.all(tokens.map((token) => t.api.whoami(token.token)));
+    const accepted = answers.filter((res) => res.status === 200).length + (gone.ok ? 0 : 1);
+    t.measure('created_after', created.length);
+    t.measure('whoami_statuses', answers.map((res) => res.status));
+    assert(
+      accepted <= MAX_ACTIVE_TOKENS,
+      `one token revoked twice at once beside a creation, then tokens created until refused: ${created.length} created, and whoami accepts ${accepted} of the workspace's tokens${gone.ok ? '' : ' (the revoked one still among them)'}: a workspace holds at most two active tokens, and a revoked token frees one slot`,
+    );
+    t.detail(`revocations ${firstRevocation} and ${secondRevocation}, the creation beside them ${'created' in beside ? 'granted' : `refused ${beside.refused}`}; creations until refused: ${created.length} granted in all, whoami accepts ${accepted} of the workspace's tokens`);
   });
 
   check('TOKEN-EMPTY-SCOPES', async (t) => {

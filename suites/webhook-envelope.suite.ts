@@ -21,6 +21,7 @@ import {
   settle,
   typeCounts,
   typeOf,
+  type PlacedCall,
 } from '../src/suite/hooks/events.js';
 import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
@@ -33,6 +34,24 @@ const QUIET_GRACE_MS = 1_500;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;
 const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
+/** Calls placed, or events fired, at once. */
+const AT_ONCE = 6;
+const FIRED_AT_ONCE = 'mailer.email.sent';
+
+/** Event ids that stand for two different events (another call, or another type), as `id: what; what`. */
+function sharedEventIds(deliveries: readonly CapturedDelivery[]): string[] {
+  const events = new Map<string, Set<string>>();
+  for (const delivery of deliveries) {
+    const id = idOf(delivery);
+    if (id === undefined) continue;
+    const what = `${typeOf(delivery) ?? '?'} of ${callIdOf(delivery) ?? '?'}`;
+    events.set(id, (events.get(id) ?? new Set()).add(what));
+  }
+  return [...events].filter(([, whats]) => whats.size > 1).map(([id, whats]) => `${id}: ${[...whats].join(', ')}`);
+}
+
+/** The call fields of Resources, each of them voice.call.completed's data (TYPE-VOICE-CALL-COMPLETED). */
+const CALL_FIELD_NAMES = ['call_id', 'agent_id', 'to', 'duration_seconds', 'outcome', 'transcript_url', 'metadata'] as const;
 
 /** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
 /**
@@ -139,6 +158,71 @@ certifySuite('webhook-envelope', () => {
     assert((data['duration_seconds'] as number) >= 0, `duration_seconds ${String(data['duration_seconds'])} is negative`);
     assert(parseUrl(String(data['transcript_url'])), `transcript_url ${String(data['transcript_url'])} is not a URL`);
     t.detail(`every call field with its type; outcome ${String(data['outcome'])}, duration ${String(data['duration_seconds'])} s`);
+  });
+
+  // The event's data is "the call fields listed in Resources": a field is listed whatever its
+  // value, so a call placed without metadata carries the empty object, not no metadata at all.
+  check('HOOK-CALL-FIELDS-PRESENT', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const call = await placeCall(t, workspace, token.token, null);
+    const data = dataOf(await completedFor(hook, call.callId));
+    assert(data, `voice.call.completed of ${call.callId} has no data object`);
+    const absent = CALL_FIELD_NAMES.filter((field) => !Object.hasOwn(data, field));
+    t.measure('fields', Object.keys(data));
+    t.measure('metadata', data['metadata'] === undefined ? 'absent' : JSON.stringify(data['metadata']).slice(0, 200));
+    assert(absent.length === 0, `voice.call.completed of a call placed without metadata lacks ${absent.join(', ')}: its data is every call field listed (${CALL_FIELD_NAMES.join(', ')}), an empty one too`);
+    const metadata = data['metadata'];
+    assert(jsonType(metadata) === 'object' && Object.keys(metadata as object).length === 0, `voice.call.completed of a call placed without metadata carries metadata ${JSON.stringify(metadata)?.slice(0, 200)}: expected the empty object (no caller-supplied data)`);
+    t.detail(`a call placed without metadata: voice.call.completed carries all ${CALL_FIELD_NAMES.length} call fields, metadata {}`);
+  });
+
+  // An id minted from a sequence read, then written (or from the clock) passes every check of
+  // one call at a time; only calls placed together show two of them sharing it.
+  check('CALL-PLACE-CONCURRENT', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const calls = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => placeCall(t, workspace, token.token, { lead_id: `lead_certifyatonce${i + 1}` })));
+    const ids = calls.map((call) => call.callId);
+    t.measure('distinct_call_ids', new Set(ids).size);
+    assert(new Set(ids).size === ids.length, `${ids.length} calls placed at once (one workspace, one agent) were given ${new Set(ids).size} distinct call ids (${ids.join(', ')}): each call is its own call_<id>`);
+    const lifecycleOf = (ds: readonly CapturedDelivery[], call: PlacedCall) => LIFECYCLE.filter((type) => !ds.some(ofCall(call.callId, type)));
+    const { deliveries } = await settle(hook.inbox, (ds) => calls.every((call) => lifecycleOf(ds, call).length === 0), CALL_EVENTS_TIMEOUT_MS, `the lifecycles of ${ids.length} calls`);
+    const missing = calls.flatMap((call) => lifecycleOf(deliveries, call).map((type) => `${type} of ${call.callId}`));
+    assert(missing.length === 0, `calls placed at once (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`);
+    // Each call's completion carries that call's own metadata, and no event id stands for two events.
+    const completedMetadata = (call: PlacedCall) => dataOf(deliveries.find(ofCall(call.callId, 'voice.call.completed'))!)?.['metadata'];
+    const foreign = calls.filter((call) => !isDeepStrictEqual(completedMetadata(call), call.metadata));
+    assert(foreign.length === 0, `voice.call.completed of ${foreign.map((call) => call.callId).join(', ')} carries metadata other than its own call's (calls placed at once)`);
+    const shared = sharedEventIds(deliveries);
+    assert(shared.length === 0, `one event id stands for two events of calls placed at once: ${shared.join('; ')}`);
+    t.detail(`${ids.length} calls placed at once: ${ids.length} distinct call ids, each with its own queued, started and completed events and metadata`);
+  });
+
+  check('EVENT-FIRE-CONCURRENT', async (t) => {
+    const workspace = await t.workspace();
+    const hooks = [await t.hookEndpoint(workspace, ['*']), await t.hookEndpoint(workspace, [FIRED_AT_ONCE])];
+    const ids = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => workspace.fireEvent(FIRED_AT_ONCE, { certify: 'fired at once', nth: i + 1 })));
+    t.measure('distinct_event_ids', new Set(ids).size);
+    assert(new Set(ids).size === ids.length, `${ids.length} events fired at once were given ${new Set(ids).size} distinct ids (${ids.join(', ')}): an event's id is its idempotency key, so a receiver would process one of them`);
+    assert(ids.every((id) => ID_PATTERNS.event.test(id)), `events fired at once were given ids that are not evt_<id>: ${ids.join(', ')}`);
+    const all = (ds: readonly CapturedDelivery[]) => ids.every((id) => ds.some((d) => idOf(d) === id));
+    await Promise.all(hooks.map((hook) => settle(hook.inbox, all, DELIVERY_TIMEOUT_MS, `${ids.length} events fired at once`)));
+    await sleep(QUIET_GRACE_MS);
+    const problems: string[] = [];
+    const copies: number[] = [];
+    for (const [h, hook] of hooks.entries()) {
+      const deliveries = hook.inbox.deliveries;
+      ids.forEach((id, i) => {
+        const arrived = deliveries.filter((d) => idOf(d) === id);
+        copies.push(arrived.length);
+        if (arrived.length !== 1) problems.push(`endpoint ${h + 1} got ${id} ${arrived.length} times`);
+        else if (dataOf(arrived[0]!)?.['nth'] !== i + 1) problems.push(`endpoint ${h + 1} got ${id} with the data of another event (${JSON.stringify(dataOf(arrived[0]!))?.slice(0, 100)})`);
+      });
+    }
+    t.measure('copies_per_endpoint', copies);
+    assert(problems.length === 0, `${ids.length} events fired at once, each acknowledged, to two endpoints subscribed to ${FIRED_AT_ONCE}: ${problems.join('; ')}: each event is delivered once to each, as its own`);
+    t.detail(`${ids.length} events fired at once: distinct ids, each delivered once to each of two subscribed endpoints with its own data`);
   });
 
   check('HOOK-METADATA-ROUNDTRIP', async (t) => {

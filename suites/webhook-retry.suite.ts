@@ -24,7 +24,7 @@
  *   spec states no change at that transition, and each is an attribute of the endpoint).
  */
 
-import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
+import { assert, certifySuite, check, doneOrRefused, type CheckContext } from '../src/suite/index.js';
 import {
   AFTER_DROP_WATCH_MS,
   DISABLE_EVENT,
@@ -66,8 +66,9 @@ import {
   toleranceMs,
   type Tolerance,
 } from '../src/suite/timing/schedule.js';
-import { attemptsOf, seconds, timingOf, within } from '../src/suite/timing/wait.js';
-import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
+import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
+import { sleep } from '../src/clock/wait.js';
+import { gapTolerance, SCHEDULE_JITTER, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
 import { boundedTimeoutMs, SCALED_SPAN_BOUND_MS } from '../src/suite/timing/budget.js';
 
 // Time-outs at the slowest time scale the bound lets each check run at (src/suite/timing/budget.ts).
@@ -79,6 +80,12 @@ const DROP_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: 
 /** The disable is awaited up to one tolerance past its window, which stretches it by less than a tenth. */
 const DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
 const NO_ANSWER_DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: NO_ANSWER_DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
+
+/** HOOK-DELETED-SILENT: 1 minute lasts 2 s, so the pending retry falls due soon after the deletion. */
+const DELETED_TIME_SCALE = 30;
+const DELETED_EVENT = 'workspace.plan.upgraded';
+/** How long the deleted endpoint is still watched once the retry (at its latest) and the replay were due. */
+const AFTER_DUE_WATCH_MS = 3_000;
 
 /**
  * Records what the measurement could resolve and the tolerance built from it; returns the
@@ -291,6 +298,41 @@ certifySuite('webhook-retry', () => {
         `${r.unsubscribed.type}, fired just before it, never arrived (watched until 500 ms after its own event)`,
     );
   }, { timeoutMs: DISABLE_TIMEOUT_MS });
+
+  // No deleted state is stated, but "delete" on the dashboard means gone: a retry pending at the
+  // deletion, an event fired after it and a replay naming the endpoint must not reach its URL.
+  check('HOOK-DELETED-SILENT', async (t: CheckContext) => {
+    const scale = await chooseTimeScale(t, DELETED_TIME_SCALE, SPEC_RETRY_DELAYS_MS[0]!, 'the first retry delay (1 minute)');
+    const workspace = await t.workspace({ timeScale: scale });
+    const doomed = await t.hookEndpoint(workspace, [DELETED_EVENT]);
+    const witness = await t.hookEndpoint(workspace, [DELETED_EVENT]);
+    // Its first attempt fails, so a retry is pending when it is deleted; any later one would be acknowledged.
+    doomed.inbox.failFirst(1, { status: 500 });
+    const failedEvent = await workspace.fireEvent(DELETED_EVENT, { certify: 'delivered before the deletion' });
+    const failure = await settled(doomed.inbox, await firstAttempt(t, doomed.inbox, failedEvent), ARRIVAL_SLACK_MS);
+    await workspace.deleteEndpoint(doomed.registered.endpointId);
+    const deletedAtMs = Date.now();
+    const retryDueAtMs = failure.receivedAtMs + (failure.answeredAfterMs ?? 0) + scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    const laterEvent = await workspace.fireEvent(DELETED_EVENT, { certify: 'fired after the deletion' });
+    const witnessed = await within(witness.inbox, (all) => attemptsOf(all, laterEvent).length > 0, ARRIVAL_SLACK_MS);
+    const replay = await doneOrRefused(() => workspace.replay(failedEvent, doomed.registered.endpointId), 'accepted');
+    const replayedAtMs = Date.now();
+    await sleep(Math.max(retryDueAtMs + AFTER_DUE_WATCH_MS, replayedAtMs + AFTER_DUE_WATCH_MS) - Date.now());
+    const after = doomed.inbox.deliveries.filter((delivery) => delivery.receivedAtMs >= deletedAtMs);
+    const what = (eventId: string | undefined) => (eventId === failedEvent ? `${failedEvent} (the retry, or the replay, of the event it failed)` : eventId === laterEvent ? `${laterEvent} (fired after the deletion)` : (eventId ?? 'a delivery without an id'));
+    t.measure('time_scale', scale);
+    t.measure('replay', replay);
+    t.measure('later_event_witnessed', witnessed !== undefined);
+    t.measure('arrivals_after_deletion', after.map((delivery) => delivery.verdicts.eventId ?? null));
+    assert(
+      after.length === 0,
+      `${after.length} deliveries reached the endpoint after its deletion was answered: ${after.map((delivery) => `${what(delivery.verdicts.eventId)} ${delivery.receivedAtMs - deletedAtMs} ms after`).join('; ')}; a deleted endpoint gets nothing more (replay ${replay})`,
+    );
+    t.detail(
+      `deleted with a retry of ${failedEvent} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale}); ` +
+        `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay})`,
+    );
+  });
 
   check('HOOK-AUTO-DISABLE-NO-ANSWER', async (t: CheckContext) => {
     const o = await observeDisableWithoutAnswer(t);

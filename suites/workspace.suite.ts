@@ -1,10 +1,12 @@
 /**
- * Workspace suspension: workspace_disabled while suspended, and recovery after
- * reinstatement (Errors, workspace_disabled).
+ * Workspace suspension: workspace_disabled while suspended, on every operation of the public
+ * API (the contract: "its public requests answer `workspace_disabled`"), a call's transcript
+ * too, and recovery after reinstatement (Errors, workspace_disabled).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
+import { placeCall } from '../src/suite/hooks/events.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
@@ -25,6 +27,8 @@ async function untilStatus(t: CheckContext, send: () => ReturnType<CheckContext[
 certifySuite('workspace', () => {
   check('WS-SUSPENDED-CODE', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();
+    // A call of the workspace's own, placed while it was served: its transcript is a public request like any other.
+    const { callId } = await placeCall(t, workspace, token.token);
     await workspace.suspend();
     const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
     expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
@@ -32,8 +36,11 @@ certifySuite('workspace', () => {
     expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
     const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
     expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
+    const transcript = await t.api.transcript(token.token, callId);
+    expectAuthError(transcript, 'workspace_disabled', `the transcript of ${callId}, placed before the suspension, on the suspended workspace`);
     t.measure('suspension_effective_ms', afterMs);
-    t.detail(`workspace_disabled ${res.status} after ${afterMs} ms`);
+    t.measure('statuses', { whoami: res.status, agents: agents.status, call: call.status, transcript: transcript.status });
+    t.detail(`workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`);
   }, { timeoutMs: 90_000 });
 
   check('WS-REINSTATED', async (t) => {

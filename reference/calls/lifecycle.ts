@@ -24,6 +24,10 @@ export type ProgressResult = { ok: true } | { ok: false; status: number; code: s
 export class CallService {
   /** Fault transcript-url-previous-call: the last call placed per workspace, and each call's predecessor. */
   private readonly lastPlaced = new Map<string, string>();
+  /** Fault call-metadata-shared-default: the default metadata object every call shares. */
+  private readonly sharedMetadata: Record<string, unknown> = {};
+  /** Fault duration-from-timestamps: when each call started. */
+  private readonly startedAt = new WeakMap<Call, number>();
   private readonly previousCall = new WeakMap<Call, string>();
 
   constructor(
@@ -37,9 +41,12 @@ export class CallService {
     private readonly internalBaseUrl: () => string = () => '',
   ) {}
 
-  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>): Call {
+  /** @param id the call's id when the caller numbered it (fault call-id-sequence-race) */
+  place(workspace: Workspace, agent: Agent, to: string, given: Record<string, unknown>, id?: string): Call {
+    // Fault call-metadata-shared-default: Object.assign into the one default object, not a fresh one.
+    const metadata = workspace.faults.has('call-metadata-shared-default') ? Object.assign(this.sharedMetadata, given) : given;
     const call: Call = {
-      id: this.personality.newId('call_'),
+      id: id ?? this.personality.newId('call_'),
       workspaceId: workspace.id,
       agentId: agent.id,
       to,
@@ -103,12 +110,15 @@ export class CallService {
     switch (request.state) {
       case 'started':
         call.state = 'started';
+        this.startedAt.set(call, this.clock.now());
         if (!faults.has('lifecycle-no-started')) this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
         break;
       case 'completed':
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
+        // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
+        if (faults.has('duration-from-timestamps')) call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);
         this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         break;
       case 'failed':
@@ -144,7 +154,7 @@ export class CallService {
   /** Every call field of the spec. */
   private completedData(workspace: Workspace, call: Call, faults: FaultSet): Record<string, unknown> {
     const duration = call.durationSeconds ?? 0;
-    return {
+    const data: Record<string, unknown> = {
       call_id: call.id,
       agent_id: call.agentId,
       to: call.to,
@@ -153,6 +163,8 @@ export class CallService {
       transcript_url: this.transcriptUrl(workspace, call, faults),
       metadata: faults.has('metadata-dropped') ? {} : call.metadata,
     };
+    if (faults.has('metadata-omitted-when-empty') && Object.keys(call.metadata).length === 0) delete data['metadata'];
+    return data;
   }
 
   private emit(workspace: Workspace, type: Parameters<Dispatcher['publish']>[1], data: () => Record<string, unknown>): void {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { STORE_ROUND_TRIP_MS } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { racySequenceId } from '../racy-sequence.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler, type ControlRequest } from './reply.js';
 
 // The dashboard's webhook page: endpoints, fired events, replays.
@@ -83,12 +84,13 @@ const eventSchema = z.object({
   data: z.record(z.string(), z.unknown()).default({}),
 });
 
-export const fireEvent: ControlHandler = (request) => {
+export const fireEvent: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const parsed = eventSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data);
+  const id = unionFaults(request.faults, workspace.faults).has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
+  const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
   if (unionFaults(request.faults, workspace.faults).has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };

@@ -4,6 +4,7 @@ import type { AuthOutcome, Principal } from '../auth/authenticate.js';
 import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
+import { racySequenceId } from '../racy-sequence.js';
 import { isPlainObject, readJsonBody } from './body.js';
 import { sendEmpty, sendJson, sendPublicError, type RequestContext } from './respond.js';
 
@@ -86,7 +87,8 @@ const placeCall: Operation = {
     if (agent && faults.has('second-agent-unusable') && agent !== workspace.agents.values().next().value) agent = undefined;
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
-    const call = app.calls.place(workspace, agent, to, metadata ?? {});
+    const id = faults.has('call-id-sequence-race') ? await racySequenceId(workspace, 'call_') : undefined;
+    const call = app.calls.place(workspace, agent, to, metadata ?? {}, id);
     if (faults.has('call-id-missing')) return sendJson(res, 202, { status: call.state, agent_id: call.agentId, to: call.to });
     sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to, metadata: call.metadata });
   },
@@ -130,6 +132,8 @@ function route(method: string, path: string, transcriptMethod: 'GET' | 'POST'): 
 /** Whether `scopes` grant `scope` (fault scope-write-implies-read: an area's :write grants its :read). */
 function holdsScope(scopes: readonly Scope[], scope: Scope, faults: FaultSet): boolean {
   if (scopes.includes(scope)) return true;
+  // Fault scope-verb-any-area: only the part after the colon is compared.
+  if (faults.has('scope-verb-any-area') && scopes.some((held) => held.split(':')[1] === scope.split(':')[1])) return true;
   return faults.has('scope-write-implies-read') && scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write') as Scope);
 }
 
@@ -169,10 +173,14 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
   }
   const { principal } = auth;
   const faults: FaultSet = principal.faults;
-  if (principal.workspace.suspended && !faults.has('suspension-ignored')) {
+  const { operation } = match;
+  const gateSkipped =
+    faults.has('suspension-ignored') ||
+    (operation === getTranscript && faults.has('suspended-transcript-served')) ||
+    (principal.scheme === 'session_token' && faults.has('session-suspension-ignored'));
+  if (principal.workspace.suspended && !gateSkipped) {
     return sendPublicError(res, ctx, faults, app.personality.workspaceDisabledStatus, 'workspace_disabled', 'the workspace is suspended');
   }
-  const { operation } = match;
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
   if (scope && !holdsScope(principal.scopes, scope, faults) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {

@@ -193,6 +193,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2', accepts: 'whoami 200 and any 2xx to the agents list; 429 answers (rate limits are not shown), not counted' }),
   c('TOKEN-LIMIT-CONCURRENT', 'tokens', 'must', 'With one token active, concurrent creations leave at most two active: whoami accepts at most two of the workspace\'s tokens once all have answered',
     ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'STATE-TOKEN-LIMIT', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active' }),
+  c('TOKEN-REVOKE-CONCURRENT', 'tokens', 'must', 'One token revoked twice at once, beside a creation, frees one slot: once all have answered and tokens are created until refused, whoami accepts at most two of the workspace\'s tokens',
+    ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'CTL-TOKEN-REVOKE'], {
+      ground: 'STATE-TOKEN-LIMIT',
+      accepts: 'the second revocation done or refused with any 4xx, the creation beside them granted or refused with any 4xx (recorded); the revoked token counted only if whoami still accepts it 60 s after',
+    }),
   c('TOKEN-EMPTY-SCOPES', 'tokens', 'must', 'A token created with an empty scope list holds no scope: refused missing_scope wherever one is needed',
     ['AUTH-TOKEN-4', 'ERR-CODE-MISSING-SCOPE'], { ground: 'AUTH-TOKEN-4', accepts: 'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
 
@@ -205,8 +210,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['CTL-TOKEN-REVOKE', 'STATE-TOKEN-REVOKE', 'AUTH-ROT-1', 'SVC-2'], { ground: 'AUTH-ROT-1', accepts: 'any propagation of the revoked token\'s refusal within 60 s; the others watched 5 s after it' }),
 
   // --- Workspace suspension ------------------------------------------------------------------
-  c('WS-SUSPENDED-CODE', 'workspace', 'must', 'A suspended workspace answers workspace_disabled with a 4xx and the error shape',
-    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
+  c('WS-SUSPENDED-CODE', 'workspace', 'must', "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript",
+    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
   c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token', ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
@@ -235,6 +240,11 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
   c('SESSION-MEMBER-EMPTY-SCOPES', 'session', 'must', "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed",
     ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
+  c('SESSION-SUSPENDED-CODE', 'session', 'must', "A suspended workspace refuses its members' session tokens with workspace_disabled, as its bearer tokens, on whoami, agents, placing a call and a transcript; once reinstated, each member has its own scopes again",
+    ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED', 'AUTH-SCHEMES', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], {
+      ground: 'CTL-WS-SUSPEND',
+      accepts: 'any 4xx the same operation gives a bearer token of the workspace (recorded); a call placed with a member token lacking voice:write is not sent while suspended (which refusal wins is not stated)',
+    }),
   c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
@@ -298,6 +308,12 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', ['EP-RECEIVER', ...ENVELOPE, ...EVENT_TYPES], { ground: 'EP-RECEIVER', accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
   c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
     [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED' }),
+  c('HOOK-CALL-FIELDS-PRESENT', 'webhook-envelope', 'must', 'voice.call.completed of a call placed without metadata carries every call field, metadata as the empty object',
+    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED', accepts: 'extra fields beside the listed ones' }),
+  c('CALL-PLACE-CONCURRENT', 'webhook-envelope', 'must', 'Calls placed at once (one workspace, one agent) get distinct call ids, and each its own queued, started and completed events with its own metadata',
+    ['RES-CALL', 'CALL-FIELD-CALL-ID', 'EP-CALLS', 'CTL-OPEN-CALL-ID', 'CTL-WS-CALL-PROGRESS', 'ENV-ID'], { ground: 'RES-CALL', accepts: 'any 2xx to each placement; deliveries in any order' }),
+  c('EVENT-FIRE-CONCURRENT', 'webhook-envelope', 'must', 'Events fired at once get distinct evt_ ids, and each is delivered once, with its own data, to each subscribed endpoint',
+    ['ENV-ID', 'RES-EVENT', 'EVT-DELIVERY', 'REG-3'], { ground: 'ENV-ID', accepts: 'deliveries in any order (each acknowledged, so none is retried)' }),
   c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], { ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
   c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
   c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form, names its own call (of two placed one after the other) and answers with the transcript',
@@ -360,6 +376,9 @@ export const CATALOG: readonly CatalogEntry[] = [
       ground: 'REG-3',
       accepts: 'event types read back in any order; the URL read back in any equivalent form (as the WHATWG URL parser normalises it)',
     }),
+  // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
+  c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
+    ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
   c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
     ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
       ground: 'RETRY-3',
@@ -384,10 +403,10 @@ export const CATALOG: readonly CatalogEntry[] = [
       accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
     }),
 
-  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit, deletion and events keep the 25-endpoint limit and reach every active endpoint',
+  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit (one at a time and several at once), deletion and events keep the 25-endpoint limit and reach every active endpoint',
     ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
       ground: 'REG-4',
-      accepts: 'a refusal at the limit with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged (the spec names no rule)',
+      accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged here (HOOK-DELETED-SILENT)',
     }),
 
   c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to',

@@ -3,5 +3,5 @@ export { onSuiteEnd } from './suite-end.js';
 export { nextEndpointName, type CheckContext } from './context.js';
 export * from './assertions.js';
 export { CheckFailure, CheckSkip } from '../errors.js';
-export type { TestWorkspace } from './workspace.js';
+export { doneOrRefused, type TestWorkspace } from './workspace.js';
 export type { HookedEndpoint } from './webhooks.js';

@@ -6,9 +6,24 @@ import type { ControlAdapter } from '../control/adapter.js';
 import { joinLane } from '../http/lanes.js';
 import { mapLimit } from '../async/map-limit.js';
 import type { CallProgress, CreatedEndpoint, CreatedToken, EventType, WorkspaceOptions } from '../control/types.js';
+import { ControlError } from '../errors.js';
 
 /** Removals of one kind sent at once, per workspace and per check. */
 export const REMOVALS_AT_ONCE = 8;
+
+/**
+ * A control call the target may refuse where the contract leaves it open (any 4xx): `done`
+ * (or the word given), else `refused <status>`; any other error is thrown on.
+ */
+export async function doneOrRefused(call: () => Promise<unknown>, done = 'done'): Promise<string> {
+  try {
+    await call();
+    return done;
+  } catch (error) {
+    if (!(error instanceof ControlError) || !error.refused) throw error;
+    return `refused ${error.status}`;
+  }
+}
 
 export class TestWorkspace {
   private readonly tokens = new Map<string, CreatedToken>();

@@ -4,7 +4,7 @@
  * judged all together, so a failure names every forged variant that got in.
  */
 import type { HttpResponse } from '../../src/http/client.js';
-import { CheckFailure, describeResponse, expectInvalidToken, type CheckContext } from '../../src/suite/index.js';
+import { CheckFailure, describeResponse, expectAuthError, expectInvalidToken, type CheckContext } from '../../src/suite/index.js';
 
 export const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -34,8 +34,17 @@ export async function expectControlAccepted(t: CheckContext, token: string, idp?
 
 /** The problem with one answer to a credential that must be refused, or undefined. */
 export function refusalProblem(res: HttpResponse, what: string): string | undefined {
+  return problemOf(() => expectInvalidToken(res, what));
+}
+
+/** The problem with an answer that must be a 4xx refusal with `code` and the error shape, or undefined. */
+export function refusalCodeProblem(res: HttpResponse, code: string, what: string): string | undefined {
+  return problemOf(() => expectAuthError(res, code, what));
+}
+
+function problemOf(judge: () => unknown): string | undefined {
   try {
-    expectInvalidToken(res, what);
+    judge();
     return undefined;
   } catch (error) {
     if (error instanceof CheckFailure) return error.message;

@@ -40,6 +40,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('third-token', 'TOKEN-LIMIT-TWO'),
   // Races on the limits: only creations sent at once show them; the token model's shrinks to one or two steps.
   proof('token-limit-check-then-insert', 'TOKEN-LIMIT-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
+  proof('revoke-race-frees-slot', 'TOKEN-REVOKE-CONCURRENT'),
   // An empty list is not an absent one.
   proof('empty-token-scopes-all', 'TOKEN-EMPTY-SCOPES'),
   proof('default-scopes-all', 'TOKEN-DEFAULT-SCOPES'),
@@ -58,12 +59,16 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('disabled-endpoint-holds-slot', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('reenabled-endpoint-silent', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
   proof('reinstate-widens-scopes', 'MODEL-TOKENS-SUSPENSION'),
+  // Session tokens across suspension and reinstatement: the schemes share one workspace identity model.
+  proof('session-suspension-ignored', 'SESSION-SUSPENDED-CODE'),
+  proof('reinstate-widens-members', 'SESSION-SUSPENDED-CODE'),
   // Revocation
   proof('token-revoked-code', 'REVOKE-PROPAGATION'),
   waits(proof('revocation-slow', 'REVOKE-PROPAGATION')),
   waits(proof('revocation-stale-node', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED')),
   // Workspace and tenants
   waits(proof('suspension-ignored', 'WS-SUSPENDED-CODE')),
+  proof('suspended-transcript-served', 'WS-SUSPENDED-CODE'),
   waits(proof('reinstate-ignored', 'WS-REINSTATED')),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
@@ -79,6 +84,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
   proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
   proof('call-id-missing', 'INPUT-CALL-PLACED'),
+  // Ids under concurrency: only calls placed, or events fired, at once share one.
+  proof('call-id-sequence-race', 'CALL-PLACE-CONCURRENT'),
+  proof('event-id-sequence-race', 'EVENT-FIRE-CONCURRENT'),
   proof('unknown-path-200', 'INPUT-UNKNOWN-PATH'),
   // Session tokens
   proof('jwt-alg-none', 'SESSION-ALG-NONE'),
@@ -111,7 +119,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('accept-localhost', 'HOOK-REG-LOCALHOST'),
   proof('endpoint-limit-26', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
   proof('secret-shared', 'HOOK-OWN-SECRET'),
-  proof('endpoint-limit-check-then-insert', 'HOOK-REG-LIMIT-CONCURRENT'),
+  proof('endpoint-limit-check-then-insert', 'HOOK-REG-LIMIT-CONCURRENT', 'MODEL-ENDPOINTS'),
   proof('empty-events-all', 'HOOK-REG-EMPTY-EVENTS'),
   // Webhook signatures and timestamps
   proof('sign-decoded-key', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-OWN-SECRET'),
@@ -129,6 +137,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('envelope-missing-workspace', 'HOOK-ENVELOPE'),
   proof('duration-string', 'HOOK-CALL-COMPLETED-FIELDS'),
   proof('metadata-dropped', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('metadata-omitted-when-empty', 'HOOK-CALL-FIELDS-PRESENT'),
   proof('transcript-url-wrong', 'HOOK-TRANSCRIPT-URL'),
   proof('lifecycle-no-started', 'HOOK-LIFECYCLE-COMPLETED'),
   proof('failed-reported-completed', 'HOOK-LIFECYCLE-FAILED'),
@@ -168,6 +177,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('reenable-new-secret', 'HOOK-REENABLE-KEEPS-ATTRIBUTES')),
+  // A deleted endpoint: the retry pending at its deletion still comes, and a replay naming it arrives.
+  proof('deleted-endpoint-still-delivered', 'HOOK-DELETED-SILENT'),
   // Attempts without an HTTP answer: the retry never comes, the disable never does.
   waits(proof('no-retry-after-reset', 'HOOK-RETRY-ON-RESET', 'HOOK-AUTO-DISABLE-NO-ANSWER')),
   // Near-miss inputs: each compared exactly, as the spec's equality asks.

@@ -1,7 +1,8 @@
 /**
  * The endpoint model (src/suite/model/endpoint-model.ts) against in-memory workspaces: one
- * that keeps the rules passes; one whose repeated deletions free slots, and one that stops
- * delivering to an endpoint created after a deletion, are caught with short counterexamples.
+ * that keeps the rules passes; one whose repeated deletions free slots, one that stops
+ * delivering to an endpoint created after a deletion, and one that grants creations sent at
+ * once past the limit, are caught with short counterexamples.
  * The health model starts from auto-disabled endpoints: a workspace that counts them toward
  * the limit, delivers to them, never delivers to a re-enabled one, or gives a re-enabled one
  * every event type whatever it subscribed to is caught. Each bug is
@@ -23,6 +24,8 @@ interface Bugs {
   silentAfterEnable?: boolean;
   /** A re-enabled endpoint comes back subscribed to every type. */
   everyTypeAfterEnable?: boolean;
+  /** The limit is read, then the endpoint inserted a turn later: creations at once all pass. */
+  checkThenInsert?: boolean;
 }
 
 interface MemoryEndpoint {
@@ -40,6 +43,7 @@ function memoryWorkspace(bugs: Bugs = {}, disabledAtStart: ReadonlyArray<readonl
     async createEndpoint(events) {
       const used = bugs.countDeletions ? endpoints.length - deletions : endpoints.filter(holdsSlot).length;
       if (used >= ENDPOINT_LIMIT) return { refused: { status: 409, code: 'endpoint_limit_reached' } };
+      if (bugs.checkThenInsert) await new Promise((resolve) => setTimeout(resolve, 0));
       endpoints.push({ deleted: false, disabled: false, deaf: bugs.deafAfterDeletion === true && deletions > 0, events });
       return { created: endpoints.length - 1 };
     },
@@ -88,9 +92,16 @@ describe('the endpoint model', () => {
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
+  it('catches creations at once granted past the free slots, with a counterexample of at most 6 steps', async () => {
+    const result = await runEndpointModel({ ...budget, newTarget: async () => memoryWorkspace({ checkThenInsert: true }) });
+    expect(result.counterexample?.violation).toMatch(/endpoints created at once were granted with \d+ active/);
+    expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
+  });
+
   it.each([
     ['repeated deletions freeing slots', { countDeletions: true }],
     ['an active endpoint that an event never reaches', { deafAfterDeletion: true }],
+    ['creations at once granted past the free slots', { checkThenInsert: true }],
   ] as const)('catches %s with its fixed scenarios alone', async (_name, bugs) => {
     const scenariosOnly = { ...budget, sequences: ENDPOINT_SCENARIOS.length };
     expect((await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample).toBeUndefined();

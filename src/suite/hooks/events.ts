@@ -65,14 +65,17 @@ export interface PlacedCall {
   metadata: Record<string, unknown>;
 }
 
-/** Places a call on the reserved test number; fails the check when the API refuses it. */
-export async function placeCall(t: CheckContext, workspace: TestWorkspace, token: string, metadata: Record<string, unknown> = {}): Promise<PlacedCall> {
+/**
+ * Places a call on the reserved test number; fails the check when the API refuses it.
+ * `metadata` null sends none at all (the call's `metadata` is then the empty object).
+ */
+export async function placeCall(t: CheckContext, workspace: TestWorkspace, token: string, metadata: Record<string, unknown> | null = {}): Promise<PlacedCall> {
   const agentId = workspace.agentId;
-  const res = await t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, metadata });
+  const res = await t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, ...(metadata === null ? {} : { metadata }) });
   if (!is2xx(res.status)) failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`);
   const callId = findFirstId(res.json, ID_PATTERNS.call);
   if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`);
-  return { callId, agentId, to: RESERVED_TEST_NUMBER, metadata };
+  return { callId, agentId, to: RESERVED_TEST_NUMBER, metadata: metadata ?? {} };
 }
 
 /** Data for fired events: nested values and characters a re-serializer would change. */

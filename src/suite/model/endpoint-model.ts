@@ -1,8 +1,9 @@
 /**
  * The spec's rules on a workspace's webhook endpoints, as a model that a fixed sequence per
  * rule and generated sequences are checked against: at most 25 active endpoints (Limits; the
- * control contract's 4xx for a 26th), deleting one frees its slot however often it is
- * deleted, and an event reaches every active endpoint subscribed to it (Events). The health
+ * control contract's 4xx for a 26th), however many creations are sent at once, deleting one
+ * frees its slot however often it is deleted, and an event reaches every active endpoint
+ * subscribed to it (Events). The health
  * model (runEndpointHealthModel) starts each sequence with endpoints the target has
  * auto-disabled (24 h of failures, scaled: too slow to be a step): a disabled endpoint gets
  * no delivery and holds no active slot, and re-enabling it (the dashboard's enable) makes it
@@ -98,6 +99,38 @@ class CreateEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
 
   toString(): string {
     return this.events === EVERY_TYPE ? 'create an endpoint' : `create an endpoint for ${describeSubscription(this.events)}`;
+  }
+}
+
+/**
+ * Creates `count` endpoints at once. Which of them the target grants is its choice (a
+ * serialising target grants the free slots, one that refuses on contention may grant fewer):
+ * the model holds only that no more are granted than there were free slots (a limit read,
+ * then written after a round trip, lets them all through).
+ */
+class CreateEndpointsAtOnce implements fc.AsyncCommand<EndpointModel, Real> {
+  constructor(private readonly count: number) {}
+
+  check(model: Readonly<EndpointModel>): boolean {
+    return model.endpoints.length + this.count <= MAX_ENDPOINTS_PER_SEQUENCE;
+  }
+
+  async run(model: EndpointModel, real: Real): Promise<void> {
+    const active = activeOf(model).length;
+    const results = await Promise.all(Array.from({ length: this.count }, () => real.target.createEndpoint(EVERY_TYPE)));
+    // The target numbers endpoints as their creations answer; the model keeps the same order.
+    const created = results.flatMap((result) => ('created' in result ? [result.created] : [])).sort((a, b) => a - b);
+    const refusals = results.flatMap((result) => ('refused' in result ? [describe(result.refused)] : []));
+    const answer = [created.length > 0 ? `created, endpoint${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}` : '', refusals.length > 0 ? `refused ${refusals.join(', ')}` : ''].filter(Boolean).join('; ');
+    real.steps.push({ operation: `create ${this.count} endpoints at once (${active} active)`, answer });
+    const free = Math.max(0, ENDPOINT_LIMIT - active);
+    if (created.length > free) throw new ModelViolation(`${created.length} of ${this.count} endpoints created at once were granted with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
+    model.endpoints.push(...created.map((): EndpointState => 'active'));
+    model.subscriptions.push(...created.map(() => EVERY_TYPE));
+  }
+
+  toString(): string {
+    return `create ${this.count} endpoints at once`;
   }
 }
 
@@ -221,6 +254,7 @@ class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
 export const ENDPOINT_COMMANDS = [
   fc.constant(new CreateEndpoint()),
   fc.constant(new FillToLimit()),
+  fc.integer({ min: 2, max: 4 }).map((count) => new CreateEndpointsAtOnce(count)),
   fc.nat(30).map((pick) => new DeleteEndpoint(pick)),
   fc.nat(30).map((pick) => new RemoveAgain(DELETE_ENDPOINT, pick)),
   fc.constant(new FireEvent()),
@@ -231,6 +265,7 @@ export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointT
   { rule: 'a workspace holds at most 25 active endpoints', commands: [new FillToLimit()] },
   { rule: 'a deleted endpoint frees its slot once, however often it is deleted', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new RemoveAgain(DELETE_ENDPOINT, 0), new FillToLimit()] },
   { rule: 'an event reaches every active endpoint, those created after a deletion too', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()] },
+  { rule: 'endpoints created at once take no more than the free slots', commands: [new FillToLimit(), new DeleteEndpoint(0), new CreateEndpointsAtOnce(3), new FireEvent()] },
 ];
 
 /** ENDPOINT_SCENARIOS, then generated sequences of ENDPOINT_COMMANDS, against fresh workspaces (run.ts). */
