@@ -322,6 +322,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
   c('HOOK-TRANSCRIPT-URL-AS-GIVEN', 'webhook-envelope', 'should', "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
     ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
+  c('HOOK-COMPLETED-AS-REPORTED', 'webhook-envelope', 'must', 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service\'s own',
+    ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'], { ground: 'CALL-FIELD-DURATION-SECONDS' }),
   c('HOOK-PROGRESS-ONE-CALL', 'webhook-envelope', 'must', 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself',
     ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], { ground: 'CTL-WS-CALL-PROGRESS' }),
   c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
@@ -379,6 +381,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
   c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
     ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
+  c('HOOK-REENABLE-FRESH-STREAK', 'webhook-retry', 'should', 'A re-enabled endpoint starts a new 24 h: a delivery that fails right after the re-enable leaves it active',
+    ['STATE-ENDPOINT-REENABLE', 'RETRY-3'], { accepts: 'its state read 2 s (about 2 h scaled at 3600) after that failure' }),
   c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
     ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
       ground: 'RETRY-3',

@@ -213,6 +213,22 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
   proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof('endpoint-deleted-still-delivered', 'HOOK-DELETED-SILENT'),
+  // Red team, round 2 (docs/red-team/round-2.json), likewise.
+  proof('token-revoke-cross-workspace', 'TENANT-CONTROL-IDS'),
+  waits(proof('enable-keeps-failure-streak', 'HOOK-REENABLE-FRESH-STREAK')),
+  proof('replay-cross-workspace', 'TENANT-REPLAY'),
+  proof('duration-from-timestamps', 'HOOK-COMPLETED-AS-REPORTED'),
+  waits(proof('suspend-revokes-tokens', 'WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION')),
+  proof('scope-verb-any-area', 'SCOPE-AGENTS-READ', 'SCOPE-CALLS-WRITE', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-MISSING-CODE', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof('jwt-nbf-leeway-5min', 'SESSION-NBF-FUTURE'),
+  proof('jwt-aud-array-first-only', 'SESSION-VALID'),
+  proof('endpoint-limit-counts-deleted', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
+  proof('sign-latin1-body', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-REPLAY-FRESH'),
+  proof('retry-signature-header-appended', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  waits(proof('retry-count-per-endpoint', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
+  proof('call-metadata-shared-default', 'HOOK-METADATA-ROUNDTRIP', 'HOOK-CALL-FIELDS-PRESENT'),
+  proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
