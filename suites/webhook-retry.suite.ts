@@ -66,8 +66,8 @@ import {
   toleranceMs,
   type Tolerance,
 } from '../src/suite/timing/schedule.js';
-import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
-import { sleep } from '../src/clock/wait.js';
+import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
 import { gapTolerance, SCHEDULE_JITTER, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
 import { boundedTimeoutMs, SCALED_SPAN_BOUND_MS } from '../src/suite/timing/budget.js';
 
@@ -80,6 +80,12 @@ const DROP_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: 
 /** The disable is awaited up to one tolerance past its window, which stretches it by less than a tenth. */
 const DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
 const NO_ANSWER_DISABLE_TIMEOUT_MS = boundedTimeoutMs({ spanMs: NO_ANSWER_DISABLE_SPAN_MS, stretch: 1.1, fixedMs: 60_000 });
+
+/** HOOK-REENABLE-FRESH-STREAK: 24 h last 24 s; failing events every 4 scaled hours; the state read this long after a failure that follows the re-enable. */
+const FRESH_STREAK_SCALE = 3_600;
+const FRESH_STREAK_EVENT_EVERY_MS = 4 * 3_600_000;
+const AFTER_FRESH_FAILURE_MS = 2_000;
+const POLL_STATE_MS = 500;
 
 /** HOOK-DELETED-SILENT: 1 minute lasts 2 s, so the pending retry falls due soon after the deletion. */
 const DELETED_TIME_SCALE = 30;
@@ -297,6 +303,44 @@ certifySuite('webhook-retry', () => {
       `re-enabled after auto-disable: still at ${r.registered.url} subscribed to ${r.registered.events.join(', ')} (as read back), its event signed with its own secret; ` +
         `${r.unsubscribed.type}, fired just before it, never arrived (watched until 500 ms after its own event)`,
     );
+  }, { timeoutMs: DISABLE_TIMEOUT_MS });
+
+  // Re-enabled means back, not on probation: the failures before the disable are not counted again.
+  check('HOOK-REENABLE-FRESH-STREAK', async (t: CheckContext) => {
+    const scale = await chooseTimeScale(t, FRESH_STREAK_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
+    const workspace = await t.workspace({ timeScale: scale });
+    const hook = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
+    const endpointId = hook.registered.endpointId;
+    hook.inbox.failAll({ status: 500 });
+    const periodMs = scaled(SPEC_AUTO_DISABLE_MS, scale);
+    const intervalMs = scaled(FRESH_STREAK_EVENT_EVERY_MS, scale);
+    const failing = repeatedly(() => workspace.fireEvent(DISABLE_EVENT, { certify: 'disable before re-enable' }), intervalMs);
+    let disabled;
+    try {
+      disabled = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'disabled', { intervalMs: POLL_STATE_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 });
+    } finally {
+      await failing.stop();
+    }
+    if (!disabled.ok) t.skip('the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): nothing to re-enable');
+    await workspace.enableEndpoint(endpointId);
+    const enabledAt = performance.now();
+    const active = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'active', { intervalMs: POLL_STATE_MS, timeoutMs: 3_000 });
+    if (!active.ok) t.skip(`after enable the endpoint read ${active.last.state} (see HOOK-REENABLE): no new streak to judge`);
+    // The receiver still fails: one event right after re-enable, and its first retries, fail.
+    const eventId = await workspace.fireEvent(DISABLE_EVENT, { certify: 'failed once after re-enable' });
+    const failed = await within(hook.inbox, (all) => attemptsOf(all, eventId).some((d) => d.answer !== 'pending'), 5_000);
+    if (!failed) t.skip(`the event fired after re-enable did not arrive within 5 s (see HOOK-REENABLE): no failure to judge`);
+    await sleep(AFTER_FRESH_FAILURE_MS);
+    const state = (await workspace.getEndpoint(endpointId)).state;
+    const sinceEnableMs = Math.round(performance.now() - enabledAt);
+    t.measure('time_scale', scale);
+    t.measure('state_after_failure', state);
+    t.measure('scaled_hours_since_enable', round1((sinceEnableMs * scale) / 3_600_000));
+    assert(
+      state === 'active',
+      `re-enabled, then its first delivery failed (${attemptsOf(hook.inbox.deliveries, eventId).length} attempts): the endpoint read ${state} ${sinceEnableMs} ms after the re-enable, ${round1((sinceEnableMs * scale) / 3_600_000)} h scaled, far from 24 h of failures since it came back`,
+    );
+    t.detail(`re-enabled after auto-disable; its next delivery failed, and it still read active ${sinceEnableMs} ms (${round1((sinceEnableMs * scale) / 3_600_000)} h scaled) after the re-enable`);
   }, { timeoutMs: DISABLE_TIMEOUT_MS });
 
   // No deleted state is stated, but "delete" on the dashboard means gone: a retry pending at the

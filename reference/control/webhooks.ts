@@ -61,14 +61,21 @@ export const enableEndpoint: ControlHandler = (request) => {
   if (!workspace) return NO_WORKSPACE;
   const endpoint = endpointOf(request);
   if (!endpoint) return NO_ENDPOINT;
-  request.app.endpoints.enable(endpoint, unionFaults(request.faults, workspace.faults));
+  const faults = unionFaults(request.faults, workspace.faults);
+  request.app.endpoints.enable(endpoint, faults);
+  // Fault enable-enables-all: the re-enable is applied to the workspace's endpoints, not to the one named.
+  if (faults.has('enable-enables-all')) for (const other of request.app.endpoints.allOf(workspace.id)) request.app.endpoints.enable(other, faults);
   return { status: 204 };
 };
 
 export const deleteEndpoint: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  if (!request.app.endpoints.delete(workspace.id, request.params.endpoint ?? '', unionFaults(request.faults, workspace.faults))) return NO_ENDPOINT;
+  const faults = unionFaults(request.faults, workspace.faults);
+  const endpointId = request.params.endpoint ?? '';
+  // Fault control-ids-any-workspace: the endpoint found by its id alone, in whichever workspace holds it.
+  const elsewhere = faults.has('control-ids-any-workspace') && !request.app.endpoints.get(workspace.id, endpointId) ? request.app.endpoints.ownerOf(endpointId, 'control-ids-any-workspace') : undefined;
+  if (!request.app.endpoints.delete(elsewhere ?? workspace.id, endpointId, faults)) return NO_ENDPOINT;
   return { status: 204 };
 };
 

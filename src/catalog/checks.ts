@@ -161,6 +161,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
   c('AUTH-NEAR-MISS-TOKEN', 'auth-errors', 'must', "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token",
     ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
+  c('AUTH-CONTROL-NEAR-MISS', 'auth-errors', 'must', "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401",
+    ['CTL-AUTH'], { ground: 'CTL-AUTH', accepts: 'any body with the 401' }),
   c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
     ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
@@ -219,6 +221,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
   c('TENANT-REPLAY', 'isolation', 'must', "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", ['SVC-2', 'RETRY-4'],
     { ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
+  c('TENANT-CONTROL-IDS', 'isolation', 'must', "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was: the token keeps working, the endpoint keeps receiving",
+    ['SVC-2', 'CTL-TOKEN-REVOKE'], { ground: 'SVC-2', accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)' }),
   c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
@@ -319,6 +323,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
   c('HOOK-TRANSCRIPT-URL-AS-GIVEN', 'webhook-envelope', 'should', "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
     ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
+  c('HOOK-COMPLETED-AS-REPORTED', 'webhook-envelope', 'must', 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service\'s own',
+    ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'], { ground: 'CALL-FIELD-DURATION-SECONDS' }),
   c('HOOK-PROGRESS-ONE-CALL', 'webhook-envelope', 'must', 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself',
     ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], { ground: 'CTL-WS-CALL-PROGRESS' }),
   c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
@@ -376,6 +382,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
   c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
     ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
+  c('HOOK-REENABLE-FRESH-STREAK', 'webhook-retry', 'should', 'A re-enabled endpoint starts a new 24 h: a delivery that fails right after the re-enable leaves it active',
+    ['STATE-ENDPOINT-REENABLE', 'RETRY-3'], { accepts: 'its state read 2 s (about 2 h scaled at 3600) after that failure' }),
   c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
     ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
       ground: 'RETRY-3',

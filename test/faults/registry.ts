@@ -77,6 +77,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
   proof('replay-any-workspace', 'TENANT-REPLAY'),
+  proof('control-ids-any-workspace', 'TENANT-CONTROL-IDS'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
@@ -170,6 +171,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
   waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
+  // Re-enabling one of the health model's two disabled endpoints: the other must stay disabled and get nothing.
+  waits(proof('enable-enables-all', 'MODEL-ENDPOINT-HEALTH')),
   // What an endpoint had before disable and re-enable: the health model's fixed scenario fires a
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
@@ -181,6 +184,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Near-miss inputs: each compared exactly, as the spec's equality asks.
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
@@ -209,6 +213,24 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
   proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof('endpoint-deleted-still-delivered', 'HOOK-DELETED-SILENT'),
+  // Red team, round 2 (docs/red-team/round-2.json), likewise.
+  proof('token-revoke-cross-workspace', 'TENANT-CONTROL-IDS'),
+  waits(proof('enable-keeps-failure-streak', 'HOOK-REENABLE-FRESH-STREAK')),
+  proof('replay-cross-workspace', 'TENANT-REPLAY'),
+  proof('duration-from-timestamps', 'HOOK-COMPLETED-AS-REPORTED'),
+  // Only the token model: WS-REINSTATED waits out two minutes for a workspace_disabled that never comes.
+  waits(proof('suspend-revokes-tokens', 'MODEL-TOKENS-SUSPENSION')),
+  proof('scope-verb-any-area', 'SCOPE-AGENTS-READ', 'SCOPE-CALLS-WRITE', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-MISSING-CODE', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof('jwt-nbf-leeway-5min', 'SESSION-NBF-FUTURE'),
+  proof('jwt-aud-array-first-only', 'SESSION-VALID'),
+  proof('endpoint-limit-counts-deleted', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),
+  proof('sign-latin1-body', 'HOOK-SIGNATURE-RAW-BODY', 'HOOK-REPLAY-FRESH'),
+  proof('retry-signature-header-appended', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  waits(proof('retry-count-per-endpoint', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
+  // Calls placed at once, each with its own metadata: the fault's shared object shows there, on its own.
+  proof('call-metadata-shared-default', 'CALL-PLACE-CONCURRENT'),
+  proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
