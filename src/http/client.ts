@@ -97,6 +97,8 @@ export class HttpClient {
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly pacer: Pacer | undefined;
   private readonly resend: boolean;
+  /** Per lane, the last of the untimed requests waiting for a slot: each waits for the one before. */
+  private readonly lines = new Map<string, Promise<void>>();
 
   constructor(baseUrl: string, options: HttpClientOptions = {}) {
     const url = new URL(baseUrl);
@@ -177,13 +179,31 @@ export class HttpClient {
     await this.pool.destroy().catch(() => undefined);
   }
 
-  /** Waits for the request's slot: a timed request for the one it reserved, another until one is free (src/http/pacing.ts). */
+  /**
+   * Waits for the request's slot: a timed request for the one it reserved, another until one is
+   * free (src/http/pacing.ts). Those others wait in line per lane, and only the first of a line
+   * asks the pacer again: a crowd of waiters all waking for each free slot would cost the CPU the
+   * checks' own timing needs.
+   */
   private async pace(lane: string | undefined, timed: boolean, tally: NetworkTally | undefined): Promise<void> {
-    while (this.pacer) {
-      const waitMs = this.pacer.admit(lane, timed);
-      if (waitMs <= 0) return;
-      await wait(waitMs, tally);
-      if (timed) return;
+    const pacer = this.pacer;
+    if (!pacer) return;
+    if (timed) {
+      const waitMs = pacer.admit(lane, true);
+      if (waitMs > 0) await wait(waitMs, tally);
+      return;
+    }
+    const key = lane ?? '';
+    const ahead = this.lines.get(key) ?? Promise.resolve();
+    let leave!: () => void;
+    const line = ahead.then(() => new Promise<void>((resolve) => (leave = resolve)));
+    this.lines.set(key, line);
+    await ahead;
+    try {
+      for (let waitMs = pacer.admit(lane, false); waitMs > 0; waitMs = pacer.admit(lane, false)) await wait(waitMs, tally);
+    } finally {
+      leave();
+      if (this.lines.get(key) === line) this.lines.delete(key);
     }
   }
 
