@@ -158,7 +158,6 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
-const EXPIRED_AFTER_USE = owe('SESSION-EXPIRED-AFTER-USE', 'a session token accepted a few seconds before its exp is refused once the exp has passed, on the kept-alive connection it was accepted on and on a fresh one (in the fast tier)');
 const PER_WORKSPACE = owe('LIMIT-PER-WORKSPACE', "a workspace's full token and endpoint limits do not refuse creations in another workspace");
 
 // --- The rows ------------------------------------------------------------------------------------
@@ -173,7 +172,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': seeRow(['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], 'A caller never names its workspace: it follows from the credential, whose near misses are on the credential rows.'),
-      connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace")),
+      connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace (TENANT-AGENTS sends both tokens over the kept-alive pool and may catch it already: prove it with a fault that remembers a connection's first credential)")),
       'setting-changed': seeRow(['CTL-SESSION-JWT'], "A workspace's settings a caller changes are its identity provider and members: CTL-SESSION-JWT's row."),
       target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
       'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE'),
@@ -248,8 +247,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       empty: checked('HOOK-CALL-COMPLETED-FIELDS'),
       // HOOK-TRANSCRIPT-URL fetches the path through SVC_BASE_URL (a tunnel or proxy may announce another origin); -AS-GIVEN fetches the URL itself.
-      // Both place one call per workspace: the red team's transcript-url-previous-call (a stale variable naming the call before) passed them.
-      'handed-out': partly(['HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'], owe('HOOK-TRANSCRIPT-URL', 'the transcript_url of each of several calls of one workspace names that call, not another')),
+      // HOOK-TRANSCRIPT-URL places two calls one after the other: each URL names its own call.
+      'handed-out': checked('HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
     },
   },
   'CALL-FIELD-METADATA': {
@@ -555,7 +554,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'identifier',
     cells: {
       concurrent: checked('EVENT-FIRE-CONCURRENT', 'CALL-PLACE-CONCURRENT'),
-      'handed-out': checked('HOOK-REPLAY-SAME-ID', 'HOOK-ENVELOPE'),
+      'handed-out': checked('HOOK-FIRED-EVENT-ID', 'HOOK-REPLAY-SAME-ID', 'HOOK-ENVELOPE'),
       repeated: seeRow(['RETRY-4'], 'Unchanged on replay: RETRY-4\'s row.'),
     },
   },
@@ -799,15 +798,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': checked('SESSION-WRONG-ISSUER', 'SESSION-WRONG-AUDIENCE', 'SESSION-NOT-MEMBER', 'SESSION-UNKNOWN-KID', 'SESSION-MUTATION-PROPERTY', 'SESSION-KID-INJECTION'),
-      connection: owed(EXPIRED_AFTER_USE),
+      // The used token is presented again on the kept-alive pool it was accepted on.
+      connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP'),
-      // SESSION-LIFETIME-61S presents an accepted token again after its exp in the full tier only; the red team's jwt-verified-cache-past-exp passed the fast tier.
-      'cached-past-validity': partly(['SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'], EXPIRED_AFTER_USE),
+      'cached-past-validity': checked('SESSION-EXPIRES-AFTER-USE', 'SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'),
     },
   },
   'CTL-HOOK-SECRET': {

@@ -19,7 +19,6 @@ const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
 const OWED_BEFORE_MERGE: readonly string[] = [
   'SVC-2 × connection: TENANT-KEPT-ALIVE',
   'CALL-FIELD-DURATION-SECONDS × empty: HOOK-CALL-FIELDS-PRESENT',
-  'CALL-FIELD-TRANSCRIPT-URL × handed-out: HOOK-TRANSCRIPT-URL',
   'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
   'EP-CALLS × near-miss: CALL-AGENT-NEAR-MISS',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
@@ -27,8 +26,6 @@ const OWED_BEFORE_MERGE: readonly string[] = [
   'RETRY-1 × target: HOOK-RETRY-TARGET',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
   'CTL-WS-REINSTATE × target: WS-SUSPEND-ONE-WORKSPACE',
-  'CTL-SESSION-JWT × connection: SESSION-EXPIRED-AFTER-USE',
-  'CTL-SESSION-JWT × cached-past-validity: SESSION-EXPIRED-AFTER-USE',
 ];
 
 describe('the fault matrix', () => {
