@@ -90,7 +90,7 @@ describe('what the matrix test refuses', () => {
     const unknownRow = problemsOf({ ...complete, 'SIG-9': complete['SIG-1']! });
     expect(unknownRow).toContain('SIG-9: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold');
     const { 'SIG-4': _dropped, ...withoutRow } = complete;
-    expect(problemsOf(withoutRow)).toEqual(['SIG-4: no row in src/catalog/matrix.ts']);
+    expect(problemsOf(withoutRow)).toEqual(['SIG-4: no row in src/catalog/matrix-rows.ts']);
     expect(problemsOf({ ...complete, 'SIG-4': { kind: 'restated', restates: [UNKNOWN] } })).toContain('SIG-4: restates SIG-9, which is not a clause id');
     const badSee = { ...complete, 'SIG-1': { ...complete['SIG-1']!, cells: { target: { reason: { kind: 'elsewhere' as const, text: 'there', see: [UNKNOWN] } } } } };
     expect(problemsOf(badSee as Record<string, Row>)).toEqual(['SIG-1 × target: its reason points to SIG-9, which is not a clause id']);
