@@ -156,6 +156,8 @@ export const FAULTS = {
   'events-to-every-workspace': 'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
   'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
   'replay-any-workspace': 'a replay finds its event and its endpoint by id alone: another workspace\'s event, or another workspace\'s endpoint, can be named',
+  'enable-enables-all': 're-enabling one auto-disabled endpoint re-enables every disabled endpoint of the workspace',
+  'control-token-prefix-compared': 'the control interface compares the first 16 characters of its token only: the token with its tail changed, dropped or extended is let in',
   'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',

@@ -174,6 +174,11 @@ export class EndpointRegistry {
     this.extraSlots.delete(workspaceId);
   }
 
+  /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */
+  allOf(workspaceId: string): Endpoint[] {
+    return [...(this.byWorkspace.get(workspaceId)?.values() ?? [])];
+  }
+
   /** Endpoints of the workspace subscribed to `type`. */
   subscribers(workspace: EndpointWorkspace, type: string): Endpoint[] {
     const endpoints = this.byWorkspace.get(workspace.id);

@@ -752,6 +752,21 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'VER-4': whole('not-shown', NOT_SHOWN),
 
   // --- The control contract --------------------------------------------------------------------------
+  'CTL-AUTH': {
+    kind: 'credential',
+    cells: {
+      'near-miss': checked('AUTH-CONTROL-NEAR-MISS'),
+      empty: checked('AUTH-CONTROL-NEAR-MISS'),
+      connection: na('The control token is fixed for the run: nothing about it changes over time.'),
+      'setting-changed': na('The control token is the operator\'s, fixed for the run (SVC_CONTROL_TOKEN).'),
+      target: na('One token for the whole control interface: no target to tell apart.'),
+      // /capabilities alone is tried; a route that skips the check lets anyone mint tokens and endpoints.
+      'every-operation': partly(['AUTH-CONTROL-NEAR-MISS'], owe('AUTH-CONTROL-NEAR-MISS', 'every control route (workspaces, tokens, members, endpoints, events, replay, progress) answers 401 without the control token, not only GET /capabilities')),
+      'error-shape': na('The contract asks only for the 401; its error body is information only.'),
+      transition: na('The control token has no states.'),
+      'cached-past-validity': na('The control token never stops being valid during a run.'),
+    },
+  },
   'CTL-WS-SUSPEND': {
     kind: 'transition',
     cells: {
@@ -798,7 +813,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': checked('SESSION-WRONG-ISSUER', 'SESSION-WRONG-AUDIENCE', 'SESSION-NOT-MEMBER', 'SESSION-UNKNOWN-KID', 'SESSION-MUTATION-PROPERTY', 'SESSION-KID-INJECTION'),
-      // The used token is presented again on the kept-alive pool it was accepted on.
+      // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),

@@ -24,6 +24,7 @@ const OWED_BEFORE_MERGE: readonly string[] = [
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
   'REG-4 × target: LIMIT-PER-WORKSPACE',
   'RETRY-1 × target: HOOK-RETRY-TARGET',
+  'CTL-AUTH × every-operation: AUTH-CONTROL-NEAR-MISS',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
   'CTL-WS-REINSTATE × target: WS-SUSPEND-ONE-WORKSPACE',
 ];

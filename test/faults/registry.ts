@@ -170,6 +170,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
   waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
+  // Re-enabling one of the health model's two disabled endpoints: the other must stay disabled and get nothing.
+  waits(proof('enable-enables-all', 'MODEL-ENDPOINT-HEALTH')),
   // What an endpoint had before disable and re-enable: the health model's fixed scenario fires a
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
@@ -181,6 +183,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Near-miss inputs: each compared exactly, as the spec's equality asks.
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
