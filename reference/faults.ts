@@ -157,6 +157,7 @@ export const FAULTS = {
   'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
   'replay-any-workspace': 'a replay finds its event and its endpoint by id alone: another workspace\'s event, or another workspace\'s endpoint, can be named',
   'enable-enables-all': 're-enabling one auto-disabled endpoint re-enables every disabled endpoint of the workspace',
+  'control-ids-any-workspace': 'the dashboard finds a token to revoke and an endpoint to delete by its id alone: another workspace\'s can be named under this one\'s path',
   'control-token-prefix-compared': 'the control interface compares the first 16 characters of its token only: the token with its tail changed, dropped or extended is let in',
   'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
@@ -176,6 +177,21 @@ export const FAULTS = {
   'replay-all-endpoints': 'a replay to one endpoint is sent to every endpoint of the workspace subscribed to the event\'s type',
   'transcript-url-previous-call': 'voice.call.completed\'s transcript_url names the workspace\'s previously placed call (a stale variable), not this call',
   'fire-event-id-mismatch': 'POST /events answers an event_id minted apart from the event\'s own: deliveries carry another id, and a replay of the answered id is 404',
+  // Red team, round 2
+  'suspend-revokes-tokens': 'suspending a workspace revokes its tokens: once it is reinstated they answer 401 invalid_token',
+  'scope-verb-any-area': 'a scope is checked by its verb only: mailer:write satisfies voice:write, mailer:read satisfies voice:read',
+  'token-revoke-cross-workspace': 'revoking a token id under another workspace (DELETE /workspaces/B/tokens/<A\'s token>) revokes it in its own workspace, answered 204',
+  'jwt-nbf-leeway-5min': 'a session JWT is accepted up to 5 minutes before its nbf (an identity library\'s default clock skew), while exp is checked strictly',
+  'jwt-aud-array-first-only': 'a session JWT whose aud is an array is checked against its first entry only: the workspace\'s audience later in the list is refused',
+  'enable-keeps-failure-streak': 're-enabling an endpoint keeps the start of the failure streak that disabled it: its next failed delivery disables it at once',
+  'endpoint-limit-counts-deleted': 'deleted endpoints still count toward the limit of 25 active endpoints',
+  'sign-latin1-body': 'the signature is the HMAC of the body encoded as latin1 while the body is sent as UTF-8: any event with a non-ASCII character fails verification',
+  'retry-signature-header-appended': 'each retry appends its signature to the previous ones: X-Service-Signature of attempt n lists n signatures, comma-separated',
+  'retry-count-per-endpoint': 'the retry schedule position is counted per endpoint, not per delivery: a second failing event to an endpoint starts at a later delay',
+  'replay-cross-workspace': 'a replay finds the event in any workspace: another workspace\'s event is delivered to this workspace\'s endpoint',
+  'call-metadata-shared-default': 'calls share one default metadata object that each call\'s metadata is merged into: a call carries the metadata of earlier calls',
+  'event-id-per-endpoint': 'an event delivered to several endpoints carries a different id at each endpoint',
+  'duration-from-timestamps': 'duration_seconds is computed from the service\'s own started and completed times, not the duration the call reported',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -15,6 +15,8 @@ import type { TestWorkspace } from '../src/suite/workspace.js';
 const REPLAY_TYPE = 'mailer.reply.received';
 /** After a cross-workspace replay was asked for, how long its delivery is watched for. */
 const CROSS_REPLAY_WATCH_MS = 2_000;
+/** After another workspace's dashboard named a token, how long the token is watched (past the propagation a revocation takes). */
+const FOREIGN_WATCH_MS = 5_000;
 
 async function twoTenants(t: CheckContext) {
   const a = await t.workspaceWithToken();
@@ -69,6 +71,36 @@ certifySuite('isolation', () => {
     const leaked = attempts.filter(({ leak }) => leak() > 0).map(({ what }) => what);
     assert(leaked.length === 0, `a replay crossed workspaces: ${leaked.join('; ')} was delivered (answered ${leaked.map((what) => answers[what]).join(', ')})`);
     t.detail(Object.entries(answers).map(([what, answer]) => `${what}: ${answer}, nothing sent`).join('; '));
+  });
+
+  check('TENANT-CONTROL-IDS', async (t) => {
+    const { a, b } = await twoTenants(t);
+    const hook = await t.hookEndpoint(a.workspace, [REPLAY_TYPE]);
+    // B's dashboard names A's token and A's endpoint: what it does must stay in B.
+    const answers: Record<string, string> = {};
+    const attempt = async (what: string, send: () => Promise<void>) => {
+      try {
+        await send();
+        answers[what] = 'accepted';
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        answers[what] = `refused ${error.status}`;
+      }
+    };
+    await attempt("revoking A's token under B's path", () => t.control.revokeToken(b.workspace.id, a.token.tokenId));
+    await attempt("deleting A's endpoint under B's path", () => t.control.deleteEndpoint(b.workspace.id, hook.registered.endpointId));
+    t.measure('answers', answers);
+    // A revocation that reached A's token shows within the propagation a real one takes here; watched on fresh connections (every node).
+    const wrong: string[] = [];
+    for (const watchEnd = performance.now() + FOREIGN_WATCH_MS; performance.now() < watchEnd; await sleep(250)) {
+      const res = await t.api.whoami(a.token.token, { fresh: true });
+      if (res.status !== 200 && res.status !== 429) wrong.push(describeResponse(res));
+    }
+    assert(wrong.length === 0, `A's token was refused after B's dashboard revoked it by id (${answers["revoking A's token under B's path"]}): ${wrong[0]}`);
+    const eventId = await a.workspace.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE));
+    const got = await settle(hook.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${eventId} at A's endpoint`);
+    assert(!got.timedOut, `A's endpoint received no event within ${DELIVERY_TIMEOUT_MS} ms after B's dashboard deleted it by id (${answers["deleting A's endpoint under B's path"]})`);
+    t.detail(`${Object.entries(answers).map(([what, answer]) => `${what}: ${answer}`).join('; ')}; A's token kept working for ${FOREIGN_WATCH_MS / 1000} s and A's endpoint kept receiving`);
   });
 
   check('TENANT-AGENTS', async (t) => {

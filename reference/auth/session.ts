@@ -102,8 +102,11 @@ function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTP
 
 /** Red-team faults that check the audience after verification, in verifyFor, their own wrong way. */
 function audienceCheckedLater(faults: FaultSet): boolean {
-  return faults.has('jwt-aud-contains-audience');
+  return faults.has('jwt-aud-contains-audience') || faults.has('jwt-aud-array-first-only');
 }
+
+/** Fault jwt-nbf-leeway-5min: the clock skew allowed before nbf. */
+const NBF_SKEW_SECONDS = 300;
 
 /** Fault jwt-kid-path-traversal: where the naive validator looks for key files. */
 const KEYS_DIRECTORY = '/srv/keys';
@@ -186,6 +189,8 @@ export class SessionVerifier {
     }
     // Fault jwt-aud-contains-audience: String.prototype.includes where Array.prototype.includes was meant.
     if (faults.has('jwt-aud-contains-audience') && !(payload.aud ?? '').includes(provider.audience)) return null;
+    // Fault jwt-aud-array-first-only: an array audience is read as its first entry.
+    if (faults.has('jwt-aud-array-first-only') && (Array.isArray(payload.aud) ? payload.aud[0] : payload.aud) !== provider.audience) return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
@@ -240,7 +245,8 @@ export class SessionVerifier {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.
       options.currentDate = new Date((payload.exp - this.clockTolerance - 1) * 1000);
     }
-    if (faults.has('jwt-ignore-nbf') && typeof payload.nbf === 'number' && payload.nbf > nowSeconds) {
+    const nbfWithinSkew = faults.has('jwt-nbf-leeway-5min') && typeof payload.nbf === 'number' && payload.nbf - nowSeconds <= NBF_SKEW_SECONDS;
+    if ((faults.has('jwt-ignore-nbf') || nbfWithinSkew) && typeof payload.nbf === 'number' && payload.nbf > nowSeconds) {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 

@@ -24,6 +24,10 @@ export type ProgressResult = { ok: true } | { ok: false; status: number; code: s
 export class CallService {
   /** Fault transcript-url-previous-call: the last call placed per workspace, and each call's predecessor. */
   private readonly lastPlaced = new Map<string, string>();
+  /** Fault call-metadata-shared-default: the default metadata object every call shares. */
+  private readonly sharedMetadata: Record<string, unknown> = {};
+  /** Fault duration-from-timestamps: when each call started. */
+  private readonly startedAt = new WeakMap<Call, number>();
   private readonly previousCall = new WeakMap<Call, string>();
 
   constructor(
@@ -38,7 +42,9 @@ export class CallService {
   ) {}
 
   /** @param id the call's id when the caller numbered it (fault call-id-sequence-race) */
-  place(workspace: Workspace, agent: Agent, to: string, metadata: Record<string, unknown>, id?: string): Call {
+  place(workspace: Workspace, agent: Agent, to: string, given: Record<string, unknown>, id?: string): Call {
+    // Fault call-metadata-shared-default: Object.assign into the one default object, not a fresh one.
+    const metadata = workspace.faults.has('call-metadata-shared-default') ? Object.assign(this.sharedMetadata, given) : given;
     const call: Call = {
       id: id ?? this.personality.newId('call_'),
       workspaceId: workspace.id,
@@ -104,12 +110,15 @@ export class CallService {
     switch (request.state) {
       case 'started':
         call.state = 'started';
+        this.startedAt.set(call, this.clock.now());
         if (!faults.has('lifecycle-no-started')) this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
         break;
       case 'completed':
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
+        // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
+        if (faults.has('duration-from-timestamps')) call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);
         this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         break;
       case 'failed':

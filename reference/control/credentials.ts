@@ -45,8 +45,15 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   const tokenId = request.params.token ?? '';
+  // Fault token-revoke-cross-workspace: the token is looked up by id alone, in whichever workspace holds it.
+  const holder = faults.has('token-revoke-cross-workspace') && !workspace.tokens.has(tokenId) ? [...request.app.store.workspaces.values()].find((w) => w.tokens.has(tokenId)) : undefined;
+  if (holder) return revokeToken(holder, tokenId, request.app.config.clock, faults) ? { status: 204 } : refuse(404, 'token_not_found', 'no such token');
+  const label = workspace.tokens.get(tokenId)?.label;
+  // Fault control-ids-any-workspace: the token found by its id alone, in whichever workspace holds it.
+  const owner = !workspace.tokens.has(tokenId) && faults.has('control-ids-any-workspace')
+    ? [...request.app.store.workspaces.values()].find((other) => other.faults.has('control-ids-any-workspace') && other.tokens.has(tokenId))
+    : undefined;
   const token = workspace.tokens.get(tokenId);
-  const label = token?.label;
   if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
     // Read as active, written after the round trip: a revocation that lost the race still decrements the count.
     await sleep(STORE_ROUND_TRIP_MS);
@@ -55,14 +62,14 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
       return { status: 204 };
     }
   }
-  if (!revokeToken(workspace, tokenId, request.app.config.clock, faults)) {
+  if (!revokeToken(owner ?? workspace, tokenId, request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
   }
   if (faults.has('revoke-by-label')) {
     // Fault: the revocation is keyed by the label the dashboard shows, not by the token.
     for (const other of request.app.store.workspaces.values()) {
       if (!other.faults.has('revoke-by-label')) continue;
-      for (const sibling of other.tokens.values()) if (sibling.label === label && sibling.revokedAt === null) revokeToken(other, sibling.id, request.app.config.clock, faults);
+      for (const token of other.tokens.values()) if (token.label === label && token.revokedAt === null) revokeToken(other, token.id, request.app.config.clock, faults);
     }
   }
   return { status: 204 };

@@ -71,7 +71,11 @@ export const enableEndpoint: ControlHandler = (request) => {
 export const deleteEndpoint: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  if (!request.app.endpoints.delete(workspace.id, request.params.endpoint ?? '', unionFaults(request.faults, workspace.faults))) return NO_ENDPOINT;
+  const faults = unionFaults(request.faults, workspace.faults);
+  const endpointId = request.params.endpoint ?? '';
+  // Fault control-ids-any-workspace: the endpoint found by its id alone, in whichever workspace holds it.
+  const elsewhere = faults.has('control-ids-any-workspace') && !request.app.endpoints.get(workspace.id, endpointId) ? request.app.endpoints.ownerOf(endpointId, 'control-ids-any-workspace') : undefined;
+  if (!request.app.endpoints.delete(elsewhere ?? workspace.id, endpointId, faults)) return NO_ENDPOINT;
   return { status: 204 };
 };
 
@@ -85,11 +89,10 @@ export const fireEvent: ControlHandler = async (request) => {
   if (!workspace) return NO_WORKSPACE;
   const parsed = eventSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const faults = unionFaults(request.faults, workspace.faults);
-  const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
+  const id = unionFaults(request.faults, workspace.faults).has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
-  if (faults.has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
+  if (unionFaults(request.faults, workspace.faults).has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };
 };
 

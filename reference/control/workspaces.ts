@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { revokeToken } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { CallRecords } from '../calls/records.js';
 import { ALL_SCOPES, type Agent, type Workspace } from '../store.js';
@@ -54,7 +55,10 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
 export const suspendWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  if (!unionFaults(request.faults, workspace.faults).has('suspension-ignored')) workspace.suspended = true;
+  const faults = unionFaults(request.faults, workspace.faults);
+  if (!faults.has('suspension-ignored')) workspace.suspended = true;
+  // Fault suspend-revokes-tokens: suspension implemented as revoking every credential of the workspace.
+  if (faults.has('suspend-revokes-tokens')) for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
   return { status: 204 };
 };

@@ -132,6 +132,8 @@ function route(method: string, path: string, transcriptMethod: 'GET' | 'POST'): 
 /** Whether `scopes` grant `scope` (fault scope-write-implies-read: an area's :write grants its :read). */
 function holdsScope(scopes: readonly Scope[], scope: Scope, faults: FaultSet): boolean {
   if (scopes.includes(scope)) return true;
+  // Fault scope-verb-any-area: only the part after the colon is compared.
+  if (faults.has('scope-verb-any-area') && scopes.some((held) => held.split(':')[1] === scope.split(':')[1])) return true;
   return faults.has('scope-write-implies-read') && scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write') as Scope);
 }
 

@@ -20,6 +20,8 @@ interface Delivery {
   event: StoredEvent;
   endpoint: Endpoint;
   failedAttempts: number;
+  /** Fault retry-signature-header-appended: the signatures of the attempts so far. */
+  signatures?: string[];
 }
 
 export interface AttemptRecord {
@@ -96,8 +98,10 @@ export class Dispatcher {
       faults: workspace.faults,
     };
     this.events.add(event);
-    for (const endpoint of receivers) {
-      const delivery = { event, endpoint, failedAttempts: 0 };
+    for (const [index, endpoint] of receivers.entries()) {
+      // Fault event-id-per-endpoint: each endpoint's copy of the event is minted its own id.
+      const copy = index > 0 && workspace.faults.has('event-id-per-endpoint') ? this.copyWithNewId(event) : event;
+      const delivery = { event: copy, endpoint, failedAttempts: 0 };
       if (workspace.faults.has('deliveries-delayed-5s')) this.attemptLater(delivery, BACKLOG_DELAY_MS);
       else this.attempt(delivery);
     }
@@ -106,9 +110,9 @@ export class Dispatcher {
 
   /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
-    // Fault replay-any-workspace: the replay's event and endpoint are looked up by id alone, whatever the workspace named.
+    // Faults replay-any-workspace and replay-cross-workspace (red team): the event looked up by id alone; replay-any-workspace finds the endpoint so too.
     const anywhere = workspace.faults.has('replay-any-workspace');
-    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : undefined);
+    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : workspace.faults.has('replay-cross-workspace') ? this.events.find(eventId) : undefined);
     if (!original) return 'unknown_event';
     const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
     const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
@@ -126,6 +130,13 @@ export class Dispatcher {
       for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';
+  }
+
+  /** Fault event-id-per-endpoint: the event again under a new id, kept for replay like the original. */
+  private copyWithNewId(event: StoredEvent): StoredEvent {
+    const copy = { ...event, id: this.mintId('evt_'), bodies: null, firstTimestamp: null };
+    this.events.add(copy);
+    return copy;
   }
 
   /** Waits for attempts in flight (used by close and by tests). */
@@ -149,8 +160,14 @@ export class Dispatcher {
     let timestamp = timestampFor(Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
+    let signature = signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
+    if (faults.has('retry-signature-header-appended')) {
+      // Fault: the header list is kept with the delivery and each attempt adds its own.
+      delivery.signatures = [...(delivery.signatures ?? []), signature];
+      signature = delivery.signatures.join(', ');
+    }
     const headers: Record<string, string> = {
-      'x-service-signature': signatureFor(endpoint.secret, bodies.signed, timestamp, faults),
+      'x-service-signature': signature,
       'x-service-timestamp': timestamp,
       'user-agent': 'svc-reference-webhooks/1',
     };
@@ -171,9 +188,11 @@ export class Dispatcher {
         });
         if (verdict.success) {
           endpoint.health.recordSuccess();
+          endpoint.failuresInARow = 0;
           return;
         }
         delivery.failedAttempts += 1;
+        endpoint.failuresInARow = (endpoint.failuresInARow ?? 0) + 1;
         endpoint.health.recordFailure();
         if (verdict.retry) this.scheduleRetry(delivery, faults);
       })
@@ -184,7 +203,9 @@ export class Dispatcher {
   private scheduleRetry(delivery: Delivery, faults: FaultSet): void {
     const { endpoint } = delivery;
     if (this.closed || endpoint.deleted) return;
-    const delay = nextRetryDelayMs(delivery.failedAttempts, faults, endpoint.workspace.timeScale, this.options.retryJitter);
+    // Fault retry-count-per-endpoint: the schedule position is the endpoint's failure count.
+    const position = faults.has('retry-count-per-endpoint') ? (endpoint.failuresInARow ?? delivery.failedAttempts) : delivery.failedAttempts;
+    const delay = nextRetryDelayMs(position, faults, endpoint.workspace.timeScale, this.options.retryJitter);
     if (delay === null) {
       endpoint.health.recordDrop();
       return;

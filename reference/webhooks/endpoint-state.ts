@@ -24,6 +24,8 @@ export class EndpointHealth {
   /** Fault reenabled-endpoint-silent: once disabled, no delivery is ever sent again. */
   private silenced = false;
   private disableTimer: TimerHandle | null = null;
+  /** Fault enable-keeps-failure-streak: the streak start that disabled the endpoint, kept for its re-enable. */
+  private keptStreakStart: number | null = null;
 
   constructor(private readonly options: EndpointHealthOptions) {}
 
@@ -39,7 +41,11 @@ export class EndpointHealth {
   }
 
   recordFailure(): void {
-    if (this.failingSince !== null) return;
+    if (this.failingSince !== null) {
+      // Fault enable-keeps-failure-streak: the kept streak is checked at each failure, and is already 24 h old.
+      if (this.state === 'active' && this.options.clock.now() - this.failingSince >= this.options.disableAfterMs()) this.disable();
+      return;
+    }
     this.failingSince = this.options.clock.now();
     if (this.state !== 'active' || this.options.faults().has('no-auto-disable')) return;
     this.disableTimer = this.options.clock.setTimer(this.options.disableAfterMs(), () => {
@@ -57,7 +63,7 @@ export class EndpointHealth {
   enable(): void {
     if (this.options.faults().has('enable-ignored')) return;
     this.state = 'active';
-    this.failingSince = null;
+    this.failingSince = this.options.faults().has('enable-keeps-failure-streak') ? this.keptStreakStart : null;
     this.cancelTimer();
   }
 
@@ -68,6 +74,7 @@ export class EndpointHealth {
   private disable(): void {
     if (this.state === 'disabled') return;
     this.state = 'disabled';
+    this.keptStreakStart = this.failingSince;
     this.failingSince = null;
     if (this.options.faults().has('reenabled-endpoint-silent')) this.silenced = true;
     this.options.onDisabled?.();

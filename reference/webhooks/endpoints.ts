@@ -1,6 +1,6 @@
 import { newId } from '../ids.js';
 import type { Clock, TimerHandle } from '../clock.js';
-import type { FaultSet } from '../faults.js';
+import type { FaultName, FaultSet } from '../faults.js';
 import { EndpointHealth } from './endpoint-state.js';
 import { EVENT_TYPES, isEventType } from './event-types.js';
 import { AUTO_DISABLE_AFTER_MS } from './retry-policy.js';
@@ -29,6 +29,8 @@ export interface Endpoint {
   /** Retry timers of deliveries waiting for their next attempt. */
   pendingRetries: Set<TimerHandle>;
   deleted: boolean;
+  /** Fault retry-count-per-endpoint: failed attempts since the last success, any delivery. */
+  failuresInARow?: number;
   /** Fault endpoint-deleted-still-delivered: deleted from the dashboard's view only. */
   hidden?: boolean;
 }
@@ -44,6 +46,8 @@ export class EndpointRegistry {
   /** Fault endpoint-double-delete-frees-slot: deleted endpoint ids, and the slots their second deletions freed, per workspace. */
   private readonly deletedIds = new Set<string>();
   private readonly extraSlots = new Map<string, number>();
+  /** Fault endpoint-limit-counts-deleted: endpoints deleted per workspace, still counted. */
+  private readonly deletedCount = new Map<string, number>();
   /** Fault deleted-endpoint-still-delivered: endpoints a deletion only hid, per workspace. */
   private readonly hiddenByWorkspace = new Map<string, Map<string, Endpoint>>();
 
@@ -116,9 +120,16 @@ export class EndpointRegistry {
   limitRefusal(workspace: EndpointWorkspace, faults: FaultSet): Extract<EndpointCreation, { ok: false }> | undefined {
     const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
     const active = [...this.endpointsOf(workspace.id).values()].filter((e) => !e.hidden && holdsSlot(e)).length;
-    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0);
+    const deleted = faults.has('endpoint-limit-counts-deleted') ? (this.deletedCount.get(workspace.id) ?? 0) : 0;
+    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0) - deleted;
     if (active < limit) return undefined;
     return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
+  }
+
+  /** The workspace id of an endpoint of a workspace carrying `fault`, found by its id alone (fault control-ids-any-workspace). */
+  ownerOf(endpointId: string, fault: FaultName): string | undefined {
+    for (const [workspaceId, endpoints] of this.byWorkspace) if (endpoints.get(endpointId)?.workspace.faults.has(fault)) return workspaceId;
+    return undefined;
   }
 
   /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
@@ -148,6 +159,7 @@ export class EndpointRegistry {
     }
     this.byWorkspace.get(workspaceId)?.delete(endpointId);
     if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
+    if (faults.has('endpoint-limit-counts-deleted')) this.deletedCount.set(workspaceId, (this.deletedCount.get(workspaceId) ?? 0) + 1);
     if (faults.has('deleted-endpoint-still-delivered')) {
       // A soft delete: gone from the page, the subscriptions and the limit, but the retry
       // timers it holds keep running and a replay still finds it.
@@ -172,6 +184,7 @@ export class EndpointRegistry {
     this.hiddenByWorkspace.delete(workspaceId);
     this.sharedSecrets.delete(workspaceId);
     this.extraSlots.delete(workspaceId);
+    this.deletedCount.delete(workspaceId);
   }
 
   /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */

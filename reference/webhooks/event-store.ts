@@ -39,6 +39,15 @@ export class EventStore {
     return generations?.current.get(eventId) ?? generations?.previous.get(eventId);
   }
 
+  /** Fault replay-cross-workspace: an event of any workspace. */
+  find(eventId: string): StoredEvent | undefined {
+    for (const generations of this.byWorkspace.values()) {
+      const event = generations.current.get(eventId) ?? generations.previous.get(eventId);
+      if (event) return event;
+    }
+    return undefined;
+  }
+
   deleteWorkspace(workspaceId: string): void {
     this.byWorkspace.delete(workspaceId);
   }

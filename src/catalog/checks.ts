@@ -220,6 +220,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
   c('TENANT-REPLAY', 'isolation', 'must', "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", ['SVC-2', 'RETRY-4'],
     { ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
+  c('TENANT-CONTROL-IDS', 'isolation', 'must', "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was: the token keeps working, the endpoint keeps receiving",
+    ['SVC-2', 'CTL-TOKEN-REVOKE'], { ground: 'SVC-2', accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)' }),
   c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------

@@ -77,6 +77,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
   proof('replay-any-workspace', 'TENANT-REPLAY'),
+  proof('control-ids-any-workspace', 'TENANT-CONTROL-IDS'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),

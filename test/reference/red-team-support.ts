@@ -1,11 +1,11 @@
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { Agent, request } from 'undici';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { controlRequest } from './control.js';
+import { listen, stop } from './servers.js';
 
 // What the red team's direct tests share: one reference, a capturing HTTPS receiver that
 // records the path each delivery came to and answers what the test scripts, a JWKS, and
@@ -19,20 +19,11 @@ export interface Delivery {
   at: number;
 }
 
-async function listen(server: HttpServer | HttpsServer): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return (server.address() as AddressInfo).port;
-}
-
-async function stop(server: HttpServer | HttpsServer): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-}
-
 export async function startRecordingReceiver() {
   const received: Delivery[] = [];
-  /** Status answered per path (default 204). */
+  /** Status answered per path (default 204), and the Location sent with it. */
   const statusOf = new Map<string, number>();
+  const locationOf = new Map<string, string>();
   const server = createHttpsServer(makeSelfSignedCert(), (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -41,6 +32,8 @@ export async function startRecordingReceiver() {
       const path = req.url ?? '/';
       received.push({ path, body, event: JSON.parse(body), headers: req.headers, at: Date.now() });
       res.statusCode = statusOf.get(path) ?? 204;
+      const location = locationOf.get(path);
+      if (location !== undefined) res.setHeader('location', location);
       res.end();
     });
   });
@@ -53,6 +46,12 @@ export async function startRecordingReceiver() {
       statusOf.set(path, status);
       return { url: base + path, path };
     },
+    /** From now on, `path` answers `status` (with a Location, for a redirect). */
+    answer(path: string, status: number, location?: string): void {
+      statusOf.set(path, status);
+      if (location === undefined) locationOf.delete(path);
+      else locationOf.set(path, location);
+    },
     at(path: string): Delivery[] {
       return received.filter((d) => d.path === path);
     },
@@ -60,16 +59,17 @@ export async function startRecordingReceiver() {
   };
 }
 
+/** A JWKS of two ES256 keys, k1 then k2; `sign` signs with either (k1 by default). */
 export async function startKeySet() {
-  const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  const pairs = { k1: await generateKeyPair('ES256'), k2: await generateKeyPair('ES256') };
+  const keys = await Promise.all(Object.entries(pairs).map(async ([kid, pair]) => ({ ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' })));
   const server = createHttpServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ keys: [jwk] }));
+    res.end(JSON.stringify({ keys }));
   });
   const url = `http://127.0.0.1:${await listen(server)}/jwks.json`;
-  const sign = (claims: JWTPayload & { iss: string; aud: string | string[]; sub: string; exp: number }) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).sign(privateKey);
+  const sign = (claims: JWTPayload & { iss: string; aud: string | string[]; sub: string; exp: number }, kid: keyof typeof pairs = 'k1') =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid }).sign(pairs[kid].privateKey);
   return { url, sign, close: () => stop(server) };
 }
 

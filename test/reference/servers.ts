@@ -15,12 +15,12 @@ export interface Received {
   contentType: string | undefined;
 }
 
-async function listen(server: HttpServer | HttpsServer): Promise<number> {
+export async function listen(server: HttpServer | HttpsServer): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return (server.address() as AddressInfo).port;
 }
 
-async function stop(server: HttpServer | HttpsServer): Promise<void> {
+export async function stop(server: HttpServer | HttpsServer): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
 }
