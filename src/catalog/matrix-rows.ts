@@ -158,6 +158,7 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
+const DURATION_AS_REPORTED = owe('HOOK-CALL-DURATION-AS-REPORTED', 'a call completed by manual progress with duration_seconds 42, and another with 0, carries exactly that in voice.call.completed (not recomputed from the service\'s own times, not dropped when 0)');
 const PER_WORKSPACE = owe('LIMIT-PER-WORKSPACE', "a workspace's full token and endpoint limits do not refuse creations in another workspace");
 
 // --- The rows ------------------------------------------------------------------------------------
@@ -174,7 +175,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'near-miss': seeRow(['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], 'A caller never names its workspace: it follows from the credential, whose near misses are on the credential rows.'),
       connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace (TENANT-AGENTS sends both tokens over the kept-alive pool and may catch it already: prove it with a fault that remembers a connection's first credential)")),
       'setting-changed': seeRow(['CTL-SESSION-JWT'], "A workspace's settings a caller changes are its identity provider and members: CTL-SESSION-JWT's row."),
-      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
+      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'TENANT-CONTROL-IDS', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
       'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE'),
       'error-shape': noRule('Refusing another workspace\'s agent or transcript is not an authentication failure: its error shape is not shown (ERR-RULE-3, whose row records what is seen).'),
       transition: seeRow(['CTL-WS-SUSPEND', 'STATE-TOKEN-REVOKE'], 'The workspace\'s transitions have their own rows.'),
@@ -235,8 +236,12 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   },
   'CALL-FIELD-DURATION-SECONDS': {
     kind: 'field',
-    // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
-    cells: { empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], owe('HOOK-CALL-FIELDS-PRESENT', 'a call completed with duration_seconds 0 (manual progress) still carries the field, as 0')) },
+    cells: {
+      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
+      empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], DURATION_AS_REPORTED),
+      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check.
+      'handed-out': owed(DURATION_AS_REPORTED),
+    },
   },
   'CALL-FIELD-OUTCOME': {
     kind: 'field',
@@ -279,7 +284,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'transition',
     cells: {
       'other-state': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
-      transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'),
+      // The red team's round 2 enable-keeps-failure-streak passed: no check lets a re-enabled endpoint fail once.
+      transition: partly(['HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'], owe('HOOK-REENABLE-FRESH-STREAK', 'a re-enabled endpoint whose next delivery fails is not disabled again at once: the 24 h of consecutive failures count from after the re-enable (a should: "receiver is back" implies it)')),
       connection: na('The service opens the connections to a receiver; no credential of a caller travels on them.'),
       repeated: na('The dashboard offers re-enable on a disabled endpoint only; a second re-enable finds it active.'),
       target: checked('MODEL-ENDPOINT-HEALTH'),
@@ -319,7 +325,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       transition: checked('ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       connection: checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
-      target: checked('REVOKE-ONE-TOKEN', 'ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
+      target: checked('REVOKE-ONE-TOKEN', 'TENANT-CONTROL-IDS', 'ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       'every-operation': checked('REVOKE-STAYS-REVOKED'),
       concurrent: checked('TOKEN-REVOKE-CONCURRENT'),
       'error-shape': checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
