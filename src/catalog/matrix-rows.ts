@@ -158,7 +158,7 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
-const EXPIRED_AFTER_USE = owe('SESSION-EXPIRED-AFTER-USE', 'a session token accepted a few seconds before its exp is refused once the exp has passed, on the kept-alive connection it was accepted on and on a fresh one (in the fast tier)');
+const DURATION_AS_REPORTED = owe('HOOK-CALL-DURATION-AS-REPORTED', 'a call completed by manual progress with duration_seconds 42, and another with 0, carries exactly that in voice.call.completed (not recomputed from the service\'s own times, not dropped when 0)');
 const PER_WORKSPACE = owe('LIMIT-PER-WORKSPACE', "a workspace's full token and endpoint limits do not refuse creations in another workspace");
 
 // --- The rows ------------------------------------------------------------------------------------
@@ -173,9 +173,9 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': seeRow(['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], 'A caller never names its workspace: it follows from the credential, whose near misses are on the credential rows.'),
-      connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace")),
+      connection: owed(owe('TENANT-KEPT-ALIVE', "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace (TENANT-AGENTS sends both tokens over the kept-alive pool and may catch it already: prove it with a fault that remembers a connection's first credential)")),
       'setting-changed': seeRow(['CTL-SESSION-JWT'], "A workspace's settings a caller changes are its identity provider and members: CTL-SESSION-JWT's row."),
-      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
+      target: checked('TENANT-TRANSCRIPT', 'TENANT-AGENTS', 'TENANT-REPLAY', 'TENANT-CONTROL-IDS', 'SESSION-OTHER-WORKSPACE', 'REVOKE-ONE-TOKEN', 'WS-SUSPEND-ONE-WORKSPACE', 'HOOK-ENVELOPE'),
       'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE'),
       'error-shape': noRule('Refusing another workspace\'s agent or transcript is not an authentication failure: its error shape is not shown (ERR-RULE-3, whose row records what is seen).'),
       transition: seeRow(['CTL-WS-SUSPEND', 'STATE-TOKEN-REVOKE'], 'The workspace\'s transitions have their own rows.'),
@@ -236,8 +236,12 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   },
   'CALL-FIELD-DURATION-SECONDS': {
     kind: 'field',
-    // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
-    cells: { empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], owe('HOOK-CALL-FIELDS-PRESENT', 'a call completed with duration_seconds 0 (manual progress) still carries the field, as 0')) },
+    cells: {
+      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
+      empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], DURATION_AS_REPORTED),
+      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check.
+      'handed-out': owed(DURATION_AS_REPORTED),
+    },
   },
   'CALL-FIELD-OUTCOME': {
     kind: 'field',
@@ -248,8 +252,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       empty: checked('HOOK-CALL-COMPLETED-FIELDS'),
       // HOOK-TRANSCRIPT-URL fetches the path through SVC_BASE_URL (a tunnel or proxy may announce another origin); -AS-GIVEN fetches the URL itself.
-      // Both place one call per workspace: the red team's transcript-url-previous-call (a stale variable naming the call before) passed them.
-      'handed-out': partly(['HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'], owe('HOOK-TRANSCRIPT-URL', 'the transcript_url of each of several calls of one workspace names that call, not another')),
+      // HOOK-TRANSCRIPT-URL places two calls one after the other: each URL names its own call.
+      'handed-out': checked('HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
     },
   },
   'CALL-FIELD-METADATA': {
@@ -280,7 +284,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'transition',
     cells: {
       'other-state': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
-      transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'),
+      // The red team's round 2 enable-keeps-failure-streak passed: no check lets a re-enabled endpoint fail once.
+      transition: partly(['HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'], owe('HOOK-REENABLE-FRESH-STREAK', 'a re-enabled endpoint whose next delivery fails is not disabled again at once: the 24 h of consecutive failures count from after the re-enable (a should: "receiver is back" implies it)')),
       connection: na('The service opens the connections to a receiver; no credential of a caller travels on them.'),
       repeated: na('The dashboard offers re-enable on a disabled endpoint only; a second re-enable finds it active.'),
       target: checked('MODEL-ENDPOINT-HEALTH'),
@@ -320,7 +325,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       transition: checked('ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       connection: checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
-      target: checked('REVOKE-ONE-TOKEN', 'ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
+      target: checked('REVOKE-ONE-TOKEN', 'TENANT-CONTROL-IDS', 'ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       'every-operation': checked('REVOKE-STAYS-REVOKED'),
       concurrent: checked('TOKEN-REVOKE-CONCURRENT'),
       'error-shape': checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
@@ -555,7 +560,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'identifier',
     cells: {
       concurrent: checked('EVENT-FIRE-CONCURRENT', 'CALL-PLACE-CONCURRENT'),
-      'handed-out': checked('HOOK-REPLAY-SAME-ID', 'HOOK-ENVELOPE'),
+      'handed-out': checked('HOOK-FIRED-EVENT-ID', 'HOOK-REPLAY-SAME-ID', 'HOOK-ENVELOPE'),
       repeated: seeRow(['RETRY-4'], 'Unchanged on replay: RETRY-4\'s row.'),
     },
   },
@@ -753,6 +758,21 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'VER-4': whole('not-shown', NOT_SHOWN),
 
   // --- The control contract --------------------------------------------------------------------------
+  'CTL-AUTH': {
+    kind: 'credential',
+    cells: {
+      'near-miss': checked('AUTH-CONTROL-NEAR-MISS'),
+      empty: checked('AUTH-CONTROL-NEAR-MISS'),
+      connection: na('The control token is fixed for the run: nothing about it changes over time.'),
+      'setting-changed': na('The control token is the operator\'s, fixed for the run (SVC_CONTROL_TOKEN).'),
+      target: na('One token for the whole control interface: no target to tell apart.'),
+      // /capabilities alone is tried; a route that skips the check lets anyone mint tokens and endpoints.
+      'every-operation': partly(['AUTH-CONTROL-NEAR-MISS'], owe('AUTH-CONTROL-NEAR-MISS', 'every control route (workspaces, tokens, members, endpoints, events, replay, progress) answers 401 without the control token, not only GET /capabilities')),
+      'error-shape': na('The contract asks only for the 401; its error body is information only.'),
+      transition: na('The control token has no states.'),
+      'cached-past-validity': na('The control token never stops being valid during a run.'),
+    },
+  },
   'CTL-WS-SUSPEND': {
     kind: 'transition',
     cells: {
@@ -799,15 +819,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'credential',
     cells: {
       'near-miss': checked('SESSION-WRONG-ISSUER', 'SESSION-WRONG-AUDIENCE', 'SESSION-NOT-MEMBER', 'SESSION-UNKNOWN-KID', 'SESSION-MUTATION-PROPERTY', 'SESSION-KID-INJECTION'),
-      connection: owed(EXPIRED_AFTER_USE),
+      // The used token is presented again past its exp on a kept-alive and on a fresh connection.
+      connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP'),
-      // SESSION-LIFETIME-61S presents an accepted token again after its exp in the full tier only; the red team's jwt-verified-cache-past-exp passed the fast tier.
-      'cached-past-validity': partly(['SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'], EXPIRED_AFTER_USE),
+      'cached-past-validity': checked('SESSION-EXPIRES-AFTER-USE', 'SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'),
     },
   },
   'CTL-HOOK-SECRET': {

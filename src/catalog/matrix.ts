@@ -111,7 +111,7 @@ export function resolveCell(id: ClauseId, faultClass: FaultClassId, rows: Readon
 export function matrixProblems(rows: Readonly<Record<string, Row>>, clauseIds: readonly string[], checkIds: ReadonlySet<string>): string[] {
   const known = new Set(clauseIds);
   const problems: string[] = [];
-  for (const id of clauseIds) if (!Object.hasOwn(rows, id)) problems.push(`${id}: no row in src/catalog/matrix.ts`);
+  for (const id of clauseIds) if (!Object.hasOwn(rows, id)) problems.push(`${id}: no row in src/catalog/matrix-rows.ts`);
   for (const [id, row] of Object.entries(rows)) {
     if (!known.has(id)) problems.push(`${id}: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold`);
     for (const target of row.restates ?? []) {
@@ -141,8 +141,6 @@ export function owedCells(rows: Readonly<Record<string, Row>> = ROWS): string[] 
     }),
   );
 }
-
-
 
 // --- Coverage ------------------------------------------------------------------------------------
 
