@@ -245,7 +245,7 @@ certifySuite('webhook-envelope', () => {
     t.measure('status', res.status);
     if (!is2xx(res.status)) return t.detail(`metadata with nested, numeric, boolean and null values refused: ${describeResponse(res)}`);
     const callId = findFirstId(res.json, ID_PATTERNS.call);
-    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`);
+    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
     const metadata = dataOf(await completedFor(hook, callId))?.['metadata'];
     const same = isDeepStrictEqual(metadata, NESTED_METADATA);
     t.measure('returned_as_sent', same);
@@ -274,7 +274,7 @@ certifySuite('webhook-envelope', () => {
     const method = t.api.transcriptMethod;
     t.measure('transcript_status', res.status);
     t.measure('transcript_method', method);
-    assert(is2xx(res.status), `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`);
+    assert(is2xx(res.status), `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`, res);
     t.detail(`${method} ${text} answered ${res.status} with ${res.text.length} characters (the method is not shown: GET, or POST where GET answers 405 Allow: POST)${sameOrigin ? '' : `; its origin ${url.origin} is not SVC_BASE_URL's ${base.origin} (a proxy or tunnel; fetched through SVC_BASE_URL)`}`);
   });
 
@@ -316,7 +316,7 @@ certifySuite('webhook-envelope', () => {
     if (url.origin === new URL(t.run.baseUrl).origin) {
       const res = await t.api.transcriptAt(token.token, given);
       t.measure('transcript_status', res.status);
-      assert(is2xx(res.status), `${t.api.transcriptMethod} ${url.href}, as given, with the workspace's token: expected a 2xx, got ${describeResponse(res)}`);
+      assert(is2xx(res.status), `${t.api.transcriptMethod} ${url.href}, as given, with the workspace's token: expected a 2xx, got ${describeResponse(res)}`, res);
       return t.detail(`${t.api.transcriptMethod} ${url.href}, as given, answered ${res.status}`);
     }
     const answer = await atOwnOrigin(t, url, token.token);
@@ -325,8 +325,8 @@ certifySuite('webhook-envelope', () => {
     // Whether the same call's transcript is there at all decides between a bad URL and a service that serves no transcript.
     const base = await t.api.transcript(token.token, call.callId);
     t.measure('through_base_url_status', base.status);
-    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`);
-    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`);
+    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`, typeof answer === 'string' ? base : answer);
+    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`, typeof answer === 'string' ? base : answer);
   });
 
   check('HOOK-PROGRESS-ONE-CALL', async (t) => {

@@ -22,8 +22,8 @@ import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath } from '../ru
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
-import { countedIn, emptyTraffic, type NetworkTally } from '../http/tally.js';
+import { CheckFailure, CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
+import { countedIn, emptyTraffic, judgedFirst, type Exchange, type NetworkTally } from '../http/tally.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedJwksServer } from './identity-provider.js';
@@ -226,6 +226,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
     let skipReason: string | undefined;
     let errorReason: string | undefined;
     let failed = false;
+    let judged: Exchange | undefined;
     const traffic = emptyTraffic();
     const network = traffic.tally;
     const running = countedIn(traffic, async () => {
@@ -233,6 +234,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
         await withinOwnTimeout(body(t), ownTimeoutMs);
       } catch (error) {
+        if (error instanceof CheckFailure) judged = error.judged;
         if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
         else if (error instanceof CheckSkip) skipReason = error.message;
         else if ((errorReason = error instanceof CheckOvertime ? overtimeReason(ownTimeoutMs, network) : noVerdictReason(error, network)) === undefined) {
@@ -241,7 +243,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
         }
       } finally {
         await t.dispose();
-        const evidence = failed || errorReason ? { exchanges: traffic.exchanges, rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
+        const evidence = failed || errorReason ? { exchanges: judgedFirst(judged, traffic.exchanges), rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
         ctx.task.meta.check = t.toMeta(skipReason, errorReason, network, evidence);
       }
     });
