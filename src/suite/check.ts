@@ -22,7 +22,8 @@ import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath } from '../ru
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckFailure, CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
+import { CheckFailure, CheckSkip, ControlUnsupported, isUnanswered } from '../errors.js';
+import { Registry, type Declaration } from '../check/registry.js';
 import { countedIn, emptyTraffic, judgedFirst, type Exchange, type NetworkTally } from '../http/tally.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
@@ -37,18 +38,23 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-/** Check id → the area of the suite that declared it, in this process. */
-const declared = new Map<string, Area>();
-let declaringArea: Area | undefined;
+/** What a service check's declaration holds: its body and its options. */
+export interface ServiceCheckBody {
+  run: (t: CheckContext) => Promise<void>;
+  options: CheckOptions;
+}
+
+/** The service checks, declared through the one check registry (src/check/registry.ts). */
+export const SERVICE_CHECKS = new Registry<Area, ServiceCheckBody>({ subject: 'service', declaresIt: (area) => `suites/${area}.suite.ts declares it`, suiteFunction: 'certifySuite()' });
 let recordOnly = false;
 let watchingRunStop = false;
 /** Suites declared and not yet ended: the shared servers and clients close with the last. */
 let openSuites = 0;
 
 /** From now on certifySuite and check only record (for comparing the suites with the catalog). */
-export function recordDeclarationsOnly(): ReadonlyMap<string, Area> {
+export function recordDeclarationsOnly(): ReadonlyMap<string, Declaration<Area, ServiceCheckBody>> {
   recordOnly = true;
-  return declared;
+  return SERVICE_CHECKS.declarations();
 }
 
 // The runner owns interrupts (src/runner/certify.ts). A Ctrl-C reaches the suites' worker
@@ -128,14 +134,7 @@ async function settleRunningChecks(): Promise<void> {
 }
 
 export function certifySuite(area: Area, body: () => void): void {
-  const declare = () => {
-    declaringArea = area;
-    try {
-      body();
-    } finally {
-      declaringArea = undefined;
-    }
-  };
+  const declare = () => SERVICE_CHECKS.inArea(area, body);
   if (recordOnly) return declare();
   watchRunStop();
   openSuites += 1;
@@ -213,12 +212,9 @@ function describeCost(network: NetworkTally): string {
 }
 
 export function check(id: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
-  const spec = getCheck(id);
-  if (declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside certifySuite()`);
-  if (spec.area !== declaringArea) throw new RegistrationError(`check ${id} belongs to ${spec.area} in the catalog, but suites/${declaringArea}.suite.ts declares it`);
-  if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
-  declared.set(id, declaringArea);
+  SERVICE_CHECKS.declare(id, { run: body, options }, check);
   if (recordOnly) return;
+  const spec = getCheck(id);
   const ownTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeoutMs = ownTimeoutMs + CLEANUP_ALLOWANCE_MS;
   test(`${spec.id} ${spec.title}`, async (ctx) => {
