@@ -6,7 +6,7 @@ import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
-import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
+import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/webhook-observation/events.js';
 import { ControlError } from '../src/errors.js';
 import { sleep } from '../src/clock/wait.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../src/clock/wait.js';
-import { TRANSCRIPT_READY_MS } from '../src/suite/hooks/events.js';
+import { TRANSCRIPT_READY_MS } from '../src/suite/webhook-observation/events.js';
 import { ALL_SCOPES } from '../src/control/types.js';
 import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import type { HttpResponse } from '../src/http/client.js';

@@ -24,7 +24,7 @@ import {
 } from '../src/idp/index.js';
 import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
-import { placeCall } from '../src/suite/hooks/events.js';
+import { placeCall } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ControlError } from '../src/errors.js';
 import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';

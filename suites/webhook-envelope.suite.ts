@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, describeResponse, is2xx, nextEndpointName, type CheckContext } from '../src/suite/index.js';
-import { envelopeProblems, parseIsoUtc } from '../src/suite/hooks/envelope.js';
+import { envelopeProblems, parseIsoUtc } from '../src/suite/webhook-observation/envelope.js';
 import {
   ALL_EVENT_TYPES,
   CALL_EVENTS_TIMEOUT_MS,
@@ -22,7 +22,7 @@ import {
   typeCounts,
   typeOf,
   type PlacedCall,
-} from '../src/suite/hooks/events.js';
+} from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
 import { HttpError } from '../src/errors.js';

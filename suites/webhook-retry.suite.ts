@@ -49,7 +49,7 @@ import {
   type DelayMeasurement,
   type DisableObservation,
   type ScheduleObservation,
-} from '../src/suite/hooks/retry-observation.js';
+} from '../src/suite/webhook-observation/retry-observation.js';
 import {
   SPEC_AUTO_DISABLE_MS,
   SPEC_RETRY_DELAYS_MS,

@@ -6,7 +6,7 @@
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
-import { placeCall } from '../src/suite/hooks/events.js';
+import { placeCall } from '../src/suite/webhook-observation/events.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;

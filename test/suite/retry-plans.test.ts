@@ -1,10 +1,10 @@
 /**
- * The retry observers' plans (src/suite/hooks/retry-observation.ts): which delays of the
+ * The retry observers' plans (src/suite/webhook-observation/retry-observation.ts): which delays of the
  * spec's schedule are timed on their own, at which scale, and which cannot be and why.
  * The observers themselves need a service and a receiver: the fault runs prove them.
  */
 import { describe, expect, test } from 'vitest';
-import { delayPlan, LONGEST_ALONE_MS, measurableAlone, planShortDelays } from '../../src/suite/hooks/retry-observation.js';
+import { delayPlan, LONGEST_ALONE_MS, measurableAlone, planShortDelays } from '../../src/suite/webhook-observation/retry-observation.js';
 import { SCALED_SPAN_BOUND_MS } from '../../src/suite/timing/budget.js';
 import { scaled, SPEC_AUTO_DISABLE_MS, SPEC_RETRY_DELAYS_MS } from '../../src/suite/timing/schedule.js';
 
