@@ -1,7 +1,7 @@
 /** `npm run docs`: regenerates docs/traceability.md, docs/fault-matrix.md, the published JSON Schemas in schemas/ and the k6-operator manifests in load/k8s/. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { CATALOG } from '../src/catalog/checks.js';
-import { checkBodyLines, readCheckSources } from '../src/docs/check-bodies.js';
+import { checkBodyLines, declaredCheckLocations } from '../src/docs/check-bodies.js';
 import { renderTraceability } from '../src/docs/traceability.js';
 import { renderFaultMatrix } from '../src/docs/fault-matrix.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
@@ -10,7 +10,7 @@ import { FAULT_PROOFS } from '../test/faults/registry.js';
 import { FAULT_EXPECTATIONS } from '../test/receiver-cert/faults.js';
 
 mkdirSync('docs', { recursive: true });
-const bodies = checkBodyLines(readCheckSources('.'), CATALOG.map((check) => check.id));
+const bodies = checkBodyLines(await declaredCheckLocations(), CATALOG.map((check) => check.id));
 writeFileSync('docs/traceability.md', renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }, bodies));
 console.log('wrote docs/traceability.md');
 writeFileSync('docs/fault-matrix.md', renderFaultMatrix());

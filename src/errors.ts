@@ -11,6 +11,8 @@
  * `thresholdsFailed` is k6's own code for a failed threshold, which `load` and `load merge`
  * keep so that scripts and CI recipes written for k6 read them alike.
  */
+import type { Exchange } from './http/tally.js';
+
 export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, thresholdsFailed: 99, interrupted: 130 } as const;
 
 export abstract class HarnessError extends Error {
@@ -125,6 +127,14 @@ export class K6NotFound extends HarnessError {
 export class CheckFailure extends HarnessError {
   override name = 'CheckFailure';
   readonly code = 'ERR_CHECK_FAILED';
+
+  constructor(
+    message: string,
+    /** The exchange the failing assertion judged, when it judged an answer: the report shows it first. */
+    readonly judged?: Exchange,
+  ) {
+    super(message);
+  }
 }
 
 /** A check could not run here (no control interface, other tier, nothing to judge); never a pass. */

@@ -103,7 +103,7 @@ export function nearMissTokens(token: string): Array<[what: string, credential: 
 certifySuite('auth-errors', () => {
   check('AUTH-WHOAMI-ACCEPTED', async (t) => {
     const res = await t.api.whoami(await acceptedToken(t));
-    assert(res.status === 200, `whoami with an accepted token: expected 200, got ${describeResponse(res)}`);
+    assert(res.status === 200, `whoami with an accepted token: expected 200, got ${describeResponse(res)}`, res);
   });
 
   check('AUTH-MISSING-HEADER', async (t) => {
@@ -152,7 +152,7 @@ certifySuite('auth-errors', () => {
   check('AUTH-NEAR-MISS-TOKEN', async (t) => {
     const token = await acceptedToken(t);
     const own = await t.api.whoami(token);
-    assert(own.status === 200, `whoami with the accepted token itself: expected 200 before its near misses are judged, got ${describeResponse(own)}`);
+    assert(own.status === 200, `whoami with the accepted token itself: expected 200 before its near misses are judged, got ${describeResponse(own)}`, own);
     const misses = nearMissTokens(token);
     for (const [, credential] of misses) registerSecret(credential);
     const accepted: string[] = [];
@@ -201,7 +201,7 @@ certifySuite('auth-errors', () => {
     // the HTTP layer is a refusal too. Never accepted, never a server error.
     const long = await t.api.whoami(`svc_test_${'a'.repeat(10_240 - 9)}`);
     t.measure('status_10kb', long.status);
-    assert(is4xx(long.status), `a 10240-byte token: expected 401 invalid_token or another 4xx (a header limit), got ${describeResponse(long)}`);
+    assert(is4xx(long.status), `a 10240-byte token: expected 401 invalid_token or another 4xx (a header limit), got ${describeResponse(long)}`, long);
     if (long.status === 401) expectInvalidToken(long, 'a 10240-byte token');
     t.detail(`2 kB token refused with 401 invalid_token; 10 kB token refused with ${long.status}`);
   });
@@ -243,13 +243,14 @@ certifySuite('auth-errors', () => {
     const statuses: Record<string, number> = {};
     let runs = 0;
     let offending: string | undefined;
+    let offendingAnswer: HttpResponse | undefined;
     const result = await fc.check(
       fc.asyncProperty(withScheme, async (header) => {
         runs += 1;
         const res = await t.api.raw({ path: '/v1/whoami', headers: { authorization: header } });
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         const problem = generatedCredentialProblem(header, res);
-        if (problem) offending = `a ${header.length}-character header ${problem}`;
+        if (problem) [offending, offendingAnswer] = [`a ${header.length}-character header ${problem}`, res];
         return problem === undefined;
       }),
       // A plain bearer credential among the generated ones, whatever the seed: most generated
@@ -259,7 +260,7 @@ certifySuite('auth-errors', () => {
     t.measure('seed', seed);
     t.measure('runs', runs);
     t.measure('statuses', statuses);
-    if (result.failed) t.fail(`${offending ?? 'a generated credential was not refused as the rule says'} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
+    if (result.failed) t.fail(`${offending ?? 'a generated credential was not refused as the rule says'} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`, offendingAnswer);
     t.detail(`${runs} generated credentials refused with 401 invalid_token (seed ${seed})`);
   });
 });

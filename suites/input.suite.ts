@@ -89,7 +89,7 @@ async function expectRefused(t: CheckContext, what: string, send: () => Promise<
   } catch (error) {
     t.fail(`${what}: no answer (${(error as Error).message}); expected a 4xx`);
   }
-  assert(is4xx(res.status), `${what}: expected a 4xx, got ${describeResponse(res)}`);
+  assert(is4xx(res.status), `${what}: expected a 4xx, got ${describeResponse(res)}`, res);
   return res.status;
 }
 
@@ -99,7 +99,7 @@ certifySuite('input', () => {
     const res = await t.api.listAgents(token.token);
     expect2xx(res, 'listing agents');
     const agents = findAllIds(res.json, ID_PATTERNS.agent);
-    assert(agents.length > 0, `the agent list holds no agt_ id: ${describeResponse(res)}`);
+    assert(agents.length > 0, `the agent list holds no agt_ id: ${describeResponse(res)}`, res);
     assert(workspace.agentIds.every((agent) => agents.includes(agent)), `the agent list lacks the workspace's agents ${workspace.agentIds.join(', ')}`);
   });
 
@@ -112,7 +112,7 @@ certifySuite('input', () => {
       const res = await t.api.placeCall(token.token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, metadata: { lead_id: 'lead_certify1' } });
       expect2xx(res, `placing a call with agent ${agentId} (of ${workspace.agentIds.length} the workspace was created with)`);
       const callId = findFirstId(res.json, ID_PATTERNS.call);
-      assert(callId, `call creation answered no call_ id: ${describeResponse(res)}`);
+      assert(callId, `call creation answered no call_ id: ${describeResponse(res)}`, res);
       callIds.push(callId);
       t.measure('status', res.status);
     }
@@ -140,7 +140,7 @@ certifySuite('input', () => {
     const unanswered = answers.filter((answer) => answer.carriesNoCall && typeof answer.status !== 'number');
     assert(unanswered.length === 0, `no answer to ${unanswered.map((a) => `${a.name} (${a.status})`).join('; ')}`);
     const alive = await t.api.whoami(token.token, { fresh: true });
-    assert(alive.status === 200, `after the odd requests the service answered whoami ${describeResponse(alive)}: expected it still serving`);
+    assert(alive.status === 200, `after the odd requests the service answered whoami ${describeResponse(alive)}: expected it still serving`, alive);
     t.measure('status_by_case', statusByCase(answers));
     t.detail(`${answers.filter((a) => a.carriesNoCall).length} requests that carry no call refused; still serving after all ${answers.length}`);
   });

@@ -6,7 +6,7 @@ import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
-import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
+import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/webhook-observation/events.js';
 import { ControlError } from '../src/errors.js';
 import { sleep } from '../src/clock/wait.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
@@ -28,16 +28,16 @@ certifySuite('isolation', () => {
   check('TENANT-TRANSCRIPT', async (t) => {
     const { a, b } = await twoTenants(t);
     const placed = await t.api.placeCall(b.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    assert(is2xx(placed.status), `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`);
+    assert(is2xx(placed.status), `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`, placed);
     const callId = findFirstId(placed.json, ID_PATTERNS.call);
-    assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`);
+    assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`, placed);
     // B must read it first, so that A's refusal is about tenancy, not timing or a transcript that never exists.
     const { last: own } = await pollUntil(() => t.api.transcript(b.token.token, callId), (res) => is2xx(res.status), { timeoutMs: TRANSCRIPT_READY_MS, intervalMs: 250 });
-    assert(is2xx(own.status), `workspace B reading its own call's transcript: expected a 2xx within ${TRANSCRIPT_READY_MS / 1000} s, got ${describeResponse(own)}`);
+    assert(is2xx(own.status), `workspace B reading its own call's transcript: expected a 2xx within ${TRANSCRIPT_READY_MS / 1000} s, got ${describeResponse(own)}`, own);
     const foreign = await t.api.transcript(a.token.token, callId);
     t.measure('foreign_transcript_status', foreign.status);
     // A redirect is no refusal: it may lead to the transcript (a signed URL, another host).
-    assert(is4xx(foreign.status), `workspace A reading workspace B's transcript: expected a 4xx refusal, got ${describeResponse(foreign)}`);
+    assert(is4xx(foreign.status), `workspace A reading workspace B's transcript: expected a 4xx refusal, got ${describeResponse(foreign)}`, foreign);
     t.detail(`own transcript ${own.status}; other workspace's ${foreign.status}`);
   });
 
@@ -106,12 +106,12 @@ certifySuite('isolation', () => {
   check('TENANT-AGENTS', async (t) => {
     const { a, b } = await twoTenants(t);
     const listed = await t.api.listAgents(a.token.token);
-    assert(is2xx(listed.status), `listing A's agents: expected a 2xx, got ${describeResponse(listed)}`);
+    assert(is2xx(listed.status), `listing A's agents: expected a 2xx, got ${describeResponse(listed)}`, listed);
     const visible = findAllIds(listed.json, ID_PATTERNS.agent);
     const leaked = b.workspace.agentIds.filter((agent) => visible.includes(agent));
     assert(leaked.length === 0, `A's agent list shows B's agents: ${leaked.join(', ')}`);
     const call = await t.api.placeCall(a.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER }, STATUS_ONLY);
-    assert(is4xx(call.status), `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`);
+    assert(is4xx(call.status), `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`, call);
     t.measure('foreign_agent_call_status', call.status);
   });
 });

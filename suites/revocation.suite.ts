@@ -41,6 +41,12 @@ interface Observation {
   agentId: string;
   callId?: string;
   problem?: string;
+  /**
+   * The answer that decided: the poll with the wrong answer, else the last answered poll. Both
+   * checks judge this one observation, whose requests ran in whichever check started it, so each
+   * hands this answer over with its failure (its own exchanges may hold none of the polls).
+   */
+  decisive?: HttpResponse;
 }
 
 async function observeRevocation(t: CheckContext): Promise<Observation> {
@@ -84,6 +90,7 @@ async function observeRevocation(t: CheckContext): Promise<Observation> {
       }
       const code = (res.json as { error?: { code?: string } } | undefined)?.error?.code;
       observation.polls.push({ atMs, connection, status: res.status, ...(code ? { code } : {}) });
+      if (!observation.problem) observation.decisive = res;
       const rejected = res.status === 401 && code === 'invalid_token' && errorShapeProblem(res) === undefined;
       if (rejected) observation.firstRejectionMs ??= atMs;
       else if (res.status === 200) observation.lastAcceptedMs = atMs;
@@ -100,14 +107,14 @@ certifySuite('revocation', () => {
   const observation = (t: CheckContext) => (observed ??= observeRevocation(t));
 
   check('REVOKE-PROPAGATION', async (t) => {
-    const { polls, firstRejectionMs, lastAcceptedMs, problem } = await observation(t);
+    const { polls, firstRejectionMs, lastAcceptedMs, problem, decisive } = await observation(t);
     t.measure('polls', polls);
-    if (problem) t.fail(problem);
-    assert(firstRejectionMs !== undefined, `the revoked token was never rejected in ${(LIMIT_MS + SETTLED_AFTER_MS) / 1000} s (${polls.length} polls)`);
+    if (problem) t.fail(problem, decisive);
+    assert(firstRejectionMs !== undefined, `the revoked token was never rejected in ${(LIMIT_MS + SETTLED_AFTER_MS) / 1000} s (${polls.length} polls)`, decisive);
     t.measure('propagation_ms', firstRejectionMs);
     t.measure('last_accepted_ms', lastAcceptedMs ?? null);
     assert(firstRejectionMs < LIMIT_MS, `first 401 invalid_token after ${(firstRejectionMs / 1000).toFixed(1)} s: over the 60 s limit`);
-    assert(lastAcceptedMs === undefined || lastAcceptedMs < LIMIT_MS, `the revoked token was still accepted ${((lastAcceptedMs ?? 0) / 1000).toFixed(1)} s after revocation: over the 60 s limit`);
+    assert(lastAcceptedMs === undefined || lastAcceptedMs < LIMIT_MS, `the revoked token was still accepted ${((lastAcceptedMs ?? 0) / 1000).toFixed(1)} s after revocation: over the 60 s limit`, decisive);
     const unanswered = polls.filter((poll) => poll.status === 0).length;
     t.measure('unanswered_polls', unanswered);
     const last = lastAcceptedMs === undefined ? 'no 200 after revocation' : `last 200 at ${(lastAcceptedMs / 1000).toFixed(1)} s`;
@@ -115,8 +122,10 @@ certifySuite('revocation', () => {
   }, { timeoutMs: 90_000 });
 
   check('REVOKE-STAYS-REVOKED', async (t) => {
-    const { token, firstRejectionMs, agentId, callId } = await observation(t);
-    assert(firstRejectionMs !== undefined, 'the revoked token was never rejected');
+    const { token, firstRejectionMs, agentId, callId, problem, decisive } = await observation(t);
+    // The observation's wrong answer was to the revoked token after revocation: it decides this rule too.
+    if (problem) t.fail(problem, decisive);
+    assert(firstRejectionMs !== undefined, 'the revoked token was never rejected', decisive);
     const endpoints: Array<[string, (fresh: boolean) => Promise<HttpResponse>]> = [
       ['whoami', (fresh) => t.api.whoami(token, { fresh })],
       ['agents', (fresh) => t.api.listAgents(token, { fresh })],
@@ -124,16 +133,19 @@ certifySuite('revocation', () => {
       ...(callId ? [['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [string, (fresh: boolean) => Promise<HttpResponse>]] : []),
     ];
     const wrong: string[] = [];
+    let firstWrong: HttpResponse | undefined;
     for (let i = 0; i < CONFIRM_REQUESTS; i++) {
       if (i > 0 && i % 16 === 0) await sleep(500);
       const [name, send] = endpoints[i % endpoints.length]!;
       const fresh = Math.floor(i / endpoints.length) % 2 === 0;
-      const problem = refusalProblem(await send(fresh));
+      const res = await send(fresh);
+      const problem = refusalProblem(res);
       if (problem) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${problem}`);
+      if (problem) firstWrong ??= res;
     }
     t.measure('confirm_requests', CONFIRM_REQUESTS);
     t.measure('endpoints', endpoints.map(([name]) => name));
-    assert(wrong.length === 0, `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`);
+    assert(wrong.length === 0, `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`, firstWrong);
     t.detail(`${CONFIRM_REQUESTS} requests after settling over ${endpoints.map(([name]) => name).join(', ')} on fresh and kept-alive connections, all 401 invalid_token`);
   }, { timeoutMs: 90_000 });
 
@@ -148,7 +160,7 @@ certifySuite('revocation', () => {
     ];
     for (const { name, token } of kept) {
       const res = await t.api.whoami(token.token);
-      assert(res.status === 200, `whoami with ${name} before the revocation: expected 200, got ${describeResponse(res)}`);
+      assert(res.status === 200, `whoami with ${name} before the revocation: expected 200, got ${describeResponse(res)}`, res);
     }
     const revokedAt = performance.now();
     await a.revokeToken(revoked);

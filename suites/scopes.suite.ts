@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../src/clock/wait.js';
-import { TRANSCRIPT_READY_MS } from '../src/suite/hooks/events.js';
+import { TRANSCRIPT_READY_MS } from '../src/suite/webhook-observation/events.js';
 import { ALL_SCOPES } from '../src/control/types.js';
 import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import type { HttpResponse } from '../src/http/client.js';
@@ -30,11 +30,11 @@ async function fixture(t: CheckContext): Promise<Fixture> {
   const workspace = await t.workspace();
   const owner = await workspace.createToken('certify scopes owner');
   const placed = await t.api.placeCall(owner.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
-  assert(is2xx(placed.status), `placing a call with an all-scope token: expected a 2xx, got ${describeResponse(placed)}`);
+  assert(is2xx(placed.status), `placing a call with an all-scope token: expected a 2xx, got ${describeResponse(placed)}`, placed);
   const callId = findFirstId(placed.json, ID_PATTERNS.call);
-  assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`);
+  assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`, placed);
   const { last: own } = await pollUntil(() => t.api.transcript(owner.token, callId), (res) => is2xx(res.status), { timeoutMs: TRANSCRIPT_READY_MS, intervalMs: 250 });
-  assert(is2xx(own.status), `the owner's all-scope token could not read the call's transcript within ${TRANSCRIPT_READY_MS / 1000} s: ${describeResponse(own)}`);
+  assert(is2xx(own.status), `the owner's all-scope token could not read the call's transcript within ${TRANSCRIPT_READY_MS / 1000} s: ${describeResponse(own)}`, own);
   await workspace.revokeToken(owner);
   return { workspace, callId };
 }
@@ -53,7 +53,7 @@ async function singleScopeMatrix(t: CheckContext, operation: Operation): Promise
     const token = await fx.workspace.createToken(`certify ${scope}`, [scope]);
     const res = await send(t, fx, operation, token.token);
     statuses[scope] = res.status;
-    if (scope === REQUIRED[operation]) assert(is2xx(res.status), `${operation} with a ${scope} token: expected it allowed (a 2xx; the fixture made sure the transcript is readable), got ${describeResponse(res)}`);
+    if (scope === REQUIRED[operation]) assert(is2xx(res.status), `${operation} with a ${scope} token: expected it allowed (a 2xx; the fixture made sure the transcript is readable), got ${describeResponse(res)}`, res);
     else expectAuthError(res, 'missing_scope', `${operation} with only ${scope}`);
     await fx.workspace.revokeToken(token);
   }
@@ -70,7 +70,7 @@ certifySuite('scopes', () => {
     for (const scope of ALL_SCOPES) {
       const token = await workspace.createToken(`certify whoami ${scope}`, [scope]);
       const res = await t.api.whoami(token.token);
-      assert(res.status === 200, `whoami with only ${scope}: expected 200, got ${describeResponse(res)}`);
+      assert(res.status === 200, `whoami with only ${scope}: expected 200, got ${describeResponse(res)}`, res);
       await workspace.revokeToken(token);
     }
   });
@@ -85,6 +85,7 @@ certifySuite('scopes', () => {
     const fx = await fixture(t);
     const seed = t.run.seed;
     let problem = '';
+    let problemAnswer: HttpResponse | undefined;
     const result = await fc.check(
       fc.asyncProperty(fc.subarray([...ALL_SCOPES], { minLength: 1 }), fc.constantFrom<Operation>(...OPERATIONS), async (scopes, operation) => {
         const token = await fx.workspace.createToken('certify subset', scopes);
@@ -92,7 +93,7 @@ certifySuite('scopes', () => {
           const res = await send(t, fx, operation, token.token);
           const expected = scopes.includes(REQUIRED[operation] as (typeof scopes)[number]);
           const ok = expected ? is2xx(res.status) : (res.json as { error?: { code?: unknown } })?.error?.code === 'missing_scope' && res.status < 500;
-          if (!ok) problem = `${operation} with [${scopes.join(', ')}]: ${describeResponse(res)}`;
+          if (!ok) [problem, problemAnswer] = [`${operation} with [${scopes.join(', ')}]: ${describeResponse(res)}`, res];
           return ok;
         } finally {
           await fx.workspace.revokeToken(token);
@@ -103,7 +104,7 @@ certifySuite('scopes', () => {
       { numRuns: EVERY_CASE.length + 25, seed, examples: EVERY_CASE },
     );
     t.measure('seed', seed);
-    if (result.failed) t.fail(`${problem} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
+    if (result.failed) t.fail(`${problem} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`, problemAnswer);
     t.detail(`all ${EVERY_CASE.length} scope subsets x operations, then 25 generated ones, agreed with the scope table (seed ${seed})`);
   });
 

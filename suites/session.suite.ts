@@ -24,7 +24,7 @@ import {
 } from '../src/idp/index.js';
 import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
-import { placeCall } from '../src/suite/hooks/events.js';
+import { placeCall } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ControlError } from '../src/errors.js';
 import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';
@@ -216,7 +216,7 @@ certifySuite('session', () => {
       if (res.status === 200) leewaySeen.push(expiredS);
       else {
         const problem = refusalProblem(res, `a token expired ${expiredS} s ago`);
-        if (problem) t.fail(`${problem} (expected 401 invalid_token, or 200 within a clock leeway)`);
+        if (problem) t.fail(`${problem} (expected 401 invalid_token, or 200 within a clock leeway)`, res);
       }
     }
     const leeway = Math.max(0, ...leewaySeen);
@@ -450,11 +450,11 @@ certifySuite('session', () => {
     const fromNext = (claims: Record<string, unknown> = {}) => next.mint({ sub: s.subject, claims: { aud: audience, ...claims } }).then(secret);
     const taken = await pollUntil(async () => whoami(t, await fromNext()), (res) => res.status === 200, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
     t.measure('new_provider_accepted_ms', taken.ok ? Math.round(taken.elapsedMs) : null);
-    if (!taken.ok) t.fail(`a token of the newly set provider (its issuer, audience and key) still got ${describeResponse(taken.last)} ${Math.round(taken.elapsedMs / 1000)} s after the change`);
+    if (!taken.ok) t.fail(`a token of the newly set provider (its issuer, audience and key) still got ${describeResponse(taken.last)} ${Math.round(taken.elapsedMs / 1000)} s after the change`, taken.last);
     // The old provider's token is refused once a cache of it expires, within the same bound.
     const old = await pollUntil(async () => whoami(t, await s.mint()), (res) => res.status === 401, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
     t.measure('old_provider_refused_ms', old.ok ? Math.round(old.elapsedMs) : null);
-    if (!old.ok) t.fail(`a token of the provider set before still got ${describeResponse(old.last)} ${Math.round(old.elapsedMs / 1000)} s after another was set`);
+    if (!old.ok) t.fail(`a token of the provider set before still got ${describeResponse(old.last)} ${Math.round(old.elapsedMs / 1000)} s after another was set`, old.last);
     // Each part of the old setting on its own, beside the new ones.
     await expectAllRefused(t, [
       ['the old provider\'s token', await s.mint()],
@@ -470,7 +470,7 @@ certifySuite('session', () => {
     const s = await sessionWorkspace(t);
     const before = await s.mint();
     const agents = await t.api.listAgents(before);
-    if (!(agents.status >= 200 && agents.status < 300)) t.fail(`control: the member's session token (every scope) listing agents got ${describeResponse(agents)} instead of a 2xx`);
+    if (!(agents.status >= 200 && agents.status < 300)) t.fail(`control: the member's session token (every scope) listing agents got ${describeResponse(agents)} instead of a 2xx`, agents);
     try {
       await s.addMember(['voice:write'], s.subject);
     } catch (error) {
@@ -486,7 +486,7 @@ certifySuite('session', () => {
     if (!narrowed.ok) t.fail(`the member added again with voice:write only still lists agents (voice:read) ${Math.round(narrowed.elapsedMs / 1000)} s later: its first scopes stayed`);
     expectAuthError(narrowed.last, 'missing_scope', 'listing agents with the session token of a member narrowed to voice:write');
     const call = await t.api.placeCall(await s.mint(), { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    if (!(call.status >= 200 && call.status < 300)) t.fail(`placing a call (voice:write) with the session token of the member added again with voice:write: expected a 2xx, got ${describeResponse(call)}`);
+    if (!(call.status >= 200 && call.status < 300)) t.fail(`placing a call (voice:write) with the session token of the member added again with voice:write: expected a 2xx, got ${describeResponse(call)}`, call);
     t.detail(`the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, a call placed`);
   }, { timeoutMs: SETTING_LIMIT_MS + 20_000 });
 
@@ -495,12 +495,12 @@ certifySuite('session', () => {
     const oldKid = s.idp.kidFor('RS256');
     await expectControlAccepted(t, await s.mint({ kid: oldKid }), s.idp);
     const newKid = await s.idp.addKey('RS256');
-    const added = await pollUntil(async () => (await whoami(t, await s.mint({ kid: newKid }))).status, (status) => status === 200, {
+    const added = await pollUntil(async () => whoami(t, await s.mint({ kid: newKid })), (res) => res.status === 200, {
       timeoutMs: ROTATION_LIMIT_MS,
       intervalMs: ROTATION_POLL_MS,
     });
     t.measure('added_key_accepted_ms', added.ok ? added.elapsedMs : null);
-    if (!added.ok) t.fail(`a token signed by a key added to the JWKS still got ${added.last} after ${Math.round(added.elapsedMs / 1000)} s`);
+    if (!added.ok) t.fail(`a token signed by a key added to the JWKS still got ${describeResponse(added.last)} after ${Math.round(added.elapsedMs / 1000)} s`, added.last);
     s.idp.removeKey(oldKid);
     const removed = await pollUntil(async () => whoami(t, await s.mint({ kid: oldKid })), (res) => res.status === 401, {
       timeoutMs: ROTATION_LIMIT_MS,
@@ -508,7 +508,7 @@ certifySuite('session', () => {
     });
     t.measure('removed_key_refused_ms', removed.ok ? removed.elapsedMs : null);
     t.measure('jwks_fetches', s.idp.jwksFetchCount);
-    if (!removed.ok) t.fail(`a token signed by a key removed from the JWKS still got ${describeResponse(removed.last)} after ${Math.round(removed.elapsedMs / 1000)} s`);
+    if (!removed.ok) t.fail(`a token signed by a key removed from the JWKS still got ${describeResponse(removed.last)} after ${Math.round(removed.elapsedMs / 1000)} s`, removed.last);
     await expectAllRefused(t, [['signed by the removed key', await s.mint({ kid: oldKid })]]);
     await expectAccepted(t, await s.mint({ kid: newKid }), 'the added key after the old one was removed');
     t.detail(`added key accepted after ${(added.elapsedMs / 1000).toFixed(1)} s, removed key refused after ${(removed.elapsedMs / 1000).toFixed(1)} s; JWKS fetched ${s.idp.jwksFetchCount} times`);

@@ -13,7 +13,7 @@ import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { runTokenModel, type Answer, type TokenTarget } from '../src/suite/model/token-model.js';
 import { DISABLED_SUBSCRIPTIONS, MODEL_EVENT, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
-import { disabledEndpointWorkspaces, type DisabledWorkspace } from '../src/suite/hooks/disabled-endpoints.js';
+import { disabledEndpointWorkspaces, type DisabledWorkspace } from '../src/suite/webhook-observation/disabled-endpoints.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import type { ModelRunOptions, ModelRunResult } from '../src/suite/model/run.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';

@@ -67,7 +67,7 @@ certifySuite('tokens', () => {
     await workspace.revokeToken(first);
     const replacement = await workspace.createToken('certify replacement');
     const res = await t.api.whoami(replacement.token);
-    assert(res.status === 200, `a token created after revoking one: expected whoami 200, got ${describeResponse(res)}`);
+    assert(res.status === 200, `a token created after revoking one: expected whoami 200, got ${describeResponse(res)}`, res);
     t.detail(`third token refused with ${refusal.status}; a slot freed after revocation`);
     t.measure('third_token_status', refusal.status);
   });
@@ -76,13 +76,13 @@ certifySuite('tokens', () => {
     const workspace = await t.workspace({ licensedScopes: ['voice:read', 'mailer:read'] });
     const token = await workspace.createToken('certify default scopes');
     const agents = await t.api.listAgents(token.token);
-    assert(is2xx(agents.status), `agents with a default-scope token of a voice:read workspace: expected a 2xx, got ${describeResponse(agents)}`);
+    assert(is2xx(agents.status), `agents with a default-scope token of a voice:read workspace: expected a 2xx, got ${describeResponse(agents)}`, agents);
     const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
     expectAuthError(call, 'missing_scope', 'placing a call with a default-scope token of a workspace not licensed voice:write');
     const full = await t.workspace();
     const fullToken = await full.createToken('certify default scopes, all licensed');
     const placed = await t.api.placeCall(fullToken.token, { agent_id: full.agentId, to: RESERVED_TEST_NUMBER });
-    assert(is2xx(placed.status), `placing a call with a default-scope token of a fully licensed workspace: expected a 2xx, got ${describeResponse(placed)}`);
+    assert(is2xx(placed.status), `placing a call with a default-scope token of a fully licensed workspace: expected a 2xx, got ${describeResponse(placed)}`, placed);
   });
 
   check('TOKEN-STAGING-PREFIX', async (t) => {
@@ -100,7 +100,7 @@ certifySuite('tokens', () => {
     for (const [name, token] of [['old', old], ['new', fresh]] as const) {
       for (const connection of [false, true]) {
         const res = await t.api.whoami(token.token, { fresh: connection });
-        assert(res.status === 200, `whoami with the ${name} token (${connection ? 'fresh' : 'kept-alive'} connection): expected 200, got ${describeResponse(res)}`);
+        assert(res.status === 200, `whoami with the ${name} token (${connection ? 'fresh' : 'kept-alive'} connection): expected 200, got ${describeResponse(res)}`, res);
       }
     }
   });

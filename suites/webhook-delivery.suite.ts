@@ -15,7 +15,7 @@ import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } f
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, within } from '../src/suite/timing/wait.js';
 import { TIMED_DELAY_MS } from '../src/suite/timing/error.js';
-import { timeRetry, WAIT_STRETCH, type RetryTiming } from '../src/suite/hooks/retry-observation.js';
+import { timeRetry, WAIT_STRETCH, type RetryTiming } from '../src/suite/webhook-observation/retry-observation.js';
 import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 
 const WANTED_SCALE = 3_600;

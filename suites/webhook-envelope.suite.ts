@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, describeResponse, is2xx, nextEndpointName, type CheckContext } from '../src/suite/index.js';
-import { envelopeProblems, parseIsoUtc } from '../src/suite/hooks/envelope.js';
+import { envelopeProblems, parseIsoUtc } from '../src/suite/webhook-observation/envelope.js';
 import {
   ALL_EVENT_TYPES,
   CALL_EVENTS_TIMEOUT_MS,
@@ -22,7 +22,7 @@ import {
   typeCounts,
   typeOf,
   type PlacedCall,
-} from '../src/suite/hooks/events.js';
+} from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
 import { HttpError } from '../src/errors.js';
@@ -247,7 +247,7 @@ certifySuite('webhook-envelope', () => {
     t.measure('status', res.status);
     if (!is2xx(res.status)) return t.detail(`metadata with nested, numeric, boolean and null values refused: ${describeResponse(res)}`);
     const callId = findFirstId(res.json, ID_PATTERNS.call);
-    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`);
+    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
     const metadata = dataOf(await completedFor(hook, callId))?.['metadata'];
     const same = isDeepStrictEqual(metadata, NESTED_METADATA);
     t.measure('returned_as_sent', same);
@@ -283,7 +283,7 @@ certifySuite('webhook-envelope', () => {
     const method = t.api.transcriptMethod;
     t.measure('transcript_status', res.status);
     t.measure('transcript_method', method);
-    assert(is2xx(res.status), `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`);
+    assert(is2xx(res.status), `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`, res);
     t.detail(`${method} ${text} answered ${res.status} with ${res.text.length} characters (the method is not shown: GET, or POST where GET answers 405 Allow: POST)${sameOrigin ? '' : `; its origin ${url.origin} is not SVC_BASE_URL's ${base.origin} (a proxy or tunnel; fetched through SVC_BASE_URL)`}`);
   });
 
@@ -327,8 +327,8 @@ certifySuite('webhook-envelope', () => {
     // Whether the same call's transcript is there at all decides between a bad URL and a service that serves no transcript.
     const base = await t.api.transcript(token.token, call.callId);
     t.measure('through_base_url_status', base.status);
-    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`);
-    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`);
+    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`, typeof answer === 'string' ? base : answer);
+    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`, typeof answer === 'string' ? base : answer);
   });
 
   // A value handed in comes back: the length the call was reported with, not one the service measured between its own events.

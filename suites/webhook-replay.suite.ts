@@ -6,10 +6,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
-import { measureClockOffset } from '../src/suite/hooks/clock.js';
-import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
-import { describeBadSignature, timestampOf } from '../src/suite/hooks/signature.js';
-import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
+import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
+import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';
+import { describeBadSignature, timestampOf } from '../src/suite/webhook-observation/signature.js';
+import { describeClock, readTimestamp } from '../src/suite/webhook-observation/timestamps.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
 import { ControlError } from '../src/errors.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';

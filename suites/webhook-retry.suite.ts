@@ -49,7 +49,7 @@ import {
   type DelayMeasurement,
   type DisableObservation,
   type ScheduleObservation,
-} from '../src/suite/hooks/retry-observation.js';
+} from '../src/suite/webhook-observation/retry-observation.js';
 import {
   SPEC_AUTO_DISABLE_MS,
   SPEC_RETRY_DELAYS_MS,
@@ -64,7 +64,7 @@ import {
   round1,
   scaled,
   toleranceMs,
-  type Tolerance,
+  type ArrivalTolerance,
 } from '../src/suite/timing/schedule.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
@@ -97,7 +97,7 @@ const AFTER_DUE_WATCH_MS = 3_000;
  * Records what the measurement could resolve and the tolerance built from it; returns the
  * tolerance of each gap (wider where the event loop stalled during that gap).
  */
-function toleranceOf(t: CheckContext, error: TimingError): { base: Tolerance; perGap: (fromMs: number, toMs: number) => Tolerance } {
+function toleranceOf(t: CheckContext, error: TimingError): { base: ArrivalTolerance; perGap: (fromMs: number, toMs: number) => ArrivalTolerance } {
   const base = scheduleTolerance(error);
   t.measure('timing_error', { event_loop_p99_ms: error.eventLoopP99Ms, round_trip_ms: error.roundTripMs });
   t.measure('tolerance', `${describeTolerance(base)}, wider on a gap during which the event loop stalled longer than its p99`);

@@ -5,13 +5,13 @@
  */
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
-import { measureClockOffset } from '../src/suite/hooks/clock.js';
-import { eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
-import { describeBadSignature, signatureOf, timestampOf } from '../src/suite/hooks/signature.js';
-import { describeClock, readTimestamp, timestampOffsetsMs } from '../src/suite/hooks/timestamps.js';
+import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
+import { eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';
+import { describeBadSignature, signatureOf, timestampOf } from '../src/suite/webhook-observation/signature.js';
+import { describeClock, readTimestamp, timestampOffsetsMs } from '../src/suite/webhook-observation/timestamps.js';
 import { describeHarnessClock, harnessClock } from '../src/clock/source.js';
-import type { Tour } from '../src/suite/hooks/events.js';
-import type { ClockOffset } from '../src/suite/hooks/clock.js';
+import type { Tour } from '../src/suite/webhook-observation/events.js';
+import type { ClockOffset } from '../src/suite/webhook-observation/clock.js';
 
 /** The scale at which the first two retries come 1 s and 5 s after the failures. */
 const RETRY_SCALE = 60;

@@ -6,7 +6,7 @@
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
-import { placeCall } from '../src/suite/hooks/events.js';
+import { placeCall } from '../src/suite/webhook-observation/events.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
@@ -49,9 +49,9 @@ certifySuite('workspace', () => {
     await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
     await workspace.reinstate();
     const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status === 200);
-    assert(res.status === 200, `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`);
+    assert(res.status === 200, `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`, res);
     const agents = await t.api.listAgents(token.token);
-    assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`);
+    assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`, agents);
     t.measure('reinstatement_effective_ms', afterMs);
   }, { timeoutMs: 150_000 });
 

@@ -5,7 +5,7 @@
  */
 import { CheckFailure, CheckSkip } from '../errors.js';
 import { mask, maskDeep } from '../secrets/mask.js';
-import type { Exchange, NetworkTally } from '../http/tally.js';
+import type { Exchange, Judged, NetworkTally } from '../http/tally.js';
 
 /** What a check leaves for the reports. */
 export interface CheckMeta {
@@ -40,8 +40,9 @@ export class CheckRecord<Spec extends { id: string } = { id: string }> {
     Object.assign(this.measurements, values);
   }
 
-  fail(reason: string): never {
-    throw new CheckFailure(mask(reason));
+  /** Ends the check as failed; `judged` is the answer the failing assertion judged (an HttpResponse), shown first in its evidence. */
+  fail(reason: string, judged?: Judged): never {
+    throw new CheckFailure(mask(reason), judged?.exchange);
   }
 
   skip(reason: string): never {

@@ -69,7 +69,7 @@ export class ControlClient implements ControlAdapter {
   ) {
     registerSecret(controlToken);
     // The contract sets no rate limit on the control interface: a 429 from it is still waited out, never paced for.
-    this.http = new HttpClient(controlUrl, { ...options.network, timeoutMs: options.timeoutMs ?? 15_000, paced: false });
+    this.http = new HttpClient(controlUrl, { ...options.network, timeoutMs: options.timeoutMs ?? 15_000, paced: false, secretPlaceholder: '$SVC_CONTROL_TOKEN' });
   }
 
   async capabilities(): Promise<Capabilities> {

@@ -3,7 +3,7 @@
  * contract's sentences (by clause id) with the checks of either subject that cite them (or
  * why none can), the sentence each `must` rests on, the outside documents checks also rest
  * on, then every service check and every receiver check with where its body is
- * (check-bodies.ts), its clauses and the faults that prove it fails when its rule is broken.
+ * (the check registry, through check-bodies.ts), its clauses and the faults that prove it fails when its rule is broken.
  */
 import { CatalogError } from '../errors.js';
 import { CATALOG, CHECKS, CHECKS_BY_CLAUSE, RECEIVER_CHECKS, type CatalogEntry } from '../catalog/checks.js';

@@ -16,6 +16,7 @@ import { sleep } from '../clock/wait.js';
 import { createDispatcher, tlsOptions, type NetworkOptions, type TlsOptions } from './dispatcher.js';
 import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
+import { curlCommand } from './reproduce.js';
 import { failedOnStaleConnection } from './reuse.js';
 import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, mayHaveReachedTarget, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
 import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
@@ -36,6 +37,11 @@ export interface HttpResponse {
    * or a time-out, not a connection never made or one the other side had closed); absent when none.
    */
   unconfirmedAttempts?: number;
+  /**
+   * This exchange as evidence (request, answer, the telling headers, the start of the body, a
+   * reproduce line), for an assertion to hand over with its failure: `t.fail(reason, res)`.
+   */
+  exchange?: Exchange;
 }
 
 export interface HttpRequest {
@@ -74,6 +80,8 @@ export interface HttpClientOptions extends NetworkOptions {
    * the service (src/receiver-cert) judges each answer of a receiver as it comes: no.
    */
   resend?: boolean;
+  /** What stands for a secret in a reproduce line: the shell variable a reader sets (default "$SVC_TOKEN"). */
+  secretPlaceholder?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -99,6 +107,7 @@ export class HttpClient {
   private readonly resend: boolean;
   /** Per lane, the last of the untimed requests waiting for a slot: each waits for the one before. */
   private readonly lines = new Map<string, Promise<void>>();
+  private readonly secretPlaceholder: string;
 
   constructor(baseUrl: string, options: HttpClientOptions = {}) {
     const url = new URL(baseUrl);
@@ -112,6 +121,7 @@ export class HttpClient {
     this.pool = createDispatcher(this.tls, this.env, POOL);
     this.pacer = options.paced === false || options.resend === false ? undefined : new Pacer(options.rateLimit);
     this.resend = options.resend !== false;
+    this.secretPlaceholder = options.secretPlaceholder ?? '$SVC_TOKEN';
   }
 
   /** The request's answer, after waiting out 429s and resending what got no answer where safe. */
@@ -123,7 +133,7 @@ export class HttpClient {
     const tally = traffic?.tally;
     // Serialised once for every attempt, and described once for the evidence.
     const sending = outgoing(req);
-    const described = traffic ? describeRequest(method, req.path, sending) : '';
+    const described = { request: describeRequest(method, req.path, sending), reproduce: curlCommand({ method, url: this.baseUrl + req.path, ...sending }, this.secretPlaceholder) };
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
@@ -135,8 +145,9 @@ export class HttpClient {
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
       let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
       try {
-        outcome = await this.attempt({ ...req, fresh }, sending, method, what);
-        if (traffic) keepExchange(traffic, exchangeOf(described, outcome));
+        const answered = await this.attempt({ ...req, fresh }, sending, method, what);
+        outcome = { ...answered, exchange: exchangeOf(described, answered) };
+        if (traffic) keepExchange(traffic, outcome.exchange!);
       } catch (error) {
         if (traffic) keepExchange(traffic, exchangeOf(described, (error as Error).message));
         if (!(error instanceof Unanswerable)) throw error;
@@ -280,10 +291,10 @@ function describeRequest(method: string, path: string, { headers, body }: Outgoi
  * One exchange as evidence, bounded. Masking and the printable boundary come where every
  * report field passes (the check's record, then src/report/write.ts), not on each request.
  */
-function exchangeOf(request: string, outcome: HttpResponse | string): Exchange {
-  if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS) };
+function exchangeOf({ request, reproduce }: { request: string; reproduce: string }, outcome: HttpResponse | string): Exchange {
+  if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS), reproduce };
   const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, outcome.headers[name]!.slice(0, HEADER_CHARS)]));
-  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}) };
+  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}), reproduce };
 }
 
 /** Why one attempt got no answer (internal: the request may still be sent again). */

@@ -35,6 +35,24 @@ export interface Exchange {
   headers?: Record<string, string>;
   /** The start of the answer's body. */
   body?: string;
+  /** The same request as a `curl` command, secrets as placeholders ("$SVC_TOKEN"): an HTTP check's reproduce line. */
+  reproduce?: string;
+  /** Set on the exchange a failing assertion judged: the report shows it first. */
+  judged?: true;
+}
+
+/** What an assertion may hand over with its failure: an answer that carries its own exchange (src/http/client.ts). */
+export interface Judged {
+  exchange?: Exchange;
+}
+
+/**
+ * A failed check's evidence, the exchange its assertion judged first (marked), then the
+ * recent ones without it again.
+ */
+export function judgedFirst(judged: Exchange | undefined, recent: readonly Exchange[]): Exchange[] {
+  if (!judged) return [...recent];
+  return [{ ...judged, judged: true }, ...recent.filter((exchange) => exchange !== judged)];
 }
 
 /** Exchanges a check keeps: the last ones, where the verdict was decided. */

@@ -11,39 +11,25 @@
  * and be declared once (RegistrationError otherwise). checks/index.ts imports every file; the
  * runner takes each body from there by id, and runs the checks in catalog order.
  */
-import { catalogEntry, type ReceiverArea } from '../catalog/checks.js';
-import { RegistrationError } from '../errors.js';
+import type { ReceiverArea } from '../catalog/checks.js';
+import { Registry, type Declaration } from '../check/registry.js';
 import type { CheckFn } from './context.js';
 
-export interface DeclaredCheck {
-  area: ReceiverArea;
-  body: CheckFn;
-}
+export type DeclaredCheck = Declaration<ReceiverArea, CheckFn>;
 
-/** Check id → its area and body, in the order declared. */
-const declared = new Map<string, DeclaredCheck>();
-let declaringArea: ReceiverArea | undefined;
+/** The receiver checks, declared through the one check registry (src/check/registry.ts). */
+export const RECEIVER_CHECKS_REGISTRY = new Registry<ReceiverArea, CheckFn>({ subject: 'receiver', declaresIt: (area) => `the checks of ${area} declare it`, suiteFunction: 'receiverSuite()' });
 
 /** Declares the checks of one receiver area: `body` calls `check` for each. */
 export function receiverSuite(area: ReceiverArea, body: () => void): void {
-  declaringArea = area;
-  try {
-    body();
-  } finally {
-    declaringArea = undefined;
-  }
+  RECEIVER_CHECKS_REGISTRY.inArea(area, body);
 }
 
 export function check(id: string, body: CheckFn): void {
-  const spec = catalogEntry(id);
-  if (spec?.subject !== 'receiver') throw new RegistrationError(`unknown receiver check id ${id}: add it to src/catalog/checks.ts first`);
-  if (declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside receiverSuite()`);
-  if (spec.area !== declaringArea) throw new RegistrationError(`check ${id} belongs to ${spec.area} in the catalog, but the checks of ${declaringArea} declare it`);
-  if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
-  declared.set(id, { area: declaringArea, body });
+  RECEIVER_CHECKS_REGISTRY.declare(id, body, check);
 }
 
 /** Every check declared so far in this process. */
 export function declaredChecks(): ReadonlyMap<string, DeclaredCheck> {
-  return declared;
+  return RECEIVER_CHECKS_REGISTRY.declarations();
 }

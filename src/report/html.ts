@@ -19,6 +19,7 @@ import { catalogEntry } from '../catalog/checks.js';
 import { bySection, CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { figuresFor, type Figure } from './charts/index.js';
 import { escapeXml } from './escape.js';
+import { evidenceOf, judgedExchange, type EvidenceExchange } from './evidence.js';
 import { coverageLine } from './coverage.js';
 import { aboutRunLines, controlText, networkText, verdictTitle } from './markdown.js';
 import { runVerdict, type CheckResult, type RunReport, type Verdict } from './model.js';
@@ -122,8 +123,17 @@ function evidenceBlock(check: CheckResult): string {
   const rerun = check.measurements?.rerun;
   const rerunLine = typeof rerun === 'string' ? `<p class="rerun">Re-run it alone: <code>${esc(rerun)}</code></p>` : '';
   if (evidence === undefined) return rerunLine;
-  const text = Array.isArray(evidence) ? evidence.map(exchangeText).join('\n\n') : typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2);
-  return `<details open><summary>requests and responses (the last ${Array.isArray(evidence) ? evidence.length : 1})</summary><pre class="evidence">${esc(text, MAX_BLOCK)}</pre></details>${rerunLine}`;
+  if (!Array.isArray(evidence)) return `<details open><summary>requests and responses (the last 1)</summary><pre class="evidence">${esc(typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2), MAX_BLOCK)}</pre></details>${rerunLine}`;
+  const judged = judgedExchange(check);
+  const recent = evidenceOf(check).filter((exchange) => exchange !== judged);
+  const judgedBlock = judged ? `<details open><summary>the exchange the failing assertion judged</summary><pre class="evidence">${esc(exchangeText(judged), MAX_BLOCK)}</pre>${reproduceLine(judged)}</details>` : '';
+  const recentBlock = recent.length > 0 ? `<details${judged ? '' : ' open'}><summary>recent requests and responses (the last ${recent.length})</summary><pre class="evidence">${esc(recent.map(exchangeText).join('\n\n'), MAX_BLOCK)}</pre>${judged ? '' : reproduceLine(recent.at(-1)!)}</details>` : '';
+  return `${judgedBlock}${recentBlock}${rerunLine}`;
+}
+
+/** The `curl` that sends an exchange's request again (its secrets as shell variables), when it has one. */
+function reproduceLine(exchange: EvidenceExchange): string {
+  return typeof exchange.reproduce === 'string' ? `<p class="rerun">Reproduce with: <code>${esc(exchange.reproduce, MAX_BLOCK)}</code></p>` : '';
 }
 
 /** One recorded exchange as text: the request, then the answer's status, telling headers and body. */

@@ -13,6 +13,7 @@
  * failure is a <skipped type="expected-failure"> (src/expected/writers.ts says why).
  */
 import { escapeXml } from './escape.js';
+import { exchangeSummary, judgedExchange } from './evidence.js';
 import type { RunReport } from './model.js';
 import { buildText } from './provenance.js';
 import { partialLine } from './selection.js';
@@ -110,6 +111,13 @@ function runProperties(report: RunReport): Record<string, string> {
   };
 }
 
+/** The exchange a failing assertion judged, and how to send it again: where a CI reader looks first. */
+function judgedLines(check: RunReport['checks'][number]): string[] {
+  const judged = judgedExchange(check);
+  if (!judged) return [];
+  return [`judged exchange: ${exchangeSummary(judged)}`, ...(typeof judged.reproduce === 'string' ? [`reproduce with: ${judged.reproduce}`] : [])];
+}
+
 /** certify's junit.xml: one testsuite per area, one testcase per check, and the clean-up's leftovers. */
 export function renderJunit(report: RunReport): string {
   const properties = runProperties(report);
@@ -130,7 +138,7 @@ export function renderJunit(report: RunReport): string {
         : check.verdict === 'skip' ? { kind: 'skipped', message: detail }
         : check.verdict === 'error' ? { kind: 'error', message: detail, type: 'no-answer' }
         : undefined;
-      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: [about, ...(listed ? [listed.line] : []), ...(detail ? [detail] : [])] };
+      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: [about, ...(listed ? [listed.line] : []), ...(detail ? [detail] : []), ...judgedLines(check)] };
     }),
   }));
   const leftovers = report.leftovers ?? [];

@@ -1,5 +1,6 @@
 /** report.md: the verdict first, then failures, then every check in a table; all text through escapeMarkdownCell. */
 import { escapeMarkdownCell } from './escape.js';
+import { evidenceOf, exchangeSummary, judgedExchange } from './evidence.js';
 import { coverageLine } from './coverage.js';
 import { runVerdict, type RunReport } from './model.js';
 import { provenanceLine } from './provenance.js';
@@ -56,8 +57,12 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`- **${check.id}** (${check.level}, ${check.verdict}): ${title}. ${detail}`, `  - Clause: ${clause}`);
       const rerun = check.measurements?.rerun;
       if (typeof rerun === 'string') lines.push(`  - Re-run it alone: \`${escapeMarkdownCell(rerun)}\``);
-      const last = Array.isArray(check.measurements?.evidence) ? (check.measurements.evidence as Array<{ request?: unknown; answer?: unknown }>).at(-1) : undefined;
-      if (last) lines.push(`  - Last exchange: \`${escapeMarkdownCell(String(last.request ?? '').split('\n')[0] ?? '')}\` → ${escapeMarkdownCell(String(last.answer ?? ''))} (all of them in report.html and report.json)`);
+      const judged = judgedExchange(check);
+      const last = evidenceOf(check).at(-1);
+      if (judged) lines.push(`  - Judged exchange: \`${escapeMarkdownCell(exchangeSummary(judged))}\` (the answer the failing assertion judged; the recent exchanges in report.html and report.json)`);
+      else if (last) lines.push(`  - Last exchange: \`${escapeMarkdownCell(exchangeSummary(last))}\` (all of them in report.html and report.json)`);
+      const reproduce = (judged ?? last)?.reproduce;
+      if (typeof reproduce === 'string') lines.push(`  - Reproduce with: \`${escapeMarkdownCell(reproduce)}\``);
     }
     lines.push('');
   }

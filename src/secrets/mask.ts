@@ -29,11 +29,16 @@ export function describeSecret(value: string): string {
 }
 
 export function mask(text: string): string {
+  return replaceSecrets(text, describeSecret);
+}
+
+/** `text` with every secret it holds (registered or of a credential's shape) replaced by `replacement(secret)`. */
+export function replaceSecrets(text: string, replacement: (secret: string) => string): string {
   let out = text;
   for (const secret of registered) {
-    if (out.includes(secret)) out = out.split(secret).join(describeSecret(secret));
+    if (out.includes(secret)) out = out.split(secret).join(replacement(secret));
   }
-  for (const pattern of PATTERNS) out = out.replace(pattern, (match) => describeSecret(match));
+  for (const pattern of PATTERNS) out = out.replace(pattern, (match) => replacement(match));
   return out;
 }
 

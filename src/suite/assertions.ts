@@ -3,6 +3,7 @@
  * that says what was expected and what the target answered (masked, truncated).
  */
 import type { HttpResponse } from '../http/client.js';
+import type { Judged } from '../http/tally.js';
 import { ID_PATTERNS } from '../ids.js';
 import { mask } from '../secrets/mask.js';
 import { CheckFailure } from '../errors.js';
@@ -14,23 +15,25 @@ export function describeResponse(res: HttpResponse): string {
   return mask(`${res.status} ${body.replace(/\s+/g, ' ')}`.trim());
 }
 
-export function failWith(message: string): never {
-  throw new CheckFailure(mask(message));
+/** Fails the check; `judged` is the answer that decided it (an HttpResponse), shown first in its evidence. */
+export function failWith(message: string, judged?: Judged): never {
+  throw new CheckFailure(mask(message), judged?.exchange);
 }
 
-export function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) failWith(message);
+/** Fails the check with `message` unless `condition`; `judged`: as for failWith. */
+export function assert(condition: unknown, message: string, judged?: Judged): asserts condition {
+  if (!condition) failWith(message, judged);
 }
 
 export const is2xx = (status: number): boolean => status >= 200 && status < 300;
 export const is4xx = (status: number): boolean => status >= 400 && status < 500;
 
 export function expect2xx(res: HttpResponse, what: string): void {
-  assert(is2xx(res.status), `${what}: expected a 2xx, got ${describeResponse(res)}`);
+  assert(is2xx(res.status), `${what}: expected a 2xx, got ${describeResponse(res)}`, res);
 }
 
 export function expect4xx(res: HttpResponse, what: string): void {
-  assert(is4xx(res.status), `${what}: expected a 4xx, got ${describeResponse(res)}`);
+  assert(is4xx(res.status), `${what}: expected a 4xx, got ${describeResponse(res)}`, res);
 }
 
 export interface AuthErrorBody {
@@ -54,7 +57,7 @@ export function errorShapeProblem(res: HttpResponse): string | undefined {
 
 export function expectErrorShape(res: HttpResponse, what: string): AuthErrorBody {
   const problem = errorShapeProblem(res);
-  assert(problem === undefined, `${what}: error body not of the specified shape (${problem}): ${describeResponse(res)}`);
+  assert(problem === undefined, `${what}: error body not of the specified shape (${problem}): ${describeResponse(res)}`, res);
   return (res.json as { error: AuthErrorBody }).error;
 }
 
@@ -63,10 +66,10 @@ export function expectErrorShape(res: HttpResponse, what: string): AuthErrorBody
  * one (invalid_token: 401); otherwise any 4xx.
  */
 export function expectAuthError(res: HttpResponse, code: string, what: string, status?: number): AuthErrorBody {
-  if (status !== undefined) assert(res.status === status, `${what}: expected ${status} ${code}, got ${describeResponse(res)}`);
-  else assert(is4xx(res.status), `${what}: expected a 4xx ${code}, got ${describeResponse(res)}`);
+  if (status !== undefined) assert(res.status === status, `${what}: expected ${status} ${code}, got ${describeResponse(res)}`, res);
+  else assert(is4xx(res.status), `${what}: expected a 4xx ${code}, got ${describeResponse(res)}`, res);
   const error = expectErrorShape(res, what);
-  assert(error.code === code, `${what}: expected error.code ${code}, got ${describeResponse(res)}`);
+  assert(error.code === code, `${what}: expected error.code ${code}, got ${describeResponse(res)}`, res);
   return error;
 }
 
@@ -78,6 +81,6 @@ export const expectInvalidToken = (res: HttpResponse, what: string): AuthErrorBo
  * the shape is required; any 4xx and any code are accepted.
  */
 export function expectAuthFailure(res: HttpResponse, what: string): AuthErrorBody {
-  assert(is4xx(res.status), `${what}: expected a 4xx authentication error, got ${describeResponse(res)}`);
+  assert(is4xx(res.status), `${what}: expected a 4xx authentication error, got ${describeResponse(res)}`, res);
   return expectErrorShape(res, what);
 }

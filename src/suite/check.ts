@@ -22,8 +22,9 @@ import { PENDING_CREATIONS_LIMIT_MS, STOP_GRACE_MS, stopMarkerPath } from '../ru
 import { getCheck, type Area } from '../catalog/checks.js';
 import { CheckContext } from './context.js';
 import { closeHarness, harness } from './harness.js';
-import { CheckSkip, ControlUnsupported, isUnanswered, RegistrationError } from '../errors.js';
-import { countedIn, emptyTraffic, type NetworkTally } from '../http/tally.js';
+import { CheckFailure, CheckSkip, ControlUnsupported, isUnanswered } from '../errors.js';
+import { Registry, type Declaration } from '../check/registry.js';
+import { countedIn, emptyTraffic, judgedFirst, type Exchange, type NetworkTally } from '../http/tally.js';
 import './outcome.js';
 import { runSuiteEndCleanups } from './suite-end.js';
 import { closeSharedJwksServer } from './identity-provider.js';
@@ -37,18 +38,23 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-/** Check id → the area of the suite that declared it, in this process. */
-const declared = new Map<string, Area>();
-let declaringArea: Area | undefined;
+/** What a service check's declaration holds: its body and its options. */
+export interface ServiceCheckBody {
+  run: (t: CheckContext) => Promise<void>;
+  options: CheckOptions;
+}
+
+/** The service checks, declared through the one check registry (src/check/registry.ts). */
+export const SERVICE_CHECKS = new Registry<Area, ServiceCheckBody>({ subject: 'service', declaresIt: (area) => `suites/${area}.suite.ts declares it`, suiteFunction: 'certifySuite()' });
 let recordOnly = false;
 let watchingRunStop = false;
 /** Suites declared and not yet ended: the shared servers and clients close with the last. */
 let openSuites = 0;
 
 /** From now on certifySuite and check only record (for comparing the suites with the catalog). */
-export function recordDeclarationsOnly(): ReadonlyMap<string, Area> {
+export function recordDeclarationsOnly(): ReadonlyMap<string, Declaration<Area, ServiceCheckBody>> {
   recordOnly = true;
-  return declared;
+  return SERVICE_CHECKS.declarations();
 }
 
 // The runner owns interrupts (src/runner/certify.ts). A Ctrl-C reaches the suites' worker
@@ -128,14 +134,7 @@ async function settleRunningChecks(): Promise<void> {
 }
 
 export function certifySuite(area: Area, body: () => void): void {
-  const declare = () => {
-    declaringArea = area;
-    try {
-      body();
-    } finally {
-      declaringArea = undefined;
-    }
-  };
+  const declare = () => SERVICE_CHECKS.inArea(area, body);
   if (recordOnly) return declare();
   watchRunStop();
   openSuites += 1;
@@ -213,12 +212,9 @@ function describeCost(network: NetworkTally): string {
 }
 
 export function check(id: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
-  const spec = getCheck(id);
-  if (declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside certifySuite()`);
-  if (spec.area !== declaringArea) throw new RegistrationError(`check ${id} belongs to ${spec.area} in the catalog, but suites/${declaringArea}.suite.ts declares it`);
-  if (declared.has(id)) throw new RegistrationError(`check ${id} is declared twice`);
-  declared.set(id, declaringArea);
+  SERVICE_CHECKS.declare(id, { run: body, options }, check);
   if (recordOnly) return;
+  const spec = getCheck(id);
   // The body keeps the bound it had under vitest's time-out alone; vitest's now leaves the clean-up its allowance.
   const ownTimeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
   const timeoutMs = ownTimeoutMs + CLEANUP_ALLOWANCE_MS;
@@ -227,6 +223,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
     let skipReason: string | undefined;
     let errorReason: string | undefined;
     let failed = false;
+    let judged: Exchange | undefined;
     const traffic = emptyTraffic();
     const network = traffic.tally;
     const running = countedIn(traffic, async () => {
@@ -234,6 +231,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
         if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
         await withinOwnTimeout(body(t), ownTimeoutMs);
       } catch (error) {
+        if (error instanceof CheckFailure) judged = error.judged;
         if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
         else if (error instanceof CheckSkip) skipReason = error.message;
         else if ((errorReason = error instanceof CheckOvertime ? overtimeReason(ownTimeoutMs, network) : noVerdictReason(error, network)) === undefined) {
@@ -242,7 +240,7 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
         }
       } finally {
         await t.dispose();
-        const evidence = failed || errorReason ? { exchanges: traffic.exchanges, rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
+        const evidence = failed || errorReason ? { exchanges: judgedFirst(judged, traffic.exchanges), rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
         ctx.task.meta.check = t.toMeta(skipReason, errorReason, network, evidence);
       }
     });

@@ -15,7 +15,7 @@ export function whoami(t: CheckContext, token: string): Promise<HttpResponse> {
 /** Fails the check unless whoami answers 200. */
 export async function expectAccepted(t: CheckContext, token: string, what: string): Promise<void> {
   const res = await whoami(t, token);
-  if (res.status !== 200) t.fail(`${what}: expected whoami 200, got ${describeResponse(res)}`);
+  if (res.status !== 200) t.fail(`${what}: expected whoami 200, got ${describeResponse(res)}`, res);
 }
 
 /**
@@ -27,7 +27,7 @@ export async function expectControlAccepted(t: CheckContext, token: string, idp?
   if (res.status !== 200) {
     // The usual cause on a new target: it cannot reach our loopback JWKS.
     const fetched = idp ? ` (the target fetched the JWKS ${idp.jwksFetchCount} times)` : '';
-    t.fail(`control: a valid session token of this setup got ${describeResponse(res)} instead of 200${fetched}, so no refusal can be judged`);
+    t.fail(`control: a valid session token of this setup got ${describeResponse(res)} instead of 200${fetched}, so no refusal can be judged`, res);
   }
   return res;
 }
@@ -63,7 +63,8 @@ export async function expectAllRefused(t: CheckContext, cases: readonly RefusalC
 
 /** Judges answers already received (when they had to be taken at different times). */
 export function judgeRefusals(t: CheckContext, answers: ReadonlyArray<readonly [what: string, res: HttpResponse]>): void {
-  const problems = answers.map(([what, res]) => refusalProblem(res, what)).filter((problem) => problem !== undefined);
-  if (problems.length > 0) t.fail(`${problems.length} of ${answers.length} not refused: ${problems.join('; ')}`);
+  const judged = answers.map(([what, res]) => ({ res, problem: refusalProblem(res, what) })).filter(({ problem }) => problem !== undefined);
+  const problems = judged.map(({ problem }) => problem);
+  if (problems.length > 0) t.fail(`${problems.length} of ${answers.length} not refused: ${problems.join('; ')}`, judged[0]!.res);
   t.detail(`${answers.length} refused with 401 invalid_token: ${answers.map(([what]) => what).join(', ')}`);
 }

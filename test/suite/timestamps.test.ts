@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturedDelivery } from '../../src/receiver/types.js';
-import { DELIVERY_TIME_TOLERANCE_MS, readTimestamp, timestampOffsetsMs } from '../../src/suite/hooks/timestamps.js';
+import { DELIVERY_TIME_TOLERANCE_MS, readTimestamp, timestampOffsetsMs } from '../../src/suite/webhook-observation/timestamps.js';
 
 const ARRIVAL_MS = 1_760_000_000_250;
 const NOW_S = Math.floor(ARRIVAL_MS / 1000);

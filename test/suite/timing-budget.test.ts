@@ -8,7 +8,7 @@ import {
   smallestScaleWithin,
 } from '../../src/suite/timing/budget.js';
 import { SPEC_AUTO_DISABLE_MS, SPEC_RETRY_DELAYS_MS } from '../../src/suite/timing/schedule.js';
-import { DISABLE_SPAN_MS, LONGEST_ALONE_MS, SCHEDULE_LONGEST_WAIT_MS, SCHEDULE_SPAN_MS } from '../../src/suite/hooks/retry-observation.js';
+import { DISABLE_SPAN_MS, LONGEST_ALONE_MS, SCHEDULE_LONGEST_WAIT_MS, SCHEDULE_SPAN_MS } from '../../src/suite/webhook-observation/retry-observation.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -11,7 +11,7 @@ import {
   type AttemptTiming,
 } from '../../src/suite/timing/schedule.js';
 import { gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay } from '../../src/suite/timing/error.js';
-import { planShortDelays } from '../../src/suite/hooks/retry-observation.js';
+import { planShortDelays } from '../../src/suite/webhook-observation/retry-observation.js';
 
 const TOLERANCE = { fraction: 0.1, errorMs: 100 };
 

@@ -7,7 +7,7 @@
  * (an attempt is seen once it has connected and sent its request).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Tolerance } from './schedule.js';
+import type { ArrivalTolerance } from './schedule.js';
 import { SCALED_SPAN_BOUND_MS } from './budget.js';
 
 /** The jitter a retry delay may have either way (the spec states none; schedulers commonly add a few percent). */
@@ -99,7 +99,7 @@ export async function fastestRoundTripMs(send: () => Promise<{ durationMs: numbe
  * error is twice the event-loop p99 (the service's timer and our receipt can each be
  * that late), at least MIN_TIMING_ERROR_MS, plus one round trip.
  */
-export function scheduleTolerance(error: TimingError): Tolerance {
+export function scheduleTolerance(error: TimingError): ArrivalTolerance {
   return toleranceWith(error, error.eventLoopP99Ms);
 }
 
@@ -107,11 +107,11 @@ export function scheduleTolerance(error: TimingError): Tolerance {
  * The tolerance of one gap: as scheduleTolerance, with the event loop's delay taken as the
  * worse of its p99 and the longest stall during that gap (see TimingError.stallBetween).
  */
-export function gapTolerance(error: TimingError): (fromMs: number, toMs: number) => Tolerance {
+export function gapTolerance(error: TimingError): (fromMs: number, toMs: number) => ArrivalTolerance {
   return (fromMs, toMs) => toleranceWith(error, Math.max(error.eventLoopP99Ms, error.stallBetween?.(fromMs, toMs) ?? 0));
 }
 
-function toleranceWith(error: TimingError, eventLoopDelayMs: number): Tolerance {
+function toleranceWith(error: TimingError, eventLoopDelayMs: number): ArrivalTolerance {
   return {
     fraction: SCHEDULE_JITTER,
     errorMs: Math.ceil(Math.max(MIN_TIMING_ERROR_MS, 2 * eventLoopDelayMs) + error.roundTripMs),

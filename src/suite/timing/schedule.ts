@@ -24,23 +24,23 @@ export const SPEC_AUTO_DISABLE_MS = 24 * HOUR_MS;
  * plus `lateMs` late only (what delays an arrival and never advances it: round trips).
  * src/suite/timing/error.ts builds the schedule's from what the run measured.
  */
-export interface Tolerance {
+export interface ArrivalTolerance {
   fraction: number;
   errorMs: number;
   lateMs?: number;
 }
 
 /** How early an arrival may be. */
-export function toleranceMs(expectedMs: number, tolerance: Tolerance): number {
+export function toleranceMs(expectedMs: number, tolerance: ArrivalTolerance): number {
   return tolerance.fraction * expectedMs + tolerance.errorMs;
 }
 
 /** How late an arrival may be. */
-export function lateToleranceMs(expectedMs: number, tolerance: Tolerance): number {
+export function lateToleranceMs(expectedMs: number, tolerance: ArrivalTolerance): number {
   return toleranceMs(expectedMs, tolerance) + (tolerance.lateMs ?? 0);
 }
 
-export function describeTolerance(tolerance: Tolerance): string {
+export function describeTolerance(tolerance: ArrivalTolerance): string {
   const either = `±(${+(tolerance.fraction * 100).toFixed(2)}% + ${tolerance.errorMs} ms)`;
   return tolerance.lateMs ? `${either}, +${tolerance.lateMs} ms more late` : either;
 }
@@ -94,7 +94,7 @@ export interface ScheduleMatch {
 export function matchSchedule(
   attempts: readonly AttemptTiming[],
   delaysMs: readonly number[],
-  tolerance: Tolerance | ((fromMs: number, toMs: number) => Tolerance),
+  tolerance: ArrivalTolerance | ((fromMs: number, toMs: number) => ArrivalTolerance),
 ): ScheduleMatch {
   const gaps: GapVerdict[] = [];
   const compared = Math.min(attempts.length - 1, delaysMs.length);

@@ -69,9 +69,9 @@ export interface PlacedCall {
 export async function placeCall(t: CheckContext, workspace: TestWorkspace, token: string, metadata: Record<string, unknown> | null = {}): Promise<PlacedCall> {
   const agentId = workspace.agentId;
   const res = await t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, ...(metadata === null ? {} : { metadata }) });
-  if (!is2xx(res.status)) failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`);
+  if (!is2xx(res.status)) failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`, res);
   const callId = findFirstId(res.json, ID_PATTERNS.call);
-  if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`);
+  if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`, res);
   // The checks select events by the call id they got; calls placed by an unanswered attempt are recorded, not judged.
   if (res.unconfirmedAttempts) t.measure('unconfirmed_placements', t.api.unconfirmedPlacements(token));
   return { callId, agentId, to: RESERVED_TEST_NUMBER, metadata: metadata ?? {} };

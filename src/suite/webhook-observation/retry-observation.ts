@@ -20,7 +20,7 @@ import {
   toleranceMs,
   type EventAttempts,
   type GapVerdict,
-  type Tolerance,
+  type ArrivalTolerance,
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, timingOf, within } from '../timing/wait.js';
@@ -44,7 +44,7 @@ const WAIT_FRACTION = 0.25;
 /** The scaled waits of a retry observation at their longest, for a check's time-out. */
 export const WAIT_STRETCH = 1 + WAIT_FRACTION;
 /** The 24 h auto-disable at a high scale: ±(1% + 250 ms) (24 s ± 490 ms at 3600), the status polled every 250 ms. */
-export const DISABLE_TOLERANCE: Tolerance = { fraction: 0.01, errorMs: 250 };
+export const DISABLE_TOLERANCE: ArrivalTolerance = { fraction: 0.01, errorMs: 250 };
 /** Filler events (acknowledged) to the full-schedule endpoint, in spec time. */
 const FILLER_EVERY_MS = 2 * HOUR_MS;
 /** Failing events to the auto-disable endpoint, in spec time. */
@@ -189,7 +189,7 @@ export interface RetryTiming {
   /** How long the retry was waited for after the first attempt arrived. */
   boundMs: number;
   /** The tolerance before any widening for a stall during the gap. */
-  tolerance: Tolerance;
+  tolerance: ArrivalTolerance;
 }
 
 export interface RetryTimingPlan {
