@@ -30,21 +30,31 @@ const requestsCarried = new WeakMap<object, number>();
 const sentOnReused = new WeakMap<object, { socket: { bytesRead: number }; bytesReadAtSend: number }>();
 const staleFailures = new WeakSet<object>();
 
-subscribe('undici:client:sendHeaders', (message) => {
-  const { request, socket } = message as SentMessage;
-  const carried = requestsCarried.get(socket) ?? 0;
-  requestsCarried.set(socket, carried + 1);
-  if (carried > 0) sentOnReused.set(request, { socket, bytesReadAtSend: socket.bytesRead });
-});
+let watching = false;
 
-subscribe('undici:request:error', (message) => {
-  const { request, error } = message as ErrorMessage;
-  const sent = sentOnReused.get(request);
-  if (!sent || typeof error !== 'object' || error === null) return;
-  if ((error as { code?: unknown }).code !== CLOSED_BY_PEER) return;
-  if (sent.socket.bytesRead !== sent.bytesReadAtSend) return;
-  staleFailures.add(error);
-});
+/**
+ * From now on, marks the failures of this process's requests on stale connections. Called by the
+ * process that sends the checks' requests (the suites' worker, src/suite/harness.ts), not where
+ * the embedded reference delivers its webhooks with undici: the channels are process-wide.
+ */
+export function watchStaleConnections(): void {
+  if (watching) return;
+  watching = true;
+  subscribe('undici:client:sendHeaders', (message) => {
+    const { request, socket } = message as SentMessage;
+    const carried = requestsCarried.get(socket) ?? 0;
+    requestsCarried.set(socket, carried + 1);
+    if (carried > 0) sentOnReused.set(request, { socket, bytesReadAtSend: socket.bytesRead });
+  });
+  subscribe('undici:request:error', (message) => {
+    const { request, error } = message as ErrorMessage;
+    const sent = sentOnReused.get(request);
+    if (!sent || typeof error !== 'object' || error === null) return;
+    if ((error as { code?: unknown }).code !== CLOSED_BY_PEER) return;
+    if (sent.socket.bytesRead !== sent.bytesReadAtSend) return;
+    staleFailures.add(error);
+  });
+}
 
 /**
  * Whether `error` ended a request sent on a reused connection that the other side had closed

@@ -10,6 +10,7 @@ import { loadControlAdapter, type ControlAdapter } from '../control/adapter.js';
 import { ControlClient } from '../control/client.js';
 import type { Capabilities } from '../control/types.js';
 import { HttpClient } from '../http/client.js';
+import { watchStaleConnections } from '../http/reuse.js';
 import { registerSecret } from '../secrets/mask.js';
 import { recordPendingCreation, recordResource } from '../run-state/created-resources.js';
 import type { RunContext } from './run-context.js';
@@ -34,6 +35,7 @@ async function start(): Promise<Harness> {
   if (!run) throw new UsageError('no run context: start the suites with `npm run certify`, not with vitest directly');
   registerSecret(run.controlToken);
   registerSecret(run.svcToken);
+  watchStaleConnections();
   const http = new HttpClient(run.baseUrl, { ...run.network, ...(run.rateLimit ? { rateLimit: run.rateLimit } : {}) });
   // An adapter's resources are removed by each check's clean-up; the record of created resources (and the runner's
   // sweep of leftovers) covers the HTTP control interface, whose ids the runner can delete.

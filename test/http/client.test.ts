@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
+import { watchStaleConnections } from '../../src/http/reuse.js';
 import { countedIn, emptyTally, emptyTraffic } from '../../src/http/tally.js';
 import { registerSecret } from '../../src/secrets/mask.js';
 import { CheckRecord } from '../../src/check/record.js';
@@ -147,6 +148,8 @@ describe('HttpClient against a target that drops connections', () => {
 });
 
 describe('HttpClient on kept-alive connections the other side closes', () => {
+  watchStaleConnections();
+
   /**
    * Like tinyproxy: answers HTTP/1.1 without `Connection: close`, yet never serves a second
    * request on a connection. `onReused` decides what a connection's second request meets.
