@@ -3,7 +3,7 @@
  * Apart from receiver-servers.ts because that module starts the servers when imported.
  */
 import { LOAD_RECEIVER_KEPT_DELIVERIES } from '../src/load/fanout/start-receiver.js';
-import { DEFAULT_KEPT_DELIVERIES } from '../src/receiver/index.js';
+import { DEFAULT_KEPT_DELIVERIES } from '../src/capturing-receiver/index.js';
 import { formatBound, GOALS } from './goals.js';
 import { cpuRatioPct, formatPaired, pairedCpuRatio, ratioPct } from './ratios.js';
 

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { LOAD_RECEIVER_KEPT_DELIVERIES } from '../src/load/fanout/start-receiver.js';
-import { CapturingReceiver, DEFAULT_KEPT_DELIVERIES, type ReceiverStats } from '../src/receiver/index.js';
+import { CapturingReceiver, DEFAULT_KEPT_DELIVERIES, type ReceiverStats } from '../src/capturing-receiver/index.js';
 import { SECRET } from './receiver-delivery.js';
 import { isServerKind, type ServerKind } from './receiver-rows.js';
 

@@ -18,7 +18,7 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ask } from '../src/ipc/ask.js';
-import type { ReceiverStats } from '../src/receiver/index.js';
+import type { ReceiverStats } from '../src/capturing-receiver/index.js';
 import { createSelfSignedCertificate } from '../src/tls/self-signed.js';
 import { cpuRatioAtOnce, measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';

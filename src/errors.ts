@@ -11,7 +11,7 @@
  * `thresholdsFailed` is k6's own code for a failed threshold, which `load` and `load merge`
  * keep so that scripts and CI recipes written for k6 read them alike.
  */
-import type { Exchange } from './http/tally.js';
+import type { Exchange } from './exchange.js';
 
 export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, thresholdsFailed: 99, interrupted: 130 } as const;
 

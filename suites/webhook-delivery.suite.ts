@@ -10,7 +10,7 @@
  * waiting past the first scaled retry delay plus a margin. The target's own delivery
  * time-out is `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
  */
-import type { CapturedDelivery, ProgrammedAnswer } from '../src/receiver/types.js';
+import type { CapturedDelivery, ProgrammedAnswer } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, seconds, settled, within } from '../src/suite/timing/wait.js';

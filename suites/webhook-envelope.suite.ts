@@ -4,7 +4,7 @@
  * carries the call's fields, calls emit their lifecycle, subscriptions filter.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { CapturedDelivery } from '../src/receiver/types.js';
+import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, describeResponse, is2xx, nextEndpointName, type CheckContext } from '../src/suite/index.js';
 import { envelopeProblems, parseIsoUtc } from '../src/suite/webhook-observation/envelope.js';
 import {

@@ -8,7 +8,7 @@ import { assert, certifySuite, check, type CheckContext, type TestWorkspace } fr
 import { CALL_EVENTS_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, FIRED_TYPES, firedData, idOf, ofCall, placeCall, settle, typeCounts } from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
-import type { CapturedDelivery } from '../src/receiver/types.js';
+import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { sleep } from '../src/clock/wait.js';
 
 const LIMIT = 25;

@@ -4,7 +4,7 @@
  * signature, and an idempotent receiver counts the event once.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { CapturedDelivery } from '../src/receiver/types.js';
+import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
 import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';

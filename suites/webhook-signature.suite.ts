@@ -3,7 +3,7 @@
  * HMAC-SHA256 of the raw body under the endpoint's secret; the timestamp is the delivery
  * time of each attempt in Unix seconds and is not signed.
  */
-import type { CapturedDelivery } from '../src/receiver/types.js';
+import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
 import { eventTour, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';

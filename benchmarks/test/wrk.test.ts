@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWrkOutput, prepareWrk, runWrk, wrkAvailable } from '../wrk.js';
 import { SECRET } from '../receiver-delivery.js';
-import { CapturingReceiver } from '../../src/receiver/index.js';
+import { CapturingReceiver } from '../../src/capturing-receiver/index.js';
 
 const SUMMARY = `Running 2s test @ https://127.0.0.1:40123/hooks/abc
   2 threads and 50 connections

@@ -5,6 +5,7 @@
  * one client still each count their own; the runner adds them up for report.json.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Exchange } from '../exchange.js';
 
 export interface NetworkTally {
   /** Requests sent to the public API, resends included. */
@@ -23,23 +24,7 @@ export interface NetworkTally {
   first_unanswered?: string;
 }
 
-/**
- * One exchange as a report shows it under a verdict: what was sent and what came back, every
- * secret masked and the target's text made printable when it is recorded.
- */
-export interface Exchange {
-  request: string;
-  /** The answer's status, or why there was none. */
-  answer: number | string;
-  /** The answer's headers that decide verdicts (content type, Retry-After, Location, WWW-Authenticate). */
-  headers?: Record<string, string>;
-  /** The start of the answer's body. */
-  body?: string;
-  /** The same request as a `curl` command, secrets as placeholders ("$SVC_TOKEN"): an HTTP check's reproduce line. */
-  reproduce?: string;
-  /** Set on the exchange a failing assertion judged: the report shows it first. */
-  judged?: true;
-}
+export type { Exchange } from '../exchange.js';
 
 /** What an assertion may hand over with its failure: an answer that carries its own exchange (src/http/client.ts). */
 export interface Judged {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ControlClient } from '../control/client.js';
 import type { LoadSettings } from '../config/load-settings.js';
 import type { Settings } from '../config/settings.js';
-import type { CapturingReceiver } from '../receiver/index.js';
+import type { CapturingReceiver } from '../capturing-receiver/index.js';
 import type { ReceiverPool } from './fanout/receiver-pool.js';
 import type { ResolvedTarget } from '../runner/target.js';
 

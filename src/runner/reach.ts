@@ -14,7 +14,7 @@ import type { ControlAdapter } from '../control/adapter.js';
 import { RunAbort } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { JwksServer, TestIdentityProvider } from '../idp/index.js';
-import { CapturingReceiver } from '../receiver/index.js';
+import { CapturingReceiver } from '../capturing-receiver/index.js';
 import { registerSecret } from '../secrets/mask.js';
 import { jwksServerOptions } from '../suite/identity-provider.js';
 import type { RunContext } from '../suite/run-context.js';

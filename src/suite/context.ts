@@ -14,7 +14,7 @@ import { hookEndpoint, sharedReceiver, type HookedEndpoint } from './webhooks.js
 import { REMOVALS_AT_ONCE, TestWorkspace } from './workspace.js';
 import { mapLimit } from '../async/map-limit.js';
 import { onSuiteEnd } from './suite-end.js';
-import type { CapturingReceiver } from '../receiver/index.js';
+import type { CapturingReceiver } from '../capturing-receiver/index.js';
 
 const NO_CONTROL = 'needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN, or CERTIFY_CONTROL_ADAPTER';
 

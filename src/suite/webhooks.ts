@@ -4,7 +4,7 @@
  * certificate and public URL, and closed when the last open suite ends (src/suite/check.ts).
  */
 import { readFileSync } from 'node:fs';
-import { CapturingReceiver, type ReceiverEndpoint } from '../receiver/index.js';
+import { CapturingReceiver, type ReceiverEndpoint } from '../capturing-receiver/index.js';
 import type { CreatedEndpoint } from '../control/types.js';
 import type { RunContext } from './run-context.js';
 import type { TestWorkspace } from './workspace.js';

@@ -1,5 +1,5 @@
 /**
- * A dispatcher gone wild, aimed at the capturing receiver of src/receiver/: thousands of
+ * A dispatcher gone wild, aimed at the capturing receiver of src/capturing-receiver/: thousands of
  * deliveries a second, oversized bodies (declared and chunked), garbage and oversized
  * headers, all at once. The receiver must keep answering (its /_stats within a bound the
  * whole time) and keep its memory bounded (peak RSS of its process, from /proc).

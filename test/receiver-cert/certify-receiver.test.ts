@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingReceiver, type ReceiverEndpoint } from '../../src/receiver/index.js';
+import { CapturingReceiver, type ReceiverEndpoint } from '../../src/capturing-receiver/index.js';
 import type { CheckResult, RunReport } from '../../src/report/model.js';
 import { reportSchemaProblems } from '../../src/report/validate.js';
 import { RECEIVER_CHECKS } from '../../src/receiver-cert/catalog.js';

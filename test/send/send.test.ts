@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReceiverApp as rawBodyReceiver } from '../../examples/receivers/express-raw-body.js';
 import { createReceiverApp as reserializingReceiver } from '../../examples/receivers/express-json-reserialized.js';
 import { main } from '../../src/cli/main.js';
-import { CapturingReceiver, type ReceiverEndpoint } from '../../src/receiver/index.js';
+import { CapturingReceiver, type ReceiverEndpoint } from '../../src/capturing-receiver/index.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { serveHttps, type ServedApp } from '../support/serve-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CapturedDelivery } from '../../src/receiver/types.js';
+import type { CapturedDelivery } from '../../src/capturing-receiver/types.js';
 import { DELIVERY_TIME_TOLERANCE_MS, readTimestamp, timestampOffsetsMs } from '../../src/suite/webhook-observation/timestamps.js';
 
 const ARRIVAL_MS = 1_760_000_000_250;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadSettings, SettingsError, settingsHelp } from '../../config/settings.js';
-import { CapturingReceiver, formatDeliveryLine, type ReceiverOptions } from '../../receiver/index.js';
+import { CapturingReceiver, formatDeliveryLine, type ReceiverOptions } from '../../capturing-receiver/index.js';
 import { registerSecret } from '../../secrets/mask.js';
 import { writeLine } from '../../text/console.js';
 import { untilStopSignal, type Command } from '../command.js';

@@ -11,7 +11,7 @@ import { closeSync, createReadStream, createWriteStream, openSync, readSync, typ
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { SamplesError } from '../../errors.js';
-import type { ReceiverStats } from '../../receiver/index.js';
+import type { ReceiverStats } from '../../capturing-receiver/index.js';
 import type { Arrival } from './tally.js';
 
 export const ARRIVALS_KIND = 'svc-harness/fanout-arrivals';

@@ -6,7 +6,7 @@
  * worker to primary:
  *   {ready: port}  {endpointMade: name}  {arrivals: Arrival[]}  {stats: ReceiverStats}  {failed: message}
  */
-import { CapturingReceiver, type ReceiverOptions } from '../../receiver/index.js';
+import { CapturingReceiver, type ReceiverOptions } from '../../capturing-receiver/index.js';
 import { arrivalOf } from './watch.js';
 import type { Arrival } from './tally.js';
 

@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ask } from '../../ipc/ask.js';
-import type { ReceiverOptions, ReceiverStats } from '../../receiver/index.js';
+import type { ReceiverOptions, ReceiverStats } from '../../capturing-receiver/index.js';
 import { createSelfSignedCertificate } from '../../tls/self-signed.js';
 import type { ArrivalFeed } from './watch.js';
 import type { Arrival } from './tally.js';

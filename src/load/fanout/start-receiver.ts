@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Settings } from '../../config/settings.js';
-import { CapturingReceiver, type ReceiverOptions } from '../../receiver/index.js';
+import { CapturingReceiver, type ReceiverOptions } from '../../capturing-receiver/index.js';
 import type { ResolvedTarget } from '../../runner/target.js';
 import { ReceiverPool } from './receiver-pool.js';
 

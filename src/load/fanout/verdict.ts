@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, PLACED_AT_MS, PLACED_CALL_ID, type FanoutReceiverMetric } from '../../../load/lib/fanout-metrics.js';
-import type { ReceiverStats } from '../../receiver/index.js';
+import type { ReceiverStats } from '../../capturing-receiver/index.js';
 import type { FanoutStats, FanoutTally } from './tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from '../k6/output.js';
 

@@ -5,7 +5,7 @@
  * samples (verdict.ts), so no runner talks to the harness: runners may be anywhere.
  */
 import { ID_PATTERNS, findFirstId } from '../../ids.js';
-import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../../receiver/index.js';
+import type { CapturedDelivery, ReceiverEndpoint, ReceiverStats } from '../../capturing-receiver/index.js';
 import { FanoutTally, type Arrival } from './tally.js';
 
 /** What the tally needs from one captured delivery (parsed JSON only; never the secret). */

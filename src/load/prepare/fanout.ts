@@ -5,7 +5,7 @@
  * runners never talk to the harness, so they split like any other scenario.
  */
 import { resolve } from 'node:path';
-import type { CapturingReceiver, ReceiverEndpoint } from '../../receiver/index.js';
+import type { CapturingReceiver, ReceiverEndpoint } from '../../capturing-receiver/index.js';
 import { NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
 import { log } from '../log.js';
 import { writeFanoutObservations } from '../fanout/verdict.js';

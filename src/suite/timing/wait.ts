@@ -4,8 +4,8 @@
  * target allows within the bound of src/suite/timing/budget.ts (polling and sleeping:
  * src/clock/wait.ts).
  */
-import type { CapturedDelivery } from '../../receiver/types.js';
-import type { ReceiverEndpoint } from '../../receiver/endpoint.js';
+import type { CapturedDelivery } from '../../capturing-receiver/types.js';
+import type { ReceiverEndpoint } from '../../capturing-receiver/endpoint.js';
 import type { CheckContext } from '../context.js';
 import { sleep } from '../../clock/wait.js';
 import type { AttemptTiming } from './schedule.js';

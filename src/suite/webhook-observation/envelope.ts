@@ -5,7 +5,7 @@
  */
 import { EVENT_TYPES } from '../../control/types.js';
 import { ID_PATTERNS } from '../../ids.js';
-import type { CapturedDelivery } from '../../receiver/types.js';
+import type { CapturedDelivery } from '../../capturing-receiver/types.js';
 import { isObject } from '../../json/shape.js';
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]00:00)$/;
@@ -49,7 +49,7 @@ export function envelopeProblems(delivery: CapturedDelivery, workspaceId: string
   if (!date) problems.push(`api_version ${JSON.stringify(apiVersion)} is not YYYY-MM-DD`);
   else if (!isRealDate(Number(date[1]), Number(date[2]), Number(date[3]))) problems.push(`api_version ${String(apiVersion)} is not a real date`);
   if (!isObject(data)) problems.push(`data is ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data}, not an object`);
-  // The schema says the same about the fields (test/receiver/envelope.test.ts holds the two
+  // The schema says the same about the fields (test/capturing-receiver/envelope.test.ts holds the two
   // to one verdict) and also checks voice.call.completed's data, which these rules leave to it.
   if (!delivery.verdicts.envelope.valid && problems.length === 0) problems.push(...delivery.verdicts.envelope.errors.map((error) => `schema: ${error}`));
   return problems;

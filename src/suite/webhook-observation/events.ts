@@ -5,8 +5,8 @@
 import { RESERVED_TEST_NUMBER } from '../../api/service.js';
 import { EVENT_TYPES, type EventType } from '../../control/types.js';
 import { findFirstId, ID_PATTERNS } from '../../ids.js';
-import type { ReceiverEndpoint } from '../../receiver/index.js';
-import type { CapturedDelivery } from '../../receiver/types.js';
+import type { ReceiverEndpoint } from '../../capturing-receiver/index.js';
+import type { CapturedDelivery } from '../../capturing-receiver/types.js';
 import { describeResponse, failWith, is2xx } from '../assertions.js';
 import { nextEndpointName, type CheckContext } from '../context.js';
 import type { HookedEndpoint } from '../webhooks.js';

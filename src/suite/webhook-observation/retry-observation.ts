@@ -6,7 +6,7 @@
  * disable observation is made once and shared by the checks that read it; the tolerances
  * below are stated once for all of them.
  */
-import type { CapturedDelivery, ProgrammedAnswer } from '../../receiver/types.js';
+import type { CapturedDelivery, ProgrammedAnswer } from '../../capturing-receiver/types.js';
 import type { EndpointStatus } from '../../control/types.js';
 import type { CheckContext } from '../context.js';
 import type { HookedEndpoint } from '../webhooks.js';

@@ -4,7 +4,7 @@
  * real implementations get Events > Signature wrong. Secrets never leave this module.
  */
 import { createHmac } from 'node:crypto';
-import type { CapturedDelivery } from '../../receiver/types.js';
+import type { CapturedDelivery } from '../../capturing-receiver/types.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../signing/index.js';
 
 function header(delivery: CapturedDelivery, name: string): string | undefined {

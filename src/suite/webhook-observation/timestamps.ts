@@ -3,7 +3,7 @@
  * Unix seconds, the delivery time of this attempt. The service's clock may differ from
  * ours, so arrival times are moved by the offset measured from its Date headers.
  */
-import type { CapturedDelivery } from '../../receiver/types.js';
+import type { CapturedDelivery } from '../../capturing-receiver/types.js';
 import type { ClockOffset } from './clock.js';
 import { timestampOf } from './signature.js';
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Agent } from 'undici';
-import { CapturingReceiver } from '../../src/receiver/index.js';
+import { CapturingReceiver } from '../../src/capturing-receiver/index.js';
 import { deliver, envelope, insecureAgent, SECRET } from './helpers.js';
 
 let receiver: CapturingReceiver;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CapturingReceiver } from '../../src/receiver/index.js';
+import { CapturingReceiver } from '../../src/capturing-receiver/index.js';
 import { deliver, insecureAgent } from './helpers.js';
 
 // Alone in its file (vitest runs each file in its own process), so that no other test's

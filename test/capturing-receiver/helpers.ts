@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { signBody } from '../../src/signing/index.js';
-import type { ReceiverEndpoint } from '../../src/receiver/index.js';
+import type { ReceiverEndpoint } from '../../src/capturing-receiver/index.js';
 
 /** The receiver's certificate is self-signed for the run; the tests only need the bytes through. */
 export function insecureAgent(): Agent {

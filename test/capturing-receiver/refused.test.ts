@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import { CapturingReceiver } from '../../src/receiver/index.js';
+import { CapturingReceiver } from '../../src/capturing-receiver/index.js';
 import { deliver, envelope, insecureAgent } from './helpers.js';
 
 let receiver: CapturingReceiver;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import { CapturingReceiver } from '../../src/receiver/index.js';
+import { CapturingReceiver } from '../../src/capturing-receiver/index.js';
 import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 import { deliver, envelope, insecureAgent, SECRET } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage }
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeHead, encodeParsedHead } from '../../src/receiver/head.js';
+import { decodeHead, encodeParsedHead } from '../../src/capturing-receiver/head.js';
 
 /** As the delivery log keeps it: written as UTF-8, read back. */
 const throughBytes = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');

@@ -190,7 +190,7 @@ export class CapturingReceiver {
 
   /**
    * A URL on this receiver's host where nothing listens: attempts to it are refused at
-   * connect, the answer no endpoint can give (src/receiver/refused.ts).
+   * connect, the answer no endpoint can give (src/capturing-receiver/refused.ts).
    */
   refusingUrl(): Promise<string> {
     return refusingUrl(this.publicUrl, this.#settings.host);

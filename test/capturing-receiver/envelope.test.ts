@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/control/types.js';
-import { validateEnvelope } from '../../src/receiver/index.js';
-import type { CapturedDelivery } from '../../src/receiver/types.js';
+import { validateEnvelope } from '../../src/capturing-receiver/index.js';
+import type { CapturedDelivery } from '../../src/capturing-receiver/types.js';
 import { envelopeProblems } from '../../src/suite/webhook-observation/envelope.js';
 import { callCompletedData, envelope } from './helpers.js';
 

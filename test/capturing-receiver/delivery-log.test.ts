@@ -1,9 +1,9 @@
-/** The delivery log (src/receiver/delivery-log.ts): deliveries kept as bytes and columns, read back as they arrived. */
+/** The delivery log (src/capturing-receiver/delivery-log.ts): deliveries kept as bytes and columns, read back as they arrived. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLog, YOUNG_DELIVERIES } from '../../src/receiver/delivery-log.js';
-import type { CapturedDelivery } from '../../src/receiver/index.js';
-import { judgeDelivery } from '../../src/receiver/verdicts.js';
+import { DeliveryLog, YOUNG_DELIVERIES } from '../../src/capturing-receiver/delivery-log.js';
+import type { CapturedDelivery } from '../../src/capturing-receiver/index.js';
+import { judgeDelivery } from '../../src/capturing-receiver/verdicts.js';
 import { signBody } from '../../src/signing/index.js';
 
 const SECRET = 'whsec_test_delivery_log';

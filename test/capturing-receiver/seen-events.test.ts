@@ -1,7 +1,7 @@
-/** The event ids an endpoint has seen (src/receiver/seen-events.ts): attempts per id, the oldest ids forgotten first, a bounded list. */
+/** The event ids an endpoint has seen (src/capturing-receiver/seen-events.ts): attempts per id, the oldest ids forgotten first, a bounded list. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SeenEventIds, pushBounded } from '../../src/receiver/seen-events.js';
+import { SeenEventIds, pushBounded } from '../../src/capturing-receiver/seen-events.js';
 
 describe('SeenEventIds', () => {
   it('numbers the arrivals of each id', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDeliveryLine, type CapturedDelivery } from '../../src/receiver/index.js';
+import { formatDeliveryLine, type CapturedDelivery } from '../../src/capturing-receiver/index.js';
 
 function delivery(overrides: Partial<CapturedDelivery['verdicts']> = {}, answeredStatus: number | null = 204): CapturedDelivery {
   return {

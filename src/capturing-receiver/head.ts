@@ -6,7 +6,7 @@
  *
  * Lines need no test of each piece because the pieces are Node's: its HTTP parser, strict or
  * lenient, lets no line feed into a method, URL, header name or value, and decodes heads as
- * latin1, so no lone surrogate either (test/receiver/head.test.ts sends it the ways there are
+ * latin1, so no lone surrogate either (test/capturing-receiver/head.test.ts sends it the ways there are
  * to try). A test of each piece cost what the lines saved over JSON.stringify of the head
  * (the receiver bench compares them).
  */
