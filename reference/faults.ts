@@ -136,6 +136,7 @@ export const FAULTS = {
   'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
   'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
+  'jwt-exp-margin-30s': 'a session token with less than 30 s left before its exp is refused (an early-refresh margin applied by the server)',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
   'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
   'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
@@ -154,6 +155,9 @@ export const FAULTS = {
   'revoke-by-label': 'revoking a token revokes every token with the same label, in every workspace created under the same fault prefix',
   'events-to-every-workspace': 'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
   'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
+  'replay-any-workspace': 'a replay finds its event and its endpoint by id alone: another workspace\'s event, or another workspace\'s endpoint, can be named',
+  'enable-enables-all': 're-enabling one auto-disabled endpoint re-enables every disabled endpoint of the workspace',
+  'control-token-prefix-compared': 'the control interface compares the first 16 characters of its token only: the token with its tail changed, dropped or extended is let in',
   'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
   'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',

@@ -17,9 +17,9 @@ import {
   is4xx,
   type CheckContext,
 } from '../src/suite/index.js';
-import type { HttpResponse } from '../src/http/client.js';
 import { STATUS_ONLY } from '../src/api/service.js';
 import { registerSecret } from '../src/secrets/mask.js';
+import { HttpClient, type HttpResponse } from '../src/http/client.js';
 
 /** A token that looks right and belongs to nobody. */
 const unknownToken = (prefix = 'svc_test_') => `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -164,6 +164,35 @@ certifySuite('auth-errors', () => {
     assert(accepted.length === 0, `near misses of an accepted token were accepted (whoami 200): the token with ${accepted.join('; with ')}`);
     t.measure('near_misses', misses.map(([what]) => what));
     t.detail(`${misses.length} near misses of an accepted token refused with 401 invalid_token`);
+  });
+
+  check('AUTH-CONTROL-NEAR-MISS', async (t) => {
+    const { controlUrl, controlToken } = t.run;
+    if (!controlUrl || !controlToken) return t.skip('needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN); a control adapter holds its own credentials');
+    const last = controlToken.at(-1) ?? 'x';
+    const credentials: Array<[what: string, header: string | undefined]> = [
+      ['no Authorization', undefined],
+      ['the token under Basic', `Basic ${controlToken}`],
+      ['its last character changed', `Bearer ${controlToken.slice(0, -1)}${otherChar(last)}`],
+      ['its last character dropped', `Bearer ${controlToken.slice(0, -1)}`],
+      ['one character added', `Bearer ${controlToken}A`],
+      ['its letters case-swapped', `Bearer ${swapCase(controlToken)}`],
+    ];
+    for (const [, header] of credentials) registerSecret(header?.replace(/^\w+ /, ''));
+    const control = new HttpClient(controlUrl, { ...t.run.network, paced: false });
+    try {
+      const own = await control.request({ path: '/capabilities', headers: { authorization: `Bearer ${controlToken}` } });
+      assert(own.status === 200, `GET /capabilities with the control token itself: expected 200, got ${describeResponse(own)}`);
+      const wrong: string[] = [];
+      for (const [what, header] of credentials) {
+        const res = await control.request({ path: '/capabilities', headers: header === undefined ? {} : { authorization: header } });
+        if (res.status !== 401) wrong.push(`${what}: ${describeResponse(res)}`);
+      }
+      assert(wrong.length === 0, `the control interface did not answer 401 to ${wrong.length} of ${credentials.length} requests without its token; ${wrong.join('; ')}`);
+      t.detail(`${credentials.length} requests without the control token (none, another scheme, near misses) answered 401`);
+    } finally {
+      await control.close();
+    }
   });
 
   check('AUTH-LONG-TOKEN', async (t) => {

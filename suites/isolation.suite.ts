@@ -6,7 +6,15 @@ import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
-import { TRANSCRIPT_READY_MS } from '../src/suite/hooks/events.js';
+import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/hooks/events.js';
+import { ControlError } from '../src/errors.js';
+import { sleep } from '../src/clock/wait.js';
+import type { HookedEndpoint } from '../src/suite/webhooks.js';
+import type { TestWorkspace } from '../src/suite/workspace.js';
+
+const REPLAY_TYPE = 'mailer.reply.received';
+/** After a cross-workspace replay was asked for, how long its delivery is watched for. */
+const CROSS_REPLAY_WATCH_MS = 2_000;
 
 async function twoTenants(t: CheckContext) {
   const a = await t.workspaceWithToken();
@@ -29,6 +37,38 @@ certifySuite('isolation', () => {
     // A redirect is no refusal: it may lead to the transcript (a signed URL, another host).
     assert(is4xx(foreign.status), `workspace A reading workspace B's transcript: expected a 4xx refusal, got ${describeResponse(foreign)}`);
     t.detail(`own transcript ${own.status}; other workspace's ${foreign.status}`);
+  });
+
+  check('TENANT-REPLAY', async (t) => {
+    const [a, b] = [await t.workspace(), await t.workspace()];
+    const [hookA, hookB] = [await t.hookEndpoint(a, [REPLAY_TYPE]), await t.hookEndpoint(b, [REPLAY_TYPE])];
+    // Each workspace's endpoint first gets its own event, so that silence later is about tenancy.
+    const delivered = async (workspace: TestWorkspace, hook: HookedEndpoint, name: string) => {
+      const eventId = await workspace.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE));
+      const got = await settle(hook.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${eventId} at workspace ${name}'s endpoint`);
+      assert(!got.timedOut, `workspace ${name}'s endpoint did not receive its own event ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so no replay can be judged`);
+      return eventId;
+    };
+    const [eventA, eventB] = [await delivered(a, hookA, 'A'), await delivered(b, hookB, 'B')];
+    const attempts = [
+      { what: "A's replay of B's event to A's endpoint", send: () => a.replay(eventB, hookA.registered.endpointId), leak: () => hookA.inbox.deliveries.filter((d) => idOf(d) === eventB).length },
+      { what: "A's replay of A's event to B's endpoint", send: () => a.replay(eventA, hookB.registered.endpointId), leak: () => hookB.inbox.deliveries.filter((d) => idOf(d) === eventA).length },
+    ];
+    const answers: Record<string, string> = {};
+    for (const { what, send } of attempts) {
+      try {
+        await send();
+        answers[what] = 'accepted';
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        answers[what] = `refused ${error.status}`;
+      }
+    }
+    await sleep(CROSS_REPLAY_WATCH_MS);
+    t.measure('answers', answers);
+    const leaked = attempts.filter(({ leak }) => leak() > 0).map(({ what }) => what);
+    assert(leaked.length === 0, `a replay crossed workspaces: ${leaked.join('; ')} was delivered (answered ${leaked.map((what) => answers[what]).join(', ')})`);
+    t.detail(Object.entries(answers).map(([what, answer]) => `${what}: ${answer}, nothing sent`).join('; '));
   });
 
   check('TENANT-AGENTS', async (t) => {

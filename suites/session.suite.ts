@@ -74,6 +74,12 @@ const SESSION_LIFETIME_S = 60;
 const MAX_LEEWAY_S = 60;
 /** How long ago the probe tokens expired: within and just beyond MAX_LEEWAY_S. */
 const LEEWAY_PROBES_S = [1, 5, 30, 60, 75] as const;
+/** How near its edges a valid token is presented (SESSION-VALIDITY-EDGES): seconds left before exp, seconds since nbf. */
+const EDGE_EXP_LEFT_S = 15;
+const EDGE_NBF_PAST_S = 2;
+/** SESSION-EXPIRES-AFTER-USE: the lifetime of the token used, and how long past its exp a leeway is waited out. */
+const SHORT_LIFETIME_S = 5;
+const EXPIRY_WATCH_MS = 65_000;
 const MUTATION_RUNS = 40;
 /** Well inside the 60 s lifetime of the token being mutated, so every mutation is judged while the original is valid. */
 const MUTATION_TIME_LIMIT_MS = 40_000;
@@ -224,6 +230,43 @@ certifySuite('session', () => {
     }
     t.detail(leeway === 0 ? 'no clock leeway: a token expired 1 s ago is refused' : `clock leeway of at least ${leeway} s on exp (the spec states none; up to ${MAX_LEEWAY_S} s is accepted)`);
   }, { timeoutMs: 100_000 });
+
+  // The other side of SESSION-EXPIRED and SESSION-NBF-FUTURE: inside its validity, however near its edges, a token is good.
+  check('SESSION-VALIDITY-EDGES', async (t) => {
+    const s = await sessionWorkspace(t);
+    const accepted = await expectControlAccepted(t, await s.mint(), s.idp);
+    const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
+    t.measure('target_clock_skew_s', skew);
+    const now = nowSeconds() + skew;
+    await expectAccepted(t, await s.mint({ issuedAtOffsetSec: skew - (SESSION_LIFETIME_S - EDGE_EXP_LEFT_S) }), `a token with ${EDGE_EXP_LEFT_S} s left before its exp`);
+    await expectAccepted(t, await s.mint({ claims: { nbf: now - EDGE_NBF_PAST_S } }), `a token whose nbf passed ${EDGE_NBF_PAST_S} s ago`);
+    t.detail(`accepted with ${EDGE_EXP_LEFT_S} s left before exp, and ${EDGE_NBF_PAST_S} s after nbf (target clock ${skew >= 0 ? '+' : ''}${skew} s)`);
+  });
+
+  // A token judged once and remembered (a cache of verified tokens) outlives its exp: the used token is held to what an unused twin gets.
+  check('SESSION-EXPIRES-AFTER-USE', async (t) => {
+    const s = await sessionWorkspace(t);
+    const accepted = await expectControlAccepted(t, await s.mint(), s.idp);
+    const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
+    const short = (jti: string) => s.mint({ issuedAtOffsetSec: skew, lifetimeSec: SHORT_LIFETIME_S, claims: { jti } });
+    const used = await short(`used-${randomBytes(6).toString('hex')}`);
+    const expiresAtMs = (nowSeconds() + SHORT_LIFETIME_S) * 1000;
+    await expectAccepted(t, used, `a token living ${SHORT_LIFETIME_S} s, used at once`);
+    await expectAccepted(t, used, `the same token, used again at once`);
+    const twin = await short(`unused-${randomBytes(6).toString('hex')}`);
+    await sleep(Math.max(0, expiresAtMs + 1_000 - Date.now()));
+    // Whatever leeway the target allows on exp, the unused twin shows when it is spent.
+    const spent = await pollUntil(() => whoami(t, twin), (res) => res.status === 401, { timeoutMs: EXPIRY_WATCH_MS, intervalMs: ROTATION_POLL_MS });
+    if (!spent.ok) t.fail(`a token of the same exp, never used before, was still accepted ${Math.round((Date.now() - expiresAtMs) / 1000)} s after its exp (SESSION-LIFETIME-61S judges the leeway)`);
+    const pastExpS = Math.round((Date.now() - expiresAtMs) / 1000);
+    t.measure('seconds_past_exp', pastExpS);
+    // On the kept-alive connection that used it, and on a fresh one: a cache may be either's.
+    const again = `the token used while valid, presented again ${pastExpS} s after its exp (an unused token of the same exp is refused then)`;
+    judgeRefusals(t, [
+      [`${again}, kept-alive connection`, await whoami(t, used)],
+      [`${again}, fresh connection`, await t.api.whoami(used, { fresh: true, timeoutMs: REQUEST_TIMEOUT_MS })],
+    ]);
+  }, { timeoutMs: SHORT_LIFETIME_S * 1000 + EXPIRY_WATCH_MS + 20_000 });
 
   check('SESSION-NBF-FUTURE', async (t) => {
     const s = await sessionWorkspace(t);

@@ -255,17 +255,24 @@ certifySuite('webhook-envelope', () => {
   check('HOOK-TRANSCRIPT-URL', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    // Two calls, one after the other: each event's URL must name its own call, not the one before.
+    const earlier = await placeCall(t, workspace, token.token);
+    await completedFor(hook, earlier.callId);
     const call = await placeCall(t, workspace, token.token);
-    const completed = await completedFor(hook, call.callId);
-    const text = dataOf(completed)?.['transcript_url'];
-    assert(typeof text === 'string', `transcript_url is ${JSON.stringify(text)}, not a string`);
-    const url = parseUrl(text);
-    assert(url, `transcript_url ${text} is not a URL`);
-    const suffix = `/v1/voice/calls/${call.callId}/transcript`;
     const base = new URL(t.run.baseUrl);
-    const expectedPath = `${base.pathname.replace(/\/+$/, '')}${suffix}`;
-    t.measure('transcript_url', text);
-    assert(url.pathname === expectedPath, `transcript_url ${text}: expected the path ${expectedPath} (the {base_url}/v1/voice/calls/<call_id>/transcript form)`);
+    const pathOf = (callId: string) => `${base.pathname.replace(/\/+$/, '')}/v1/voice/calls/${callId}/transcript`;
+    let url: URL | undefined;
+    let text: unknown;
+    for (const placed of [earlier, call]) {
+      text = dataOf(await completedFor(hook, placed.callId))?.['transcript_url'];
+      assert(typeof text === 'string', `transcript_url is ${JSON.stringify(text)}, not a string`);
+      url = parseUrl(text);
+      assert(url, `transcript_url ${text} is not a URL`);
+      t.measure('transcript_url', text);
+      assert(url.pathname === pathOf(placed.callId), `transcript_url ${text} of call ${placed.callId}: expected the path ${pathOf(placed.callId)} (the {base_url}/v1/voice/calls/<call_id>/transcript form, of this call)`);
+    }
+    assert(url && typeof text === 'string', 'no transcript_url was read');
+    const suffix = `/v1/voice/calls/${call.callId}/transcript`;
     // A service reached through a tunnel or reverse proxy announces its own base URL, not
     // the one the harness was given: the origin is recorded, the path is the rule.
     const sameOrigin = url.origin === base.origin;

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/hooks/clock.js';
-import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts } from '../src/suite/hooks/events.js';
+import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/hooks/events.js';
 import { describeBadSignature, timestampOf } from '../src/suite/hooks/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/hooks/timestamps.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
@@ -130,6 +130,24 @@ certifySuite('webhook-replay', () => {
         `after re-enable it ${later.timedOut ? `did not arrive within ${AFTER_ENABLE_WATCH_MS / 1000} s` : 'arrived'}`,
     );
   }, { timeoutMs: REPLAY_DISABLED_TIMEOUT_MS });
+
+  // A value handed out works where it is used: the answered id is the one a receiver dedupes on, and the one a replay names.
+  check('HOOK-FIRED-EVENT-ID', async (t) => {
+    const workspace = await t.workspace();
+    const hook = await t.hookEndpoint(workspace, [TYPE]);
+    const answered = await workspace.fireEvent(TYPE, firedData(TYPE));
+    // Matched by type, not by the answered id: the endpoint gets no other event.
+    const first = await settle(hook.inbox, (ds) => ds.some((d) => typeOf(d) === TYPE), DELIVERY_TIMEOUT_MS, `the delivery of the fired ${TYPE}`);
+    const delivery = first.deliveries.find((d) => typeOf(d) === TYPE);
+    assert(delivery, `the fired ${TYPE} (answered ${answered}) was not delivered within ${DELIVERY_TIMEOUT_MS} ms`);
+    t.measure('delivered_id_is_answered', idOf(delivery) === answered);
+    assert(idOf(delivery) === answered, `firing ${TYPE} answered event_id ${answered}, and its delivery carries id ${idOf(delivery) ?? '(none)'}`);
+    const before = hook.inbox.deliveries.length;
+    await workspace.replay(answered, hook.registered.endpointId);
+    const replayed = await settle(hook.inbox, (ds) => ds.slice(before).some((d) => idOf(d) === answered), DELIVERY_TIMEOUT_MS, `the replay of ${answered}`);
+    assert(!replayed.timedOut, `a replay of the answered event_id ${answered} was accepted and not delivered within ${DELIVERY_TIMEOUT_MS} ms`);
+    t.detail(`the answered event_id ${answered} is the delivered id, and its replay arrived`);
+  });
 
   check('HOOK-REPLAY-ONE-ENDPOINT', async (t) => {
     const workspace = await t.workspace();

@@ -34,6 +34,9 @@ export const SESSION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 
  */
 export const CLOCK_TOLERANCE_SECONDS = 0;
 
+/** Fault jwt-exp-margin-30s: how long before exp a token is already refused. */
+const EXP_MARGIN_SECONDS = 30;
+
 type VerifyKey = Exclude<Parameters<typeof jwtVerify>[1], JWTVerifyGetKey>;
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -247,6 +250,9 @@ export class SessionVerifier {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
+    if (faults.has('jwt-exp-margin-30s') && typeof payload.exp === 'number' && payload.exp - nowSeconds < EXP_MARGIN_SECONDS) {
+      throw new Error('the session token expires too soon');
+    }
     if (faults.has('jwt-string-dates-skipped') && (typeof payload.exp === 'string' || typeof payload.nbf === 'string')) {
       // Fault: exp and nbf are compared only when they are numbers; a string one is skipped.
       await compactVerify(jwt, provider.keySet, { algorithms: options.algorithms });

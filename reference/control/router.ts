@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
+import { NO_FAULTS, type FaultSet } from '../faults.js';
 import { sendControlError, sendEmpty, sendJson, type RequestContext } from '../http/respond.js';
 import { progressCall } from './calls.js';
 import { addMember, createToken, putIdentityProvider, revokeTokenHandler } from './credentials.js';
@@ -68,9 +69,16 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function controlTokenMatches(header: string | undefined, expected: Buffer): boolean {
+/** Fault control-token-prefix-compared: how many leading bytes of the control token are compared. */
+const COMPARED_CONTROL_TOKEN_BYTES = 16;
+
+export function controlTokenMatches(header: string | undefined, expected: Buffer, faults: FaultSet = NO_FAULTS): boolean {
   if (!header || !header.startsWith('Bearer ')) return false;
   const given = Buffer.from(header.slice(7).trim(), 'utf8');
+  if (faults.has('control-token-prefix-compared') && given.length >= COMPARED_CONTROL_TOKEN_BYTES) {
+    // Fault: a comparison of a fixed-width prefix, as a truncating column or a strncmp would make it.
+    return timingSafeEqual(given.subarray(0, COMPARED_CONTROL_TOKEN_BYTES), expected.subarray(0, COMPARED_CONTROL_TOKEN_BYTES));
+  }
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
@@ -82,7 +90,7 @@ export async function handleControlRequest(
   path: string,
   ctx: RequestContext,
 ): Promise<void> {
-  if (!controlTokenMatches(req.headers.authorization, controlToken)) {
+  if (!controlTokenMatches(req.headers.authorization, controlToken, ctx.faults)) {
     return sendControlError(res, 401, 'unauthorized', 'the control interface needs Authorization: Bearer <control token>', { 'WWW-Authenticate': 'Bearer' });
   }
   const found = match(req.method ?? 'GET', path === '' ? '/' : path);

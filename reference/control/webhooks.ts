@@ -61,7 +61,10 @@ export const enableEndpoint: ControlHandler = (request) => {
   if (!workspace) return NO_WORKSPACE;
   const endpoint = endpointOf(request);
   if (!endpoint) return NO_ENDPOINT;
-  request.app.endpoints.enable(endpoint, unionFaults(request.faults, workspace.faults));
+  const faults = unionFaults(request.faults, workspace.faults);
+  request.app.endpoints.enable(endpoint, faults);
+  // Fault enable-enables-all: the re-enable is applied to the workspace's endpoints, not to the one named.
+  if (faults.has('enable-enables-all')) for (const other of request.app.endpoints.allOf(workspace.id)) request.app.endpoints.enable(other, faults);
   return { status: 204 };
 };
 

@@ -110,11 +110,13 @@ export class Dispatcher {
 
   /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
-    // Fault replay-cross-workspace: the event is looked up by id alone.
-    const original = this.events.get(workspace.id, eventId) ?? (workspace.faults.has('replay-cross-workspace') ? this.events.find(eventId) : undefined);
+    // Faults replay-any-workspace and replay-cross-workspace (red team): the event is looked up by id alone, whatever the workspace named.
+    const anywhere = workspace.faults.has('replay-any-workspace');
+    const crossWorkspace = workspace.faults.has('replay-cross-workspace') ? this.events.getAnywhere(eventId, 'replay-cross-workspace') : undefined;
+    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : crossWorkspace);
     if (!original) return 'unknown_event';
     const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden;
+    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';

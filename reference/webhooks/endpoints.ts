@@ -126,6 +126,15 @@ export class EndpointRegistry {
     return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
   }
 
+  /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
+  getAnywhere(endpointId: string): Endpoint | undefined {
+    for (const endpoints of this.byWorkspace.values()) {
+      const endpoint = endpoints.get(endpointId);
+      if (endpoint?.workspace.faults.has('replay-any-workspace')) return endpoint;
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, endpointId: string): Endpoint | undefined {
     const endpoint = this.byWorkspace.get(workspaceId)?.get(endpointId);
     return endpoint?.hidden ? undefined : endpoint;
@@ -170,6 +179,11 @@ export class EndpointRegistry {
     this.sharedSecrets.delete(workspaceId);
     this.extraSlots.delete(workspaceId);
     this.deletedCount.delete(workspaceId);
+  }
+
+  /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */
+  allOf(workspaceId: string): Endpoint[] {
+    return [...(this.byWorkspace.get(workspaceId)?.values() ?? [])];
   }
 
   /** Endpoints of the workspace subscribed to `type`. */

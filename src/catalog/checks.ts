@@ -160,6 +160,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
   c('AUTH-NEAR-MISS-TOKEN', 'auth-errors', 'must', "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token",
     ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
+  c('AUTH-CONTROL-NEAR-MISS', 'auth-errors', 'must', "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401",
+    ['CTL-AUTH'], { ground: 'CTL-AUTH', accepts: 'any body with the 401' }),
   c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
     ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
@@ -216,6 +218,8 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Tenant isolation ----------------------------------------------------------------------
   c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  c('TENANT-REPLAY', 'isolation', 'must', "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", ['SVC-2', 'RETRY-4'],
+    { ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
   c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
@@ -244,6 +248,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
   c('SESSION-LIFETIME-61S', 'session', 'should', 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns',
     ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
+  c('SESSION-VALIDITY-EDGES', 'session', 'must', 'A session token near the edges of its validity (15 s left before exp; nbf 2 s ago, by the target\'s clock) is accepted',
+    ['CTL-SESSION-JWT', 'LIMIT-SESSION-LIFETIME'], { ground: 'CTL-SESSION-JWT', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME', allowance: 'edges held 15 s and 2 s inside, after the target\'s clock offset (whole seconds, from its Date header)' } }),
+  c('SESSION-EXPIRES-AFTER-USE', 'session', 'must', 'A session token accepted while valid is refused once it has expired, as soon as an unused token of the same exp is',
+    ['CTL-SESSION-JWT', 'ERR-CODE-INVALID-TOKEN'], { ground: 'CTL-SESSION-JWT', accepts: 'any clock leeway on exp, as long as the used token gets no more of it than an unused one (watched up to 65 s past exp)' }),
   c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
@@ -306,7 +314,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['ENV-ID', 'RES-EVENT', 'EVT-DELIVERY', 'REG-3'], { ground: 'ENV-ID', accepts: 'deliveries in any order (each acknowledged, so none is retried)' }),
   c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], { ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
   c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
-  c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form and answers with the transcript',
+  c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form, names its own call (of two placed one after the other) and answers with the transcript',
     ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { ground: 'CALL-FIELD-TRANSCRIPT-URL', accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
   c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
@@ -380,6 +388,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
   c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4'], { ground: 'RETRY-4' }),
   c('HOOK-REPLAY-ONE-ENDPOINT', 'webhook-replay', 'should', 'A replay reaches the endpoint it names only: another endpoint of the workspace subscribed to the event gets no second delivery', ['RETRY-4', 'REG-3']),
+  c('HOOK-FIRED-EVENT-ID', 'webhook-replay', 'should', 'The event id the dashboard answers for a fired event is the id its delivery carries, and a replay of it is sent', ['ENV-ID', 'RETRY-4'],
+    { accepts: 'the replay sent within 10 s with any answer of the control interface but a refusal' }),
   c('HOOK-REPLAY-DISABLED', 'webhook-replay', 'must', 'A replay to an auto-disabled endpoint is not delivered while it stays disabled',
     ['STATE-ENDPOINT-DISABLE', 'RETRY-4'], { ground: 'STATE-ENDPOINT-DISABLE', accepts: 'the replay refused with any 4xx, or accepted and not sent while the endpoint is disabled (watched 5 s); whether an accepted replay arrives after re-enable is recorded, not judged' }),
 

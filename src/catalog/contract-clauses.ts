@@ -6,7 +6,7 @@
  * as on a sentence of the spec. Sentences that only describe the control calls the harness
  * makes are not quoted: a target that does not serve them cannot be run at all.
  *
- * Ids: `CTL-` then a short name under the section's prefix (WS Workspaces, TOKEN Bearer
+ * Ids: `CTL-` then a short name under the section's prefix (AUTH Transport, WS Workspaces, TOKEN Bearer
  * tokens, SESSION Session tokens, HOOK Webhook endpoints, OPEN "What the public API leaves
  * open"). Ids are stable: reword a text to follow the contract, never an id.
  *
@@ -17,6 +17,7 @@ import type { SpecClause } from './clause.js';
 
 /** Every section is "Control interface > " and the start of one of the contract's headings. */
 const CONTRACT = 'Control interface';
+const TRANSPORT = `${CONTRACT} > Transport`;
 const WORKSPACES = `${CONTRACT} > Workspaces`;
 const TOKENS = `${CONTRACT} > Bearer tokens`;
 const SESSIONS = `${CONTRACT} > Session tokens`;
@@ -24,6 +25,7 @@ const ENDPOINTS = `${CONTRACT} > Webhook endpoints`;
 const OPEN = `${CONTRACT} > What the public API leaves open`;
 
 export const CONTRACT_CLAUSE_DATA = {
+  'CTL-AUTH': { section: TRANSPORT, text: 'Every request carries `Authorization: Bearer <SVC_CONTROL_TOKEN>`; otherwise 401.' },
   'CTL-WS-SUSPEND': { section: WORKSPACES, text: '`POST /workspaces/{ws}/suspend` -> 204: the workspace is disabled (billing or trust-and-safety); its public requests answer `workspace_disabled`.' },
   'CTL-WS-REINSTATE': { section: WORKSPACES, text: '`POST /workspaces/{ws}/reinstate` -> 204.' },
   'CTL-WS-CALL-PROGRESS': { section: WORKSPACES, text: '`call_progress`: `auto` (default) moves every placed call queued -> started -> completed (outcome `answered`) by itself within 2 s of real time, emitting the matching events; `manual` leaves each call queued until moved with `POST /workspaces/{ws}/calls/{call_id}/progress`.' },

@@ -76,6 +76,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('revocation-whoami-only', 'REVOKE-STAYS-REVOKED'),
   proof('jwt-malformed-400', 'SESSION-MUTATION-PROPERTY'),
   proof('tenant-agent-leak', 'TENANT-AGENTS'),
+  proof('replay-any-workspace', 'TENANT-REPLAY'),
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
@@ -109,6 +110,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-psychic-ecdsa', 'SESSION-PSYCHIC-SIGNATURE'),
   proof('jwt-ignore-crit', 'SESSION-CRIT-UNKNOWN'),
   proof('jwt-no-exp-accepted', 'SESSION-NO-EXP'),
+  proof('jwt-exp-margin-30s', 'SESSION-VALIDITY-EDGES'),
   proof('jwt-first-sub-wins', 'SESSION-DUPLICATE-CLAIMS'),
   proof('jwt-string-dates-skipped', 'SESSION-EXPIRED', 'SESSION-NBF-FUTURE'),
   // Webhook registration
@@ -168,6 +170,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
   waits(proof('deliver-when-disabled', 'HOOK-DISABLED-SILENT', 'MODEL-ENDPOINT-HEALTH')),
   waits(proof('enable-ignored', 'HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH')),
+  // Re-enabling one of the health model's two disabled endpoints: the other must stay disabled and get nothing.
+  waits(proof('enable-enables-all', 'MODEL-ENDPOINT-HEALTH')),
   // What an endpoint had before disable and re-enable: the health model's fixed scenario fires a
   // type the re-enabled endpoint never subscribed to.
   waits(proof('reenable-resets-subscription', 'HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH')),
@@ -179,6 +183,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Near-miss inputs: each compared exactly, as the spec's equality asks.
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
@@ -194,6 +199,19 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Values handed out work where a client uses them, as given.
   proof('transcript-url-other-port', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
   proof('second-agent-unusable', 'INPUT-CALL-PLACED'),
+  // Red team, round 1 (docs/red-team/round-1.json): the survivors with the checks written for them,
+  // the caught ones with the checks whose rule each breaks.
+  proof('token-prefix-match', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('jwt-verified-cache-past-exp', 'SESSION-EXPIRES-AFTER-USE'),
+  proof('replay-all-endpoints', 'HOOK-REPLAY-ONE-ENDPOINT'),
+  proof('transcript-url-previous-call', 'HOOK-TRANSCRIPT-URL'),
+  proof('fire-event-id-mismatch', 'HOOK-FIRED-EVENT-ID'),
+  proof('scope-write-implies-read', 'SCOPE-AGENTS-READ', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof('token-same-label-replaces', 'MODEL-TOKENS-SUSPENSION'),
+  proof('revocation-keepalive-stale', 'REVOKE-STAYS-REVOKED'),
+  proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
+  proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
+  proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
