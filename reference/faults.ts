@@ -219,7 +219,7 @@ export type FaultSet = ReadonlySet<FaultName>;
 export const NO_FAULTS: FaultSet = new Set<FaultName>();
 
 export function isFaultName(name: string): name is FaultName {
-  return Object.prototype.hasOwnProperty.call(FAULTS, name);
+  return  Object.hasOwn(FAULTS, name);
 }
 
 export type FaultPrefixParse =

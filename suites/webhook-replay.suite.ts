@@ -10,7 +10,8 @@ import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
 import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, timestampOf } from '../src/suite/webhook-observation/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/webhook-observation/timestamps.js';
-import { pollUntil, sleep } from '../src/clock/wait.js';
+import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
+import type { EndpointStatus } from '../src/control/types.js';
 import { ControlError } from '../src/errors.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import { chooseTimeScale, repeatedly } from '../src/suite/timing/wait.js';
@@ -87,7 +88,7 @@ certifySuite('webhook-replay', () => {
     const periodMs = SPEC_AUTO_DISABLE_MS / scale;
     const intervalMs = FAILING_EVENT_EVERY_MS / scale;
     const failing = repeatedly(() => workspace.fireEvent(FAILING_EVENT, { certify: 'replay to a disabled endpoint' }), intervalMs);
-    let disabled;
+    let disabled: PollResult<EndpointStatus>;
     try {
       disabled = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'disabled', { intervalMs: STATE_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 });
     } finally {

@@ -67,7 +67,8 @@ import {
   type ArrivalTolerance,
 } from '../src/suite/timing/schedule.js';
 import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, seconds, settled, timingOf, within } from '../src/suite/timing/wait.js';
-import { pollUntil, sleep } from '../src/clock/wait.js';
+import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
+import type { EndpointStatus } from '../src/control/types.js';
 import { gapTolerance, SCHEDULE_JITTER, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../src/suite/timing/error.js';
 import { boundedTimeoutMs, SCALED_SPAN_BOUND_MS } from '../src/suite/timing/budget.js';
 
@@ -315,7 +316,7 @@ certifySuite('webhook-retry', () => {
     const periodMs = scaled(SPEC_AUTO_DISABLE_MS, scale);
     const intervalMs = scaled(FRESH_STREAK_EVENT_EVERY_MS, scale);
     const failing = repeatedly(() => workspace.fireEvent(DISABLE_EVENT, { certify: 'disable before re-enable' }), intervalMs);
-    let disabled;
+    let disabled: PollResult<EndpointStatus>;
     try {
       disabled = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'disabled', { intervalMs: POLL_STATE_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 });
     } finally {

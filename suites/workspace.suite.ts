@@ -13,7 +13,7 @@ const SETTLE_LIMIT_MS = 60_000;
 /** Requests of the workspace that was not suspended, once the other is. */
 const OTHER_WORKSPACE_REQUESTS = 12;
 
-async function untilStatus(t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
+async function untilStatus(_t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
   const started = performance.now();
   while (true) {
     const res = await send();

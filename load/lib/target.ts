@@ -30,7 +30,7 @@ export function bearer(token: string): Record<string, string> {
 /** A production-looking target is refused unless LOAD_ALLOW_PRODUCTION=true (svc-harness load checks too). */
 export function refuseProduction(tokens: readonly (string | undefined)[]): void {
   if (flag('LOAD_ALLOW_PRODUCTION')) return;
-  if (tokens.some((token) => token !== undefined && token.startsWith('svc_live_'))) {
+  if (tokens.some((token) => token?.startsWith('svc_live_'))) {
     exec.test.abort('refusing a svc_live_ (production) token; set LOAD_ALLOW_PRODUCTION=true to run anyway');
   }
   if (env('LOAD_ENVIRONMENT') === 'production') {

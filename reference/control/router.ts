@@ -73,7 +73,7 @@ function decodeSegment(segment: string): string {
 const COMPARED_CONTROL_TOKEN_BYTES = 16;
 
 export function controlTokenMatches(header: string | undefined, expected: Buffer, faults: FaultSet = NO_FAULTS): boolean {
-  if (!header || !header.startsWith('Bearer ')) return false;
+  if (!header?.startsWith('Bearer ')) return false;
   const given = Buffer.from(header.slice(7).trim(), 'utf8');
   if (faults.has('control-token-prefix-compared') && given.length >= COMPARED_CONTROL_TOKEN_BYTES) {
     // Fault: a comparison of a fixed-width prefix, as a truncating column or a strncmp would make it.

@@ -97,7 +97,14 @@ export interface ReceiverCheckSpec extends EntryFields {
 
 export type CatalogEntry = CheckSpec | ReceiverCheckSpec;
 
-interface Extra {
+/** What an entry of the catalog states, by name: each `service({...})` or `receiver({...})` below. */
+interface EntryInput {
+  id: string;
+  level: Level;
+  title: string;
+  /** The clauses of the spec and of the control contract (`CTL-*`) the check traces to. */
+  clauses: readonly ClauseId[];
+  /** Default `fast`. */
   tier?: Tier;
   tolerance?: Tolerance;
   accepts?: string;
@@ -106,28 +113,31 @@ interface Extra {
 }
 
 /** Throws at load time on a clause id the type checker did not see (renderClauses) or a tolerance its check does not cite. */
-function fields(id: string, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra): EntryFields {
+function fields(input: EntryInput): EntryFields {
+  const { id, level, title, clauses } = input;
   if (clauses.length === 0) throw new CatalogError(`check ${id} cites no spec clause`);
-  if (extra.tolerance && !clauses.includes(extra.tolerance.clause)) throw new CatalogError(`check ${id}: its tolerance's clause ${extra.tolerance.clause} is not among its clauses`);
-  if (extra.ground && !clauses.includes(extra.ground)) throw new CatalogError(`check ${id}: its ground ${extra.ground} is not among its clauses`);
+  if (input.tolerance && !clauses.includes(input.tolerance.clause)) {
+    throw new CatalogError(`check ${id}: its tolerance's clause ${input.tolerance.clause} is not among its clauses`);
+  }
+  if (input.ground && !clauses.includes(input.ground)) throw new CatalogError(`check ${id}: its ground ${input.ground} is not among its clauses`);
   return {
     id,
     title,
     level,
-    tier: extra.tier ?? 'fast',
+    tier: input.tier ?? 'fast',
     clauses,
     clause: renderClauses(clauses),
-    ...(extra.tolerance ? { tolerance: extra.tolerance } : {}),
-    ...(extra.accepts ? { accepts: extra.accepts } : {}),
-    ...(extra.ground ? { ground: extra.ground } : {}),
-    ...(extra.source ? { source: extra.source } : {}),
+    ...(input.tolerance ? { tolerance: input.tolerance } : {}),
+    ...(input.accepts ? { accepts: input.accepts } : {}),
+    ...(input.ground ? { ground: input.ground } : {}),
+    ...(input.source ? { source: input.source } : {}),
   };
 }
 
-const c = (id: string, area: Area, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): CheckSpec =>
-  ({ subject: 'service', area, ...fields(id, level, title, clauses, extra) });
-const r = (id: string, area: ReceiverArea, level: Level, title: string, clauses: readonly ClauseId[], extra: Extra = {}): ReceiverCheckSpec =>
-  ({ subject: 'receiver', area, ...fields(id, level, title, clauses, extra) });
+/** A check of the service (a suite of suites/ declares its body). */
+const service = (input: EntryInput & { area: Area }): CheckSpec => ({ subject: 'service', area: input.area, ...fields(input) });
+/** A check of a webhook receiver (src/receiver-cert/checks/ declares its body). */
+const receiver = (input: EntryInput & { area: ReceiverArea }): ReceiverCheckSpec => ({ subject: 'receiver', area: input.area, ...fields(input) });
 
 const ENVELOPE: ClauseId[] = ['ENV-ID', 'ENV-TYPE', 'ENV-CREATED-AT', 'ENV-WORKSPACE-ID', 'ENV-API-VERSION', 'ENV-DATA'];
 const EVENT_TYPES: ClauseId[] = [
@@ -138,8 +148,8 @@ const CALL_FIELDS: ClauseId[] = [
   'CALL-FIELD-CALL-ID', 'CALL-FIELD-AGENT-ID', 'CALL-FIELD-TO', 'CALL-FIELD-DURATION-SECONDS',
   'CALL-FIELD-OUTCOME', 'CALL-FIELD-TRANSCRIPT-URL', 'CALL-FIELD-METADATA',
 ];
-const RECEIVER_TIMEOUT: Extra = { tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT' } };
-const TIMESTAMP_WINDOW: Extra = { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE' } };
+const RECEIVER_TIMEOUT: Pick<EntryInput, 'tolerance'> = { tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT' } };
+const TIMESTAMP_WINDOW: Pick<EntryInput, 'tolerance'> = { tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE' } };
 /** The jitter is SCHEDULE_JITTER and the timing error scheduleTolerance's, both in src/suite/timing/error.ts. */
 const RETRY_SCHEDULE: Tolerance = {
   clause: 'RETRY-2',
@@ -152,331 +162,223 @@ const RETRY_SCHEDULE: Tolerance = {
 
 export const CATALOG: readonly CatalogEntry[] = [
   // --- Authentication errors -----------------------------------------------------------------
-  c('AUTH-WHOAMI-ACCEPTED', 'auth-errors', 'must', 'GET /v1/whoami answers 200 to an accepted bearer token', ['EP-WHOAMI', 'AUTH-ROT-2'], { ground: 'EP-WHOAMI', accepts: 'any body (its shape is not shown)' }),
-  c('AUTH-MISSING-HEADER', 'auth-errors', 'must', 'A request without a credential (no Authorization, or Bearer and nothing after it) is refused with a 4xx and the error shape',
-    ['EP-AUTH-HEADER', 'ERR-SHAPE'], { ground: 'ERR-SHAPE', accepts: 'any 4xx and any error.code (recorded): the spec names neither for a missing credential; AUTH-NO-CREDENTIAL-401 asks for 401 invalid_token' }),
-  c('AUTH-NO-CREDENTIAL-401', 'auth-errors', 'should', 'A request without a credential gets 401 invalid_token', ['EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
-  c('AUTH-MALFORMED-HEADER', 'auth-errors', 'must', 'A malformed bearer credential gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
-  c('AUTH-WRONG-SCHEME', 'auth-errors', 'should', 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token', ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN']),
-  c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
-  c('AUTH-NEAR-MISS-TOKEN', 'auth-errors', 'must', "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token",
-    ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
-  c('AUTH-CONTROL-NEAR-MISS', 'auth-errors', 'must', "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401",
-    ['CTL-AUTH'], { ground: 'CTL-AUTH', accepts: 'any body with the 401' }),
-  c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
-  c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',
-    ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], { ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
-  c('AUTH-ERROR-JSON', 'auth-errors', 'should', 'Authentication errors are served as application/json', ['ERR-SHAPE', 'SVC-3'], { accepts: 'application/json or any +json type, with parameters' }),
-  c('AUTH-REQUEST-ID-UNIQUE', 'auth-errors', 'should', 'Every error carries its own request id', ['RES-REQUEST']),
-  c('AUTH-MALFORMED-PROPERTY', 'auth-errors', 'must', 'Generated malformed credentials are refused: a bearer credential with 401 invalid_token, anything else with a 4xx and the error shape',
-    ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for headers holding bytes beyond ASCII, any 4xx (an HTTP layer may refuse them first); for other schemes, any 4xx with the error shape' }),
+  service({ id: 'AUTH-WHOAMI-ACCEPTED', area: 'auth-errors', level: 'must', title: 'GET /v1/whoami answers 200 to an accepted bearer token', clauses: ['EP-WHOAMI', 'AUTH-ROT-2'], ground: 'EP-WHOAMI', accepts: 'any body (its shape is not shown)' }),
+  service({ id: 'AUTH-MISSING-HEADER', area: 'auth-errors', level: 'must', title: 'A request without a credential (no Authorization, or Bearer and nothing after it) is refused with a 4xx and the error shape', clauses: ['EP-AUTH-HEADER', 'ERR-SHAPE'], ground: 'ERR-SHAPE', accepts: 'any 4xx and any error.code (recorded): the spec names neither for a missing credential; AUTH-NO-CREDENTIAL-401 asks for 401 invalid_token' }),
+  service({ id: 'AUTH-NO-CREDENTIAL-401', area: 'auth-errors', level: 'should', title: 'A request without a credential gets 401 invalid_token', clauses: ['EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN'] }),
+  service({ id: 'AUTH-MALFORMED-HEADER', area: 'auth-errors', level: 'must', title: 'A malformed bearer credential gets 401 invalid_token', clauses: ['ERR-CODE-INVALID-TOKEN'], ground: 'ERR-CODE-INVALID-TOKEN' }),
+  service({ id: 'AUTH-WRONG-SCHEME', area: 'auth-errors', level: 'should', title: 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token', clauses: ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN'] }),
+  service({ id: 'AUTH-UNKNOWN-TOKEN', area: 'auth-errors', level: 'must', title: 'A well-formed but unknown svc_test_ token gets 401 invalid_token', clauses: ['ERR-CODE-INVALID-TOKEN'], ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
+  service({ id: 'AUTH-NEAR-MISS-TOKEN', area: 'auth-errors', level: 'must', title: "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token", clauses: ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], ground: 'ERR-CODE-INVALID-TOKEN' }),
+  service({ id: 'AUTH-CONTROL-NEAR-MISS', area: 'auth-errors', level: 'must', title: "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401", clauses: ['CTL-AUTH'], ground: 'CTL-AUTH', accepts: 'any body with the 401' }),
+  service({ id: 'AUTH-LONG-TOKEN', area: 'auth-errors', level: 'must', title: 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', clauses: ['ERR-CODE-INVALID-TOKEN'], ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
+  service({ id: 'AUTH-ERROR-SHAPE', area: 'auth-errors', level: 'must', title: 'Authentication errors carry error.code, error.message and error.request_id (req_)', clauses: ['ERR-SHAPE', 'ERR-FIELD-CODE', 'ERR-FIELD-MESSAGE', 'ERR-FIELD-REQUEST-ID'], ground: 'ERR-SHAPE', accepts: 'extra fields beside error and inside it; any req_ id' }),
+  service({ id: 'AUTH-ERROR-JSON', area: 'auth-errors', level: 'should', title: 'Authentication errors are served as application/json', clauses: ['ERR-SHAPE', 'SVC-3'], accepts: 'application/json or any +json type, with parameters' }),
+  service({ id: 'AUTH-REQUEST-ID-UNIQUE', area: 'auth-errors', level: 'should', title: 'Every error carries its own request id', clauses: ['RES-REQUEST'] }),
+  service({ id: 'AUTH-MALFORMED-PROPERTY', area: 'auth-errors', level: 'must', title: 'Generated malformed credentials are refused: a bearer credential with 401 invalid_token, anything else with a 4xx and the error shape', clauses: ['ERR-CODE-INVALID-TOKEN', 'ERR-SHAPE'], ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for headers holding bytes beyond ASCII, any 4xx (an HTTP layer may refuse them first); for other schemes, any 4xx with the error shape' }),
 
   // --- Scopes --------------------------------------------------------------------------------
-  c('SCOPE-AGENTS-READ', 'scopes', 'must', 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ'], { ground: 'EP-AGENTS', accepts: 'the refusal with any 4xx and missing_scope' }),
-  c('SCOPE-CALLS-WRITE', 'scopes', 'must', 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE'], { ground: 'EP-CALLS', accepts: 'the refusal with any 4xx and missing_scope' }),
-  c('SCOPE-TRANSCRIPT-READ', 'scopes', 'must', 'A call transcript is readable exactly by tokens holding voice:read',
-    ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], { ground: 'EP-TRANSCRIPT', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
-  c('SCOPE-WHOAMI-ANY', 'scopes', 'must', 'whoami answers 200 to a token of any single scope', ['EP-WHOAMI'], { ground: 'EP-WHOAMI' }),
-  c('SCOPE-MISSING-CODE', 'scopes', 'must', 'A valid token lacking the scope gets a 4xx with code missing_scope and the error shape',
-    ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1'], { ground: 'ERR-CODE-MISSING-SCOPE', accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)' }),
-  c('SCOPE-SUBSET-PROPERTY', 'scopes', 'must', 'For generated scope subsets, each endpoint is allowed exactly when its scope is held',
-    ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE'], { ground: 'AUTH-TOKEN-4' }),
-  c('SCOPE-MISSING-STATUS', 'scopes', 'observe', 'HTTP status used for missing_scope', ['ERR-CODE-MISSING-SCOPE']),
+  service({ id: 'SCOPE-AGENTS-READ', area: 'scopes', level: 'must', title: 'GET /v1/voice/agents is allowed exactly to tokens holding voice:read', clauses: ['EP-AGENTS', 'AUTH-SCOPE-VOICE-READ'], ground: 'EP-AGENTS', accepts: 'the refusal with any 4xx and missing_scope' }),
+  service({ id: 'SCOPE-CALLS-WRITE', area: 'scopes', level: 'must', title: 'POST /v1/voice/calls is allowed exactly to tokens holding voice:write', clauses: ['EP-CALLS', 'AUTH-SCOPE-VOICE-WRITE'], ground: 'EP-CALLS', accepts: 'the refusal with any 4xx and missing_scope' }),
+  service({ id: 'SCOPE-TRANSCRIPT-READ', area: 'scopes', level: 'must', title: 'A call transcript is readable exactly by tokens holding voice:read', clauses: ['EP-TRANSCRIPT', 'AUTH-SCOPE-VOICE-READ'], ground: 'EP-TRANSCRIPT', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  service({ id: 'SCOPE-WHOAMI-ANY', area: 'scopes', level: 'must', title: 'whoami answers 200 to a token of any single scope', clauses: ['EP-WHOAMI'], ground: 'EP-WHOAMI' }),
+  service({ id: 'SCOPE-MISSING-CODE', area: 'scopes', level: 'must', title: 'A valid token lacking the scope gets a 4xx with code missing_scope and the error shape', clauses: ['ERR-CODE-MISSING-SCOPE', 'ERR-RULE-1'], ground: 'ERR-CODE-MISSING-SCOPE', accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)' }),
+  service({ id: 'SCOPE-SUBSET-PROPERTY', area: 'scopes', level: 'must', title: 'For generated scope subsets, each endpoint is allowed exactly when its scope is held', clauses: ['AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'AUTH-SCOPE-VOICE-WRITE'], ground: 'AUTH-TOKEN-4' }),
+  service({ id: 'SCOPE-MISSING-STATUS', area: 'scopes', level: 'observe', title: 'HTTP status used for missing_scope', clauses: ['ERR-CODE-MISSING-SCOPE'] }),
 
   // --- Tokens and rotation -------------------------------------------------------------------
-  c('TOKEN-LIMIT-TWO', 'tokens', 'must', 'A workspace holds at most two active tokens; a slot frees on revocation', ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'CTL-TOKEN-LIMIT', accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)' }),
-  c('TOKEN-DEFAULT-SCOPES', 'tokens', 'must', 'A token created without scopes has exactly the licensed scopes', ['AUTH-TOKEN-4'], { ground: 'AUTH-TOKEN-4' }),
-  c('TOKEN-STAGING-PREFIX', 'tokens', 'must', 'Staging tokens carry svc_test_ (production svc_live_)', ['AUTH-TOKEN-2', 'RES-TOKEN'], { ground: 'AUTH-TOKEN-2' }),
-  c('ROTATION-BOTH-ACTIVE', 'tokens', 'must', 'With two active tokens, whoami answers 200 to both', ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2' }),
-  c('ROTATION-NO-DOWNTIME', 'tokens', 'must', 'Steady traffic on the new token sees no failure while the old one is revoked',
-    ['AUTH-ROT-1', 'AUTH-ROT-2', 'AUTH-ROT-3'], { ground: 'AUTH-ROT-2' }),
-  c('ROTATION-DEPLOY-PHASE', 'tokens', 'must', 'Through a deploy phase after the new token is created (CERTIFY_ROTATION_DEPLOY_MS), both tokens answer every request, whoami and a scoped call',
-    ['AUTH-ROT-1', 'AUTH-ROT-2'], { ground: 'AUTH-ROT-2', accepts: 'whoami 200 and any 2xx to the agents list; 429 answers (rate limits are not shown), not counted' }),
-  c('TOKEN-LIMIT-CONCURRENT', 'tokens', 'must', 'With one token active, concurrent creations leave at most two active: whoami accepts at most two of the workspace\'s tokens once all have answered',
-    ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], { ground: 'STATE-TOKEN-LIMIT', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active' }),
-  c('TOKEN-REVOKE-CONCURRENT', 'tokens', 'must', 'One token revoked twice at once, beside a creation, frees one slot: once all have answered and tokens are created until refused, whoami accepts at most two of the workspace\'s tokens',
-    ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'CTL-TOKEN-REVOKE'], {
-      ground: 'STATE-TOKEN-LIMIT',
-      accepts: 'the second revocation done or refused with any 4xx, the creation beside them granted or refused with any 4xx (recorded); the revoked token counted only if whoami still accepts it 60 s after',
-    }),
-  c('TOKEN-EMPTY-SCOPES', 'tokens', 'must', 'A token created with an empty scope list holds no scope: refused missing_scope wherever one is needed',
-    ['AUTH-TOKEN-4', 'ERR-CODE-MISSING-SCOPE'], { ground: 'AUTH-TOKEN-4', accepts: 'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
+  service({ id: 'TOKEN-LIMIT-TWO', area: 'tokens', level: 'must', title: 'A workspace holds at most two active tokens; a slot frees on revocation', clauses: ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], ground: 'CTL-TOKEN-LIMIT', accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)' }),
+  service({ id: 'TOKEN-DEFAULT-SCOPES', area: 'tokens', level: 'must', title: 'A token created without scopes has exactly the licensed scopes', clauses: ['AUTH-TOKEN-4'], ground: 'AUTH-TOKEN-4' }),
+  service({ id: 'TOKEN-STAGING-PREFIX', area: 'tokens', level: 'must', title: 'Staging tokens carry svc_test_ (production svc_live_)', clauses: ['AUTH-TOKEN-2', 'RES-TOKEN'], ground: 'AUTH-TOKEN-2' }),
+  service({ id: 'ROTATION-BOTH-ACTIVE', area: 'tokens', level: 'must', title: 'With two active tokens, whoami answers 200 to both', clauses: ['AUTH-ROT-1', 'AUTH-ROT-2'], ground: 'AUTH-ROT-2' }),
+  service({ id: 'ROTATION-NO-DOWNTIME', area: 'tokens', level: 'must', title: 'Steady traffic on the new token sees no failure while the old one is revoked', clauses: ['AUTH-ROT-1', 'AUTH-ROT-2', 'AUTH-ROT-3'], ground: 'AUTH-ROT-2' }),
+  service({ id: 'ROTATION-DEPLOY-PHASE', area: 'tokens', level: 'must', title: 'Through a deploy phase after the new token is created (CERTIFY_ROTATION_DEPLOY_MS), both tokens answer every request, whoami and a scoped call', clauses: ['AUTH-ROT-1', 'AUTH-ROT-2'], ground: 'AUTH-ROT-2', accepts: 'whoami 200 and any 2xx to the agents list; 429 answers (rate limits are not shown), not counted' }),
+  service({ id: 'TOKEN-LIMIT-CONCURRENT', area: 'tokens', level: 'must', title: 'With one token active, concurrent creations leave at most two active: whoami accepts at most two of the workspace\'s tokens once all have answered', clauses: ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT'], ground: 'STATE-TOKEN-LIMIT', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active' }),
+  service({ id: 'TOKEN-REVOKE-CONCURRENT', area: 'tokens', level: 'must', title: 'One token revoked twice at once, beside a creation, frees one slot: once all have answered and tokens are created until refused, whoami accepts at most two of the workspace\'s tokens', clauses: ['STATE-TOKEN-LIMIT', 'LIMIT-TOKENS', 'CTL-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'CTL-TOKEN-REVOKE'], ground: 'STATE-TOKEN-LIMIT', accepts: 'the second revocation done or refused with any 4xx, the creation beside them granted or refused with any 4xx (recorded); the revoked token counted only if whoami still accepts it 60 s after' }),
+  service({ id: 'TOKEN-EMPTY-SCOPES', area: 'tokens', level: 'must', title: 'A token created with an empty scope list holds no scope: refused missing_scope wherever one is needed', clauses: ['AUTH-TOKEN-4', 'ERR-CODE-MISSING-SCOPE'], ground: 'AUTH-TOKEN-4', accepts: 'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
 
   // --- Revocation ----------------------------------------------------------------------------
-  c('REVOKE-PROPAGATION', 'revocation', 'must', 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections',
-    ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION', 'CTL-TOKEN-REVOKE'], { ground: 'ERR-RULE-2', tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
-  c('REVOKE-STAYS-REVOKED', 'revocation', 'must', 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', ['STATE-TOKEN-REVOKE', 'ERR-RULE-2'], { ground: 'ERR-RULE-2' }),
+  service({ id: 'REVOKE-PROPAGATION', area: 'revocation', level: 'must', title: 'A revoked token answers 401 invalid_token within 60 s, on fresh and kept-alive connections', clauses: ['AUTH-ROT-3', 'ERR-RULE-2', 'LIMIT-REVOCATION', 'CTL-TOKEN-REVOKE'], ground: 'ERR-RULE-2', tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION' }, accepts: 'any propagation time under 60 s (recorded)' }),
+  service({ id: 'REVOKE-STAYS-REVOKED', area: 'revocation', level: 'must', title: 'After propagation, a revoked token gets 401 invalid_token on every endpoint, every time', clauses: ['STATE-TOKEN-REVOKE', 'ERR-RULE-2'], ground: 'ERR-RULE-2' }),
 
-  c('REVOKE-ONE-TOKEN', 'revocation', 'must', 'Revoking a token revokes that token only: the workspace\'s other token and another workspace\'s token, all with the same label, keep working',
-    ['CTL-TOKEN-REVOKE', 'STATE-TOKEN-REVOKE', 'AUTH-ROT-1', 'SVC-2'], { ground: 'AUTH-ROT-1', accepts: 'any propagation of the revoked token\'s refusal within 60 s; the others watched 5 s after it' }),
+  service({ id: 'REVOKE-ONE-TOKEN', area: 'revocation', level: 'must', title: 'Revoking a token revokes that token only: the workspace\'s other token and another workspace\'s token, all with the same label, keep working', clauses: ['CTL-TOKEN-REVOKE', 'STATE-TOKEN-REVOKE', 'AUTH-ROT-1', 'SVC-2'], ground: 'AUTH-ROT-1', accepts: 'any propagation of the revoked token\'s refusal within 60 s; the others watched 5 s after it' }),
 
   // --- Workspace suspension ------------------------------------------------------------------
-  c('WS-SUSPENDED-CODE', 'workspace', 'must', "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript",
-    ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
-  c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
-  c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token', ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
-  c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
+  service({ id: 'WS-SUSPENDED-CODE', area: 'workspace', level: 'must', title: "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript", clauses: ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
+  service({ id: 'WS-REINSTATED', area: 'workspace', level: 'must', title: 'After reinstatement the workspace answers 200 again', clauses: ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], ground: 'CTL-WS-REINSTATE' }),
+  service({ id: 'WS-SUSPEND-ONE-WORKSPACE', area: 'workspace', level: 'must', title: 'Suspending a workspace suspends that workspace only: another one keeps answering its token', clauses: ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'], ground: 'CTL-WS-SUSPEND' }),
+  service({ id: 'WS-DISABLED-STATUS', area: 'workspace', level: 'observe', title: 'HTTP status used for workspace_disabled', clauses: ['ERR-CODE-WORKSPACE-DISABLED'] }),
 
   // --- Tenant isolation ----------------------------------------------------------------------
-  c('TENANT-TRANSCRIPT', 'isolation', 'must', "A token never reads another workspace's call transcript", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
-  c('TENANT-REPLAY', 'isolation', 'must', "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", ['SVC-2', 'RETRY-4'],
-    { ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
-  c('TENANT-CONTROL-IDS', 'isolation', 'must', "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was: the token keeps working, the endpoint keeps receiving",
-    ['SVC-2', 'CTL-TOKEN-REVOKE'], { ground: 'SVC-2', accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)' }),
-  c('TENANT-AGENTS', 'isolation', 'must', "A token never lists or places calls with another workspace's agents", ['SVC-2', 'AUTH-TOKEN-1'], { ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
+  service({ id: 'TENANT-TRANSCRIPT', area: 'isolation', level: 'must', title: "A token never reads another workspace's call transcript", clauses: ['SVC-2', 'AUTH-TOKEN-1'], ground: 'SVC-2', accepts: 'GET, or POST where GET answers 405 with Allow: POST' }),
+  service({ id: 'TENANT-REPLAY', area: 'isolation', level: 'must', title: "A workspace's replay never sends another workspace's event, nor sends its own to another workspace's endpoint", clauses: ['SVC-2', 'RETRY-4'], ground: 'SVC-2', accepts: 'the replay refused with any 4xx, or accepted and nothing sent (watched 2 s)' }),
+  service({ id: 'TENANT-CONTROL-IDS', area: 'isolation', level: 'must', title: "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was: the token keeps working, the endpoint keeps receiving", clauses: ['SVC-2', 'CTL-TOKEN-REVOKE'], ground: 'SVC-2', accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)' }),
+  service({ id: 'TENANT-AGENTS', area: 'isolation', level: 'must', title: "A token never lists or places calls with another workspace's agents", clauses: ['SVC-2', 'AUTH-TOKEN-1'], ground: 'SVC-2', accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape' }),
 
   // --- Input handling ------------------------------------------------------------------------
-  c('INPUT-CALL-AGENTS-LIST', 'input', 'must', 'GET /v1/voice/agents answers 2xx with agt_ ids', ['EP-AGENTS', 'RES-AGENT'], { ground: 'EP-AGENTS', accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
-  c('INPUT-CALL-PLACED', 'input', 'must', 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id, for every agent the workspace was created with', ['EP-CALLS', 'RES-CALL', 'CTL-OPEN-CALL-ID', 'RES-AGENT'], { ground: 'CTL-OPEN-CALL-ID', accepts: 'any 2xx; the call_ id anywhere in the body' }),
-  c('INPUT-CALL-INVALID', 'input', 'must', 'Invalid call bodies (a missing or malformed agent_id or to) are never accepted', ['EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx' }),
-  c('INPUT-MALFORMED-REQUEST', 'input', 'must', 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', ['EP-JSON', 'EP-CALLS'], { ground: 'EP-CALLS', accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
-  c('INPUT-MALFORMED-4XX', 'input', 'should', 'Malformed requests and invalid call bodies are refused with a 4xx, and no odd request gets a 5xx', ['EP-JSON', 'EP-CALLS']),
-  c('INPUT-LENIENT-PARSING', 'input', 'observe', 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', ['EP-JSON', 'LIMIT-NOT-SHOWN'], { accepts: 'accepting or refusing each (recorded)' }),
-  c('INPUT-UNKNOWN-PATH', 'input', 'should', 'An unknown path under /v1 gets a 4xx', ['SVC-3'], { accepts: 'any 4xx, in any body' }),
-  c('INPUT-ERROR-SHAPE', 'input', 'observe', 'Status and body shape of validation errors', ['ERR-RULE-3']),
-  c('INPUT-RESPONSE-SHAPES', 'input', 'observe', 'Response shapes of agents list and call creation', ['EP-NOT-SHOWN-RESPONSES']),
+  service({ id: 'INPUT-CALL-AGENTS-LIST', area: 'input', level: 'must', title: 'GET /v1/voice/agents answers 2xx with agt_ ids', clauses: ['EP-AGENTS', 'RES-AGENT'], ground: 'EP-AGENTS', accepts: 'any 2xx body that holds the agt_ ids, in any shape' }),
+  service({ id: 'INPUT-CALL-PLACED', area: 'input', level: 'must', title: 'POST /v1/voice/calls with agent_id and to answers 2xx with a call_ id, for every agent the workspace was created with', clauses: ['EP-CALLS', 'RES-CALL', 'CTL-OPEN-CALL-ID', 'RES-AGENT'], ground: 'CTL-OPEN-CALL-ID', accepts: 'any 2xx; the call_ id anywhere in the body' }),
+  service({ id: 'INPUT-CALL-INVALID', area: 'input', level: 'must', title: 'Invalid call bodies (a missing or malformed agent_id or to) are never accepted', clauses: ['EP-CALLS'], ground: 'EP-CALLS', accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx' }),
+  service({ id: 'INPUT-MALFORMED-REQUEST', area: 'input', level: 'must', title: 'A body that carries no call (malformed JSON, empty, an array, a form, invalid UTF-8) or a malformed credential is never accepted, and the service serves on after every odd request', clauses: ['EP-JSON', 'EP-CALLS'], ground: 'EP-CALLS', accepts: 'any answer but a 2xx to what carries no call; the 2 MB body may be refused by closing the connection if the service serves on' }),
+  service({ id: 'INPUT-MALFORMED-4XX', area: 'input', level: 'should', title: 'Malformed requests and invalid call bodies are refused with a 4xx, and no odd request gets a 5xx', clauses: ['EP-JSON', 'EP-CALLS'] }),
+  service({ id: 'INPUT-LENIENT-PARSING', area: 'input', level: 'observe', title: 'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers', clauses: ['EP-JSON', 'LIMIT-NOT-SHOWN'], accepts: 'accepting or refusing each (recorded)' }),
+  service({ id: 'INPUT-UNKNOWN-PATH', area: 'input', level: 'should', title: 'An unknown path under /v1 gets a 4xx', clauses: ['SVC-3'], accepts: 'any 4xx, in any body' }),
+  service({ id: 'INPUT-ERROR-SHAPE', area: 'input', level: 'observe', title: 'Status and body shape of validation errors', clauses: ['ERR-RULE-3'] }),
+  service({ id: 'INPUT-RESPONSE-SHAPES', area: 'input', level: 'observe', title: 'Response shapes of agents list and call creation', clauses: ['EP-NOT-SHOWN-RESPONSES'] }),
 
   // --- Session tokens ------------------------------------------------------------------------
-  c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', accepts: 'aud as a string or as an array containing the audience' }),
-  c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
-  c('SESSION-MEMBER-EMPTY-SCOPES', 'session', 'must', "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed",
-    ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
-  c('SESSION-SUSPENDED-CODE', 'session', 'must', "A suspended workspace refuses its members' session tokens with workspace_disabled, as its bearer tokens, on whoami, agents, placing a call and a transcript; once reinstated, each member has its own scopes again",
-    ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED', 'AUTH-SCHEMES', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], {
-      ground: 'CTL-WS-SUSPEND',
-      accepts: 'any 4xx the same operation gives a bearer token of the workspace (recorded); a call placed with a member token lacking voice:write is not sent while suspended (which refusal wins is not stated)',
-    }),
-  c('SESSION-ES256', 'session', 'must', 'Session JWTs signed with ES256 and RS256 are both accepted', ['AUTH-SESSION-1', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-EXPIRED', 'session', 'must', 'An expired session token gets 401 invalid_token',
-    ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], { ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
-  c('SESSION-LIFETIME-61S', 'session', 'should', 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns',
-    ['AUTH-SCHEME-SESSION'], { tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
-  c('SESSION-VALIDITY-EDGES', 'session', 'must', 'A session token near the edges of its validity (15 s left before exp; nbf 2 s ago, by the target\'s clock) is accepted',
-    ['CTL-SESSION-JWT', 'LIMIT-SESSION-LIFETIME'], { ground: 'CTL-SESSION-JWT', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME', allowance: 'edges held 15 s and 2 s inside, after the target\'s clock offset (whole seconds, from its Date header)' } }),
-  c('SESSION-EXPIRES-AFTER-USE', 'session', 'must', 'A session token accepted while valid is refused once it has expired, as soon as an unused token of the same exp is',
-    ['CTL-SESSION-JWT', 'ERR-CODE-INVALID-TOKEN'], { ground: 'CTL-SESSION-JWT', accepts: 'any clock leeway on exp, as long as the used token gets no more of it than an unused one (watched up to 65 s past exp)' }),
-  c('SESSION-NBF-FUTURE', 'session', 'must', 'A session token not yet valid (nbf in the future) is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-WRONG-ISSUER', 'session', 'must', 'A session token from another issuer is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-WRONG-AUDIENCE', 'session', 'must', 'A session token for another audience is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-VALID', area: 'session', level: 'must', title: 'A valid session JWT of a member gets 200 on whoami', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT', accepts: 'aud as a string or as an array containing the audience' }),
+  service({ id: 'SESSION-SCOPES-MATCH', area: 'session', level: 'must', title: "A session token gets exactly its member's scopes, as a bearer token would", clauses: ['AUTH-SCHEMES', 'AUTH-SESSION-2'], ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
+  service({ id: 'SESSION-MEMBER-EMPTY-SCOPES', area: 'session', level: 'must', title: "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed", clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
+  service({ id: 'SESSION-SUSPENDED-CODE', area: 'session', level: 'must', title: "A suspended workspace refuses its members' session tokens with workspace_disabled, as its bearer tokens, on whoami, agents, placing a call and a transcript; once reinstated, each member has its own scopes again", clauses: ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED', 'AUTH-SCHEMES', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx the same operation gives a bearer token of the workspace (recorded); a call placed with a member token lacking voice:write is not sent while suspended (which refusal wins is not stated)' }),
+  service({ id: 'SESSION-ES256', area: 'session', level: 'must', title: 'Session JWTs signed with ES256 and RS256 are both accepted', clauses: ['AUTH-SESSION-1', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-EXPIRED', area: 'session', level: 'must', title: 'An expired session token gets 401 invalid_token', clauses: ['ERR-CODE-INVALID-TOKEN', 'LIMIT-SESSION-LIFETIME'], ground: 'ERR-CODE-INVALID-TOKEN', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME' } }),
+  service({ id: 'SESSION-LIFETIME-61S', area: 'session', level: 'should', title: 'A session token past its 60 s lifetime is refused once its clock leeway (recorded) is spent; a leeway over 60 s warns', clauses: ['AUTH-SCHEME-SESSION'], tolerance: { seconds: 60, clause: 'AUTH-SCHEME-SESSION' }, accepts: 'a clock leeway on exp of up to 60 s (recorded)' }),
+  service({ id: 'SESSION-VALIDITY-EDGES', area: 'session', level: 'must', title: 'A session token near the edges of its validity (15 s left before exp; nbf 2 s ago, by the target\'s clock) is accepted', clauses: ['CTL-SESSION-JWT', 'LIMIT-SESSION-LIFETIME'], ground: 'CTL-SESSION-JWT', tolerance: { seconds: 60, clause: 'LIMIT-SESSION-LIFETIME', allowance: 'edges held 15 s and 2 s inside, after the target\'s clock offset (whole seconds, from its Date header)' } }),
+  service({ id: 'SESSION-EXPIRES-AFTER-USE', area: 'session', level: 'must', title: 'A session token accepted while valid is refused once it has expired, as soon as an unused token of the same exp is', clauses: ['CTL-SESSION-JWT', 'ERR-CODE-INVALID-TOKEN'], ground: 'CTL-SESSION-JWT', accepts: 'any clock leeway on exp, as long as the used token gets no more of it than an unused one (watched up to 65 s past exp)' }),
+  service({ id: 'SESSION-NBF-FUTURE', area: 'session', level: 'must', title: 'A session token not yet valid (nbf in the future) is refused', clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-WRONG-ISSUER', area: 'session', level: 'must', title: 'A session token from another issuer is refused', clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-WRONG-AUDIENCE', area: 'session', level: 'must', title: 'A session token for another audience is refused', clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
   // Its signature verifies against a key of the JWKS, all the contract asks of a key: only
   // the JWK kid matching of RFC 7517 refuses it.
-  c('SESSION-UNKNOWN-KID', 'session', 'should', 'A session token naming an unknown kid is refused', ['AUTH-SESSION-2'], { source: 'RFC 7517, 4.5; RFC 7515, 4.1.4' }),
-  c('SESSION-FOREIGN-KEY', 'session', 'must', 'A session token signed with a key not in the JWKS is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-TAMPERED', 'session', 'must', 'A session token with a tampered payload or signature is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'],
-    { ground: 'CTL-SESSION-JWT', source: 'RFC 8725, 3.1 (a key is used with one algorithm)' }),
-  c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
-    { ground: 'CTL-SESSION-JWT', source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)' }),
-  c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2'], { ground: 'AUTH-SESSION-2' }),
-  c('SESSION-MUTATION-PROPERTY', 'session', 'must', 'Random mutations of a valid session token are refused with 401 invalid_token', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-PROVIDER-CHANGED', 'session', 'must', "The workspace's identity provider set again (another issuer, audience and JWKS): tokens of the new one accepted, the old one's refused (its issuer, its audience, its keys) within 60 s",
-    ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', accepts: 'the change taking effect within 60 s (recorded)' }),
-  c('SESSION-MEMBER-RESCOPED', 'session', 'should', "A member added again with other scopes holds the new scopes, not the old ones (or the second addition is refused)", ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
-    { accepts: 'the second addition refused with any 4xx; the new scopes taking effect within 60 s (recorded)' }),
-  c('SESSION-KEY-ROTATION', 'session', 'should', 'A newly added signing key is accepted and a removed one refused within 60 s', ['AUTH-SESSION-2']),
+  service({ id: 'SESSION-UNKNOWN-KID', area: 'session', level: 'should', title: 'A session token naming an unknown kid is refused', clauses: ['AUTH-SESSION-2'], source: 'RFC 7517, 4.5; RFC 7515, 4.1.4' }),
+  service({ id: 'SESSION-FOREIGN-KEY', area: 'session', level: 'must', title: 'A session token signed with a key not in the JWKS is refused', clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-TAMPERED', area: 'session', level: 'must', title: 'A session token with a tampered payload or signature is refused', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-ALG-NONE', area: 'session', level: 'must', title: 'An unsigned session token (alg none) is refused', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-HS256-CONFUSION', area: 'session', level: 'must', title: 'An HS256 token keyed with the public key is refused', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT', source: 'RFC 8725, 3.1 (a key is used with one algorithm)' }),
+  service({ id: 'SESSION-NOT-MEMBER', area: 'session', level: 'must', title: 'A session token whose sub is not a member is refused', clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT', source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)' }),
+  service({ id: 'SESSION-OTHER-WORKSPACE', area: 'session', level: 'must', title: "A session token from another workspace's provider is refused", clauses: ['AUTH-SESSION-2', 'SVC-2'], ground: 'AUTH-SESSION-2' }),
+  service({ id: 'SESSION-MUTATION-PROPERTY', area: 'session', level: 'must', title: 'Random mutations of a valid session token are refused with 401 invalid_token', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-PROVIDER-CHANGED', area: 'session', level: 'must', title: "The workspace's identity provider set again (another issuer, audience and JWKS): tokens of the new one accepted, the old one's refused (its issuer, its audience, its keys) within 60 s", clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT', accepts: 'the change taking effect within 60 s (recorded)' }),
+  service({ id: 'SESSION-MEMBER-RESCOPED', area: 'session', level: 'should', title: "A member added again with other scopes holds the new scopes, not the old ones (or the second addition is refused)", clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], accepts: 'the second addition refused with any 4xx; the new scopes taking effect within 60 s (recorded)' }),
+  service({ id: 'SESSION-KEY-ROTATION', area: 'session', level: 'should', title: 'A newly added signing key is accepted and a removed one refused within 60 s', clauses: ['AUTH-SESSION-2'] }),
 
   // --- Session token attacks: the published catalog (jwt_tool, PortSwigger's write-ups, advisories) ---
-  c('SESSION-EMBEDDED-JWK', 'session-attacks', 'must', 'A session token that brings its own key (a jwk or x5c header, CVE-2018-0114) is refused',
-    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-JKU-INJECTION', 'session-attacks', 'must', 'A session token that names its own key URL (jku or x5u) is refused; whether the target fetched the URL is recorded',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-KID-INJECTION', 'session-attacks', 'must', 'A session token whose kid is a file path or an SQL fragment, HMAC-signed with what that lookup would yield, is refused',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
-  c('SESSION-PSYCHIC-SIGNATURE', 'session-attacks', 'must', 'An ES256 session token whose signature is out of range (r = s = 0, CVE-2022-21449; r = s = n) is refused',
-    ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', source: 'FIPS 186-5, ECDSA signature verification (r and s in [1, n-1])' }),
+  service({ id: 'SESSION-EMBEDDED-JWK', area: 'session-attacks', level: 'must', title: 'A session token that brings its own key (a jwk or x5c header, CVE-2018-0114) is refused', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-JKU-INJECTION', area: 'session-attacks', level: 'must', title: 'A session token that names its own key URL (jku or x5u) is refused; whether the target fetched the URL is recorded', clauses: ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-KID-INJECTION', area: 'session-attacks', level: 'must', title: 'A session token whose kid is a file path or an SQL fragment, HMAC-signed with what that lookup would yield, is refused', clauses: ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT' }),
+  service({ id: 'SESSION-PSYCHIC-SIGNATURE', area: 'session-attacks', level: 'must', title: 'An ES256 session token whose signature is out of range (r = s = 0, CVE-2022-21449; r = s = n) is refused', clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'], ground: 'CTL-SESSION-JWT', source: 'FIPS 186-5, ECDSA signature verification (r and s in [1, n-1])' }),
   // Signed by a key of the JWKS with good claims: the contract's rule holds for the first,
   // and does not say which of a repeated claim's values it reads for the second. Only an
   // RFC refuses them.
-  c('SESSION-CRIT-UNKNOWN', 'session-attacks', 'should', 'A session token whose crit header names an extension the service cannot understand is refused',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], { source: 'RFC 7515, 4.1.11' }),
-  c('SESSION-DUPLICATE-CLAIMS', 'session-attacks', 'should', 'A session token that repeats a claim is judged by the last value or refused: a repeat ending in a wrong sub, exp, aud or iss is refused',
-    ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], { source: 'RFC 7519, 4 (a repeated claim name: refused, or its lexically last value)' }),
-  c('SESSION-NO-EXP', 'session-attacks', 'should', 'A session token without exp is refused: it would never expire, and session tokens live 60 s',
-    ['AUTH-SESSION-2', 'LIMIT-SESSION-LIFETIME', 'ERR-CODE-INVALID-TOKEN']),
+  service({ id: 'SESSION-CRIT-UNKNOWN', area: 'session-attacks', level: 'should', title: 'A session token whose crit header names an extension the service cannot understand is refused', clauses: ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], source: 'RFC 7515, 4.1.11' }),
+  service({ id: 'SESSION-DUPLICATE-CLAIMS', area: 'session-attacks', level: 'should', title: 'A session token that repeats a claim is judged by the last value or refused: a repeat ending in a wrong sub, exp, aud or iss is refused', clauses: ['AUTH-SESSION-2', 'ERR-CODE-INVALID-TOKEN'], source: 'RFC 7519, 4 (a repeated claim name: refused, or its lexically last value)' }),
+  service({ id: 'SESSION-NO-EXP', area: 'session-attacks', level: 'should', title: 'A session token without exp is refused: it would never expire, and session tokens live 60 s', clauses: ['AUTH-SESSION-2', 'LIMIT-SESSION-LIFETIME', 'ERR-CODE-INVALID-TOKEN'] }),
 
   // --- Webhook registration ------------------------------------------------------------------
-  c('HOOK-REG-HTTPS-ONLY', 'webhook-registration', 'must', 'An endpoint URL that is not HTTPS is refused', ['REG-1', 'CTL-HOOK-REFUSED'], { ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
-  c('HOOK-REG-LOCALHOST', 'webhook-registration', 'must', 'An endpoint URL on localhost is refused', ['REG-1', 'CTL-HOOK-REFUSED'], { ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
-  c('HOOK-REG-LIMIT-25', 'webhook-registration', 'must', '25 active endpoints are accepted and a 26th refused', ['REG-4', 'LIMIT-ENDPOINTS', 'CTL-HOOK-REFUSED'], { ground: 'CTL-HOOK-REFUSED', accepts: 'the 26th refused with any 4xx' }),
-  c('HOOK-OWN-SECRET', 'webhook-registration', 'must', "Each endpoint's deliveries are signed with its own secret", ['REG-2', 'CTL-HOOK-SECRET'], { ground: 'REG-2' }),
-  c('HOOK-REG-LIMIT-CONCURRENT', 'webhook-registration', 'must', 'With 24 active endpoints, concurrent creations leave at most 25 active, read back once all have answered',
-    ['REG-4', 'LIMIT-ENDPOINTS', 'STATE-ENDPOINT-LIMIT', 'CTL-HOOK-REFUSED'], { ground: 'REG-4', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded)' }),
-  c('HOOK-REG-EMPTY-EVENTS', 'webhook-registration', 'must', 'An endpoint created with an empty event list is refused, or receives no event',
-    ['REG-3', 'RES-ENDPOINT'], { ground: 'REG-3', accepts: 'the creation refused with any 4xx, or an endpoint that is sent nothing (four fired types and a placed call\'s events, watched until a * endpoint of the same workspace has them all, and 1 s more)' }),
+  service({ id: 'HOOK-REG-HTTPS-ONLY', area: 'webhook-registration', level: 'must', title: 'An endpoint URL that is not HTTPS is refused', clauses: ['REG-1', 'CTL-HOOK-REFUSED'], ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
+  service({ id: 'HOOK-REG-LOCALHOST', area: 'webhook-registration', level: 'must', title: 'An endpoint URL on localhost is refused', clauses: ['REG-1', 'CTL-HOOK-REFUSED'], ground: 'REG-1', accepts: 'any 4xx and any error body from the control interface' }),
+  service({ id: 'HOOK-REG-LIMIT-25', area: 'webhook-registration', level: 'must', title: '25 active endpoints are accepted and a 26th refused', clauses: ['REG-4', 'LIMIT-ENDPOINTS', 'CTL-HOOK-REFUSED'], ground: 'CTL-HOOK-REFUSED', accepts: 'the 26th refused with any 4xx' }),
+  service({ id: 'HOOK-OWN-SECRET', area: 'webhook-registration', level: 'must', title: "Each endpoint's deliveries are signed with its own secret", clauses: ['REG-2', 'CTL-HOOK-SECRET'], ground: 'REG-2' }),
+  service({ id: 'HOOK-REG-LIMIT-CONCURRENT', area: 'webhook-registration', level: 'must', title: 'With 24 active endpoints, concurrent creations leave at most 25 active, read back once all have answered', clauses: ['REG-4', 'LIMIT-ENDPOINTS', 'STATE-ENDPOINT-LIMIT', 'CTL-HOOK-REFUSED'], ground: 'REG-4', accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded)' }),
+  service({ id: 'HOOK-REG-EMPTY-EVENTS', area: 'webhook-registration', level: 'must', title: 'An endpoint created with an empty event list is refused, or receives no event', clauses: ['REG-3', 'RES-ENDPOINT'], ground: 'REG-3', accepts: 'the creation refused with any 4xx, or an endpoint that is sent nothing (four fired types and a placed call\'s events, watched until a * endpoint of the same workspace has them all, and 1 s more)' }),
 
   // --- Webhook envelope and events -----------------------------------------------------------
-  c('HOOK-ENVELOPE', 'webhook-envelope', 'must', 'Every one of the eight event types arrives in the specified envelope', ['EP-RECEIVER', ...ENVELOPE, ...EVENT_TYPES], { ground: 'EP-RECEIVER', accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
-  c('HOOK-CALL-COMPLETED-FIELDS', 'webhook-envelope', 'must', 'voice.call.completed carries every call field with its type',
-    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED' }),
-  c('HOOK-CALL-FIELDS-PRESENT', 'webhook-envelope', 'must', 'voice.call.completed of a call placed without metadata carries every call field, metadata as the empty object',
-    [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], { ground: 'TYPE-VOICE-CALL-COMPLETED', accepts: 'extra fields beside the listed ones' }),
-  c('CALL-PLACE-CONCURRENT', 'webhook-envelope', 'must', 'Calls placed at once (one workspace, one agent) get distinct call ids, and each its own queued, started and completed events with its own metadata',
-    ['RES-CALL', 'CALL-FIELD-CALL-ID', 'EP-CALLS', 'CTL-OPEN-CALL-ID', 'CTL-WS-CALL-PROGRESS', 'ENV-ID'], { ground: 'RES-CALL', accepts: 'any 2xx to each placement; deliveries in any order' }),
-  c('EVENT-FIRE-CONCURRENT', 'webhook-envelope', 'must', 'Events fired at once get distinct evt_ ids, and each is delivered once, with its own data, to each subscribed endpoint',
-    ['ENV-ID', 'RES-EVENT', 'EVT-DELIVERY', 'REG-3'], { ground: 'ENV-ID', accepts: 'deliveries in any order (each acknowledged, so none is retried)' }),
-  c('HOOK-METADATA-ROUNDTRIP', 'webhook-envelope', 'must', "The caller's string-valued metadata comes back in voice.call.completed", ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], { ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
-  c('HOOK-METADATA-NESTED', 'webhook-envelope', 'observe', 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', ['CALL-FIELD-METADATA'], { accepts: 'refusing values other than strings, or accepting them (recorded)' }),
-  c('HOOK-TRANSCRIPT-URL', 'webhook-envelope', 'must', 'transcript_url has the specified form, names its own call (of two placed one after the other) and answers with the transcript',
-    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { ground: 'CALL-FIELD-TRANSCRIPT-URL', accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
-  c('HOOK-LIFECYCLE-COMPLETED', 'webhook-envelope', 'must', 'A completed call emits queued, started and completed',
-    ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
-  c('HOOK-TRANSCRIPT-URL-AS-GIVEN', 'webhook-envelope', 'should', "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
-    ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
-  c('HOOK-COMPLETED-AS-REPORTED', 'webhook-envelope', 'must', 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service\'s own',
-    ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'], { ground: 'CALL-FIELD-DURATION-SECONDS' }),
-  c('HOOK-PROGRESS-ONE-CALL', 'webhook-envelope', 'must', 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself',
-    ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], { ground: 'CTL-WS-CALL-PROGRESS' }),
-  c('HOOK-LIFECYCLE-FAILED', 'webhook-envelope', 'must', 'A failed call emits voice.call.failed and never completed', ['TYPE-VOICE-CALL-FAILED'], { ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
-  c('HOOK-SUBSCRIPTION-FILTER', 'webhook-envelope', 'must', 'An endpoint receives exactly the event types it subscribed to', ['REG-3'], { ground: 'REG-3' }),
-  c('HOOK-SUBSCRIPTION-WILDCARD', 'webhook-envelope', 'must', 'An endpoint subscribed to * receives every event type', ['REG-3'], { ground: 'REG-3' }),
-  c('HOOK-DELIVERY-POST', 'webhook-envelope', 'must', 'Deliveries are HTTP POST requests', ['EP-RECEIVER', 'EVT-DELIVERY'], { ground: 'EVT-DELIVERY' }),
-  c('HOOK-CONTENT-TYPE', 'webhook-envelope', 'should', 'Deliveries are sent with a JSON content type', ['EP-RECEIVER'], { accepts: 'application/json or any +json type, with parameters such as charset' }),
+  service({ id: 'HOOK-ENVELOPE', area: 'webhook-envelope', level: 'must', title: 'Every one of the eight event types arrives in the specified envelope', clauses: ['EP-RECEIVER', ...ENVELOPE, ...EVENT_TYPES], ground: 'EP-RECEIVER', accepts: 'extra envelope fields; created_at with Z or +00:00 and any fraction of a second; deliveries in any order' }),
+  service({ id: 'HOOK-CALL-COMPLETED-FIELDS', area: 'webhook-envelope', level: 'must', title: 'voice.call.completed carries every call field with its type', clauses: [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], ground: 'TYPE-VOICE-CALL-COMPLETED' }),
+  service({ id: 'HOOK-CALL-FIELDS-PRESENT', area: 'webhook-envelope', level: 'must', title: 'voice.call.completed of a call placed without metadata carries every call field, metadata as the empty object', clauses: [...CALL_FIELDS, 'TYPE-VOICE-CALL-COMPLETED'], ground: 'TYPE-VOICE-CALL-COMPLETED', accepts: 'extra fields beside the listed ones' }),
+  service({ id: 'CALL-PLACE-CONCURRENT', area: 'webhook-envelope', level: 'must', title: 'Calls placed at once (one workspace, one agent) get distinct call ids, and each its own queued, started and completed events with its own metadata', clauses: ['RES-CALL', 'CALL-FIELD-CALL-ID', 'EP-CALLS', 'CTL-OPEN-CALL-ID', 'CTL-WS-CALL-PROGRESS', 'ENV-ID'], ground: 'RES-CALL', accepts: 'any 2xx to each placement; deliveries in any order' }),
+  service({ id: 'EVENT-FIRE-CONCURRENT', area: 'webhook-envelope', level: 'must', title: 'Events fired at once get distinct evt_ ids, and each is delivered once, with its own data, to each subscribed endpoint', clauses: ['ENV-ID', 'RES-EVENT', 'EVT-DELIVERY', 'REG-3'], ground: 'ENV-ID', accepts: 'deliveries in any order (each acknowledged, so none is retried)' }),
+  service({ id: 'HOOK-METADATA-ROUNDTRIP', area: 'webhook-envelope', level: 'must', title: "The caller's string-valued metadata comes back in voice.call.completed", clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'], ground: 'CTL-OPEN-METADATA', accepts: 'any keys; only string values are required to round-trip' }),
+  service({ id: 'HOOK-METADATA-NESTED', area: 'webhook-envelope', level: 'observe', title: 'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent', clauses: ['CALL-FIELD-METADATA'], accepts: 'refusing values other than strings, or accepting them (recorded)' }),
+  service({ id: 'HOOK-TRANSCRIPT-URL', area: 'webhook-envelope', level: 'must', title: 'transcript_url has the specified form, names its own call (of two placed one after the other) and answers with the transcript', clauses: ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], ground: 'CALL-FIELD-TRANSCRIPT-URL', accepts: 'GET, or POST where GET answers 405 with Allow: POST (recorded); an origin other than SVC_BASE_URL\'s (a proxy or tunnel; recorded) with the specified path' }),
+  service({ id: 'HOOK-LIFECYCLE-COMPLETED', area: 'webhook-envelope', level: 'must', title: 'A completed call emits queued, started and completed', clauses: ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
+  service({ id: 'HOOK-TRANSCRIPT-URL-AS-GIVEN', area: 'webhook-envelope', level: 'should', title: "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript", clauses: ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
+  service({ id: 'HOOK-COMPLETED-AS-REPORTED', area: 'webhook-envelope', level: 'must', title: 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service\'s own', clauses: ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'], ground: 'CALL-FIELD-DURATION-SECONDS' }),
+  service({ id: 'HOOK-PROGRESS-ONE-CALL', area: 'webhook-envelope', level: 'must', title: 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself', clauses: ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], ground: 'CTL-WS-CALL-PROGRESS' }),
+  service({ id: 'HOOK-LIFECYCLE-FAILED', area: 'webhook-envelope', level: 'must', title: 'A failed call emits voice.call.failed and never completed', clauses: ['TYPE-VOICE-CALL-FAILED'], ground: 'TYPE-VOICE-CALL-FAILED', accepts: 'a failed call moved from queued; whether started → failed is allowed is left open' }),
+  service({ id: 'HOOK-SUBSCRIPTION-FILTER', area: 'webhook-envelope', level: 'must', title: 'An endpoint receives exactly the event types it subscribed to', clauses: ['REG-3'], ground: 'REG-3' }),
+  service({ id: 'HOOK-SUBSCRIPTION-WILDCARD', area: 'webhook-envelope', level: 'must', title: 'An endpoint subscribed to * receives every event type', clauses: ['REG-3'], ground: 'REG-3' }),
+  service({ id: 'HOOK-DELIVERY-POST', area: 'webhook-envelope', level: 'must', title: 'Deliveries are HTTP POST requests', clauses: ['EP-RECEIVER', 'EVT-DELIVERY'], ground: 'EVT-DELIVERY' }),
+  service({ id: 'HOOK-CONTENT-TYPE', area: 'webhook-envelope', level: 'should', title: 'Deliveries are sent with a JSON content type', clauses: ['EP-RECEIVER'], accepts: 'application/json or any +json type, with parameters such as charset' }),
 
   // --- Signatures and timestamps -------------------------------------------------------------
-  c('HOOK-SIGNATURE-RAW-BODY', 'webhook-signature', 'must', 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', ['SIG-1', 'SIG-5', 'CTL-HOOK-SECRET'], { ground: 'SIG-1', accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
-  c('HOOK-TIMESTAMP-DELIVERY-TIME', 'webhook-signature', 'must', 'X-Service-Timestamp is the delivery time in Unix seconds', ['SIG-2', 'SIG-3'], { ground: 'SIG-2' }),
-  c('HOOK-TIMESTAMP-CLOCK-OFFSET', 'webhook-signature', 'must', "Every timestamp is within 300 s of the harness's clock at arrival, so a receiver with a correct clock accepts it",
-    ['SIG-2', 'SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ground: 'SIG-2', tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE', allowance: 'judged on the raw timestamp against the harness clock (named in the report), as a receiver judges it' } }),
-  c('HOOK-TIMESTAMP-CLOCK-SYNC', 'webhook-signature', 'should', "The service's clock, read from its timestamps, is within 5 s of the harness's", ['SIG-2'],
-    { accepts: 'up to 5 s either way (median over the tour, recorded); more warns, since every second of it eats into the receivers\' 300 s' }),
-  c('HOOK-TIMESTAMP-NOT-SIGNED', 'webhook-signature', 'must', 'The timestamp is not part of the signed content', ['SIG-3'], { ground: 'SIG-3' }),
-  c('HOOK-TIMESTAMP-PER-ATTEMPT', 'webhook-signature', 'must', 'Each retry carries its own fresh timestamp', ['SIG-2', 'RETRY-2'], { ground: 'SIG-2' }),
+  service({ id: 'HOOK-SIGNATURE-RAW-BODY', area: 'webhook-signature', level: 'must', title: 'X-Service-Signature is the lowercase hex HMAC-SHA256 of the raw body', clauses: ['SIG-1', 'SIG-5', 'CTL-HOOK-SECRET'], ground: 'SIG-1', accepts: 'any serialisation of the body (whitespace, key order, escapes): the HMAC is of the bytes sent' }),
+  service({ id: 'HOOK-TIMESTAMP-DELIVERY-TIME', area: 'webhook-signature', level: 'must', title: 'X-Service-Timestamp is the delivery time in Unix seconds', clauses: ['SIG-2', 'SIG-3'], ground: 'SIG-2' }),
+  service({ id: 'HOOK-TIMESTAMP-CLOCK-OFFSET', area: 'webhook-signature', level: 'must', title: "Every timestamp is within 300 s of the harness's clock at arrival, so a receiver with a correct clock accepts it", clauses: ['SIG-2', 'SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], ground: 'SIG-2', tolerance: { seconds: 300, clause: 'LIMIT-TIMESTAMP-TOLERANCE', allowance: 'judged on the raw timestamp against the harness clock (named in the report), as a receiver judges it' } }),
+  service({ id: 'HOOK-TIMESTAMP-CLOCK-SYNC', area: 'webhook-signature', level: 'should', title: "The service's clock, read from its timestamps, is within 5 s of the harness's", clauses: ['SIG-2'], accepts: 'up to 5 s either way (median over the tour, recorded); more warns, since every second of it eats into the receivers\' 300 s' }),
+  service({ id: 'HOOK-TIMESTAMP-NOT-SIGNED', area: 'webhook-signature', level: 'must', title: 'The timestamp is not part of the signed content', clauses: ['SIG-3'], ground: 'SIG-3' }),
+  service({ id: 'HOOK-TIMESTAMP-PER-ATTEMPT', area: 'webhook-signature', level: 'must', title: 'Each retry carries its own fresh timestamp', clauses: ['SIG-2', 'RETRY-2'], ground: 'SIG-2' }),
 
   // --- Delivery outcomes ---------------------------------------------------------------------
-  c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204, and the unusual 206 and 299) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
-  c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-ON-RESET', 'webhook-delivery', 'must', 'An attempt the receiver resets without an HTTP answer is a failure, retried 1 minute (scaled) later, not at once: it gets no 2xx, and no answer within 30 s',
-    ['RETRY-1', 'RETRY-2', 'EP-RECEIVER-ACK'], {
-      ground: 'RETRY-1',
-      tolerance: RETRY_SCHEDULE,
-      accepts: 'the retry timed from the reset, as from any answered failure; whatever error the service logs for it',
-    }),
-  c('HOOK-RETRY-ON-TIMEOUT', 'webhook-delivery', 'must', 'A receiver slower than the delivery time-out is a failure and is retried',
-    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
-  c('HOOK-SLOW-ACK-OK', 'webhook-delivery', 'must', 'A 2xx slower than usual but within the time-out acknowledges',
-    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
-  c('HOOK-TIMEOUT-30S', 'webhook-delivery', 'must', 'The real time-out: a 2xx after 25 s acknowledges, no answer in 35 s is retried',
-    ['LIMIT-RECEIVER-TIMEOUT'], {
-      ground: 'LIMIT-RECEIVER-TIMEOUT',
-      tier: 'full',
-      tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT', allowance: '±5 s: a 2xx 25 s after arrival acknowledges, no answer within 35 s is retried; skipped where the target declares a shorter time-out' },
-    }),
+  service({ id: 'HOOK-ACK-ANY-2XX', area: 'webhook-delivery', level: 'must', title: 'Any 2xx (200, 201, 202, 204, and the unusual 206 and 299) acknowledges a delivery: no retry', clauses: ['EP-RECEIVER-ACK'], ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
+  service({ id: 'HOOK-RETRY-ON-3XX', area: 'webhook-delivery', level: 'must', title: 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once', clauses: ['RETRY-1', 'RETRY-2'], ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  service({ id: 'HOOK-RETRY-ON-4XX', area: 'webhook-delivery', level: 'must', title: 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', clauses: ['RETRY-1', 'RETRY-2'], ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  service({ id: 'HOOK-RETRY-ON-5XX', area: 'webhook-delivery', level: 'must', title: 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', clauses: ['RETRY-1', 'RETRY-2'], ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
+  service({ id: 'HOOK-RETRY-ON-RESET', area: 'webhook-delivery', level: 'must', title: 'An attempt the receiver resets without an HTTP answer is a failure, retried 1 minute (scaled) later, not at once: it gets no 2xx, and no answer within 30 s', clauses: ['RETRY-1', 'RETRY-2', 'EP-RECEIVER-ACK'], ground: 'RETRY-1', tolerance: RETRY_SCHEDULE, accepts: 'the retry timed from the reset, as from any answered failure; whatever error the service logs for it' }),
+  service({ id: 'HOOK-RETRY-ON-TIMEOUT', area: 'webhook-delivery', level: 'must', title: 'A receiver slower than the delivery time-out is a failure and is retried', clauses: ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
+  service({ id: 'HOOK-SLOW-ACK-OK', area: 'webhook-delivery', level: 'must', title: 'A 2xx slower than usual but within the time-out acknowledges', clauses: ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], ...RECEIVER_TIMEOUT, ground: 'RETRY-1' }),
+  service({ id: 'HOOK-TIMEOUT-30S', area: 'webhook-delivery', level: 'must', title: 'The real time-out: a 2xx after 25 s acknowledges, no answer in 35 s is retried', clauses: ['LIMIT-RECEIVER-TIMEOUT'], ground: 'LIMIT-RECEIVER-TIMEOUT', tier: 'full', tolerance: { seconds: 30, clause: 'LIMIT-RECEIVER-TIMEOUT', allowance: '±5 s: a 2xx 25 s after arrival acknowledges, no answer within 35 s is retried; skipped where the target declares a shorter time-out' } }),
 
   // --- Retries, drop, disable ----------------------------------------------------------------
-  c('HOOK-RETRY-EARLY-SCHEDULE', 'webhook-retry', 'must', 'The first retry delays (1 min, 5 min, 30 min, 2 h), each timed on its own at a time scale where it lasts 5 s, are as scheduled', ['RETRY-2'], { ground: 'RETRY-2', tolerance: RETRY_SCHEDULE }),
-  c('HOOK-RETRY-FULL-SCHEDULE', 'webhook-retry', 'must', 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more',
-    ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], { ground: 'RETRY-2', tolerance: RETRY_SCHEDULE, accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
-  c('HOOK-DROP-AND-FLAG', 'webhook-retry', 'must', 'After the last attempt the delivery is dropped and the endpoint flagged, still active',
-    ['STATE-ENDPOINT-FLAG', 'RETRY-2'], { ground: 'STATE-ENDPOINT-FLAG', accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
-  c('HOOK-AUTO-DISABLE', 'webhook-retry', 'must', '24 h (scaled) of consecutive failures disable the endpoint', ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], { ground: 'RETRY-3', accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),
-  c('HOOK-DISABLED-SILENT', 'webhook-retry', 'must', 'A disabled endpoint receives no deliveries', ['STATE-ENDPOINT-DISABLE'], { ground: 'STATE-ENDPOINT-DISABLE' }),
-  c('HOOK-REENABLE', 'webhook-retry', 'must', 'A re-enabled endpoint is active and receives deliveries again', ['STATE-ENDPOINT-REENABLE'], { ground: 'STATE-ENDPOINT-REENABLE' }),
-  c('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'webhook-retry', 'must', 'A re-enabled endpoint is the endpoint it was: an event of a type it did not subscribe to does not reach it, its deliveries are signed with its own secret, and the control interface reads back its URL and event types',
-    ['STATE-ENDPOINT-REENABLE', 'REG-3', 'REG-2'], {
-      ground: 'REG-3',
-      accepts: 'event types read back in any order; the URL read back in any equivalent form (as the WHATWG URL parser normalises it)',
-    }),
+  service({ id: 'HOOK-RETRY-EARLY-SCHEDULE', area: 'webhook-retry', level: 'must', title: 'The first retry delays (1 min, 5 min, 30 min, 2 h), each timed on its own at a time scale where it lasts 5 s, are as scheduled', clauses: ['RETRY-2'], ground: 'RETRY-2', tolerance: RETRY_SCHEDULE }),
+  service({ id: 'HOOK-RETRY-FULL-SCHEDULE', area: 'webhook-retry', level: 'must', title: 'All retries arrive on the 1m, 5m, 30m, 2h, 12h, 24h schedule (scaled), then no more', clauses: ['RETRY-2', 'LIMIT-DELIVERY-ATTEMPTS'], ground: 'RETRY-2', tolerance: RETRY_SCHEDULE, accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+  service({ id: 'HOOK-DROP-AND-FLAG', area: 'webhook-retry', level: 'must', title: 'After the last attempt the delivery is dropped and the endpoint flagged, still active', clauses: ['STATE-ENDPOINT-FLAG', 'RETRY-2'], ground: 'STATE-ENDPOINT-FLAG', accepts: '7 attempts in all, or 6 when the drop still waits the 24 h delay' }),
+  service({ id: 'HOOK-AUTO-DISABLE', area: 'webhook-retry', level: 'must', title: '24 h (scaled) of consecutive failures disable the endpoint', clauses: ['STATE-ENDPOINT-DISABLE', 'RETRY-3'], ground: 'RETRY-3', accepts: 'disabling on a 24 h timer, or at the first failure after 24 h' }),
+  service({ id: 'HOOK-DISABLED-SILENT', area: 'webhook-retry', level: 'must', title: 'A disabled endpoint receives no deliveries', clauses: ['STATE-ENDPOINT-DISABLE'], ground: 'STATE-ENDPOINT-DISABLE' }),
+  service({ id: 'HOOK-REENABLE', area: 'webhook-retry', level: 'must', title: 'A re-enabled endpoint is active and receives deliveries again', clauses: ['STATE-ENDPOINT-REENABLE'], ground: 'STATE-ENDPOINT-REENABLE' }),
+  service({ id: 'HOOK-REENABLE-KEEPS-ATTRIBUTES', area: 'webhook-retry', level: 'must', title: 'A re-enabled endpoint is the endpoint it was: an event of a type it did not subscribe to does not reach it, its deliveries are signed with its own secret, and the control interface reads back its URL and event types', clauses: ['STATE-ENDPOINT-REENABLE', 'REG-3', 'REG-2'], ground: 'REG-3', accepts: 'event types read back in any order; the URL read back in any equivalent form (as the WHATWG URL parser normalises it)' }),
   // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
-  c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
-    ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
-  c('HOOK-REENABLE-FRESH-STREAK', 'webhook-retry', 'should', 'A re-enabled endpoint starts a new 24 h: a delivery that fails right after the re-enable leaves it active',
-    ['STATE-ENDPOINT-REENABLE', 'RETRY-3'], { accepts: 'its state read 2 s (about 2 h scaled at 3600) after that failure' }),
-  c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',
-    ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], {
-      ground: 'RETRY-3',
-      accepts: 'disabling on a 24 h timer, or at the first failure after 24 h; for the refused endpoint, whose attempts the receiver cannot see, the 24 h counted from when the first event was fired',
-    }),
-  c('HOOK-RETRY-REAL-TIME', 'webhook-retry', 'must', 'Un-scaled: the first retry arrives 1 minute after the failure', ['RETRY-2'], { ground: 'RETRY-2', tier: 'full' }),
+  service({ id: 'HOOK-DELETED-SILENT', area: 'webhook-retry', level: 'should', title: 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it', clauses: ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
+  service({ id: 'HOOK-REENABLE-FRESH-STREAK', area: 'webhook-retry', level: 'should', title: 'A re-enabled endpoint starts a new 24 h: a delivery that fails right after the re-enable leaves it active', clauses: ['STATE-ENDPOINT-REENABLE', 'RETRY-3'], accepts: 'its state read 2 s (about 2 h scaled at 3600) after that failure' }),
+  service({ id: 'HOOK-AUTO-DISABLE-NO-ANSWER', area: 'webhook-retry', level: 'must', title: '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure', clauses: ['RETRY-3', 'RETRY-1', 'STATE-ENDPOINT-DISABLE', 'EP-RECEIVER-ACK'], ground: 'RETRY-3', accepts: 'disabling on a 24 h timer, or at the first failure after 24 h; for the refused endpoint, whose attempts the receiver cannot see, the 24 h counted from when the first event was fired' }),
+  service({ id: 'HOOK-RETRY-REAL-TIME', area: 'webhook-retry', level: 'must', title: 'Un-scaled: the first retry arrives 1 minute after the failure', clauses: ['RETRY-2'], ground: 'RETRY-2', tier: 'full' }),
 
   // --- Replay --------------------------------------------------------------------------------
-  c('HOOK-REPLAY-SAME-ID', 'webhook-replay', 'must', 'A replayed delivery carries the same event id and envelope', ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
-  c('HOOK-REPLAY-FRESH', 'webhook-replay', 'must', 'A replay carries a fresh timestamp and a valid fresh signature', ['RETRY-4'], { ground: 'RETRY-4' }),
-  c('HOOK-REPLAY-ONE-ENDPOINT', 'webhook-replay', 'should', 'A replay reaches the endpoint it names only: another endpoint of the workspace subscribed to the event gets no second delivery', ['RETRY-4', 'REG-3']),
-  c('HOOK-FIRED-EVENT-ID', 'webhook-replay', 'should', 'The event id the dashboard answers for a fired event is the id its delivery carries, and a replay of it is sent', ['ENV-ID', 'RETRY-4'],
-    { accepts: 'the replay sent within 10 s with any answer of the control interface but a refusal' }),
-  c('HOOK-REPLAY-DISABLED', 'webhook-replay', 'must', 'A replay to an auto-disabled endpoint is not delivered while it stays disabled',
-    ['STATE-ENDPOINT-DISABLE', 'RETRY-4'], { ground: 'STATE-ENDPOINT-DISABLE', accepts: 'the replay refused with any 4xx, or accepted and not sent while the endpoint is disabled (watched 5 s); whether an accepted replay arrives after re-enable is recorded, not judged' }),
+  service({ id: 'HOOK-REPLAY-SAME-ID', area: 'webhook-replay', level: 'must', title: 'A replayed delivery carries the same event id and envelope', clauses: ['RETRY-4', 'ENV-ID'], ground: 'RETRY-4' }),
+  service({ id: 'HOOK-REPLAY-FRESH', area: 'webhook-replay', level: 'must', title: 'A replay carries a fresh timestamp and a valid fresh signature', clauses: ['RETRY-4'], ground: 'RETRY-4' }),
+  service({ id: 'HOOK-REPLAY-ONE-ENDPOINT', area: 'webhook-replay', level: 'should', title: 'A replay reaches the endpoint it names only: another endpoint of the workspace subscribed to the event gets no second delivery', clauses: ['RETRY-4', 'REG-3'] }),
+  service({ id: 'HOOK-FIRED-EVENT-ID', area: 'webhook-replay', level: 'should', title: 'The event id the dashboard answers for a fired event is the id its delivery carries, and a replay of it is sent', clauses: ['ENV-ID', 'RETRY-4'], accepts: 'the replay sent within 10 s with any answer of the control interface but a refusal' }),
+  service({ id: 'HOOK-REPLAY-DISABLED', area: 'webhook-replay', level: 'must', title: 'A replay to an auto-disabled endpoint is not delivered while it stays disabled', clauses: ['STATE-ENDPOINT-DISABLE', 'RETRY-4'], ground: 'STATE-ENDPOINT-DISABLE', accepts: 'the replay refused with any 4xx, or accepted and not sent while the endpoint is disabled (watched 5 s); whether an accepted replay arrives after re-enable is recorded, not judged' }),
 
   // --- The service as a model: a fixed sequence per rule, then generated ones ----------------
-  c('MODEL-TOKENS-SUSPENSION', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules',
-    ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION', 'AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'EP-AGENTS', 'ERR-CODE-MISSING-SCOPE'], {
-      ground: 'STATE-TOKEN-REVOKE',
-      tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' },
-      accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx',
-    }),
+  service({ id: 'MODEL-TOKENS-SUSPENSION', area: 'state-model', level: 'must', title: 'A fixed sequence per rule, then generated sequences, of token creation (all scopes or narrowed), revocation and use, suspension and reinstatement keep the token, scope and suspension rules', clauses: ['STATE-TOKEN-LIMIT', 'STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED', 'LIMIT-REVOCATION', 'AUTH-TOKEN-4', 'AUTH-SCOPE-VOICE-READ', 'EP-AGENTS', 'ERR-CODE-MISSING-SCOPE'], ground: 'STATE-TOKEN-REVOKE', tolerance: { seconds: 60, clause: 'LIMIT-REVOCATION', allowance: 'a revoked token may answer 200 until it is first refused, within 60 s; suspension and reinstatement are waited for up to 60 s' }, accepts: 'creating or revoking a token while suspended: done or refused with a 4xx; on a suspended workspace a revoked or narrowed token\'s own refusal (invalid_token, missing_scope) or workspace_disabled; missing_scope with any 4xx' }),
 
-  c('MODEL-ENDPOINTS', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit (one at a time and several at once), deletion and events keep the 25-endpoint limit and reach every active endpoint',
-    ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], {
-      ground: 'REG-4',
-      accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged here (HOOK-DELETED-SILENT)',
-    }),
+  service({ id: 'MODEL-ENDPOINTS', area: 'state-model', level: 'must', title: 'A fixed sequence per rule, then generated sequences, of endpoint creation up to the limit (one at a time and several at once), deletion and events keep the 25-endpoint limit and reach every active endpoint', clauses: ['REG-4', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'REG-3'], ground: 'REG-4', accepts: 'a refusal at the limit with any 4xx; of creations sent at once, any number up to the free slots granted, the others refused with any 4xx; deleting a deleted endpoint again: done or refused; a deleted endpoint\'s deliveries are not judged here (HOOK-DELETED-SILENT)' }),
 
-  c('MODEL-ENDPOINT-HEALTH', 'state-model', 'must', 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to',
-    ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3', 'REG-3'], {
-      ground: 'STATE-ENDPOINT-DISABLE',
-      accepts: 'everything MODEL-ENDPOINTS accepts; re-enabling with 25 active is not generated (the spec does not say whether it is refused)',
-    }),
+  service({ id: 'MODEL-ENDPOINT-HEALTH', area: 'state-model', level: 'must', title: 'A fixed sequence per rule, then generated sequences, on workspaces with auto-disabled endpoints (creation, deletion, re-enable, events): a disabled endpoint holds no active slot and gets nothing; a re-enabled one is active and gets exactly the event types it subscribed to', clauses: ['STATE-ENDPOINT-DISABLE', 'STATE-ENDPOINT-REENABLE', 'STATE-ENDPOINT-LIMIT', 'LIMIT-ENDPOINTS', 'RETRY-3', 'REG-3'], ground: 'STATE-ENDPOINT-DISABLE', accepts: 'everything MODEL-ENDPOINTS accepts; re-enabling with 25 active is not generated (the spec does not say whether it is refused)' }),
 
   // --- Receiver: valid deliveries are acknowledged -------------------------------------------
-  r('RCV-ACCEPT-EVENT-TYPES', 'receiver-acceptance', 'must', 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out',
-    [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], { ...RECEIVER_TIMEOUT, ground: 'SIG-4' }),
-  r('RCV-ACCEPT-RAW-BODIES', 'receiver-acceptance', 'must', 'Validly signed bodies that re-serialization would change (whitespace, key order, escapes, non-ASCII, large numbers) are acknowledged',
-    ['SIG-1', 'SIG-5'], { ground: 'SIG-5' }),
+  receiver({ id: 'RCV-ACCEPT-EVENT-TYPES', area: 'receiver-acceptance', level: 'must', title: 'A valid delivery of each of the eight event types is acknowledged with a 2xx within the time-out', clauses: [...EVENT_TYPES, 'SIG-4', 'EP-RECEIVER-ACK', 'RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], ...RECEIVER_TIMEOUT, ground: 'SIG-4' }),
+  receiver({ id: 'RCV-ACCEPT-RAW-BODIES', area: 'receiver-acceptance', level: 'must', title: 'Validly signed bodies that re-serialization would change (whitespace, key order, escapes, non-ASCII, large numbers) are acknowledged', clauses: ['SIG-1', 'SIG-5'], ground: 'SIG-5' }),
 
   // --- Receiver: bad signatures are rejected (non-2xx) ---------------------------------------
-  r('RCV-REJECT-WRONG-SIGNATURE', 'receiver-signature', 'must', 'A well-formed but wrong signature (64 lowercase hex) is rejected', ['SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-OTHER-SECRET', 'receiver-signature', 'must', 'A signature of the body made with another secret is rejected', ['SIG-1', 'SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-TAMPERED-BODY', 'receiver-signature', 'must', 'The right signature sent with a body changed after signing is rejected', ['SIG-1', 'SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-UPPERCASE-HEX', 'receiver-signature', 'should', 'The right signature in upper-case hex is rejected', ['SIG-1', 'SIG-4']),
-  r('RCV-REJECT-BASE64', 'receiver-signature', 'should', 'The right HMAC in base64 instead of hex is rejected', ['SIG-1', 'SIG-4']),
-  r('RCV-REJECT-TRUNCATED', 'receiver-signature', 'must', 'A truncated signature (the right one cut to 63 and to 32 hex characters) is rejected', ['SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-OVERLONG', 'receiver-signature', 'must', 'An over-long signature (the right one plus one character, the right one twice) is rejected',
-    ['SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-EMPTY-SIGNATURE', 'receiver-signature', 'must', 'An empty X-Service-Signature header is rejected', ['SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-MISSING-SIGNATURE', 'receiver-signature', 'must', 'A delivery without X-Service-Signature is rejected', ['EP-RECEIVER', 'SIG-4'], { ground: 'SIG-4' }),
-  r('RCV-REJECT-RESERIALIZED-SIGNATURE', 'receiver-signature', 'must', 'A signature over the re-serialized body (JavaScript and Python styles) instead of the raw bytes is rejected',
-    ['SIG-5'], { ground: 'SIG-5' }),
-  r('RCV-REJECT-TIMESTAMP-DOT-BODY', 'receiver-signature', 'must', 'A signature over `timestamp.body` instead of the body is rejected', ['SIG-1', 'SIG-3'], { ground: 'SIG-3' }),
+  receiver({ id: 'RCV-REJECT-WRONG-SIGNATURE', area: 'receiver-signature', level: 'must', title: 'A well-formed but wrong signature (64 lowercase hex) is rejected', clauses: ['SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-OTHER-SECRET', area: 'receiver-signature', level: 'must', title: 'A signature of the body made with another secret is rejected', clauses: ['SIG-1', 'SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-TAMPERED-BODY', area: 'receiver-signature', level: 'must', title: 'The right signature sent with a body changed after signing is rejected', clauses: ['SIG-1', 'SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-UPPERCASE-HEX', area: 'receiver-signature', level: 'should', title: 'The right signature in upper-case hex is rejected', clauses: ['SIG-1', 'SIG-4'] }),
+  receiver({ id: 'RCV-REJECT-BASE64', area: 'receiver-signature', level: 'should', title: 'The right HMAC in base64 instead of hex is rejected', clauses: ['SIG-1', 'SIG-4'] }),
+  receiver({ id: 'RCV-REJECT-TRUNCATED', area: 'receiver-signature', level: 'must', title: 'A truncated signature (the right one cut to 63 and to 32 hex characters) is rejected', clauses: ['SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-OVERLONG', area: 'receiver-signature', level: 'must', title: 'An over-long signature (the right one plus one character, the right one twice) is rejected', clauses: ['SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-EMPTY-SIGNATURE', area: 'receiver-signature', level: 'must', title: 'An empty X-Service-Signature header is rejected', clauses: ['SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-MISSING-SIGNATURE', area: 'receiver-signature', level: 'must', title: 'A delivery without X-Service-Signature is rejected', clauses: ['EP-RECEIVER', 'SIG-4'], ground: 'SIG-4' }),
+  receiver({ id: 'RCV-REJECT-RESERIALIZED-SIGNATURE', area: 'receiver-signature', level: 'must', title: 'A signature over the re-serialized body (JavaScript and Python styles) instead of the raw bytes is rejected', clauses: ['SIG-5'], ground: 'SIG-5' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-DOT-BODY', area: 'receiver-signature', level: 'must', title: 'A signature over `timestamp.body` instead of the body is rejected', clauses: ['SIG-1', 'SIG-3'], ground: 'SIG-3' }),
 
   // --- Receiver: timestamps ------------------------------------------------------------------
-  r('RCV-CLOCK-OFFSET', 'receiver-timestamp', 'observe', "The receiver's clock offset, measured from its Date headers (used by the ±299/±301 s checks)",
-    ['SIG-3']),
-  r('RCV-REJECT-TIMESTAMP-PAST-301', 'receiver-timestamp', 'must', "A timestamp 301 s behind the receiver's clock is rejected",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
-  r('RCV-REJECT-TIMESTAMP-FUTURE-301', 'receiver-timestamp', 'must', "A timestamp 301 s ahead of the receiver's clock is rejected",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
-  r('RCV-ACCEPT-TIMESTAMP-PAST-299', 'receiver-timestamp', 'must', "A timestamp 299 s behind the receiver's clock is acknowledged",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
-  r('RCV-ACCEPT-TIMESTAMP-FUTURE-299', 'receiver-timestamp', 'must', "A timestamp 299 s ahead of the receiver's clock is acknowledged",
-    ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], { ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
+  receiver({ id: 'RCV-CLOCK-OFFSET', area: 'receiver-timestamp', level: 'observe', title: "The receiver's clock offset, measured from its Date headers (used by the ±299/±301 s checks)", clauses: ['SIG-3'] }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-PAST-301', area: 'receiver-timestamp', level: 'must', title: "A timestamp 301 s behind the receiver's clock is rejected", clauses: ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-FUTURE-301', area: 'receiver-timestamp', level: 'must', title: "A timestamp 301 s ahead of the receiver's clock is rejected", clauses: ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], ...TIMESTAMP_WINDOW, ground: 'SIG-3' }),
+  receiver({ id: 'RCV-ACCEPT-TIMESTAMP-PAST-299', area: 'receiver-timestamp', level: 'must', title: "A timestamp 299 s behind the receiver's clock is acknowledged", clauses: ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
+  receiver({ id: 'RCV-ACCEPT-TIMESTAMP-FUTURE-299', area: 'receiver-timestamp', level: 'must', title: "A timestamp 299 s ahead of the receiver's clock is acknowledged", clauses: ['SIG-3', 'LIMIT-TIMESTAMP-TOLERANCE'], ...TIMESTAMP_WINDOW, ground: 'LIMIT-TIMESTAMP-TOLERANCE' }),
   // No time to hold within 300 s: accepting it leaves no replay protection, which SIG-3 names as the rule's purpose.
-  r('RCV-REJECT-TIMESTAMP-MISSING', 'receiver-timestamp', 'must', 'A delivery without X-Service-Timestamp (or with it empty) is rejected', ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
-  r('RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'receiver-timestamp', 'must', 'A timestamp that holds no time at all (text) is rejected',
-    ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
-  r('RCV-REJECT-TIMESTAMP-LENIENT', 'receiver-timestamp', 'should', 'The current time in another form than Unix seconds (an ISO 8601 date, digits followed by text) is rejected',
-    ['SIG-2', 'SIG-3'], { accepts: 'accepting them warns only: a lenient parser still reads a fresh time' }),
-  r('RCV-REJECT-TIMESTAMP-MILLISECONDS', 'receiver-timestamp', 'must', 'The current time in Unix milliseconds (about 55 years ahead in seconds) is rejected',
-    ['SIG-2', 'SIG-3'], { ground: 'SIG-3' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-MISSING', area: 'receiver-timestamp', level: 'must', title: 'A delivery without X-Service-Timestamp (or with it empty) is rejected', clauses: ['SIG-2', 'SIG-3'], ground: 'SIG-3' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-NON-NUMERIC', area: 'receiver-timestamp', level: 'must', title: 'A timestamp that holds no time at all (text) is rejected', clauses: ['SIG-2', 'SIG-3'], ground: 'SIG-3' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-LENIENT', area: 'receiver-timestamp', level: 'should', title: 'The current time in another form than Unix seconds (an ISO 8601 date, digits followed by text) is rejected', clauses: ['SIG-2', 'SIG-3'], accepts: 'accepting them warns only: a lenient parser still reads a fresh time' }),
+  receiver({ id: 'RCV-REJECT-TIMESTAMP-MILLISECONDS', area: 'receiver-timestamp', level: 'must', title: 'The current time in Unix milliseconds (about 55 years ahead in seconds) is rejected', clauses: ['SIG-2', 'SIG-3'], ground: 'SIG-3' }),
 
   // --- Receiver: replay ----------------------------------------------------------------------
-  r('RCV-REPLAY-ACKNOWLEDGED', 'receiver-replay', 'must', 'A replay (same id, fresh signature and timestamp) is acknowledged with a 2xx', ['RETRY-4'], { ground: 'RETRY-4' }),
-  r('RCV-REPLAY-PROCESSED-ONCE', 'receiver-replay', 'must', 'A replayed id is processed once (needs the count convention; skip without it)',
-    ['RETRY-4', 'ENV-ID'], { ground: 'RETRY-4' }),
-  r('RCV-REPLAY-OBSERVED', 'receiver-replay', 'observe', 'What the receiver shows of a replay from outside: statuses, times, count', ['RETRY-4']),
+  receiver({ id: 'RCV-REPLAY-ACKNOWLEDGED', area: 'receiver-replay', level: 'must', title: 'A replay (same id, fresh signature and timestamp) is acknowledged with a 2xx', clauses: ['RETRY-4'], ground: 'RETRY-4' }),
+  receiver({ id: 'RCV-REPLAY-PROCESSED-ONCE', area: 'receiver-replay', level: 'must', title: 'A replayed id is processed once (needs the count convention; skip without it)', clauses: ['RETRY-4', 'ENV-ID'], ground: 'RETRY-4' }),
+  receiver({ id: 'RCV-REPLAY-OBSERVED', area: 'receiver-replay', level: 'observe', title: 'What the receiver shows of a replay from outside: statuses, times, count', clauses: ['RETRY-4'] }),
 
   // --- Receiver: constant time ---------------------------------------------------------------
-  r('RCV-TIMING-CONSTANT-TIME', 'receiver-timing', 'observe', 'Timing probe: rejections do not take longer as a wrong signature shares a longer prefix with the right one',
-    ['SIG-4']),
+  receiver({ id: 'RCV-TIMING-CONSTANT-TIME', area: 'receiver-timing', level: 'observe', title: 'Timing probe: rejections do not take longer as a wrong signature shares a longer prefix with the right one', clauses: ['SIG-4'] }),
 
   // --- Receiver: status codes and latency (read from every exchange before them) -------------
-  r('RCV-STATUS-REJECT-401', 'receiver-status', 'observe', 'Whether deliveries that must be rejected are answered 401, as the reference receiver does', ['SIG-4'], { accepts: 'any non-2xx rejection (the 401 is what the reference does, not a rule)' }),
-  r('RCV-STATUS-SUCCESS-204', 'receiver-status', 'observe', 'Whether valid deliveries are acknowledged with 204, as the reference receiver does', ['SIG-4'], { accepts: 'any 2xx acknowledgement (the 204 is what the reference does, not a rule)' }),
-  r('RCV-STATUS-CODES', 'receiver-status', 'observe', 'Status codes the receiver uses for acknowledgements and rejections', ['SIG-4', 'EP-RECEIVER-ACK']),
-  r('RCV-ACK-LATENCY', 'receiver-status', 'observe', 'Acknowledgement times of valid deliveries',
-    ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], RECEIVER_TIMEOUT),
+  receiver({ id: 'RCV-STATUS-REJECT-401', area: 'receiver-status', level: 'observe', title: 'Whether deliveries that must be rejected are answered 401, as the reference receiver does', clauses: ['SIG-4'], accepts: 'any non-2xx rejection (the 401 is what the reference does, not a rule)' }),
+  receiver({ id: 'RCV-STATUS-SUCCESS-204', area: 'receiver-status', level: 'observe', title: 'Whether valid deliveries are acknowledged with 204, as the reference receiver does', clauses: ['SIG-4'], accepts: 'any 2xx acknowledgement (the 204 is what the reference does, not a rule)' }),
+  receiver({ id: 'RCV-STATUS-CODES', area: 'receiver-status', level: 'observe', title: 'Status codes the receiver uses for acknowledgements and rejections', clauses: ['SIG-4', 'EP-RECEIVER-ACK'] }),
+  receiver({ id: 'RCV-ACK-LATENCY', area: 'receiver-status', level: 'observe', title: 'Acknowledgement times of valid deliveries', clauses: ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'], ...RECEIVER_TIMEOUT }),
 ];
 
 const byId = new Map<string, CatalogEntry>();

@@ -100,7 +100,7 @@ window.addEventListener('hashchange',()=>{if(location.hash.startsWith('#filter:'
 load();apply();
 `;
 
-function options(id: string, values: readonly string[]): string {
+function options(_id: string, values: readonly string[]): string {
   return [`<option value="">all</option>`, ...values.map((value) => `<option value="${esc(value)}">${esc(value)}</option>`)].join('');
 }
 

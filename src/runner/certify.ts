@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import { type Area, type CheckSpec } from '../catalog/checks.js';
+import type { CheckSpec } from '../catalog/checks.js';
 import { certificateLines, completeReport, prepareCertificate, sealReports, type Certificate } from './certificate.js';
 import { loadSettings, SettingsError, type Settings } from '../config/settings.js';
 import { coverageLine, shortfallLine } from '../report/coverage.js';

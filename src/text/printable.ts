@@ -25,11 +25,11 @@ const SHOWN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-
 const INVALID = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/;
 const UNPRINTABLE = new RegExp(`${SHOWN.source}|${INVALID.source}`, 'g');
 
-const escape = (ch: string): string => (SHOWN.test(ch) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : REPLACEMENT);
+const escapeUnprintable = (ch: string): string => (SHOWN.test(ch) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : REPLACEMENT);
 
 /** `text` made safe to print and to write into any report (see above). */
 export function printable(text: string, maxLength = MAX_PRINTABLE): string {
-  const shown = text.replace(UNPRINTABLE, escape);
+  const shown = text.replace(UNPRINTABLE, escapeUnprintable);
   return shown.length <= maxLength ? shown : cut(shown, maxLength);
 }
 

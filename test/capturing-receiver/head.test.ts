@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ import { THRESHOLD_PROOFS } from './threshold-proofs.js';
 /** One scenario's smoke run, its drain and its k6 start: well under this. */
 const RUN_LIMIT_MS = 120_000;
 
-const unescape = (text: string): string => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'").replaceAll('&amp;', '&');
+const unescapeXml = (text: string): string => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'").replaceAll('&amp;', '&');
 
 /**
  * The failed testcases of `<dir>/load-junit.xml` (valid against the JUnit schema), by name,
@@ -33,10 +33,10 @@ function junitFailures(dir: string, scenario: string): string[] {
   return failures
     .map(([, classname, name, message]) => {
       expect(classname).toBe(scenario);
-      const expression = unescape(name!).slice(unescape(name!).lastIndexOf(' ') + 1);
+      const expression = unescapeXml(name!).slice(unescapeXml(name!).lastIndexOf(' ') + 1);
       // "p(95) of fanout_event_to_arrival_ms was 5123.4 ms; the threshold is p(95)<1000"
-      expect(unescape(message!)).toMatch(new RegExp(`^\\S+ of \\S.* was -?\\d[\\d.]*( ms| %| /s)?; the threshold is ${expression.replace(/[()[\]{}.*+?^$|\\]/g, '\\$&')}$`));
-      return unescape(name!);
+      expect(unescapeXml(message!)).toMatch(new RegExp(`^\\S+ of \\S.* was -?\\d[\\d.]*( ms| %| /s)?; the threshold is ${expression.replace(/[()[\]{}.*+?^$|\\]/g, '\\$&')}$`));
+      return unescapeXml(name!);
     })
     .sort();
 }

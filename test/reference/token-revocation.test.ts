@@ -4,7 +4,7 @@ import { CallRecords } from '../../reference/calls/records.js';
 import { issueToken, revokeToken } from '../../reference/auth/tokens.js';
 import { ManualClock } from '../../reference/clock.js';
 import { NO_FAULTS, type FaultName } from '../../reference/faults.js';
-import { ALL_SCOPES, Store, type Workspace } from '../../reference/store.js';
+import { type ALL_SCOPES, Store, type Workspace } from '../../reference/store.js';
 
 const PROPAGATION_MS = 2000;
 

@@ -26,7 +26,7 @@ describe('report.html', () => {
 
   it('quotes every cited clause once below, with the checks citing it', () => {
     expect(html.split('<blockquote id="clause-RETRY-2">').length - 1).toBe(1);
-    expect(html).toMatch(/<blockquote id="clause-RETRY-2"><strong>RETRY-2<\/strong> Failed deliveries are retried[^]*?Checks: <a href="#check-HOOK-RETRY-FULL-SCHEDULE"><code>HOOK-RETRY-FULL-SCHEDULE<\/code><\/a> <a href="#check-HOOK-RETRY-EARLY-SCHEDULE">/);
+    expect(html).toMatch(/<blockquote id="clause-RETRY-2"><strong>RETRY-2<\/strong> Failed deliveries are retried[\s\S]*?Checks: <a href="#check-HOOK-RETRY-FULL-SCHEDULE"><code>HOOK-RETRY-FULL-SCHEDULE<\/code><\/a> <a href="#check-HOOK-RETRY-EARLY-SCHEDULE">/);
     expect(html).not.toContain('id="clause-SIG-4"');
   });
 

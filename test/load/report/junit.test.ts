@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareDigests } from '../../../src/load/report/baseline.js';
-import { digestSummary, failedDigest, skippedDigest, type ScenarioDigest } from '../../../src/load/report/digest.js';
+import { digestSummary, failedDigest, skippedDigest, } from '../../../src/load/report/digest.js';
 import { renderLoadJunit } from '../../../src/load/report/junit.js';
 import { loadExitCode } from '../../../src/load/report/write.js';
 import { hasXmllint, junitSchemaProblems } from '../../support/xmllint.js';
