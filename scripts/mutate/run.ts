@@ -57,7 +57,8 @@ function strykerOptions(module: ModuleName): PartialStrykerOptions {
     mutate: values.files ?? [...MODULES[module].mutate],
     testRunner: 'command',
     commandRunner: { command: `node --import tsx ${join(ROOT, 'scripts/mutate/certify-mutant.ts')} ${module}` },
-    plugins: ['@stryker-mutator/typescript-checker'],
+    plugins: ['@stryker-mutator/typescript-checker', join(ROOT, 'scripts/mutate/fault-switch-ignorer.js')],
+    ignorers: ['fault-switches'],
     // A mutant that does not compile is dropped before any run (CompileError, not counted).
     checkers: ['typescript'],
     tsconfigFile: 'tsconfig.mutate.json',
