@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -70,6 +70,8 @@ function stopAll(): void {
 function finish(code: number, message: string): never {
   stopAll();
   process.stdout.write(`${message}\n`);
+  // Stryker writes its reports at the end: a run stopped midway still leaves what each mutant decided.
+  appendFileSync(join(ROOT, 'reports', 'mutation', moduleName, 'mutants.log'), `${process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run'}\t${code}\t${message}\n`);
   process.exit(code);
 }
 

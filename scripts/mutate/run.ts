@@ -64,8 +64,9 @@ function strykerOptions(module: ModuleName): PartialStrykerOptions {
     tsconfigFile: 'tsconfig.mutate.json',
     typescriptChecker: { prioritizePerformanceOverAccuracy: true },
     concurrency,
-    // A survivor takes the whole run; a loaded machine must not turn it into a "timeout" (detected).
-    timeoutFactor: 2,
+    // A survivor may take two whole runs and two confirmations (certify-mutant.ts); a loaded
+    // machine must not turn it into a "timeout", which counts as detected.
+    timeoutFactor: 3,
     timeoutMS: 30_000,
     incremental: true,
     incrementalFile: `${out}/incremental.json`,

@@ -36,11 +36,13 @@ for (const [path, file] of Object.entries(report.files)) {
   const lines = file.source.split('\n');
   for (const mutant of file.mutants) {
     tally.set(mutant.status, (tally.get(mutant.status) ?? 0) + 1);
-    if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
     const line = lines[mutant.location.start.line - 1] ?? '';
+    const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 100);
+    // A timeout counts as detected; listed, since a survivor on a loaded machine can end as one.
+    if (mutant.status === 'Timeout') survivors.push(`timeout      ${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`);
+    if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
     const faultSwitch = FAULT_SWITCH.test(line);
     if (faultSwitch) equivalent += 1;
-    const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 100);
     survivors.push(`${faultSwitch ? 'fault-switch ' : 'TRIAGE       '}${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`);
   }
 }
