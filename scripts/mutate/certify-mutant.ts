@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -71,7 +71,9 @@ function finish(code: number, message: string): never {
   stopAll();
   process.stdout.write(`${message}\n`);
   // Stryker writes its reports at the end: a run stopped midway still leaves what each mutant decided.
-  appendFileSync(join(ROOT, 'reports', 'mutation', moduleName, 'mutants.log'), `${process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run'}\t${code}\t${message}\n`);
+  const logDir = join(ROOT, 'reports', 'mutation', moduleName);
+  mkdirSync(logDir, { recursive: true });
+  appendFileSync(join(logDir, 'mutants.log'), `${process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run'}\t${code}\t${message}\n`);
   process.exit(code);
 }
 
@@ -84,6 +86,8 @@ setInterval(() => {
 
 const urls = await referenceUrls(reference);
 const moduleChecks = checkIdsOf(moduleName);
+/** The verdicts that did not hold when their check ran alone, for the report. */
+const unconfirmed: string[] = [];
 for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
   const run = await certify(moduleChecks);
   if (run.outcome === 'passed') finish(0, 'survived: every check passed');
@@ -92,9 +96,9 @@ for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
   // mutant: the check that decided is run again alone, on a calm run, and must decide again.
   const again = await certify([run.checkId]);
   if (again.outcome !== 'passed') finish(1, `killed by ${run.checkId}, alone too: ${again.line}`);
-  process.stdout.write(`attempt ${attempt}: ${run.checkId} passed when run alone: ${run.line}\n`);
+  unconfirmed.push(run.line);
 }
-finish(0, `survived: no verdict against it held when its check ran alone (${ATTEMPTS} attempts)`);
+finish(0, `survived: no verdict against it held when its check ran alone: ${unconfirmed.join('; ')}`);
 
 type RunOutcome = { outcome: 'passed' } | { outcome: 'killed'; checkId: string; line: string } | { outcome: 'broken'; line: string };
 
@@ -150,6 +154,6 @@ function referenceUrls(child: ChildProcess): Promise<{ baseUrl: string; controlU
       clearTimeout(timer);
       resolveUrls(JSON.parse(line) as { baseUrl: string; controlUrl: string });
     });
-    child.on('exit', (code) => finish(1, `killed: the reference exited ${code} before the run: ${stderr.trim().split('\n').pop() ?? ''}`));
+    child.on('exit', (code) => finish(1, `killed: the reference exited ${code}: ${stderr.trim().split('\n').pop() ?? ''}`));
   });
 }
