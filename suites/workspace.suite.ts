@@ -4,7 +4,14 @@
  * too, and recovery after reinstatement (Errors, workspace_disabled).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
-import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  describeResponse,
+  expectAuthError,
+  type CheckContext,
+} from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
 import { placeCall } from '../src/suite/webhook-observation/events.js';
 
@@ -13,7 +20,11 @@ const SETTLE_LIMIT_MS = 60_000;
 /** Requests of the workspace that was not suspended, once the other is. */
 const OTHER_WORKSPACE_REQUESTS = 12;
 
-async function untilStatus(_t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
+async function untilStatus(
+  _t: CheckContext,
+  send: () => ReturnType<CheckContext['api']['whoami']>,
+  done: (status: number, code?: string) => boolean,
+) {
   const started = performance.now();
   while (true) {
     const res = await send();
@@ -25,59 +36,125 @@ async function untilStatus(_t: CheckContext, send: () => ReturnType<CheckContext
 }
 
 certifySuite('workspace', () => {
-  check('WS-SUSPENDED-CODE', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    // A call of the workspace's own, placed while it was served: its transcript is a public request like any other.
-    const { callId } = await placeCall(t, workspace, token.token);
-    await workspace.suspend();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
-    const agents = await t.api.listAgents(token.token);
-    expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
-    const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
-    expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
-    const transcript = await t.api.transcript(token.token, callId);
-    expectAuthError(transcript, 'workspace_disabled', `the transcript of ${callId}, placed before the suspension, on the suspended workspace`);
-    t.measure('suspension_effective_ms', afterMs);
-    t.measure('statuses', { whoami: res.status, agents: agents.status, call: call.status, transcript: transcript.status });
-    t.detail(`workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-SUSPENDED-CODE',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      // A call of the workspace's own, placed while it was served: its transcript is a public request like any other.
+      const { callId } = await placeCall(t, workspace, token.token);
+      await workspace.suspend();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
+      const agents = await t.api.listAgents(token.token);
+      expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
+      const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+      expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
+      const transcript = await t.api.transcript(token.token, callId);
+      expectAuthError(
+        transcript,
+        'workspace_disabled',
+        `the transcript of ${callId}, placed before the suspension, on the suspended workspace`,
+      );
+      t.measure('suspension_effective_ms', afterMs);
+      t.measure('statuses', {
+        whoami: res.status,
+        agents: agents.status,
+        call: call.status,
+        transcript: transcript.status,
+      });
+      t.detail(
+        `workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('WS-REINSTATED', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    await workspace.suspend();
-    await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    await workspace.reinstate();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status === 200);
-    assert(res.status === 200, `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`, res);
-    const agents = await t.api.listAgents(token.token);
-    assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`, agents);
-    t.measure('reinstatement_effective_ms', afterMs);
-  }, { timeoutMs: 150_000 });
+  check(
+    'WS-REINSTATED',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      await workspace.suspend();
+      await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      await workspace.reinstate();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (status) => status === 200,
+      );
+      assert(
+        res.status === 200,
+        `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`,
+        res,
+      );
+      const agents = await t.api.listAgents(token.token);
+      assert(
+        agents.status >= 200 && agents.status < 300,
+        `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`,
+        agents,
+      );
+      t.measure('reinstatement_effective_ms', afterMs);
+    },
+    { timeoutMs: 150_000 },
+  );
 
-  check('WS-SUSPEND-ONE-WORKSPACE', async (t) => {
-    const suspended = await t.workspaceWithToken();
-    const other = await t.workspaceWithToken();
-    await suspended.workspace.suspend();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(suspended.token.token), (_status, code) => code === 'workspace_disabled');
-    expectAuthError(res, 'workspace_disabled', 'whoami on the suspended workspace');
-    // The suspension has reached the node that answered; the other workspace is asked on fresh and kept-alive connections alike.
-    const wrong: string[] = [];
-    for (let i = 0; i < OTHER_WORKSPACE_REQUESTS; i++) {
-      const fresh = i % 2 === 0;
-      const answer = i % 4 < 2 ? await t.api.whoami(other.token.token, { fresh }) : await t.api.listAgents(other.token.token, { fresh });
-      if (!(answer.status >= 200 && answer.status < 300) && answer.status !== 429) wrong.push(`${i % 4 < 2 ? 'whoami' : 'agents'} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(answer)}`);
-    }
-    assert(wrong.length === 0, `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`);
-    t.measure('suspension_effective_ms', afterMs);
-    t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-SUSPEND-ONE-WORKSPACE',
+    async (t) => {
+      const suspended = await t.workspaceWithToken();
+      const other = await t.workspaceWithToken();
+      await suspended.workspace.suspend();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(suspended.token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      expectAuthError(res, 'workspace_disabled', 'whoami on the suspended workspace');
+      // The suspension has reached the node that answered; the other workspace is asked on fresh and kept-alive connections alike.
+      const wrong: string[] = [];
+      for (let i = 0; i < OTHER_WORKSPACE_REQUESTS; i++) {
+        const fresh = i % 2 === 0;
+        const answer =
+          i % 4 < 2
+            ? await t.api.whoami(other.token.token, { fresh })
+            : await t.api.listAgents(other.token.token, { fresh });
+        if (!(answer.status >= 200 && answer.status < 300) && answer.status !== 429)
+          wrong.push(
+            `${i % 4 < 2 ? 'whoami' : 'agents'} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(answer)}`,
+          );
+      }
+      assert(
+        wrong.length === 0,
+        `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`,
+      );
+      t.measure('suspension_effective_ms', afterMs);
+      t.detail(
+        `one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('WS-DISABLED-STATUS', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    await workspace.suspend();
-    const { res } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    t.measure('status', res.status);
-    t.detail(`workspace_disabled answered with HTTP ${res.status}`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-DISABLED-STATUS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      await workspace.suspend();
+      const { res } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      t.measure('status', res.status);
+      t.detail(`workspace_disabled answered with HTTP ${res.status}`);
+    },
+    { timeoutMs: 90_000 },
+  );
 });
