@@ -6,6 +6,7 @@ import { escapeMarkdownCell } from '../src/report/escape.js';
 import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
 import { checkBodyLines, readCheckSources } from '../src/docs/check-bodies.js';
 import { faultsByCheck, renderTraceability } from '../src/docs/traceability.js';
+import { renderFaultMatrix } from '../src/docs/fault-matrix.js';
 import { FAULT_PROOFS } from './faults/registry.js';
 import { FAULT_EXPECTATIONS } from './receiver-cert/faults.js';
 
@@ -40,6 +41,10 @@ describe('docs/traceability.md', () => {
       const from = readFileSync(path!, 'utf8').split('\n').slice(Number(line) - 1).join('\n');
       expect(from, where).toMatch(new RegExp(`^\\s*check\\(\\s*'${check.id}'`));
     }
+  });
+
+  it('docs/fault-matrix.md is what `npm run docs` generates from the matrix (run it after changing cells, classes or checks)', () => {
+    expect(readFileSync('docs/fault-matrix.md', 'utf8')).toBe(renderFaultMatrix());
   });
 
   it.each(Object.keys(PUBLISHED_SCHEMAS))('%s is what `npm run docs` generates from its zod schema', (path) => {
