@@ -107,6 +107,7 @@ export const FAULTS = {
   'api-version-not-date': 'api_version is "v1" instead of a YYYY-MM-DD date',
   'envelope-missing-workspace': 'the envelope lacks workspace_id',
   'duration-string': 'duration_seconds is a string',
+  'duration-zero-omitted': 'duration_seconds is left out of voice.call.completed when it is 0 (a falsy test before setting it)',
   'metadata-dropped': 'voice.call.completed carries {} instead of the caller\'s metadata',
   'metadata-omitted-when-empty': 'voice.call.completed leaves metadata out when the call was placed without any (an empty field is not serialised)',
   'failed-reported-completed': 'a failed call emits voice.call.completed',

@@ -322,7 +322,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     ['STATE-CALL', 'TYPE-VOICE-CALL-QUEUED', 'TYPE-VOICE-CALL-STARTED', 'TYPE-VOICE-CALL-COMPLETED', 'CTL-WS-CALL-PROGRESS'], { ground: 'CTL-WS-CALL-PROGRESS', accepts: 'deliveries in any order; equal created_at values' }),
   c('HOOK-TRANSCRIPT-URL-AS-GIVEN', 'webhook-envelope', 'should', "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
     ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'], { accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST' }),
-  c('HOOK-COMPLETED-AS-REPORTED', 'webhook-envelope', 'must', 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service\'s own',
+  c('HOOK-COMPLETED-AS-REPORTED', 'webhook-envelope', 'must', 'voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s included, not figures of the service\'s own',
     ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'], { ground: 'CALL-FIELD-DURATION-SECONDS' }),
   c('HOOK-PROGRESS-ONE-CALL', 'webhook-envelope', 'must', 'Moving one call (manual progress) moves that call only: another call of the workspace stays queued until moved itself',
     ['CTL-WS-CALL-PROGRESS', 'STATE-CALL'], { ground: 'CTL-WS-CALL-PROGRESS' }),

@@ -158,7 +158,6 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
-const DURATION_AS_REPORTED = owe('HOOK-CALL-DURATION-AS-REPORTED', 'a call completed by manual progress with duration_seconds 42, and another with 0, carries exactly that in voice.call.completed (not recomputed from the service\'s own times, not dropped when 0)');
 const PER_WORKSPACE = owe('LIMIT-PER-WORKSPACE', "a workspace's full token and endpoint limits do not refuse creations in another workspace");
 
 // --- The rows ------------------------------------------------------------------------------------
@@ -237,10 +236,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'CALL-FIELD-DURATION-SECONDS': {
     kind: 'field',
     cells: {
-      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
-      empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], DURATION_AS_REPORTED),
-      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check.
-      'handed-out': owed(DURATION_AS_REPORTED),
+      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it; HOOK-COMPLETED-AS-REPORTED completes one with 0, the value a falsy test drops.
+      empty: checked('HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT', 'HOOK-COMPLETED-AS-REPORTED'),
+      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check then.
+      'handed-out': checked('HOOK-COMPLETED-AS-REPORTED'),
     },
   },
   'CALL-FIELD-OUTCOME': {
@@ -284,8 +283,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'transition',
     cells: {
       'other-state': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
-      // The red team's round 2 enable-keeps-failure-streak passed: no check lets a re-enabled endpoint fail once.
-      transition: partly(['HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'], owe('HOOK-REENABLE-FRESH-STREAK', 'a re-enabled endpoint whose next delivery fails is not disabled again at once: the 24 h of consecutive failures count from after the re-enable (a should: "receiver is back" implies it)')),
+      // The red team's round 2 enable-keeps-failure-streak passed every check then: none let a re-enabled endpoint fail once.
+      transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH', 'HOOK-REENABLE-FRESH-STREAK'),
       connection: na('The service opens the connections to a receiver; no credential of a caller travels on them.'),
       repeated: na('The dashboard offers re-enable on a disabled endpoint only; a second re-enable finds it active.'),
       target: checked('MODEL-ENDPOINT-HEALTH'),

@@ -136,6 +136,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('api-version-not-date', 'HOOK-ENVELOPE'),
   proof('envelope-missing-workspace', 'HOOK-ENVELOPE'),
   proof('duration-string', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('duration-zero-omitted', 'HOOK-COMPLETED-AS-REPORTED'),
   proof('metadata-dropped', 'HOOK-METADATA-ROUNDTRIP'),
   proof('metadata-omitted-when-empty', 'HOOK-CALL-FIELDS-PRESENT'),
   proof('transcript-url-wrong', 'HOOK-TRANSCRIPT-URL'),
