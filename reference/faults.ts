@@ -37,6 +37,7 @@ export const FAULTS = {
   'suspension-ignored': 'a suspended workspace keeps being served',
   'suspended-transcript-served': "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
   'reinstate-ignored': 'a reinstated workspace stays suspended',
+  'reinstate-every-suspended': 'reinstating a workspace reinstates every suspended workspace (of the same fault prefix): the update has no workspace in its condition',
   'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
   'session-suspension-ignored': "a suspended workspace refuses its bearer tokens only: its members' session tokens are served (the check reads the token record's workspace)",
   'reinstate-widens-members': 'reinstating a workspace gives each of its members every licensed scope, narrowed ones too',

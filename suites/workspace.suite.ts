@@ -70,8 +70,21 @@ certifySuite('workspace', () => {
     }
     assert(wrong.length === 0, `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`);
     t.measure('suspension_effective_ms', afterMs);
-    t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it`);
-  }, { timeoutMs: 90_000 });
+    // Both suspended, one reinstated: the reinstatement reaches that workspace only.
+    await other.workspace.suspend();
+    const otherDisabled = await untilStatus(t, () => t.api.whoami(other.token.token), (_status, code) => code === 'workspace_disabled');
+    expectAuthError(otherDisabled.res, 'workspace_disabled', 'whoami on the second workspace once suspended');
+    await suspended.workspace.reinstate();
+    const back = await untilStatus(t, () => t.api.whoami(suspended.token.token), (status) => status >= 200 && status < 300);
+    assert(back.res.status >= 200 && back.res.status < 300, `the reinstated workspace still answers ${describeResponse(back.res)} ${back.afterMs} ms after its reinstatement`);
+    const stillSuspended = await t.api.whoami(other.token.token);
+    assert(
+      (stillSuspended.json as { error?: { code?: string } } | undefined)?.error?.code === 'workspace_disabled',
+      `with two workspaces suspended, reinstating one made the other answer ${describeResponse(stillSuspended)}: the reinstatement reached a workspace it did not name`,
+    );
+    t.measure('reinstatement_effective_ms', back.afterMs);
+    t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it; with both suspended, reinstating the first (served after ${back.afterMs} ms) left the second workspace_disabled`);
+  }, { timeoutMs: 150_000 });
 
   check('WS-DISABLED-STATUS', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();

@@ -213,7 +213,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('WS-SUSPENDED-CODE', 'workspace', 'must', "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript",
     ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
-  c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token', ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
+  c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token; with both suspended, reinstating one leaves the other suspended', ['CTL-WS-SUSPEND', 'CTL-WS-REINSTATE', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 
   // --- Tenant isolation ----------------------------------------------------------------------

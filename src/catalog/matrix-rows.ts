@@ -792,7 +792,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
       connection: checked('MODEL-TOKENS-SUSPENSION'),
       repeated: seeRow(['CTL-WS-SUSPEND'], 'A reinstatement that finds the workspace active: with the double suspension on CTL-WS-SUSPEND\'s row.'),
-      target: owed(owe('WS-SUSPEND-ONE-WORKSPACE', 'with two workspaces suspended, reinstating one leaves the other suspended')),
+      target: checked('WS-SUSPEND-ONE-WORKSPACE'),
       'every-operation': checked('WS-REINSTATED'),
       concurrent: noRule('A reinstatement hands out nothing and counts against no limit.'),
       'cached-past-validity': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),

@@ -25,7 +25,6 @@ const OWED_BEFORE_MERGE: readonly string[] = [
   'RETRY-1 × target: HOOK-RETRY-TARGET',
   'CTL-AUTH × every-operation: AUTH-CONTROL-NEAR-MISS',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
-  'CTL-WS-REINSTATE × target: WS-SUSPEND-ONE-WORKSPACE',
 ];
 
 describe('the fault matrix', () => {

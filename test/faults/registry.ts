@@ -70,6 +70,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('suspension-ignored', 'WS-SUSPENDED-CODE')),
   proof('suspended-transcript-served', 'WS-SUSPENDED-CODE'),
   waits(proof('reinstate-ignored', 'WS-REINSTATED')),
+  proof('reinstate-every-suspended', 'WS-SUSPEND-ONE-WORKSPACE'),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
   proof('transcript-always-403', 'SCOPE-TRANSCRIPT-READ', 'TENANT-TRANSCRIPT'),
