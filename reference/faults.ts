@@ -194,6 +194,20 @@ export const FAULTS = {
   'call-metadata-shared-default': 'calls share one default metadata object that each call\'s metadata is merged into: a call carries the metadata of earlier calls',
   'event-id-per-endpoint': 'an event delivered to several endpoints carries a different id at each endpoint',
   'duration-from-timestamps': 'duration_seconds is computed from the service\'s own started and completed times, not the duration the call reported',
+  // Red team, round 3
+  'authorization-scheme-optional': 'the credential is the last space-separated word of Authorization: a bare token, or one under another scheme (Token, Basic), is accepted',
+  'delete-workspace-token-alive': 'a deleted workspace is soft-deleted: the control interface answers 404 for it, but its tokens keep authenticating',
+  'jwt-sub-case-insensitive': 'session JWT subjects are matched to members case-insensitively: sub U1 speaks for member u1',
+  'jwks-fetch-failure-open': 'when the JWKS cannot be fetched (unreachable, non-2xx, not JSON), a session JWT is accepted on its claims alone',
+  'jwks-first-key-only': 'session JWTs are verified with the first key of the JWKS whatever their kid: a token signed by any other listed key is refused',
+  'endpoint-localhost-case': 'localhost is refused by a case-sensitive match on the URL text: https://LOCALHOST/ and https://localhost./ are accepted',
+  'streak-not-ended-by-success': 'a 2xx does not end a failure streak: an endpoint is disabled 24 h after a failure even if deliveries succeeded since',
+  'redirect-followed': 'a 3xx answer is followed: the delivery is POSTed to the Location, and that answer decides success',
+  'replay-data-empty': 'a replay re-sends the event with an empty data object (only id and type were kept)',
+  'agents-list-all-workspaces': 'GET /v1/voice/agents lists the agents of every workspace',
+  'event-dedupe-type-second': 'deliveries are de-duplicated by endpoint, type and created_at second: a second event of a type within the same second is never delivered',
+  'jwt-scope-claim-trusted': 'a session JWT carrying a scope claim gets those (licensed) scopes, not its member\'s',
+  'auto-disable-from-last-success': 'the 24 h before auto-disable is counted from the endpoint\'s creation or last success, not from the first failure of the streak',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

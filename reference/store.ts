@@ -81,6 +81,8 @@ export class Store {
   readonly workspaces = new Map<string, Workspace>();
   readonly tokensBySecret = new Map<string, BearerToken>();
   readonly agentsById = new Map<string, Agent>();
+  /** Fault delete-workspace-token-alive: workspaces deleted from the control interface's view only. */
+  readonly softDeleted = new Map<string, Workspace>();
   private readonly workspacesByIssuer = new Map<string, Set<Workspace>>();
 
   workspace(id: string): Workspace | undefined {
@@ -118,6 +120,10 @@ export class Store {
     const workspace = this.workspaces.get(id);
     if (!workspace) return undefined;
     this.workspaces.delete(id);
+    if (workspace.faults.has('delete-workspace-token-alive')) {
+      this.softDeleted.set(id, workspace);
+      return workspace;
+    }
     for (const token of workspace.tokens.values()) this.tokensBySecret.delete(token.secret);
     for (const call of workspace.calls.values()) for (const timer of call.timers) timer.cancel();
     for (const agent of workspace.agents.values()) this.agentsById.delete(agent.id);

@@ -78,8 +78,10 @@ export class Authenticator {
     if (headerCount > 1) return fail('repeated Authorization headers', faults);
     if (header === undefined || header === '') return fail('missing Authorization header', faults);
     const match = BEARER.exec(header);
-    if (!match) return fail('Authorization must be "Bearer <token>"', faults);
-    const credential = match[1]!;
+    // Fault authorization-scheme-optional: the scheme is skipped, not checked.
+    const lastWord = faults.has('authorization-scheme-optional') ? header.trim().split(' ').pop() : undefined;
+    if (!match && !lastWord) return fail('Authorization must be "Bearer <token>"', faults);
+    const credential = match ? match[1]! : lastWord!;
     if (credential.length > LONG_TOKEN_CRASH_LENGTH && faults.has('long-token-500')) {
       return { ok: false, failure: { code: 'invalid_token', message: 'internal error', faults, crash: true } };
     }
@@ -97,7 +99,7 @@ export class Authenticator {
   private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet, forWhoami: boolean): AuthOutcome {
     const lookup = this.nodes.node(nodeIndex).lookup(secret, requestFaults);
     if (lookup.kind === 'unknown') return fail('unknown token', requestFaults);
-    const workspace = this.store.workspace(lookup.token.workspaceId);
+    const workspace = this.store.workspace(lookup.token.workspaceId) ?? this.store.softDeleted.get(lookup.token.workspaceId);
     if (!workspace) return fail('unknown token', requestFaults);
     const faults = unionFaults(requestFaults, workspace.faults);
     if (lookup.kind === 'revoked') {

@@ -20,7 +20,7 @@ import {
 } from 'jose';
 import { unionFaults, type FaultSet } from '../faults.js';
 import { Outbound } from '../outbound.js';
-import type { IdentityProvider, Member, Scope, Store, Workspace } from '../store.js';
+import { isScope, type IdentityProvider, type Member, type Scope, type Store, type Workspace } from '../store.js';
 
 // Session tokens: a JWT from the workspace's identity provider, verified with jose
 // against that provider's JWKS, resolved to a workspace member and the member's scopes.
@@ -133,6 +133,28 @@ function firstSub(jwt: string): string | undefined {
   return match ? (JSON.parse(match[1]!) as string) : undefined;
 }
 
+/** Fault jwt-sub-case-insensitive: the member whose subject equals `sub` but for case. */
+function memberIgnoringCase(workspace: Workspace, sub: string): Member | undefined {
+  const wanted = sub.toLowerCase();
+  for (const member of workspace.members.values()) if (member.subject.toLowerCase() === wanted) return member;
+  return undefined;
+}
+
+/** Fault jwks-fetch-failure-open: the JWKS could not be had (as opposed to a token it refuses). */
+function isKeySetUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || code === 'ERR_JWKS_INVALID';
+}
+
+/** Fault jwks-first-key-only: the JWKS is fetched and its first key used, whatever the token's kid. */
+async function verifyWithFirstKey(provider: IdentityProvider, jwt: string, header: ProtectedHeaderParameters, options: JWTVerifyOptions): Promise<JWTPayload> {
+  const response = await provider.fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
+  const first = ((await response.json()) as { keys?: JWK[] }).keys?.[0];
+  if (!first) throw new Error('empty JWKS');
+  const key = await importJWK(first, first.alg ?? String(header.alg));
+  return (await jwtVerify(jwt, key, options)).payload;
+}
+
 const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
 
 /** Fault jwks-cached-forever: the JWKS is fetched once and never again (no rotation). */
@@ -194,8 +216,15 @@ export class SessionVerifier {
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
-    const member = workspace.members.get(payload.sub);
-    if (member) return this.principalFor(workspace, member, faults);
+    const member = workspace.members.get(payload.sub) ?? (faults.has('jwt-sub-case-insensitive') ? memberIgnoringCase(workspace, payload.sub) : undefined);
+    if (member) {
+      // Fault jwt-scope-claim-trusted: the token's own scope claim wins over the member's record.
+      if (faults.has('jwt-scope-claim-trusted') && typeof payload.scope === 'string') {
+        const claimed = payload.scope.split(' ').filter((s): s is Scope => isScope(s) && workspace.licensedScopes.includes(s));
+        return { workspace, scopes: claimed, memberId: member.id };
+      }
+      return this.principalFor(workspace, member, faults);
+    }
     if (faults.has('jwt-any-sub')) return { workspace, scopes: workspace.licensedScopes, memberId: 'any-subject' };
     if (crossWorkspace) {
       // Fault jwt-cross-workspace: a subject of any workspace on this issuer is accepted.
@@ -308,9 +337,12 @@ export class SessionVerifier {
         }
       };
     }
+    if (faults.has('jwks-first-key-only')) return verifyWithFirstKey(provider, jwt, header, options);
     try {
       return await verifyWithKeySet(jwt, keySet, options);
     } catch (error) {
+      // Fault jwks-fetch-failure-open: an identity provider that cannot be reached is taken as no reason to refuse.
+      if (faults.has('jwks-fetch-failure-open') && isKeySetUnavailable(error)) return claimsOnly(jwt, options);
       if (!faults.has('jwt-signature-unchecked')) throw error;
       // Fault: a signature that does not verify is ignored; the claims are still checked.
       return claimsOnly(jwt, options);

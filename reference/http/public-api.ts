@@ -37,8 +37,10 @@ const whoami: Operation = {
 
 const listAgents: Operation = {
   scope: { name: 'voice:read', uncheckedBy: 'scope-agents-unchecked' },
-  run(_app, _req, res, _ctx, principal) {
-    const agents = principal.faults.has('agents-list-empty') ? [] : [...principal.workspace.agents.values()];
+  run(app, _req, res, _ctx, principal) {
+    let agents = principal.faults.has('agents-list-empty') ? [] : [...principal.workspace.agents.values()];
+    // Fault agents-list-all-workspaces: the agent table is read without the workspace filter.
+    if (principal.faults.has('agents-list-all-workspaces')) agents = [...app.store.agentsById.values()];
     const data = agents.map((a) => ({ id: a.id, name: a.name }));
     sendJson(res, 200, { data });
   },

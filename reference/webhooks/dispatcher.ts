@@ -7,7 +7,7 @@ import type { EventType } from './event-types.js';
 import { EventStore } from './event-store.js';
 import { classifyOutcome, nextRetryDelayMs } from './retry-policy.js';
 import { signatureFor, timestampFor } from './signing.js';
-import type { DeliverySender } from './transport.js';
+import type { DeliverySender, SendOutcome } from './transport.js';
 
 // The event pipeline: an event is stored (a call's only when some endpoint takes it), then
 // one delivery per subscribed endpoint runs on its own (attempts are independent promises,
@@ -99,6 +99,7 @@ export class Dispatcher {
     };
     this.events.add(event);
     for (const [index, endpoint] of receivers.entries()) {
+      if (workspace.faults.has('event-dedupe-type-second') && this.seenInOutbox(endpoint, event)) continue;
       // Fault event-id-per-endpoint: each endpoint's copy of the event is minted its own id.
       const copy = index > 0 && workspace.faults.has('event-id-per-endpoint') ? this.copyWithNewId(event) : event;
       const delivery = { event: copy, endpoint, failedAttempts: 0 };
@@ -110,9 +111,10 @@ export class Dispatcher {
 
   /** The dashboard's replay: the same event (same id and body) delivered again to one endpoint. */
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
-    // Faults replay-any-workspace and replay-cross-workspace (red team): the event looked up by id alone; replay-any-workspace finds the endpoint so too.
+    // Faults replay-any-workspace and replay-cross-workspace (red team): the event is looked up by id alone, whatever the workspace named.
     const anywhere = workspace.faults.has('replay-any-workspace');
-    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : workspace.faults.has('replay-cross-workspace') ? this.events.find(eventId) : undefined);
+    const crossWorkspace = workspace.faults.has('replay-cross-workspace') ? this.events.getAnywhere(eventId, 'replay-cross-workspace') : undefined;
+    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : crossWorkspace);
     if (!original) return 'unknown_event';
     const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
     const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
@@ -120,6 +122,8 @@ export class Dispatcher {
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
     let event = original;
+    // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
+    if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
     if (workspace.faults.has('replay-new-id')) {
       event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
@@ -132,11 +136,30 @@ export class Dispatcher {
     return 'accepted';
   }
 
+  /** Fault event-dedupe-type-second: the outbox's key is endpoint, type and second, not the event id. */
+  private seenInOutbox(endpoint: Endpoint, event: StoredEvent): boolean {
+    const key = `${event.type}@${Math.floor(event.createdAt / 1000)}`;
+    if (endpoint.outboxKey === key) return true;
+    endpoint.outboxKey = key;
+    return false;
+  }
+
   /** Fault event-id-per-endpoint: the event again under a new id, kept for replay like the original. */
   private copyWithNewId(event: StoredEvent): StoredEvent {
     const copy = { ...event, id: this.mintId('evt_'), bodies: null, firstTimestamp: null };
     this.events.add(copy);
     return copy;
+  }
+
+  /** Fault redirect-followed: a 3xx with a Location is sent on there (up to 5 hops), as fetch would. */
+  private async followRedirects(outcome: SendOutcome, from: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+    let current = outcome;
+    let url = from;
+    for (let hop = 0; hop < 5 && current.kind === 'response' && current.status >= 300 && current.status < 400 && current.location; hop++) {
+      url = new URL(current.location, url);
+      current = await this.options.sender.send(url, body, headers, timeoutMs, 'POST');
+    }
+    return current;
   }
 
   /** Waits for attempts in flight (used by close and by tests). */
@@ -173,8 +196,9 @@ export class Dispatcher {
     };
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
-    const running = this.options.sender
-      .send(endpoint.url, bodies.sent, headers, timeoutMs, faults.has('deliver-with-put') ? 'PUT' : 'POST')
+    const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
+    const sent = this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method);
+    const running = (faults.has('redirect-followed') ? sent.then((outcome) => this.followRedirects(outcome, endpoint.url, bodies.sent, headers, timeoutMs)) : sent)
       .then((outcome) => {
         // Fault no-retry-after-reset: an attempt that got no HTTP answer is forgotten, as if it never ran.
         if (outcome.kind === 'error' && faults.has('no-retry-after-reset')) return;

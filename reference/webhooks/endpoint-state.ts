@@ -24,10 +24,14 @@ export class EndpointHealth {
   /** Fault reenabled-endpoint-silent: once disabled, no delivery is ever sent again. */
   private silenced = false;
   private disableTimer: TimerHandle | null = null;
+  /** Fault auto-disable-from-last-success: the endpoint's creation or its last 2xx. */
+  private lastSuccessAt: number;
   /** Fault enable-keeps-failure-streak: the streak start that disabled the endpoint, kept for its re-enable. */
   private keptStreakStart: number | null = null;
 
-  constructor(private readonly options: EndpointHealthOptions) {}
+  constructor(private readonly options: EndpointHealthOptions) {
+    this.lastSuccessAt = options.clock.now();
+  }
 
   /** Whether an attempt may be sent now. */
   acceptsDeliveries(): boolean {
@@ -36,6 +40,9 @@ export class EndpointHealth {
   }
 
   recordSuccess(): void {
+    this.lastSuccessAt = this.options.clock.now();
+    // Fault streak-not-ended-by-success: the streak is ended only by re-enabling.
+    if (this.options.faults().has('streak-not-ended-by-success')) return;
     this.failingSince = null;
     this.cancelTimer();
   }
@@ -48,7 +55,9 @@ export class EndpointHealth {
     }
     this.failingSince = this.options.clock.now();
     if (this.state !== 'active' || this.options.faults().has('no-auto-disable')) return;
-    this.disableTimer = this.options.clock.setTimer(this.options.disableAfterMs(), () => {
+    // Fault auto-disable-from-last-success: the period is counted from the last good news, not from this failure.
+    const alreadyElapsed = this.options.faults().has('auto-disable-from-last-success') ? this.failingSince - this.lastSuccessAt : 0;
+    this.disableTimer = this.options.clock.setTimer(Math.max(0, this.options.disableAfterMs() - alreadyElapsed), () => {
       this.disableTimer = null;
       this.disable();
     });

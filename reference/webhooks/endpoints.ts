@@ -29,6 +29,8 @@ export interface Endpoint {
   /** Retry timers of deliveries waiting for their next attempt. */
   pendingRetries: Set<TimerHandle>;
   deleted: boolean;
+  /** Fault event-dedupe-type-second: the key of the last event queued for it. */
+  outboxKey?: string;
   /** Fault retry-count-per-endpoint: failed attempts since the last success, any delivery. */
   failuresInARow?: number;
   /** Fault endpoint-deleted-still-delivered: deleted from the dashboard's view only. */
@@ -69,7 +71,9 @@ export class EndpointRegistry {
       return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
     }
     const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
-    if ((host === 'localhost' || host.endsWith('.localhost')) && !faults.has('accept-localhost')) {
+    // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
+    const localhostRefused = faults.has('endpoint-localhost-case') ? /^https?:\/\/localhost(?:[:/?#]|$)/.test(url) : host === 'localhost' || host.endsWith('.localhost');
+    if (localhostRefused && !faults.has('accept-localhost')) {
       return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
     }
     if ((events.length === 0 && !options.emptyEventsAccepted) || !events.every((e) => e === '*' || isEventType(e))) {

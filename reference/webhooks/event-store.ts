@@ -1,3 +1,4 @@
+import type { FaultName } from '../faults.js';
 import type { StoredEvent } from './envelope.js';
 
 // Events kept for replay, bounded per workspace so that a load run placing calls for
@@ -25,11 +26,11 @@ export class EventStore {
     generations.current.set(event.id, event);
   }
 
-  /** Fault replay-any-workspace: an event of any workspace carrying the fault, found by its id alone. */
-  getAnywhere(eventId: string): StoredEvent | undefined {
+  /** Faults replay-any-workspace and replay-cross-workspace: an event of any workspace carrying `fault`, found by its id alone. */
+  getAnywhere(eventId: string, fault: FaultName = 'replay-any-workspace'): StoredEvent | undefined {
     for (const generations of this.byWorkspace.values()) {
       const event = generations.current.get(eventId) ?? generations.previous.get(eventId);
-      if (event?.faults.has('replay-any-workspace')) return event;
+      if (event?.faults.has(fault)) return event;
     }
     return undefined;
   }
@@ -37,15 +38,6 @@ export class EventStore {
   get(workspaceId: string, eventId: string): StoredEvent | undefined {
     const generations = this.byWorkspace.get(workspaceId);
     return generations?.current.get(eventId) ?? generations?.previous.get(eventId);
-  }
-
-  /** Fault replay-cross-workspace: an event of any workspace. */
-  find(eventId: string): StoredEvent | undefined {
-    for (const generations of this.byWorkspace.values()) {
-      const event = generations.current.get(eventId) ?? generations.previous.get(eventId);
-      if (event) return event;
-    }
-    return undefined;
   }
 
   deleteWorkspace(workspaceId: string): void {

@@ -5,7 +5,7 @@ import { Outbound } from '../outbound.js';
 // connections opened as needed), so a slow receiver only ties up its own sockets.
 
 export type SendOutcome =
-  | { kind: 'response'; status: number; elapsedMs: number }
+  | { kind: 'response'; status: number; elapsedMs: number; location?: string }
   | { kind: 'timeout' }
   | { kind: 'error'; reason: string };
 
@@ -51,7 +51,8 @@ export class UndiciSender implements DeliverySender {
       });
       // The response counts only once complete: read (and discard) its body.
       await response.body.dump({ limit: 64 * 1024, signal });
-      return { kind: 'response', status: response.statusCode, elapsedMs: performance.now() - started };
+      const location = response.headers.location;
+      return { kind: 'response', status: response.statusCode, elapsedMs: performance.now() - started, ...(typeof location === 'string' ? { location } : {}) };
     } catch (error) {
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
       return { kind: 'error', reason: (error as Error).message ?? String(error) };
