@@ -389,6 +389,22 @@ certifySuite('session', () => {
     ]);
   });
 
+  // The member record decides, not the token: an identity provider (or whoever holds its key) may put
+  // any scope claim in a JWT, and the contract gives the caller "that member's scopes".
+  check('SESSION-SCOPE-CLAIM-IGNORED', async (t) => {
+    const s = await sessionWorkspace(t);
+    const sub = await s.addMember(NARROWED_MEMBER);
+    const claimed = ALL_SCOPES.join(' ');
+    const token = await s.mint({ sub, claims: { scope: claimed, scp: [...ALL_SCOPES] } });
+    const reads = await t.api.listAgents(token, { timeoutMs: REQUEST_TIMEOUT_MS });
+    if (!(reads.status >= 200 && reads.status < 300)) t.skip(`the member's own scope (voice:read) was not honoured: GET /v1/voice/agents answered ${describeResponse(reads)} (see SESSION-SCOPES-MATCH)`);
+    const placed = await t.api.placeCall(token, { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER }, { timeoutMs: REQUEST_TIMEOUT_MS });
+    t.measure('place_call_status', placed.status);
+    const problem = refusalCodeProblem(placed, 'missing_scope', `POST /v1/voice/calls with the session token of a voice:read member whose JWT claims scope "${claimed}"`);
+    if (problem) t.fail(`${problem}: the token's own claim was taken over the member's scopes`);
+    t.detail(`a voice:read member's JWT claiming every scope (scope and scp) read agents and was refused a call with missing_scope`);
+  });
+
   check('SESSION-OTHER-WORKSPACE', async (t) => {
     // One provider serving two workspaces told apart by audience (one hosted instance,
     // a template per workspace), and a third workspace with a provider of its own.

@@ -238,6 +238,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // --- Session tokens ------------------------------------------------------------------------
   c('SESSION-VALID', 'session', 'must', 'A valid session JWT of a member gets 200 on whoami', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT', accepts: 'aud as a string or as an array containing the audience' }),
   c('SESSION-SCOPES-MATCH', 'session', 'must', "A session token gets exactly its member's scopes, as a bearer token would", ['AUTH-SCHEMES', 'AUTH-SESSION-2'], { ground: 'AUTH-SESSION-2', accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens' }),
+  c('SESSION-SCOPE-CLAIM-IGNORED', 'session', 'must', "A session token gets its member's scopes whatever scope claim the JWT carries: a voice:read member claiming every scope is refused a call with missing_scope",
+    ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'missing_scope with any 4xx, as for bearer tokens' }),
   c('SESSION-MEMBER-EMPTY-SCOPES', 'session', 'must', "A member added with an empty scope list holds no scope: its session token is refused missing_scope wherever one is needed",
     ['AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'AUTH-SESSION-2', accepts: 'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)' }),
   c('SESSION-SUSPENDED-CODE', 'session', 'must', "A suspended workspace refuses its members' session tokens with workspace_disabled, as its bearer tokens, on whoami, agents, placing a call and a transcript; once reinstated, each member has its own scopes again",

@@ -233,6 +233,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Calls placed at once, each with its own metadata: the fault's shared object shows there, on its own.
   proof('call-metadata-shared-default', 'CALL-PLACE-CONCURRENT'),
   proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
+  // Red team, round 3 (docs/red-team/round-3.json), likewise.
+  proof('jwt-scope-claim-trusted', 'SESSION-SCOPE-CLAIM-IGNORED'),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
