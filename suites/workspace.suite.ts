@@ -4,7 +4,7 @@
  * too, and recovery after reinstatement (Errors, workspace_disabled).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
-import { assert, certifySuite, check, describeResponse, expectAuthError, type CheckContext } from '../src/suite/index.js';
+import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError, type CheckContext } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
 import { placeCall } from '../src/suite/hooks/events.js';
 
@@ -85,6 +85,23 @@ certifySuite('workspace', () => {
     t.measure('reinstatement_effective_ms', back.afterMs);
     t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it; with both suspended, reinstating the first (served after ${back.afterMs} ms) left the second workspace_disabled`);
   }, { timeoutMs: 150_000 });
+
+  // DELETE is optional in the contract, but a workspace the control interface no longer knows has no
+  // owner for its tokens: every user expects them to stop, as a revoked token does.
+  check('WS-DELETED-TOKENS', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken();
+    const before = await t.api.whoami(token.token);
+    if (!(before.status >= 200 && before.status < 300)) t.skip(`the token answered ${describeResponse(before)} before the deletion (see AUTH-VALID-TOKEN)`);
+    await t.control.deleteWorkspace(workspace.id);
+    // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
+    const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
+    if (probe === 'still there') t.skip('DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted to judge');
+    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status >= 400 && status < 500);
+    t.measure('after_delete_status', res.status);
+    t.measure('refused_after_ms', afterMs);
+    assert(res.status >= 400 && res.status < 500, `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`);
+    t.detail(`deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms`);
+  }, { timeoutMs: 90_000 });
 
   check('WS-DISABLED-STATUS', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();

@@ -213,6 +213,9 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('WS-SUSPENDED-CODE', 'workspace', 'must', "A suspended workspace answers workspace_disabled with a 4xx and the error shape on whoami, agents, placing a call and a call's transcript",
     ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-SUSPEND', 'EP-TRANSCRIPT'], { ground: 'CTL-WS-SUSPEND', accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)' }),
   c('WS-REINSTATED', 'workspace', 'must', 'After reinstatement the workspace answers 200 again', ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'], { ground: 'CTL-WS-REINSTATE' }),
+  // The contract makes DELETE optional and states nothing after it; every user expects a deleted workspace's tokens to stop.
+  c('WS-DELETED-TOKENS', 'workspace', 'should', "A deleted workspace's token no longer authenticates: whoami answers a 4xx within 60 s of the deletion",
+    ['AUTH-TOKEN-1', 'SVC-2'], { accepts: 'any 4xx; skipped where DELETE /workspaces/{ws} is not supported (the workspace still takes a new token)' }),
   c('WS-SUSPEND-ONE-WORKSPACE', 'workspace', 'must', 'Suspending a workspace suspends that workspace only: another one keeps answering its token; with both suspended, reinstating one leaves the other suspended', ['CTL-WS-SUSPEND', 'CTL-WS-REINSTATE', 'SVC-2', 'EP-WHOAMI'], { ground: 'CTL-WS-SUSPEND' }),
   c('WS-DISABLED-STATUS', 'workspace', 'observe', 'HTTP status used for workspace_disabled', ['ERR-CODE-WORKSPACE-DISABLED']),
 

@@ -235,6 +235,15 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
   // Red team, round 3 (docs/red-team/round-3.json), likewise.
   proof('jwt-scope-claim-trusted', 'SESSION-SCOPE-CLAIM-IGNORED'),
+  waits(proof('delete-workspace-token-alive', 'WS-DELETED-TOKENS')),
+  proof('authorization-scheme-optional', 'AUTH-WRONG-SCHEME'),
+  proof('jwt-sub-case-insensitive', 'SESSION-NOT-MEMBER'),
+  waits(proof('jwks-first-key-only', 'SESSION-ES256', 'SESSION-UNKNOWN-KID', 'SESSION-KEY-ROTATION')),
+  proof('endpoint-localhost-case', 'HOOK-REG-LOCALHOST'),
+  proof('replay-data-empty', 'HOOK-REPLAY-SAME-ID'),
+  proof('agents-list-all-workspaces', 'TENANT-AGENTS'),
+  proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'MODEL-ENDPOINTS', 'CALL-PLACE-CONCURRENT'),
+  waits(proof('streak-not-ended-by-success', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
