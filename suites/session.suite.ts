@@ -22,7 +22,7 @@ import {
   withKid,
   type JwtMutation,
 } from '../src/idp/index.js';
-import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
+import { certifySuite, check, describeResponse, doneOrRefused, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { placeCall } from '../src/suite/hooks/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
@@ -403,6 +403,34 @@ certifySuite('session', () => {
     const problem = refusalCodeProblem(placed, 'missing_scope', `POST /v1/voice/calls with the session token of a voice:read member whose JWT claims scope "${claimed}"`);
     if (problem) t.fail(`${problem}: the token's own claim was taken over the member's scopes`);
     t.detail(`a voice:read member's JWT claiming every scope (scope and scp) read agents and was refused a call with missing_scope`);
+  });
+
+  // A JWKS that cannot be had verifies nothing: the outage is no reason to take the claims on trust.
+  check('SESSION-JWKS-UNAVAILABLE', async (t) => {
+    const idp = await startProvider(t);
+    const outages: ReadonlyArray<readonly [what: string, jwksUri: string]> = [
+      ['a JWKS URL answering 404', `${idp.jwksUri}-gone`],
+      ['a JWKS URL answering 200 with an HTML page', idp.hostForeign('jwks.html', 'text/html', '<html><body>maintenance</body></html>').url],
+    ];
+    const answers: Array<readonly [string, HttpResponse]> = [];
+    const refusedAtSet: string[] = [];
+    for (const [what, jwksUri] of outages) {
+      const workspace = await t.workspace();
+      const audience = newAudience();
+      // A service may fetch the JWKS when it is set and refuse the setting: then no token can lean on it.
+      const set = await doneOrRefused(() => workspace.setIdentityProvider({ issuer: idp.issuer, jwksUri, audience }));
+      if (set !== 'done') {
+        t.measure(`set_with_${answers.length + refusedAtSet.length}`, set);
+        refusedAtSet.push(what);
+        continue;
+      }
+      const sub = newSubject();
+      await workspace.addMember(sub, ALL_SCOPES);
+      // Signed by a key of the provider's real JWKS, every claim right: only the outage stands between it and acceptance.
+      answers.push([`a well-formed token of ${what}`, await whoami(t, secret(await idp.mint({ sub, claims: { aud: audience } })))]);
+    }
+    if (answers.length === 0) return t.detail(`the control interface refused every provider whose JWKS cannot be had: ${refusedAtSet.join(', ')}`);
+    judgeRefusals(t, answers);
   });
 
   check('SESSION-OTHER-WORKSPACE', async (t) => {

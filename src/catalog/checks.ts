@@ -270,6 +270,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('SESSION-ALG-NONE', 'session', 'must', 'An unsigned session token (alg none) is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-HS256-CONFUSION', 'session', 'must', 'An HS256 token keyed with the public key is refused', ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'],
     { ground: 'CTL-SESSION-JWT', source: 'RFC 8725, 3.1 (a key is used with one algorithm)' }),
+  c('SESSION-JWKS-UNAVAILABLE', 'session', 'must', "A session token is refused when the workspace's JWKS cannot be had (a 404, a 200 that is not a JWKS): its claims alone are not enough",
+    ['CTL-SESSION-JWT', 'AUTH-SESSION-2'], { ground: 'CTL-SESSION-JWT' }),
   c('SESSION-NOT-MEMBER', 'session', 'must', 'A session token whose sub is not a member is refused', ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
     { ground: 'CTL-SESSION-JWT', source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)' }),
   c('SESSION-OTHER-WORKSPACE', 'session', 'must', "A session token from another workspace's provider is refused", ['AUTH-SESSION-2', 'SVC-2'], { ground: 'AUTH-SESSION-2' }),

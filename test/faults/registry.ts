@@ -236,6 +236,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Red team, round 3 (docs/red-team/round-3.json), likewise.
   proof('jwt-scope-claim-trusted', 'SESSION-SCOPE-CLAIM-IGNORED'),
   waits(proof('delete-workspace-token-alive', 'WS-DELETED-TOKENS')),
+  proof('jwks-fetch-failure-open', 'SESSION-JWKS-UNAVAILABLE'),
   proof('authorization-scheme-optional', 'AUTH-WRONG-SCHEME'),
   proof('jwt-sub-case-insensitive', 'SESSION-NOT-MEMBER'),
   waits(proof('jwks-first-key-only', 'SESSION-ES256', 'SESSION-UNKNOWN-KID', 'SESSION-KEY-ROTATION')),
