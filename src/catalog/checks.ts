@@ -388,6 +388,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   // The spec has no deleted state and no rule for it; every user expects a deleted endpoint to stay gone.
   c('HOOK-DELETED-SILENT', 'webhook-retry', 'should', 'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
     ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'], { accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)' }),
+  c('HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE', 'webhook-retry', 'must', 'The 24 h (scaled) before auto-disable count from the first failure of the streak: an endpoint acknowledged, quiet 12 h, then failing, is still active 18 h after that failure',
+    ['RETRY-3', 'STATE-ENDPOINT-DISABLE'], { ground: 'RETRY-3', accepts: 'any disable time from 18 h of failures on (HOOK-AUTO-DISABLE judges its edge)' }),
   c('HOOK-REENABLE-FRESH-STREAK', 'webhook-retry', 'should', 'A re-enabled endpoint starts a new 24 h: a delivery that fails right after the re-enable leaves it active',
     ['STATE-ENDPOINT-REENABLE', 'RETRY-3'], { accepts: 'its state read 2 s (about 2 h scaled at 3600) after that failure' }),
   c('HOOK-AUTO-DISABLE-NO-ANSWER', 'webhook-retry', 'must', '24 h (scaled) of attempts that get no HTTP answer (every connection reset by the receiver, or refused) disable the endpoint: such an attempt gets no 2xx and no answer within 30 s, so it is a failure',

@@ -238,6 +238,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('delete-workspace-token-alive', 'WS-DELETED-TOKENS')),
   proof('jwks-fetch-failure-open', 'SESSION-JWKS-UNAVAILABLE'),
   proof('redirect-followed', 'HOOK-RETRY-ON-3XX'),
+  waits(proof('auto-disable-from-last-success', 'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE')),
   proof('authorization-scheme-optional', 'AUTH-WRONG-SCHEME'),
   proof('jwt-sub-case-insensitive', 'SESSION-NOT-MEMBER'),
   waits(proof('jwks-first-key-only', 'SESSION-ES256', 'SESSION-UNKNOWN-KID', 'SESSION-KEY-ROTATION')),
