@@ -178,7 +178,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('TENANT-AGENTS', 'TENANT-TRANSCRIPT', 'TENANT-REPLAY', 'SESSION-OTHER-WORKSPACE'),
       'error-shape': noRule('Refusing another workspace\'s agent or transcript is not an authentication failure: its error shape is not shown (ERR-RULE-3, whose row records what is seen).'),
       transition: seeRow(['CTL-WS-SUSPEND', 'STATE-TOKEN-REVOKE'], 'The workspace\'s transitions have their own rows.'),
-      'cached-past-validity': na('A credential\'s workspace never changes: no validity of the binding ends.'),
+      // The binding ends with the workspace: the red team's round 3 delete-workspace-token-alive kept the tokens working.
+      'cached-past-validity': checked('WS-DELETED-TOKENS'),
     },
   },
   'SVC-3': whole('outside', reason('not-observable', "HTTPS is the operator's choice of SVC_BASE_URL; that the API is JSON under /v1 is held where it is seen (AUTH-ERROR-JSON, INPUT-UNKNOWN-PATH).")),
@@ -644,7 +645,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'RETRY-3': {
     kind: 'duration',
     cells: {
-      'duration-edges': checked('HOOK-AUTO-DISABLE', 'HOOK-AUTO-DISABLE-NO-ANSWER'),
+      // HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE: the period's start, after a quiet 12 h (round 3's auto-disable-from-last-success).
+      'duration-edges': checked('HOOK-AUTO-DISABLE', 'HOOK-AUTO-DISABLE-NO-ANSWER', 'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE'),
       // A success ends the streak: the full schedule's acknowledged fillers keep its endpoint active.
       'receiver-answers': checked('HOOK-AUTO-DISABLE', 'HOOK-AUTO-DISABLE-NO-ANSWER', 'HOOK-RETRY-FULL-SCHEDULE'),
     },
@@ -825,7 +827,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
-      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP'),
+      // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
+      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP', 'SESSION-JWKS-UNAVAILABLE'),
       'cached-past-validity': checked('SESSION-EXPIRES-AFTER-USE', 'SESSION-KEY-ROTATION', 'SESSION-PROVIDER-CHANGED', 'SESSION-LIFETIME-61S'),
     },
   },
