@@ -48,6 +48,8 @@ export const FAULTS = {
   'suspended-transcript-served':
     "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
   'reinstate-ignored': 'a reinstated workspace stays suspended',
+  'reinstate-every-suspended':
+    'reinstating a workspace reinstates every suspended workspace (of the same fault prefix): the update has no workspace in its condition',
   'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
   'session-suspension-ignored':
     "a suspended workspace refuses its bearer tokens only: its members' session tokens are served (the check reads the token record's workspace)",
@@ -128,6 +130,8 @@ export const FAULTS = {
   'api-version-not-date': 'api_version is "v1" instead of a YYYY-MM-DD date',
   'envelope-missing-workspace': 'the envelope lacks workspace_id',
   'duration-string': 'duration_seconds is a string',
+  'duration-zero-omitted':
+    'duration_seconds is left out of voice.call.completed when it is 0 (a falsy test before setting it)',
   'metadata-dropped': "voice.call.completed carries {} instead of the caller's metadata",
   'metadata-omitted-when-empty':
     'voice.call.completed leaves metadata out when the call was placed without any (an empty field is not serialised)',

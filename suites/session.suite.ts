@@ -22,7 +22,7 @@ import {
   withKid,
   type JwtMutation,
 } from '../src/idp/index.js';
-import { certifySuite, check, describeResponse, expectAuthError } from '../src/suite/index.js';
+import { certifySuite, check, describeResponse, doneOrRefused, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { placeCall } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
@@ -500,6 +500,72 @@ certifySuite('session', () => {
       ['sub of a member in upper case', await s.mint({ sub: s.subject.toUpperCase() })],
       ['no sub', await s.mint({ claims: { sub: undefined } })],
     ]);
+  });
+
+  // The member record decides, not the token: an identity provider (or whoever holds its key) may put
+  // any scope claim in a JWT, and the contract gives the caller "that member's scopes".
+  check('SESSION-SCOPE-CLAIM-IGNORED', async (t) => {
+    const s = await sessionWorkspace(t);
+    const sub = await s.addMember(NARROWED_MEMBER);
+    const claimed = ALL_SCOPES.join(' ');
+    const token = await s.mint({ sub, claims: { scope: claimed, scp: [...ALL_SCOPES] } });
+    const reads = await t.api.listAgents(token, { timeoutMs: REQUEST_TIMEOUT_MS });
+    if (!(reads.status >= 200 && reads.status < 300))
+      t.skip(
+        `the member's own scope (voice:read) was not honoured: GET /v1/voice/agents answered ${describeResponse(reads)} (see SESSION-SCOPES-MATCH)`,
+      );
+    const placed = await t.api.placeCall(
+      token,
+      { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER },
+      { timeoutMs: REQUEST_TIMEOUT_MS },
+    );
+    t.measure('place_call_status', placed.status);
+    const problem = refusalCodeProblem(
+      placed,
+      'missing_scope',
+      `POST /v1/voice/calls with the session token of a voice:read member whose JWT claims scope "${claimed}"`,
+    );
+    if (problem) t.fail(`${problem}: the token's own claim was taken over the member's scopes`);
+    t.detail(
+      `a voice:read member's JWT claiming every scope (scope and scp) read agents and was refused a call with missing_scope`,
+    );
+  });
+
+  // A JWKS that cannot be had verifies nothing: the outage is no reason to take the claims on trust.
+  check('SESSION-JWKS-UNAVAILABLE', async (t) => {
+    const idp = await startProvider(t);
+    const outages: ReadonlyArray<readonly [what: string, jwksUri: string]> = [
+      ['a JWKS URL answering 404', `${idp.jwksUri}-gone`],
+      [
+        'a JWKS URL answering 200 with an HTML page',
+        idp.hostForeign('jwks.html', 'text/html', '<html><body>maintenance</body></html>').url,
+      ],
+    ];
+    const answers: Array<readonly [string, HttpResponse]> = [];
+    const refusedAtSet: string[] = [];
+    for (const [what, jwksUri] of outages) {
+      const workspace = await t.workspace();
+      const audience = newAudience();
+      // A service may fetch the JWKS when it is set and refuse the setting: then no token can lean on it.
+      const set = await doneOrRefused(() => workspace.setIdentityProvider({ issuer: idp.issuer, jwksUri, audience }));
+      if (set !== 'done') {
+        t.measure(`set_with_${answers.length + refusedAtSet.length}`, set);
+        refusedAtSet.push(what);
+        continue;
+      }
+      const sub = newSubject();
+      await workspace.addMember(sub, ALL_SCOPES);
+      // Signed by a key of the provider's real JWKS, every claim right: only the outage stands between it and acceptance.
+      answers.push([
+        `a well-formed token of ${what}`,
+        await whoami(t, secret(await idp.mint({ sub, claims: { aud: audience } }))),
+      ]);
+    }
+    if (answers.length === 0)
+      return t.detail(
+        `the control interface refused every provider whose JWKS cannot be had: ${refusedAtSet.join(', ')}`,
+      );
+    judgeRefusals(t, answers);
   });
 
   check('SESSION-OTHER-WORKSPACE', async (t) => {

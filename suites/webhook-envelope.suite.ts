@@ -39,8 +39,14 @@ import { sleep } from '../src/clock/wait.js';
 
 /** After the last expected delivery, how long an unexpected one is still awaited. */
 const QUIET_GRACE_MS = 1_500;
-/** What HOOK-COMPLETED-AS-REPORTED completes its call with: a length no clock between two control calls would measure. */
-const REPORTED = { durationSeconds: 137, outcome: 'answered' } as const;
+/**
+ * What HOOK-COMPLETED-AS-REPORTED completes its calls with: a length no clock between two control
+ * calls would measure, and 0, the length a falsy test drops.
+ */
+const REPORTED = [
+  { durationSeconds: 137, outcome: 'answered' },
+  { durationSeconds: 0, outcome: 'answered' },
+] as const;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;
 const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
@@ -477,28 +483,36 @@ certifySuite('webhook-envelope', () => {
     );
   });
 
-  // A value handed in comes back: the length the call was reported with, not one the service measured between its own events.
+  // A value handed in comes back: the length the call was reported with, not one the service measured
+  // between its own events, and 0 as a length, not as an absent one.
   check('HOOK-COMPLETED-AS-REPORTED', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
-    const call = await placeCall(t, workspace, token.token);
-    await workspace.progressCall(call.callId, { state: 'started' });
-    await workspace.progressCall(call.callId, {
-      state: 'completed',
-      outcome: REPORTED.outcome,
-      durationSeconds: REPORTED.durationSeconds,
-    });
-    const data = dataOf(await completedFor(hook, call.callId));
-    t.measure('carried', { duration_seconds: data?.['duration_seconds'] ?? null, outcome: data?.['outcome'] ?? null });
-    assert(
-      data?.['duration_seconds'] === REPORTED.durationSeconds,
-      `call ${call.callId} was completed with duration_seconds ${REPORTED.durationSeconds}, and voice.call.completed carries ${JSON.stringify(data?.['duration_seconds'])}`,
+    for (const reported of REPORTED) {
+      const call = await placeCall(t, workspace, token.token);
+      await workspace.progressCall(call.callId, { state: 'started' });
+      await workspace.progressCall(call.callId, {
+        state: 'completed',
+        outcome: reported.outcome,
+        durationSeconds: reported.durationSeconds,
+      });
+      const data = dataOf(await completedFor(hook, call.callId));
+      t.measure(`carried_for_${reported.durationSeconds}_s`, {
+        duration_seconds: data?.['duration_seconds'] ?? null,
+        outcome: data?.['outcome'] ?? null,
+      });
+      assert(
+        data?.['duration_seconds'] === reported.durationSeconds,
+        `call ${call.callId} was completed with duration_seconds ${reported.durationSeconds}, and voice.call.completed carries ${JSON.stringify(data?.['duration_seconds'])}`,
+      );
+      assert(
+        data?.['outcome'] === reported.outcome,
+        `call ${call.callId} was completed with outcome ${reported.outcome}, and voice.call.completed carries ${JSON.stringify(data?.['outcome'])}`,
+      );
+    }
+    t.detail(
+      `two calls completed with ${REPORTED.map((r) => `${r.durationSeconds} s`).join(' and ')}, ${REPORTED[0].outcome}: each event carries its own`,
     );
-    assert(
-      data?.['outcome'] === REPORTED.outcome,
-      `call ${call.callId} was completed with outcome ${REPORTED.outcome}, and voice.call.completed carries ${JSON.stringify(data?.['outcome'])}`,
-    );
-    t.detail(`completed with ${REPORTED.durationSeconds} s, ${REPORTED.outcome}: the event carries both`);
   });
 
   check('HOOK-PROGRESS-ONE-CALL', async (t) => {

@@ -124,6 +124,10 @@ const FRESH_STREAK_EVENT_EVERY_MS = 4 * 3_600_000;
 const AFTER_FRESH_FAILURE_MS = 2_000;
 const POLL_STATE_MS = 500;
 
+/** HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE: a quiet 12 h after a success, then failures watched for 18 h (scaled at 3600). */
+const QUIET_BEFORE_FAILURES_MS = 12 * 3_600_000;
+const FAILURES_WATCHED_MS = 18 * 3_600_000;
+
 /** HOOK-DELETED-SILENT: 1 minute lasts 2 s, so the pending retry falls due soon after the deletion. */
 const DELETED_TIME_SCALE = 30;
 const DELETED_EVENT = 'workspace.plan.upgraded';
@@ -560,6 +564,46 @@ certifySuite('webhook-retry', () => {
       );
       t.detail(
         `re-enabled after auto-disable; its next delivery failed, and it still read active ${sinceEnableMs} ms (${round1((sinceEnableMs * scale) / 3_600_000)} h scaled) after the re-enable`,
+      );
+    },
+    { timeoutMs: DISABLE_TIMEOUT_MS },
+  );
+
+  // "24 hours of consecutive failures": the count starts at the first failure, not at the last success
+  // (nor at the creation), however long ago that was.
+  check(
+    'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE',
+    async (t: CheckContext) => {
+      const scale = await chooseTimeScale(t, FRESH_STREAK_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
+      const workspace = await t.workspace({ timeScale: scale });
+      const hook = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
+      const endpointId = hook.registered.endpointId;
+      const acknowledged = await workspace.fireEvent(DISABLE_EVENT, { certify: 'acknowledged before the quiet' });
+      const success = await settled(hook.inbox, await firstAttempt(t, hook.inbox, acknowledged), ARRIVAL_SLACK_MS);
+      if (success.answeredStatus === null || success.answeredStatus >= 300)
+        t.skip(
+          `the first delivery was not acknowledged (${success.answeredStatus ?? success.answer}): no success to count from`,
+        );
+      await sleep(scaled(QUIET_BEFORE_FAILURES_MS, scale));
+      hook.inbox.failAll({ status: 500 });
+      const failedEvent = await workspace.fireEvent(DISABLE_EVENT, { certify: 'first failure after the quiet' });
+      await settled(hook.inbox, await firstAttempt(t, hook.inbox, failedEvent), ARRIVAL_SLACK_MS);
+      const failedAt = performance.now();
+      const watchMs = scaled(FAILURES_WATCHED_MS, scale);
+      const early = await pollUntil(
+        () => workspace.getEndpoint(endpointId),
+        (status) => status.state === 'disabled',
+        { intervalMs: POLL_STATE_MS, timeoutMs: watchMs },
+      );
+      const hoursFailing = round1(((performance.now() - failedAt) * scale) / 3_600_000);
+      t.measure('time_scale', scale);
+      t.measure('scaled_hours_failing_when_judged', hoursFailing);
+      assert(
+        !early.ok,
+        `an endpoint acknowledged, quiet 12 h, then failing was disabled ${hoursFailing} h (scaled) after its first failure: 24 h of consecutive failures were counted from before the streak began`,
+      );
+      t.detail(
+        `acknowledged, quiet 12 h, then failing: still active ${hoursFailing} h (scaled at ${scale}) after the first failure`,
       );
     },
     { timeoutMs: DISABLE_TIMEOUT_MS },

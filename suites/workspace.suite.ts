@@ -9,6 +9,7 @@ import {
   certifySuite,
   check,
   describeResponse,
+  doneOrRefused,
   expectAuthError,
   type CheckContext,
 } from '../src/suite/index.js';
@@ -135,9 +136,65 @@ certifySuite('workspace', () => {
         `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`,
       );
       t.measure('suspension_effective_ms', afterMs);
-      t.detail(
-        `one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it`,
+      // Both suspended, one reinstated: the reinstatement reaches that workspace only.
+      await other.workspace.suspend();
+      const otherDisabled = await untilStatus(
+        t,
+        () => t.api.whoami(other.token.token),
+        (_status, code) => code === 'workspace_disabled',
       );
+      expectAuthError(otherDisabled.res, 'workspace_disabled', 'whoami on the second workspace once suspended');
+      await suspended.workspace.reinstate();
+      const back = await untilStatus(
+        t,
+        () => t.api.whoami(suspended.token.token),
+        (status) => status >= 200 && status < 300,
+      );
+      assert(
+        back.res.status >= 200 && back.res.status < 300,
+        `the reinstated workspace still answers ${describeResponse(back.res)} ${back.afterMs} ms after its reinstatement`,
+      );
+      const stillSuspended = await t.api.whoami(other.token.token);
+      assert(
+        (stillSuspended.json as { error?: { code?: string } } | undefined)?.error?.code === 'workspace_disabled',
+        `with two workspaces suspended, reinstating one made the other answer ${describeResponse(stillSuspended)}: the reinstatement reached a workspace it did not name`,
+      );
+      t.measure('reinstatement_effective_ms', back.afterMs);
+      t.detail(
+        `one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it; with both suspended, reinstating the first (served after ${back.afterMs} ms) left the second workspace_disabled`,
+      );
+    },
+    { timeoutMs: 150_000 },
+  );
+
+  // DELETE is optional in the contract, but a workspace the control interface no longer knows has no
+  // owner for its tokens: every user expects them to stop, as a revoked token does.
+  check(
+    'WS-DELETED-TOKENS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      const before = await t.api.whoami(token.token);
+      if (!(before.status >= 200 && before.status < 300))
+        t.skip(`the token answered ${describeResponse(before)} before the deletion (see AUTH-VALID-TOKEN)`);
+      await t.control.deleteWorkspace(workspace.id);
+      // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
+      const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
+      if (probe === 'still there')
+        t.skip(
+          'DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted to judge',
+        );
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (status) => status >= 400 && status < 500,
+      );
+      t.measure('after_delete_status', res.status);
+      t.measure('refused_after_ms', afterMs);
+      assert(
+        res.status >= 400 && res.status < 500,
+        `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`,
+      );
+      t.detail(`deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms`);
     },
     { timeoutMs: 90_000 },
   );

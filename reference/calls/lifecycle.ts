@@ -191,6 +191,7 @@ export class CallService {
       metadata: faults.has('metadata-dropped') ? {} : call.metadata,
     };
     if (faults.has('metadata-omitted-when-empty') && Object.keys(call.metadata).length === 0) delete data['metadata'];
+    if (faults.has('duration-zero-omitted') && duration === 0) delete data['duration_seconds'];
     return data;
   }
 

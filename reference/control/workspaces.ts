@@ -71,6 +71,10 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   if (!faults.has('reinstate-ignored')) workspace.suspended = false;
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace))
     other.suspended = workspace.suspended;
+  // Fault reinstate-every-suspended: "set suspended = false where suspended", the workspace left out of the condition.
+  if (faults.has('reinstate-every-suspended'))
+    for (const other of request.app.store.workspaces.values())
+      if (other.faults.has('reinstate-every-suspended')) other.suspended = false;
   if (faults.has('reinstate-widens-scopes'))
     for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
   if (faults.has('reinstate-widens-members'))

@@ -504,12 +504,22 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'],
     ground: 'CTL-WS-REINSTATE',
   }),
+  // The contract makes DELETE optional and states nothing after it; every user expects a deleted workspace's tokens to stop.
+  service({
+    id: 'WS-DELETED-TOKENS',
+    area: 'workspace',
+    level: 'should',
+    title: "A deleted workspace's token no longer authenticates: whoami answers a 4xx within 60 s of the deletion",
+    clauses: ['AUTH-TOKEN-1', 'SVC-2'],
+    accepts: 'any 4xx; skipped where DELETE /workspaces/{ws} is not supported (the workspace still takes a new token)',
+  }),
   service({
     id: 'WS-SUSPEND-ONE-WORKSPACE',
     area: 'workspace',
     level: 'must',
-    title: 'Suspending a workspace suspends that workspace only: another one keeps answering its token',
-    clauses: ['CTL-WS-SUSPEND', 'SVC-2', 'EP-WHOAMI'],
+    title:
+      'Suspending a workspace suspends that workspace only: another one keeps answering its token; with both suspended, reinstating one leaves the other suspended',
+    clauses: ['CTL-WS-SUSPEND', 'CTL-WS-REINSTATE', 'SVC-2', 'EP-WHOAMI'],
     ground: 'CTL-WS-SUSPEND',
   }),
   service({
@@ -659,6 +669,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'refusals with any 4xx and missing_scope, as for bearer tokens',
   }),
   service({
+    id: 'SESSION-SCOPE-CLAIM-IGNORED',
+    area: 'session',
+    level: 'must',
+    title:
+      "A session token gets its member's scopes whatever scope claim the JWT carries: a voice:read member claiming every scope is refused a call with missing_scope",
+    clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
+    ground: 'AUTH-SESSION-2',
+    accepts: 'missing_scope with any 4xx, as for bearer tokens',
+  }),
+  service({
     id: 'SESSION-MEMBER-EMPTY-SCOPES',
     area: 'session',
     level: 'must',
@@ -799,6 +819,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['AUTH-SESSION-1', 'AUTH-SESSION-2', 'CTL-SESSION-JWT'],
     ground: 'CTL-SESSION-JWT',
     source: 'RFC 8725, 3.1 (a key is used with one algorithm)',
+  }),
+  service({
+    id: 'SESSION-JWKS-UNAVAILABLE',
+    area: 'session',
+    level: 'must',
+    title:
+      "A session token is refused when the workspace's JWKS cannot be had (a 404, a 200 that is not a JWKS): its claims alone are not enough",
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    ground: 'CTL-SESSION-JWT',
   }),
   service({
     id: 'SESSION-NOT-MEMBER',
@@ -1078,7 +1107,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), not figures of the service's own",
+      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s included, not figures of the service's own",
     clauses: ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'],
     ground: 'CALL-FIELD-DURATION-SECONDS',
   }),
@@ -1205,7 +1234,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-RETRY-ON-3XX',
     area: 'webhook-delivery',
     level: 'must',
-    title: 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once',
+    title: 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once, though its Location acknowledges',
     clauses: ['RETRY-1', 'RETRY-2'],
     ground: 'RETRY-1',
     tolerance: RETRY_SCHEDULE,
@@ -1348,6 +1377,16 @@ export const CATALOG: readonly CatalogEntry[] = [
       'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
     clauses: ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'],
     accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)',
+  }),
+  service({
+    id: 'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE',
+    area: 'webhook-retry',
+    level: 'must',
+    title:
+      'The 24 h (scaled) before auto-disable count from the first failure of the streak: an endpoint acknowledged, quiet 12 h, then failing, is still active 18 h after that failure',
+    clauses: ['RETRY-3', 'STATE-ENDPOINT-DISABLE'],
+    ground: 'RETRY-3',
+    accepts: 'any disable time from 18 h of failures on (HOOK-AUTO-DISABLE judges its edge)',
   }),
   service({
     id: 'HOOK-REENABLE-FRESH-STREAK',

@@ -299,10 +299,6 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
 
 // --- Owed checks, named once -------------------------------------------------------------------
 
-const DURATION_AS_REPORTED = owe(
-  'HOOK-CALL-DURATION-AS-REPORTED',
-  "a call completed by manual progress with duration_seconds 42, and another with 0, carries exactly that in voice.call.completed (not recomputed from the service's own times, not dropped when 0)",
-);
 const PER_WORKSPACE = owe(
   'LIMIT-PER-WORKSPACE',
   "a workspace's full token and endpoint limits do not refuse creations in another workspace",
@@ -352,7 +348,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         "Refusing another workspace's agent or transcript is not an authentication failure: its error shape is not shown (ERR-RULE-3, whose row records what is seen).",
       ),
       transition: seeRow(['CTL-WS-SUSPEND', 'STATE-TOKEN-REVOKE'], "The workspace's transitions have their own rows."),
-      'cached-past-validity': na("A credential's workspace never changes: no validity of the binding ends."),
+      // The binding ends with the workspace: the red team's round 3 delete-workspace-token-alive kept the tokens working.
+      'cached-past-validity': checked('WS-DELETED-TOKENS'),
     },
   },
   'SVC-3': whole(
@@ -424,10 +421,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'CALL-FIELD-DURATION-SECONDS': {
     kind: 'field',
     cells: {
-      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it: a 0, the value a falsy test drops, is never sent.
-      empty: partly(['HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT'], DURATION_AS_REPORTED),
-      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check.
-      'handed-out': owed(DURATION_AS_REPORTED),
+      // HOOK-CALL-FIELDS-PRESENT's call lasts what the automatic progress gives it; HOOK-COMPLETED-AS-REPORTED completes one with 0, the value a falsy test drops.
+      empty: checked('HOOK-CALL-COMPLETED-FIELDS', 'HOOK-CALL-FIELDS-PRESENT', 'HOOK-COMPLETED-AS-REPORTED'),
+      // The red team's round 2 duration-from-timestamps (the service's own clock, not the call's report) passed every check then.
+      'handed-out': checked('HOOK-COMPLETED-AS-REPORTED'),
     },
   },
   'CALL-FIELD-OUTCOME': {
@@ -471,14 +468,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'transition',
     cells: {
       'other-state': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
-      // The red team's round 2 enable-keeps-failure-streak passed: no check lets a re-enabled endpoint fail once.
-      transition: partly(
-        ['HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'],
-        owe(
-          'HOOK-REENABLE-FRESH-STREAK',
-          'a re-enabled endpoint whose next delivery fails is not disabled again at once: the 24 h of consecutive failures count from after the re-enable (a should: "receiver is back" implies it)',
-        ),
-      ),
+      // The red team's round 2 enable-keeps-failure-streak passed every check then: none let a re-enabled endpoint fail once.
+      transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH', 'HOOK-REENABLE-FRESH-STREAK'),
       connection: na('The service opens the connections to a receiver; no credential of a caller travels on them.'),
       repeated: na('The dashboard offers re-enable on a disabled endpoint only; a second re-enable finds it active.'),
       target: checked('MODEL-ENDPOINT-HEALTH'),
@@ -935,7 +926,12 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'RETRY-3': {
     kind: 'duration',
     cells: {
-      'duration-edges': checked('HOOK-AUTO-DISABLE', 'HOOK-AUTO-DISABLE-NO-ANSWER'),
+      // HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE: the period's start, after a quiet 12 h (round 3's auto-disable-from-last-success).
+      'duration-edges': checked(
+        'HOOK-AUTO-DISABLE',
+        'HOOK-AUTO-DISABLE-NO-ANSWER',
+        'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE',
+      ),
       // A success ends the streak: the full schedule's acknowledged fillers keep its endpoint active.
       'receiver-answers': checked('HOOK-AUTO-DISABLE', 'HOOK-AUTO-DISABLE-NO-ANSWER', 'HOOK-RETRY-FULL-SCHEDULE'),
     },
@@ -1148,9 +1144,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         ['CTL-WS-SUSPEND'],
         "A reinstatement that finds the workspace active: with the double suspension on CTL-WS-SUSPEND's row.",
       ),
-      target: owed(
-        owe('WS-SUSPEND-ONE-WORKSPACE', 'with two workspaces suspended, reinstating one leaves the other suspended'),
-      ),
+      target: checked('WS-SUSPEND-ONE-WORKSPACE'),
       'every-operation': checked('WS-REINSTATED'),
       concurrent: noRule('A reinstatement hands out nothing and counts against no limit.'),
       'cached-past-validity': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),
@@ -1194,7 +1188,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
-      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP'),
+      // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
+      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP', 'SESSION-JWKS-UNAVAILABLE'),
       'cached-past-validity': checked(
         'SESSION-EXPIRES-AFTER-USE',
         'SESSION-KEY-ROTATION',

@@ -18,9 +18,6 @@ const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
  */
 const OWED_BEFORE_MERGE: readonly string[] = [
   'SVC-2 × connection: TENANT-KEPT-ALIVE',
-  'CALL-FIELD-DURATION-SECONDS × empty: HOOK-CALL-DURATION-AS-REPORTED',
-  'CALL-FIELD-DURATION-SECONDS × handed-out: HOOK-CALL-DURATION-AS-REPORTED',
-  'STATE-ENDPOINT-REENABLE × transition: HOOK-REENABLE-FRESH-STREAK',
   'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
   'EP-CALLS × near-miss: CALL-AGENT-NEAR-MISS',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
@@ -28,7 +25,6 @@ const OWED_BEFORE_MERGE: readonly string[] = [
   'RETRY-1 × target: HOOK-RETRY-TARGET',
   'CTL-AUTH × every-operation: AUTH-CONTROL-NEAR-MISS',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
-  'CTL-WS-REINSTATE × target: WS-SUSPEND-ONE-WORKSPACE',
 ];
 
 describe('the fault matrix', () => {

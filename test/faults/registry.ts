@@ -88,6 +88,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('suspension-ignored', 'WS-SUSPENDED-CODE')),
   proof('suspended-transcript-served', 'WS-SUSPENDED-CODE'),
   waits(proof('reinstate-ignored', 'WS-REINSTATED')),
+  proof('reinstate-every-suspended', 'WS-SUSPEND-ONE-WORKSPACE'),
   proof('tenant-transcript-leak', 'TENANT-TRANSCRIPT'),
   proof('tenant-transcript-redirect', 'TENANT-TRANSCRIPT'),
   proof('transcript-always-403', 'SCOPE-TRANSCRIPT-READ', 'TENANT-TRANSCRIPT'),
@@ -154,6 +155,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('api-version-not-date', 'HOOK-ENVELOPE'),
   proof('envelope-missing-workspace', 'HOOK-ENVELOPE'),
   proof('duration-string', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('duration-zero-omitted', 'HOOK-COMPLETED-AS-REPORTED'),
   proof('metadata-dropped', 'HOOK-METADATA-ROUNDTRIP'),
   proof('metadata-omitted-when-empty', 'HOOK-CALL-FIELDS-PRESENT'),
   proof('transcript-url-wrong', 'HOOK-TRANSCRIPT-URL'),
@@ -270,6 +272,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Calls placed at once, each with its own metadata: the fault's shared object shows there, on its own.
   proof('call-metadata-shared-default', 'CALL-PLACE-CONCURRENT'),
   proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
+  // Red team, round 3 (docs/red-team/round-3.json), likewise.
+  proof('jwt-scope-claim-trusted', 'SESSION-SCOPE-CLAIM-IGNORED'),
+  waits(proof('delete-workspace-token-alive', 'WS-DELETED-TOKENS')),
+  proof('jwks-fetch-failure-open', 'SESSION-JWKS-UNAVAILABLE'),
+  proof('redirect-followed', 'HOOK-RETRY-ON-3XX'),
+  waits(proof('auto-disable-from-last-success', 'HOOK-AUTO-DISABLE-FROM-FIRST-FAILURE')),
+  proof('authorization-scheme-optional', 'AUTH-WRONG-SCHEME'),
+  proof('jwt-sub-case-insensitive', 'SESSION-NOT-MEMBER'),
+  waits(proof('jwks-first-key-only', 'SESSION-ES256', 'SESSION-UNKNOWN-KID', 'SESSION-KEY-ROTATION')),
+  proof('endpoint-localhost-case', 'HOOK-REG-LOCALHOST'),
+  proof('replay-data-empty', 'HOOK-REPLAY-SAME-ID'),
+  proof('agents-list-all-workspaces', 'TENANT-AGENTS'),
+  proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'MODEL-ENDPOINTS', 'CALL-PLACE-CONCURRENT'),
+  waits(proof('streak-not-ended-by-success', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.
