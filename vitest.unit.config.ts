@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'benchmarks/test/**/*.test.ts'],
-    exclude: ['test/faults/**', 'test/browser/**', 'node_modules/**'],
+    // test/load/thresholds.test.ts runs alone (vitest.load.config.ts).
+    exclude: ['test/faults/**', 'test/browser/**', 'test/load/thresholds.test.ts', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
