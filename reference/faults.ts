@@ -46,6 +46,7 @@ export const FAULTS = {
   'transcript-always-403': 'every transcript is answered 403, to its owner too',
   'revocation-whoami-only': 'a revoked token is refused on whoami only; the other endpoints keep accepting it',
   'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
+  'agent-id-normalised': 'agent ids are looked up trimmed and case-insensitively: " AGT_…" places a call with agt_…',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
   'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
   'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',

@@ -385,7 +385,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'operation',
     cells: {
       // INPUT-CALL-INVALID refuses an unknown agent; a loose lookup lets a near miss of a real one through, and places a real call from a typo.
-      'near-miss': partly(['INPUT-CALL-INVALID'], owe('CALL-AGENT-NEAR-MISS', 'an agent_id one step from a real one (case changed, a character more, less or changed, white space around it) places no call (a should: the spec does not say ids compare exactly)')),
+      'near-miss': checked('INPUT-CALL-INVALID', 'CALL-AGENT-NEAR-MISS'),
       concurrent: checked('CALL-PLACE-CONCURRENT'),
       'other-state': checked('WS-SUSPENDED-CODE', 'SESSION-SUSPENDED-CODE', 'REVOKE-STAYS-REVOKED'),
       empty: checked('INPUT-CALL-INVALID', 'INPUT-MALFORMED-REQUEST'),
