@@ -73,6 +73,7 @@ export const FAULTS = {
   'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
   'retry-too-few': 'a failed delivery is retried only 5 times',
   'retry-too-many': 'a failed delivery is retried 8 times',
+  'retry-to-every-subscriber': 'a retry re-publishes the event: every endpoint subscribed to its type gets the retry, those that acknowledged it too',
   'retry-immediately': 'the first retry comes at once instead of 1 min after the failure',
   'retry-1m-late-20pct': 'the first retry comes after 72 s instead of 1 min',
   'retry-5m-early-10pct': 'the second retry comes after 4.5 min instead of 5 (just outside the 5% jitter allowed)',

@@ -354,6 +354,8 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // --- Delivery outcomes ---------------------------------------------------------------------
   c('HOOK-ACK-ANY-2XX', 'webhook-delivery', 'must', 'Any 2xx (200, 201, 202, 204, and the unusual 206 and 299) acknowledges a delivery: no retry', ['EP-RECEIVER-ACK'], { ground: 'EP-RECEIVER-ACK', accepts: 'any 2xx body' }),
+  c('HOOK-RETRY-TARGET', 'webhook-delivery', 'should', 'A failed delivery is retried to its own endpoint only: another endpoint subscribed to the event, which acknowledged it, gets it once',
+    ['RETRY-1', 'RETRY-2', 'EVT-DELIVERY'], { accepts: 'watched until the retry to the failing endpoint has been answered, and 1.5 s more' }),
   c('HOOK-RETRY-ON-3XX', 'webhook-delivery', 'must', 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once, though its Location acknowledges', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-ON-4XX', 'webhook-delivery', 'must', 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),
   c('HOOK-RETRY-ON-5XX', 'webhook-delivery', 'must', 'A 5xx answer is a failure, retried 1 minute (scaled) later, not at once', ['RETRY-1', 'RETRY-2'], { ground: 'RETRY-1', tolerance: RETRY_SCHEDULE }),

@@ -630,7 +630,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       'receiver-answers': checked('HOOK-ACK-ANY-2XX', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-ON-RESET', 'HOOK-RETRY-ON-TIMEOUT', 'HOOK-SLOW-ACK-OK'),
       'other-state': seeRow(['STATE-ENDPOINT-DISABLE', 'EVT-DELIVERY'], 'Retries to a disabled or deleted endpoint: those rows.'),
-      target: owed(owe('HOOK-RETRY-TARGET', 'a failed delivery is retried to its own endpoint only: another endpoint subscribed to the same event that acknowledged it gets it once')),
+      target: checked('HOOK-RETRY-TARGET'),
       'duration-edges': seeRow(['LIMIT-RECEIVER-TIMEOUT'], 'The 30 s: LIMIT-RECEIVER-TIMEOUT\'s row.'),
     },
   },

@@ -83,6 +83,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
   proof('agent-id-normalised', 'CALL-AGENT-NEAR-MISS'),
+  proof('retry-to-every-subscriber', 'HOOK-RETRY-TARGET'),
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
   proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
   proof('call-id-missing', 'INPUT-CALL-PLACED'),
