@@ -55,6 +55,7 @@ export const FAULTS = {
   'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',
   'unknown-path-200': 'an unknown path under /v1 answers 200 with an empty object',
   'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
+  'control-progress-unauthenticated': 'the control interface\'s call-progress route is mounted before its authentication: it answers without the control token',
   // Webhook signing and timestamps
   'sign-reserialized': 'the body is sent pretty-printed but signed in its compact form',
   'sign-timestamp-body': 'the signature covers `${timestamp}.${body}` instead of the body',

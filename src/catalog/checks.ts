@@ -160,7 +160,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   c('AUTH-UNKNOWN-TOKEN', 'auth-errors', 'must', 'A well-formed but unknown svc_test_ token gets 401 invalid_token', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'any error.message and any extra fields' }),
   c('AUTH-NEAR-MISS-TOKEN', 'auth-errors', 'must', "Near misses of an accepted bearer token (its letters' case changed, one character changed, dropped or added, the token twice, the other environment's prefix, a space inside, percent-encoded, base64) get 401 invalid_token",
     ['ERR-CODE-INVALID-TOKEN', 'AUTH-TOKEN-1'], { ground: 'ERR-CODE-INVALID-TOKEN' }),
-  c('AUTH-CONTROL-NEAR-MISS', 'auth-errors', 'must', "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401",
+  c('AUTH-CONTROL-NEAR-MISS', 'auth-errors', 'must', "The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401, and every control route answers 401 without Authorization",
     ['CTL-AUTH'], { ground: 'CTL-AUTH', accepts: 'any body with the 401' }),
   c('AUTH-LONG-TOKEN', 'auth-errors', 'must', 'A 2 kB token gets 401 invalid_token; a 10 kB one is refused with a 4xx', ['ERR-CODE-INVALID-TOKEN'], { ground: 'ERR-CODE-INVALID-TOKEN', accepts: 'for the 10 kB token, 401 invalid_token or any 4xx of a header limit (431, 400; recorded)' }),
   c('AUTH-ERROR-SHAPE', 'auth-errors', 'must', 'Authentication errors carry error.code, error.message and error.request_id (req_)',

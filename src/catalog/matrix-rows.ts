@@ -768,7 +768,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'setting-changed': na('The control token is the operator\'s, fixed for the run (SVC_CONTROL_TOKEN).'),
       target: na('One token for the whole control interface: no target to tell apart.'),
       // /capabilities alone is tried; a route that skips the check lets anyone mint tokens and endpoints.
-      'every-operation': partly(['AUTH-CONTROL-NEAR-MISS'], owe('AUTH-CONTROL-NEAR-MISS', 'every control route (workspaces, tokens, members, endpoints, events, replay, progress) answers 401 without the control token, not only GET /capabilities')),
+      'every-operation': checked('AUTH-CONTROL-NEAR-MISS'),
       'error-shape': na('The contract asks only for the 401; its error body is information only.'),
       transition: na('The control token has no states.'),
       'cached-past-validity': na('The control token never stops being valid during a run.'),

@@ -21,7 +21,6 @@ const OWED_BEFORE_MERGE: readonly string[] = [
   'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
   'REG-4 × target: LIMIT-PER-WORKSPACE',
-  'CTL-AUTH × every-operation: AUTH-CONTROL-NEAR-MISS',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
 ];
 

@@ -189,6 +189,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
   proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
+  proof('control-progress-unauthenticated', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
