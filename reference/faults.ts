@@ -20,6 +20,7 @@ export const FAULTS = {
   'revocation-slow': 'a revoked token keeps working for 75 s',
   'revocation-stale-node': 'one node of three keeps accepting a revoked token forever',
   'third-token': 'a workspace may hold a third active token',
+  'token-limit-every-workspace': 'the two-token limit counts the active tokens of every workspace (of the fault prefix): the count lost its workspace condition',
   'token-limit-check-then-insert': 'the two-token limit is checked, then the token inserted after a store round trip: concurrent creations all pass the check',
   'empty-token-scopes-all': 'a token created with an empty scope list gets every licensed scope, as if scopes were omitted',
   'default-scopes-all': 'a token created without scopes gets all five scopes, not the licensed ones',

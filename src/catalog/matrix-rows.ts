@@ -315,7 +315,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       concurrent: checked('TOKEN-LIMIT-CONCURRENT', 'TOKEN-REVOKE-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
       'other-state': checked('MODEL-TOKENS-SUSPENSION', 'TOKEN-LIMIT-TWO'),
-      target: owed(PER_WORKSPACE),
+      // Another workspace takes its first token while one is full (TOKEN-LIMIT-TWO); the endpoint limit's twin is still owed on REG-4.
+      target: checked('TOKEN-LIMIT-TWO'),
     },
   },
   'STATE-TOKEN-REVOKE': {

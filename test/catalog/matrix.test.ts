@@ -18,7 +18,6 @@ const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
  */
 const OWED_BEFORE_MERGE: readonly string[] = [
   'SVC-2 × connection: TENANT-KEPT-ALIVE',
-  'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
   'REG-4 × target: LIMIT-PER-WORKSPACE',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',

@@ -38,6 +38,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES', 'SCOPE-SUBSET-PROPERTY'),
   proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
   proof('third-token', 'TOKEN-LIMIT-TWO'),
+  proof('token-limit-every-workspace', 'TOKEN-LIMIT-TWO'),
   // Races on the limits: only creations sent at once show them; the token model's shrinks to one or two steps.
   proof('token-limit-check-then-insert', 'TOKEN-LIMIT-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
   proof('revoke-race-frees-slot', 'TOKEN-REVOKE-CONCURRENT'),
