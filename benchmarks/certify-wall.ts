@@ -30,7 +30,12 @@ export async function benchCertifyWall(personality: CertifyWall['personality']):
     const exitCode = await new Promise<number | null>((done, failed) => {
       const child = spawn(process.execPath, ['bin/svc-harness.js', 'certify'], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, CERTIFY_REPORT_DIR: dir, CERTIFY_TIER: 'fast', ...(personality === 'alternate' ? { REFERENCE_PERSONALITY: 'alternate' } : {}) },
+        env: {
+          ...process.env,
+          CERTIFY_REPORT_DIR: dir,
+          CERTIFY_TIER: 'fast',
+          ...(personality === 'alternate' ? { REFERENCE_PERSONALITY: 'alternate' } : {}),
+        },
         stdio: 'ignore',
         timeout: RUN_LIMIT_MS,
       });
@@ -52,5 +57,6 @@ export function formatCertifyWall(row: CertifyWall): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const personality of ['default', 'alternate'] as const) console.log(formatCertifyWall(await benchCertifyWall(personality)));
+  for (const personality of ['default', 'alternate'] as const)
+    console.log(formatCertifyWall(await benchCertifyWall(personality)));
 }

@@ -45,8 +45,13 @@ export interface LoadedCpu<T> {
  */
 export type GeneratorProcess = 'this process' | 'exiting child';
 
-export async function measureCpu<T>(pids: readonly number[], load: () => Promise<T>, generator: GeneratorProcess = 'this process'): Promise<LoadedCpu<T>> {
-  const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (generator === 'exiting child' ? ownCpuSeconds() : 0);
+export async function measureCpu<T>(
+  pids: readonly number[],
+  load: () => Promise<T>,
+  generator: GeneratorProcess = 'this process',
+): Promise<LoadedCpu<T>> {
+  const serversCpu = () =>
+    pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (generator === 'exiting child' ? ownCpuSeconds() : 0);
   const generatorCpu = generator === 'this process' ? ownCpuSeconds : exitedChildrenCpuSeconds;
   const before = { servers: serversCpu(), generator: generatorCpu(), own: ownCpuSeconds(), at: performance.now() };
   const result = await load();
@@ -54,7 +59,14 @@ export async function measureCpu<T>(pids: readonly number[], load: () => Promise
   const serverSeconds = serversCpu() - before.servers;
   const generatorSeconds = generatorCpu() - before.generator;
   const thisProcessCores = (ownCpuSeconds() - before.own) / wallSec;
-  return { result, serverSeconds, generatorSeconds, serverCores: serverSeconds / wallSec, generatorCores: generatorSeconds / wallSec, thisProcessCores };
+  return {
+    result,
+    serverSeconds,
+    generatorSeconds,
+    serverCores: serverSeconds / wallSec,
+    generatorCores: generatorSeconds / wallSec,
+    thisProcessCores,
+  };
 }
 
 /** A server process and the load that drives it, for two servers loaded at once. */

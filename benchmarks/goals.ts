@@ -37,7 +37,8 @@ export interface GoalVerdict {
 }
 
 export function judgeGoal(goal: Goal): GoalVerdict {
-  const meets = (figure: number): boolean => ('atLeast' in goal.bound ? figure >= goal.bound.atLeast : figure <= goal.bound.atMost);
+  const meets = (figure: number): boolean =>
+    'atLeast' in goal.bound ? figure >= goal.bound.atLeast : figure <= goal.bound.atMost;
   const metRounds = goal.rounds.filter(meets).length;
   if (goal.rounds.length === 0) return { goal, metRounds, met: false };
   const middle = median(goal.rounds);

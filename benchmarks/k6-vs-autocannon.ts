@@ -14,7 +14,8 @@ import { findK6, k6Env, REPO_ROOT } from '../src/load/k6/binary.js';
 
 const CONNECTIONS = 50;
 const SCRIPT = resolve(REPO_ROOT, 'benchmarks/k6/bare.js');
-const K6_NOT_FOUND = 'k6 not found: build the pinned release with `npx tsx scripts/k6/binary.ts --ensure`, or set LOAD_K6_BINARY';
+const K6_NOT_FOUND =
+  'k6 not found: build the pinned release with `npx tsx scripts/k6/binary.ts --ensure`, or set LOAD_K6_BINARY';
 
 export interface GeneratorRow {
   name: string;
@@ -23,12 +24,19 @@ export interface GeneratorRow {
 
 /** A bare server answering 204, in its own process so it does not share a CPU with the generator. */
 async function startBareServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['-e', `
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const server = require('node:http').createServer((req, res) => { req.resume(); res.writeHead(204).end(); });
     server.keepAliveTimeout = 30000;
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));
     process.on('SIGTERM', () => process.exit(0));
-  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  `,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const port = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
 }
@@ -42,15 +50,19 @@ function runK6(binary: string, url: string, durationSec: number): number {
       encoding: 'utf8',
       timeout: (durationSec + 60) * 1000,
     });
-    if (result.status !== 0) throw new Error(`k6 run failed (exit ${result.status}): ${(result.stderr || '').trim().split('\n').pop()}`);
-    const metrics = (JSON.parse(readFileSync(summary, 'utf8')) as { metrics: Record<string, { rate?: number }> }).metrics;
+    if (result.status !== 0)
+      throw new Error(`k6 run failed (exit ${result.status}): ${(result.stderr || '').trim().split('\n').pop()}`);
+    const metrics = (JSON.parse(readFileSync(summary, 'utf8')) as { metrics: Record<string, { rate?: number }> })
+      .metrics;
     return metrics['http_reqs']?.rate ?? 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export async function benchK6VsAutocannon(opts: { durationSec: number }): Promise<{ rows: GeneratorRow[] } | { skipped: string }> {
+export async function benchK6VsAutocannon(opts: {
+  durationSec: number;
+}): Promise<{ rows: GeneratorRow[] } | { skipped: string }> {
   const k6 = findK6();
   if (!k6) return { skipped: K6_NOT_FOUND };
   const server = await startBareServer();

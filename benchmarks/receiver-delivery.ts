@@ -20,7 +20,13 @@ export function signedDelivery(seq: number): { body: string; headers: Record<str
       duration_seconds: 187,
       outcome: 'answered',
       transcript_url: `https://api.example.test/v1/voice/calls/call_${seq.toString(36)}/transcript`,
-      metadata: { lead_id: 'lead_8f3k2m9q', campaign: 'spring-renewals-2026', attempt: '1', region: 'eu-west', notes: 'callback requested after 5pm local time' },
+      metadata: {
+        lead_id: 'lead_8f3k2m9q',
+        campaign: 'spring-renewals-2026',
+        attempt: '1',
+        region: 'eu-west',
+        notes: 'callback requested after 5pm local time',
+      },
     },
   });
   return {

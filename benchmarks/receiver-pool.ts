@@ -65,7 +65,12 @@ export async function benchReceiverPool(
   return processes.map((count) => rowOf(runs.get(count)!));
 }
 
-async function measurePool(count: number, generator: PoolGenerator, durationSec: number, wrkHeadroom: number): Promise<Omit<PoolRow, 'rpsPerRound'>> {
+async function measurePool(
+  count: number,
+  generator: PoolGenerator,
+  durationSec: number,
+  wrkHeadroom: number,
+): Promise<Omit<PoolRow, 'rpsPerRound'>> {
   // As a load run's fan-out starts it (src/load/fanout/start-receiver.ts): the pool exists for that.
   const pool = await ReceiverPool.start(count, { maxDeliveriesPerEndpoint: LOAD_RECEIVER_KEPT_DELIVERIES });
   try {
@@ -75,11 +80,33 @@ async function measurePool(count: number, generator: PoolGenerator, durationSec:
     for (let attempt = 1; ; attempt++) {
       const input = generator === 'wrk' ? prepareWrk(prepared) : undefined;
       try {
-        const { result, serverCores, generatorCores, thisProcessCores: tallyCores } = await measureCpu(pool.pids(), () => load(generator, url, durationSec, input), generator === 'wrk' ? 'exiting child' : 'this process');
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-        if (result.repeated === 0) return { processes: count, generator, rps: Math.round(result.rps), receiverCores: serverCores, generatorCores, tallyCores, runs: attempt };
+        const {
+          result,
+          serverCores,
+          generatorCores,
+          thisProcessCores: tallyCores,
+        } = await measureCpu(
+          pool.pids(),
+          () => load(generator, url, durationSec, input),
+          generator === 'wrk' ? 'exiting child' : 'this process',
+        );
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(`receiver pool of ${count}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+        if (result.repeated === 0)
+          return {
+            processes: count,
+            generator,
+            rps: Math.round(result.rps),
+            receiverCores: serverCores,
+            generatorCores,
+            tallyCores,
+            runs: attempt,
+          };
         // A run faster than the warm-up foretold (more processes warm up faster than one): measured again with room for it.
-        if (attempt === WRK_ATTEMPTS) throw new Error(`receiver pool of ${count}: wrk ran out of distinct deliveries in ${attempt} runs, the last sending ${result.repeated} event ids again; the rate would be a duplicate's, not a delivery's`);
+        if (attempt === WRK_ATTEMPTS)
+          throw new Error(
+            `receiver pool of ${count}: wrk ran out of distinct deliveries in ${attempt} runs, the last sending ${result.repeated} event ids again; the rate would be a duplicate's, not a delivery's`,
+          );
         prepared = Math.ceil((prepared + result.repeated) * WRK_HEADROOM);
       } finally {
         input?.remove();
@@ -109,7 +136,12 @@ export function pairedRateRatio(pool: PoolRow, one: PoolRow): string {
 }
 
 /** One load run; wrk sends `input` (prepared for the run; made here when not given). */
-async function load(generator: PoolGenerator, url: string, durationSec: number, input?: WrkInput): Promise<{ rps: number; non2xx: number; errors: number; repeated: number }> {
+async function load(
+  generator: PoolGenerator,
+  url: string,
+  durationSec: number,
+  input?: WrkInput,
+): Promise<{ rps: number; non2xx: number; errors: number; repeated: number }> {
   if (generator === 'wrk') {
     const own = input === undefined ? prepareWrk(WARM_UP_DELIVERIES) : undefined;
     try {
@@ -152,8 +184,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const most = Number(process.argv[3] ?? 2);
   const generator = process.argv[4] === '-' ? undefined : process.argv[4];
   const rounds = Number(process.argv[5] ?? 1);
-  if (generator !== undefined && generator !== 'wrk' && generator !== 'autocannon') throw new Error(`the generator is wrk or autocannon, not ${generator}`);
-  const rows = await benchReceiverPool(seconds, Array.from({ length: most }, (_, i) => i + 1), generator, rounds);
+  if (generator !== undefined && generator !== 'wrk' && generator !== 'autocannon')
+    throw new Error(`the generator is wrk or autocannon, not ${generator}`);
+  const rows = await benchReceiverPool(
+    seconds,
+    Array.from({ length: most }, (_, i) => i + 1),
+    generator,
+    rounds,
+  );
   console.log(formatPoolRows(rows));
-  for (const row of rows.slice(1)) console.log(`${row.processes} processes / 1, round by round: ${pairedRateRatio(row, rows[0]!)}`);
+  for (const row of rows.slice(1))
+    console.log(`${row.processes} processes / 1, round by round: ${pairedRateRatio(row, rows[0]!)}`);
 }

@@ -46,7 +46,11 @@ export async function profileReceiver(durationSec: number, kind: ServerKind = 'r
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error(`the bench server ${kind} wrote no CPU profile`);
     const nodes = (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[] }).nodes;
-    return { requests: result.requests.total, byFunction: sharesBy(nodes, functionKey), byFile: sharesBy(nodes, (node) => fileOf(node.callFrame.url)) };
+    return {
+      requests: result.requests.total,
+      byFunction: sharesBy(nodes, functionKey),
+      byFile: sharesBy(nodes, (node) => fileOf(node.callFrame.url)),
+    };
   } finally {
     await stopServers(servers);
     rmSync(dir, { recursive: true, force: true });
@@ -62,7 +66,9 @@ function sharesBy(nodes: ProfileNode[], key: (node: ProfileNode) => string): Pro
     total += count;
     hits.set(key(node), (hits.get(key(node)) ?? 0) + count);
   }
-  return [...hits].map(([name, count]) => ({ name, share: count / Math.max(1, total) })).sort((a, b) => b.share - a.share);
+  return [...hits]
+    .map(([name, count]) => ({ name, share: count / Math.max(1, total) }))
+    .sort((a, b) => b.share - a.share);
 }
 
 function functionKey(node: ProfileNode): string {
@@ -85,6 +91,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const kind = process.argv[3] ?? 'receiver';
   if (!isServerKind(kind)) throw new Error(`unknown server kind ${kind}; one of ${SERVER_KINDS.join(', ')}`);
   const profile = await profileReceiver(seconds, kind);
-  const show = (rows: ProfileShare[]) => rows.slice(0, 20).map((row) => `${(100 * row.share).toFixed(1).padStart(5)}%  ${row.name}`).join('\n');
-  console.log(`${profile.requests} deliveries in ${seconds} s\n\n# self time by source file\n${show(profile.byFile)}\n\n# self time by function\n${show(profile.byFunction)}`);
+  const show = (rows: ProfileShare[]) =>
+    rows
+      .slice(0, 20)
+      .map((row) => `${(100 * row.share).toFixed(1).padStart(5)}%  ${row.name}`)
+      .join('\n');
+  console.log(
+    `${profile.requests} deliveries in ${seconds} s\n\n# self time by source file\n${show(profile.byFile)}\n\n# self time by function\n${show(profile.byFunction)}`,
+  );
 }

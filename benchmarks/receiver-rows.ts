@@ -48,7 +48,11 @@ export const SERVER_NAMES = {
 } as const;
 
 /** The servers loaded at once with the minimal verifier, for the goals and the noise floor. */
-export const AT_ONCE_WITH_MINIMAL = ['receiver', 'loadReceiver', 'minimalTwin'] as const satisfies readonly ServerKind[];
+export const AT_ONCE_WITH_MINIMAL = [
+  'receiver',
+  'loadReceiver',
+  'minimalTwin',
+] as const satisfies readonly ServerKind[];
 
 export type ServerKind = keyof typeof SERVER_NAMES;
 
@@ -81,11 +85,27 @@ export function formatReceiverGoals(rows: readonly BenchRow[]): string[] {
   return [
     line('receiver vs bare node:https:', both(row(SERVER_NAMES.receiver), bare), 'target ≥ 60%'),
     line('minimal verifier vs bare node:https:', both(minimal, bare), 'the ceiling for any verifying receiver'),
-    line(`minimal keeping ${DEFAULT_KEPT_DELIVERIES} vs minimal:`, both(recording, minimal), 'what recording alone costs'),
+    line(
+      `minimal keeping ${DEFAULT_KEPT_DELIVERIES} vs minimal:`,
+      both(recording, minimal),
+      'what recording alone costs',
+    ),
     line('receiver vs minimal verifier:', withMinimal(row(SERVER_NAMES.receiver)), `goal ${receiverGoal} by CPU`),
-    line('receiver, load run vs minimal verifier:', withMinimal(row(SERVER_NAMES.loadReceiver)), `goal ${receiverGoal} by CPU`),
-    line(`receiver vs minimal keeping ${DEFAULT_KEPT_DELIVERIES}:`, both(row(SERVER_NAMES.receiver), recording), 'both record'),
-    line('minimal verifier, second process vs first:', withMinimal(row(SERVER_NAMES.minimalTwin)), 'identical servers: the noise, and the load-history bias the goals divide out'),
+    line(
+      'receiver, load run vs minimal verifier:',
+      withMinimal(row(SERVER_NAMES.loadReceiver)),
+      `goal ${receiverGoal} by CPU`,
+    ),
+    line(
+      `receiver vs minimal keeping ${DEFAULT_KEPT_DELIVERIES}:`,
+      both(row(SERVER_NAMES.receiver), recording),
+      'both record',
+    ),
+    line(
+      'minimal verifier, second process vs first:',
+      withMinimal(row(SERVER_NAMES.minimalTwin)),
+      'identical servers: the noise, and the load-history bias the goals divide out',
+    ),
   ];
 }
 
@@ -107,5 +127,12 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     ]),
   ];
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  return lines.map((line) => line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return lines
+    .map((line) =>
+      line
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

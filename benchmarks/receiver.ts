@@ -23,7 +23,15 @@ import { createSelfSignedCertificate } from '../src/tls/self-signed.js';
 import { cpuRatioAtOnce, measureCpu } from './cpu.js';
 import { signedDelivery } from './receiver-delivery.js';
 import { median } from './ratios.js';
-import { AT_ONCE_WITH_MINIMAL, formatBenchTable, formatReceiverGoals, SERVER_KINDS, SERVER_NAMES, type BenchRow, type ServerKind } from './receiver-rows.js';
+import {
+  AT_ONCE_WITH_MINIMAL,
+  formatBenchTable,
+  formatReceiverGoals,
+  SERVER_KINDS,
+  SERVER_NAMES,
+  type BenchRow,
+  type ServerKind,
+} from './receiver-rows.js';
 
 /** How long a bench server may take to close before it is killed. */
 const STOP_LIMIT_MS = 10_000;
@@ -78,7 +86,11 @@ export async function startServers(
   return servers;
 }
 
-async function startServer(kind: ServerKind, tls: { certPath: string; keyPath: string }, execArgv: readonly string[]): Promise<ServerProcess> {
+async function startServer(
+  kind: ServerKind,
+  tls: { certPath: string; keyPath: string },
+  execArgv: readonly string[],
+): Promise<ServerProcess> {
   const child = fork(new URL('./receiver-servers.ts', import.meta.url), [kind, tls.certPath, tls.keyPath], {
     execArgv: ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -121,29 +133,40 @@ export async function benchReceiver(opts: BenchReceiverOptions): Promise<{ rows:
     for (const target of targets) await runAutocannon(target.url, 1, connections); // warm-up: JIT, TLS
     for (let round = 0; round < rounds; round++) {
       for (const target of targets) {
-        const { result, serverSeconds } = await measureCpu([target.child.pid!], () => runAutocannon(target.url, roundSec, connections));
+        const { result, serverSeconds } = await measureCpu([target.child.pid!], () =>
+          runAutocannon(target.url, roundSec, connections),
+        );
         if (result.non2xx > 0 || result.errors > 0) {
-          throw new Error(`${target.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the comparison would be meaningless`);
+          throw new Error(
+            `${target.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the comparison would be meaningless`,
+          );
         }
         target.runs.push({ result, cpuUsPerRequest: (1e6 * serverSeconds) / Math.max(1, result.requests.total) });
       }
     }
     for (const target of targets) {
-      const stats = await ask<ReceiverStats | null>(target.child, { stats: true }, 'stats', { who: target.name, limitMs: 10_000 });
+      const stats = await ask<ReceiverStats | null>(target.child, { stats: true }, 'stats', {
+        who: target.name,
+        limitMs: 10_000,
+      });
       if (stats !== null && (stats.badSignatures > 0 || stats.duplicates > 0)) {
-        throw new Error(`${target.name} saw ${stats.badSignatures} bad signatures and ${stats.duplicates} duplicates; expected none`);
+        throw new Error(
+          `${target.name} saw ${stats.badSignatures} bad signatures and ${stats.duplicates} duplicates; expected none`,
+        );
       }
     }
     const atOnce = await pairAtOnceWithMinimal(servers, rounds, roundSec, connections);
-    const rows = targets.map((target): BenchRow => ({
-      name: target.name,
-      rps: Math.round(median(target.runs.map((r) => r.result.requests.average))),
-      p99ms: median(target.runs.map((r) => r.result.latency.p99)),
-      cpuUsPerRequest: Math.round(median(target.runs.map((r) => r.cpuUsPerRequest))),
-      cpuUsPerRound: target.runs.map((r) => r.cpuUsPerRequest),
-      ...(atOnce.withMinimal.has(target.kind) ? { atOnceWithMinimal: atOnce.withMinimal.get(target.kind) } : {}),
-      ...(atOnce.againstTwin.has(target.kind) ? { atOnceAgainstTwin: atOnce.againstTwin.get(target.kind) } : {}),
-    }));
+    const rows = targets.map(
+      (target): BenchRow => ({
+        name: target.name,
+        rps: Math.round(median(target.runs.map((r) => r.result.requests.average))),
+        p99ms: median(target.runs.map((r) => r.result.latency.p99)),
+        cpuUsPerRequest: Math.round(median(target.runs.map((r) => r.cpuUsPerRequest))),
+        cpuUsPerRound: target.runs.map((r) => r.cpuUsPerRequest),
+        ...(atOnce.withMinimal.has(target.kind) ? { atOnceWithMinimal: atOnce.withMinimal.get(target.kind) } : {}),
+        ...(atOnce.againstTwin.has(target.kind) ? { atOnceAgainstTwin: atOnce.againstTwin.get(target.kind) } : {}),
+      }),
+    );
     return { rows };
   } finally {
     await stopServers(servers);
@@ -169,19 +192,34 @@ export interface AtOnceRounds {
  * (cpuRatioAtOnce), half the connections each, `rounds` times in turn: the minimal verifier's
  * CPU a request over the server's, round by round, and that over the twin's of the same round.
  */
-export async function pairAtOnceWithMinimal(servers: readonly ServerProcess[], rounds: number, roundSec: number, connections: number): Promise<AtOnceRounds> {
+export async function pairAtOnceWithMinimal(
+  servers: readonly ServerProcess[],
+  rounds: number,
+  roundSec: number,
+  connections: number,
+): Promise<AtOnceRounds> {
   const minimal = servers.find((server) => server.kind === 'minimal');
   const found: AtOnceRounds = { withMinimal: new Map(), againstTwin: new Map() };
   if (minimal === undefined) return found;
   const paired = servers.filter((server) => (AT_ONCE_WITH_MINIMAL as readonly ServerKind[]).includes(server.kind));
-  const loaded = (p: ServerProcess) => ({ pid: p.child.pid!, load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))) });
-  const push = (map: Map<ServerKind, number[]>, kind: ServerKind, ratio: number) => map.set(kind, [...(map.get(kind) ?? []), ratio]);
+  const loaded = (p: ServerProcess) => ({
+    pid: p.child.pid!,
+    load: () => runAutocannon(p.url, roundSec, Math.max(1, Math.round(connections / 2))),
+  });
+  const push = (map: Map<ServerKind, number[]>, kind: ServerKind, ratio: number) =>
+    map.set(kind, [...(map.get(kind) ?? []), ratio]);
   for (let round = 0; round < rounds; round++) {
     const thisRound = new Map<ServerKind, number>();
     for (const server of paired) {
       const once = await cpuRatioAtOnce(loaded(minimal), loaded(server));
-      for (const [p, result] of [[minimal, once.base], [server, once.server]] as const) {
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+      for (const [p, result] of [
+        [minimal, once.base],
+        [server, once.server],
+      ] as const) {
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(
+            `${p.name}, loaded at once with ${server.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors`,
+          );
       }
       if (Number.isFinite(once.ratio)) thisRound.set(server.kind, once.ratio);
     }
@@ -199,7 +237,9 @@ if (runDirectly) {
   const connections = Number(process.argv[3] ?? 50);
   const rounds = Number(process.argv[4] ?? 3);
   const { rows } = await benchReceiver({ durationSec, connections, rounds });
-  console.log(`receiver benchmark: HTTPS, autocannon, ${connections} connections, ${durationSec} s per server in ${rounds} interleaved rounds (median), unique signed ~600-byte deliveries`);
+  console.log(
+    `receiver benchmark: HTTPS, autocannon, ${connections} connections, ${durationSec} s per server in ${rounds} interleaved rounds (median), unique signed ~600-byte deliveries`,
+  );
   console.log(formatBenchTable(rows));
   for (const line of formatReceiverGoals(rows)) console.log(line);
 }

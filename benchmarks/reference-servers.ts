@@ -28,10 +28,12 @@ function serveBare(): void {
 }
 
 function serveReference(): void {
-  void startReference({ quiet: true, deliveryTimeoutMs: 30_000, controlToken: process.env.BENCH_CONTROL_TOKEN }).then((reference) => {
-    announce({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl });
-    process.on('SIGTERM', () => void reference.close().then(() => process.exit(0)));
-  });
+  void startReference({ quiet: true, deliveryTimeoutMs: 30_000, controlToken: process.env.BENCH_CONTROL_TOKEN }).then(
+    (reference) => {
+      announce({ baseUrl: reference.baseUrl, controlUrl: reference.controlUrl });
+      process.on('SIGTERM', () => void reference.close().then(() => process.exit(0)));
+    },
+  );
 }
 
 const role = process.argv[2];

@@ -93,7 +93,12 @@ async function startChild(bundle: string, role: 'bare' | 'reference'): Promise<C
     env: { ...process.env, BENCH_CONTROL_TOKEN: controlToken },
   });
   const lines = createInterface({ input: child.stdout! });
-  const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error(`bench child ${role} exited`); })])) as [string];
+  const [line] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error(`bench child ${role} exited`);
+    }),
+  ])) as [string];
   lines.close();
   return {
     info: { ...JSON.parse(line), controlToken },
@@ -117,9 +122,19 @@ function callPlacementRequest(agentId: string, token: string) {
 }
 
 /** One autocannon run against the server in process `pid`, with what the server and this process (the generator) used of the CPU. */
-async function measured(pid: number, options: AutocannonOptions): Promise<{ result: AutocannonResult; server: NonNullable<BenchRow['server']> }> {
+async function measured(
+  pid: number,
+  options: AutocannonOptions,
+): Promise<{ result: AutocannonResult; server: NonNullable<BenchRow['server']> }> {
   const { result, serverSeconds, serverCores, generatorCores } = await measureCpu([pid], () => autocannon(options));
-  return { result, server: { cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(1, result.requests.total), cores: serverCores, generatorCores } };
+  return {
+    result,
+    server: {
+      cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(1, result.requests.total),
+      cores: serverCores,
+      generatorCores,
+    },
+  };
 }
 
 /** One autocannon run and what the server used of the CPU. */
@@ -150,14 +165,25 @@ function rowOf(name: string, runs: readonly Measured[]): BenchRow {
  * runs), and it keeps every one: its later rounds pay for the earlier ones' calls, as one long
  * run would.
  */
-async function benchPlacement(bundle: string, reference: ChildServer, durationSec: number, rounds: number): Promise<{ bare: BenchRow; calls: BenchRow; atOnce: number[] }> {
+async function benchPlacement(
+  bundle: string,
+  reference: ChildServer,
+  durationSec: number,
+  rounds: number,
+): Promise<{ bare: BenchRow; calls: BenchRow; atOnce: number[] }> {
   const bare = await startChild(bundle, 'bare');
   try {
     const endpoints = reference.info as ReferenceEndpoints;
     const ws = await control(endpoints, '/workspaces', { call_progress: 'manual' });
     const token = await control(endpoints, `/workspaces/${ws.workspace_id}/tokens`, { label: 'bench' });
-    const bareLoad = { url: `${bare.info.baseUrl}/v1/voice/calls`, ...callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40)) };
-    const referenceLoad = { url: `${endpoints.baseUrl}/v1/voice/calls`, ...callPlacementRequest(ws.agent_ids[0], token.token) };
+    const bareLoad = {
+      url: `${bare.info.baseUrl}/v1/voice/calls`,
+      ...callPlacementRequest('agt_0000000000000000000', 'svc_test_' + '0'.repeat(40)),
+    };
+    const referenceLoad = {
+      url: `${endpoints.baseUrl}/v1/voice/calls`,
+      ...callPlacementRequest(ws.agent_ids[0], token.token),
+    };
     const roundSec = Math.max(1, Math.round(durationSec / rounds));
     // Unmeasured: without it the reference's first round cost more CPU a call than its second.
     for (const load of [bareLoad, referenceLoad]) await autocannon({ ...load, duration: 1 });
@@ -166,7 +192,8 @@ async function benchPlacement(bundle: string, reference: ChildServer, durationSe
     for (let round = 0; round < rounds; round++) {
       bareRuns.push(await measured(bare.pid, { ...bareLoad, duration: roundSec }));
       const placed = await measured(reference.pid, { ...referenceLoad, duration: roundSec });
-      if (placed.result['2xx'] === 0 || placed.result.non2xx > 0) throw new Error(`call placement answered non-2xx (${placed.result.non2xx})`);
+      if (placed.result['2xx'] === 0 || placed.result.non2xx > 0)
+        throw new Error(`call placement answered non-2xx (${placed.result.non2xx})`);
       referenceRuns.push(placed);
     }
     const atOnce: number[] = [];
@@ -176,10 +203,15 @@ async function benchPlacement(bundle: string, reference: ChildServer, durationSe
         { pid: bare.pid, load: () => autocannon({ ...bareLoad, connections: half, duration: roundSec }) },
         { pid: reference.pid, load: () => autocannon({ ...referenceLoad, connections: half, duration: roundSec }) },
       );
-      if (once.server['2xx'] === 0 || once.server.non2xx > 0) throw new Error(`call placement answered non-2xx (${once.server.non2xx})`);
+      if (once.server['2xx'] === 0 || once.server.non2xx > 0)
+        throw new Error(`call placement answered non-2xx (${once.server.non2xx})`);
       if (Number.isFinite(once.ratio)) atOnce.push(once.ratio);
     }
-    return { bare: rowOf('bare node:http 204', bareRuns), calls: rowOf('reference POST /v1/voice/calls', referenceRuns), atOnce };
+    return {
+      bare: rowOf('bare node:http 204', bareRuns),
+      calls: rowOf('reference POST /v1/voice/calls', referenceRuns),
+      atOnce,
+    };
   } finally {
     await bare.stop();
   }
@@ -199,7 +231,10 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
   try {
     const ws = await control(reference, '/workspaces', { call_progress: 'manual' });
     for (let i = 0; i < ENDPOINTS_PER_EVENT; i++) {
-      await control(reference, `/workspaces/${ws.workspace_id}/webhook-endpoints`, { url: `https://127.0.0.1:${port}/hook/${i}`, events: ['mailer.email.sent'] });
+      await control(reference, `/workspaces/${ws.workspace_id}/webhook-endpoints`, {
+        url: `https://127.0.0.1:${port}/hook/${i}`,
+        events: ['mailer.email.sent'],
+      });
     }
     // A burst of events fired by the same load generator; the figure is deliveries
     // landed per second, from the first event to the last delivery.
@@ -216,7 +251,12 @@ async function benchDeliveries(reference: ReferenceEndpoints, durationSec: numbe
     const deadline = performance.now() + 60_000;
     while (delivered < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const elapsedSec = (performance.now() - started) / 1000;
-    return { name: `webhook deliveries over HTTPS (${delivered}/${expected})`, rps: delivered / elapsedSec, p99ms: Number.NaN, cpuUsPerRound: [] };
+    return {
+      name: `webhook deliveries over HTTPS (${delivered}/${expected})`,
+      rps: delivered / elapsedSec,
+      p99ms: Number.NaN,
+      cpuUsPerRound: [],
+    };
   } finally {
     await stop(receiver);
   }
@@ -232,7 +272,11 @@ export interface ReferenceBench {
   cpuRatiosAtOnce: number[];
 }
 
-export async function benchReference(opts: { durationSec: number; rounds?: number; deliveries?: boolean }): Promise<ReferenceBench> {
+export async function benchReference(opts: {
+  durationSec: number;
+  rounds?: number;
+  deliveries?: boolean;
+}): Promise<ReferenceBench> {
   const rows: BenchRow[] = [];
   const servers = await bundleServers();
   let child: ChildServer | undefined;
@@ -253,7 +297,9 @@ export async function benchReference(opts: { durationSec: number; rounds?: numbe
 export function formatReference(bench: ReferenceBench): string[] {
   const lines = bench.rows.map((row) => {
     const p99 = Number.isNaN(row.p99ms) ? '' : `  p99 ${row.p99ms} ms`;
-    const cpu = row.server ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}` : '';
+    const cpu = row.server
+      ? `  ${row.server.cpuUsPerRequest.toFixed(0)} µs CPU/req, server ${row.server.cores.toFixed(2)} cores, generator ${row.server.generatorCores.toFixed(2)}`
+      : '';
     return `${row.name.padEnd(64)} ${row.rps.toFixed(0).padStart(8)} /s${p99}${cpu}`;
   });
   lines.push(

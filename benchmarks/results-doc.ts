@@ -35,8 +35,10 @@ export function formatResults(setting: RunSetting, output: readonly string[]): s
 export function replaceResults(doc: string, results: string): string {
   const start = doc.indexOf(RESULTS_START);
   const end = doc.indexOf(RESULTS_END);
-  if (start === -1 || end === -1) throw new Error(`${RESULTS_DOC} needs the markers ${RESULTS_START} and ${RESULTS_END}`);
-  if (doc.indexOf(RESULTS_START, start + 1) !== -1 || doc.indexOf(RESULTS_END, end + 1) !== -1) throw new Error(`${RESULTS_DOC} has its results markers more than once`);
+  if (start === -1 || end === -1)
+    throw new Error(`${RESULTS_DOC} needs the markers ${RESULTS_START} and ${RESULTS_END}`);
+  if (doc.indexOf(RESULTS_START, start + 1) !== -1 || doc.indexOf(RESULTS_END, end + 1) !== -1)
+    throw new Error(`${RESULTS_DOC} has its results markers more than once`);
   if (end < start) throw new Error(`${RESULTS_DOC} has ${RESULTS_END} before ${RESULTS_START}`);
   return `${doc.slice(0, start + RESULTS_START.length)}\n${results}\n${doc.slice(end)}`;
 }

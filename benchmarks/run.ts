@@ -22,7 +22,13 @@ import { parseArgs } from 'node:util';
 import { benchCertifyWall, formatCertifyWall } from './certify-wall.js';
 import { benchK6VsAutocannon } from './k6-vs-autocannon.js';
 import { formatBound, formatGoals, formatNoiseFloor, GOALS, type Goal } from './goals.js';
-import { benchReceiverPool, formatPoolRows, pairedRateRatio, pairedRateRatios, receiverUsPerDelivery } from './receiver-pool.js';
+import {
+  benchReceiverPool,
+  formatPoolRows,
+  pairedRateRatio,
+  pairedRateRatios,
+  receiverUsPerDelivery,
+} from './receiver-pool.js';
 import { benchReceiver } from './receiver.js';
 import { WRK_INSTALL_HINT } from './wrk.js';
 import { formatPaired, ratioPct } from './ratios.js';
@@ -38,7 +44,9 @@ export async function runBench(durationSec: number): Promise<string[]> {
     printed.push(...text.split('\n'));
   };
   const placementRounds = 5;
-  print(`# Reference implementation (autocannon, ${placementRounds} interleaved rounds of ${durationSec / 2} s per server after a warm-up; median round, and CPU ratio paired round by round; then ${placementRounds} rounds with both loaded at once, for the goal)`);
+  print(
+    `# Reference implementation (autocannon, ${placementRounds} interleaved rounds of ${durationSec / 2} s per server after a warm-up; median round, and CPU ratio paired round by round; then ${placementRounds} rounds with both loaded at once, for the goal)`,
+  );
   const reference = await benchReference({ durationSec: (durationSec / 2) * placementRounds, rounds: placementRounds });
   for (const line of formatReference(reference)) print(line);
 
@@ -58,9 +66,12 @@ export async function runBench(durationSec: number): Promise<string[]> {
   // and the median of five rounds holds still where one round does not.
   const poolRounds = 5;
   const poolRoundSec = Math.max(1, Math.round(durationSec / 2));
-  print(`\n# Receiver pool: processes on one port (SO_REUSEPORT), ${poolRounds} interleaved rounds of ${poolRoundSec} s each; median round, and the rate ratio paired round by round`);
+  print(
+    `\n# Receiver pool: processes on one port (SO_REUSEPORT), ${poolRounds} interleaved rounds of ${poolRoundSec} s each; median round, and the rate ratio paired round by round`,
+  );
   const pool = await benchReceiverPool(poolRoundSec, [1, 2], undefined, poolRounds);
-  if (pool[0]?.generator === 'autocannon') print(`(${WRK_INSTALL_HINT}: autocannon, beside the pool, takes most of a core of its own)`);
+  if (pool[0]?.generator === 'autocannon')
+    print(`(${WRK_INSTALL_HINT}: autocannon, beside the pool, takes most of a core of its own)`);
   print(formatPoolRows(pool));
 
   print(`\n# Load generators against one bare node:http 204 server (${durationSec} s each)`);
@@ -72,27 +83,73 @@ export async function runBench(durationSec: number): Promise<string[]> {
   const walls = [await benchCertifyWall('default'), await benchCertifyWall('alternate')];
   for (const wall of walls) print(formatCertifyWall(wall));
 
-  print('\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)');
-  print(`call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${formatPaired(reference.cpuRatiosAtOnce, '%')} at once] (goal ${formatBound(GOALS.placementOverBareByCpu, '%')} by CPU)`);
+  print(
+    '\n# Summary (req/s ratio; by server CPU per request in brackets, which a saturated load generator does not blur)',
+  );
+  print(
+    `call placement vs bare node:http:          ${ratioPct(reference.ratio, 1)} [${formatPaired(reference.cpuRatiosAtOnce, '%')} at once] (goal ${formatBound(GOALS.placementOverBareByCpu, '%')} by CPU)`,
+  );
   for (const line of formatReceiverGoals(receiver.rows)) print(line);
-  if (!('skipped' in generators)) print(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
+  if (!('skipped' in generators))
+    print(`k6 vs autocannon (same bare server):       ${ratioPct(generators.rows[1]?.rps, generators.rows[0]?.rps)}`);
   const [onePool, twoPool] = pool;
-  const costs = onePool && twoPool ? `; receiver CPU a delivery ${receiverUsPerDelivery(onePool).toFixed(0)} µs with 1, ${receiverUsPerDelivery(twoPool).toFixed(0)} µs with 2` : '';
-  print(`receiver pool, 2 processes vs 1:          ${onePool && twoPool ? pairedRateRatio(twoPool, onePool) : 'n/a'} (goal ${formatBound(GOALS.poolTwoOverOne, '×')} on 2 cores${costs})`);
-  for (const wall of walls) print(`fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ${formatBound(GOALS.wallOverLongestCheck, '×')})`);
+  const costs =
+    onePool && twoPool
+      ? `; receiver CPU a delivery ${receiverUsPerDelivery(onePool).toFixed(0)} µs with 1, ${receiverUsPerDelivery(twoPool).toFixed(0)} µs with 2`
+      : '';
+  print(
+    `receiver pool, 2 processes vs 1:          ${onePool && twoPool ? pairedRateRatio(twoPool, onePool) : 'n/a'} (goal ${formatBound(GOALS.poolTwoOverOne, '×')} on 2 cores${costs})`,
+  );
+  for (const wall of walls)
+    print(
+      `fast tier wall / longest check, ${wall.personality.padEnd(9)}  ${(wall.wallMs / wall.longestCheck.ms).toFixed(2)} × (goal ${formatBound(GOALS.wallOverLongestCheck, '×')})`,
+    );
 
   print('\n# Goals: met when the median round meets it; in how many rounds it was met');
   const row = (name: string) => receiver.rows.find((candidate) => candidate.name === name);
   const goals: Goal[] = [
-    ...walls.map((wall): Goal => ({ name: `fast tier wall / longest check, ${wall.personality}`, rounds: [wall.wallMs / wall.longestCheck.ms], bound: GOALS.wallOverLongestCheck, unit: '×' })),
+    ...walls.map(
+      (wall): Goal => ({
+        name: `fast tier wall / longest check, ${wall.personality}`,
+        rounds: [wall.wallMs / wall.longestCheck.ms],
+        bound: GOALS.wallOverLongestCheck,
+        unit: '×',
+      }),
+    ),
     // Against the twin: the minimal verifier loaded as often as the receivers (AtOnceRounds.againstTwin).
-    { name: 'receiver / minimal verifier (the twin), by CPU, at once', rounds: row(SERVER_NAMES.receiver)?.atOnceAgainstTwin ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
-    { name: 'receiver (load run) / minimal verifier (the twin), by CPU, at once', rounds: row(SERVER_NAMES.loadReceiver)?.atOnceAgainstTwin ?? [], bound: GOALS.receiverOverMinimalByCpu, unit: '%' },
-    { name: 'receiver pool, 2 processes / 1, by rate', rounds: onePool && twoPool ? pairedRateRatios(twoPool, onePool) : [], bound: GOALS.poolTwoOverOne, unit: '×' },
-    { name: 'call placement / bare node:http, by CPU, at once', rounds: reference.cpuRatiosAtOnce, bound: GOALS.placementOverBareByCpu, unit: '%' },
+    {
+      name: 'receiver / minimal verifier (the twin), by CPU, at once',
+      rounds: row(SERVER_NAMES.receiver)?.atOnceAgainstTwin ?? [],
+      bound: GOALS.receiverOverMinimalByCpu,
+      unit: '%',
+    },
+    {
+      name: 'receiver (load run) / minimal verifier (the twin), by CPU, at once',
+      rounds: row(SERVER_NAMES.loadReceiver)?.atOnceAgainstTwin ?? [],
+      bound: GOALS.receiverOverMinimalByCpu,
+      unit: '%',
+    },
+    {
+      name: 'receiver pool, 2 processes / 1, by rate',
+      rounds: onePool && twoPool ? pairedRateRatios(twoPool, onePool) : [],
+      bound: GOALS.poolTwoOverOne,
+      unit: '×',
+    },
+    {
+      name: 'call placement / bare node:http, by CPU, at once',
+      rounds: reference.cpuRatiosAtOnce,
+      bound: GOALS.placementOverBareByCpu,
+      unit: '%',
+    },
   ];
   for (const line of formatGoals(goals)) print(line);
-  print(formatNoiseFloor({ name: 'minimal verifier, the twin / the first, loaded in every pairing, by CPU, at once', rounds: row(SERVER_NAMES.minimalTwin)?.atOnceWithMinimal ?? [], unit: '%' }));
+  print(
+    formatNoiseFloor({
+      name: 'minimal verifier, the twin / the first, loaded in every pairing, by CPU, at once',
+      rounds: row(SERVER_NAMES.minimalTwin)?.atOnceWithMinimal ?? [],
+      unit: '%',
+    }),
+  );
   return printed;
 }
 
@@ -104,7 +161,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   const printed = await runBench(durationSec);
-  const setting = { node: process.version, cpus: `${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`, secondsPerServer: durationSec };
+  const setting = {
+    node: process.version,
+    cpus: `${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
+    secondsPerServer: durationSec,
+  };
   const doc = resolve(fileURLToPath(new URL('..', import.meta.url)), RESULTS_DOC);
   writeResults(doc, formatResults(setting, printed));
   console.log(`\nwritten to ${RESULTS_DOC}`);

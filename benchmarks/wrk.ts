@@ -95,11 +95,33 @@ export function prepareWrk(count: number, threads = 1): WrkInput {
 }
 
 /** Loads `url` with wrk for `durationSec` over `connections` connections, sending `input`; its output parsed. */
-export async function runWrk(url: string, durationSec: number, connections: number, input: WrkInput): Promise<WrkResult> {
+export async function runWrk(
+  url: string,
+  durationSec: number,
+  connections: number,
+  input: WrkInput,
+): Promise<WrkResult> {
   const { threads } = input;
-  const child = spawn('wrk', ['-t', String(threads), '-c', String(connections), '-d', `${durationSec}s`, '-s', input.script, url, '--', input.deliveries, String(threads)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'wrk',
+    [
+      '-t',
+      String(threads),
+      '-c',
+      String(connections),
+      '-d',
+      `${durationSec}s`,
+      '-s',
+      input.script,
+      url,
+      '--',
+      input.deliveries,
+      String(threads),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -21,16 +21,43 @@
  */
 import { readFileSync } from 'node:fs';
 import { ControlUnsupported, type ControlAdapter } from '../src/control/adapter.js';
-import { ALL_SCOPES, type Capabilities, type CreatedEndpoint, type CreatedToken, type CreatedWorkspace, type WorkspaceOptions } from '../src/control/types.js';
+import {
+  ALL_SCOPES,
+  type Capabilities,
+  type CreatedEndpoint,
+  type CreatedToken,
+  type CreatedWorkspace,
+  type WorkspaceOptions,
+} from '../src/control/types.js';
 
-interface StaticToken { token_id: string; token: string; scopes: string[] }
-interface StaticEndpoint { endpoint_id: string; url: string; events: string[]; secret: string }
-interface StaticWorkspace { workspace_id: string; agent_ids: string[]; tokens?: StaticToken[]; endpoints?: StaticEndpoint[] }
-interface StaticFile { environment?: 'staging' | 'production'; workspaces: StaticWorkspace[] }
+interface StaticToken {
+  token_id: string;
+  token: string;
+  scopes: string[];
+}
+interface StaticEndpoint {
+  endpoint_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+}
+interface StaticWorkspace {
+  workspace_id: string;
+  agent_ids: string[];
+  tokens?: StaticToken[];
+  endpoints?: StaticEndpoint[];
+}
+interface StaticFile {
+  environment?: 'staging' | 'production';
+  workspaces: StaticWorkspace[];
+}
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item) => b.includes(item));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item) => b.includes(item));
 
-export default function createStaticAdapter(path = process.env.STATIC_CONTROL_FILE ?? 'static-control.json'): ControlAdapter {
+export default function createStaticAdapter(
+  path = process.env.STATIC_CONTROL_FILE ?? 'static-control.json',
+): ControlAdapter {
   const file = JSON.parse(readFileSync(path, 'utf8')) as StaticFile;
   if (!Array.isArray(file.workspaces)) throw new Error(`${path}: "workspaces" must be a list`);
   const handedOut = new Set<string>();
@@ -43,15 +70,28 @@ export default function createStaticAdapter(path = process.env.STATIC_CONTROL_FI
   return {
     async capabilities(): Promise<Capabilities> {
       // Only real-time workspaces can be made by hand; the spec's receiver time-out.
-      return { contract: '1', max_time_scale: 1, delivery_timeout_ms: 30_000, environment: file.environment ?? 'staging' };
+      return {
+        contract: '1',
+        max_time_scale: 1,
+        delivery_timeout_ms: 30_000,
+        environment: file.environment ?? 'staging',
+      };
     },
 
     async createWorkspace(options: WorkspaceOptions = {}): Promise<CreatedWorkspace> {
-      if ((options.timeScale ?? 1) > 1) throw new ControlUnsupported(`the static adapter cannot make a workspace with time_scale ${options.timeScale}`);
-      if (options.callProgress === 'manual') throw new ControlUnsupported('the static adapter cannot make a workspace whose calls are moved by hand');
-      if (options.licensedScopes && !sameSet(options.licensedScopes, ALL_SCOPES)) throw new ControlUnsupported(`the static adapter cannot make a workspace licensed for ${options.licensedScopes.join(' ')} only`);
+      if ((options.timeScale ?? 1) > 1)
+        throw new ControlUnsupported(`the static adapter cannot make a workspace with time_scale ${options.timeScale}`);
+      if (options.callProgress === 'manual')
+        throw new ControlUnsupported('the static adapter cannot make a workspace whose calls are moved by hand');
+      if (options.licensedScopes && !sameSet(options.licensedScopes, ALL_SCOPES))
+        throw new ControlUnsupported(
+          `the static adapter cannot make a workspace licensed for ${options.licensedScopes.join(' ')} only`,
+        );
       const free = file.workspaces.find((candidate) => !handedOut.has(candidate.workspace_id));
-      if (!free) throw new ControlUnsupported(`the static adapter has no unused workspace left (${file.workspaces.length} in ${path})`);
+      if (!free)
+        throw new ControlUnsupported(
+          `the static adapter has no unused workspace left (${file.workspaces.length} in ${path})`,
+        );
       return take(free.workspace_id, { workspaceId: free.workspace_id, agentIds: free.agent_ids });
     },
 
@@ -61,20 +101,40 @@ export default function createStaticAdapter(path = process.env.STATIC_CONTROL_FI
 
     async createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
       const wanted = scopes ?? ALL_SCOPES;
-      const token = workspace(workspaceId)?.tokens?.find((candidate) => !handedOut.has(candidate.token_id) && sameSet(candidate.scopes, wanted));
-      if (!token) throw new ControlUnsupported(`the static adapter has no unused token with scopes ${wanted.join(' ')} in ${workspaceId}`);
+      const token = workspace(workspaceId)?.tokens?.find(
+        (candidate) => !handedOut.has(candidate.token_id) && sameSet(candidate.scopes, wanted),
+      );
+      if (!token)
+        throw new ControlUnsupported(
+          `the static adapter has no unused token with scopes ${wanted.join(' ')} in ${workspaceId}`,
+        );
       return take(token.token_id, { tokenId: token.token_id, token: token.token, label, scopes: token.scopes });
     },
 
-    async createEndpoint(workspaceId: string, url: string, events: readonly string[] = ['*']): Promise<CreatedEndpoint> {
+    async createEndpoint(
+      workspaceId: string,
+      url: string,
+      events: readonly string[] = ['*'],
+    ): Promise<CreatedEndpoint> {
       // Only a request for an endpoint at the receiver (same origin) may get one registered by
       // hand: a check that registers another URL (http://, localhost) judges the service's answer.
       const origin = new URL(url).origin;
       const endpoint = workspace(workspaceId)?.endpoints?.find(
-        (candidate) => !handedOut.has(candidate.endpoint_id) && new URL(candidate.url).origin === origin && sameSet(candidate.events, events),
+        (candidate) =>
+          !handedOut.has(candidate.endpoint_id) &&
+          new URL(candidate.url).origin === origin &&
+          sameSet(candidate.events, events),
       );
-      if (!endpoint) throw new ControlUnsupported(`the static adapter has no unused endpoint at ${origin} for events ${events.join(' ')} in ${workspaceId}`);
-      return take(endpoint.endpoint_id, { endpointId: endpoint.endpoint_id, secret: endpoint.secret, state: 'active', url: endpoint.url });
+      if (!endpoint)
+        throw new ControlUnsupported(
+          `the static adapter has no unused endpoint at ${origin} for events ${events.join(' ')} in ${workspaceId}`,
+        );
+      return take(endpoint.endpoint_id, {
+        endpointId: endpoint.endpoint_id,
+        secret: endpoint.secret,
+        state: 'active',
+        url: endpoint.url,
+      });
     },
 
     revokeToken: cannot('revoke a token'),

@@ -51,7 +51,12 @@ export class App {
 
   constructor(readonly config: AppConfig) {
     this.nodes = new NodePool(config.nodes, this.store, config.clock, config.propagationMs);
-    this.auth = new Authenticator(this.store, this.nodes, sessionVerifierFor(this.store, config.personality), config.clock);
+    this.auth = new Authenticator(
+      this.store,
+      this.nodes,
+      sessionVerifierFor(this.store, config.personality),
+      config.clock,
+    );
     this.endpoints = new EndpointRegistry(config.clock);
     this.dispatcher = new Dispatcher({
       clock: config.clock,
@@ -62,7 +67,14 @@ export class App {
       newId: config.personality.newId,
       retryJitter: config.personality.retryJitter,
     });
-    this.calls = new CallService(this.store, this.dispatcher, config.clock, () => this.publicBaseUrl, config.personality, () => this.internalBaseUrl);
+    this.calls = new CallService(
+      this.store,
+      this.dispatcher,
+      config.clock,
+      () => this.publicBaseUrl,
+      config.personality,
+      () => this.internalBaseUrl,
+    );
   }
 
   deleteWorkspace(workspaceId: string): boolean {

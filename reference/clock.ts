@@ -46,7 +46,11 @@ export class ManualClock implements Clock {
   setTimer(delayMs: number, fn: () => void): TimerHandle {
     const timer: ManualTimer = { dueAt: this.current + Math.max(0, delayMs), seq: this.seq++, fn, cancelled: false };
     this.timers.push(timer);
-    return { cancel: () => { timer.cancelled = true; } };
+    return {
+      cancel: () => {
+        timer.cancelled = true;
+      },
+    };
   }
 
   /** Timers not yet fired nor cancelled. */

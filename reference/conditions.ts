@@ -11,7 +11,9 @@ export function describeConditions(conditions: ReferenceConditions): string[] {
   const lines: string[] = [];
   const { network, tls, maxTimeScale } = conditions;
   if (network?.latencyMs || network?.jitterMs) {
-    lines.push(`latency: ${network.latencyMs ?? 0} ms${network.jitterMs ? ` ± ${network.jitterMs} ms` : ''} on every round trip (API, control, deliveries, JWKS fetches)`);
+    lines.push(
+      `latency: ${network.latencyMs ?? 0} ms${network.jitterMs ? ` ± ${network.jitterMs} ms` : ''} on every round trip (API, control, deliveries, JWKS fetches)`,
+    );
   }
   const limit = network?.rateLimit;
   if (limit && (limit.perWorkspace !== undefined || limit.perClient !== undefined)) {
@@ -20,10 +22,18 @@ export function describeConditions(conditions: ReferenceConditions): string[] {
       ...(limit.perClient !== undefined ? [`${limit.perClient}/s per client address`] : []),
     ];
     const form = limit.retryAfter ?? 'seconds';
-    lines.push(`rate limit: ${rates.join(', ')} on /v1; 429 rate_limited ${form === 'none' ? 'without Retry-After' : `with Retry-After as ${form === 'date' ? 'an HTTP date' : 'seconds'}`}`);
+    lines.push(
+      `rate limit: ${rates.join(', ')} on /v1; 429 rate_limited ${form === 'none' ? 'without Retry-After' : `with Retry-After as ${form === 'date' ? 'an HTTP date' : 'seconds'}`}`,
+    );
   }
-  if (network?.resetFraction) lines.push(`resets: ${network.resetFraction} of /v1 requests have their connection reset (seed ${network.seed ?? 1})`);
+  if (network?.resetFraction)
+    lines.push(
+      `resets: ${network.resetFraction} of /v1 requests have their connection reset (seed ${network.seed ?? 1})`,
+    );
   if (maxTimeScale !== undefined) lines.push(`max_time_scale: ${maxTimeScale}`);
-  if (tls) lines.push(`TLS: ${tls.certPath}${tls.clientCaPath ? `; client certificates required, from the CA in ${tls.clientCaPath}` : ''}`);
+  if (tls)
+    lines.push(
+      `TLS: ${tls.certPath}${tls.clientCaPath ? `; client certificates required, from the CA in ${tls.clientCaPath}` : ''}`,
+    );
   return lines;
 }

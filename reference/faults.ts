@@ -20,62 +20,82 @@ export const FAULTS = {
   'revocation-slow': 'a revoked token keeps working for 75 s',
   'revocation-stale-node': 'one node of three keeps accepting a revoked token forever',
   'third-token': 'a workspace may hold a third active token',
-  'token-limit-every-workspace': 'the two-token limit counts the active tokens of every workspace (of the fault prefix): the count lost its workspace condition',
-  'token-limit-check-then-insert': 'the two-token limit is checked, then the token inserted after a store round trip: concurrent creations all pass the check',
-  'empty-token-scopes-all': 'a token created with an empty scope list gets every licensed scope, as if scopes were omitted',
+  'token-limit-every-workspace':
+    'the two-token limit counts the active tokens of every workspace (of the fault prefix): the count lost its workspace condition',
+  'token-limit-check-then-insert':
+    'the two-token limit is checked, then the token inserted after a store round trip: concurrent creations all pass the check',
+  'empty-token-scopes-all':
+    'a token created with an empty scope list gets every licensed scope, as if scopes were omitted',
   'default-scopes-all': 'a token created without scopes gets all five scopes, not the licensed ones',
   'live-prefix-in-staging': 'staging issues svc_live_ tokens',
-  'rotation-flush': 'revoking a token also rejects the workspace\'s other tokens for 3 s',
-  'suspended-revoke-keeps-slot': 'a token revoked while the workspace is suspended still counts toward the two-token limit',
-  'suspended-create-uncounted': 'a token created while the workspace is suspended does not count toward the two-token limit',
-  'revoke-race-frees-slot': 'a revocation reads the token active, then writes it revoked and decrements the active count after a store round trip: two revocations of one token at once free two slots',
-  'double-revoke-frees-slot': 'revoking a revoked token again frees one more slot (a counter, not the tokens, holds the limit)',
-  'endpoint-double-delete-frees-slot': 'deleting a deleted endpoint again (answered 404) frees one more of the 25 active slots',
+  'rotation-flush': "revoking a token also rejects the workspace's other tokens for 3 s",
+  'suspended-revoke-keeps-slot':
+    'a token revoked while the workspace is suspended still counts toward the two-token limit',
+  'suspended-create-uncounted':
+    'a token created while the workspace is suspended does not count toward the two-token limit',
+  'revoke-race-frees-slot':
+    'a revocation reads the token active, then writes it revoked and decrements the active count after a store round trip: two revocations of one token at once free two slots',
+  'double-revoke-frees-slot':
+    'revoking a revoked token again frees one more slot (a counter, not the tokens, holds the limit)',
+  'endpoint-double-delete-frees-slot':
+    'deleting a deleted endpoint again (answered 404) frees one more of the 25 active slots',
   'disabled-endpoint-holds-slot': 'an auto-disabled endpoint still counts toward the limit of 25 active endpoints',
-  'reenabled-endpoint-silent': 're-enabling an auto-disabled endpoint makes it read active, but no delivery reaches it any more',
-  'rotation-flush-late': 'when a revocation has propagated (4 s after it), the workspace\'s other tokens are rejected for 2 s',
-  'old-token-blip-after-rotation': 'the other active token is refused (401) for 2.5 s starting 5 s after a second token is created, then works again',
+  'reenabled-endpoint-silent':
+    're-enabling an auto-disabled endpoint makes it read active, but no delivery reaches it any more',
+  'rotation-flush-late':
+    "when a revocation has propagated (4 s after it), the workspace's other tokens are rejected for 2 s",
+  'old-token-blip-after-rotation':
+    'the other active token is refused (401) for 2.5 s starting 5 s after a second token is created, then works again',
   'suspension-ignored': 'a suspended workspace keeps being served',
-  'suspended-transcript-served': "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
+  'suspended-transcript-served':
+    "a suspended workspace's call transcripts are still served: the transcript path checks the token and its scope, not the workspace",
   'reinstate-ignored': 'a reinstated workspace stays suspended',
-  'reinstate-every-suspended': 'reinstating a workspace reinstates every suspended workspace (of the same fault prefix): the update has no workspace in its condition',
+  'reinstate-every-suspended':
+    'reinstating a workspace reinstates every suspended workspace (of the same fault prefix): the update has no workspace in its condition',
   'reinstate-widens-scopes': 'reinstating a workspace gives each of its tokens every licensed scope, narrowed ones too',
-  'session-suspension-ignored': "a suspended workspace refuses its bearer tokens only: its members' session tokens are served (the check reads the token record's workspace)",
-  'reinstate-widens-members': 'reinstating a workspace gives each of its members every licensed scope, narrowed ones too',
-  'tenant-transcript-leak': 'any workspace\'s call transcript is readable',
-  'tenant-transcript-redirect': 'another workspace\'s call transcript is answered with a 302 to it, not refused',
+  'session-suspension-ignored':
+    "a suspended workspace refuses its bearer tokens only: its members' session tokens are served (the check reads the token record's workspace)",
+  'reinstate-widens-members':
+    'reinstating a workspace gives each of its members every licensed scope, narrowed ones too',
+  'tenant-transcript-leak': "any workspace's call transcript is readable",
+  'tenant-transcript-redirect': "another workspace's call transcript is answered with a 302 to it, not refused",
   'transcript-always-403': 'every transcript is answered 403, to its owner too',
   'revocation-whoami-only': 'a revoked token is refused on whoami only; the other endpoints keep accepting it',
-  'tenant-agent-leak': 'a call may be placed with another workspace\'s agent',
+  'tenant-agent-leak': "a call may be placed with another workspace's agent",
   'agent-id-normalised': 'agent ids are looked up trimmed and case-insensitively: " AGT_…" places a call with agt_…',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
   'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
   'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',
   'agents-list-empty': 'GET /v1/voice/agents lists no agents',
-  'call-id-sequence-race': 'call ids are numbered from a per-workspace sequence read, then written back after a store round trip: calls placed at once get the same id',
+  'call-id-sequence-race':
+    'call ids are numbered from a per-workspace sequence read, then written back after a store round trip: calls placed at once get the same id',
   'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',
   'unknown-path-200': 'an unknown path under /v1 answers 200 with an empty object',
   'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
-  'control-progress-unauthenticated': 'the control interface\'s call-progress route is mounted before its authentication: it answers without the control token',
+  'control-progress-unauthenticated':
+    "the control interface's call-progress route is mounted before its authentication: it answers without the control token",
   // Webhook signing and timestamps
   'sign-reserialized': 'the body is sent pretty-printed but signed in its compact form',
   'sign-timestamp-body': 'the signature covers `${timestamp}.${body}` instead of the body',
   'sign-uppercase': 'the signature is upper-case hex',
   'sign-base64': 'the signature is base64 instead of hex',
-  'sign-decoded-key': 'the HMAC key is the base64-decoded part after whsec_ instead of the secret\'s bytes',
+  'sign-decoded-key': "the HMAC key is the base64-decoded part after whsec_ instead of the secret's bytes",
   'secret-shared': 'all endpoints of a workspace share one signing secret',
   'timestamp-ms': 'X-Service-Timestamp is in milliseconds',
-  'clock-10min-ahead': "the service's clock runs 10 minutes fast: its X-Service-Timestamp and Date headers agree with each other, not with the time",
+  'clock-10min-ahead':
+    "the service's clock runs 10 minutes fast: its X-Service-Timestamp and Date headers agree with each other, not with the time",
   'clock-20s-ahead': "the service's clock runs 20 s fast (X-Service-Timestamp and Date headers)",
-  'timestamp-reused': 'retries and replays reuse the first attempt\'s timestamp',
-  'event-id-sequence-race': 'event ids are numbered from a per-workspace sequence read, then written back after a store round trip: events fired at once get the same id',
+  'timestamp-reused': "retries and replays reuse the first attempt's timestamp",
+  'event-id-sequence-race':
+    'event ids are numbered from a per-workspace sequence read, then written back after a store round trip: events fired at once get the same id',
   'replay-new-id': 'a replay carries a new event id',
   'replay-to-disabled-delivered': 'a replay to a disabled endpoint is accepted and delivered at once',
   // Webhook retries and endpoint states
   'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
   'retry-too-few': 'a failed delivery is retried only 5 times',
   'retry-too-many': 'a failed delivery is retried 8 times',
-  'retry-to-every-subscriber': 'a retry re-publishes the event: every endpoint subscribed to its type gets the retry, those that acknowledged it too',
+  'retry-to-every-subscriber':
+    'a retry re-publishes the event: every endpoint subscribed to its type gets the retry, those that acknowledged it too',
   'retry-immediately': 'the first retry comes at once instead of 1 min after the failure',
   'retry-1m-late-20pct': 'the first retry comes after 72 s instead of 1 min',
   'retry-5m-early-10pct': 'the second retry comes after 4.5 min instead of 5 (just outside the 5% jitter allowed)',
@@ -95,15 +115,20 @@ export const FAULTS = {
   'deliver-when-disabled': 'a disabled endpoint still gets deliveries',
   'enable-ignored': 'enabling a disabled endpoint leaves it disabled',
   'no-flag-on-drop': 'dropping a delivery after its last retry does not flag the endpoint',
-  'no-retry-after-reset': 'a delivery attempt that gets no HTTP answer (connection refused, or reset by the receiver) is neither retried nor counted as a failure, so such an endpoint is never disabled',
-  'deleted-endpoint-still-delivered': 'deleting an endpoint only hides it (no new event, its slot freed), but its pending retries are still sent and a replay naming it is delivered',
-  'reenable-resets-subscription': 're-enabling an auto-disabled endpoint resets its subscription to *: it receives every event type, whatever it subscribed to',
-  'reenable-new-secret': 're-enabling an auto-disabled endpoint gives it a new signing secret that the dashboard never shows',
+  'no-retry-after-reset':
+    'a delivery attempt that gets no HTTP answer (connection refused, or reset by the receiver) is neither retried nor counted as a failure, so such an endpoint is never disabled',
+  'deleted-endpoint-still-delivered':
+    'deleting an endpoint only hides it (no new event, its slot freed), but its pending retries are still sent and a replay naming it is delivered',
+  'reenable-resets-subscription':
+    're-enabling an auto-disabled endpoint resets its subscription to *: it receives every event type, whatever it subscribed to',
+  'reenable-new-secret':
+    're-enabling an auto-disabled endpoint gives it a new signing secret that the dashboard never shows',
   // Webhook registration and subscriptions
   'accept-http-url': 'an http:// endpoint URL is accepted',
   'accept-localhost': 'an endpoint URL whose host is localhost is accepted',
   'endpoint-limit-26': 'a 26th active endpoint is accepted (the 27th is refused)',
-  'endpoint-limit-check-then-insert': 'the 25-endpoint limit is checked, then the endpoint inserted after a store round trip: concurrent creations all pass the check',
+  'endpoint-limit-check-then-insert':
+    'the 25-endpoint limit is checked, then the endpoint inserted after a store round trip: concurrent creations all pass the check',
   'empty-events-all': 'an endpoint created with an empty event list is accepted and subscribed to every event type',
   'subscriptions-ignored': 'every endpoint gets every event type',
   'wildcard-missing-mailer': 'an endpoint subscribed to * gets no mailer.* events',
@@ -112,9 +137,11 @@ export const FAULTS = {
   'api-version-not-date': 'api_version is "v1" instead of a YYYY-MM-DD date',
   'envelope-missing-workspace': 'the envelope lacks workspace_id',
   'duration-string': 'duration_seconds is a string',
-  'duration-zero-omitted': 'duration_seconds is left out of voice.call.completed when it is 0 (a falsy test before setting it)',
-  'metadata-dropped': 'voice.call.completed carries {} instead of the caller\'s metadata',
-  'metadata-omitted-when-empty': 'voice.call.completed leaves metadata out when the call was placed without any (an empty field is not serialised)',
+  'duration-zero-omitted':
+    'duration_seconds is left out of voice.call.completed when it is 0 (a falsy test before setting it)',
+  'metadata-dropped': "voice.call.completed carries {} instead of the caller's metadata",
+  'metadata-omitted-when-empty':
+    'voice.call.completed leaves metadata out when the call was placed without any (an empty field is not serialised)',
   'failed-reported-completed': 'a failed call emits voice.call.completed',
   'lifecycle-no-started': 'voice.call.started is never emitted',
   'transcript-url-wrong': 'transcript_url points to /v1/calls/<id>/transcript',
@@ -127,91 +154,146 @@ export const FAULTS = {
   'jwt-ignore-nbf': 'a JWT before its nbf is accepted',
   'jwt-ignore-iss': 'a JWT with a wrong iss is accepted',
   'jwt-ignore-aud': 'a JWT with a wrong aud is accepted',
-  'jwt-member-all-scopes': 'a member gets every licensed scope, not the member\'s scopes',
+  'jwt-member-all-scopes': "a member gets every licensed scope, not the member's scopes",
   'empty-member-scopes-all': 'a member added with an empty scope list gets every licensed scope',
   'jwt-unknown-kid': 'a JWT whose kid is not in the JWKS is tried against every key',
   'jwt-hs256-confusion': 'an HS256 JWT signed with the public key PEM as secret is accepted',
   'jwt-any-sub': 'a JWT whose sub is not a member gets every licensed scope',
-  'jwt-cross-workspace': 'a JWT valid for another workspace\'s identity provider is accepted',
+  'jwt-cross-workspace': "a JWT valid for another workspace's identity provider is accepted",
   'jwt-rs256-only': 'session tokens signed with ES256 are refused (only RS256 is accepted)',
   'jwt-signature-unchecked': 'a JWT whose signature does not verify is accepted when its claims are valid',
   'jwks-cached-forever': 'the JWKS is fetched once and never again: a new key is refused, a removed one accepted',
-  'jwt-alg-none-case-insensitive': 'alg none is refused by exact match only, but any other spelling (None, NONE) is an unsigned JWT',
+  'jwt-alg-none-case-insensitive':
+    'alg none is refused by exact match only, but any other spelling (None, NONE) is an unsigned JWT',
   'jwt-trust-embedded-jwk': 'a JWT carrying a jwk header is verified with that key (CVE-2018-0114)',
   'jwt-follow-key-url': 'a JWT naming a jku (JWKS) or x5u (certificate) URL is verified with the key fetched from it',
-  'jwt-kid-path-traversal': 'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
+  'jwt-kid-path-traversal':
+    'the kid of an HS256 JWT names a key file, joined to the keys directory without confining it (../../dev/null: an empty secret)',
   'jwt-psychic-ecdsa': 'an ES256 signature with r = s = 0 verifies any JWT (CVE-2022-21449)',
   'jwt-ignore-crit': 'crit header parameters are taken as understood, whatever they name',
-  'jwt-exp-margin-30s': 'a session token with less than 30 s left before its exp is refused (an early-refresh margin applied by the server)',
+  'jwt-exp-margin-30s':
+    'a session token with less than 30 s left before its exp is refused (an early-refresh margin applied by the server)',
   'jwt-no-exp-accepted': 'a JWT without exp is accepted (and never expires)',
-  'jwt-first-sub-wins': 'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
-  'jwt-malformed-400': 'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
+  'jwt-first-sub-wins':
+    'the member is looked up by the first sub in the payload text, though the verifier read the last of a repeated sub',
+  'jwt-malformed-400':
+    'a session token whose header or payload does not parse is answered 400 (with the error shape), not 401',
   'jwt-string-dates-skipped': 'exp and nbf are checked only when they are numbers: given as strings, they are skipped',
   // Near-miss inputs, settings changed after first use, operations that name a target, values handed out
-  'token-case-insensitive': 'bearer tokens are looked up ignoring case: the token with its letters case-swapped is accepted',
-  'token-prefix-compared': 'a bearer token is compared on its first 40 characters only (a fixed-width key column): one character changed, dropped or added after them is accepted',
-  'jwt-iss-case-insensitive': 'the session token\'s iss is compared with the configured issuer ignoring case',
-  'jwt-aud-substring': 'a string aud is accepted when the configured audience contains it (String.includes where an array was meant)',
-  'idp-reconfigure-ignored': 'the identity provider PUT again answers 204, but the first settings (issuer, audience, JWKS) stay in force',
-  'idp-old-keys-kept': 'the identity provider PUT again takes the new issuer and audience, but keeps verifying with the first JWKS\'s keys',
+  'token-case-insensitive':
+    'bearer tokens are looked up ignoring case: the token with its letters case-swapped is accepted',
+  'token-prefix-compared':
+    'a bearer token is compared on its first 40 characters only (a fixed-width key column): one character changed, dropped or added after them is accepted',
+  'jwt-iss-case-insensitive': "the session token's iss is compared with the configured issuer ignoring case",
+  'jwt-aud-substring':
+    'a string aud is accepted when the configured audience contains it (String.includes where an array was meant)',
+  'idp-reconfigure-ignored':
+    'the identity provider PUT again answers 204, but the first settings (issuer, audience, JWKS) stay in force',
+  'idp-old-keys-kept':
+    "the identity provider PUT again takes the new issuer and audience, but keeps verifying with the first JWKS's keys",
   'member-repost-keeps-scopes': 'a member added again with other scopes answers 201, but keeps its first scopes',
-  'replay-to-every-subscriber': 'a replay is delivered to every active endpoint of the workspace subscribed to its type, not only to the one named',
-  'progress-moves-every-call': 'moving one call (manual progress) moves every unfinished call of the workspace the same way',
-  'suspension-shared-settings': 'workspaces share one settings object: suspending one suspends every workspace created under the same fault prefix',
-  'revoke-by-label': 'revoking a token revokes every token with the same label, in every workspace created under the same fault prefix',
-  'events-to-every-workspace': 'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
-  'transcript-url-other-port': 'transcript_url names the service\'s host with another port (an internal listener), its path right',
-  'replay-any-workspace': 'a replay finds its event and its endpoint by id alone: another workspace\'s event, or another workspace\'s endpoint, can be named',
+  'replay-to-every-subscriber':
+    'a replay is delivered to every active endpoint of the workspace subscribed to its type, not only to the one named',
+  'progress-moves-every-call':
+    'moving one call (manual progress) moves every unfinished call of the workspace the same way',
+  'suspension-shared-settings':
+    'workspaces share one settings object: suspending one suspends every workspace created under the same fault prefix',
+  'revoke-by-label':
+    'revoking a token revokes every token with the same label, in every workspace created under the same fault prefix',
+  'events-to-every-workspace':
+    'an event is delivered to the subscribed endpoints of every workspace created under the same fault prefix, not only its own',
+  'transcript-url-other-port':
+    "transcript_url names the service's host with another port (an internal listener), its path right",
+  'replay-any-workspace':
+    "a replay finds its event and its endpoint by id alone: another workspace's event, or another workspace's endpoint, can be named",
   'enable-enables-all': 're-enabling one auto-disabled endpoint re-enables every disabled endpoint of the workspace',
-  'control-ids-any-workspace': 'the dashboard finds a token to revoke and an endpoint to delete by its id alone: another workspace\'s can be named under this one\'s path',
-  'control-token-prefix-compared': 'the control interface compares the first 16 characters of its token only: the token with its tail changed, dropped or extended is let in',
-  'second-agent-unusable': 'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
+  'control-ids-any-workspace':
+    "the dashboard finds a token to revoke and an endpoint to delete by its id alone: another workspace's can be named under this one's path",
+  'control-token-prefix-compared':
+    'the control interface compares the first 16 characters of its token only: the token with its tail changed, dropped or extended is let in',
+  'second-agent-unusable':
+    'only the first agent of a workspace can place calls: the others, listed and answered at creation, get 404 agent_not_found',
   // Load budgets: no spec rule, the harness's own objective (load/README.md); proved by test/load, not by certify
-  'deliveries-delayed-5s': 'every delivery\'s first attempt waits 5 s after its event (a backlog)',
+  'deliveries-delayed-5s': "every delivery's first attempt waits 5 s after its event (a backlog)",
   // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
-  'retry-late-once': 'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
+  'retry-late-once':
+    'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
   // Red team, round 1
-  'scope-write-implies-read': 'a token holding voice:write (or mailer:write) is granted the matching :read scope too, as if write implied read, though it was narrowed to write only',
-  'token-prefix-match': 'a bearer token is compared over its first 49 characters only (a fixed-width column truncates the presented credential): the token with characters appended is accepted',
-  'token-same-label-replaces': 'creating a token with the label of an active token revokes that token (tokens upserted by label)',
-  'revocation-keepalive-stale': 'a kept-alive connection remembers each credential it accepted: a revoked token keeps working on it for as long as the connection lives',
-  'jwt-aud-contains-audience': 'the session JWT audience is checked with String.includes: an aud that merely contains the audience as a substring is accepted',
-  'jwt-verified-cache-past-exp': 'a session JWT once verified is cached by its text for 5 minutes without re-checking exp: it keeps working after it expired',
-  'endpoint-deleted-still-delivered': 'a deleted endpoint is gone from the dashboard (404) but stays in the dispatcher\'s subscriber list and keeps receiving new events',
-  'subscription-family-match': 'subscriptions match on the first two segments of the type: an endpoint subscribed to voice.call.completed also gets voice.call.queued, started and failed',
-  'retry-delay-from-first-attempt': 'retry delays are counted from the first attempt, not the previous one: retries come 1m, 4m, 25m, 1.5h, 10h, 12h apart',
-  'replay-all-endpoints': 'a replay to one endpoint is sent to every endpoint of the workspace subscribed to the event\'s type',
-  'transcript-url-previous-call': 'voice.call.completed\'s transcript_url names the workspace\'s previously placed call (a stale variable), not this call',
-  'fire-event-id-mismatch': 'POST /events answers an event_id minted apart from the event\'s own: deliveries carry another id, and a replay of the answered id is 404',
+  'scope-write-implies-read':
+    'a token holding voice:write (or mailer:write) is granted the matching :read scope too, as if write implied read, though it was narrowed to write only',
+  'token-prefix-match':
+    'a bearer token is compared over its first 49 characters only (a fixed-width column truncates the presented credential): the token with characters appended is accepted',
+  'token-same-label-replaces':
+    'creating a token with the label of an active token revokes that token (tokens upserted by label)',
+  'revocation-keepalive-stale':
+    'a kept-alive connection remembers each credential it accepted: a revoked token keeps working on it for as long as the connection lives',
+  'jwt-aud-contains-audience':
+    'the session JWT audience is checked with String.includes: an aud that merely contains the audience as a substring is accepted',
+  'jwt-verified-cache-past-exp':
+    'a session JWT once verified is cached by its text for 5 minutes without re-checking exp: it keeps working after it expired',
+  'endpoint-deleted-still-delivered':
+    "a deleted endpoint is gone from the dashboard (404) but stays in the dispatcher's subscriber list and keeps receiving new events",
+  'subscription-family-match':
+    'subscriptions match on the first two segments of the type: an endpoint subscribed to voice.call.completed also gets voice.call.queued, started and failed',
+  'retry-delay-from-first-attempt':
+    'retry delays are counted from the first attempt, not the previous one: retries come 1m, 4m, 25m, 1.5h, 10h, 12h apart',
+  'replay-all-endpoints':
+    "a replay to one endpoint is sent to every endpoint of the workspace subscribed to the event's type",
+  'transcript-url-previous-call':
+    "voice.call.completed's transcript_url names the workspace's previously placed call (a stale variable), not this call",
+  'fire-event-id-mismatch':
+    "POST /events answers an event_id minted apart from the event's own: deliveries carry another id, and a replay of the answered id is 404",
   // Red team, round 2
-  'suspend-revokes-tokens': 'suspending a workspace revokes its tokens: once it is reinstated they answer 401 invalid_token',
-  'scope-verb-any-area': 'a scope is checked by its verb only: mailer:write satisfies voice:write, mailer:read satisfies voice:read',
-  'token-revoke-cross-workspace': 'revoking a token id under another workspace (DELETE /workspaces/B/tokens/<A\'s token>) revokes it in its own workspace, answered 204',
-  'jwt-nbf-leeway-5min': 'a session JWT is accepted up to 5 minutes before its nbf (an identity library\'s default clock skew), while exp is checked strictly',
-  'jwt-aud-array-first-only': 'a session JWT whose aud is an array is checked against its first entry only: the workspace\'s audience later in the list is refused',
-  'enable-keeps-failure-streak': 're-enabling an endpoint keeps the start of the failure streak that disabled it: its next failed delivery disables it at once',
+  'suspend-revokes-tokens':
+    'suspending a workspace revokes its tokens: once it is reinstated they answer 401 invalid_token',
+  'scope-verb-any-area':
+    'a scope is checked by its verb only: mailer:write satisfies voice:write, mailer:read satisfies voice:read',
+  'token-revoke-cross-workspace':
+    "revoking a token id under another workspace (DELETE /workspaces/B/tokens/<A's token>) revokes it in its own workspace, answered 204",
+  'jwt-nbf-leeway-5min':
+    "a session JWT is accepted up to 5 minutes before its nbf (an identity library's default clock skew), while exp is checked strictly",
+  'jwt-aud-array-first-only':
+    "a session JWT whose aud is an array is checked against its first entry only: the workspace's audience later in the list is refused",
+  'enable-keeps-failure-streak':
+    're-enabling an endpoint keeps the start of the failure streak that disabled it: its next failed delivery disables it at once',
   'endpoint-limit-counts-deleted': 'deleted endpoints still count toward the limit of 25 active endpoints',
-  'sign-latin1-body': 'the signature is the HMAC of the body encoded as latin1 while the body is sent as UTF-8: any event with a non-ASCII character fails verification',
-  'retry-signature-header-appended': 'each retry appends its signature to the previous ones: X-Service-Signature of attempt n lists n signatures, comma-separated',
-  'retry-count-per-endpoint': 'the retry schedule position is counted per endpoint, not per delivery: a second failing event to an endpoint starts at a later delay',
-  'replay-cross-workspace': 'a replay finds the event in any workspace: another workspace\'s event is delivered to this workspace\'s endpoint',
-  'call-metadata-shared-default': 'calls share one default metadata object that each call\'s metadata is merged into: a call carries the metadata of earlier calls',
+  'sign-latin1-body':
+    'the signature is the HMAC of the body encoded as latin1 while the body is sent as UTF-8: any event with a non-ASCII character fails verification',
+  'retry-signature-header-appended':
+    'each retry appends its signature to the previous ones: X-Service-Signature of attempt n lists n signatures, comma-separated',
+  'retry-count-per-endpoint':
+    'the retry schedule position is counted per endpoint, not per delivery: a second failing event to an endpoint starts at a later delay',
+  'replay-cross-workspace':
+    "a replay finds the event in any workspace: another workspace's event is delivered to this workspace's endpoint",
+  'call-metadata-shared-default':
+    "calls share one default metadata object that each call's metadata is merged into: a call carries the metadata of earlier calls",
   'event-id-per-endpoint': 'an event delivered to several endpoints carries a different id at each endpoint',
-  'duration-from-timestamps': 'duration_seconds is computed from the service\'s own started and completed times, not the duration the call reported',
+  'duration-from-timestamps':
+    "duration_seconds is computed from the service's own started and completed times, not the duration the call reported",
   // Red team, round 3
-  'authorization-scheme-optional': 'the credential is the last space-separated word of Authorization: a bare token, or one under another scheme (Token, Basic), is accepted',
-  'delete-workspace-token-alive': 'a deleted workspace is soft-deleted: the control interface answers 404 for it, but its tokens keep authenticating',
-  'jwt-sub-case-insensitive': 'session JWT subjects are matched to members case-insensitively: sub U1 speaks for member u1',
-  'jwks-fetch-failure-open': 'when the JWKS cannot be fetched (unreachable, non-2xx, not JSON), a session JWT is accepted on its claims alone',
-  'jwks-first-key-only': 'session JWTs are verified with the first key of the JWKS whatever their kid: a token signed by any other listed key is refused',
-  'endpoint-localhost-case': 'localhost is refused by a case-sensitive match on the URL text: https://LOCALHOST/ and https://localhost./ are accepted',
-  'streak-not-ended-by-success': 'a 2xx does not end a failure streak: an endpoint is disabled 24 h after a failure even if deliveries succeeded since',
-  'redirect-followed': 'a 3xx answer is followed: the delivery is POSTed to the Location, and that answer decides success',
+  'authorization-scheme-optional':
+    'the credential is the last space-separated word of Authorization: a bare token, or one under another scheme (Token, Basic), is accepted',
+  'delete-workspace-token-alive':
+    'a deleted workspace is soft-deleted: the control interface answers 404 for it, but its tokens keep authenticating',
+  'jwt-sub-case-insensitive':
+    'session JWT subjects are matched to members case-insensitively: sub U1 speaks for member u1',
+  'jwks-fetch-failure-open':
+    'when the JWKS cannot be fetched (unreachable, non-2xx, not JSON), a session JWT is accepted on its claims alone',
+  'jwks-first-key-only':
+    'session JWTs are verified with the first key of the JWKS whatever their kid: a token signed by any other listed key is refused',
+  'endpoint-localhost-case':
+    'localhost is refused by a case-sensitive match on the URL text: https://LOCALHOST/ and https://localhost./ are accepted',
+  'streak-not-ended-by-success':
+    'a 2xx does not end a failure streak: an endpoint is disabled 24 h after a failure even if deliveries succeeded since',
+  'redirect-followed':
+    'a 3xx answer is followed: the delivery is POSTed to the Location, and that answer decides success',
   'replay-data-empty': 'a replay re-sends the event with an empty data object (only id and type were kept)',
   'agents-list-all-workspaces': 'GET /v1/voice/agents lists the agents of every workspace',
-  'event-dedupe-type-second': 'deliveries are de-duplicated by endpoint, type and created_at second: a second event of a type within the same second is never delivered',
-  'jwt-scope-claim-trusted': 'a session JWT carrying a scope claim gets those (licensed) scopes, not its member\'s',
-  'auto-disable-from-last-success': 'the 24 h before auto-disable is counted from the endpoint\'s creation or last success, not from the first failure of the streak',
+  'event-dedupe-type-second':
+    'deliveries are de-duplicated by endpoint, type and created_at second: a second event of a type within the same second is never delivered',
+  'jwt-scope-claim-trusted': "a session JWT carrying a scope claim gets those (licensed) scopes, not its member's",
+  'auto-disable-from-last-success':
+    "the 24 h before auto-disable is counted from the endpoint's creation or last success, not from the first failure of the streak",
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
@@ -225,7 +307,7 @@ export type FaultSet = ReadonlySet<FaultName>;
 export const NO_FAULTS: FaultSet = new Set<FaultName>();
 
 export function isFaultName(name: string): name is FaultName {
-  return  Object.hasOwn(FAULTS, name);
+  return Object.hasOwn(FAULTS, name);
 }
 
 export type FaultPrefixParse =

@@ -86,7 +86,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       closing ??= (async () => {
         clearInterval(sweep);
         conditions?.close();
-        const closed = Promise.all([server, internal].map((listening) => new Promise<void>((resolve) => listening.close(() => resolve()))));
+        const closed = Promise.all(
+          [server, internal].map((listening) => new Promise<void>((resolve) => listening.close(() => resolve()))),
+        );
         server.closeAllConnections();
         internal.closeAllConnections();
         clock.cancelAll();

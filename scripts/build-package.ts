@@ -11,4 +11,6 @@ import { writePackageBundle } from '../src/cli/bundle.js';
 
 const bundle = await writePackageBundle();
 copyFileSync('package-lock.json', 'npm-shrinkwrap.json');
-process.stdout.write(`bundled the harness into ${relative(process.cwd(), bundle)}; npm-shrinkwrap.json from package-lock.json\n`);
+process.stdout.write(
+  `bundled the harness into ${relative(process.cwd(), bundle)}; npm-shrinkwrap.json from package-lock.json\n`,
+);

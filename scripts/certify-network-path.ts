@@ -19,7 +19,18 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,7 +40,9 @@ import type { ReferenceSettingName } from '../src/config/reference-settings.js';
 type ProxyKind = 'tinyproxy' | 'squid';
 
 function usage(message: string): never {
-  console.error(`certify-network-path: ${message}; usage: tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--plain] [--report-dir <dir>]`);
+  console.error(
+    `certify-network-path: ${message}; usage: tsx scripts/certify-network-path.ts [--proxy tinyproxy|squid] [--plain] [--report-dir <dir>]`,
+  );
   process.exit(2);
 }
 
@@ -46,7 +59,8 @@ try {
   usage((error as Error).message);
 }
 const proxyKind = args.proxy as ProxyKind;
-if (proxyKind !== 'tinyproxy' && proxyKind !== 'squid') usage(`--proxy must be tinyproxy or squid, got "${args.proxy}"`);
+if (proxyKind !== 'tinyproxy' && proxyKind !== 'squid')
+  usage(`--proxy must be tinyproxy or squid, got "${args.proxy}"`);
 const reportDir = args['report-dir']!;
 const plain = args.plain === true;
 
@@ -104,24 +118,76 @@ async function stopAll(): Promise<void> {
 
 function openssl(...opensslArgs: string[]): void {
   const run = spawnSync('openssl', opensslArgs, { encoding: 'utf8', timeout: 30_000 });
-  if (run.status !== 0) throw new Stop(`openssl ${opensslArgs[0]} failed: ${(run.stderr || run.error?.message || '').trim().split('\n')[0]}`);
+  if (run.status !== 0)
+    throw new Stop(
+      `openssl ${opensslArgs[0]} failed: ${(run.stderr || run.error?.message || '').trim().split('\n')[0]}`,
+    );
 }
 
 const pem = (name: string) => join(pki, `${name}.pem`);
 const keyPem = (name: string) => join(pki, `${name}-key.pem`);
 
 function makeCa(name: string): void {
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout', keyPem(name), '-out', pem(name));
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-keyout',
+    keyPem(name),
+    '-out',
+    pem(name),
+  );
 }
 
 function makeLeaf(name: string, ca: string, extensions: string): void {
   const csr = join(pki, `${name}.csr`);
   const ext = join(pki, `${name}.ext`);
-  openssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', `/CN=${name}`, '-keyout', keyPem(name), '-out', csr);
+  openssl(
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    keyPem(name),
+    '-out',
+    csr,
+  );
   writeFileSync(ext, extensions);
-  openssl('x509', '-req', '-in', csr, '-CA', pem(ca), '-CAkey', keyPem(ca), '-set_serial', `0x${randomBytes(8).toString('hex')}`, '-days', '1', '-extfile', ext, '-out', pem(name));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    pem(ca),
+    '-CAkey',
+    keyPem(ca),
+    '-set_serial',
+    `0x${randomBytes(8).toString('hex')}`,
+    '-days',
+    '1',
+    '-extfile',
+    ext,
+    '-out',
+    pem(name),
+  );
 }
 
 // ---- processes ----------------------------------------------------------------------------
@@ -134,7 +200,12 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (/^(https?_proxy|no_proxy|all_proxy)$/i.test(name)) continue;
-    if (/^(SVC_|RECEIVER_|IDP_)/.test(name) || /^CERTIFY_(REPORT_DIR|CHECKS)$/.test(name) || /^REFERENCE_(PORT|TLS_|CONTROL_TOKEN|TOKEN_FILE)/.test(name)) continue;
+    if (
+      /^(SVC_|RECEIVER_|IDP_)/.test(name) ||
+      /^CERTIFY_(REPORT_DIR|CHECKS)$/.test(name) ||
+      /^REFERENCE_(PORT|TLS_|CONTROL_TOKEN|TOKEN_FILE)/.test(name)
+    )
+      continue;
     env[name] = value;
   }
   return { ...env, ...extra };
@@ -192,7 +263,13 @@ async function startReference(): Promise<Reference> {
     spawn(process.execPath, [CLI, 'reference'], {
       env: childEnv({
         REFERENCE_PORT: '0',
-        ...(plain ? {} : { REFERENCE_TLS_CERT: pem('server'), REFERENCE_TLS_KEY: keyPem('server'), REFERENCE_TLS_CLIENT_CA: pem('ca') }),
+        ...(plain
+          ? {}
+          : {
+              REFERENCE_TLS_CERT: pem('server'),
+              REFERENCE_TLS_KEY: keyPem('server'),
+              REFERENCE_TLS_CLIENT_CA: pem('ca'),
+            }),
         REFERENCE_CONTROL_TOKEN: controlToken,
         REFERENCE_TOKEN_FILE: join(pki, 'control-token'),
       } satisfies Partial<Record<ReferenceSettingName, string>>),
@@ -210,7 +287,9 @@ async function startReference(): Promise<Reference> {
       const control = /control URL:\s+(\S+)/.exec(banner);
       if (base && control) done({ baseUrl: base[1]!, controlUrl: control[1]!, controlToken });
     });
-    child.once('exit', (code, signal) => fail(new Stop(`the reference exited (${code ?? signal}) before listening: ${tail(log)}`)));
+    child.once('exit', (code, signal) =>
+      fail(new Stop(`the reference exited (${code ?? signal}) before listening: ${tail(log)}`)),
+    );
   });
   return within(listening, REFERENCE_START_MS, 'starting the reference');
 }
@@ -219,7 +298,16 @@ function tinyproxyConfig(port: number, log: string): string {
   // No ConnectPort line: without one tinyproxy tunnels to any port, and the reference's is
   // not 443. MaxClients above the harness's pools (64 connections each for API and control,
   // plus a connection per `fresh` request).
-  return [`Port ${port}`, 'Listen 127.0.0.1', 'Allow 127.0.0.1', 'Timeout 600', 'MaxClients 512', `LogFile "${log}"`, 'LogLevel Connect', ''].join('\n');
+  return [
+    `Port ${port}`,
+    'Listen 127.0.0.1',
+    'Allow 127.0.0.1',
+    'Timeout 600',
+    'MaxClients 512',
+    `LogFile "${log}"`,
+    'LogLevel Connect',
+    '',
+  ].join('\n');
 }
 
 function squidConfig(port: number, logs: string): string {
@@ -264,7 +352,8 @@ async function startProxy(): Promise<Proxy> {
     if (userInfo().uid === 0) {
       const proxyUser = spawnSync('id', ['-u', 'proxy'], { encoding: 'utf8' });
       const proxyGroup = spawnSync('id', ['-g', 'proxy'], { encoding: 'utf8' });
-      if (proxyUser.status === 0 && proxyGroup.status === 0) chownSync(logs, Number(proxyUser.stdout), Number(proxyGroup.stdout));
+      if (proxyUser.status === 0 && proxyGroup.status === 0)
+        chownSync(logs, Number(proxyUser.stdout), Number(proxyGroup.stdout));
     }
     log = join(logs, 'access.log');
     writeFileSync(join(dir, 'squid.conf'), squidConfig(port, logs));
@@ -281,7 +370,9 @@ async function startProxy(): Promise<Proxy> {
   child.stderr!.pipe(out);
   const spawned = new Promise<never>((_, fail) => {
     child.once('error', (error) => fail(new Stop(`${proxyKind} could not be started: ${error.message}`)));
-    child.once('exit', (code, signal) => fail(new Stop(`${proxyKind} exited (${code ?? signal}) before listening: ${tail(output)}`)));
+    child.once('exit', (code, signal) =>
+      fail(new Stop(`${proxyKind} exited (${code ?? signal}) before listening: ${tail(output)}`)),
+    );
   });
   const listening = (async () => {
     while (!(await accepts(port))) await new Promise((done) => setTimeout(done, 200));
@@ -305,7 +396,12 @@ interface Run {
 /** A certify run; `stream` passes its output through, else it is kept for the verdict. */
 async function certify(env: Record<string, string>, stream: boolean, timeoutMs: number, what: string): Promise<Run> {
   const started = performance.now();
-  const child = track(spawn(process.execPath, [CLI, 'certify'], { env: childEnv(env), stdio: ['ignore', stream ? 'inherit' : 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [CLI, 'certify'], {
+      env: childEnv(env),
+      stdio: ['ignore', stream ? 'inherit' : 'pipe', 'pipe'],
+    }),
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     if (stream) process.stderr.write(chunk);
@@ -315,7 +411,11 @@ async function certify(env: Record<string, string>, stream: boolean, timeoutMs: 
   const ended = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   try {
     const code = await within(ended, timeoutMs, what);
-    return { code, seconds: Math.round((performance.now() - started) / 100) / 10, lastStderr: stderr.trim().split('\n').pop() ?? '' };
+    return {
+      code,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+      lastStderr: stderr.trim().split('\n').pop() ?? '',
+    };
   } finally {
     await stopChild(child);
   }
@@ -325,14 +425,18 @@ async function certify(env: Record<string, string>, stream: boolean, timeoutMs: 
 function tunnelsIn(log: string, hostPort: string): number {
   if (!existsSync(log)) return 0;
   const request = new RegExp(`\\bCONNECT ${hostPort.replace(/[.]/g, '\\.')}\\b`);
-  return readFileSync(log, 'utf8').split('\n').filter((line) => request.test(line)).length;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => request.test(line)).length;
 }
 
 /** The requests the proxy's log records forwarding to `hostPort` (absolute-form request lines, both proxies). */
 function forwardedIn(log: string, hostPort: string): number {
   if (!existsSync(log)) return 0;
   const request = new RegExp(`\\b(?:GET|HEAD|POST|PUT|PATCH|DELETE) http://${hostPort.replace(/[.]/g, '\\.')}/`);
-  return readFileSync(log, 'utf8').split('\n').filter((line) => request.test(line)).length;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => request.test(line)).length;
 }
 
 /** Squid writes a line when a tunnel or request closes, a little after certify's connections are gone. */
@@ -350,7 +454,11 @@ async function settledCount(count: () => number): Promise<number> {
 /** What the run's report says the network cost: requests resent and left unanswered. */
 function resendsIn(dir: string): string {
   try {
-    const network = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { network?: { resent?: number; unanswered?: number } }).network;
+    const network = (
+      JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        network?: { resent?: number; unanswered?: number };
+      }
+    ).network;
     return `${network?.resent ?? '?'} resent, ${network?.unanswered ?? '?'} unanswered`;
   } catch {
     return 'no report';
@@ -370,18 +478,32 @@ async function main(): Promise<number> {
   const [reference, proxy] = await Promise.all([startReference(), startProxy()]);
   const hostPort = new URL(reference.baseUrl).host;
   const proxyUrl = `http://127.0.0.1:${proxy.port}`;
-  console.log(`certify-network-path: reference at ${reference.baseUrl} (${plain ? 'plain HTTP' : 'mutual TLS, private CA'}), ${proxyKind} at ${proxyUrl}`);
+  console.log(
+    `certify-network-path: reference at ${reference.baseUrl} (${plain ? 'plain HTTP' : 'mutual TLS, private CA'}), ${proxyKind} at ${proxyUrl}`,
+  );
 
-  const target = { SVC_BASE_URL: reference.baseUrl, SVC_CONTROL_URL: reference.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken };
+  const target = {
+    SVC_BASE_URL: reference.baseUrl,
+    SVC_CONTROL_URL: reference.controlUrl,
+    SVC_CONTROL_TOKEN: reference.controlToken,
+  };
   const trust: Record<string, string> = plain ? {} : { SVC_CA_CERT: pem('ca') };
-  const identity: Record<string, string> = plain ? {} : { SVC_CLIENT_CERT: pem('client'), SVC_CLIENT_KEY: keyPem('client') };
+  const identity: Record<string, string> = plain
+    ? {}
+    : { SVC_CLIENT_CERT: pem('client'), SVC_CLIENT_KEY: keyPem('client') };
   const proxyVariable = plain ? 'HTTP_PROXY' : 'HTTPS_PROXY';
   const problems: string[] = [];
   const walls: string[] = [];
 
-  const run = await certify({ ...target, ...trust, ...identity, [proxyVariable]: proxyUrl, CERTIFY_REPORT_DIR: reportDir }, true, CERTIFY_RUN_MS, 'certify through the proxy');
+  const run = await certify(
+    { ...target, ...trust, ...identity, [proxyVariable]: proxyUrl, CERTIFY_REPORT_DIR: reportDir },
+    true,
+    CERTIFY_RUN_MS,
+    'certify through the proxy',
+  );
   walls.push(`certify ${run.seconds} s exit ${run.code}`);
-  if (run.code !== 0) problems.push(`certify through ${proxyKind} exited ${run.code}, expected 0 (${reportDir}/report.md)`);
+  if (run.code !== 0)
+    problems.push(`certify through ${proxyKind} exited ${run.code}, expected 0 (${reportDir}/report.md)`);
 
   if (existsSync(join(reportDir, 'report.json'))) {
     // The report is of a reference started apart, so it says embedded_reference false; the
@@ -391,7 +513,8 @@ async function main(): Promise<number> {
       stdio: 'inherit',
       timeout: 60_000,
     });
-    if (clean.status !== 0) problems.push(`${reportDir}/report.json is not clean (assert-clean-report exit ${clean.status ?? clean.signal})`);
+    if (clean.status !== 0)
+      problems.push(`${reportDir}/report.json is not clean (assert-clean-report exit ${clean.status ?? clean.signal})`);
   } else {
     problems.push(`no report in ${reportDir}`);
   }
@@ -401,8 +524,11 @@ async function main(): Promise<number> {
   const tunnels = await settledCount(() => (plain ? forwardedIn : tunnelsIn)(proxy.log, hostPort));
   // Kept beside the report as the evidence; it holds addresses and request lines, no secret.
   if (existsSync(proxy.log) && existsSync(reportDir)) copyFileSync(proxy.log, join(reportDir, `${proxyKind}.log`));
-  console.log(`certify-network-path: ${proxyKind} carried ${tunnels} ${carried} to ${hostPort}; the run: ${resendsIn(reportDir)}`);
-  if (tunnels < least) problems.push(`${proxyKind}'s log holds ${tunnels} ${carried} to ${hostPort}, expected at least ${least}`);
+  console.log(
+    `certify-network-path: ${proxyKind} carried ${tunnels} ${carried} to ${hostPort}; the run: ${resendsIn(reportDir)}`,
+  );
+  if (tunnels < least)
+    problems.push(`${proxyKind}'s log holds ${tunnels} ${carried} to ${hostPort}, expected at least ${least}`);
 
   // Each proof leaves out exactly one thing the clean run had; all must be refused as an
   // unreachable target, not judged.
@@ -415,22 +541,36 @@ async function main(): Promise<number> {
           ['without a client certificate', { ...target, ...trust, HTTPS_PROXY: proxyUrl }],
           ['without the private CA', { ...target, ...identity, HTTPS_PROXY: proxyUrl }],
         ] as Array<[string, Record<string, string>]>)),
-    ['through a closed proxy port', { ...target, ...trust, ...identity, [proxyVariable]: `http://127.0.0.1:${closedPort}` }],
+    [
+      'through a closed proxy port',
+      { ...target, ...trust, ...identity, [proxyVariable]: `http://127.0.0.1:${closedPort}` },
+    ],
   ];
   for (const [index, [what, env]] of proofs.entries()) {
-    const proof = await certify({ ...env, ...one, CERTIFY_REPORT_DIR: join(dir, `refused-${index}`) }, false, REFUSED_RUN_MS, `certify ${what}`);
+    const proof = await certify(
+      { ...env, ...one, CERTIFY_REPORT_DIR: join(dir, `refused-${index}`) },
+      false,
+      REFUSED_RUN_MS,
+      `certify ${what}`,
+    );
     walls.push(`${what} ${proof.seconds} s exit ${proof.code}`);
     console.log(`certify-network-path: ${what}: exit ${proof.code} after ${proof.seconds} s: ${proof.lastStderr}`);
     if (proof.code !== 2) problems.push(`certify ${what} exited ${proof.code}, expected 2 (refused)`);
   }
 
   const total = Math.round((performance.now() - started) / 100) / 10;
-  console.log(`certify-network-path (${proxyKind}${plain ? ', plain HTTP' : ''}): ${walls.join('; ')}; ${tunnels} ${carried}; total ${total} s`);
+  console.log(
+    `certify-network-path (${proxyKind}${plain ? ', plain HTTP' : ''}): ${walls.join('; ')}; ${tunnels} ${carried}; total ${total} s`,
+  );
   if (problems.length > 0) {
     console.error(`certify-network-path: ${problems.join('; ')}`);
     return 1;
   }
-  console.log(plain ? `certify-network-path: clean through ${proxyKind} forwarding plain HTTP, and refused through a closed proxy port` : `certify-network-path: clean through ${proxyKind} over mutual TLS, and refused without each of them`);
+  console.log(
+    plain
+      ? `certify-network-path: clean through ${proxyKind} forwarding plain HTTP, and refused through a closed proxy port`
+      : `certify-network-path: clean through ${proxyKind} over mutual TLS, and refused without each of them`,
+  );
   return 0;
 }
 
@@ -438,7 +578,9 @@ let code: number;
 try {
   code = await main();
 } catch (error) {
-  console.error(`certify-network-path: ${error instanceof Stop ? error.message : (error as Error).stack ?? String(error)}`);
+  console.error(
+    `certify-network-path: ${error instanceof Stop ? error.message : ((error as Error).stack ?? String(error))}`,
+  );
   code = 1;
 }
 await stopAll();

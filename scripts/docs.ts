@@ -10,8 +10,14 @@ import { FAULT_PROOFS } from '../test/faults/registry.js';
 import { FAULT_EXPECTATIONS } from '../test/receiver-cert/faults.js';
 
 mkdirSync('docs', { recursive: true });
-const bodies = checkBodyLines(await declaredCheckLocations(), CATALOG.map((check) => check.id));
-writeFileSync('docs/traceability.md', renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }, bodies));
+const bodies = checkBodyLines(
+  await declaredCheckLocations(),
+  CATALOG.map((check) => check.id),
+);
+writeFileSync(
+  'docs/traceability.md',
+  renderTraceability({ service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS }, bodies),
+);
 console.log('wrote docs/traceability.md');
 writeFileSync('docs/fault-matrix.md', renderFaultMatrix());
 console.log('wrote docs/fault-matrix.md');

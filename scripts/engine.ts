@@ -57,11 +57,26 @@ function has(command: string): boolean {
 
 function installPodman(): void {
   if (has('podman') && has('runc')) return;
-  if (process.getuid?.() !== 0) throw new Error('podman is not installed and installing it needs root: apt-get install podman runc');
+  if (process.getuid?.() !== 0)
+    throw new Error('podman is not installed and installing it needs root: apt-get install podman runc');
   log('installing podman and runc (apt-get)…');
   const started = performance.now();
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'podman', 'runc', 'containernetworking-plugins', 'iptables', 'uidmap', 'fuse-overlayfs']]) {
+  for (const args of [
+    ['update', '-qq'],
+    [
+      'install',
+      '-y',
+      '-qq',
+      '--no-install-recommends',
+      'podman',
+      'runc',
+      'containernetworking-plugins',
+      'iptables',
+      'uidmap',
+      'fuse-overlayfs',
+    ],
+  ]) {
     const result = spawnSync('apt-get', args, { stdio: ['ignore', 2, 2], env });
     if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status})`);
   }
@@ -80,7 +95,7 @@ function writeContainersConf(): void {
   writeFileSync(
     CONF,
     [
-      '# Written by `npm run engine`: limits no higher than this machine\'s hard limits,',
+      "# Written by `npm run engine`: limits no higher than this machine's hard limits,",
       '# and runc (crun refuses a hybrid cgroup layout).',
       '[containers]',
       `default_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]`,
@@ -108,9 +123,12 @@ function isOurService(pid: number): boolean {
 }
 
 function writeEnvFile(dockerHost: string, extra: Record<string, string>): void {
-  const lines = Object.entries({ DOCKER_HOST: dockerHost, TESTCONTAINERS_RYUK_DISABLED: 'true', TESTCONTAINERS_HOST_OVERRIDE: 'localhost', ...extra }).map(
-    ([name, value]) => `export ${name}=${value}`,
-  );
+  const lines = Object.entries({
+    DOCKER_HOST: dockerHost,
+    TESTCONTAINERS_RYUK_DISABLED: 'true',
+    TESTCONTAINERS_HOST_OVERRIDE: 'localhost',
+    ...extra,
+  }).map(([name, value]) => `export ${name}=${value}`);
   writeFileSync(ENV_FILE, lines.join('\n') + '\n');
 }
 
@@ -142,8 +160,10 @@ async function start(): Promise<void> {
     writeFileSync(PID_FILE, `${child.pid}\n`);
     child.unref();
     while (!(await ping(socket, 500))) {
-      if (child.exitCode !== null || !isOurService(child.pid)) throw new Error(`podman system service exited; see ${LOG}`);
-      if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`podman system service did not answer within ${READY_TIMEOUT_MS} ms; see ${LOG}`);
+      if (child.exitCode !== null || !isOurService(child.pid))
+        throw new Error(`podman system service exited; see ${LOG}`);
+      if (performance.now() - started > READY_TIMEOUT_MS)
+        throw new Error(`podman system service did not answer within ${READY_TIMEOUT_MS} ms; see ${LOG}`);
       await new Promise((done) => setTimeout(done, 100));
     }
     log(`podman system service (pid ${child.pid}) answers after ${Math.round(performance.now() - started)} ms`);
@@ -161,7 +181,10 @@ async function stop(): Promise<void> {
     return;
   }
   // Containers the harness left (a killed run) would outlive the service: remove them first.
-  const leftovers = spawnSync('podman', ['ps', '-aq', '--filter', `label=${LABEL}`], { encoding: 'utf8', env: { ...process.env, CONTAINERS_CONF: CONF } });
+  const leftovers = spawnSync('podman', ['ps', '-aq', '--filter', `label=${LABEL}`], {
+    encoding: 'utf8',
+    env: { ...process.env, CONTAINERS_CONF: CONF },
+  });
   const ids = (leftovers.stdout ?? '').split('\n').filter(Boolean);
   if (ids.length > 0) {
     spawnSync('podman', ['rm', '-f', ...ids], { stdio: 'ignore', env: { ...process.env, CONTAINERS_CONF: CONF } });

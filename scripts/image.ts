@@ -12,7 +12,17 @@
  * IMAGE_BUILDER (podman | docker; default podman when on PATH, else docker).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +33,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 export type ImageKind = 'reference' | 'harness';
-export const DEFAULT_IMAGES: Record<ImageKind, string> = { reference: `localhost/svc-reference:${VERSION}`, harness: `localhost/svc-harness:${VERSION}` };
+export const DEFAULT_IMAGES: Record<ImageKind, string> = {
+  reference: `localhost/svc-reference:${VERSION}`,
+  harness: `localhost/svc-harness:${VERSION}`,
+};
 export const DEFAULT_IMAGE = DEFAULT_IMAGES.reference;
 const contextDir = (kind: ImageKind): string => join(ROOT, '.tools', 'image', kind);
 
@@ -75,11 +88,19 @@ async function prepareHarnessContext(context: string): Promise<void> {
   const app = join(rootfs, 'app');
   unpackHarness(app);
   // Exactly the locked production dependencies; the npm cache of this machine serves them.
-  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, stdio: ['ignore', 2, 2] });
-  if (install.status !== 0) throw new Error(`npm ci --omit=dev for the harness image failed with exit code ${install.status ?? install.error?.message}`);
+  const install = spawnSync(
+    'npm',
+    ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+    { cwd: app, stdio: ['ignore', 2, 2] },
+  );
+  if (install.status !== 0)
+    throw new Error(
+      `npm ci --omit=dev for the harness image failed with exit code ${install.status ?? install.error?.message}`,
+    );
   copyNodeRuntime(rootfs);
   // Native addons (rollup's, for one) load shared libraries the node binary itself does not.
-  for (const addon of nativeAddons(join(app, 'node_modules'))) for (const library of sharedLibraries(addon)) copyInto(rootfs, library);
+  for (const addon of nativeAddons(join(app, 'node_modules')))
+    for (const library of sharedLibraries(addon)) copyInto(rootfs, library);
   // openssl makes the receiver's certificate for each run (src/tls/self-signed.ts).
   const openssl = execFileSync('sh', ['-c', 'command -v openssl'], { encoding: 'utf8' }).trim();
   copyBinary(rootfs, realpathSync(openssl), '/usr/bin/openssl');
@@ -133,10 +154,15 @@ export async function buildImage(
   const context = await prepareContext(kind);
   const builder = chooseBuilder();
   log(`image: context ready in ${Math.round(performance.now() - started)} ms; building ${name} with ${builder}`);
-  const result = spawnSync(builder, ['build', '--label', `svc-conformance.${kind}=true`, '-t', name, '-f', join(context, 'Containerfile'), context], {
-    stdio: ['ignore', 2, 2], // stdout keeps only the image name
-  });
-  if (result.error) throw new Error(`${builder} build could not start: ${result.error.message} (install podman: npm run engine)`);
+  const result = spawnSync(
+    builder,
+    ['build', '--label', `svc-conformance.${kind}=true`, '-t', name, '-f', join(context, 'Containerfile'), context],
+    {
+      stdio: ['ignore', 2, 2], // stdout keeps only the image name
+    },
+  );
+  if (result.error)
+    throw new Error(`${builder} build could not start: ${result.error.message} (install podman: npm run engine)`);
   if (result.status !== 0) throw new Error(`${builder} build failed with exit code ${result.status}`);
   log(`image: built ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return name;
@@ -145,7 +171,8 @@ export async function buildImage(
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const kind = process.argv[2] ?? 'reference';
   try {
-    if (kind !== 'reference' && kind !== 'harness') throw new Error(`unknown image "${kind}": use reference or harness`);
+    if (kind !== 'reference' && kind !== 'harness')
+      throw new Error(`unknown image "${kind}": use reference or harness`);
     const name = await buildImage(process.env.IMAGE_NAME || DEFAULT_IMAGES[kind], undefined, kind);
     process.stdout.write(`${name}\n`);
   } catch (error) {

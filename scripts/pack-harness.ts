@@ -33,11 +33,26 @@ export function packHarness(destination: string): PackedHarness {
     }
     // The build tools (tsx, esbuild) the prepack script runs with.
     symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'));
-    const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', resolve(destination)], { cwd: stage, encoding: 'utf8', timeout: PACK_LIMIT_MS });
-    if (pack.status !== 0) throw new Error(`npm pack failed (exit ${pack.status ?? pack.error?.message}):\n${pack.stderr}`);
-    const [result] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+    const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', resolve(destination)], {
+      cwd: stage,
+      encoding: 'utf8',
+      timeout: PACK_LIMIT_MS,
+    });
+    if (pack.status !== 0)
+      throw new Error(`npm pack failed (exit ${pack.status ?? pack.error?.message}):\n${pack.stderr}`);
+    const [result] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      files: Array<{ path: string }>;
+    }>;
     if (!result) throw new Error('npm pack printed no result');
-    return { tarball: join(resolve(destination), result.filename), size: result.size, unpackedSize: result.unpackedSize, files: result.files.map((file) => file.path) };
+    return {
+      tarball: join(resolve(destination), result.filename),
+      size: result.size,
+      unpackedSize: result.unpackedSize,
+      files: result.files.map((file) => file.path),
+    };
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

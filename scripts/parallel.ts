@@ -28,7 +28,9 @@ function run(script: string): Promise<Ended> {
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('close', (code) => {
       const seconds = Math.round((performance.now() - started) / 100) / 10;
-      process.stdout.write(`\n===== ${script}: exit ${code} after ${seconds} s =====\n${Buffer.concat(chunks).toString('utf8')}`);
+      process.stdout.write(
+        `\n===== ${script}: exit ${code} after ${seconds} s =====\n${Buffer.concat(chunks).toString('utf8')}`,
+      );
       resolve({ script, code, seconds });
     });
   });

@@ -13,7 +13,14 @@
  */
 import type { Exchange } from './exchange.js';
 
-export const EXIT = { passed: 0, mustFailed: 1, noRun: 2, cleanupIncomplete: 3, thresholdsFailed: 99, interrupted: 130 } as const;
+export const EXIT = {
+  passed: 0,
+  mustFailed: 1,
+  noRun: 2,
+  cleanupIncomplete: 3,
+  thresholdsFailed: 99,
+  interrupted: 130,
+} as const;
 
 export abstract class HarnessError extends Error {
   abstract readonly code: string;

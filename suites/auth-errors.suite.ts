@@ -22,7 +22,8 @@ import { registerSecret } from '../src/secrets/mask.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
 
 /** A token that looks right and belongs to nobody. */
-const unknownToken = (prefix = 'svc_test_') => `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+const unknownToken = (prefix = 'svc_test_') =>
+  `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
 
 /** The ready-made token, or a fresh one from a workspace made for the check. */
 async function acceptedToken(t: CheckContext): Promise<string> {
@@ -41,10 +42,16 @@ async function sendWithoutCredential(t: CheckContext): Promise<Array<readonly [s
   const answers: Array<readonly [string, HttpResponse]> = [
     ['whoami without Authorization', await t.api.whoami(undefined)],
     ['agents without Authorization', await t.api.listAgents(undefined)],
-    ['calls without Authorization', await t.api.placeCall(undefined, { agent_id: 'agt_x', to: '+15555550123' }, STATUS_ONLY)],
+    [
+      'calls without Authorization',
+      await t.api.placeCall(undefined, { agent_id: 'agt_x', to: '+15555550123' }, STATUS_ONLY),
+    ],
   ];
   for (const value of ['Bearer', 'Bearer ', 'Bearer  ']) {
-    answers.push([`Authorization ${JSON.stringify(value)}`, await t.api.raw({ path: '/v1/whoami', headers: { authorization: value } })]);
+    answers.push([
+      `Authorization ${JSON.stringify(value)}`,
+      await t.api.raw({ path: '/v1/whoami', headers: { authorization: value } }),
+    ]);
   }
   return answers;
 }
@@ -62,14 +69,16 @@ export function generatedCredentialProblem(header: string, res: HttpResponse): s
   const shape = errorShapeProblem(res);
   if (shape) return `got ${res.status} without the error shape (${shape})`;
   const code = (res.json as { error: { code: string } }).error.code;
-  if (/^bearer +\S/i.test(header) && (res.status !== 401 || code !== 'invalid_token')) return `with a bearer credential got ${res.status} ${code}, not 401 invalid_token`;
+  if (/^bearer +\S/i.test(header) && (res.status !== 401 || code !== 'invalid_token'))
+    return `with a bearer credential got ${res.status} ${code}, not 401 invalid_token`;
   return undefined;
 }
 
 /** A character of the base62 alphabet other than `char`. */
 const otherChar = (char: string) => (char === 'A' ? 'B' : 'A');
 /** Every letter with its case swapped. */
-const swapCase = (text: string) => text.replace(/[a-z]/gi, (char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+const swapCase = (text: string) =>
+  text.replace(/[a-z]/gi, (char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
 
 /**
  * Near misses of an accepted token, named by what was changed (never printed as values):
@@ -95,7 +104,10 @@ export function nearMissTokens(token: string): Array<[what: string, credential: 
   ];
   if (firstLetter >= 0) {
     const char = tail[firstLetter]!;
-    misses.push(['one letter after the prefix case-swapped', prefix + tail.slice(0, firstLetter) + swapCase(char) + tail.slice(firstLetter + 1)]);
+    misses.push([
+      'one letter after the prefix case-swapped',
+      prefix + tail.slice(0, firstLetter) + swapCase(char) + tail.slice(firstLetter + 1),
+    ]);
   }
   return misses.filter(([, credential]) => credential !== token);
 }
@@ -123,7 +135,14 @@ certifySuite('auth-errors', () => {
   });
 
   check('AUTH-MALFORMED-HEADER', async (t) => {
-    const headers = ['Bearer svc_test_', 'Bearer svc_test_ extra', 'Bearer \tsvc', 'Bearer svc_test_a%00b', 'Bearer ###', 'Bearer svc_test_\u00e9t\u00e9'];
+    const headers = [
+      'Bearer svc_test_',
+      'Bearer svc_test_ extra',
+      'Bearer \tsvc',
+      'Bearer svc_test_a%00b',
+      'Bearer ###',
+      'Bearer svc_test_\u00e9t\u00e9',
+    ];
     for (const value of headers) {
       const res = await t.api.raw({ path: '/v1/whoami', headers: { authorization: value } });
       expectInvalidToken(res, `Authorization ${JSON.stringify(value.replace(/svc_test_\S*/, 'svc_test_…'))}`);
@@ -152,7 +171,11 @@ certifySuite('auth-errors', () => {
   check('AUTH-NEAR-MISS-TOKEN', async (t) => {
     const token = await acceptedToken(t);
     const own = await t.api.whoami(token);
-    assert(own.status === 200, `whoami with the accepted token itself: expected 200 before its near misses are judged, got ${describeResponse(own)}`, own);
+    assert(
+      own.status === 200,
+      `whoami with the accepted token itself: expected 200 before its near misses are judged, got ${describeResponse(own)}`,
+      own,
+    );
     const misses = nearMissTokens(token);
     for (const [, credential] of misses) registerSecret(credential);
     const accepted: string[] = [];
@@ -161,14 +184,23 @@ certifySuite('auth-errors', () => {
       if (res.status === 200) accepted.push(what);
       else expectInvalidToken(res, `the accepted token with ${what}`);
     }
-    assert(accepted.length === 0, `near misses of an accepted token were accepted (whoami 200): the token with ${accepted.join('; with ')}`);
-    t.measure('near_misses', misses.map(([what]) => what));
+    assert(
+      accepted.length === 0,
+      `near misses of an accepted token were accepted (whoami 200): the token with ${accepted.join('; with ')}`,
+    );
+    t.measure(
+      'near_misses',
+      misses.map(([what]) => what),
+    );
     t.detail(`${misses.length} near misses of an accepted token refused with 401 invalid_token`);
   });
 
   check('AUTH-CONTROL-NEAR-MISS', async (t) => {
     const { controlUrl, controlToken } = t.run;
-    if (!controlUrl || !controlToken) return t.skip('needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN); a control adapter holds its own credentials');
+    if (!controlUrl || !controlToken)
+      return t.skip(
+        'needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN); a control adapter holds its own credentials',
+      );
     const last = controlToken.at(-1) ?? 'x';
     const credentials: Array<[what: string, header: string | undefined]> = [
       ['no Authorization', undefined],
@@ -181,30 +213,60 @@ certifySuite('auth-errors', () => {
     for (const [, header] of credentials) registerSecret(header?.replace(/^\w+ /, ''));
     const control = new HttpClient(controlUrl, { ...t.run.network, paced: false });
     try {
-      const own = await control.request({ path: '/capabilities', headers: { authorization: `Bearer ${controlToken}` } });
-      assert(own.status === 200, `GET /capabilities with the control token itself: expected 200, got ${describeResponse(own)}`);
+      const own = await control.request({
+        path: '/capabilities',
+        headers: { authorization: `Bearer ${controlToken}` },
+      });
+      assert(
+        own.status === 200,
+        `GET /capabilities with the control token itself: expected 200, got ${describeResponse(own)}`,
+      );
       const wrong: string[] = [];
       for (const [what, header] of credentials) {
-        const res = await control.request({ path: '/capabilities', headers: header === undefined ? {} : { authorization: header } });
+        const res = await control.request({
+          path: '/capabilities',
+          headers: header === undefined ? {} : { authorization: header },
+        });
         if (res.status !== 401) wrong.push(`${what}: ${describeResponse(res)}`);
       }
-      assert(wrong.length === 0, `the control interface did not answer 401 to ${wrong.length} of ${credentials.length} requests without its token; ${wrong.join('; ')}`);
+      assert(
+        wrong.length === 0,
+        `the control interface did not answer 401 to ${wrong.length} of ${credentials.length} requests without its token; ${wrong.join('; ')}`,
+      );
       // Every route, not only the one probed: a route mounted before the authentication answers without it.
       const ws = 'ws_certifynoauth';
       const routes: ReadonlyArray<readonly [method: string, path: string]> = [
-        ['POST', '/workspaces'], ['DELETE', `/workspaces/${ws}`], ['POST', `/workspaces/${ws}/suspend`], ['POST', `/workspaces/${ws}/reinstate`],
-        ['POST', `/workspaces/${ws}/tokens`], ['DELETE', `/workspaces/${ws}/tokens/tok_certifynoauth`], ['PUT', `/workspaces/${ws}/identity-provider`],
-        ['POST', `/workspaces/${ws}/members`], ['POST', `/workspaces/${ws}/webhook-endpoints`], ['GET', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth`],
-        ['POST', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth/enable`], ['POST', `/workspaces/${ws}/events`],
-        ['POST', `/workspaces/${ws}/deliveries/replay`], ['POST', `/workspaces/${ws}/calls/call_certifynoauth/progress`],
+        ['POST', '/workspaces'],
+        ['DELETE', `/workspaces/${ws}`],
+        ['POST', `/workspaces/${ws}/suspend`],
+        ['POST', `/workspaces/${ws}/reinstate`],
+        ['POST', `/workspaces/${ws}/tokens`],
+        ['DELETE', `/workspaces/${ws}/tokens/tok_certifynoauth`],
+        ['PUT', `/workspaces/${ws}/identity-provider`],
+        ['POST', `/workspaces/${ws}/members`],
+        ['POST', `/workspaces/${ws}/webhook-endpoints`],
+        ['GET', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth`],
+        ['POST', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth/enable`],
+        ['POST', `/workspaces/${ws}/events`],
+        ['POST', `/workspaces/${ws}/deliveries/replay`],
+        ['POST', `/workspaces/${ws}/calls/call_certifynoauth/progress`],
       ];
       const open: string[] = [];
       for (const [method, path] of routes) {
-        const res = await control.request({ method, path, ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }) });
+        const res = await control.request({
+          method,
+          path,
+          ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }),
+        });
         if (res.status !== 401) open.push(`${method} ${path}: ${describeResponse(res)}`);
       }
-      assert(open.length === 0, `${open.length} of ${routes.length} control routes did not answer 401 without Authorization; ${open.join('; ')}`);
-      t.detail(`${credentials.length} requests without the control token (none, another scheme, near misses) answered 401, and every one of ${routes.length} other control routes without Authorization`);
+      assert(
+        open.length === 0,
+        `${open.length} of ${routes.length} control routes did not answer 401 without Authorization; ${open.join('; ')}`,
+      );
+      t.detail(
+        `${credentials.length} requests without the control token (none, another scheme, near misses) answered 401, and every one of ${routes.length} other control routes without Authorization`,
+      );
     } finally {
       await control.close();
     }
@@ -216,44 +278,56 @@ certifySuite('auth-errors', () => {
     // the HTTP layer is a refusal too. Never accepted, never a server error.
     const long = await t.api.whoami(`svc_test_${'a'.repeat(10_240 - 9)}`);
     t.measure('status_10kb', long.status);
-    assert(is4xx(long.status), `a 10240-byte token: expected 401 invalid_token or another 4xx (a header limit), got ${describeResponse(long)}`, long);
+    assert(
+      is4xx(long.status),
+      `a 10240-byte token: expected 401 invalid_token or another 4xx (a header limit), got ${describeResponse(long)}`,
+      long,
+    );
     if (long.status === 401) expectInvalidToken(long, 'a 10240-byte token');
     t.detail(`2 kB token refused with 401 invalid_token; 10 kB token refused with ${long.status}`);
   });
 
   check('AUTH-ERROR-SHAPE', async (t) => {
-    const cases = [await t.api.whoami(undefined), await t.api.whoami(unknownToken()), await t.api.listAgents('garbage')];
+    const cases = [
+      await t.api.whoami(undefined),
+      await t.api.whoami(unknownToken()),
+      await t.api.listAgents('garbage'),
+    ];
     for (const res of cases) expectErrorShape(res, 'an authentication error');
   });
 
   check('AUTH-ERROR-JSON', async (t) => {
     const res = await t.api.whoami(unknownToken());
     const type = res.headers['content-type'] ?? '';
-    assert(/^application\/([\w.+-]+\+)?json\b/i.test(type), `Content-Type of an authentication error: expected application/json, got ${JSON.stringify(type)}`);
+    assert(
+      /^application\/([\w.+-]+\+)?json\b/i.test(type),
+      `Content-Type of an authentication error: expected application/json, got ${JSON.stringify(type)}`,
+    );
   });
 
   check('AUTH-REQUEST-ID-UNIQUE', async (t) => {
     const ids = new Set<string>();
     const count = 20;
-    for (let i = 0; i < count; i++) ids.add(expectErrorShape(await t.api.whoami(unknownToken()), 'an authentication error').request_id);
+    for (let i = 0; i < count; i++)
+      ids.add(expectErrorShape(await t.api.whoami(unknownToken()), 'an authentication error').request_id);
     assert(ids.size === count, `${count} errors carried only ${ids.size} distinct request ids`);
     t.measure('distinct_request_ids', ids.size);
   });
 
   check('AUTH-MALFORMED-PROPERTY', async (t) => {
     // Anything an HTTP header value may hold: visible ASCII, spaces and tabs, and obs-text bytes.
-    const headerChar = fc.oneof(
-      fc.integer({ min: 0x21, max: 0x7e }),
-      fc.constantFrom(0x20, 0x09),
-      fc.integer({ min: 0x80, max: 0xff }),
-    ).map((code) => String.fromCharCode(code));
+    const headerChar = fc
+      .oneof(fc.integer({ min: 0x21, max: 0x7e }), fc.constantFrom(0x20, 0x09), fc.integer({ min: 0x80, max: 0xff }))
+      .map((code) => String.fromCharCode(code));
     const credential = fc.oneof(
       fc.string({ unit: headerChar, maxLength: 300 }),
       fc.string({ unit: headerChar, maxLength: 300 }).map((tail) => `svc_test_${tail}`),
       fc.string({ unit: headerChar, minLength: 2_000, maxLength: 4_000 }),
       fc.string({ unit: headerChar, maxLength: 60 }).map((tail) => `eyJ${tail}.eyJ${tail}.${tail}`),
     );
-    const withScheme = fc.tuple(fc.constantFrom('Bearer ', 'bearer ', 'Bearer ', 'Bearer', 'Basic ', ''), credential).map(([scheme, value]) => `${scheme}${value}`.trim() || 'x');
+    const withScheme = fc
+      .tuple(fc.constantFrom('Bearer ', 'bearer ', 'Bearer ', 'Bearer', 'Basic ', ''), credential)
+      .map(([scheme, value]) => `${scheme}${value}`.trim() || 'x');
     const seed = t.run.seed;
     const statuses: Record<string, number> = {};
     let runs = 0;
@@ -270,13 +344,20 @@ certifySuite('auth-errors', () => {
       }),
       // A plain bearer credential among the generated ones, whatever the seed: most generated
       // headers carry obs-text, which only a 4xx is asked of, and a seed could miss the rest.
-      { numRuns: 60, seed, examples: [['Bearer svc_test_NotARealToken0000'], ['bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']] },
+      {
+        numRuns: 60,
+        seed,
+        examples: [['Bearer svc_test_NotARealToken0000'], ['bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']],
+      },
     );
     t.measure('seed', seed);
     t.measure('runs', runs);
     t.measure('statuses', statuses);
-    if (result.failed) t.fail(`${offending ?? 'a generated credential was not refused as the rule says'} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`, offendingAnswer);
+    if (result.failed)
+      t.fail(
+        `${offending ?? 'a generated credential was not refused as the rule says'} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`,
+        offendingAnswer,
+      );
     t.detail(`${runs} generated credentials refused with 401 invalid_token (seed ${seed})`);
   });
 });
-

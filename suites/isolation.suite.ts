@@ -6,7 +6,13 @@ import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
-import { DELIVERY_TIMEOUT_MS, TRANSCRIPT_READY_MS, firedData, idOf, settle } from '../src/suite/webhook-observation/events.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  TRANSCRIPT_READY_MS,
+  firedData,
+  idOf,
+  settle,
+} from '../src/suite/webhook-observation/events.js';
 import { ControlError } from '../src/errors.js';
 import { sleep } from '../src/clock/wait.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
@@ -28,16 +34,32 @@ certifySuite('isolation', () => {
   check('TENANT-TRANSCRIPT', async (t) => {
     const { a, b } = await twoTenants(t);
     const placed = await t.api.placeCall(b.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    assert(is2xx(placed.status), `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`, placed);
+    assert(
+      is2xx(placed.status),
+      `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`,
+      placed,
+    );
     const callId = findFirstId(placed.json, ID_PATTERNS.call);
     assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`, placed);
     // B must read it first, so that A's refusal is about tenancy, not timing or a transcript that never exists.
-    const { last: own } = await pollUntil(() => t.api.transcript(b.token.token, callId), (res) => is2xx(res.status), { timeoutMs: TRANSCRIPT_READY_MS, intervalMs: 250 });
-    assert(is2xx(own.status), `workspace B reading its own call's transcript: expected a 2xx within ${TRANSCRIPT_READY_MS / 1000} s, got ${describeResponse(own)}`, own);
+    const { last: own } = await pollUntil(
+      () => t.api.transcript(b.token.token, callId),
+      (res) => is2xx(res.status),
+      { timeoutMs: TRANSCRIPT_READY_MS, intervalMs: 250 },
+    );
+    assert(
+      is2xx(own.status),
+      `workspace B reading its own call's transcript: expected a 2xx within ${TRANSCRIPT_READY_MS / 1000} s, got ${describeResponse(own)}`,
+      own,
+    );
     const foreign = await t.api.transcript(a.token.token, callId);
     t.measure('foreign_transcript_status', foreign.status);
     // A redirect is no refusal: it may lead to the transcript (a signed URL, another host).
-    assert(is4xx(foreign.status), `workspace A reading workspace B's transcript: expected a 4xx refusal, got ${describeResponse(foreign)}`, foreign);
+    assert(
+      is4xx(foreign.status),
+      `workspace A reading workspace B's transcript: expected a 4xx refusal, got ${describeResponse(foreign)}`,
+      foreign,
+    );
     t.detail(`own transcript ${own.status}; other workspace's ${foreign.status}`);
   });
 
@@ -47,14 +69,30 @@ certifySuite('isolation', () => {
     // Each workspace's endpoint first gets its own event, so that silence later is about tenancy.
     const delivered = async (workspace: TestWorkspace, hook: HookedEndpoint, name: string) => {
       const eventId = await workspace.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE));
-      const got = await settle(hook.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${eventId} at workspace ${name}'s endpoint`);
-      assert(!got.timedOut, `workspace ${name}'s endpoint did not receive its own event ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so no replay can be judged`);
+      const got = await settle(
+        hook.inbox,
+        (ds) => ds.some((d) => idOf(d) === eventId),
+        DELIVERY_TIMEOUT_MS,
+        `${eventId} at workspace ${name}'s endpoint`,
+      );
+      assert(
+        !got.timedOut,
+        `workspace ${name}'s endpoint did not receive its own event ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so no replay can be judged`,
+      );
       return eventId;
     };
     const [eventA, eventB] = [await delivered(a, hookA, 'A'), await delivered(b, hookB, 'B')];
     const attempts = [
-      { what: "A's replay of B's event to A's endpoint", send: () => a.replay(eventB, hookA.registered.endpointId), leak: () => hookA.inbox.deliveries.filter((d) => idOf(d) === eventB).length },
-      { what: "A's replay of A's event to B's endpoint", send: () => a.replay(eventA, hookB.registered.endpointId), leak: () => hookB.inbox.deliveries.filter((d) => idOf(d) === eventA).length },
+      {
+        what: "A's replay of B's event to A's endpoint",
+        send: () => a.replay(eventB, hookA.registered.endpointId),
+        leak: () => hookA.inbox.deliveries.filter((d) => idOf(d) === eventB).length,
+      },
+      {
+        what: "A's replay of A's event to B's endpoint",
+        send: () => a.replay(eventA, hookB.registered.endpointId),
+        leak: () => hookB.inbox.deliveries.filter((d) => idOf(d) === eventA).length,
+      },
     ];
     const answers: Record<string, string> = {};
     for (const { what, send } of attempts) {
@@ -69,8 +107,15 @@ certifySuite('isolation', () => {
     await sleep(CROSS_REPLAY_WATCH_MS);
     t.measure('answers', answers);
     const leaked = attempts.filter(({ leak }) => leak() > 0).map(({ what }) => what);
-    assert(leaked.length === 0, `a replay crossed workspaces: ${leaked.join('; ')} was delivered (answered ${leaked.map((what) => answers[what]).join(', ')})`);
-    t.detail(Object.entries(answers).map(([what, answer]) => `${what}: ${answer}, nothing sent`).join('; '));
+    assert(
+      leaked.length === 0,
+      `a replay crossed workspaces: ${leaked.join('; ')} was delivered (answered ${leaked.map((what) => answers[what]).join(', ')})`,
+    );
+    t.detail(
+      Object.entries(answers)
+        .map(([what, answer]) => `${what}: ${answer}, nothing sent`)
+        .join('; '),
+    );
   });
 
   check('TENANT-CONTROL-IDS', async (t) => {
@@ -88,7 +133,9 @@ certifySuite('isolation', () => {
       }
     };
     await attempt("revoking A's token under B's path", () => t.control.revokeToken(b.workspace.id, a.token.tokenId));
-    await attempt("deleting A's endpoint under B's path", () => t.control.deleteEndpoint(b.workspace.id, hook.registered.endpointId));
+    await attempt("deleting A's endpoint under B's path", () =>
+      t.control.deleteEndpoint(b.workspace.id, hook.registered.endpointId),
+    );
     t.measure('answers', answers);
     // A revocation that reached A's token shows within the propagation a real one takes here; watched on fresh connections (every node).
     const wrong: string[] = [];
@@ -96,11 +143,26 @@ certifySuite('isolation', () => {
       const res = await t.api.whoami(a.token.token, { fresh: true });
       if (res.status !== 200 && res.status !== 429) wrong.push(describeResponse(res));
     }
-    assert(wrong.length === 0, `A's token was refused after B's dashboard revoked it by id (${answers["revoking A's token under B's path"]}): ${wrong[0]}`);
+    assert(
+      wrong.length === 0,
+      `A's token was refused after B's dashboard revoked it by id (${answers["revoking A's token under B's path"]}): ${wrong[0]}`,
+    );
     const eventId = await a.workspace.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE));
-    const got = await settle(hook.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${eventId} at A's endpoint`);
-    assert(!got.timedOut, `A's endpoint received no event within ${DELIVERY_TIMEOUT_MS} ms after B's dashboard deleted it by id (${answers["deleting A's endpoint under B's path"]})`);
-    t.detail(`${Object.entries(answers).map(([what, answer]) => `${what}: ${answer}`).join('; ')}; A's token kept working for ${FOREIGN_WATCH_MS / 1000} s and A's endpoint kept receiving`);
+    const got = await settle(
+      hook.inbox,
+      (ds) => ds.some((d) => idOf(d) === eventId),
+      DELIVERY_TIMEOUT_MS,
+      `${eventId} at A's endpoint`,
+    );
+    assert(
+      !got.timedOut,
+      `A's endpoint received no event within ${DELIVERY_TIMEOUT_MS} ms after B's dashboard deleted it by id (${answers["deleting A's endpoint under B's path"]})`,
+    );
+    t.detail(
+      `${Object.entries(answers)
+        .map(([what, answer]) => `${what}: ${answer}`)
+        .join('; ')}; A's token kept working for ${FOREIGN_WATCH_MS / 1000} s and A's endpoint kept receiving`,
+    );
   });
 
   check('TENANT-AGENTS', async (t) => {
@@ -110,8 +172,16 @@ certifySuite('isolation', () => {
     const visible = findAllIds(listed.json, ID_PATTERNS.agent);
     const leaked = b.workspace.agentIds.filter((agent) => visible.includes(agent));
     assert(leaked.length === 0, `A's agent list shows B's agents: ${leaked.join(', ')}`);
-    const call = await t.api.placeCall(a.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER }, STATUS_ONLY);
-    assert(is4xx(call.status), `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`, call);
+    const call = await t.api.placeCall(
+      a.token.token,
+      { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER },
+      STATUS_ONLY,
+    );
+    assert(
+      is4xx(call.status),
+      `placing a call in A with B's agent: expected a 4xx, got ${describeResponse(call)}`,
+      call,
+    );
     t.measure('foreign_agent_call_status', call.status);
   });
 });

@@ -7,7 +7,14 @@
  * backends may disagree. So the observation polls until no 200 has been seen for a
  * while (or the limit passes), and the checks judge the last 200, not the first 401.
  */
-import { assert, certifySuite, check, describeResponse, errorShapeProblem, type CheckContext } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  describeResponse,
+  errorShapeProblem,
+  type CheckContext,
+} from '../src/suite/index.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
 import { randomBytes } from 'node:crypto';
 import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
@@ -58,17 +65,30 @@ async function observeRevocation(t: CheckContext): Promise<Observation> {
   const callId = findFirstId(placed.json, ID_PATTERNS.call);
   const revokedAt = performance.now();
   await workspace.revokeToken(token);
-  const observation: Observation = { polls: [], token: token.token, agentId: workspace.agentId, ...(callId ? { callId } : {}) };
+  const observation: Observation = {
+    polls: [],
+    token: token.token,
+    agentId: workspace.agentId,
+    ...(callId ? { callId } : {}),
+  };
   let round = 0;
   while (true) {
     const elapsed = performance.now() - revokedAt;
     const quietSince = observation.lastAcceptedMs ?? observation.firstRejectionMs;
-    if (observation.firstRejectionMs !== undefined && quietSince !== undefined && elapsed > quietSince + SETTLED_AFTER_MS) break;
+    if (
+      observation.firstRejectionMs !== undefined &&
+      quietSince !== undefined &&
+      elapsed > quietSince + SETTLED_AFTER_MS
+    )
+      break;
     if (elapsed > LIMIT_MS + SETTLED_AFTER_MS) break;
     if (observation.problem) break; // a wrong answer already decides both checks
     // 1 to 3 fresh connections a round, so that no round-robin period of a load balancer
     // can line up with the polls and hide a backend.
-    const connections: Array<Poll['connection']> = ['kept-alive', ...Array.from({ length: 1 + (round % 3) }, () => 'fresh' as const)];
+    const connections: Array<Poll['connection']> = [
+      'kept-alive',
+      ...Array.from({ length: 1 + (round % 3) }, () => 'fresh' as const),
+    ];
     round += 1;
     const answers = await Promise.all(
       connections.map(async (connection) => {
@@ -94,7 +114,8 @@ async function observeRevocation(t: CheckContext): Promise<Observation> {
       const rejected = res.status === 401 && code === 'invalid_token' && errorShapeProblem(res) === undefined;
       if (rejected) observation.firstRejectionMs ??= atMs;
       else if (res.status === 200) observation.lastAcceptedMs = atMs;
-      else observation.problem ??= `a poll ${atMs} ms after revocation answered neither 200 nor 401 invalid_token with the error shape: ${describeResponse(res)}`;
+      else
+        observation.problem ??= `a poll ${atMs} ms after revocation answered neither 200 nor 401 invalid_token with the error shape: ${describeResponse(res)}`;
     }
     await sleep(POLL_INTERVAL_MS);
   }
@@ -106,83 +127,151 @@ certifySuite('revocation', () => {
   // Both checks judge one observation: revoking twice would double the suite's time for no new fact.
   const observation = (t: CheckContext) => (observed ??= observeRevocation(t));
 
-  check('REVOKE-PROPAGATION', async (t) => {
-    const { polls, firstRejectionMs, lastAcceptedMs, problem, decisive } = await observation(t);
-    t.measure('polls', polls);
-    if (problem) t.fail(problem, decisive);
-    assert(firstRejectionMs !== undefined, `the revoked token was never rejected in ${(LIMIT_MS + SETTLED_AFTER_MS) / 1000} s (${polls.length} polls)`, decisive);
-    t.measure('propagation_ms', firstRejectionMs);
-    t.measure('last_accepted_ms', lastAcceptedMs ?? null);
-    assert(firstRejectionMs < LIMIT_MS, `first 401 invalid_token after ${(firstRejectionMs / 1000).toFixed(1)} s: over the 60 s limit`);
-    assert(lastAcceptedMs === undefined || lastAcceptedMs < LIMIT_MS, `the revoked token was still accepted ${((lastAcceptedMs ?? 0) / 1000).toFixed(1)} s after revocation: over the 60 s limit`, decisive);
-    const unanswered = polls.filter((poll) => poll.status === 0).length;
-    t.measure('unanswered_polls', unanswered);
-    const last = lastAcceptedMs === undefined ? 'no 200 after revocation' : `last 200 at ${(lastAcceptedMs / 1000).toFixed(1)} s`;
-    t.detail(`first 401 after ${(firstRejectionMs / 1000).toFixed(1)} s; ${last}; ${polls.length} polls on fresh and kept-alive connections${unanswered > 0 ? `, ${unanswered} without an answer` : ''}`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'REVOKE-PROPAGATION',
+    async (t) => {
+      const { polls, firstRejectionMs, lastAcceptedMs, problem, decisive } = await observation(t);
+      t.measure('polls', polls);
+      if (problem) t.fail(problem, decisive);
+      assert(
+        firstRejectionMs !== undefined,
+        `the revoked token was never rejected in ${(LIMIT_MS + SETTLED_AFTER_MS) / 1000} s (${polls.length} polls)`,
+        decisive,
+      );
+      t.measure('propagation_ms', firstRejectionMs);
+      t.measure('last_accepted_ms', lastAcceptedMs ?? null);
+      assert(
+        firstRejectionMs < LIMIT_MS,
+        `first 401 invalid_token after ${(firstRejectionMs / 1000).toFixed(1)} s: over the 60 s limit`,
+      );
+      assert(
+        lastAcceptedMs === undefined || lastAcceptedMs < LIMIT_MS,
+        `the revoked token was still accepted ${((lastAcceptedMs ?? 0) / 1000).toFixed(1)} s after revocation: over the 60 s limit`,
+        decisive,
+      );
+      const unanswered = polls.filter((poll) => poll.status === 0).length;
+      t.measure('unanswered_polls', unanswered);
+      const last =
+        lastAcceptedMs === undefined
+          ? 'no 200 after revocation'
+          : `last 200 at ${(lastAcceptedMs / 1000).toFixed(1)} s`;
+      t.detail(
+        `first 401 after ${(firstRejectionMs / 1000).toFixed(1)} s; ${last}; ${polls.length} polls on fresh and kept-alive connections${unanswered > 0 ? `, ${unanswered} without an answer` : ''}`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('REVOKE-STAYS-REVOKED', async (t) => {
-    const { token, firstRejectionMs, agentId, callId, problem, decisive } = await observation(t);
-    // The observation's wrong answer was to the revoked token after revocation: it decides this rule too.
-    if (problem) t.fail(problem, decisive);
-    assert(firstRejectionMs !== undefined, 'the revoked token was never rejected', decisive);
-    const endpoints: Array<[string, (fresh: boolean) => Promise<HttpResponse>]> = [
-      ['whoami', (fresh) => t.api.whoami(token, { fresh })],
-      ['agents', (fresh) => t.api.listAgents(token, { fresh })],
-      ['calls', (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh, ...STATUS_ONLY })],
-      ...(callId ? [['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [string, (fresh: boolean) => Promise<HttpResponse>]] : []),
-    ];
-    const wrong: string[] = [];
-    let firstWrong: HttpResponse | undefined;
-    for (let i = 0; i < CONFIRM_REQUESTS; i++) {
-      if (i > 0 && i % 16 === 0) await sleep(500);
-      const [name, send] = endpoints[i % endpoints.length]!;
-      const fresh = Math.floor(i / endpoints.length) % 2 === 0;
-      const res = await send(fresh);
-      const problem = refusalProblem(res);
-      if (problem) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${problem}`);
-      if (problem) firstWrong ??= res;
-    }
-    t.measure('confirm_requests', CONFIRM_REQUESTS);
-    t.measure('endpoints', endpoints.map(([name]) => name));
-    assert(wrong.length === 0, `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`, firstWrong);
-    t.detail(`${CONFIRM_REQUESTS} requests after settling over ${endpoints.map(([name]) => name).join(', ')} on fresh and kept-alive connections, all 401 invalid_token`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'REVOKE-STAYS-REVOKED',
+    async (t) => {
+      const { token, firstRejectionMs, agentId, callId, problem, decisive } = await observation(t);
+      // The observation's wrong answer was to the revoked token after revocation: it decides this rule too.
+      if (problem) t.fail(problem, decisive);
+      assert(firstRejectionMs !== undefined, 'the revoked token was never rejected', decisive);
+      const endpoints: Array<[string, (fresh: boolean) => Promise<HttpResponse>]> = [
+        ['whoami', (fresh) => t.api.whoami(token, { fresh })],
+        ['agents', (fresh) => t.api.listAgents(token, { fresh })],
+        [
+          'calls',
+          (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh, ...STATUS_ONLY }),
+        ],
+        ...(callId
+          ? [
+              ['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [
+                string,
+                (fresh: boolean) => Promise<HttpResponse>,
+              ],
+            ]
+          : []),
+      ];
+      const wrong: string[] = [];
+      let firstWrong: HttpResponse | undefined;
+      for (let i = 0; i < CONFIRM_REQUESTS; i++) {
+        if (i > 0 && i % 16 === 0) await sleep(500);
+        const [name, send] = endpoints[i % endpoints.length]!;
+        const fresh = Math.floor(i / endpoints.length) % 2 === 0;
+        const res = await send(fresh);
+        const problem = refusalProblem(res);
+        if (problem) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${problem}`);
+        if (problem) firstWrong ??= res;
+      }
+      t.measure('confirm_requests', CONFIRM_REQUESTS);
+      t.measure(
+        'endpoints',
+        endpoints.map(([name]) => name),
+      );
+      assert(
+        wrong.length === 0,
+        `after propagation settled, ${wrong.length} of ${CONFIRM_REQUESTS} requests were not refused with 401 invalid_token; first: ${wrong[0]}`,
+        firstWrong,
+      );
+      t.detail(
+        `${CONFIRM_REQUESTS} requests after settling over ${endpoints.map(([name]) => name).join(', ')} on fresh and kept-alive connections, all 401 invalid_token`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('REVOKE-ONE-TOKEN', async (t) => {
-    // One label for all three: the dashboard shows labels, and a revocation must name the token, not what it shows.
-    const label = `certify ${t.spec.id} ${randomBytes(4).toString('hex')}`;
-    const [a, b] = [await t.workspace(), await t.workspace()];
-    const revoked = await a.createToken(label);
-    const kept = [
-      { name: "the same workspace's other token", token: await a.createToken(label) },
-      { name: "another workspace's token", token: await b.createToken(label) },
-    ];
-    for (const { name, token } of kept) {
-      const res = await t.api.whoami(token.token);
-      assert(res.status === 200, `whoami with ${name} before the revocation: expected 200, got ${describeResponse(res)}`, res);
-    }
-    const revokedAt = performance.now();
-    await a.revokeToken(revoked);
-    const refused = await pollUntil(() => t.api.whoami(revoked.token, { fresh: true }), (res) => res.status === 401, { timeoutMs: LIMIT_MS, intervalMs: POLL_INTERVAL_MS });
-    assert(refused.ok, `the revoked token was not refused within ${LIMIT_MS / 1000} s (REVOKE-PROPAGATION judges that), so what else the revocation reached cannot be judged`);
-    t.measure('revoked_refused_after_ms', Math.round(performance.now() - revokedAt));
-    // A revocation that reached further shows on every node once the revoked token's own has: watched a while on both kinds of connection.
-    const wrong: string[] = [];
-    let requests = 0;
-    for (const watchEnd = performance.now() + OTHERS_WATCH_MS; performance.now() < watchEnd; await sleep(POLL_INTERVAL_MS)) {
+  check(
+    'REVOKE-ONE-TOKEN',
+    async (t) => {
+      // One label for all three: the dashboard shows labels, and a revocation must name the token, not what it shows.
+      const label = `certify ${t.spec.id} ${randomBytes(4).toString('hex')}`;
+      const [a, b] = [await t.workspace(), await t.workspace()];
+      const revoked = await a.createToken(label);
+      const kept = [
+        { name: "the same workspace's other token", token: await a.createToken(label) },
+        { name: "another workspace's token", token: await b.createToken(label) },
+      ];
       for (const { name, token } of kept) {
-        for (const fresh of [true, false]) {
-          const res = await t.api.whoami(token.token, { fresh });
-          requests += 1;
-          if (res.status !== 200 && res.status !== 429) wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(res)}`);
+        const res = await t.api.whoami(token.token);
+        assert(
+          res.status === 200,
+          `whoami with ${name} before the revocation: expected 200, got ${describeResponse(res)}`,
+          res,
+        );
+      }
+      const revokedAt = performance.now();
+      await a.revokeToken(revoked);
+      const refused = await pollUntil(
+        () => t.api.whoami(revoked.token, { fresh: true }),
+        (res) => res.status === 401,
+        { timeoutMs: LIMIT_MS, intervalMs: POLL_INTERVAL_MS },
+      );
+      assert(
+        refused.ok,
+        `the revoked token was not refused within ${LIMIT_MS / 1000} s (REVOKE-PROPAGATION judges that), so what else the revocation reached cannot be judged`,
+      );
+      t.measure('revoked_refused_after_ms', Math.round(performance.now() - revokedAt));
+      // A revocation that reached further shows on every node once the revoked token's own has: watched a while on both kinds of connection.
+      const wrong: string[] = [];
+      let requests = 0;
+      for (
+        const watchEnd = performance.now() + OTHERS_WATCH_MS;
+        performance.now() < watchEnd;
+        await sleep(POLL_INTERVAL_MS)
+      ) {
+        for (const { name, token } of kept) {
+          for (const fresh of [true, false]) {
+            const res = await t.api.whoami(token.token, { fresh });
+            requests += 1;
+            if (res.status !== 200 && res.status !== 429)
+              wrong.push(`${name} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(res)}`);
+          }
         }
       }
-    }
-    t.measure('requests_after', requests);
-    assert(wrong.length === 0, `after one token was revoked, ${wrong.length} of ${requests} requests with tokens that were not revoked (same label) failed; first: ${wrong[0]}`);
-    t.detail(`the revoked token refused; its workspace's other token and another workspace's token, all labelled alike, answered 200 for ${OTHERS_WATCH_MS / 1000} s after (${requests} requests)`);
-  }, { timeoutMs: 90_000 });
+      t.measure('requests_after', requests);
+      assert(
+        wrong.length === 0,
+        `after one token was revoked, ${wrong.length} of ${requests} requests with tokens that were not revoked (same label) failed; first: ${wrong[0]}`,
+      );
+      t.detail(
+        `the revoked token refused; its workspace's other token and another workspace's token, all labelled alike, answered 200 for ${OTHERS_WATCH_MS / 1000} s after (${requests} requests)`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 });
 
 /** Undefined when `res` is 401 invalid_token with the error shape, else what it was. */

@@ -36,8 +36,14 @@ certifySuite('session-attacks', () => {
       ['RS256 signed by the key in its jwk header', secret(await withEmbeddedJwk(claims, 'RS256'))],
       ['ES256 signed by the key in its jwk header', secret(await withEmbeddedJwk(claims, 'ES256'))],
       // A target that looks the kid up and then prefers the embedded key is fooled only so.
-      ['RS256 signed by the key in its jwk header, under a listed kid', secret(await withEmbeddedJwk(claims, 'RS256', { kid: s.idp.kidFor('RS256') }))],
-      ['ES256 signed by the self-signed certificate in its x5c header', secret(await cert.sign(claims, { x5c: [cert.x5c] }))],
+      [
+        'RS256 signed by the key in its jwk header, under a listed kid',
+        secret(await withEmbeddedJwk(claims, 'RS256', { kid: s.idp.kidFor('RS256') })),
+      ],
+      [
+        'ES256 signed by the self-signed certificate in its x5c header',
+        secret(await cert.sign(claims, { x5c: [cert.x5c] })),
+      ],
     ]);
   });
 
@@ -54,16 +60,26 @@ certifySuite('session-attacks', () => {
     const jkuPosing = s.idp.hostForeign('attacker-jwks.json', 'application/json', JSON.stringify(posing.jwks));
     const x5u = s.idp.hostForeign('attacker-cert.pem', 'application/pem-certificate-chain', cert.pem);
     const answers = [
-      ['jku naming an attacker JWKS beside the real one', await whoami(t, secret(await own.sign(claims, { jku: jku.url })))],
-      ['jku naming an attacker JWKS that reuses a listed kid', await whoami(t, secret(await posing.sign(claims, { jku: jkuPosing.url })))],
-      ['x5u naming an attacker certificate beside the JWKS', await whoami(t, secret(await cert.sign(claims, { x5u: x5u.url })))],
+      [
+        'jku naming an attacker JWKS beside the real one',
+        await whoami(t, secret(await own.sign(claims, { jku: jku.url }))),
+      ],
+      [
+        'jku naming an attacker JWKS that reuses a listed kid',
+        await whoami(t, secret(await posing.sign(claims, { jku: jkuPosing.url }))),
+      ],
+      [
+        'x5u naming an attacker certificate beside the JWKS',
+        await whoami(t, secret(await cert.sign(claims, { x5u: x5u.url }))),
+      ],
     ] as const;
     // Fetching an attacker's URL is a finding in itself (a request the attacker steers),
     // even when the token is then refused: recorded before the verdict.
     const jkuFetches = jku.fetchCount + jkuPosing.fetchCount;
     t.measure('jku_fetches', jkuFetches);
     t.measure('x5u_fetches', x5u.fetchCount);
-    if (jkuFetches + x5u.fetchCount > 0) t.detail(`the target fetched the attacker's URLs (jku ${jkuFetches}, x5u ${x5u.fetchCount} times)`);
+    if (jkuFetches + x5u.fetchCount > 0)
+      t.detail(`the target fetched the attacker's URLs (jku ${jkuFetches}, x5u ${x5u.fetchCount} times)`);
     judgeRefusals(t, answers);
   });
 
@@ -72,9 +88,17 @@ certifySuite('session-attacks', () => {
     await expectControlAccepted(t, await s.mint(), s.idp);
     const claims = s.claims();
     await expectAllRefused(t, [
-      ['kid ../../../../../../../dev/null, HS256 with an empty secret', secret(withHs256(claims, EMPTY_SECRET, { kid: '../../../../../../../dev/null' }))],
+      [
+        'kid ../../../../../../../dev/null, HS256 with an empty secret',
+        secret(withHs256(claims, EMPTY_SECRET, { kid: '../../../../../../../dev/null' })),
+      ],
       ['kid /dev/null, HS256 with an empty secret', secret(withHs256(claims, EMPTY_SECRET, { kid: '/dev/null' }))],
-      [`kid x' UNION SELECT '${INJECTED_KEY}' --, HS256 with that key`, secret(withHs256(claims, new TextEncoder().encode(INJECTED_KEY), { kid: `x' UNION SELECT '${INJECTED_KEY}' -- ` }))],
+      [
+        `kid x' UNION SELECT '${INJECTED_KEY}' --, HS256 with that key`,
+        secret(
+          withHs256(claims, new TextEncoder().encode(INJECTED_KEY), { kid: `x' UNION SELECT '${INJECTED_KEY}' -- ` }),
+        ),
+      ],
     ]);
   });
 
@@ -83,10 +107,19 @@ certifySuite('session-attacks', () => {
     await expectControlAccepted(t, await s.mint({ alg: 'ES256' }), s.idp);
     const claims = s.claims();
     const kid = s.idp.kidFor('ES256');
-    await expectAllRefused(t, PSYCHIC_SIGNATURES.flatMap(([what, signature]) => [
-      [`ES256 ${what} under the listed kid`, secret(withSignatureBytes({ alg: 'ES256', typ: 'JWT', kid }, claims, signature))] as const,
-      [`ES256 ${what} without a kid`, secret(withSignatureBytes({ alg: 'ES256', typ: 'JWT' }, claims, signature))] as const,
-    ]));
+    await expectAllRefused(
+      t,
+      PSYCHIC_SIGNATURES.flatMap(([what, signature]) => [
+        [
+          `ES256 ${what} under the listed kid`,
+          secret(withSignatureBytes({ alg: 'ES256', typ: 'JWT', kid }, claims, signature)),
+        ] as const,
+        [
+          `ES256 ${what} without a kid`,
+          secret(withSignatureBytes({ alg: 'ES256', typ: 'JWT' }, claims, signature)),
+        ] as const,
+      ]),
+    );
   });
 
   check('SESSION-CRIT-UNKNOWN', async (t) => {
@@ -106,7 +139,8 @@ certifySuite('session-attacks', () => {
     const claims = s.claims();
     // Signed by a listed key: only how the repeated name is read can let these in. A
     // parser that keeps the first value sees a valid token; the last value is wrong.
-    const repeated = async (name: string, last: unknown) => secret(await s.idp.mintText(repeatClaim(claims, name, last)));
+    const repeated = async (name: string, last: unknown) =>
+      secret(await s.idp.mintText(repeatClaim(claims, name, last)));
     await expectAllRefused(t, [
       ['sub of the member, then of nobody', await repeated('sub', newSubject())],
       ['exp in 1 min, then 9 min ago', await repeated('exp', nowSeconds() - 540)],

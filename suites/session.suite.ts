@@ -31,7 +31,16 @@ import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from
 import { pollUntil, sleep } from '../src/clock/wait.js';
 import { completedCallId, matrixProblem, operations } from './session/scope-matrix.js';
 import { wholeSecondsAhead } from '../src/clock/date-offset.js';
-import { expectAccepted, expectAllRefused, expectControlAccepted, judgeRefusals, refusalCodeProblem, refusalProblem, REQUEST_TIMEOUT_MS, whoami } from './session/verdicts.js';
+import {
+  expectAccepted,
+  expectAllRefused,
+  expectControlAccepted,
+  judgeRefusals,
+  refusalCodeProblem,
+  refusalProblem,
+  REQUEST_TIMEOUT_MS,
+  whoami,
+} from './session/verdicts.js';
 
 const unknownKid = () => `kid-${randomBytes(6).toString('hex')}`;
 
@@ -49,7 +58,12 @@ function errorCodeOf(res: HttpResponse): unknown {
  * with the error shape, and the status the same operation gave the workspace's bearer token
  * (the status is not shown; the schemes share one model).
  */
-function suspendedProblems(operation: string, member: string, bySession: HttpResponse, byBearer: HttpResponse): string[] {
+function suspendedProblems(
+  operation: string,
+  member: string,
+  bySession: HttpResponse,
+  byBearer: HttpResponse,
+): string[] {
   const what = `${operation} with the session token of ${member}`;
   const problem = refusalCodeProblem(bySession, 'workspace_disabled', what);
   if (problem) return [problem];
@@ -94,7 +108,11 @@ certifySuite('session', () => {
     const s = await sessionWorkspace(t);
     await expectControlAccepted(t, await s.mint(), s.idp);
     // "aud is or contains the audience" (contract): an array holding it is as good.
-    await expectAccepted(t, await s.mint({ claims: { aud: [newAudience(), s.audience] } }), 'aud as an array containing the audience');
+    await expectAccepted(
+      t,
+      await s.mint({ claims: { aud: [newAudience(), s.audience] } }),
+      'aud as an array containing the audience',
+    );
     t.detail('whoami 200 for a member token, with aud as a string and as an array');
   });
 
@@ -112,7 +130,9 @@ certifySuite('session', () => {
       }
     }
     if (problems.length > 0) t.fail(`session tokens did not get exactly their member's scopes: ${problems.join('; ')}`);
-    t.detail(`${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? ` (transcript read with ${t.api.transcriptMethod})` : ' (transcript left out: no completed call to read)'}`);
+    t.detail(
+      `${SCOPE_SETS.length} members x ${ops.map((op) => op.name).join(', ')} as the scope table says${callId ? ` (transcript read with ${t.api.transcriptMethod})` : ' (transcript left out: no completed call to read)'}`,
+    );
   });
 
   check('SESSION-MEMBER-EMPTY-SCOPES', async (t) => {
@@ -130,55 +150,96 @@ certifySuite('session', () => {
     t.measure('member', 'added');
     const token = await s.mint({ sub: subject });
     const agents = await t.api.listAgents(token);
-    expectAuthError(agents, 'missing_scope', "listing agents (voice:read) with the session token of a member added with scopes []: an empty list grants no scope");
+    expectAuthError(
+      agents,
+      'missing_scope',
+      'listing agents (voice:read) with the session token of a member added with scopes []: an empty list grants no scope',
+    );
     const call = await t.api.placeCall(token, { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    expectAuthError(call, 'missing_scope', "placing a call (voice:write) with the session token of a member added with scopes []: an empty list grants no scope");
+    expectAuthError(
+      call,
+      'missing_scope',
+      'placing a call (voice:write) with the session token of a member added with scopes []: an empty list grants no scope',
+    );
     const who = await whoami(t, token);
     t.measure('whoami_status', who.status);
-    t.detail(`a member with scopes [] was added; its session token: agents ${agents.status} missing_scope, call ${call.status} missing_scope, whoami ${who.status}`);
+    t.detail(
+      `a member with scopes [] was added; its session token: agents ${agents.status} missing_scope, call ${call.status} missing_scope, whoami ${who.status}`,
+    );
   });
 
   // "Both use Authorization: Bearer <token> and share one workspace identity model": a session
   // token is a public request of the workspace like a bearer token, refused while it is
   // suspended, and its member's scopes, narrowed or not, are what it holds once reinstated.
-  check('SESSION-SUSPENDED-CODE', async (t) => {
-    const s = await sessionWorkspace(t);
-    const narrowed = await s.addMember(NARROWED_MEMBER);
-    const bearer = await s.workspace.createToken(`certify ${t.spec.id} beside the session tokens`);
-    await expectControlAccepted(t, await s.mint(), s.idp);
-    const { callId } = await placeCall(t, s.workspace, bearer.token);
-    const ops = operations(s.workspace.agentId, callId);
-    await s.workspace.suspend();
-    const suspended = await pollUntil(() => whoami(t, bearer.token), (res) => errorCodeOf(res) === 'workspace_disabled', SETTLE_POLL);
-    if (!suspended.ok) t.skip(`a bearer token of the suspended workspace still got ${describeResponse(suspended.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-SUSPENDED-CODE judges that): nothing to compare a session token with`);
-    const statuses: Record<string, { bearer: number; member: number; narrowed?: number }> = {};
-    const problems: string[] = [];
-    for (const op of ops) {
-      const byBearer = await op.send(t, bearer.token);
-      const byMember = await op.send(t, await s.mint());
-      statuses[op.name] = { bearer: byBearer.status, member: byMember.status };
-      problems.push(...suspendedProblems(op.name, 'a member with every scope', byMember, byBearer));
-      // Which refusal wins where the narrowed member also lacks the scope is not stated: only what its scope allows is tried.
-      if (op.scope !== undefined && !NARROWED_MEMBER.includes(op.scope)) continue;
-      const byNarrowed = await op.send(t, await s.mint({ sub: narrowed }));
-      statuses[op.name]!.narrowed = byNarrowed.status;
-      problems.push(...suspendedProblems(op.name, `a member narrowed to ${NARROWED_MEMBER.join(' ')}`, byNarrowed, byBearer));
-    }
-    t.measure('statuses_while_suspended', statuses);
-    if (problems.length > 0) t.fail(`session tokens of a suspended workspace were not refused as its bearer token is: ${problems.join('; ')}`);
-    await s.workspace.reinstate();
-    const reinstated = await pollUntil(() => whoami(t, bearer.token), (res) => res.status === 200, SETTLE_POLL);
-    if (!reinstated.ok) t.skip(`a bearer token of the reinstated workspace still got ${describeResponse(reinstated.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-REINSTATED judges that): no session token can be judged after it`);
-    for (const [scopes, sub] of [[ALL_SCOPES, s.subject], [NARROWED_MEMBER, narrowed]] as const) {
-      const token = await s.mint({ sub });
+  check(
+    'SESSION-SUSPENDED-CODE',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const narrowed = await s.addMember(NARROWED_MEMBER);
+      const bearer = await s.workspace.createToken(`certify ${t.spec.id} beside the session tokens`);
+      await expectControlAccepted(t, await s.mint(), s.idp);
+      const { callId } = await placeCall(t, s.workspace, bearer.token);
+      const ops = operations(s.workspace.agentId, callId);
+      await s.workspace.suspend();
+      const suspended = await pollUntil(
+        () => whoami(t, bearer.token),
+        (res) => errorCodeOf(res) === 'workspace_disabled',
+        SETTLE_POLL,
+      );
+      if (!suspended.ok)
+        t.skip(
+          `a bearer token of the suspended workspace still got ${describeResponse(suspended.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-SUSPENDED-CODE judges that): nothing to compare a session token with`,
+        );
+      const statuses: Record<string, { bearer: number; member: number; narrowed?: number }> = {};
+      const problems: string[] = [];
       for (const op of ops) {
-        const problem = matrixProblem(op, scopes, await op.send(t, token));
-        if (problem) problems.push(`after reinstatement, ${problem}`);
+        const byBearer = await op.send(t, bearer.token);
+        const byMember = await op.send(t, await s.mint());
+        statuses[op.name] = { bearer: byBearer.status, member: byMember.status };
+        problems.push(...suspendedProblems(op.name, 'a member with every scope', byMember, byBearer));
+        // Which refusal wins where the narrowed member also lacks the scope is not stated: only what its scope allows is tried.
+        if (op.scope !== undefined && !NARROWED_MEMBER.includes(op.scope)) continue;
+        const byNarrowed = await op.send(t, await s.mint({ sub: narrowed }));
+        statuses[op.name]!.narrowed = byNarrowed.status;
+        problems.push(
+          ...suspendedProblems(op.name, `a member narrowed to ${NARROWED_MEMBER.join(' ')}`, byNarrowed, byBearer),
+        );
       }
-    }
-    if (problems.length > 0) t.fail(`once reinstated, session tokens did not get exactly their member's scopes again: ${problems.join('; ')}`);
-    t.detail(`suspended: session tokens of a member with every scope and of one narrowed to ${NARROWED_MEMBER.join(' ')} got workspace_disabled with the bearer token's status on ${ops.map((op) => op.name).join(', ')}; reinstated: each member's scopes again`);
-  }, { timeoutMs: 2 * SETTLE_POLL.timeoutMs + 30_000 });
+      t.measure('statuses_while_suspended', statuses);
+      if (problems.length > 0)
+        t.fail(
+          `session tokens of a suspended workspace were not refused as its bearer token is: ${problems.join('; ')}`,
+        );
+      await s.workspace.reinstate();
+      const reinstated = await pollUntil(
+        () => whoami(t, bearer.token),
+        (res) => res.status === 200,
+        SETTLE_POLL,
+      );
+      if (!reinstated.ok)
+        t.skip(
+          `a bearer token of the reinstated workspace still got ${describeResponse(reinstated.last)} after ${SETTLE_POLL.timeoutMs / 1000} s (WS-REINSTATED judges that): no session token can be judged after it`,
+        );
+      for (const [scopes, sub] of [
+        [ALL_SCOPES, s.subject],
+        [NARROWED_MEMBER, narrowed],
+      ] as const) {
+        const token = await s.mint({ sub });
+        for (const op of ops) {
+          const problem = matrixProblem(op, scopes, await op.send(t, token));
+          if (problem) problems.push(`after reinstatement, ${problem}`);
+        }
+      }
+      if (problems.length > 0)
+        t.fail(
+          `once reinstated, session tokens did not get exactly their member's scopes again: ${problems.join('; ')}`,
+        );
+      t.detail(
+        `suspended: session tokens of a member with every scope and of one narrowed to ${NARROWED_MEMBER.join(' ')} got workspace_disabled with the bearer token's status on ${ops.map((op) => op.name).join(', ')}; reinstated: each member's scopes again`,
+      );
+    },
+    { timeoutMs: 2 * SETTLE_POLL.timeoutMs + 30_000 },
+  );
 
   check('SESSION-ES256', async (t) => {
     const s = await sessionWorkspace(t);
@@ -194,7 +255,10 @@ certifySuite('session', () => {
       ['expired 9 min ago', await s.mint({ issuedAtOffsetSec: -600 })],
       ['expired 1 h ago', await s.mint({ issuedAtOffsetSec: -3_660 })],
       // Not a NumericDate (RFC 7519): refused as invalid, or read as a number and refused as expired.
-      ['expired 9 min ago, exp as a string', await s.mint({ issuedAtOffsetSec: -600, claims: { exp: String(nowSeconds() - 540) } })],
+      [
+        'expired 9 min ago, exp as a string',
+        await s.mint({ issuedAtOffsetSec: -600, claims: { exp: String(nowSeconds() - 540) } }),
+      ],
     ]);
   });
 
@@ -202,34 +266,49 @@ certifySuite('session', () => {
   // validators allow a few seconds. So the leeway is measured and recorded, and only one
   // beyond the lifetime itself (a token alive twice as long) warns: SESSION-EXPIRED holds
   // the hard line (expired 9 min and more).
-  check('SESSION-LIFETIME-61S', async (t) => {
-    const s = await sessionWorkspace(t);
-    const fresh = await s.mint();
-    const issuedAt = nowSeconds();
-    const accepted = await expectControlAccepted(t, fresh, s.idp);
-    const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
-    t.measure('target_clock_skew_s', skew);
-    // Expired this long ago by the target's own clock: a second of skew between us must not decide the verdict.
-    const leewaySeen: number[] = [];
-    for (const expiredS of LEEWAY_PROBES_S) {
-      const res = await whoami(t, await s.mint({ issuedAtOffsetSec: skew - SESSION_LIFETIME_S - expiredS }));
-      if (res.status === 200) leewaySeen.push(expiredS);
-      else {
-        const problem = refusalProblem(res, `a token expired ${expiredS} s ago`);
-        if (problem) t.fail(`${problem} (expected 401 invalid_token, or 200 within a clock leeway)`, res);
+  check(
+    'SESSION-LIFETIME-61S',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const fresh = await s.mint();
+      const issuedAt = nowSeconds();
+      const accepted = await expectControlAccepted(t, fresh, s.idp);
+      const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
+      t.measure('target_clock_skew_s', skew);
+      // Expired this long ago by the target's own clock: a second of skew between us must not decide the verdict.
+      const leewaySeen: number[] = [];
+      for (const expiredS of LEEWAY_PROBES_S) {
+        const res = await whoami(t, await s.mint({ issuedAtOffsetSec: skew - SESSION_LIFETIME_S - expiredS }));
+        if (res.status === 200) leewaySeen.push(expiredS);
+        else {
+          const problem = refusalProblem(res, `a token expired ${expiredS} s ago`);
+          if (problem) t.fail(`${problem} (expected 401 invalid_token, or 200 within a clock leeway)`, res);
+        }
       }
-    }
-    const leeway = Math.max(0, ...leewaySeen);
-    t.measure('exp_leeway_s', leeway === 0 ? 0 : `>= ${leeway}`);
-    const beyond = [...LEEWAY_PROBES_S].filter((expiredS) => expiredS > MAX_LEEWAY_S && leewaySeen.includes(expiredS));
-    if (beyond.length > 0) t.fail(`a token expired ${beyond.at(-1)} s ago was accepted: a clock leeway over ${MAX_LEEWAY_S} s lets a 60 s token live more than twice as long`);
-    if (t.run.tier === 'full') {
-      // Real time: the token accepted above, presented again once its lifetime and the leeway seen have passed.
-      await sleep(Math.max(0, (issuedAt + SESSION_LIFETIME_S + leeway + 1 - skew) * 1000 - Date.now()));
-      judgeRefusals(t, [[`the same token ${SESSION_LIFETIME_S + leeway + 1} s after issue (real time)`, await whoami(t, fresh)]]);
-    }
-    t.detail(leeway === 0 ? 'no clock leeway: a token expired 1 s ago is refused' : `clock leeway of at least ${leeway} s on exp (the spec states none; up to ${MAX_LEEWAY_S} s is accepted)`);
-  }, { timeoutMs: 100_000 });
+      const leeway = Math.max(0, ...leewaySeen);
+      t.measure('exp_leeway_s', leeway === 0 ? 0 : `>= ${leeway}`);
+      const beyond = [...LEEWAY_PROBES_S].filter(
+        (expiredS) => expiredS > MAX_LEEWAY_S && leewaySeen.includes(expiredS),
+      );
+      if (beyond.length > 0)
+        t.fail(
+          `a token expired ${beyond.at(-1)} s ago was accepted: a clock leeway over ${MAX_LEEWAY_S} s lets a 60 s token live more than twice as long`,
+        );
+      if (t.run.tier === 'full') {
+        // Real time: the token accepted above, presented again once its lifetime and the leeway seen have passed.
+        await sleep(Math.max(0, (issuedAt + SESSION_LIFETIME_S + leeway + 1 - skew) * 1000 - Date.now()));
+        judgeRefusals(t, [
+          [`the same token ${SESSION_LIFETIME_S + leeway + 1} s after issue (real time)`, await whoami(t, fresh)],
+        ]);
+      }
+      t.detail(
+        leeway === 0
+          ? 'no clock leeway: a token expired 1 s ago is refused'
+          : `clock leeway of at least ${leeway} s on exp (the spec states none; up to ${MAX_LEEWAY_S} s is accepted)`,
+      );
+    },
+    { timeoutMs: 100_000 },
+  );
 
   // The other side of SESSION-EXPIRED and SESSION-NBF-FUTURE: inside its validity, however near its edges, a token is good.
   check('SESSION-VALIDITY-EDGES', async (t) => {
@@ -238,35 +317,57 @@ certifySuite('session', () => {
     const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
     t.measure('target_clock_skew_s', skew);
     const now = nowSeconds() + skew;
-    await expectAccepted(t, await s.mint({ issuedAtOffsetSec: skew - (SESSION_LIFETIME_S - EDGE_EXP_LEFT_S) }), `a token with ${EDGE_EXP_LEFT_S} s left before its exp`);
-    await expectAccepted(t, await s.mint({ claims: { nbf: now - EDGE_NBF_PAST_S } }), `a token whose nbf passed ${EDGE_NBF_PAST_S} s ago`);
-    t.detail(`accepted with ${EDGE_EXP_LEFT_S} s left before exp, and ${EDGE_NBF_PAST_S} s after nbf (target clock ${skew >= 0 ? '+' : ''}${skew} s)`);
+    await expectAccepted(
+      t,
+      await s.mint({ issuedAtOffsetSec: skew - (SESSION_LIFETIME_S - EDGE_EXP_LEFT_S) }),
+      `a token with ${EDGE_EXP_LEFT_S} s left before its exp`,
+    );
+    await expectAccepted(
+      t,
+      await s.mint({ claims: { nbf: now - EDGE_NBF_PAST_S } }),
+      `a token whose nbf passed ${EDGE_NBF_PAST_S} s ago`,
+    );
+    t.detail(
+      `accepted with ${EDGE_EXP_LEFT_S} s left before exp, and ${EDGE_NBF_PAST_S} s after nbf (target clock ${skew >= 0 ? '+' : ''}${skew} s)`,
+    );
   });
 
   // A token judged once and remembered (a cache of verified tokens) outlives its exp: the used token is held to what an unused twin gets.
-  check('SESSION-EXPIRES-AFTER-USE', async (t) => {
-    const s = await sessionWorkspace(t);
-    const accepted = await expectControlAccepted(t, await s.mint(), s.idp);
-    const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
-    const short = (jti: string) => s.mint({ issuedAtOffsetSec: skew, lifetimeSec: SHORT_LIFETIME_S, claims: { jti } });
-    const used = await short(`used-${randomBytes(6).toString('hex')}`);
-    const expiresAtMs = (nowSeconds() + SHORT_LIFETIME_S) * 1000;
-    await expectAccepted(t, used, `a token living ${SHORT_LIFETIME_S} s, used at once`);
-    await expectAccepted(t, used, `the same token, used again at once`);
-    const twin = await short(`unused-${randomBytes(6).toString('hex')}`);
-    await sleep(Math.max(0, expiresAtMs + 1_000 - Date.now()));
-    // Whatever leeway the target allows on exp, the unused twin shows when it is spent.
-    const spent = await pollUntil(() => whoami(t, twin), (res) => res.status === 401, { timeoutMs: EXPIRY_WATCH_MS, intervalMs: ROTATION_POLL_MS });
-    if (!spent.ok) t.fail(`a token of the same exp, never used before, was still accepted ${Math.round((Date.now() - expiresAtMs) / 1000)} s after its exp (SESSION-LIFETIME-61S judges the leeway)`);
-    const pastExpS = Math.round((Date.now() - expiresAtMs) / 1000);
-    t.measure('seconds_past_exp', pastExpS);
-    // On the kept-alive connection that used it, and on a fresh one: a cache may be either's.
-    const again = `the token used while valid, presented again ${pastExpS} s after its exp (an unused token of the same exp is refused then)`;
-    judgeRefusals(t, [
-      [`${again}, kept-alive connection`, await whoami(t, used)],
-      [`${again}, fresh connection`, await t.api.whoami(used, { fresh: true, timeoutMs: REQUEST_TIMEOUT_MS })],
-    ]);
-  }, { timeoutMs: SHORT_LIFETIME_S * 1000 + EXPIRY_WATCH_MS + 20_000 });
+  check(
+    'SESSION-EXPIRES-AFTER-USE',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const accepted = await expectControlAccepted(t, await s.mint(), s.idp);
+      const skew = wholeSecondsAhead(accepted.headers.date, Date.now(), accepted.durationMs);
+      const short = (jti: string) =>
+        s.mint({ issuedAtOffsetSec: skew, lifetimeSec: SHORT_LIFETIME_S, claims: { jti } });
+      const used = await short(`used-${randomBytes(6).toString('hex')}`);
+      const expiresAtMs = (nowSeconds() + SHORT_LIFETIME_S) * 1000;
+      await expectAccepted(t, used, `a token living ${SHORT_LIFETIME_S} s, used at once`);
+      await expectAccepted(t, used, `the same token, used again at once`);
+      const twin = await short(`unused-${randomBytes(6).toString('hex')}`);
+      await sleep(Math.max(0, expiresAtMs + 1_000 - Date.now()));
+      // Whatever leeway the target allows on exp, the unused twin shows when it is spent.
+      const spent = await pollUntil(
+        () => whoami(t, twin),
+        (res) => res.status === 401,
+        { timeoutMs: EXPIRY_WATCH_MS, intervalMs: ROTATION_POLL_MS },
+      );
+      if (!spent.ok)
+        t.fail(
+          `a token of the same exp, never used before, was still accepted ${Math.round((Date.now() - expiresAtMs) / 1000)} s after its exp (SESSION-LIFETIME-61S judges the leeway)`,
+        );
+      const pastExpS = Math.round((Date.now() - expiresAtMs) / 1000);
+      t.measure('seconds_past_exp', pastExpS);
+      // On the kept-alive connection that used it, and on a fresh one: a cache may be either's.
+      const again = `the token used while valid, presented again ${pastExpS} s after its exp (an unused token of the same exp is refused then)`;
+      judgeRefusals(t, [
+        [`${again}, kept-alive connection`, await whoami(t, used)],
+        [`${again}, fresh connection`, await t.api.whoami(used, { fresh: true, timeoutMs: REQUEST_TIMEOUT_MS })],
+      ]);
+    },
+    { timeoutMs: SHORT_LIFETIME_S * 1000 + EXPIRY_WATCH_MS + 20_000 },
+  );
 
   check('SESSION-NBF-FUTURE', async (t) => {
     const s = await sessionWorkspace(t);
@@ -283,7 +384,10 @@ certifySuite('session', () => {
     const s = await sessionWorkspace(t);
     await expectControlAccepted(t, await s.mint(), s.idp);
     await expectAllRefused(t, [
-      ['iss of another provider', await s.mint({ claims: { iss: `https://idp.invalid/${randomBytes(4).toString('hex')}` } })],
+      [
+        'iss of another provider',
+        await s.mint({ claims: { iss: `https://idp.invalid/${randomBytes(4).toString('hex')}` } }),
+      ],
       // The contract says "equals": no URL normalisation.
       ['iss with a trailing slash', await s.mint({ claims: { iss: `${s.idp.issuer}/` } })],
       // Near misses: a comparison that ignores case, reads a prefix or trims is not "equals".
@@ -324,8 +428,14 @@ certifySuite('session', () => {
     await expectControlAccepted(t, await s.mint(), s.idp);
     const claims = s.claims();
     await expectAllRefused(t, [
-      ['RS256 foreign key under a listed kid', secret(await signWithForeignKey(claims, 'RS256', s.idp.kidFor('RS256')))],
-      ['ES256 foreign key under a listed kid', secret(await signWithForeignKey(claims, 'ES256', s.idp.kidFor('ES256')))],
+      [
+        'RS256 foreign key under a listed kid',
+        secret(await signWithForeignKey(claims, 'RS256', s.idp.kidFor('RS256'))),
+      ],
+      [
+        'ES256 foreign key under a listed kid',
+        secret(await signWithForeignKey(claims, 'ES256', s.idp.kidFor('ES256'))),
+      ],
       ['RS256 foreign key under its own kid', secret(await signWithForeignKey(claims, 'RS256', unknownKid()))],
     ]);
   });
@@ -373,7 +483,10 @@ certifySuite('session', () => {
     // PEM writers differ on the final newline; a confused verifier may hold either form.
     await expectAllRefused(t, [
       ['HS256 keyed with the RS256 public key PEM', secret(withHs256PublicKey(claims, rsPem, { kid: rsKid }))],
-      ['HS256 keyed with the RS256 PEM and a final newline', secret(withHs256PublicKey(claims, `${rsPem}\n`, { kid: rsKid }))],
+      [
+        'HS256 keyed with the RS256 PEM and a final newline',
+        secret(withHs256PublicKey(claims, `${rsPem}\n`, { kid: rsKid })),
+      ],
       ['HS256 keyed with the ES256 public key PEM', secret(withHs256PublicKey(claims, esPem, { kid: esKid }))],
     ]);
   });
@@ -397,12 +510,25 @@ certifySuite('session', () => {
     const claimed = ALL_SCOPES.join(' ');
     const token = await s.mint({ sub, claims: { scope: claimed, scp: [...ALL_SCOPES] } });
     const reads = await t.api.listAgents(token, { timeoutMs: REQUEST_TIMEOUT_MS });
-    if (!(reads.status >= 200 && reads.status < 300)) t.skip(`the member's own scope (voice:read) was not honoured: GET /v1/voice/agents answered ${describeResponse(reads)} (see SESSION-SCOPES-MATCH)`);
-    const placed = await t.api.placeCall(token, { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER }, { timeoutMs: REQUEST_TIMEOUT_MS });
+    if (!(reads.status >= 200 && reads.status < 300))
+      t.skip(
+        `the member's own scope (voice:read) was not honoured: GET /v1/voice/agents answered ${describeResponse(reads)} (see SESSION-SCOPES-MATCH)`,
+      );
+    const placed = await t.api.placeCall(
+      token,
+      { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER },
+      { timeoutMs: REQUEST_TIMEOUT_MS },
+    );
     t.measure('place_call_status', placed.status);
-    const problem = refusalCodeProblem(placed, 'missing_scope', `POST /v1/voice/calls with the session token of a voice:read member whose JWT claims scope "${claimed}"`);
+    const problem = refusalCodeProblem(
+      placed,
+      'missing_scope',
+      `POST /v1/voice/calls with the session token of a voice:read member whose JWT claims scope "${claimed}"`,
+    );
     if (problem) t.fail(`${problem}: the token's own claim was taken over the member's scopes`);
-    t.detail(`a voice:read member's JWT claiming every scope (scope and scp) read agents and was refused a call with missing_scope`);
+    t.detail(
+      `a voice:read member's JWT claiming every scope (scope and scp) read agents and was refused a call with missing_scope`,
+    );
   });
 
   // A JWKS that cannot be had verifies nothing: the outage is no reason to take the claims on trust.
@@ -410,7 +536,10 @@ certifySuite('session', () => {
     const idp = await startProvider(t);
     const outages: ReadonlyArray<readonly [what: string, jwksUri: string]> = [
       ['a JWKS URL answering 404', `${idp.jwksUri}-gone`],
-      ['a JWKS URL answering 200 with an HTML page', idp.hostForeign('jwks.html', 'text/html', '<html><body>maintenance</body></html>').url],
+      [
+        'a JWKS URL answering 200 with an HTML page',
+        idp.hostForeign('jwks.html', 'text/html', '<html><body>maintenance</body></html>').url,
+      ],
     ];
     const answers: Array<readonly [string, HttpResponse]> = [];
     const refusedAtSet: string[] = [];
@@ -427,9 +556,15 @@ certifySuite('session', () => {
       const sub = newSubject();
       await workspace.addMember(sub, ALL_SCOPES);
       // Signed by a key of the provider's real JWKS, every claim right: only the outage stands between it and acceptance.
-      answers.push([`a well-formed token of ${what}`, await whoami(t, secret(await idp.mint({ sub, claims: { aud: audience } })))]);
+      answers.push([
+        `a well-formed token of ${what}`,
+        await whoami(t, secret(await idp.mint({ sub, claims: { aud: audience } }))),
+      ]);
     }
-    if (answers.length === 0) return t.detail(`the control interface refused every provider whose JWKS cannot be had: ${refusedAtSet.join(', ')}`);
+    if (answers.length === 0)
+      return t.detail(
+        `the control interface refused every provider whose JWKS cannot be had: ${refusedAtSet.join(', ')}`,
+      );
     judgeRefusals(t, answers);
   });
 
@@ -440,122 +575,218 @@ certifySuite('session', () => {
     const a = await sessionWorkspace(t, { idp: shared });
     const b = await sessionWorkspace(t, { idp: shared, audience: newAudience() });
     const c = await sessionWorkspace(t);
-    for (const [name, s] of [['A', a], ['B', b], ['C', c]] as const) {
-      await expectControlAccepted(t, await s.mint(), s.idp).catch((error: Error) => t.fail(`workspace ${name}: ${error.message}`));
+    for (const [name, s] of [
+      ['A', a],
+      ['B', b],
+      ['C', c],
+    ] as const) {
+      await expectControlAccepted(t, await s.mint(), s.idp).catch((error: Error) =>
+        t.fail(`workspace ${name}: ${error.message}`),
+      );
     }
     await expectAllRefused(t, [
       ["B's audience with a member of A only (shared provider)", await b.mint({ sub: a.subject })],
       ["A's audience with a member of B only (shared provider)", await a.mint({ sub: b.subject })],
       ["C's provider with a member of A only", await c.mint({ sub: a.subject })],
-      ["C's key claiming A's issuer and audience", secret(await c.idp.mint({ sub: a.subject, claims: { iss: shared.issuer, aud: a.audience } }))],
+      [
+        "C's key claiming A's issuer and audience",
+        secret(await c.idp.mint({ sub: a.subject, claims: { iss: shared.issuer, aud: a.audience } })),
+      ],
     ]);
   });
 
-  check('SESSION-MUTATION-PROPERTY', async (t) => {
-    const s = await sessionWorkspace(t);
-    const valid = await s.mint();
-    await expectControlAccepted(t, valid, s.idp);
-    const seed = t.run.seed;
-    const statuses: Record<string, number> = {};
-    let runs = 0;
-    let offending: string | undefined;
-    const result = await fc.check(
-      fc.asyncProperty(jwtMutation(valid), async (mutation: JwtMutation) => {
-        runs += 1;
-        const res = await whoami(t, secret(mutation.token));
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        // The contract: anything but a valid token is 401 invalid_token, however it fails.
-        const problem = refusalProblem(res, mutation.description);
-        if (problem) offending = `${mutation.description} got ${describeResponse(res)} (${problem})`;
-        return problem === undefined;
-      }),
-      { numRuns: MUTATION_RUNS, seed, interruptAfterTimeLimit: MUTATION_TIME_LIMIT_MS, markInterruptAsFailure: false },
-    );
-    t.measure('seed', seed);
-    t.measure('runs', runs);
-    t.measure('statuses', statuses);
-    if (result.failed) {
-      // fc.stringify prints a mutation as its edits, never the token.
-      const cause = offending ?? `${fc.stringify(result.counterexample?.[0])}: ${String((result.errorInstance as Error | undefined)?.message ?? 'error')}`;
-      t.fail(`a mutated session token was not refused with 401 invalid_token: ${cause} (seed ${seed}, path ${result.counterexamplePath}; rerun with FAST_CHECK_SEED=${seed})`);
-    }
-    // The original must still be good, or the mutations were judged against an expired token.
-    await expectAccepted(t, valid, 'the unmutated token after the mutations');
-    t.detail(`${runs} mutations of header, payload or signature refused with 401 invalid_token (seed ${seed}); statuses ${JSON.stringify(statuses)}`);
-  }, { timeoutMs: MUTATION_TIME_LIMIT_MS + 2 * REQUEST_TIMEOUT_MS + 10_000 });
+  check(
+    'SESSION-MUTATION-PROPERTY',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const valid = await s.mint();
+      await expectControlAccepted(t, valid, s.idp);
+      const seed = t.run.seed;
+      const statuses: Record<string, number> = {};
+      let runs = 0;
+      let offending: string | undefined;
+      const result = await fc.check(
+        fc.asyncProperty(jwtMutation(valid), async (mutation: JwtMutation) => {
+          runs += 1;
+          const res = await whoami(t, secret(mutation.token));
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          // The contract: anything but a valid token is 401 invalid_token, however it fails.
+          const problem = refusalProblem(res, mutation.description);
+          if (problem) offending = `${mutation.description} got ${describeResponse(res)} (${problem})`;
+          return problem === undefined;
+        }),
+        {
+          numRuns: MUTATION_RUNS,
+          seed,
+          interruptAfterTimeLimit: MUTATION_TIME_LIMIT_MS,
+          markInterruptAsFailure: false,
+        },
+      );
+      t.measure('seed', seed);
+      t.measure('runs', runs);
+      t.measure('statuses', statuses);
+      if (result.failed) {
+        // fc.stringify prints a mutation as its edits, never the token.
+        const cause =
+          offending ??
+          `${fc.stringify(result.counterexample?.[0])}: ${String((result.errorInstance as Error | undefined)?.message ?? 'error')}`;
+        t.fail(
+          `a mutated session token was not refused with 401 invalid_token: ${cause} (seed ${seed}, path ${result.counterexamplePath}; rerun with FAST_CHECK_SEED=${seed})`,
+        );
+      }
+      // The original must still be good, or the mutations were judged against an expired token.
+      await expectAccepted(t, valid, 'the unmutated token after the mutations');
+      t.detail(
+        `${runs} mutations of header, payload or signature refused with 401 invalid_token (seed ${seed}); statuses ${JSON.stringify(statuses)}`,
+      );
+    },
+    { timeoutMs: MUTATION_TIME_LIMIT_MS + 2 * REQUEST_TIMEOUT_MS + 10_000 },
+  );
 
-  check('SESSION-PROVIDER-CHANGED', async (t) => {
-    const s = await sessionWorkspace(t);
-    await expectControlAccepted(t, await s.mint(), s.idp);
-    // The workspace owner moves to another provider: another issuer, audience and JWKS.
-    const next = await startProvider(t);
-    const audience = newAudience();
-    await s.workspace.setIdentityProvider({ issuer: next.issuer, jwksUri: next.jwksUri, audience });
-    const fromNext = (claims: Record<string, unknown> = {}) => next.mint({ sub: s.subject, claims: { aud: audience, ...claims } }).then(secret);
-    const taken = await pollUntil(async () => whoami(t, await fromNext()), (res) => res.status === 200, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
-    t.measure('new_provider_accepted_ms', taken.ok ? Math.round(taken.elapsedMs) : null);
-    if (!taken.ok) t.fail(`a token of the newly set provider (its issuer, audience and key) still got ${describeResponse(taken.last)} ${Math.round(taken.elapsedMs / 1000)} s after the change`, taken.last);
-    // The old provider's token is refused once a cache of it expires, within the same bound.
-    const old = await pollUntil(async () => whoami(t, await s.mint()), (res) => res.status === 401, { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
-    t.measure('old_provider_refused_ms', old.ok ? Math.round(old.elapsedMs) : null);
-    if (!old.ok) t.fail(`a token of the provider set before still got ${describeResponse(old.last)} ${Math.round(old.elapsedMs / 1000)} s after another was set`, old.last);
-    // Each part of the old setting on its own, beside the new ones.
-    await expectAllRefused(t, [
-      ['the old provider\'s token', await s.mint()],
-      ['the old key, with the new issuer and audience', secret(await s.idp.mint({ sub: s.subject, claims: { iss: next.issuer, aud: audience } }))],
-      ['the new key, with the old issuer', await fromNext({ iss: s.idp.issuer })],
-      ['the new key, with the old audience', await fromNext({ aud: s.audience })],
-    ]);
-    await expectAccepted(t, await fromNext(), 'a token of the new provider, after the old one\'s were refused');
-    t.detail(`another provider set: its token accepted after ${(taken.elapsedMs / 1000).toFixed(1)} s, the old one's refused after ${(old.elapsedMs / 1000).toFixed(1)} s; the old issuer, audience and key refused one by one`);
-  }, { timeoutMs: 2 * SETTING_LIMIT_MS + 20_000 });
+  check(
+    'SESSION-PROVIDER-CHANGED',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      await expectControlAccepted(t, await s.mint(), s.idp);
+      // The workspace owner moves to another provider: another issuer, audience and JWKS.
+      const next = await startProvider(t);
+      const audience = newAudience();
+      await s.workspace.setIdentityProvider({ issuer: next.issuer, jwksUri: next.jwksUri, audience });
+      const fromNext = (claims: Record<string, unknown> = {}) =>
+        next.mint({ sub: s.subject, claims: { aud: audience, ...claims } }).then(secret);
+      const taken = await pollUntil(
+        async () => whoami(t, await fromNext()),
+        (res) => res.status === 200,
+        { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS },
+      );
+      t.measure('new_provider_accepted_ms', taken.ok ? Math.round(taken.elapsedMs) : null);
+      if (!taken.ok)
+        t.fail(
+          `a token of the newly set provider (its issuer, audience and key) still got ${describeResponse(taken.last)} ${Math.round(taken.elapsedMs / 1000)} s after the change`,
+          taken.last,
+        );
+      // The old provider's token is refused once a cache of it expires, within the same bound.
+      const old = await pollUntil(
+        async () => whoami(t, await s.mint()),
+        (res) => res.status === 401,
+        { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS },
+      );
+      t.measure('old_provider_refused_ms', old.ok ? Math.round(old.elapsedMs) : null);
+      if (!old.ok)
+        t.fail(
+          `a token of the provider set before still got ${describeResponse(old.last)} ${Math.round(old.elapsedMs / 1000)} s after another was set`,
+          old.last,
+        );
+      // Each part of the old setting on its own, beside the new ones.
+      await expectAllRefused(t, [
+        ["the old provider's token", await s.mint()],
+        [
+          'the old key, with the new issuer and audience',
+          secret(await s.idp.mint({ sub: s.subject, claims: { iss: next.issuer, aud: audience } })),
+        ],
+        ['the new key, with the old issuer', await fromNext({ iss: s.idp.issuer })],
+        ['the new key, with the old audience', await fromNext({ aud: s.audience })],
+      ]);
+      await expectAccepted(t, await fromNext(), "a token of the new provider, after the old one's were refused");
+      t.detail(
+        `another provider set: its token accepted after ${(taken.elapsedMs / 1000).toFixed(1)} s, the old one's refused after ${(old.elapsedMs / 1000).toFixed(1)} s; the old issuer, audience and key refused one by one`,
+      );
+    },
+    { timeoutMs: 2 * SETTING_LIMIT_MS + 20_000 },
+  );
 
-  check('SESSION-MEMBER-RESCOPED', async (t) => {
-    const s = await sessionWorkspace(t);
-    const before = await s.mint();
-    const agents = await t.api.listAgents(before);
-    if (!(agents.status >= 200 && agents.status < 300)) t.fail(`control: the member's session token (every scope) listing agents got ${describeResponse(agents)} instead of a 2xx`, agents);
-    try {
-      await s.addMember(['voice:write'], s.subject);
-    } catch (error) {
-      if (!(error instanceof ControlError) || !error.refused) throw error;
-      t.measure('second_addition', `refused ${error.status}`);
-      t.detail(`adding the member again with other scopes was refused with ${error.status}`);
-      return;
-    }
-    t.measure('second_addition', 'accepted');
-    // Narrowed to voice:write: the agent list (voice:read) is refused, a call is placed.
-    const narrowed = await pollUntil(async () => t.api.listAgents(await s.mint()), (res) => !(res.status >= 200 && res.status < 300), { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS });
-    t.measure('new_scopes_effective_ms', narrowed.ok ? Math.round(narrowed.elapsedMs) : null);
-    if (!narrowed.ok) t.fail(`the member added again with voice:write only still lists agents (voice:read) ${Math.round(narrowed.elapsedMs / 1000)} s later: its first scopes stayed`);
-    expectAuthError(narrowed.last, 'missing_scope', 'listing agents with the session token of a member narrowed to voice:write');
-    const call = await t.api.placeCall(await s.mint(), { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    if (!(call.status >= 200 && call.status < 300)) t.fail(`placing a call (voice:write) with the session token of the member added again with voice:write: expected a 2xx, got ${describeResponse(call)}`, call);
-    t.detail(`the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, a call placed`);
-  }, { timeoutMs: SETTING_LIMIT_MS + 20_000 });
+  check(
+    'SESSION-MEMBER-RESCOPED',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const before = await s.mint();
+      const agents = await t.api.listAgents(before);
+      if (!(agents.status >= 200 && agents.status < 300))
+        t.fail(
+          `control: the member's session token (every scope) listing agents got ${describeResponse(agents)} instead of a 2xx`,
+          agents,
+        );
+      try {
+        await s.addMember(['voice:write'], s.subject);
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        t.measure('second_addition', `refused ${error.status}`);
+        t.detail(`adding the member again with other scopes was refused with ${error.status}`);
+        return;
+      }
+      t.measure('second_addition', 'accepted');
+      // Narrowed to voice:write: the agent list (voice:read) is refused, a call is placed.
+      const narrowed = await pollUntil(
+        async () => t.api.listAgents(await s.mint()),
+        (res) => !(res.status >= 200 && res.status < 300),
+        { timeoutMs: SETTING_LIMIT_MS, intervalMs: ROTATION_POLL_MS },
+      );
+      t.measure('new_scopes_effective_ms', narrowed.ok ? Math.round(narrowed.elapsedMs) : null);
+      if (!narrowed.ok)
+        t.fail(
+          `the member added again with voice:write only still lists agents (voice:read) ${Math.round(narrowed.elapsedMs / 1000)} s later: its first scopes stayed`,
+        );
+      expectAuthError(
+        narrowed.last,
+        'missing_scope',
+        'listing agents with the session token of a member narrowed to voice:write',
+      );
+      const call = await t.api.placeCall(await s.mint(), { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
+      if (!(call.status >= 200 && call.status < 300))
+        t.fail(
+          `placing a call (voice:write) with the session token of the member added again with voice:write: expected a 2xx, got ${describeResponse(call)}`,
+          call,
+        );
+      t.detail(
+        `the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, a call placed`,
+      );
+    },
+    { timeoutMs: SETTING_LIMIT_MS + 20_000 },
+  );
 
-  check('SESSION-KEY-ROTATION', async (t) => {
-    const s = await sessionWorkspace(t);
-    const oldKid = s.idp.kidFor('RS256');
-    await expectControlAccepted(t, await s.mint({ kid: oldKid }), s.idp);
-    const newKid = await s.idp.addKey('RS256');
-    const added = await pollUntil(async () => whoami(t, await s.mint({ kid: newKid })), (res) => res.status === 200, {
-      timeoutMs: ROTATION_LIMIT_MS,
-      intervalMs: ROTATION_POLL_MS,
-    });
-    t.measure('added_key_accepted_ms', added.ok ? added.elapsedMs : null);
-    if (!added.ok) t.fail(`a token signed by a key added to the JWKS still got ${describeResponse(added.last)} after ${Math.round(added.elapsedMs / 1000)} s`, added.last);
-    s.idp.removeKey(oldKid);
-    const removed = await pollUntil(async () => whoami(t, await s.mint({ kid: oldKid })), (res) => res.status === 401, {
-      timeoutMs: ROTATION_LIMIT_MS,
-      intervalMs: ROTATION_POLL_MS,
-    });
-    t.measure('removed_key_refused_ms', removed.ok ? removed.elapsedMs : null);
-    t.measure('jwks_fetches', s.idp.jwksFetchCount);
-    if (!removed.ok) t.fail(`a token signed by a key removed from the JWKS still got ${describeResponse(removed.last)} after ${Math.round(removed.elapsedMs / 1000)} s`, removed.last);
-    await expectAllRefused(t, [['signed by the removed key', await s.mint({ kid: oldKid })]]);
-    await expectAccepted(t, await s.mint({ kid: newKid }), 'the added key after the old one was removed');
-    t.detail(`added key accepted after ${(added.elapsedMs / 1000).toFixed(1)} s, removed key refused after ${(removed.elapsedMs / 1000).toFixed(1)} s; JWKS fetched ${s.idp.jwksFetchCount} times`);
-  }, { timeoutMs: 2 * ROTATION_LIMIT_MS + 20_000 });
+  check(
+    'SESSION-KEY-ROTATION',
+    async (t) => {
+      const s = await sessionWorkspace(t);
+      const oldKid = s.idp.kidFor('RS256');
+      await expectControlAccepted(t, await s.mint({ kid: oldKid }), s.idp);
+      const newKid = await s.idp.addKey('RS256');
+      const added = await pollUntil(
+        async () => whoami(t, await s.mint({ kid: newKid })),
+        (res) => res.status === 200,
+        {
+          timeoutMs: ROTATION_LIMIT_MS,
+          intervalMs: ROTATION_POLL_MS,
+        },
+      );
+      t.measure('added_key_accepted_ms', added.ok ? added.elapsedMs : null);
+      if (!added.ok)
+        t.fail(
+          `a token signed by a key added to the JWKS still got ${describeResponse(added.last)} after ${Math.round(added.elapsedMs / 1000)} s`,
+          added.last,
+        );
+      s.idp.removeKey(oldKid);
+      const removed = await pollUntil(
+        async () => whoami(t, await s.mint({ kid: oldKid })),
+        (res) => res.status === 401,
+        {
+          timeoutMs: ROTATION_LIMIT_MS,
+          intervalMs: ROTATION_POLL_MS,
+        },
+      );
+      t.measure('removed_key_refused_ms', removed.ok ? removed.elapsedMs : null);
+      t.measure('jwks_fetches', s.idp.jwksFetchCount);
+      if (!removed.ok)
+        t.fail(
+          `a token signed by a key removed from the JWKS still got ${describeResponse(removed.last)} after ${Math.round(removed.elapsedMs / 1000)} s`,
+          removed.last,
+        );
+      await expectAllRefused(t, [['signed by the removed key', await s.mint({ kid: oldKid })]]);
+      await expectAccepted(t, await s.mint({ kid: newKid }), 'the added key after the old one was removed');
+      t.detail(
+        `added key accepted after ${(added.elapsedMs / 1000).toFixed(1)} s, removed key refused after ${(removed.elapsedMs / 1000).toFixed(1)} s; JWKS fetched ${s.idp.jwksFetchCount} times`,
+      );
+    },
+    { timeoutMs: 2 * ROTATION_LIMIT_MS + 20_000 },
+  );
 });
-

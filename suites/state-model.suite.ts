@@ -12,8 +12,17 @@ import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { runTokenModel, type Answer, type TokenTarget } from '../src/suite/model/token-model.js';
-import { DISABLED_SUBSCRIPTIONS, MODEL_EVENT, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../src/suite/model/endpoint-model.js';
-import { disabledEndpointWorkspaces, type DisabledWorkspace } from '../src/suite/webhook-observation/disabled-endpoints.js';
+import {
+  DISABLED_SUBSCRIPTIONS,
+  MODEL_EVENT,
+  runEndpointHealthModel,
+  runEndpointModel,
+  type EndpointTarget,
+} from '../src/suite/model/endpoint-model.js';
+import {
+  disabledEndpointWorkspaces,
+  type DisabledWorkspace,
+} from '../src/suite/webhook-observation/disabled-endpoints.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
 import type { ModelRunOptions, ModelRunResult } from '../src/suite/model/run.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
@@ -26,16 +35,25 @@ import type { TestWorkspace } from '../src/suite/workspace.js';
  * five times more. Streams side by side keep that number within the time limit when every
  * step waits a network round trip (each sequence has its own workspace).
  */
-const BUDGET = { fast: { sequences: 400, maxSteps: 30, timeLimitMs: 30_000, streams: 4 }, full: { sequences: 2_000, maxSteps: 40, timeLimitMs: 240_000, streams: 4 } } as const;
+const BUDGET = {
+  fast: { sequences: 400, maxSteps: 30, timeLimitMs: 30_000, streams: 4 },
+  full: { sequences: 2_000, maxSteps: 40, timeLimitMs: 240_000, streams: 4 },
+} as const;
 /** Endpoint sequences fill a workspace to 25 endpoints and fan events out to them: fewer, shorter ones. */
-const ENDPOINT_BUDGET = { fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_000, streams: 4 }, full: { sequences: 1_500, maxSteps: 25, timeLimitMs: 240_000, streams: 4 } } as const;
+const ENDPOINT_BUDGET = {
+  fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_000, streams: 4 },
+  full: { sequences: 1_500, maxSteps: 25, timeLimitMs: 240_000, streams: 4 },
+} as const;
 /**
  * The health model's workspaces are auto-disabled in batches before the sequences use them
  * (about 24 s at time scale 3600, the same for a batch as for one). A passing run uses one
  * batch in the fast tier; more are made as the full tier's sequences, or the shrinking of a
  * failure (a fresh workspace per attempt), use them up, within the time limit.
  */
-const HEALTH_BUDGET = { fast: { sequences: 12, maxSteps: 16, timeLimitMs: 60_000, batch: 12 }, full: { sequences: 48, maxSteps: 20, timeLimitMs: 150_000, batch: 12 } } as const;
+const HEALTH_BUDGET = {
+  fast: { sequences: 12, maxSteps: 16, timeLimitMs: 60_000, batch: 12 },
+  full: { sequences: 48, maxSteps: 20, timeLimitMs: 150_000, batch: 12 },
+} as const;
 /** The health model's workspaces run retries and the 24 h auto-disable this much faster (capped by the target). */
 const HEALTH_TIME_SCALE = 3_600;
 /**
@@ -62,7 +80,8 @@ function answerOf(res: { status: number; json?: unknown }): Answer {
 
 /** A refusal of the control interface (a 4xx) as an answer; anything else is thrown on. */
 function refusalOf(error: unknown): Answer {
-  if (error instanceof ControlError && error.refused) return { status: error.status!, ...(error.targetCode ? { code: error.targetCode } : {}) };
+  if (error instanceof ControlError && error.refused)
+    return { status: error.status!, ...(error.targetCode ? { code: error.targetCode } : {}) };
   throw error;
 }
 
@@ -83,7 +102,9 @@ async function tokenTarget(t: CheckContext): Promise<TokenTarget> {
   return {
     async createToken(narrowed) {
       try {
-        tokens.push(await workspace.createToken(`certify model ${tokens.length + 1}`, narrowed ? ['voice:write'] : undefined));
+        tokens.push(
+          await workspace.createToken(`certify model ${tokens.length + 1}`, narrowed ? ['voice:write'] : undefined),
+        );
         return { created: tokens.length - 1 };
       } catch (error) {
         return { refused: refusalOf(error) };
@@ -112,11 +133,16 @@ function endpointOperations(t: CheckContext, workspace: TestWorkspace, hooks: Ho
     enableEndpoint: (index) => controlAnswer(() => workspace.enableEndpoint(hooks[index]!.registered.endpointId)),
     async fireEvent(type, expected, silent) {
       const eventId = await workspace.fireEvent(type, { certify: 'endpoint model' });
-      const has = (all: readonly { verdicts: { eventId?: string } }[]) => all.some((d) => d.verdicts.eventId === eventId);
+      const has = (all: readonly { verdicts: { eventId?: string } }[]) =>
+        all.some((d) => d.verdicts.eventId === eventId);
       const reached = await Promise.all(expected.map((index) => within(hooks[index]!.inbox, has, DELIVERY_BOUND_MS)));
       // Deliveries fan out together: by the time every endpoint that takes the event has it, one that does not would have it too.
       if (silent.length > 0) await new Promise((resolve) => setTimeout(resolve, SILENT_WATCH_MS));
-      return { missing: expected.filter((_, k) => !reached[k]), reachedSilent: silent.filter((index) => has(hooks[index]!.inbox.deliveries)), boundMs: DELIVERY_BOUND_MS };
+      return {
+        missing: expected.filter((_, k) => !reached[k]),
+        reachedSilent: silent.filter((index) => has(hooks[index]!.inbox.deliveries)),
+        boundMs: DELIVERY_BOUND_MS,
+      };
     },
   };
 }
@@ -140,11 +166,19 @@ function healthTargets(t: CheckContext, batch: number): () => Promise<EndpointTa
     if (ready.length === 0) {
       scale ??= await chooseTimeScale(t, HEALTH_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
       const started = performance.now();
-      const made = await disabledEndpointWorkspaces(t, { count: batch, subscriptions: DISABLED_SUBSCRIPTIONS, scale, event: MODEL_EVENT });
+      const made = await disabledEndpointWorkspaces(t, {
+        count: batch,
+        subscriptions: DISABLED_SUBSCRIPTIONS,
+        scale,
+        event: MODEL_EVENT,
+      });
       disabling.batches += 1;
       disabling.ms += Math.round(performance.now() - started);
       t.measure('auto_disable', { ...disabling, workspaces_per_batch: batch, time_scale: scale });
-      if (!made) t.skip('endpoints answering 500 to every delivery never read disabled after 24 h (scaled) of failures: see HOOK-AUTO-DISABLE');
+      if (!made)
+        t.skip(
+          'endpoints answering 500 to every delivery never read disabled after 24 h (scaled) of failures: see HOOK-AUTO-DISABLE',
+        );
       ready = made;
     }
     const next = ready.shift()!;
@@ -164,7 +198,12 @@ async function checkModel<Target>(
   t.measure('budget', budget);
   const started = performance.now();
   // No control interface, or an adapter that cannot do an operation: the check is skipped with the reason, never passed or failed.
-  const result = await run({ ...budget, seed, newTarget, isFatal: (error) => error instanceof ControlUnsupported || error instanceof CheckSkip });
+  const result = await run({
+    ...budget,
+    seed,
+    newTarget,
+    isFatal: (error) => error instanceof ControlUnsupported || error instanceof CheckSkip,
+  });
   t.measure('sequences', result.sequences);
   t.measure('scenarios', result.scenarios);
   t.measure('steps', result.steps);
@@ -174,22 +213,36 @@ async function checkModel<Target>(
     t.measure('counterexample', steps);
     const numbered = steps.map((step, i) => `${i + 1}. ${step.operation} → ${step.answer}`).join('; ');
     const found = scenario ? `The fixed scenario "${scenario}"` : 'Shortest sequence found';
-    t.fail(`${violation}. ${found} (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`);
+    t.fail(
+      `${violation}. ${found} (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`,
+    );
   }
-  t.detail(`${result.scenarios} fixed and ${result.sequences - result.scenarios} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`);
+  t.detail(
+    `${result.scenarios} fixed and ${result.sequences - result.scenarios} generated sequences, ${result.steps} steps in all, each on a fresh workspace: every answer as the model predicts (seed ${seed})`,
+  );
 }
 
 certifySuite('state-model', () => {
-  check('MODEL-TOKENS-SUSPENSION', (t) => checkModel(t, BUDGET[t.run.tier], () => tokenTarget(t), runTokenModel), { timeoutMs: 150_000 });
+  check('MODEL-TOKENS-SUSPENSION', (t) => checkModel(t, BUDGET[t.run.tier], () => tokenTarget(t), runTokenModel), {
+    timeoutMs: 150_000,
+  });
 
-  check('MODEL-ENDPOINTS', (t) => checkModel(t, ENDPOINT_BUDGET[t.run.tier], () => endpointTarget(t), runEndpointModel), { timeoutMs: 150_000 });
+  check(
+    'MODEL-ENDPOINTS',
+    (t) => checkModel(t, ENDPOINT_BUDGET[t.run.tier], () => endpointTarget(t), runEndpointModel),
+    { timeoutMs: 150_000 },
+  );
 
-  check('MODEL-ENDPOINT-HEALTH', async (t) => {
-    const { batch, ...budget } = HEALTH_BUDGET[t.run.tier];
-    const next = healthTargets(t, batch);
-    // The first batch is made before the clock of the sequences starts.
-    const first = await next();
-    let handed = false;
-    await checkModel(t, budget, async () => (handed ? next() : ((handed = true), first)), runEndpointHealthModel);
-  }, { timeoutMs: HEALTH_TIMEOUT_MS });
+  check(
+    'MODEL-ENDPOINT-HEALTH',
+    async (t) => {
+      const { batch, ...budget } = HEALTH_BUDGET[t.run.tier];
+      const next = healthTargets(t, batch);
+      // The first batch is made before the clock of the sequences starts.
+      const first = await next();
+      let handed = false;
+      await checkModel(t, budget, async () => (handed ? next() : ((handed = true), first)), runEndpointHealthModel);
+    },
+    { timeoutMs: HEALTH_TIMEOUT_MS },
+  );
 });

@@ -5,7 +5,15 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
-import { assert, certifySuite, check, describeResponse, is2xx, nextEndpointName, type CheckContext } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  describeResponse,
+  is2xx,
+  nextEndpointName,
+  type CheckContext,
+} from '../src/suite/index.js';
 import { envelopeProblems, parseIsoUtc } from '../src/suite/webhook-observation/envelope.js';
 import {
   ALL_EVENT_TYPES,
@@ -59,7 +67,15 @@ function sharedEventIds(deliveries: readonly CapturedDelivery[]): string[] {
 }
 
 /** The call fields of Resources, each of them voice.call.completed's data (TYPE-VOICE-CALL-COMPLETED). */
-const CALL_FIELD_NAMES = ['call_id', 'agent_id', 'to', 'duration_seconds', 'outcome', 'transcript_url', 'metadata'] as const;
+const CALL_FIELD_NAMES = [
+  'call_id',
+  'agent_id',
+  'to',
+  'duration_seconds',
+  'outcome',
+  'transcript_url',
+  'metadata',
+] as const;
 
 /** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
 /**
@@ -113,9 +129,17 @@ function jsonType(value: unknown): string {
 
 /** Waits for voice.call.completed of `callId`; fails the check with what arrived instead. */
 async function completedFor(hook: { inbox: Parameters<typeof settle>[0] }, callId: string): Promise<CapturedDelivery> {
-  const { deliveries, timedOut } = await settle(hook.inbox, (ds) => ds.some(ofCall(callId, 'voice.call.completed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.completed of ${callId}`);
+  const { deliveries, timedOut } = await settle(
+    hook.inbox,
+    (ds) => ds.some(ofCall(callId, 'voice.call.completed')),
+    CALL_EVENTS_TIMEOUT_MS,
+    `voice.call.completed of ${callId}`,
+  );
   const completed = deliveries.find(ofCall(callId, 'voice.call.completed'));
-  assert(!timedOut && completed, `no voice.call.completed for ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms (call_progress auto); arrived: ${typeCounts(deliveries)}`);
+  assert(
+    !timedOut && completed,
+    `no voice.call.completed for ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms (call_progress auto); arrived: ${typeCounts(deliveries)}`,
+  );
   return completed;
 }
 
@@ -132,8 +156,14 @@ certifySuite('webhook-envelope', () => {
       }
       t.measure('deliveries', tour.deliveries.length);
       t.measure('types_seen', [...seen].filter(Boolean));
-      assert(bad.length === 0, `${bad.length} of ${tour.deliveries.length} envelopes break the rules; first: ${bad[0]}`);
-      assert(tour.missing.length === 0, `no delivery of ${tour.missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; all eight types were caused`);
+      assert(
+        bad.length === 0,
+        `${bad.length} of ${tour.deliveries.length} envelopes break the rules; first: ${bad[0]}`,
+      );
+      assert(
+        tour.missing.length === 0,
+        `no delivery of ${tour.missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; all eight types were caused`,
+      );
       t.detail(`${tour.deliveries.length} deliveries of all eight types, every envelope valid`);
     },
     { timeoutMs: 40_000 },
@@ -157,15 +187,37 @@ certifySuite('webhook-envelope', () => {
     };
     const wrong = Object.entries(expectedTypes)
       .filter(([field, type]) => jsonType(data[field]) !== type)
-      .map(([field, type]) => `${field} is ${data[field] === undefined ? 'missing' : `${jsonType(data[field])} ${JSON.stringify(data[field])}`} (expected ${type})`);
-    t.measure('field_types', Object.fromEntries(Object.keys(expectedTypes).map((field) => [field, data[field] === undefined ? 'missing' : jsonType(data[field])])));
+      .map(
+        ([field, type]) =>
+          `${field} is ${data[field] === undefined ? 'missing' : `${jsonType(data[field])} ${JSON.stringify(data[field])}`} (expected ${type})`,
+      );
+    t.measure(
+      'field_types',
+      Object.fromEntries(
+        Object.keys(expectedTypes).map((field) => [
+          field,
+          data[field] === undefined ? 'missing' : jsonType(data[field]),
+        ]),
+      ),
+    );
     assert(wrong.length === 0, `voice.call.completed data: ${wrong.join('; ')}`);
-    assert(ID_PATTERNS.call.test(String(data['call_id'])) && data['call_id'] === call.callId, `call_id ${String(data['call_id'])} is not the placed call ${call.callId}`);
-    assert(ID_PATTERNS.agent.test(String(data['agent_id'])) && data['agent_id'] === call.agentId, `agent_id ${String(data['agent_id'])} is not the agent the call was placed with (${call.agentId})`);
+    assert(
+      ID_PATTERNS.call.test(String(data['call_id'])) && data['call_id'] === call.callId,
+      `call_id ${String(data['call_id'])} is not the placed call ${call.callId}`,
+    );
+    assert(
+      ID_PATTERNS.agent.test(String(data['agent_id'])) && data['agent_id'] === call.agentId,
+      `agent_id ${String(data['agent_id'])} is not the agent the call was placed with (${call.agentId})`,
+    );
     assert(data['to'] === call.to, `to ${String(data['to'])} is not the number called (${call.to})`);
-    assert((data['duration_seconds'] as number) >= 0, `duration_seconds ${String(data['duration_seconds'])} is negative`);
+    assert(
+      (data['duration_seconds'] as number) >= 0,
+      `duration_seconds ${String(data['duration_seconds'])} is negative`,
+    );
     assert(parseUrl(String(data['transcript_url'])), `transcript_url ${String(data['transcript_url'])} is not a URL`);
-    t.detail(`every call field with its type; outcome ${String(data['outcome'])}, duration ${String(data['duration_seconds'])} s`);
+    t.detail(
+      `every call field with its type; outcome ${String(data['outcome'])}, duration ${String(data['duration_seconds'])} s`,
+    );
   });
 
   // The event's data is "the call fields listed in Resources": a field is listed whatever its
@@ -179,10 +231,18 @@ certifySuite('webhook-envelope', () => {
     const absent = CALL_FIELD_NAMES.filter((field) => !Object.hasOwn(data, field));
     t.measure('fields', Object.keys(data));
     t.measure('metadata', data['metadata'] === undefined ? 'absent' : JSON.stringify(data['metadata']).slice(0, 200));
-    assert(absent.length === 0, `voice.call.completed of a call placed without metadata lacks ${absent.join(', ')}: its data is every call field listed (${CALL_FIELD_NAMES.join(', ')}), an empty one too`);
+    assert(
+      absent.length === 0,
+      `voice.call.completed of a call placed without metadata lacks ${absent.join(', ')}: its data is every call field listed (${CALL_FIELD_NAMES.join(', ')}), an empty one too`,
+    );
     const metadata = data['metadata'];
-    assert(jsonType(metadata) === 'object' && Object.keys(metadata as object).length === 0, `voice.call.completed of a call placed without metadata carries metadata ${JSON.stringify(metadata)?.slice(0, 200)}: expected the empty object (no caller-supplied data)`);
-    t.detail(`a call placed without metadata: voice.call.completed carries all ${CALL_FIELD_NAMES.length} call fields, metadata {}`);
+    assert(
+      jsonType(metadata) === 'object' && Object.keys(metadata as object).length === 0,
+      `voice.call.completed of a call placed without metadata carries metadata ${JSON.stringify(metadata)?.slice(0, 200)}: expected the empty object (no caller-supplied data)`,
+    );
+    t.detail(
+      `a call placed without metadata: voice.call.completed carries all ${CALL_FIELD_NAMES.length} call fields, metadata {}`,
+    );
   });
 
   // An id minted from a sequence read, then written (or from the clock) passes every check of
@@ -190,32 +250,66 @@ certifySuite('webhook-envelope', () => {
   check('CALL-PLACE-CONCURRENT', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const hook = await t.hookEndpoint(workspace, ['*']);
-    const calls = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => placeCall(t, workspace, token.token, { lead_id: `lead_certifyatonce${i + 1}` })));
+    const calls = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) =>
+        placeCall(t, workspace, token.token, { lead_id: `lead_certifyatonce${i + 1}` }),
+      ),
+    );
     const ids = calls.map((call) => call.callId);
     t.measure('distinct_call_ids', new Set(ids).size);
-    assert(new Set(ids).size === ids.length, `${ids.length} calls placed at once (one workspace, one agent) were given ${new Set(ids).size} distinct call ids (${ids.join(', ')}): each call is its own call_<id>`);
-    const lifecycleOf = (ds: readonly CapturedDelivery[], call: PlacedCall) => LIFECYCLE.filter((type) => !ds.some(ofCall(call.callId, type)));
-    const { deliveries } = await settle(hook.inbox, (ds) => calls.every((call) => lifecycleOf(ds, call).length === 0), CALL_EVENTS_TIMEOUT_MS, `the lifecycles of ${ids.length} calls`);
+    assert(
+      new Set(ids).size === ids.length,
+      `${ids.length} calls placed at once (one workspace, one agent) were given ${new Set(ids).size} distinct call ids (${ids.join(', ')}): each call is its own call_<id>`,
+    );
+    const lifecycleOf = (ds: readonly CapturedDelivery[], call: PlacedCall) =>
+      LIFECYCLE.filter((type) => !ds.some(ofCall(call.callId, type)));
+    const { deliveries } = await settle(
+      hook.inbox,
+      (ds) => calls.every((call) => lifecycleOf(ds, call).length === 0),
+      CALL_EVENTS_TIMEOUT_MS,
+      `the lifecycles of ${ids.length} calls`,
+    );
     const missing = calls.flatMap((call) => lifecycleOf(deliveries, call).map((type) => `${type} of ${call.callId}`));
-    assert(missing.length === 0, `calls placed at once (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`);
+    assert(
+      missing.length === 0,
+      `calls placed at once (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`,
+    );
     // Each call's completion carries that call's own metadata, and no event id stands for two events.
-    const completedMetadata = (call: PlacedCall) => dataOf(deliveries.find(ofCall(call.callId, 'voice.call.completed'))!)?.['metadata'];
+    const completedMetadata = (call: PlacedCall) =>
+      dataOf(deliveries.find(ofCall(call.callId, 'voice.call.completed'))!)?.['metadata'];
     const foreign = calls.filter((call) => !isDeepStrictEqual(completedMetadata(call), call.metadata));
-    assert(foreign.length === 0, `voice.call.completed of ${foreign.map((call) => call.callId).join(', ')} carries metadata other than its own call's (calls placed at once)`);
+    assert(
+      foreign.length === 0,
+      `voice.call.completed of ${foreign.map((call) => call.callId).join(', ')} carries metadata other than its own call's (calls placed at once)`,
+    );
     const shared = sharedEventIds(deliveries);
     assert(shared.length === 0, `one event id stands for two events of calls placed at once: ${shared.join('; ')}`);
-    t.detail(`${ids.length} calls placed at once: ${ids.length} distinct call ids, each with its own queued, started and completed events and metadata`);
+    t.detail(
+      `${ids.length} calls placed at once: ${ids.length} distinct call ids, each with its own queued, started and completed events and metadata`,
+    );
   });
 
   check('EVENT-FIRE-CONCURRENT', async (t) => {
     const workspace = await t.workspace();
     const hooks = [await t.hookEndpoint(workspace, ['*']), await t.hookEndpoint(workspace, [FIRED_AT_ONCE])];
-    const ids = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => workspace.fireEvent(FIRED_AT_ONCE, { certify: 'fired at once', nth: i + 1 })));
+    const ids = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) =>
+        workspace.fireEvent(FIRED_AT_ONCE, { certify: 'fired at once', nth: i + 1 }),
+      ),
+    );
     t.measure('distinct_event_ids', new Set(ids).size);
-    assert(new Set(ids).size === ids.length, `${ids.length} events fired at once were given ${new Set(ids).size} distinct ids (${ids.join(', ')}): an event's id is its idempotency key, so a receiver would process one of them`);
-    assert(ids.every((id) => ID_PATTERNS.event.test(id)), `events fired at once were given ids that are not evt_<id>: ${ids.join(', ')}`);
+    assert(
+      new Set(ids).size === ids.length,
+      `${ids.length} events fired at once were given ${new Set(ids).size} distinct ids (${ids.join(', ')}): an event's id is its idempotency key, so a receiver would process one of them`,
+    );
+    assert(
+      ids.every((id) => ID_PATTERNS.event.test(id)),
+      `events fired at once were given ids that are not evt_<id>: ${ids.join(', ')}`,
+    );
     const all = (ds: readonly CapturedDelivery[]) => ids.every((id) => ds.some((d) => idOf(d) === id));
-    await Promise.all(hooks.map((hook) => settle(hook.inbox, all, DELIVERY_TIMEOUT_MS, `${ids.length} events fired at once`)));
+    await Promise.all(
+      hooks.map((hook) => settle(hook.inbox, all, DELIVERY_TIMEOUT_MS, `${ids.length} events fired at once`)),
+    );
     await sleep(QUIET_GRACE_MS);
     const problems: string[] = [];
     const copies: number[] = [];
@@ -225,12 +319,20 @@ certifySuite('webhook-envelope', () => {
         const arrived = deliveries.filter((d) => idOf(d) === id);
         copies.push(arrived.length);
         if (arrived.length !== 1) problems.push(`endpoint ${h + 1} got ${id} ${arrived.length} times`);
-        else if (dataOf(arrived[0]!)?.['nth'] !== i + 1) problems.push(`endpoint ${h + 1} got ${id} with the data of another event (${JSON.stringify(dataOf(arrived[0]!))?.slice(0, 100)})`);
+        else if (dataOf(arrived[0]!)?.['nth'] !== i + 1)
+          problems.push(
+            `endpoint ${h + 1} got ${id} with the data of another event (${JSON.stringify(dataOf(arrived[0]!))?.slice(0, 100)})`,
+          );
       });
     }
     t.measure('copies_per_endpoint', copies);
-    assert(problems.length === 0, `${ids.length} events fired at once, each acknowledged, to two endpoints subscribed to ${FIRED_AT_ONCE}: ${problems.join('; ')}: each event is delivered once to each, as its own`);
-    t.detail(`${ids.length} events fired at once: distinct ids, each delivered once to each of two subscribed endpoints with its own data`);
+    assert(
+      problems.length === 0,
+      `${ids.length} events fired at once, each acknowledged, to two endpoints subscribed to ${FIRED_AT_ONCE}: ${problems.join('; ')}: each event is delivered once to each, as its own`,
+    );
+    t.detail(
+      `${ids.length} events fired at once: distinct ids, each delivered once to each of two subscribed endpoints with its own data`,
+    );
   });
 
   check('HOOK-METADATA-ROUNDTRIP', async (t) => {
@@ -249,15 +351,24 @@ certifySuite('webhook-envelope', () => {
   check('HOOK-METADATA-NESTED', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
-    const res = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER, metadata: NESTED_METADATA });
+    const res = await t.api.placeCall(token.token, {
+      agent_id: workspace.agentId,
+      to: RESERVED_TEST_NUMBER,
+      metadata: NESTED_METADATA,
+    });
     t.measure('status', res.status);
-    if (!is2xx(res.status)) return t.detail(`metadata with nested, numeric, boolean and null values refused: ${describeResponse(res)}`);
+    if (!is2xx(res.status))
+      return t.detail(`metadata with nested, numeric, boolean and null values refused: ${describeResponse(res)}`);
     const callId = findFirstId(res.json, ID_PATTERNS.call);
     assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
     const metadata = dataOf(await completedFor(hook, callId))?.['metadata'];
     const same = isDeepStrictEqual(metadata, NESTED_METADATA);
     t.measure('returned_as_sent', same);
-    t.detail(same ? 'accepted; nested values came back deep-equal' : `accepted; came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}`);
+    t.detail(
+      same
+        ? 'accepted; nested values came back deep-equal'
+        : `accepted; came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}`,
+    );
   });
 
   check('HOOK-TRANSCRIPT-URL', async (t) => {
@@ -277,7 +388,10 @@ certifySuite('webhook-envelope', () => {
       url = parseUrl(text);
       assert(url, `transcript_url ${text} is not a URL`);
       t.measure('transcript_url', text);
-      assert(url.pathname === pathOf(placed.callId), `transcript_url ${text} of call ${placed.callId}: expected the path ${pathOf(placed.callId)} (the {base_url}/v1/voice/calls/<call_id>/transcript form, of this call)`);
+      assert(
+        url.pathname === pathOf(placed.callId),
+        `transcript_url ${text} of call ${placed.callId}: expected the path ${pathOf(placed.callId)} (the {base_url}/v1/voice/calls/<call_id>/transcript form, of this call)`,
+      );
     }
     assert(url && typeof text === 'string', 'no transcript_url was read');
     const suffix = `/v1/voice/calls/${call.callId}/transcript`;
@@ -289,8 +403,14 @@ certifySuite('webhook-envelope', () => {
     const method = t.api.transcriptMethod;
     t.measure('transcript_status', res.status);
     t.measure('transcript_method', method);
-    assert(is2xx(res.status), `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`, res);
-    t.detail(`${method} ${text} answered ${res.status} with ${res.text.length} characters (the method is not shown: GET, or POST where GET answers 405 Allow: POST)${sameOrigin ? '' : `; its origin ${url.origin} is not SVC_BASE_URL's ${base.origin} (a proxy or tunnel; fetched through SVC_BASE_URL)`}`);
+    assert(
+      is2xx(res.status),
+      `${method} ${text} with the workspace's token: expected a 2xx, got ${describeResponse(res)}`,
+      res,
+    );
+    t.detail(
+      `${method} ${text} answered ${res.status} with ${res.text.length} characters (the method is not shown: GET, or POST where GET answers 405 Allow: POST)${sameOrigin ? '' : `; its origin ${url.origin} is not SVC_BASE_URL's ${base.origin} (a proxy or tunnel; fetched through SVC_BASE_URL)`}`,
+    );
   });
 
   check('HOOK-LIFECYCLE-COMPLETED', async (t) => {
@@ -298,10 +418,18 @@ certifySuite('webhook-envelope', () => {
     const hook = await t.hookEndpoint(workspace, ['*']);
     const call = await placeCall(t, workspace, token.token);
     const all = (ds: readonly CapturedDelivery[]) => LIFECYCLE.every((type) => ds.some(ofCall(call.callId, type)));
-    const { deliveries } = await settle(hook.inbox, all, CALL_EVENTS_TIMEOUT_MS, `queued, started and completed of ${call.callId}`);
+    const { deliveries } = await settle(
+      hook.inbox,
+      all,
+      CALL_EVENTS_TIMEOUT_MS,
+      `queued, started and completed of ${call.callId}`,
+    );
     const mine = deliveries.filter((d) => callIdOf(d) === call.callId);
     const missing = LIFECYCLE.filter((type) => !mine.some((d) => typeOf(d) === type));
-    assert(missing.length === 0, `call ${call.callId} (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(mine)}`);
+    assert(
+      missing.length === 0,
+      `call ${call.callId} (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(mine)}`,
+    );
     const first = LIFECYCLE.map((type) => mine.find((d) => typeOf(d) === type) as CapturedDelivery);
     const created = first.map((d) => parseIsoUtc((d.verdicts.json as Record<string, unknown>)['created_at']));
     const arrival = first.map((d) => d.seq);
@@ -313,9 +441,14 @@ certifySuite('webhook-envelope', () => {
       const [ca, cb] = [created[a], created[b]];
       return ca === undefined || cb === undefined || ca <= cb;
     };
-    assert(notAfter(0, 1) && notAfter(1, 2), `call ${call.callId}: created_at not in the order queued, started, completed (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')})`);
+    assert(
+      notAfter(0, 1) && notAfter(1, 2),
+      `call ${call.callId}: created_at not in the order queued, started, completed (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')})`,
+    );
     const arrivalOrdered = arrival[0]! < arrival[1]! && arrival[1]! < arrival[2]!;
-    t.detail(`queued, started, completed for ${call.callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`);
+    t.detail(
+      `queued, started, completed for ${call.callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`,
+    );
   });
 
   check('HOOK-TRANSCRIPT-URL-AS-GIVEN', async (t) => {
@@ -324,17 +457,30 @@ certifySuite('webhook-envelope', () => {
     const call = await placeCall(t, workspace, token.token);
     const text = dataOf(await completedFor(hook, call.callId))?.['transcript_url'];
     const url = typeof text === 'string' ? parseUrl(text) : undefined;
-    assert(url && /^https?:$/.test(url.protocol), `transcript_url ${JSON.stringify(text)} is not an http(s) URL (HOOK-TRANSCRIPT-URL judges its form)`);
+    assert(
+      url && /^https?:$/.test(url.protocol),
+      `transcript_url ${JSON.stringify(text)} is not an http(s) URL (HOOK-TRANSCRIPT-URL judges its form)`,
+    );
     t.measure('transcript_url', url.href);
     // A client reads the URL as handed out: at its own origin, path and query, not rebuilt on the base URL the harness was given.
     const answer = await atOwnOrigin(t, url, token.token);
     t.measure('transcript_status', typeof answer === 'string' ? answer : answer.status);
-    if (typeof answer !== 'string' && is2xx(answer.status)) return t.detail(`${t.api.transcriptMethod} ${url.href}, as given${url.origin === new URL(t.run.baseUrl).origin ? '' : ' (another origin than SVC_BASE_URL\'s)'}, answered ${answer.status}`);
+    if (typeof answer !== 'string' && is2xx(answer.status))
+      return t.detail(
+        `${t.api.transcriptMethod} ${url.href}, as given${url.origin === new URL(t.run.baseUrl).origin ? '' : " (another origin than SVC_BASE_URL's)"}, answered ${answer.status}`,
+      );
     // Whether the same call's transcript is there at all decides between a bad URL and a service that serves no transcript.
     const base = await t.api.transcript(token.token, call.callId);
     t.measure('through_base_url_status', base.status);
-    assert(!is2xx(base.status), `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`, typeof answer === 'string' ? base : answer);
-    t.fail(`${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`, typeof answer === 'string' ? base : answer);
+    assert(
+      !is2xx(base.status),
+      `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, while the same call's transcript answers ${base.status} through SVC_BASE_URL: the URL handed out does not work where a client uses it`,
+      typeof answer === 'string' ? base : answer,
+    );
+    t.fail(
+      `${url.href}, as given, ${typeof answer === 'string' ? `got no answer (${answer})` : `answered ${describeResponse(answer)}`}, and the transcript through SVC_BASE_URL answered ${describeResponse(base)}`,
+      typeof answer === 'string' ? base : answer,
+    );
   });
 
   // A value handed in comes back: the length the call was reported with, not one the service measured
@@ -345,36 +491,81 @@ certifySuite('webhook-envelope', () => {
     for (const reported of REPORTED) {
       const call = await placeCall(t, workspace, token.token);
       await workspace.progressCall(call.callId, { state: 'started' });
-      await workspace.progressCall(call.callId, { state: 'completed', outcome: reported.outcome, durationSeconds: reported.durationSeconds });
+      await workspace.progressCall(call.callId, {
+        state: 'completed',
+        outcome: reported.outcome,
+        durationSeconds: reported.durationSeconds,
+      });
       const data = dataOf(await completedFor(hook, call.callId));
-      t.measure(`carried_for_${reported.durationSeconds}_s`, { duration_seconds: data?.['duration_seconds'] ?? null, outcome: data?.['outcome'] ?? null });
-      assert(data?.['duration_seconds'] === reported.durationSeconds, `call ${call.callId} was completed with duration_seconds ${reported.durationSeconds}, and voice.call.completed carries ${JSON.stringify(data?.['duration_seconds'])}`);
-      assert(data?.['outcome'] === reported.outcome, `call ${call.callId} was completed with outcome ${reported.outcome}, and voice.call.completed carries ${JSON.stringify(data?.['outcome'])}`);
+      t.measure(`carried_for_${reported.durationSeconds}_s`, {
+        duration_seconds: data?.['duration_seconds'] ?? null,
+        outcome: data?.['outcome'] ?? null,
+      });
+      assert(
+        data?.['duration_seconds'] === reported.durationSeconds,
+        `call ${call.callId} was completed with duration_seconds ${reported.durationSeconds}, and voice.call.completed carries ${JSON.stringify(data?.['duration_seconds'])}`,
+      );
+      assert(
+        data?.['outcome'] === reported.outcome,
+        `call ${call.callId} was completed with outcome ${reported.outcome}, and voice.call.completed carries ${JSON.stringify(data?.['outcome'])}`,
+      );
     }
-    t.detail(`two calls completed with ${REPORTED.map((r) => `${r.durationSeconds} s`).join(' and ')}, ${REPORTED[0].outcome}: each event carries its own`);
+    t.detail(
+      `two calls completed with ${REPORTED.map((r) => `${r.durationSeconds} s`).join(' and ')}, ${REPORTED[0].outcome}: each event carries its own`,
+    );
   });
 
   check('HOOK-PROGRESS-ONE-CALL', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const hook = await t.hookEndpoint(workspace, ['*']);
     const [moved, waiting] = [await placeCall(t, workspace, token.token), await placeCall(t, workspace, token.token)];
-    const queued = await settle(hook.inbox, (ds) => [moved, waiting].every((call) => ds.some(ofCall(call.callId, 'voice.call.queued'))), CALL_EVENTS_TIMEOUT_MS, 'voice.call.queued of both calls');
-    assert(!queued.timedOut, `voice.call.queued did not arrive for both calls within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(queued.deliveries)}`);
+    const queued = await settle(
+      hook.inbox,
+      (ds) => [moved, waiting].every((call) => ds.some(ofCall(call.callId, 'voice.call.queued'))),
+      CALL_EVENTS_TIMEOUT_MS,
+      'voice.call.queued of both calls',
+    );
+    assert(
+      !queued.timedOut,
+      `voice.call.queued did not arrive for both calls within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(queued.deliveries)}`,
+    );
     await workspace.progressCall(moved.callId, { state: 'started' });
     await workspace.progressCall(moved.callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
-    const done = await settle(hook.inbox, (ds) => ds.some(ofCall(moved.callId, 'voice.call.completed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.completed of ${moved.callId}`);
-    assert(!done.timedOut, `the call moved to completed emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms`);
+    const done = await settle(
+      hook.inbox,
+      (ds) => ds.some(ofCall(moved.callId, 'voice.call.completed')),
+      CALL_EVENTS_TIMEOUT_MS,
+      `voice.call.completed of ${moved.callId}`,
+    );
+    assert(
+      !done.timedOut,
+      `the call moved to completed emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms`,
+    );
     await sleep(QUIET_GRACE_MS);
     const ofWaiting = () => hook.inbox.deliveries.filter((d) => callIdOf(d) === waiting.callId);
     const early = ofWaiting().filter((d) => typeOf(d) !== 'voice.call.queued');
-    assert(early.length === 0, `moving call ${moved.callId} also moved call ${waiting.callId}, which nobody moved: it emitted ${typeCounts(early)}`);
+    assert(
+      early.length === 0,
+      `moving call ${moved.callId} also moved call ${waiting.callId}, which nobody moved: it emitted ${typeCounts(early)}`,
+    );
     // The waiting call is still queued: it can fail ("did not connect") now, on its own.
     await workspace.progressCall(waiting.callId, { state: 'failed' });
-    const failed = await settle(hook.inbox, (ds) => ds.some(ofCall(waiting.callId, 'voice.call.failed')), CALL_EVENTS_TIMEOUT_MS, `voice.call.failed of ${waiting.callId}`);
-    assert(!failed.timedOut, `the waiting call moved to failed emitted no voice.call.failed within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived for it: ${typeCounts(ofWaiting())}`);
+    const failed = await settle(
+      hook.inbox,
+      (ds) => ds.some(ofCall(waiting.callId, 'voice.call.failed')),
+      CALL_EVENTS_TIMEOUT_MS,
+      `voice.call.failed of ${waiting.callId}`,
+    );
+    assert(
+      !failed.timedOut,
+      `the waiting call moved to failed emitted no voice.call.failed within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived for it: ${typeCounts(ofWaiting())}`,
+    );
     await sleep(QUIET_GRACE_MS);
     const ofMoved = hook.inbox.deliveries.filter((d) => callIdOf(d) === moved.callId);
-    assert(!ofMoved.some((d) => typeOf(d) === 'voice.call.failed'), `failing call ${waiting.callId} also emitted voice.call.failed for ${moved.callId}`);
+    assert(
+      !ofMoved.some((d) => typeOf(d) === 'voice.call.failed'),
+      `failing call ${waiting.callId} also emitted voice.call.failed for ${moved.callId}`,
+    );
     t.detail(`of two queued calls, the one moved completed alone; the other stayed queued until it was failed, alone`);
   });
 
@@ -386,14 +577,35 @@ certifySuite('webhook-envelope', () => {
     await workspace.progressCall(call.callId, { state: 'failed' });
     const failed = ofCall(call.callId, 'voice.call.failed');
     const completed = ofCall(call.callId, 'voice.call.completed');
-    const first = await settle(hook.inbox, (ds) => ds.some(failed) || ds.some(completed), CALL_EVENTS_TIMEOUT_MS, `voice.call.failed of ${call.callId}`);
+    const first = await settle(
+      hook.inbox,
+      (ds) => ds.some(failed) || ds.some(completed),
+      CALL_EVENTS_TIMEOUT_MS,
+      `voice.call.failed of ${call.callId}`,
+    );
     const mine = () => hook.inbox.deliveries.filter((d) => callIdOf(d) === call.callId);
-    assert(!first.deliveries.some(completed), `a call moved from queued to failed emitted voice.call.completed; arrived: ${typeCounts(mine())}`);
-    assert(!first.timedOut, `no voice.call.failed for ${call.callId} within ${CALL_EVENTS_TIMEOUT_MS} ms after it was moved to failed; arrived: ${typeCounts(mine())}`);
+    assert(
+      !first.deliveries.some(completed),
+      `a call moved from queued to failed emitted voice.call.completed; arrived: ${typeCounts(mine())}`,
+    );
+    assert(
+      !first.timedOut,
+      `no voice.call.failed for ${call.callId} within ${CALL_EVENTS_TIMEOUT_MS} ms after it was moved to failed; arrived: ${typeCounts(mine())}`,
+    );
     // Nothing marks "no more events": a short, bounded grace for a late completed.
-    const late = await settle(hook.inbox, (ds) => ds.some(completed), QUIET_GRACE_MS, `a late voice.call.completed of ${call.callId}`);
-    assert(late.timedOut, `voice.call.completed arrived for ${call.callId} after its voice.call.failed; arrived: ${typeCounts(mine())}`);
-    t.detail(`voice.call.failed arrived, no voice.call.completed within ${QUIET_GRACE_MS} ms after it; for the call: ${typeCounts(mine())}`);
+    const late = await settle(
+      hook.inbox,
+      (ds) => ds.some(completed),
+      QUIET_GRACE_MS,
+      `a late voice.call.completed of ${call.callId}`,
+    );
+    assert(
+      late.timedOut,
+      `voice.call.completed arrived for ${call.callId} after its voice.call.failed; arrived: ${typeCounts(mine())}`,
+    );
+    t.detail(
+      `voice.call.failed arrived, no voice.call.completed within ${QUIET_GRACE_MS} ms after it; for the call: ${typeCounts(mine())}`,
+    );
   });
 
   check('HOOK-SUBSCRIPTION-FILTER', async (t) => {
@@ -401,26 +613,55 @@ certifySuite('webhook-envelope', () => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const filtered = await t.hookEndpoint(workspace, chosen, nextEndpointName(`${t.spec.id}-filtered`));
     // A companion subscribed to every type caused here shows when all of it has been dispatched.
-    const causedTypes = ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received', ...LIFECYCLE];
+    const causedTypes = [
+      'mailer.email.sent',
+      'mailer.campaign.completed',
+      'workspace.plan.upgraded',
+      'mailer.reply.received',
+      ...LIFECYCLE,
+    ];
     const everything = await t.hookEndpoint(workspace, causedTypes, nextEndpointName(`${t.spec.id}-all`));
     const fired: string[] = [];
-    for (const type of ['mailer.email.sent', 'mailer.campaign.completed', 'workspace.plan.upgraded', 'mailer.reply.received'] as const) {
+    for (const type of [
+      'mailer.email.sent',
+      'mailer.campaign.completed',
+      'workspace.plan.upgraded',
+      'mailer.reply.received',
+    ] as const) {
       fired.push(await workspace.fireEvent(type, firedData(type)));
     }
     const call = await placeCall(t, workspace, token.token);
     const caused = (ds: readonly CapturedDelivery[]) =>
-      fired.every((id) => ds.some((d) => idOf(d) === id)) && ds.some(ofCall(call.callId, 'voice.call.queued')) && ds.some(ofCall(call.callId, 'voice.call.completed'));
-    const all = await settle(everything.inbox, caused, CALL_EVENTS_TIMEOUT_MS, 'every caused event at the companion endpoint');
-    assert(!all.timedOut, `the companion endpoint subscribed to every caused type did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the filter cannot be judged`);
+      fired.every((id) => ds.some((d) => idOf(d) === id)) &&
+      ds.some(ofCall(call.callId, 'voice.call.queued')) &&
+      ds.some(ofCall(call.callId, 'voice.call.completed'));
+    const all = await settle(
+      everything.inbox,
+      caused,
+      CALL_EVENTS_TIMEOUT_MS,
+      'every caused event at the companion endpoint',
+    );
+    assert(
+      !all.timedOut,
+      `the companion endpoint subscribed to every caused type did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the filter cannot be judged`,
+    );
     const wanted = (ds: readonly CapturedDelivery[]) => chosen.every((type) => ds.some((d) => typeOf(d) === type));
     const got = await settle(filtered.inbox, wanted, DELIVERY_TIMEOUT_MS, chosen.join(' and '));
     await sleep(QUIET_GRACE_MS);
     const received = filtered.inbox.deliveries;
     const unexpected = received.filter((d) => !chosen.includes(typeOf(d) ?? ''));
-    t.measure('received', received.map((d) => typeOf(d)));
-    assert(unexpected.length === 0, `an endpoint subscribed to ${chosen.join(', ')} also received ${typeCounts(unexpected)}`);
+    t.measure(
+      'received',
+      received.map((d) => typeOf(d)),
+    );
+    assert(
+      unexpected.length === 0,
+      `an endpoint subscribed to ${chosen.join(', ')} also received ${typeCounts(unexpected)}`,
+    );
     assert(!got.timedOut, `an endpoint subscribed to ${chosen.join(', ')} received only ${typeCounts(received)}`);
-    t.detail(`subscribed to ${chosen.join(', ')}; received ${typeCounts(received)}; the * companion got ${typeCounts(everything.inbox.deliveries)}`);
+    t.detail(
+      `subscribed to ${chosen.join(', ')}; received ${typeCounts(received)}; the * companion got ${typeCounts(everything.inbox.deliveries)}`,
+    );
   });
 
   check(
@@ -429,8 +670,14 @@ certifySuite('webhook-envelope', () => {
       const tour = await eventTour(t, ['*']);
       const seen = new Set(tour.deliveries.map(({ delivery }) => typeOf(delivery)));
       const absent = ALL_EVENT_TYPES.filter((type) => !seen.has(type));
-      t.measure('types_seen', ALL_EVENT_TYPES.filter((type) => seen.has(type)));
-      assert(absent.length === 0, `an endpoint subscribed to * received no ${absent.join(', ')} (all eight were caused; waited ${CALL_EVENTS_TIMEOUT_MS} ms)`);
+      t.measure(
+        'types_seen',
+        ALL_EVENT_TYPES.filter((type) => seen.has(type)),
+      );
+      assert(
+        absent.length === 0,
+        `an endpoint subscribed to * received no ${absent.join(', ')} (all eight were caused; waited ${CALL_EVENTS_TIMEOUT_MS} ms)`,
+      );
       t.detail('an endpoint on * received all eight event types');
     },
     { timeoutMs: 40_000 },
@@ -440,8 +687,13 @@ certifySuite('webhook-envelope', () => {
     const deliveries = await twoFiredDeliveries(t);
     const contentTypes = deliveries.map((d) => d.headers['content-type']);
     t.measure('content_types', contentTypes);
-    const wrong = contentTypes.filter((value) => !/^application\/([\w.-]+\+)?json$/.test((value ?? '').split(';')[0]?.trim().toLowerCase() ?? ''));
-    assert(wrong.length === 0, `deliveries sent with Content-Type ${wrong.map((v) => (v === undefined ? '(none)' : JSON.stringify(v))).join(', ')}; expected application/json`);
+    const wrong = contentTypes.filter(
+      (value) => !/^application\/([\w.-]+\+)?json$/.test((value ?? '').split(';')[0]?.trim().toLowerCase() ?? ''),
+    );
+    assert(
+      wrong.length === 0,
+      `deliveries sent with Content-Type ${wrong.map((v) => (v === undefined ? '(none)' : JSON.stringify(v))).join(', ')}; expected application/json`,
+    );
     t.detail(`Content-Type ${contentTypes[0]}`);
   });
 
@@ -457,13 +709,20 @@ certifySuite('webhook-envelope', () => {
 
 /** Two fired events (mailer.email.sent, workspace.plan.upgraded) delivered to a fresh endpoint. */
 async function twoFiredDeliveries(t: CheckContext): Promise<readonly CapturedDelivery[]> {
-    const workspace = await t.workspace();
-    const types = ['mailer.email.sent', 'workspace.plan.upgraded'] as const;
-    const hook = await t.hookEndpoint(workspace, types);
-    const ids: string[] = [];
-    for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
-    const { deliveries, timedOut } = await settle(hook.inbox, (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)), DELIVERY_TIMEOUT_MS, 'two fired events');
-    assert(!timedOut, `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`);
+  const workspace = await t.workspace();
+  const types = ['mailer.email.sent', 'workspace.plan.upgraded'] as const;
+  const hook = await t.hookEndpoint(workspace, types);
+  const ids: string[] = [];
+  for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
+  const { deliveries, timedOut } = await settle(
+    hook.inbox,
+    (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)),
+    DELIVERY_TIMEOUT_MS,
+    'two fired events',
+  );
+  assert(
+    !timedOut,
+    `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`,
+  );
   return deliveries;
 }
-

@@ -5,7 +5,17 @@
  */
 import { ControlError, ControlUnsupported } from '../src/errors.js';
 import { assert, certifySuite, check, type CheckContext, type TestWorkspace } from '../src/suite/index.js';
-import { CALL_EVENTS_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, FIRED_TYPES, firedData, idOf, ofCall, placeCall, settle, typeCounts } from '../src/suite/webhook-observation/events.js';
+import {
+  CALL_EVENTS_TIMEOUT_MS,
+  DELIVERY_TIMEOUT_MS,
+  FIRED_TYPES,
+  firedData,
+  idOf,
+  ofCall,
+  placeCall,
+  settle,
+  typeCounts,
+} from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
@@ -17,7 +27,9 @@ const CONCURRENT_CREATIONS = 4;
 /** How long an endpoint that must get nothing is still watched once its wildcard companion has everything. */
 const QUIET_WATCH_MS = 1_000;
 
-type Registration = { accepted: true; endpointId: string } | { accepted: false; status: number | undefined; code: string | undefined };
+type Registration =
+  | { accepted: true; endpointId: string }
+  | { accepted: false; status: number | undefined; code: string | undefined };
 
 /** Tries to register `url`; a 4xx is a refusal, anything else that is not a 2xx fails the check. */
 async function register(t: CheckContext, workspace: TestWorkspace, url: string, what: string): Promise<Registration> {
@@ -25,7 +37,8 @@ async function register(t: CheckContext, workspace: TestWorkspace, url: string, 
     const created = await workspace.createEndpoint(url, ['*']);
     return { accepted: true, endpointId: created.endpointId };
   } catch (error) {
-    if (error instanceof ControlError && error.refused) return { accepted: false, status: error.status, code: error.targetCode };
+    if (error instanceof ControlError && error.refused)
+      return { accepted: false, status: error.status, code: error.targetCode };
     if (error instanceof ControlUnsupported) throw error; // the adapter could not ask: a skip, not a verdict
     t.fail(`${what}: expected a 4xx refusal or a 2xx, got ${(error as Error).message}`);
   }
@@ -48,22 +61,36 @@ certifySuite('webhook-registration', () => {
       assert(!result.accepted, `an http:// endpoint URL (${url}) was accepted: expected a 4xx refusal`);
     }
     t.measure('answers', results);
-    t.detail(Object.entries(results).map(([url, answer]) => `${url} ${answer}`).join('; '));
+    t.detail(
+      Object.entries(results)
+        .map(([url, answer]) => `${url} ${answer}`)
+        .join('; '),
+    );
   });
 
   check('HOOK-REG-LOCALHOST', async (t) => {
     const workspace = await t.workspace();
     const receiver = await t.receiver();
     const port = new URL(receiver.publicUrl).port || '443';
-    const candidates = [`https://localhost:${port}/certify-localhost`, `https://LOCALHOST:${port}/certify-localhost-upper`];
+    const candidates = [
+      `https://localhost:${port}/certify-localhost`,
+      `https://LOCALHOST:${port}/certify-localhost-upper`,
+    ];
     const results: Record<string, string> = {};
     for (const url of candidates) {
       const result = await register(t, workspace, url, `registering ${url}`);
       results[url] = refusal(result);
-      assert(!result.accepted, `an endpoint URL on localhost (${url}) was accepted: expected a 4xx refusal (host names are case-insensitive)`);
+      assert(
+        !result.accepted,
+        `an endpoint URL on localhost (${url}) was accepted: expected a 4xx refusal (host names are case-insensitive)`,
+      );
     }
     t.measure('answers', results);
-    t.detail(Object.entries(results).map(([url, answer]) => `${url} ${answer}`).join('; '));
+    t.detail(
+      Object.entries(results)
+        .map(([url, answer]) => `${url} ${answer}`)
+        .join('; '),
+    );
   });
 
   check(
@@ -76,7 +103,10 @@ certifySuite('webhook-registration', () => {
       const ids: string[] = [];
       for (let i = 1; i <= LIMIT; i++) {
         const result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT}`);
-        assert(result.accepted, `endpoint ${i} of ${LIMIT} was ${refusal(result)}: the spec allows 25 active endpoints`);
+        assert(
+          result.accepted,
+          `endpoint ${i} of ${LIMIT} was ${refusal(result)}: the spec allows 25 active endpoints`,
+        );
         ids.push(result.endpointId);
       }
       const extra = await register(t, workspace, url(LIMIT + 1), 'registering a 26th active endpoint');
@@ -84,8 +114,16 @@ certifySuite('webhook-registration', () => {
       const first = ids[0];
       assert(first, 'no endpoint id was kept');
       await workspace.deleteEndpoint(first);
-      const replacement = await register(t, workspace, url(LIMIT + 2), 'registering an endpoint after deleting one of 25');
-      assert(replacement.accepted, `after deleting one of 25 endpoints a new one was ${refusal(replacement)}: expected it accepted`);
+      const replacement = await register(
+        t,
+        workspace,
+        url(LIMIT + 2),
+        'registering an endpoint after deleting one of 25',
+      );
+      assert(
+        replacement.accepted,
+        `after deleting one of 25 endpoints a new one was ${refusal(replacement)}: expected it accepted`,
+      );
       t.measure('refusal_status', extra.accepted ? null : extra.status);
       t.detail(`25 accepted; the 26th ${refusal(extra)}; a new one accepted after deleting one`);
     },
@@ -98,15 +136,26 @@ certifySuite('webhook-registration', () => {
       const workspace = await t.workspace();
       const receiver = await t.receiver();
       // No event is fired in this workspace, so these paths never receive anything.
-      const url = (i: number) => `${receiver.publicUrl}/certify-limit-concurrent/${Math.random().toString(36).slice(2, 8)}/${i}`;
+      const url = (i: number) =>
+        `${receiver.publicUrl}/certify-limit-concurrent/${Math.random().toString(36).slice(2, 8)}/${i}`;
       const ids: string[] = [];
       for (let i = 1; i < LIMIT; i++) {
         const result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT - 1}`);
-        assert(result.accepted, `endpoint ${i} of ${LIMIT - 1} was ${refusal(result)}: the spec allows 25 active endpoints`);
+        assert(
+          result.accepted,
+          `endpoint ${i} of ${LIMIT - 1} was ${refusal(result)}: the spec allows 25 active endpoints`,
+        );
         ids.push(result.endpointId);
       }
       const outcomes = await Promise.all(
-        Array.from({ length: CONCURRENT_CREATIONS }, (_, k) => register(t, workspace, url(LIMIT + k), `registering endpoint ${LIMIT + k} at once with ${CONCURRENT_CREATIONS - 1} others`)),
+        Array.from({ length: CONCURRENT_CREATIONS }, (_, k) =>
+          register(
+            t,
+            workspace,
+            url(LIMIT + k),
+            `registering endpoint ${LIMIT + k} at once with ${CONCURRENT_CREATIONS - 1} others`,
+          ),
+        ),
       );
       const granted = outcomes.flatMap((outcome) => (outcome.accepted ? [outcome.endpointId] : []));
       // Once every creation has answered, the endpoints' own states say how many are active.
@@ -130,7 +179,9 @@ certifySuite('webhook-registration', () => {
         `${granted.length} of ${CONCURRENT_CREATIONS} endpoint creations sent at once beside ${LIMIT - 1} active endpoints were granted, and ${active} endpoints read active afterwards: at most ${LIMIT} active endpoints per workspace`,
       );
       assert(new Set(all).size === all.length, 'two endpoints created at once were given the same endpoint_id');
-      t.detail(`${CONCURRENT_CREATIONS} creations at once beside ${LIMIT - 1} active endpoints: ${granted.length} granted; ${active} endpoints read active afterwards`);
+      t.detail(
+        `${CONCURRENT_CREATIONS} creations at once beside ${LIMIT - 1} active endpoints: ${granted.length} granted; ${active} endpoints read active afterwards`,
+      );
     },
     { timeoutMs: 60_000 },
   );
@@ -153,14 +204,29 @@ certifySuite('webhook-registration', () => {
     for (const type of FIRED_TYPES) fired.push(await workspace.fireEvent(type, firedData(type)));
     const call = await placeCall(t, workspace, token.token);
     const caused = (ds: readonly CapturedDelivery[]) =>
-      fired.every((id) => ds.some((d) => idOf(d) === id)) && ds.some(ofCall(call.callId, 'voice.call.queued')) && ds.some(ofCall(call.callId, 'voice.call.completed'));
-    const all = await settle(everything.inbox, caused, CALL_EVENTS_TIMEOUT_MS, 'every caused event at the companion endpoint');
-    assert(!all.timedOut, `the companion endpoint on * did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the empty subscription cannot be judged`);
+      fired.every((id) => ds.some((d) => idOf(d) === id)) &&
+      ds.some(ofCall(call.callId, 'voice.call.queued')) &&
+      ds.some(ofCall(call.callId, 'voice.call.completed'));
+    const all = await settle(
+      everything.inbox,
+      caused,
+      CALL_EVENTS_TIMEOUT_MS,
+      'every caused event at the companion endpoint',
+    );
+    assert(
+      !all.timedOut,
+      `the companion endpoint on * did not receive everything caused within ${CALL_EVENTS_TIMEOUT_MS} ms (arrived: ${typeCounts(all.deliveries)}), so the empty subscription cannot be judged`,
+    );
     await sleep(QUIET_WATCH_MS);
     const received = empty.inbox.deliveries;
     t.measure('received', received.length);
-    assert(received.length === 0, `an endpoint created with events [] received ${typeCounts(received)}: it subscribed to no event type`);
-    t.detail(`an endpoint with events [] was created and received nothing, while its * companion got ${typeCounts(everything.inbox.deliveries)}`);
+    assert(
+      received.length === 0,
+      `an endpoint created with events [] received ${typeCounts(received)}: it subscribed to no event type`,
+    );
+    t.detail(
+      `an endpoint with events [] was created and received nothing, while its * companion got ${typeCounts(everything.inbox.deliveries)}`,
+    );
   });
 
   check('HOOK-OWN-SECRET', async (t) => {
@@ -168,22 +234,36 @@ certifySuite('webhook-registration', () => {
     const type = 'workspace.plan.upgraded';
     const [one, two] = [await t.hookEndpoint(workspace, [type]), await t.hookEndpoint(workspace, [type])];
     // Compared here, never printed.
-    assert(one.registered.secret !== two.registered.secret, 'two endpoints of one workspace were given the same signing secret');
+    assert(
+      one.registered.secret !== two.registered.secret,
+      'two endpoints of one workspace were given the same signing secret',
+    );
     const eventId = await workspace.fireEvent(type, firedData(type));
     const pairs = [
       { name: 'first', own: one, other: two },
       { name: 'second', own: two, other: one },
     ];
     for (const { name, own, other } of pairs) {
-      const { deliveries, timedOut } = await settle(own.inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${type} ${eventId}`);
-      assert(!timedOut, `the ${name} endpoint received no delivery of ${type} ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`);
+      const { deliveries, timedOut } = await settle(
+        own.inbox,
+        (ds) => ds.some((d) => idOf(d) === eventId),
+        DELIVERY_TIMEOUT_MS,
+        `${type} ${eventId}`,
+      );
+      assert(
+        !timedOut,
+        `the ${name} endpoint received no delivery of ${type} ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`,
+      );
       const delivery = deliveries.find((d) => idOf(d) === eventId);
       assert(delivery, `the ${name} endpoint's delivery of ${eventId} is gone`);
       assert(
         verifiesWith(own.registered.secret, delivery),
         `the ${name} endpoint's delivery does not verify with its own secret (${describeBadSignature(own.registered.secret, delivery, [other.registered.secret])})`,
       );
-      assert(!verifiesWith(other.registered.secret, delivery), `the ${name} endpoint's delivery also verifies with the other endpoint's secret`);
+      assert(
+        !verifiesWith(other.registered.secret, delivery),
+        `the ${name} endpoint's delivery also verifies with the other endpoint's secret`,
+      );
     }
     t.detail(`two endpoints, two different secrets; ${eventId} verified at each with its own secret only`);
   });

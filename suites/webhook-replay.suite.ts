@@ -7,7 +7,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
-import { DELIVERY_TIMEOUT_MS, firedData, idOf, settle, typeCounts, typeOf } from '../src/suite/webhook-observation/events.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  firedData,
+  idOf,
+  settle,
+  typeCounts,
+  typeOf,
+} from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, timestampOf } from '../src/suite/webhook-observation/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/webhook-observation/timestamps.js';
 import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
@@ -33,7 +40,11 @@ const STATE_POLL_MS = 500;
 /** Once the named endpoint has its replay, how long another endpoint is watched for one too. */
 const OTHER_ENDPOINT_WATCH_MS = 1_500;
 /** Driven to disabled for up to a tenth more than 24 h and one event interval, at the slowest scale the bound allows. */
-const REPLAY_DISABLED_TIMEOUT_MS = boundedTimeoutMs({ spanMs: SPEC_AUTO_DISABLE_MS, watchedMs: 1.3 * SPEC_AUTO_DISABLE_MS, fixedMs: 40_000 });
+const REPLAY_DISABLED_TIMEOUT_MS = boundedTimeoutMs({
+  spanMs: SPEC_AUTO_DISABLE_MS,
+  watchedMs: 1.3 * SPEC_AUTO_DISABLE_MS,
+  fixedMs: 40_000,
+});
 
 /** Fires one event, waits until its delivery is acknowledged, optionally waits, replays it and returns both deliveries. */
 async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number) {
@@ -43,9 +54,17 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
   hook.inbox.respond({ always: true, status: 204 });
   const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
   const acked = (d: CapturedDelivery) => idOf(d) === eventId && d.answeredStatus !== null && is2xx(d.answeredStatus);
-  const first = await settle(hook.inbox, (ds) => ds.some(acked), DELIVERY_TIMEOUT_MS, `acknowledged delivery of ${eventId}`);
+  const first = await settle(
+    hook.inbox,
+    (ds) => ds.some(acked),
+    DELIVERY_TIMEOUT_MS,
+    `acknowledged delivery of ${eventId}`,
+  );
   const original = first.deliveries.find(acked);
-  assert(original, `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(first.deliveries)} (answers ${first.deliveries.map((d) => d.answeredStatus ?? d.answer).join(', ')})`);
+  assert(
+    original,
+    `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(first.deliveries)} (answers ${first.deliveries.map((d) => d.answeredStatus ?? d.answer).join(', ')})`,
+  );
   const before = hook.inbox.deliveries.length;
   const sinceArrival = Date.now() - original.receivedAtMs;
   if (waitBeforeReplayMs > sinceArrival) await sleep(waitBeforeReplayMs - sinceArrival);
@@ -53,7 +72,10 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
   await workspace.replay(eventId, hook.registered.endpointId);
   const second = await settle(hook.inbox, (ds) => ds.length > before, DELIVERY_TIMEOUT_MS, `the replay of ${eventId}`);
   const replay = second.deliveries[before];
-  assert(replay, `the replay of ${eventId} (accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`);
+  assert(
+    replay,
+    `the replay of ${eventId} (accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+  );
   t.measure('replay_arrival_after_request_ms', replay.receivedAtMs - replayedAt);
   return { hook, eventId, original, replay };
 }
@@ -61,7 +83,10 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
 certifySuite('webhook-replay', () => {
   check('HOOK-REPLAY-SAME-ID', async (t) => {
     const { eventId, original, replay } = await deliveredThenReplayed(t, 0);
-    assert(idOf(replay) === eventId, `the replay of ${eventId} carries id ${idOf(replay) ?? '(none)'}: the id must be unchanged on replay`);
+    assert(
+      idOf(replay) === eventId,
+      `the replay of ${eventId} carries id ${idOf(replay) ?? '(none)'}: the id must be unchanged on replay`,
+    );
     // The spec promises the same event, not the same bytes: a re-serialised envelope with
     // equal content is a replay too; byte identity is recorded as an observation.
     const sameBytes = replay.rawBody.equals(original.rawBody);
@@ -71,66 +96,98 @@ certifySuite('webhook-replay', () => {
     );
     t.measure('body_bytes', original.rawBody.length);
     t.measure('identical_bytes', sameBytes);
-    t.detail(`replay of ${eventId}: same id, ${sameBytes ? `identical ${original.rawBody.length} body bytes` : 'equal envelope, different bytes'}`);
+    t.detail(
+      `replay of ${eventId}: same id, ${sameBytes ? `identical ${original.rawBody.length} body bytes` : 'equal envelope, different bytes'}`,
+    );
   });
 
-  check('HOOK-REPLAY-DISABLED', async (t) => {
-    const scale = await chooseTimeScale(t, DISABLE_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
-    const workspace = await t.workspace({ timeScale: scale });
-    const hook = await t.hookEndpoint(workspace, ['*']);
-    const endpointId = hook.registered.endpointId;
-    // The replayed event is one this endpoint was delivered and acknowledged: a replay the dashboard would offer.
-    const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
-    const acked = (d: CapturedDelivery) => idOf(d) === eventId && d.answeredStatus !== null && is2xx(d.answeredStatus);
-    const first = await settle(hook.inbox, (ds) => ds.some(acked), DELIVERY_TIMEOUT_MS, `acknowledged delivery of ${eventId}`);
-    assert(!first.timedOut, `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms, so no replay of it can be judged`);
-    hook.inbox.failAll({ status: 500 });
-    const periodMs = SPEC_AUTO_DISABLE_MS / scale;
-    const intervalMs = FAILING_EVENT_EVERY_MS / scale;
-    const failing = repeatedly(() => workspace.fireEvent(FAILING_EVENT, { certify: 'replay to a disabled endpoint' }), intervalMs);
-    let disabled: PollResult<EndpointStatus>;
-    try {
-      disabled = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'disabled', { intervalMs: STATE_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 });
-    } finally {
-      await failing.stop();
-    }
-    if (!disabled.ok) t.skip('the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): no replay to a disabled endpoint to judge');
-    // The receiver is back, so a replay that is sent is seen acknowledged, as a real one would be.
-    hook.inbox.reset();
-    const before = hook.inbox.deliveries.length;
-    let refusedWith: number | undefined;
-    try {
-      await workspace.replay(eventId, endpointId);
-    } catch (error) {
-      if (!(error instanceof ControlError) || !error.refused) throw error;
-      refusedWith = error.status;
-    }
-    t.measure('disabled_after_ms', Math.round(disabled.elapsedMs));
-    t.measure('time_scale', scale);
-    if (refusedWith !== undefined) {
-      t.measure('replay', `refused ${refusedWith}`);
-      t.detail(`the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} to it was refused with ${refusedWith}`);
-      return;
-    }
-    await sleep(REPLAY_WATCH_MS);
-    const replays = () => hook.inbox.deliveries.slice(before).filter((d) => idOf(d) === eventId);
-    const sent = replays();
-    const stateAfter = (await workspace.getEndpoint(endpointId)).state;
-    t.measure('replay', 'accepted');
-    t.measure('arrivals_while_disabled', sent.length);
-    assert(
-      sent.length === 0,
-      `a replay of ${eventId} to a disabled endpoint was accepted and delivered ${sent.length} time${sent.length === 1 ? '' : 's'} within ${REPLAY_WATCH_MS / 1000} s (the endpoint read ${stateAfter} afterwards): a disabled endpoint gets no further deliveries`,
-    );
-    // What becomes of the accepted replay once the endpoint is re-enabled is the service's choice.
-    await workspace.enableEndpoint(endpointId);
-    const later = await settle(hook.inbox, () => replays().length > 0, AFTER_ENABLE_WATCH_MS, `the held replay of ${eventId}`);
-    t.measure('arrived_after_reenable', !later.timedOut);
-    t.detail(
-      `the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} was accepted and not sent in ${REPLAY_WATCH_MS / 1000} s; ` +
-        `after re-enable it ${later.timedOut ? `did not arrive within ${AFTER_ENABLE_WATCH_MS / 1000} s` : 'arrived'}`,
-    );
-  }, { timeoutMs: REPLAY_DISABLED_TIMEOUT_MS });
+  check(
+    'HOOK-REPLAY-DISABLED',
+    async (t) => {
+      const scale = await chooseTimeScale(t, DISABLE_TIME_SCALE, SPEC_AUTO_DISABLE_MS, 'the 24 h auto-disable period');
+      const workspace = await t.workspace({ timeScale: scale });
+      const hook = await t.hookEndpoint(workspace, ['*']);
+      const endpointId = hook.registered.endpointId;
+      // The replayed event is one this endpoint was delivered and acknowledged: a replay the dashboard would offer.
+      const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
+      const acked = (d: CapturedDelivery) =>
+        idOf(d) === eventId && d.answeredStatus !== null && is2xx(d.answeredStatus);
+      const first = await settle(
+        hook.inbox,
+        (ds) => ds.some(acked),
+        DELIVERY_TIMEOUT_MS,
+        `acknowledged delivery of ${eventId}`,
+      );
+      assert(
+        !first.timedOut,
+        `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms, so no replay of it can be judged`,
+      );
+      hook.inbox.failAll({ status: 500 });
+      const periodMs = SPEC_AUTO_DISABLE_MS / scale;
+      const intervalMs = FAILING_EVENT_EVERY_MS / scale;
+      const failing = repeatedly(
+        () => workspace.fireEvent(FAILING_EVENT, { certify: 'replay to a disabled endpoint' }),
+        intervalMs,
+      );
+      let disabled: PollResult<EndpointStatus>;
+      try {
+        disabled = await pollUntil(
+          () => workspace.getEndpoint(endpointId),
+          (status) => status.state === 'disabled',
+          { intervalMs: STATE_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 },
+        );
+      } finally {
+        await failing.stop();
+      }
+      if (!disabled.ok)
+        t.skip(
+          'the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): no replay to a disabled endpoint to judge',
+        );
+      // The receiver is back, so a replay that is sent is seen acknowledged, as a real one would be.
+      hook.inbox.reset();
+      const before = hook.inbox.deliveries.length;
+      let refusedWith: number | undefined;
+      try {
+        await workspace.replay(eventId, endpointId);
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        refusedWith = error.status;
+      }
+      t.measure('disabled_after_ms', Math.round(disabled.elapsedMs));
+      t.measure('time_scale', scale);
+      if (refusedWith !== undefined) {
+        t.measure('replay', `refused ${refusedWith}`);
+        t.detail(
+          `the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} to it was refused with ${refusedWith}`,
+        );
+        return;
+      }
+      await sleep(REPLAY_WATCH_MS);
+      const replays = () => hook.inbox.deliveries.slice(before).filter((d) => idOf(d) === eventId);
+      const sent = replays();
+      const stateAfter = (await workspace.getEndpoint(endpointId)).state;
+      t.measure('replay', 'accepted');
+      t.measure('arrivals_while_disabled', sent.length);
+      assert(
+        sent.length === 0,
+        `a replay of ${eventId} to a disabled endpoint was accepted and delivered ${sent.length} time${sent.length === 1 ? '' : 's'} within ${REPLAY_WATCH_MS / 1000} s (the endpoint read ${stateAfter} afterwards): a disabled endpoint gets no further deliveries`,
+      );
+      // What becomes of the accepted replay once the endpoint is re-enabled is the service's choice.
+      await workspace.enableEndpoint(endpointId);
+      const later = await settle(
+        hook.inbox,
+        () => replays().length > 0,
+        AFTER_ENABLE_WATCH_MS,
+        `the held replay of ${eventId}`,
+      );
+      t.measure('arrived_after_reenable', !later.timedOut);
+      t.detail(
+        `the endpoint read disabled after ${(disabled.elapsedMs / 1000).toFixed(1)} s of failures (time scale ${scale}); a replay of ${eventId} was accepted and not sent in ${REPLAY_WATCH_MS / 1000} s; ` +
+          `after re-enable it ${later.timedOut ? `did not arrive within ${AFTER_ENABLE_WATCH_MS / 1000} s` : 'arrived'}`,
+      );
+    },
+    { timeoutMs: REPLAY_DISABLED_TIMEOUT_MS },
+  );
 
   // A value handed out works where it is used: the answered id is the one a receiver dedupes on, and the one a replay names.
   check('HOOK-FIRED-EVENT-ID', async (t) => {
@@ -138,15 +195,31 @@ certifySuite('webhook-replay', () => {
     const hook = await t.hookEndpoint(workspace, [TYPE]);
     const answered = await workspace.fireEvent(TYPE, firedData(TYPE));
     // Matched by type, not by the answered id: the endpoint gets no other event.
-    const first = await settle(hook.inbox, (ds) => ds.some((d) => typeOf(d) === TYPE), DELIVERY_TIMEOUT_MS, `the delivery of the fired ${TYPE}`);
+    const first = await settle(
+      hook.inbox,
+      (ds) => ds.some((d) => typeOf(d) === TYPE),
+      DELIVERY_TIMEOUT_MS,
+      `the delivery of the fired ${TYPE}`,
+    );
     const delivery = first.deliveries.find((d) => typeOf(d) === TYPE);
     assert(delivery, `the fired ${TYPE} (answered ${answered}) was not delivered within ${DELIVERY_TIMEOUT_MS} ms`);
     t.measure('delivered_id_is_answered', idOf(delivery) === answered);
-    assert(idOf(delivery) === answered, `firing ${TYPE} answered event_id ${answered}, and its delivery carries id ${idOf(delivery) ?? '(none)'}`);
+    assert(
+      idOf(delivery) === answered,
+      `firing ${TYPE} answered event_id ${answered}, and its delivery carries id ${idOf(delivery) ?? '(none)'}`,
+    );
     const before = hook.inbox.deliveries.length;
     await workspace.replay(answered, hook.registered.endpointId);
-    const replayed = await settle(hook.inbox, (ds) => ds.slice(before).some((d) => idOf(d) === answered), DELIVERY_TIMEOUT_MS, `the replay of ${answered}`);
-    assert(!replayed.timedOut, `a replay of the answered event_id ${answered} was accepted and not delivered within ${DELIVERY_TIMEOUT_MS} ms`);
+    const replayed = await settle(
+      hook.inbox,
+      (ds) => ds.slice(before).some((d) => idOf(d) === answered),
+      DELIVERY_TIMEOUT_MS,
+      `the replay of ${answered}`,
+    );
+    assert(
+      !replayed.timedOut,
+      `a replay of the answered event_id ${answered} was accepted and not delivered within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
     t.detail(`the answered event_id ${answered} is the delivered id, and its replay arrived`);
   });
 
@@ -157,35 +230,76 @@ certifySuite('webhook-replay', () => {
     for (const hook of [named, other]) hook.inbox.respond({ always: true, status: 204 });
     const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
     const ofEvent = (ds: readonly CapturedDelivery[]) => ds.filter((d) => idOf(d) === eventId);
-    for (const [name, hook] of [['named', named], ['other', other]] as const) {
-      const first = await settle(hook.inbox, (ds) => ofEvent(ds).length > 0, DELIVERY_TIMEOUT_MS, `the delivery of ${eventId} to the ${name} endpoint`);
-      assert(!first.timedOut, `the ${name} endpoint did not receive ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so the replay's reach cannot be judged`);
+    for (const [name, hook] of [
+      ['named', named],
+      ['other', other],
+    ] as const) {
+      const first = await settle(
+        hook.inbox,
+        (ds) => ofEvent(ds).length > 0,
+        DELIVERY_TIMEOUT_MS,
+        `the delivery of ${eventId} to the ${name} endpoint`,
+      );
+      assert(
+        !first.timedOut,
+        `the ${name} endpoint did not receive ${eventId} within ${DELIVERY_TIMEOUT_MS} ms, so the replay's reach cannot be judged`,
+      );
     }
     await workspace.replay(eventId, named.registered.endpointId);
-    const replayed = await settle(named.inbox, (ds) => ofEvent(ds).length > 1, DELIVERY_TIMEOUT_MS, `the replay of ${eventId}`);
-    assert(!replayed.timedOut, `the replay of ${eventId} (accepted by the control interface) did not reach the endpoint it named within ${DELIVERY_TIMEOUT_MS} ms`);
+    const replayed = await settle(
+      named.inbox,
+      (ds) => ofEvent(ds).length > 1,
+      DELIVERY_TIMEOUT_MS,
+      `the replay of ${eventId}`,
+    );
+    assert(
+      !replayed.timedOut,
+      `the replay of ${eventId} (accepted by the control interface) did not reach the endpoint it named within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
     await sleep(OTHER_ENDPOINT_WATCH_MS);
     const atOther = ofEvent(other.inbox.deliveries).length;
     t.measure('deliveries_at_other_endpoint', atOther);
-    assert(atOther === 1, `a replay of ${eventId} named one endpoint, and another endpoint of the workspace received the event ${atOther} times (once was its own delivery)`);
-    t.detail(`the replay of ${eventId} reached the endpoint it named; the other endpoint subscribed to ${TYPE} kept its one delivery (watched ${OTHER_ENDPOINT_WATCH_MS / 1000} s more)`);
+    assert(
+      atOther === 1,
+      `a replay of ${eventId} named one endpoint, and another endpoint of the workspace received the event ${atOther} times (once was its own delivery)`,
+    );
+    t.detail(
+      `the replay of ${eventId} reached the endpoint it named; the other endpoint subscribed to ${TYPE} kept its one delivery (watched ${OTHER_ENDPOINT_WATCH_MS / 1000} s more)`,
+    );
   });
 
   check('HOOK-REPLAY-FRESH', async (t) => {
-    const [{ hook, eventId, original, replay }, clock] = await Promise.all([deliveredThenReplayed(t, FRESHNESS_WAIT_MS), measureClockOffset(t.api)]);
+    const [{ hook, eventId, original, replay }, clock] = await Promise.all([
+      deliveredThenReplayed(t, FRESHNESS_WAIT_MS),
+      measureClockOffset(t.api),
+    ]);
     const [before, after] = [timestampOf(original), timestampOf(replay)];
     t.measure('timestamps', [before, after]);
     t.measure('arrival_gap_ms', replay.receivedAtMs - original.receivedAtMs);
     const reading = readTimestamp(replay, clock);
-    assert(before !== after, `the replay, ${replay.receivedAtMs - original.receivedAtMs} ms after the original, carries the original's timestamp ${before}`);
+    assert(
+      before !== after,
+      `the replay, ${replay.receivedAtMs - original.receivedAtMs} ms after the original, carries the original's timestamp ${before}`,
+    );
     assert(!reading.problem, `the replay's timestamp is not its own delivery time: ${reading.problem}`);
     const verdict = replay.verdicts.signature;
-    assert(verdict !== 'no-secret' && verdict.ok, `the replay's signature does not verify: ${describeBadSignature(hook.registered.secret, replay)}`);
-    assert(idOf(replay) === eventId && replay.verdicts.duplicate, `the receiver did not see the replay as a duplicate of ${eventId} (it carried id ${idOf(replay) ?? '(none)'})`);
+    assert(
+      verdict !== 'no-secret' && verdict.ok,
+      `the replay's signature does not verify: ${describeBadSignature(hook.registered.secret, replay)}`,
+    );
+    assert(
+      idOf(replay) === eventId && replay.verdicts.duplicate,
+      `the receiver did not see the replay as a duplicate of ${eventId} (it carried id ${idOf(replay) ?? '(none)'})`,
+    );
     const stats = hook.inbox.stats();
     t.measure('unique_event_ids', stats.uniqueEventIds);
     t.measure('deliveries', stats.total);
-    assert(stats.uniqueEventIds === 1, `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for one event and its replay`);
-    t.detail(`timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 1 event id; ${describeClock(clock)}`);
+    assert(
+      stats.uniqueEventIds === 1,
+      `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for one event and its replay`,
+    );
+    t.detail(
+      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 1 event id; ${describeClock(clock)}`,
+    );
   });
 });

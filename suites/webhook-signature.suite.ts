@@ -29,7 +29,10 @@ const CLOCK_SYNC_MS = 5_000;
 
 /** Fails when some event types of the tour never arrived: the rule was not checked on them. */
 function expectWholeTour(tour: Tour): void {
-  assert(tour.missing.length === 0, `no delivery of ${tour.missing.join(', ')} arrived, so the rule could not be checked on them (see HOOK-ENVELOPE)`);
+  assert(
+    tour.missing.length === 0,
+    `no delivery of ${tour.missing.join(', ')} arrived, so the rule could not be checked on them (see HOOK-ENVELOPE)`,
+  );
 }
 
 /** A time scale giving the first `retries` retries within MAX_SCHEDULE_MS, or a skip. */
@@ -38,7 +41,9 @@ async function retryScale(t: CheckContext, retries: number): Promise<{ scale: nu
   const scale = Math.max(1, Math.min(max, RETRY_SCALE));
   const scheduleMs = FIRST_RETRIES_MS.slice(0, retries).reduce((sum, ms) => sum + ms, 0) / scale;
   if (scheduleMs > MAX_SCHEDULE_MS) {
-    t.skip(`needs time scale ${RETRY_SCALE} to see ${retries} retries within ${MAX_SCHEDULE_MS / 1000} s; the target's max_time_scale is ${max} (${Math.round(scheduleMs / 1000)} s)`);
+    t.skip(
+      `needs time scale ${RETRY_SCALE} to see ${retries} retries within ${MAX_SCHEDULE_MS / 1000} s; the target's max_time_scale is ${max} (${Math.round(scheduleMs / 1000)} s)`,
+    );
   }
   return { scale, waitMs: scheduleMs + SCHEDULE_SLACK_MS };
 }
@@ -51,7 +56,12 @@ async function failedThenAcked(t: CheckContext, failures: number) {
   hook.inbox.failFirst(failures, { status: 500 });
   const eventId = await workspace.fireEvent('mailer.email.sent', firedData('mailer.email.sent'));
   const attempts = (ds: readonly CapturedDelivery[]) => ds.filter((d) => idOf(d) === eventId);
-  const { deliveries, timedOut } = await settle(hook.inbox, (ds) => attempts(ds).length > failures, waitMs, `attempt ${failures + 1} of ${eventId}`);
+  const { deliveries, timedOut } = await settle(
+    hook.inbox,
+    (ds) => attempts(ds).length > failures,
+    waitMs,
+    `attempt ${failures + 1} of ${eventId}`,
+  );
   const seen = attempts(deliveries);
   assert(
     !timedOut,
@@ -74,8 +84,13 @@ certifySuite('webhook-signature', () => {
       t.measure('deliveries', tour.deliveries.length);
       t.measure('bad_signatures', bad.length);
       assert(tour.deliveries.length > 0, 'no delivery arrived to check');
-      assert(bad.length === 0, `${bad.length} of ${tour.deliveries.length} signatures are not the lowercase hex HMAC-SHA256 of the raw body; first ${bad[0]}`);
-      t.detail(`${tour.deliveries.length} deliveries (${typeCounts(tour.deliveries.map(({ delivery }) => delivery))}), every signature verified over the raw bytes`);
+      assert(
+        bad.length === 0,
+        `${bad.length} of ${tour.deliveries.length} signatures are not the lowercase hex HMAC-SHA256 of the raw body; first ${bad[0]}`,
+      );
+      t.detail(
+        `${tour.deliveries.length} deliveries (${typeCounts(tour.deliveries.map(({ delivery }) => delivery))}), every signature verified over the raw bytes`,
+      );
     },
     { timeoutMs: 40_000 },
   );
@@ -83,7 +98,10 @@ certifySuite('webhook-signature', () => {
   // One tour and one clock reading serve the three timestamp checks below.
   let timed: Promise<{ tour: Tour; clock: ClockOffset | undefined }> | undefined;
   const timedTour = (t: CheckContext) =>
-    (timed ??= Promise.all([eventTour(t, ['*']), measureClockOffset(t.api)]).then(([tour, clock]) => ({ tour, clock })));
+    (timed ??= Promise.all([eventTour(t, ['*']), measureClockOffset(t.api)]).then(([tour, clock]) => ({
+      tour,
+      clock,
+    })));
 
   check(
     'HOOK-TIMESTAMP-DELIVERY-TIME',
@@ -92,14 +110,22 @@ certifySuite('webhook-signature', () => {
       const readings = tour.deliveries.map(({ delivery }) => ({ delivery, reading: readTimestamp(delivery, clock) }));
       t.measure('clock_offset_ms', clock?.offsetMs ?? null);
       t.measure('clock_uncertainty_ms', clock?.uncertaintyMs ?? null);
-      t.measure('skew_ms', readings.map(({ reading }) => reading.skewMs ?? null));
+      t.measure(
+        'skew_ms',
+        readings.map(({ reading }) => reading.skewMs ?? null),
+      );
       assert(readings.length > 0, 'no delivery arrived to check');
       expectWholeTour(tour);
       const bad = readings.filter(({ reading }) => reading.problem);
       const first = bad[0];
-      if (first) t.fail(`${bad.length} of ${readings.length} deliveries: ${typeOf(first.delivery) ?? '?'}: ${first.reading.problem}`);
+      if (first)
+        t.fail(
+          `${bad.length} of ${readings.length} deliveries: ${typeOf(first.delivery) ?? '?'}: ${first.reading.problem}`,
+        );
       const skews = readings.map(({ reading }) => reading.skewMs ?? 0);
-      t.detail(`${readings.length} timestamps within ${Math.min(...skews)}..${Math.max(...skews)} ms of arrival; ${describeClock(clock)}`);
+      t.detail(
+        `${readings.length} timestamps within ${Math.min(...skews)}..${Math.max(...skews)} ms of arrival; ${describeClock(clock)}`,
+      );
     },
     { timeoutMs: 40_000 },
   );
@@ -122,7 +148,9 @@ certifySuite('webhook-signature', () => {
         Math.abs(worst) <= RECEIVER_WINDOW_MS,
         `a timestamp was ${(worst / 1000).toFixed(1)} s from the harness's clock at arrival: a receiver with a correct clock rejects beyond ${RECEIVER_WINDOW_MS / 1000} s (the service's Date headers say ${clock ? `${(clock.offsetMs / 1000).toFixed(1)} s` : 'nothing'}; ${describeHarnessClock(harness)})`,
       );
-      t.detail(`${offsets.length} timestamps at most ${(Math.abs(worst) / 1000).toFixed(1)} s from the harness's clock at arrival (receivers reject beyond 300 s); ${describeHarnessClock(harness)}`);
+      t.detail(
+        `${offsets.length} timestamps at most ${(Math.abs(worst) / 1000).toFixed(1)} s from the harness's clock at arrival (receivers reject beyond 300 s); ${describeHarnessClock(harness)}`,
+      );
     },
     { timeoutMs: 40_000 },
   );
@@ -139,7 +167,9 @@ certifySuite('webhook-signature', () => {
         Math.abs(median) <= CLOCK_SYNC_MS,
         `the service's timestamps run ${(median / 1000).toFixed(1)} s ${median > 0 ? 'ahead of' : 'behind'} the harness's clock (median of ${offsets.length}): its clock is off, and receivers allow only ${RECEIVER_WINDOW_MS / 1000} s in all (${describeHarnessClock(harnessClock())})`,
       );
-      t.detail(`the service's timestamps are within ${(Math.abs(median) / 1000).toFixed(1)} s of the harness's clock (median of ${offsets.length}; warned beyond ${CLOCK_SYNC_MS / 1000} s)`);
+      t.detail(
+        `the service's timestamps are within ${(Math.abs(median) / 1000).toFixed(1)} s of the harness's clock (median of ${offsets.length}; warned beyond ${CLOCK_SYNC_MS / 1000} s)`,
+      );
     },
     { timeoutMs: 40_000 },
   );
@@ -150,7 +180,10 @@ certifySuite('webhook-signature', () => {
       const { hook, attempts, scale } = await failedThenAcked(t, 1);
       const secret = hook.registered.secret;
       const [first, second] = attempts as [CapturedDelivery, CapturedDelivery];
-      for (const [name, delivery] of [['first', first], ['retried', second]] as const) {
+      for (const [name, delivery] of [
+        ['first', first],
+        ['retried', second],
+      ] as const) {
         const verdict = delivery.verdicts.signature;
         assert(
           verdict !== 'no-secret' && verdict.ok,
@@ -166,9 +199,13 @@ certifySuite('webhook-signature', () => {
           signatureOf(first) === signatureOf(second),
           `two attempts with the same body and timestamps ${timestampOf(first)} and ${timestampOf(second)} carry different signatures: the timestamp is signed`,
         );
-        t.detail(`same body, timestamps ${timestampOf(first)} and ${timestampOf(second)} (time scale ${scale}), same signature, verified over the body alone`);
+        t.detail(
+          `same body, timestamps ${timestampOf(first)} and ${timestampOf(second)} (time scale ${scale}), same signature, verified over the body alone`,
+        );
       } else {
-        t.detail(`signatures verified over the body alone; the retry ${sameBody ? 'kept the same timestamp' : 'changed the body bytes'}, so equal signatures for different timestamps could not be observed`);
+        t.detail(
+          `signatures verified over the body alone; the retry ${sameBody ? 'kept the same timestamp' : 'changed the body bytes'}, so equal signatures for different timestamps could not be observed`,
+        );
       }
     },
     { timeoutMs: 60_000 },
@@ -181,15 +218,29 @@ certifySuite('webhook-signature', () => {
       const readings = attempts.map((delivery) => readTimestamp(delivery, clock));
       const start = attempts[0]?.receivedAtMs ?? 0;
       const startSeconds = readings[0]?.seconds ?? 0;
-      t.measure('arrival_ms', attempts.map((d) => d.receivedAtMs - start));
-      t.measure('timestamp_ms', readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)));
-      t.measure('skew_ms', readings.map((r) => r.skewMs ?? null));
+      t.measure(
+        'arrival_ms',
+        attempts.map((d) => d.receivedAtMs - start),
+      );
+      t.measure(
+        'timestamp_ms',
+        readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)),
+      );
+      t.measure(
+        'skew_ms',
+        readings.map((r) => r.skewMs ?? null),
+      );
       // Unreadable values first, then equal timestamps (the clearest symptom of reuse), then each against its arrival.
-      readings.forEach((reading, i) => assert(reading.skewMs !== undefined || !reading.problem, `attempt ${i + 1}: ${reading.problem}`));
+      readings.forEach((reading, i) =>
+        assert(reading.skewMs !== undefined || !reading.problem, `attempt ${i + 1}: ${reading.problem}`),
+      );
       const gap = (i: number) => (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
       for (let i = 1; i < attempts.length; i++) {
         const [a, b] = [readings[i - 1]?.seconds, readings[i]?.seconds];
-        assert(a !== b, `attempts ${i} and ${i + 1}, ${(gap(i) / 1000).toFixed(1)} s apart, carry the same timestamp ${a}: expected each attempt's own delivery time`);
+        assert(
+          a !== b,
+          `attempts ${i} and ${i + 1}, ${(gap(i) / 1000).toFixed(1)} s apart, carry the same timestamp ${a}: expected each attempt's own delivery time`,
+        );
       }
       readings.forEach((reading, i) => assert(!reading.problem, `attempt ${i + 1}: ${reading.problem}`));
       for (let i = 1; i < attempts.length; i++) {
@@ -199,7 +250,9 @@ certifySuite('webhook-signature', () => {
           `attempts ${i} and ${i + 1} arrived ${gap(i)} ms apart but their timestamps are ${stampGap} ms apart`,
         );
       }
-      t.detail(`3 attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}`);
+      t.detail(
+        `3 attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}`,
+      );
     },
     { timeoutMs: 60_000 },
   );

@@ -4,7 +4,15 @@
  * too, and recovery after reinstatement (Errors, workspace_disabled).
  */
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
-import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError, type CheckContext } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  describeResponse,
+  doneOrRefused,
+  expectAuthError,
+  type CheckContext,
+} from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
 import { placeCall } from '../src/suite/webhook-observation/events.js';
 
@@ -13,7 +21,11 @@ const SETTLE_LIMIT_MS = 60_000;
 /** Requests of the workspace that was not suspended, once the other is. */
 const OTHER_WORKSPACE_REQUESTS = 12;
 
-async function untilStatus(_t: CheckContext, send: () => ReturnType<CheckContext['api']['whoami']>, done: (status: number, code?: string) => boolean) {
+async function untilStatus(
+  _t: CheckContext,
+  send: () => ReturnType<CheckContext['api']['whoami']>,
+  done: (status: number, code?: string) => boolean,
+) {
   const started = performance.now();
   while (true) {
     const res = await send();
@@ -25,89 +37,181 @@ async function untilStatus(_t: CheckContext, send: () => ReturnType<CheckContext
 }
 
 certifySuite('workspace', () => {
-  check('WS-SUSPENDED-CODE', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    // A call of the workspace's own, placed while it was served: its transcript is a public request like any other.
-    const { callId } = await placeCall(t, workspace, token.token);
-    await workspace.suspend();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
-    const agents = await t.api.listAgents(token.token);
-    expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
-    const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
-    expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
-    const transcript = await t.api.transcript(token.token, callId);
-    expectAuthError(transcript, 'workspace_disabled', `the transcript of ${callId}, placed before the suspension, on the suspended workspace`);
-    t.measure('suspension_effective_ms', afterMs);
-    t.measure('statuses', { whoami: res.status, agents: agents.status, call: call.status, transcript: transcript.status });
-    t.detail(`workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-SUSPENDED-CODE',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      // A call of the workspace's own, placed while it was served: its transcript is a public request like any other.
+      const { callId } = await placeCall(t, workspace, token.token);
+      await workspace.suspend();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      expectAuthError(res, 'workspace_disabled', 'whoami on a suspended workspace');
+      const agents = await t.api.listAgents(token.token);
+      expectAuthError(agents, 'workspace_disabled', 'agents on a suspended workspace');
+      const call = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+      expectAuthError(call, 'workspace_disabled', 'placing a call on a suspended workspace');
+      const transcript = await t.api.transcript(token.token, callId);
+      expectAuthError(
+        transcript,
+        'workspace_disabled',
+        `the transcript of ${callId}, placed before the suspension, on the suspended workspace`,
+      );
+      t.measure('suspension_effective_ms', afterMs);
+      t.measure('statuses', {
+        whoami: res.status,
+        agents: agents.status,
+        call: call.status,
+        transcript: transcript.status,
+      });
+      t.detail(
+        `workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('WS-REINSTATED', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    await workspace.suspend();
-    await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    await workspace.reinstate();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status === 200);
-    assert(res.status === 200, `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`, res);
-    const agents = await t.api.listAgents(token.token);
-    assert(agents.status >= 200 && agents.status < 300, `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`, agents);
-    t.measure('reinstatement_effective_ms', afterMs);
-  }, { timeoutMs: 150_000 });
+  check(
+    'WS-REINSTATED',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      await workspace.suspend();
+      await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      await workspace.reinstate();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (status) => status === 200,
+      );
+      assert(
+        res.status === 200,
+        `whoami after reinstatement: expected 200 within 60 s, got ${describeResponse(res)}`,
+        res,
+      );
+      const agents = await t.api.listAgents(token.token);
+      assert(
+        agents.status >= 200 && agents.status < 300,
+        `agents after reinstatement: expected a 2xx, got ${describeResponse(agents)}`,
+        agents,
+      );
+      t.measure('reinstatement_effective_ms', afterMs);
+    },
+    { timeoutMs: 150_000 },
+  );
 
-  check('WS-SUSPEND-ONE-WORKSPACE', async (t) => {
-    const suspended = await t.workspaceWithToken();
-    const other = await t.workspaceWithToken();
-    await suspended.workspace.suspend();
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(suspended.token.token), (_status, code) => code === 'workspace_disabled');
-    expectAuthError(res, 'workspace_disabled', 'whoami on the suspended workspace');
-    // The suspension has reached the node that answered; the other workspace is asked on fresh and kept-alive connections alike.
-    const wrong: string[] = [];
-    for (let i = 0; i < OTHER_WORKSPACE_REQUESTS; i++) {
-      const fresh = i % 2 === 0;
-      const answer = i % 4 < 2 ? await t.api.whoami(other.token.token, { fresh }) : await t.api.listAgents(other.token.token, { fresh });
-      if (!(answer.status >= 200 && answer.status < 300) && answer.status !== 429) wrong.push(`${i % 4 < 2 ? 'whoami' : 'agents'} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(answer)}`);
-    }
-    assert(wrong.length === 0, `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`);
-    t.measure('suspension_effective_ms', afterMs);
-    // Both suspended, one reinstated: the reinstatement reaches that workspace only.
-    await other.workspace.suspend();
-    const otherDisabled = await untilStatus(t, () => t.api.whoami(other.token.token), (_status, code) => code === 'workspace_disabled');
-    expectAuthError(otherDisabled.res, 'workspace_disabled', 'whoami on the second workspace once suspended');
-    await suspended.workspace.reinstate();
-    const back = await untilStatus(t, () => t.api.whoami(suspended.token.token), (status) => status >= 200 && status < 300);
-    assert(back.res.status >= 200 && back.res.status < 300, `the reinstated workspace still answers ${describeResponse(back.res)} ${back.afterMs} ms after its reinstatement`);
-    const stillSuspended = await t.api.whoami(other.token.token);
-    assert(
-      (stillSuspended.json as { error?: { code?: string } } | undefined)?.error?.code === 'workspace_disabled',
-      `with two workspaces suspended, reinstating one made the other answer ${describeResponse(stillSuspended)}: the reinstatement reached a workspace it did not name`,
-    );
-    t.measure('reinstatement_effective_ms', back.afterMs);
-    t.detail(`one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it; with both suspended, reinstating the first (served after ${back.afterMs} ms) left the second workspace_disabled`);
-  }, { timeoutMs: 150_000 });
+  check(
+    'WS-SUSPEND-ONE-WORKSPACE',
+    async (t) => {
+      const suspended = await t.workspaceWithToken();
+      const other = await t.workspaceWithToken();
+      await suspended.workspace.suspend();
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(suspended.token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      expectAuthError(res, 'workspace_disabled', 'whoami on the suspended workspace');
+      // The suspension has reached the node that answered; the other workspace is asked on fresh and kept-alive connections alike.
+      const wrong: string[] = [];
+      for (let i = 0; i < OTHER_WORKSPACE_REQUESTS; i++) {
+        const fresh = i % 2 === 0;
+        const answer =
+          i % 4 < 2
+            ? await t.api.whoami(other.token.token, { fresh })
+            : await t.api.listAgents(other.token.token, { fresh });
+        if (!(answer.status >= 200 && answer.status < 300) && answer.status !== 429)
+          wrong.push(
+            `${i % 4 < 2 ? 'whoami' : 'agents'} (${fresh ? 'fresh' : 'kept-alive'}): ${describeResponse(answer)}`,
+          );
+      }
+      assert(
+        wrong.length === 0,
+        `after another workspace was suspended, ${wrong.length} of ${OTHER_WORKSPACE_REQUESTS} requests of a workspace that was not were refused; first: ${wrong[0]}`,
+      );
+      t.measure('suspension_effective_ms', afterMs);
+      // Both suspended, one reinstated: the reinstatement reaches that workspace only.
+      await other.workspace.suspend();
+      const otherDisabled = await untilStatus(
+        t,
+        () => t.api.whoami(other.token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      expectAuthError(otherDisabled.res, 'workspace_disabled', 'whoami on the second workspace once suspended');
+      await suspended.workspace.reinstate();
+      const back = await untilStatus(
+        t,
+        () => t.api.whoami(suspended.token.token),
+        (status) => status >= 200 && status < 300,
+      );
+      assert(
+        back.res.status >= 200 && back.res.status < 300,
+        `the reinstated workspace still answers ${describeResponse(back.res)} ${back.afterMs} ms after its reinstatement`,
+      );
+      const stillSuspended = await t.api.whoami(other.token.token);
+      assert(
+        (stillSuspended.json as { error?: { code?: string } } | undefined)?.error?.code === 'workspace_disabled',
+        `with two workspaces suspended, reinstating one made the other answer ${describeResponse(stillSuspended)}: the reinstatement reached a workspace it did not name`,
+      );
+      t.measure('reinstatement_effective_ms', back.afterMs);
+      t.detail(
+        `one workspace answered workspace_disabled after ${afterMs} ms; the other answered all ${OTHER_WORKSPACE_REQUESTS} requests (whoami, agents) after it; with both suspended, reinstating the first (served after ${back.afterMs} ms) left the second workspace_disabled`,
+      );
+    },
+    { timeoutMs: 150_000 },
+  );
 
   // DELETE is optional in the contract, but a workspace the control interface no longer knows has no
   // owner for its tokens: every user expects them to stop, as a revoked token does.
-  check('WS-DELETED-TOKENS', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    const before = await t.api.whoami(token.token);
-    if (!(before.status >= 200 && before.status < 300)) t.skip(`the token answered ${describeResponse(before)} before the deletion (see AUTH-VALID-TOKEN)`);
-    await t.control.deleteWorkspace(workspace.id);
-    // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
-    const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
-    if (probe === 'still there') t.skip('DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted to judge');
-    const { res, afterMs } = await untilStatus(t, () => t.api.whoami(token.token), (status) => status >= 400 && status < 500);
-    t.measure('after_delete_status', res.status);
-    t.measure('refused_after_ms', afterMs);
-    assert(res.status >= 400 && res.status < 500, `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`);
-    t.detail(`deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-DELETED-TOKENS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      const before = await t.api.whoami(token.token);
+      if (!(before.status >= 200 && before.status < 300))
+        t.skip(`the token answered ${describeResponse(before)} before the deletion (see AUTH-VALID-TOKEN)`);
+      await t.control.deleteWorkspace(workspace.id);
+      // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
+      const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
+      if (probe === 'still there')
+        t.skip(
+          'DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted to judge',
+        );
+      const { res, afterMs } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (status) => status >= 400 && status < 500,
+      );
+      t.measure('after_delete_status', res.status);
+      t.measure('refused_after_ms', afterMs);
+      assert(
+        res.status >= 400 && res.status < 500,
+        `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`,
+      );
+      t.detail(`deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms`);
+    },
+    { timeoutMs: 90_000 },
+  );
 
-  check('WS-DISABLED-STATUS', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken();
-    await workspace.suspend();
-    const { res } = await untilStatus(t, () => t.api.whoami(token.token), (_status, code) => code === 'workspace_disabled');
-    t.measure('status', res.status);
-    t.detail(`workspace_disabled answered with HTTP ${res.status}`);
-  }, { timeoutMs: 90_000 });
+  check(
+    'WS-DISABLED-STATUS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      await workspace.suspend();
+      const { res } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      t.measure('status', res.status);
+      t.detail(`workspace_disabled answered with HTTP ${res.status}`);
+    },
+    { timeoutMs: 90_000 },
+  );
 });

@@ -48,7 +48,9 @@ describe('declaring a check', () => {
   const noop = async () => undefined;
 
   it('refuses a check declared in the suite of another area', () => {
-    expect(() => certifySuite(elsewhere.area, () => check(spec.id, noop))).toThrow(`check ${spec.id} belongs to ${spec.area} in the catalog, but suites/${elsewhere.area}.suite.ts declares it`);
+    expect(() => certifySuite(elsewhere.area, () => check(spec.id, noop))).toThrow(
+      `check ${spec.id} belongs to ${spec.area} in the catalog, but suites/${elsewhere.area}.suite.ts declares it`,
+    );
   });
 
   it('refuses a check declared twice (its suite declared it in beforeAll), and one outside a suite', () => {

@@ -11,7 +11,10 @@ import { FAULT_PROOFS } from './faults/registry.js';
 import { FAULT_EXPECTATIONS } from './receiver-cert/faults.js';
 
 const REGISTRIES = { service: FAULT_PROOFS, receiver: FAULT_EXPECTATIONS };
-const BODIES = checkBodyLines(await declaredCheckLocations(), CATALOG.map((check) => check.id));
+const BODIES = checkBodyLines(
+  await declaredCheckLocations(),
+  CATALOG.map((check) => check.id),
+);
 
 describe('docs/traceability.md', () => {
   it('is what `npm run docs` generates from the catalog (run it after changing checks)', () => {
@@ -28,7 +31,13 @@ describe('docs/traceability.md', () => {
         expect(row!.split(' | ').at(-1), check.id).toMatch(new RegExp(`(^|, )${check.id}( \\||,|$)`));
         expect(row, check.id).toContain(escapeMarkdownCell(CLAUSES[check.ground!].text));
       }
-      if (check.source) expect(rows.some((line) => line.startsWith(`| ${check.id} | ${check.level} | ${escapeMarkdownCell(check.source!)} |`)), check.id).toBe(true);
+      if (check.source)
+        expect(
+          rows.some((line) =>
+            line.startsWith(`| ${check.id} | ${check.level} | ${escapeMarkdownCell(check.source!)} |`),
+          ),
+          check.id,
+        ).toBe(true);
     }
   });
 
@@ -36,9 +45,18 @@ describe('docs/traceability.md', () => {
     const rows = renderTraceability(REGISTRIES, BODIES).split('\n');
     for (const check of CATALOG) {
       const where = BODIES.get(check.id)!;
-      expect(rows.some((line) => line.startsWith(`| ${check.id} | `) && line.includes(`[${where}](../${where.replace(/:(\d+)$/, '#L$1')})`)), check.id).toBe(true);
+      expect(
+        rows.some(
+          (line) =>
+            line.startsWith(`| ${check.id} | `) && line.includes(`[${where}](../${where.replace(/:(\d+)$/, '#L$1')})`),
+        ),
+        check.id,
+      ).toBe(true);
       const [path, line] = where.split(':');
-      const from = readFileSync(path!, 'utf8').split('\n').slice(Number(line) - 1).join('\n');
+      const from = readFileSync(path!, 'utf8')
+        .split('\n')
+        .slice(Number(line) - 1)
+        .join('\n');
       expect(from, where).toMatch(new RegExp(`^\\s*check\\(\\s*'${check.id}'`));
     }
   });
@@ -53,13 +71,16 @@ describe('docs/traceability.md', () => {
 
   it('proves every must and should check of either subject with at least one fault', () => {
     const proven = faultsByCheck(REGISTRIES);
-    const unproven = CATALOG.filter((check) => check.level !== 'observe' && !proven.has(check.id)).map((check) => check.id);
+    const unproven = CATALOG.filter((check) => check.level !== 'observe' && !proven.has(check.id)).map(
+      (check) => check.id,
+    );
     expect(unproven).toEqual([]);
   });
 
   it('names in the fault registry only checks of the catalog', () => {
     const known = new Set(CHECKS.map((check) => check.id));
-    for (const proof of FAULT_PROOFS) for (const id of proof.breaks) expect(known.has(id), `${proof.fault}: ${id}`).toBe(true);
+    for (const proof of FAULT_PROOFS)
+      for (const id of proof.breaks) expect(known.has(id), `${proof.fault}: ${id}`).toBe(true);
   });
 });
 
@@ -71,11 +92,18 @@ describe('finding the body of a check', () => {
   ];
 
   it('gives the location each declaration recorded, and passes over ids it is not asked for', () => {
-    expect(checkBodyLines(declared, ['DEMO-ONE', 'DEMO-TWO'])).toEqual(new Map([['DEMO-ONE', 'suites/demo.suite.ts:2'], ['DEMO-TWO', 'suites/demo.suite.ts:4']]));
+    expect(checkBodyLines(declared, ['DEMO-ONE', 'DEMO-TWO'])).toEqual(
+      new Map([
+        ['DEMO-ONE', 'suites/demo.suite.ts:2'],
+        ['DEMO-TWO', 'suites/demo.suite.ts:4'],
+      ]),
+    );
   });
 
   it('refuses an id nothing declares, naming it', () => {
-    expect(() => checkBodyLines(declared, ['DEMO-ONE', 'DEMO-MISSING'])).toThrow("no check('ID', …) declares DEMO-MISSING");
+    expect(() => checkBodyLines(declared, ['DEMO-ONE', 'DEMO-MISSING'])).toThrow(
+      "no check('ID', …) declares DEMO-MISSING",
+    );
   });
 
   it('points every check of the catalog at a line of a file that declares checks', () => {

@@ -27,28 +27,32 @@ import {
 
 /** One row per error class of src/errors.ts: an instance, its name, its stable code. */
 const TABLE: ReadonlyArray<readonly [errors.HarnessError, string, string]> = [
-    [new SettingsError('SVC_BASE_URL is empty'), 'SettingsError', 'ERR_SETTINGS'],
-    [new UsageError("Unknown option '--x'"), 'UsageError', 'ERR_USAGE'],
-    [new RunAbort('target unreachable'), 'RunAbort', 'ERR_RUN_ABORT'],
-    [new ReportFileError('a.json: no such file'), 'ReportFileError', 'ERR_REPORT_FILE'],
-    [new ControlError('control POST /workspaces: 500', 500, 'internal'), 'ControlError', 'ERR_CONTROL'],
-    [new HttpError('GET /v1/whoami: no complete answer within 10000 ms', 'timeout'), 'HttpError', 'ERR_HTTP_TIMEOUT'],
-    [new HttpError('GET /v1/whoami: read ECONNRESET', 'network'), 'HttpError', 'ERR_HTTP_NETWORK'],
-    [new HttpError('GET /v1/whoami: response body larger than 1048576 bytes', 'too-large'), 'HttpError', 'ERR_HTTP_TOO_LARGE'],
-    [new CheckFailure('expected 401, got 200'), 'CheckFailure', 'ERR_CHECK_FAILED'],
-    [new CheckSkip('needs a control interface'), 'CheckSkip', 'ERR_CHECK_SKIPPED'],
-    [new ControlUnsupported('the static adapter cannot revoke a token'), 'ControlUnsupported', 'ERR_CONTROL_UNSUPPORTED'],
-    [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
-    [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
-    [new SamplesError('a.ndjson:2 is not a line of k6\'s JSON output'), 'SamplesError', 'ERR_SAMPLES'],
-    [new StoreError('http://127.0.0.1:9090/api/v1/write answered 400'), 'StoreError', 'ERR_STORE'],
-    [new RegistrationError('check HOOK-X is declared in two suites'), 'RegistrationError', 'ERR_REGISTRATION'],
-    [new ModelViolation('endpoint 26 was created with 25 active'), 'ModelViolation', 'ERR_MODEL_VIOLATION'],
-    [new ScenarioError('the scenario holds a command its model does not allow'), 'ScenarioError', 'ERR_MODEL_SCENARIO'],
-    [new CatalogError('check X cites no spec clause'), 'CatalogError', 'ERR_CATALOG'],
-    [new InternalError('the receiver is closed'), 'InternalError', 'ERR_INTERNAL'],
-    [new SigningKeyError('CERTIFY_SIGNING_KEY: key.pem is an RSA key'), 'SigningKeyError', 'ERR_SIGNING_KEY'],
-    [new AttestationError('report.json: sha256 differs'), 'AttestationError', 'ERR_ATTESTATION'],
+  [new SettingsError('SVC_BASE_URL is empty'), 'SettingsError', 'ERR_SETTINGS'],
+  [new UsageError("Unknown option '--x'"), 'UsageError', 'ERR_USAGE'],
+  [new RunAbort('target unreachable'), 'RunAbort', 'ERR_RUN_ABORT'],
+  [new ReportFileError('a.json: no such file'), 'ReportFileError', 'ERR_REPORT_FILE'],
+  [new ControlError('control POST /workspaces: 500', 500, 'internal'), 'ControlError', 'ERR_CONTROL'],
+  [new HttpError('GET /v1/whoami: no complete answer within 10000 ms', 'timeout'), 'HttpError', 'ERR_HTTP_TIMEOUT'],
+  [new HttpError('GET /v1/whoami: read ECONNRESET', 'network'), 'HttpError', 'ERR_HTTP_NETWORK'],
+  [
+    new HttpError('GET /v1/whoami: response body larger than 1048576 bytes', 'too-large'),
+    'HttpError',
+    'ERR_HTTP_TOO_LARGE',
+  ],
+  [new CheckFailure('expected 401, got 200'), 'CheckFailure', 'ERR_CHECK_FAILED'],
+  [new CheckSkip('needs a control interface'), 'CheckSkip', 'ERR_CHECK_SKIPPED'],
+  [new ControlUnsupported('the static adapter cannot revoke a token'), 'ControlUnsupported', 'ERR_CONTROL_UNSUPPORTED'],
+  [new BudgetExhausted('request budget spent'), 'BudgetExhausted', 'ERR_BUDGET_EXHAUSTED'],
+  [new K6NotFound('k6 v2 was not found'), 'K6NotFound', 'ERR_K6_NOT_FOUND'],
+  [new SamplesError("a.ndjson:2 is not a line of k6's JSON output"), 'SamplesError', 'ERR_SAMPLES'],
+  [new StoreError('http://127.0.0.1:9090/api/v1/write answered 400'), 'StoreError', 'ERR_STORE'],
+  [new RegistrationError('check HOOK-X is declared in two suites'), 'RegistrationError', 'ERR_REGISTRATION'],
+  [new ModelViolation('endpoint 26 was created with 25 active'), 'ModelViolation', 'ERR_MODEL_VIOLATION'],
+  [new ScenarioError('the scenario holds a command its model does not allow'), 'ScenarioError', 'ERR_MODEL_SCENARIO'],
+  [new CatalogError('check X cites no spec clause'), 'CatalogError', 'ERR_CATALOG'],
+  [new InternalError('the receiver is closed'), 'InternalError', 'ERR_INTERNAL'],
+  [new SigningKeyError('CERTIFY_SIGNING_KEY: key.pem is an RSA key'), 'SigningKeyError', 'ERR_SIGNING_KEY'],
+  [new AttestationError('report.json: sha256 differs'), 'AttestationError', 'ERR_ATTESTATION'],
 ];
 
 /** Every class src/errors.ts exports that is a HarnessError, by its export name. */
@@ -79,7 +83,8 @@ describe('harness errors', () => {
 
   it('is documented: docs/errors.md has a row for every code', () => {
     const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
-    for (const [error, name, code] of TABLE) expect(doc, `${name} (${code})`).toContain(`| \`${code}\` | \`${error.name}\``);
+    for (const [error, name, code] of TABLE)
+      expect(doc, `${name} (${code})`).toContain(`| \`${code}\` | \`${error.name}\``);
   });
 
   it('AttestationError exits 1: what was handed over does not hold, which is a verdict, not a run that could not happen', () => {

@@ -12,6 +12,9 @@ describe('id extraction', () => {
   });
 
   it('collects distinct agent ids in document order', () => {
-    expect(findAllIds({ agents: [{ id: 'agt_1' }, { id: 'agt_2' }, { again: 'agt_1' }] }, ID_PATTERNS.agent)).toEqual(['agt_1', 'agt_2']);
+    expect(findAllIds({ agents: [{ id: 'agt_1' }, { id: 'agt_2' }, { again: 'agt_1' }] }, ID_PATTERNS.agent)).toEqual([
+      'agt_1',
+      'agt_2',
+    ]);
   });
 });

@@ -36,7 +36,8 @@ describe('CPU seconds of a process', () => {
 
   it('counts a generator running as a child process once it has exited, and this process with the servers', async () => {
     // The child busies itself for 0.3 CPU-s and exits; this process idles meanwhile.
-    const busy = 'const s = process.cpuUsage(); while (process.cpuUsage(s).user + process.cpuUsage(s).system < 300000);';
+    const busy =
+      'const s = process.cpuUsage(); while (process.cpuUsage(s).user + process.cpuUsage(s).system < 300000);';
     const measured = await measureCpu(
       [],
       async () => {
@@ -78,7 +79,11 @@ describe('CPU seconds of a process', () => {
       expect(measured.ratio).toBeLessThan(0.6);
     } finally {
       for (const child of children) child.kill();
-      await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+      await Promise.all(
+        children.map((child) =>
+          child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined,
+        ),
+      );
     }
   });
 });

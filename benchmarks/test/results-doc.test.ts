@@ -12,7 +12,9 @@ describe('the results section of docs/benchmarks.md', () => {
   });
 
   it('fills a section that was empty', () => {
-    expect(replaceResults(`${BEFORE}${RESULTS_START}${RESULTS_END}${AFTER}`, 'first figures')).toBe(`${BEFORE}${RESULTS_START}\nfirst figures\n${RESULTS_END}${AFTER}`);
+    expect(replaceResults(`${BEFORE}${RESULTS_START}${RESULTS_END}${AFTER}`, 'first figures')).toBe(
+      `${BEFORE}${RESULTS_START}\nfirst figures\n${RESULTS_END}${AFTER}`,
+    );
   });
 
   it('gives the same document when run twice with the same figures', () => {
@@ -41,7 +43,10 @@ describe('the results section of docs/benchmarks.md', () => {
   });
 
   it('puts the machine above the output, printed as a text block without trailing spaces', () => {
-    const results = formatResults({ node: 'v24.1.0', cpus: '2 × Example CPU', secondsPerServer: 6 }, ['# Goals  ', 'met      wall  1.03 ×']);
+    const results = formatResults({ node: 'v24.1.0', cpus: '2 × Example CPU', secondsPerServer: 6 }, [
+      '# Goals  ',
+      'met      wall  1.03 ×',
+    ]);
     expect(results.split('\n')).toEqual([
       'Written by `npm run bench` (6 s per server), Node v24.1.0, 2 × Example CPU; rewritten by the next run, not by hand.',
       '',

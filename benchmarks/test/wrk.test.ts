@@ -22,7 +22,9 @@ describe('wrk summary', () => {
   });
 
   it('counts no errors when wrk prints no error lines', () => {
-    const clean = SUMMARY.split('\n').filter((line) => !/Non-2xx|Socket errors/.test(line)).join('\n');
+    const clean = SUMMARY.split('\n')
+      .filter((line) => !/Non-2xx|Socket errors/.test(line))
+      .join('\n');
     expect(parseWrkOutput(clean)).toMatchObject({ non2xx: 0, socketErrors: 0 });
   });
 

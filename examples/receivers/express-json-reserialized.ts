@@ -32,7 +32,10 @@ export function createReceiverApp(secret: string): Express {
   app.post('/webhooks', express.json(), (req, res) => {
     // The mistake: these are not the bytes the service signed.
     const signedText = JSON.stringify(req.body);
-    if (!signatureMatches(secret, signedText, req.get('x-service-signature')) || !timestampFresh(req.get('x-service-timestamp'))) {
+    if (
+      !signatureMatches(secret, signedText, req.get('x-service-signature')) ||
+      !timestampFresh(req.get('x-service-timestamp'))
+    ) {
       res.sendStatus(401);
       return;
     }

@@ -34,7 +34,10 @@ export function createReceiverApp(secret: string): Express {
 
   app.post('/webhooks', express.raw({ type: 'application/json' }), (req, res) => {
     const rawBody: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!signatureMatches(secret, rawBody, req.get('x-service-signature')) || !timestampFresh(req.get('x-service-timestamp'))) {
+    if (
+      !signatureMatches(secret, rawBody, req.get('x-service-signature')) ||
+      !timestampFresh(req.get('x-service-timestamp'))
+    ) {
       res.sendStatus(401);
       return;
     }

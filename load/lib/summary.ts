@@ -14,7 +14,8 @@ export interface SummaryData extends Omit<K6Summary, 'scenario'> {
 
 function figure(metric: K6Metric): string {
   const v = metric.values;
-  if (metric.type === 'trend') return `p95=${fmt(v['p(95)'])} p99=${fmt(v['p(99)'])} med=${fmt(v.med)} max=${fmt(v.max)}`;
+  if (metric.type === 'trend')
+    return `p95=${fmt(v['p(95)'])} p99=${fmt(v['p(99)'])} med=${fmt(v.med)} max=${fmt(v.max)}`;
   if (metric.type === 'rate') return `rate=${fmt(v.rate, 4)}`;
   if (metric.type === 'counter') return `count=${fmt(v.count)} rate=${fmt(v.rate)}/s`;
   return `value=${fmt(v.value)}`;
@@ -37,15 +38,20 @@ export function textSummary(scenario: string, data: SummaryData, options: Summar
     if (later.includes(name)) continue;
     const metric = data.metrics[name]!;
     const thresholds = Object.entries(metric.thresholds ?? {});
-    if (thresholds.length === 0 && !/^(http_reqs|iterations|dropped_iterations|fanout_|rotation_|calls_)/.test(name)) continue;
+    if (thresholds.length === 0 && !/^(http_reqs|iterations|dropped_iterations|fanout_|rotation_|calls_)/.test(name))
+      continue;
     const verdicts = thresholds.map(([expr, t]) => `${t.ok ? 'ok' : 'FAILED'} ${expr}`).join('; ');
     lines.push(`  ${name}: ${figure(metric)}${verdicts ? `  [${verdicts}]` : ''}`);
   }
-  if (later.length > 0) lines.push(`  ${later.join(', ')}: judged by svc-harness from the receivers once every runner has ended`);
+  if (later.length > 0)
+    lines.push(`  ${later.join(', ')}: judged by svc-harness from the receivers once every runner has ended`);
   return `${lines.join('\n')}\n`;
 }
 
-export function summaryHandler(scenario: string, options: SummaryOptions = {}): (data: SummaryData) => Record<string, string> {
+export function summaryHandler(
+  scenario: string,
+  options: SummaryOptions = {},
+): (data: SummaryData) => Record<string, string> {
   return (data) => {
     const out: Record<string, string> = { stdout: textSummary(scenario, data, options) };
     const path = env('LOAD_SUMMARY_PATH');

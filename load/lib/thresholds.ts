@@ -52,7 +52,10 @@ export function callThresholds(o: CallThresholdOptions): Record<string, Threshol
   const endpoint = ENDPOINT.placeCall;
   return {
     [onEndpoint('http_req_failed', endpoint)]: [gate(`rate<=${num('LOAD_MAX_ERROR_RATE', 0.01)}`)],
-    [onEndpoint('http_req_duration', endpoint)]: [`p(95)<${num('LOAD_P95_MS', 500)}`, `p(99)<${num('LOAD_P99_MS', 1000)}`],
+    [onEndpoint('http_req_duration', endpoint)]: [
+      `p(95)<${num('LOAD_P95_MS', 500)}`,
+      `p(99)<${num('LOAD_P99_MS', 1000)}`,
+    ],
     [onEndpoint('http_reqs', endpoint)]: [`rate>=${round(o.minRate * share)}`],
     dropped_iterations: [`count<=${Math.floor(o.maxDropped * share)}`],
     ...everyCheck(CALL_ID_CHECK),

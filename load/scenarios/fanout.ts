@@ -19,7 +19,13 @@ import { Counter, Gauge, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { CALL_ID_CHECK, placeCall } from '../lib/calls.ts';
 import { env, loadDuration, num, seconds } from '../lib/env.ts';
-import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, PLACED_AT_MS, PLACED_CALL_ID, type FanoutReceiverMetric } from '../lib/fanout-metrics.ts';
+import {
+  FANOUT_PLACED_METRIC,
+  FANOUT_RECEIVER_METRICS,
+  PLACED_AT_MS,
+  PLACED_CALL_ID,
+  type FanoutReceiverMetric,
+} from '../lib/fanout-metrics.ts';
 import { arrivalVus } from '../lib/executors.ts';
 import { callsSetup, callsToken, type CallsSetup } from '../lib/setup.ts';
 import { summaryHandler } from '../lib/summary.ts';
@@ -65,7 +71,10 @@ const RECEIVER_THRESHOLDS: Partial<Record<FanoutReceiverMetric, string[]>> = {
   fanout_bad_signatures: ['count==0'],
   fanout_expected_deliveries: ['count>0'],
   fanout_event_to_arrival_ms: [`p(95)<${FANOUT_BUDGET.p95Ms}`, `p(99)<${FANOUT_BUDGET.p99Ms}`],
-  fanout_placement_to_arrival_ms: [`p(95)<${FANOUT_BUDGET.p95Ms + LIFECYCLE_MS}`, `p(99)<${FANOUT_BUDGET.p99Ms + LIFECYCLE_MS}`],
+  fanout_placement_to_arrival_ms: [
+    `p(95)<${FANOUT_BUDGET.p95Ms + LIFECYCLE_MS}`,
+    `p(99)<${FANOUT_BUDGET.p99Ms + LIFECYCLE_MS}`,
+  ],
 };
 
 export const options: Options = {

@@ -126,7 +126,10 @@ function judgeOldToken(status: number, code: string | undefined): void {
 }
 
 export function withOldToken(data: RotationSetup): void {
-  const placed = placeCall(required('LOAD_OLD_TOKEN'), data.agentId, { tags: { token: 'old' }, responseCallback: OLD_TOKEN_STATUSES });
+  const placed = placeCall(required('LOAD_OLD_TOKEN'), data.agentId, {
+    tags: { token: 'old' },
+    responseCallback: OLD_TOKEN_STATUSES,
+  });
   judgeOldToken(placed.res.status, errorCode(placed.res));
 }
 
@@ -137,7 +140,9 @@ export function withNewToken(data: RotationSetup): void {
 
 export function revokeOldToken(data: RotationSetup): void {
   const oldToken = required('LOAD_OLD_TOKEN');
-  const bothAccepted = whoami(oldToken, { token: 'old' }).status === 200 && whoami(required('LOAD_NEW_TOKEN'), { token: 'new' }).status === 200;
+  const bothAccepted =
+    whoami(oldToken, { token: 'old' }).status === 200 &&
+    whoami(required('LOAD_NEW_TOKEN'), { token: 'new' }).status === 200;
   check(bothAccepted, { [BOTH_ACCEPTED_CHECK]: (ok) => ok });
 
   const controlUrl = required('SVC_CONTROL_URL').replace(/\/+$/, '');
@@ -170,7 +175,11 @@ export function revokeOldToken(data: RotationSetup): void {
       const answer = whoami(oldToken, { token: 'old', phase: 'watch' }, true);
       judgeOldToken(answer.status, answer.code);
     } else {
-      const placed = placeCall(oldToken, data.agentId, { tags: { token: 'old', phase: 'watch' }, responseCallback: OLD_TOKEN_STATUSES, fresh: true });
+      const placed = placeCall(oldToken, data.agentId, {
+        tags: { token: 'old', phase: 'watch' },
+        responseCallback: OLD_TOKEN_STATUSES,
+        fresh: true,
+      });
       judgeOldToken(placed.res.status, errorCode(placed.res));
     }
     sleep(WATCH_INTERVAL_S);

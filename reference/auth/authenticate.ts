@@ -19,7 +19,9 @@ export interface SessionTokenVerifier {
 /** jose (`session.ts`), or jsonwebtoken + jwks-rsa (`session-jsonwebtoken.ts`) for the `jsonwebtoken` personality. */
 export function sessionVerifierFor(store: Store, personality: Personality): SessionTokenVerifier {
   const tolerance = personality.sessionClockToleranceSeconds;
-  return personality.sessionVerifier === 'jsonwebtoken' ? new JsonwebtokenSessionVerifier(store, tolerance) : new SessionVerifier(store, tolerance);
+  return personality.sessionVerifier === 'jsonwebtoken'
+    ? new JsonwebtokenSessionVerifier(store, tolerance)
+    : new SessionVerifier(store, tolerance);
 }
 
 export interface Principal {
@@ -74,7 +76,13 @@ export class Authenticator {
    * @param headerCount how many Authorization headers the request carried
    */
   /** `forWhoami`: the request is GET /v1/whoami (fault revocation-whoami-only treats it apart). */
-  authenticate(header: string | undefined, headerCount: number, nodeIndex: number, faults: FaultSet, forWhoami = false): AuthOutcome | Promise<AuthOutcome> {
+  authenticate(
+    header: string | undefined,
+    headerCount: number,
+    nodeIndex: number,
+    faults: FaultSet,
+    forWhoami = false,
+  ): AuthOutcome | Promise<AuthOutcome> {
     if (headerCount > 1) return fail('repeated Authorization headers', faults);
     if (header === undefined || header === '') return fail('missing Authorization header', faults);
     const match = BEARER.exec(header);
@@ -96,36 +104,61 @@ export class Authenticator {
     return fail('malformed token', faults);
   }
 
-  private authenticateBearer(secret: string, nodeIndex: number, requestFaults: FaultSet, forWhoami: boolean): AuthOutcome {
+  private authenticateBearer(
+    secret: string,
+    nodeIndex: number,
+    requestFaults: FaultSet,
+    forWhoami: boolean,
+  ): AuthOutcome {
     const lookup = this.nodes.node(nodeIndex).lookup(secret, requestFaults);
     if (lookup.kind === 'unknown') return fail('unknown token', requestFaults);
-    const workspace = this.store.workspace(lookup.token.workspaceId) ?? this.store.softDeleted.get(lookup.token.workspaceId);
+    const workspace =
+      this.store.workspace(lookup.token.workspaceId) ?? this.store.softDeleted.get(lookup.token.workspaceId);
     if (!workspace) return fail('unknown token', requestFaults);
     const faults = unionFaults(requestFaults, workspace.faults);
     if (lookup.kind === 'revoked') {
       // Re-check with the workspace's faults: the stale node may be switched on there.
       const staleOperationCache = faults.has('revocation-whoami-only') && !forWhoami;
-      if (!staleOperationCache && !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')) {
+      if (
+        !staleOperationCache &&
+        !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')
+      ) {
         return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');
       }
     }
     const now = this.clock.now();
-    if (now >= workspace.rejectAllTokens.from && now < workspace.rejectAllTokens.until) return fail('token revoked', faults);
+    if (now >= workspace.rejectAllTokens.from && now < workspace.rejectAllTokens.until)
+      return fail('token revoked', faults);
     const blip = lookup.token.refusedDuring;
     if (blip && now >= blip.from && now < blip.until) return fail('token revoked', faults);
     return {
       ok: true,
-      principal: { workspace, scopes: lookup.token.scopes, scheme: 'bearer_token', credentialId: lookup.token.id, faults },
+      principal: {
+        workspace,
+        scopes: lookup.token.scopes,
+        scheme: 'bearer_token',
+        credentialId: lookup.token.id,
+        faults,
+      },
     };
   }
 
   private async authenticateSession(jwt: string, requestFaults: FaultSet): Promise<AuthOutcome> {
     if (requestFaults.has('jwt-malformed-400') && !decodeUnverified(jwt)) {
-      return { ok: false, failure: { code: 'invalid_token', message: 'the session token does not parse', faults: requestFaults, status: 400 } };
+      return {
+        ok: false,
+        failure: {
+          code: 'invalid_token',
+          message: 'the session token does not parse',
+          faults: requestFaults,
+          status: 400,
+        },
+      };
     }
     const now = this.clock.now();
     const cached = this.verifiedSessions.get(jwt);
-    const session = cached !== undefined && cached.until > now ? cached.session : await this.sessions.verify(jwt, requestFaults);
+    const session =
+      cached !== undefined && cached.until > now ? cached.session : await this.sessions.verify(jwt, requestFaults);
     if (!session) return fail('session token not accepted', requestFaults);
     const faults = unionFaults(requestFaults, session.workspace.faults);
     if (cached === undefined && faults.has('jwt-verified-cache-past-exp')) {
@@ -135,7 +168,13 @@ export class Authenticator {
     }
     return {
       ok: true,
-      principal: { workspace: session.workspace, scopes: session.scopes, scheme: 'session_token', credentialId: session.memberId, faults },
+      principal: {
+        workspace: session.workspace,
+        scopes: session.scopes,
+        scheme: 'session_token',
+        credentialId: session.memberId,
+        faults,
+      },
     };
   }
 }

@@ -66,8 +66,15 @@ function nearMissToken(store: Store, secret: string, faults: FaultSet): BearerTo
   if (!caseless && !prefix) return undefined;
   for (const token of store.tokensBySecret.values()) {
     const owner = store.workspace(token.workspaceId);
-    if (caseless && owner?.faults.has('token-case-insensitive') && token.secret.toLowerCase() === secret.toLowerCase()) return token;
-    if (prefix && owner?.faults.has('token-prefix-compared') && secret.length >= COMPARED_TOKEN_CHARACTERS && token.secret.slice(0, COMPARED_TOKEN_CHARACTERS) === secret.slice(0, COMPARED_TOKEN_CHARACTERS)) return token;
+    if (caseless && owner?.faults.has('token-case-insensitive') && token.secret.toLowerCase() === secret.toLowerCase())
+      return token;
+    if (
+      prefix &&
+      owner?.faults.has('token-prefix-compared') &&
+      secret.length >= COMPARED_TOKEN_CHARACTERS &&
+      token.secret.slice(0, COMPARED_TOKEN_CHARACTERS) === secret.slice(0, COMPARED_TOKEN_CHARACTERS)
+    )
+      return token;
   }
   return undefined;
 }

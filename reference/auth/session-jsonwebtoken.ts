@@ -26,7 +26,10 @@ type JwksRsa = typeof import('jwks-rsa');
 let libraries: Promise<{ jwt: Jwt; jwksRsa: JwksRsa }> | undefined;
 
 function loadLibraries(): Promise<{ jwt: Jwt; jwksRsa: JwksRsa }> {
-  libraries ??= Promise.all([import('jsonwebtoken'), import('jwks-rsa')]).then(([jwt, jwksRsa]) => ({ jwt: jwt.default, jwksRsa: jwksRsa.default }));
+  libraries ??= Promise.all([import('jsonwebtoken'), import('jwks-rsa')]).then(([jwt, jwksRsa]) => ({
+    jwt: jwt.default,
+    jwksRsa: jwksRsa.default,
+  }));
   return libraries;
 }
 
@@ -88,7 +91,13 @@ export class JsonwebtokenSessionVerifier {
     return null;
   }
 
-  private async verifyFor(jwt: Jwt, jwksRsa: JwksRsa, workspace: Workspace, token: string, kid: string | undefined): Promise<SessionPrincipal | null> {
+  private async verifyFor(
+    jwt: Jwt,
+    jwksRsa: JwksRsa,
+    workspace: Workspace,
+    token: string,
+    kid: string | undefined,
+  ): Promise<SessionPrincipal | null> {
     const provider = workspace.identityProvider;
     if (!provider) return null;
     let payload: JwtPayload;
@@ -109,6 +118,10 @@ export class JsonwebtokenSessionVerifier {
     if (typeof payload.exp !== 'number' || typeof payload.sub !== 'string') return null;
     const member = workspace.members.get(payload.sub);
     if (!member) return null;
-    return { workspace, scopes: member.scopes.filter((s) => workspace.licensedScopes.includes(s)), memberId: member.id };
+    return {
+      workspace,
+      scopes: member.scopes.filter((s) => workspace.licensedScopes.includes(s)),
+      memberId: member.id,
+    };
   }
 }

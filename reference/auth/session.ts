@@ -26,7 +26,18 @@ import { isScope, type IdentityProvider, type Member, type Scope, type Store, ty
 // against that provider's JWKS, resolved to a workspace member and the member's scopes.
 
 /** Asymmetric algorithms only: never `none`, never an HMAC that a public key could forge. */
-export const SESSION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
+export const SESSION_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'EdDSA',
+  'Ed25519',
+];
 /**
  * Clock skew tolerated on exp and nbf by the reference personality: none. The spec gives
  * session tokens 60 s, and a token issued 61 s ago must be refused; any leeway would stretch
@@ -45,8 +56,18 @@ export function looksLikeJwt(credential: string): boolean {
   return JWT_SHAPE.test(credential);
 }
 
-export function createIdentityProvider(issuer: string, jwksUri: string, audience: string, outbound = new Outbound()): IdentityProvider {
-  const keySet = createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 500, cacheMaxAge: 2000, timeoutDuration: 2000, [customFetch]: outbound.fetch });
+export function createIdentityProvider(
+  issuer: string,
+  jwksUri: string,
+  audience: string,
+  outbound = new Outbound(),
+): IdentityProvider {
+  const keySet = createRemoteJWKSet(new URL(jwksUri), {
+    cooldownDuration: 500,
+    cacheMaxAge: 2000,
+    timeoutDuration: 2000,
+    [customFetch]: outbound.fetch,
+  });
   return { issuer, jwksUri, audience, keySet, fetch: outbound.fetch };
 }
 
@@ -143,11 +164,18 @@ function memberIgnoringCase(workspace: Workspace, sub: string): Member | undefin
 /** Fault jwks-fetch-failure-open: the JWKS could not be had (as opposed to a token it refuses). */
 function isKeySetUnavailable(error: unknown): boolean {
   const code = (error as { code?: string }).code;
-  return code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || code === 'ERR_JWKS_INVALID';
+  return (
+    code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || code === 'ERR_JWKS_INVALID'
+  );
 }
 
 /** Fault jwks-first-key-only: the JWKS is fetched and its first key used, whatever the token's kid. */
-async function verifyWithFirstKey(provider: IdentityProvider, jwt: string, header: ProtectedHeaderParameters, options: JWTVerifyOptions): Promise<JWTPayload> {
+async function verifyWithFirstKey(
+  provider: IdentityProvider,
+  jwt: string,
+  header: ProtectedHeaderParameters,
+  options: JWTVerifyOptions,
+): Promise<JWTPayload> {
   const response = await provider.fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
   const first = ((await response.json()) as { keys?: JWK[] }).keys?.[0];
   if (!first) throw new Error('empty JWKS');
@@ -161,7 +189,12 @@ const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
 function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
   let keySet = frozenKeySets.get(provider);
   if (!keySet) {
-    keySet = createRemoteJWKSet(new URL(provider.jwksUri), { cooldownDuration: Infinity, cacheMaxAge: Infinity, timeoutDuration: 2000, [customFetch]: provider.fetch });
+    keySet = createRemoteJWKSet(new URL(provider.jwksUri), {
+      cooldownDuration: Infinity,
+      cacheMaxAge: Infinity,
+      timeoutDuration: 2000,
+      [customFetch]: provider.fetch,
+    });
     frozenKeySets.set(provider, keySet);
   }
   return keySet;
@@ -191,7 +224,8 @@ export class SessionVerifier {
     for (const workspace of this.store.workspaces.values()) {
       if (tried.has(workspace) || !workspace.identityProvider) continue;
       const faults = unionFaults(requestFaults, workspace.faults);
-      const caseless = faults.has('jwt-iss-case-insensitive') && workspace.identityProvider.issuer.toLowerCase() === iss.toLowerCase();
+      const caseless =
+        faults.has('jwt-iss-case-insensitive') && workspace.identityProvider.issuer.toLowerCase() === iss.toLowerCase();
       if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace') && !caseless) continue;
       const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
@@ -199,7 +233,12 @@ export class SessionVerifier {
     return null;
   }
 
-  private async verifyFor(workspace: Workspace, jwt: string, claims: Claims, faults: FaultSet): Promise<SessionPrincipal | null> {
+  private async verifyFor(
+    workspace: Workspace,
+    jwt: string,
+    claims: Claims,
+    faults: FaultSet,
+  ): Promise<SessionPrincipal | null> {
     const provider = workspace.identityProvider;
     if (!provider) return null;
     const crossWorkspace = faults.has('jwt-cross-workspace');
@@ -212,15 +251,23 @@ export class SessionVerifier {
     // Fault jwt-aud-contains-audience: String.prototype.includes where Array.prototype.includes was meant.
     if (faults.has('jwt-aud-contains-audience') && !(payload.aud ?? '').includes(provider.audience)) return null;
     // Fault jwt-aud-array-first-only: an array audience is read as its first entry.
-    if (faults.has('jwt-aud-array-first-only') && (Array.isArray(payload.aud) ? payload.aud[0] : payload.aud) !== provider.audience) return null;
+    if (
+      faults.has('jwt-aud-array-first-only') &&
+      (Array.isArray(payload.aud) ? payload.aud[0] : payload.aud) !== provider.audience
+    )
+      return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.
     if (faults.has('jwt-first-sub-wins')) payload = { ...payload, sub: firstSub(jwt) ?? payload.sub };
     if (typeof payload.sub !== 'string') return null;
-    const member = workspace.members.get(payload.sub) ?? (faults.has('jwt-sub-case-insensitive') ? memberIgnoringCase(workspace, payload.sub) : undefined);
+    const member =
+      workspace.members.get(payload.sub) ??
+      (faults.has('jwt-sub-case-insensitive') ? memberIgnoringCase(workspace, payload.sub) : undefined);
     if (member) {
       // Fault jwt-scope-claim-trusted: the token's own scope claim wins over the member's record.
       if (faults.has('jwt-scope-claim-trusted') && typeof payload.scope === 'string') {
-        const claimed = payload.scope.split(' ').filter((s): s is Scope => isScope(s) && workspace.licensedScopes.includes(s));
+        const claimed = payload.scope
+          .split(' ')
+          .filter((s): s is Scope => isScope(s) && workspace.licensedScopes.includes(s));
         return { workspace, scopes: claimed, memberId: member.id };
       }
       return this.principalFor(workspace, member, faults);
@@ -263,29 +310,49 @@ export class SessionVerifier {
     }
     if (faults.has('jwt-iss-case-insensitive')) {
       // Fault: the issuer compared ignoring case, as a host name would be.
-      if (typeof payload.iss !== 'string' || payload.iss.toLowerCase() !== provider.issuer.toLowerCase()) throw new Error('issuer mismatch');
+      if (typeof payload.iss !== 'string' || payload.iss.toLowerCase() !== provider.issuer.toLowerCase())
+        throw new Error('issuer mismatch');
     } else if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
     if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
       // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
       if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
-    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace) options.audience = provider.audience;
+    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace)
+      options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {
       // Judge the token as of just before it expired: exp passes, nbf is still checked.
       options.currentDate = new Date((payload.exp - this.clockTolerance - 1) * 1000);
     }
-    const nbfWithinSkew = faults.has('jwt-nbf-leeway-5min') && typeof payload.nbf === 'number' && payload.nbf - nowSeconds <= NBF_SKEW_SECONDS;
-    if ((faults.has('jwt-ignore-nbf') || nbfWithinSkew) && typeof payload.nbf === 'number' && payload.nbf > nowSeconds) {
+    const nbfWithinSkew =
+      faults.has('jwt-nbf-leeway-5min') &&
+      typeof payload.nbf === 'number' &&
+      payload.nbf - nowSeconds <= NBF_SKEW_SECONDS;
+    if (
+      (faults.has('jwt-ignore-nbf') || nbfWithinSkew) &&
+      typeof payload.nbf === 'number' &&
+      payload.nbf > nowSeconds
+    ) {
       options.currentDate = new Date((payload.nbf + this.clockTolerance + 1) * 1000);
     }
 
-    if (faults.has('jwt-exp-margin-30s') && typeof payload.exp === 'number' && payload.exp - nowSeconds < EXP_MARGIN_SECONDS) {
+    if (
+      faults.has('jwt-exp-margin-30s') &&
+      typeof payload.exp === 'number' &&
+      payload.exp - nowSeconds < EXP_MARGIN_SECONDS
+    ) {
       throw new Error('the session token expires too soon');
     }
-    if (faults.has('jwt-string-dates-skipped') && (typeof payload.exp === 'string' || typeof payload.nbf === 'string')) {
+    if (
+      faults.has('jwt-string-dates-skipped') &&
+      (typeof payload.exp === 'string' || typeof payload.nbf === 'string')
+    ) {
       // Fault: exp and nbf are compared only when they are numbers; a string one is skipped.
       await compactVerify(jwt, provider.keySet, { algorithms: options.algorithms });
-      const numbersOnly = Object.fromEntries(Object.entries(payload).filter(([name, value]) => !((name === 'exp' || name === 'nbf') && typeof value === 'string')));
+      const numbersOnly = Object.fromEntries(
+        Object.entries(payload).filter(
+          ([name, value]) => !((name === 'exp' || name === 'nbf') && typeof value === 'string'),
+        ),
+      );
       return payloadClaimsOnly(Buffer.from(JSON.stringify(numbersOnly)).toString('base64url'), options);
     }
     if (header.alg === 'none') {
@@ -293,7 +360,11 @@ export class SessionVerifier {
       const { issuer, audience, currentDate, clockTolerance } = options;
       return UnsecuredJWT.decode(jwt, { issuer, audience, currentDate, clockTolerance }).payload;
     }
-    if (faults.has('jwt-alg-none-case-insensitive') && typeof header.alg === 'string' && header.alg.toLowerCase() === 'none') {
+    if (
+      faults.has('jwt-alg-none-case-insensitive') &&
+      typeof header.alg === 'string' &&
+      header.alg.toLowerCase() === 'none'
+    ) {
       // Fault: the deny-list above matches 'none' exactly; the algorithm lookup ignores case.
       return claimsOnly(jwt, options);
     }
@@ -314,7 +385,8 @@ export class SessionVerifier {
     if (faults.has('jwt-kid-path-traversal') && header.alg === 'HS256' && typeof header.kid === 'string') {
       // Fault: the kid names a key file, joined to the keys directory without confining it.
       // Modelled without touching the disk: only /dev/null is "found", and it is empty.
-      if (posix.resolve(KEYS_DIRECTORY, header.kid) !== '/dev/null' || !hmacMatches(jwt, new Uint8Array(0))) throw new Error('no such key file');
+      if (posix.resolve(KEYS_DIRECTORY, header.kid) !== '/dev/null' || !hmacMatches(jwt, new Uint8Array(0)))
+        throw new Error('no such key file');
       return claimsOnly(jwt, options);
     }
     if (faults.has('jwt-psychic-ecdsa') && header.alg === 'ES256' && isZeroEcdsaSignature(jwt)) {
@@ -350,7 +422,11 @@ export class SessionVerifier {
   }
 
   /** Fault jwt-hs256-confusion: the PEM of each public key of the JWKS used as an HMAC secret. */
-  private async verifyWithPublicKeyAsSecret(provider: IdentityProvider, jwt: string, options: JWTVerifyOptions): Promise<JWTPayload> {
+  private async verifyWithPublicKeyAsSecret(
+    provider: IdentityProvider,
+    jwt: string,
+    options: JWTVerifyOptions,
+  ): Promise<JWTPayload> {
     const response = await provider.fetch(provider.jwksUri, { signal: AbortSignal.timeout(2000) });
     const jwks = (await response.json()) as { keys?: JWK[] };
     for (const jwk of jwks.keys ?? []) {

@@ -34,11 +34,21 @@ function tokenPrefix(environment: Environment, faults: FaultSet): string {
 }
 
 /** The refusal of one more token when the workspace holds its two, else undefined. */
-export function tokenLimitRefusal(workspace: Workspace, faults: FaultSet): Extract<TokenIssue, { ok: false }> | undefined {
+export function tokenLimitRefusal(
+  workspace: Workspace,
+  faults: FaultSet,
+): Extract<TokenIssue, { ok: false }> | undefined {
   const tokens = [...workspace.tokens.values()];
-  const active = tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length - tokens.filter((t) => t.revokedAgain).length;
+  const active =
+    tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length -
+    tokens.filter((t) => t.revokedAgain).length;
   if (active < MAX_ACTIVE_TOKENS || faults.has('third-token')) return undefined;
-  return { ok: false, status: 409, code: 'token_limit_reached', message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first` };
+  return {
+    ok: false,
+    status: 409,
+    code: 'token_limit_reached',
+    message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first`,
+  };
 }
 
 /** @param limitChecked the caller has read the count already (fault token-limit-check-then-insert) */
@@ -54,8 +64,11 @@ export function issueToken(
   if (refusal) return refusal;
   // Fault token-limit-every-workspace: the active tokens counted without the workspace in the condition.
   if (faults.has('token-limit-every-workspace')) {
-    const everywhere = [...store.workspaces.values()].filter((w) => w.faults.has('token-limit-every-workspace')).flatMap((w) => [...w.tokens.values()]);
-    if (everywhere.filter((token) => token.revokedAt === null).length >= MAX_ACTIVE_TOKENS) return { ok: false, status: 409, code: 'token_limit_reached', message: 'token limit reached' };
+    const everywhere = [...store.workspaces.values()]
+      .filter((w) => w.faults.has('token-limit-every-workspace'))
+      .flatMap((w) => [...w.tokens.values()]);
+    if (everywhere.filter((token) => token.revokedAt === null).length >= MAX_ACTIVE_TOKENS)
+      return { ok: false, status: 409, code: 'token_limit_reached', message: 'token limit reached' };
   }
   let scopes: readonly Scope[];
   if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
@@ -63,7 +76,12 @@ export function issueToken(
   } else {
     const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));
     if (unlicensed.length > 0) {
-      return { ok: false, status: 422, code: 'scope_not_licensed', message: `the workspace is not licensed for: ${unlicensed.join(', ')}` };
+      return {
+        ok: false,
+        status: 422,
+        code: 'scope_not_licensed',
+        message: `the workspace is not licensed for: ${unlicensed.join(', ')}`,
+      };
     }
     scopes = [...new Set(request.scopes)];
   }
@@ -87,7 +105,11 @@ export function issueToken(
  */
 export function blipOtherTokens(workspace: Workspace, fresh: BearerToken, now: number): void {
   for (const other of workspace.tokens.values()) {
-    if (other !== fresh && other.revokedAt === null) other.refusedDuring = { from: now + OLD_TOKEN_BLIP.afterMs, until: now + OLD_TOKEN_BLIP.afterMs + OLD_TOKEN_BLIP.durationMs };
+    if (other !== fresh && other.revokedAt === null)
+      other.refusedDuring = {
+        from: now + OLD_TOKEN_BLIP.afterMs,
+        until: now + OLD_TOKEN_BLIP.afterMs + OLD_TOKEN_BLIP.durationMs,
+      };
   }
 }
 
@@ -104,6 +126,10 @@ export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock,
   token.revocationEffectiveAt = faults.has('revocation-slow') ? now + SLOW_REVOCATION_MS : now;
   if (workspace.suspended && faults.has('suspended-revoke-keeps-slot')) token.holdsSlot = true;
   if (faults.has('rotation-flush')) workspace.rejectAllTokens = { from: now, until: now + ROTATION_FLUSH_MS };
-  if (faults.has('rotation-flush-late')) workspace.rejectAllTokens = { from: now + ROTATION_FLUSH_LATE.afterMs, until: now + ROTATION_FLUSH_LATE.afterMs + ROTATION_FLUSH_LATE.durationMs };
+  if (faults.has('rotation-flush-late'))
+    workspace.rejectAllTokens = {
+      from: now + ROTATION_FLUSH_LATE.afterMs,
+      until: now + ROTATION_FLUSH_LATE.afterMs + ROTATION_FLUSH_LATE.durationMs,
+    };
   return true;
 }

@@ -44,7 +44,9 @@ export class CallService {
   /** @param id the call's id when the caller numbered it (fault call-id-sequence-race) */
   place(workspace: Workspace, agent: Agent, to: string, given: Record<string, unknown>, id?: string): Call {
     // Fault call-metadata-shared-default: Object.assign into the one default object, not a fresh one.
-    const metadata = workspace.faults.has('call-metadata-shared-default') ? Object.assign(this.sharedMetadata, given) : given;
+    const metadata = workspace.faults.has('call-metadata-shared-default')
+      ? Object.assign(this.sharedMetadata, given)
+      : given;
     const call: Call = {
       id: id ?? this.personality.newId('call_'),
       workspaceId: workspace.id,
@@ -75,7 +77,11 @@ export class CallService {
           call.timers = [
             this.clock.setTimer(AUTO_COMPLETE_AFTER_MS, () => {
               call.timers = [];
-              this.progress(workspace, call.id, { state: 'completed', outcome: 'answered', durationSeconds: 5 + Math.floor(Math.random() * 175) });
+              this.progress(workspace, call.id, {
+                state: 'completed',
+                outcome: 'answered',
+                durationSeconds: 5 + Math.floor(Math.random() * 175),
+              });
             }),
           ];
         }),
@@ -87,8 +93,14 @@ export class CallService {
   progress(workspace: Workspace, callId: string, request: ProgressRequest, alongside = false): ProgressResult {
     const result = this.progressOne(workspace, callId, request);
     // Fault progress-moves-every-call: the update's WHERE names the workspace, not the call.
-    if (result.ok && !alongside && workspace.faults.has('progress-moves-every-call') && workspace.callProgress === 'manual') {
-      for (const other of [...workspace.calls.values()]) if (other.id !== callId) this.progress(workspace, other.id, request, true);
+    if (
+      result.ok &&
+      !alongside &&
+      workspace.faults.has('progress-moves-every-call') &&
+      workspace.callProgress === 'manual'
+    ) {
+      for (const other of [...workspace.calls.values()])
+        if (other.id !== callId) this.progress(workspace, other.id, request, true);
     }
     return result;
   }
@@ -100,25 +112,37 @@ export class CallService {
       return { ok: false, status: 409, code: 'call_finished', message: `the call is already ${call.state}` };
     }
     if (request.state === 'started' && call.state !== 'queued') {
-      return { ok: false, status: 409, code: 'invalid_transition', message: `a ${call.state} call cannot become started` };
+      return {
+        ok: false,
+        status: 409,
+        code: 'invalid_transition',
+        message: `a ${call.state} call cannot become started`,
+      };
     }
     if (request.state === 'failed' && call.state !== 'queued' && !this.personality.failedFromStarted) {
       // Alternate personality: failed means "did not connect", which a started call did.
-      return { ok: false, status: 409, code: 'invalid_transition', message: `a ${call.state} call cannot become failed` };
+      return {
+        ok: false,
+        status: 409,
+        code: 'invalid_transition',
+        message: `a ${call.state} call cannot become failed`,
+      };
     }
     const faults = workspace.faults;
     switch (request.state) {
       case 'started':
         call.state = 'started';
         this.startedAt.set(call, this.clock.now());
-        if (!faults.has('lifecycle-no-started')) this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
+        if (!faults.has('lifecycle-no-started'))
+          this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
         break;
       case 'completed':
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
         // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
-        if (faults.has('duration-from-timestamps')) call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);
+        if (faults.has('duration-from-timestamps'))
+          call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);
         this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         break;
       case 'failed':
@@ -141,10 +165,13 @@ export class CallService {
 
   transcriptUrl(workspace: Workspace, call: Call, faults: FaultSet): string {
     // Fault transcript-url-other-port: built from the address of the internal listener (health, metrics) that produced the event.
-    const origin = faults.has('transcript-url-other-port') && this.internalBaseUrl() ? this.internalBaseUrl() : this.publicBaseUrl();
+    const origin =
+      faults.has('transcript-url-other-port') && this.internalBaseUrl() ? this.internalBaseUrl() : this.publicBaseUrl();
     const base = origin + workspace.faultPrefix;
     const callId = this.previousCall.get(call) ?? call.id;
-    return faults.has('transcript-url-wrong') ? `${base}/v1/calls/${callId}/transcript` : `${base}/v1/voice/calls/${callId}/transcript`;
+    return faults.has('transcript-url-wrong')
+      ? `${base}/v1/calls/${callId}/transcript`
+      : `${base}/v1/voice/calls/${callId}/transcript`;
   }
 
   private callSummary(call: Call): Record<string, unknown> {
@@ -168,7 +195,11 @@ export class CallService {
     return data;
   }
 
-  private emit(workspace: Workspace, type: Parameters<Dispatcher['publish']>[1], data: () => Record<string, unknown>): void {
+  private emit(
+    workspace: Workspace,
+    type: Parameters<Dispatcher['publish']>[1],
+    data: () => Record<string, unknown>,
+  ): void {
     this.dispatcher.publishIfReceived(workspace, type, data);
   }
 }

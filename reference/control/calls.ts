@@ -22,7 +22,9 @@ export const progressCall: ControlHandler = (request) => {
   const result = request.app.calls.progress(
     workspace,
     request.params.call ?? '',
-    body.state === 'completed' ? { state: 'completed', outcome: body.outcome, durationSeconds: body.duration_seconds } : { state: body.state },
+    body.state === 'completed'
+      ? { state: 'completed', outcome: body.outcome, durationSeconds: body.duration_seconds }
+      : { state: body.state },
   );
   if (!result.ok) return refuse(result.status, result.code, result.message);
   return { status: 204 };

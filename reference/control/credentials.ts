@@ -20,7 +20,8 @@ export const createToken: ControlHandler = async (request) => {
   const parsed = tokenSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { app } = request;
-  if (parsed.data.scopes?.length === 0 && app.personality.emptyScopesRefused) return refuse(422, 'empty_scopes', 'scopes may be omitted (all licensed scopes) but not empty');
+  if (parsed.data.scopes?.length === 0 && app.personality.emptyScopesRefused)
+    return refuse(422, 'empty_scopes', 'scopes may be omitted (all licensed scopes) but not empty');
   const faults = unionFaults(request.faults, workspace.faults);
   const checkThenInsert = faults.has('token-limit-check-then-insert');
   if (checkThenInsert) {
@@ -31,9 +32,17 @@ export const createToken: ControlHandler = async (request) => {
   const label = parsed.data.label ?? '';
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
-    for (const other of workspace.tokens.values()) if (other.revokedAt === null && other.label === label) revokeToken(workspace, other.id, app.config.clock, faults);
+    for (const other of workspace.tokens.values())
+      if (other.revokedAt === null && other.label === label) revokeToken(workspace, other.id, app.config.clock, faults);
   }
-  const issued = issueToken(app.store, workspace, { label, scopes: parsed.data.scopes }, app.config.environment, faults, checkThenInsert);
+  const issued = issueToken(
+    app.store,
+    workspace,
+    { label, scopes: parsed.data.scopes },
+    app.config.environment,
+    faults,
+    checkThenInsert,
+  );
   if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
   const { token } = issued;
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
@@ -46,13 +55,22 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   const tokenId = request.params.token ?? '';
   // Fault token-revoke-cross-workspace: the token is looked up by id alone, in whichever workspace holds it.
-  const holder = faults.has('token-revoke-cross-workspace') && !workspace.tokens.has(tokenId) ? [...request.app.store.workspaces.values()].find((w) => w.tokens.has(tokenId)) : undefined;
-  if (holder) return revokeToken(holder, tokenId, request.app.config.clock, faults) ? { status: 204 } : refuse(404, 'token_not_found', 'no such token');
+  const holder =
+    faults.has('token-revoke-cross-workspace') && !workspace.tokens.has(tokenId)
+      ? [...request.app.store.workspaces.values()].find((w) => w.tokens.has(tokenId))
+      : undefined;
+  if (holder)
+    return revokeToken(holder, tokenId, request.app.config.clock, faults)
+      ? { status: 204 }
+      : refuse(404, 'token_not_found', 'no such token');
   const label = workspace.tokens.get(tokenId)?.label;
   // Fault control-ids-any-workspace: the token found by its id alone, in whichever workspace holds it.
-  const owner = !workspace.tokens.has(tokenId) && faults.has('control-ids-any-workspace')
-    ? [...request.app.store.workspaces.values()].find((other) => other.faults.has('control-ids-any-workspace') && other.tokens.has(tokenId))
-    : undefined;
+  const owner =
+    !workspace.tokens.has(tokenId) && faults.has('control-ids-any-workspace')
+      ? [...request.app.store.workspaces.values()].find(
+          (other) => other.faults.has('control-ids-any-workspace') && other.tokens.has(tokenId),
+        )
+      : undefined;
   const token = workspace.tokens.get(tokenId);
   if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
     // Read as active, written after the round trip: a revocation that lost the race still decrements the count.
@@ -69,7 +87,9 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
     // Fault: the revocation is keyed by the label the dashboard shows, not by the token.
     for (const other of request.app.store.workspaces.values()) {
       if (!other.faults.has('revoke-by-label')) continue;
-      for (const token of other.tokens.values()) if (token.label === label && token.revokedAt === null) revokeToken(other, token.id, request.app.config.clock, faults);
+      for (const token of other.tokens.values())
+        if (token.label === label && token.revokedAt === null)
+          revokeToken(other, token.id, request.app.config.clock, faults);
     }
   }
   return { status: 204 };
@@ -93,7 +113,8 @@ export const putIdentityProvider: ControlHandler = (request) => {
   if (previous && faults.has('idp-reconfigure-ignored')) return { status: 204 };
   const provider = createIdentityProvider(issuer, jwksUri, audience, request.app.outbound);
   // Fault idp-old-keys-kept: the key set, cached per workspace, is not rebuilt for the new jwks_uri.
-  if (previous && faults.has('idp-old-keys-kept')) Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
+  if (previous && faults.has('idp-old-keys-kept'))
+    Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
   request.app.store.setIdentityProvider(workspace, provider);
   return { status: 204 };
 };
@@ -109,9 +130,13 @@ export const addMember: ControlHandler = (request) => {
   const parsed = memberSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { subject } = parsed.data;
-  if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused) return refuse(422, 'empty_scopes', 'a member needs at least one scope');
+  if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused)
+    return refuse(422, 'empty_scopes', 'a member needs at least one scope');
   const faults = unionFaults(request.faults, workspace.faults);
-  const scopes = parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all') ? workspace.licensedScopes : parsed.data.scopes;
+  const scopes =
+    parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all')
+      ? workspace.licensedScopes
+      : parsed.data.scopes;
   const existing = workspace.members.get(subject);
   // Fault member-repost-keeps-scopes: an insert that ignores a conflict on the subject.
   if (existing && faults.has('member-repost-keeps-scopes')) return { status: 201, body: { member_id: existing.id } };

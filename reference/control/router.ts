@@ -36,9 +36,16 @@ const ROUTES: ControlRoute[] = [
   ['POST', '/workspaces/:ws/events', fireEvent],
   ['POST', '/workspaces/:ws/deliveries/replay', replayDelivery],
   ['POST', '/workspaces/:ws/calls/:call/progress', progressCall],
-].map(([method, path, handler]) => ({ method: method as string, segments: (path as string).split('/').slice(1), handler: handler as ControlHandler }));
+].map(([method, path, handler]) => ({
+  method: method as string,
+  segments: (path as string).split('/').slice(1),
+  handler: handler as ControlHandler,
+}));
 
-type Match = { kind: 'found'; handler: ControlHandler; params: Record<string, string> } | { kind: 'not_found' } | { kind: 'method_not_allowed'; allow: string };
+type Match =
+  | { kind: 'found'; handler: ControlHandler; params: Record<string, string> }
+  | { kind: 'not_found' }
+  | { kind: 'method_not_allowed'; allow: string };
 
 function match(method: string, path: string): Match {
   const segments = path.split('/').slice(1);
@@ -72,12 +79,19 @@ function decodeSegment(segment: string): string {
 /** Fault control-token-prefix-compared: how many leading bytes of the control token are compared. */
 const COMPARED_CONTROL_TOKEN_BYTES = 16;
 
-export function controlTokenMatches(header: string | undefined, expected: Buffer, faults: FaultSet = NO_FAULTS): boolean {
+export function controlTokenMatches(
+  header: string | undefined,
+  expected: Buffer,
+  faults: FaultSet = NO_FAULTS,
+): boolean {
   if (!header?.startsWith('Bearer ')) return false;
   const given = Buffer.from(header.slice(7).trim(), 'utf8');
   if (faults.has('control-token-prefix-compared') && given.length >= COMPARED_CONTROL_TOKEN_BYTES) {
     // Fault: a comparison of a fixed-width prefix, as a truncating column or a strncmp would make it.
-    return timingSafeEqual(given.subarray(0, COMPARED_CONTROL_TOKEN_BYTES), expected.subarray(0, COMPARED_CONTROL_TOKEN_BYTES));
+    return timingSafeEqual(
+      given.subarray(0, COMPARED_CONTROL_TOKEN_BYTES),
+      expected.subarray(0, COMPARED_CONTROL_TOKEN_BYTES),
+    );
   }
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -91,20 +105,34 @@ export async function handleControlRequest(
   ctx: RequestContext,
 ): Promise<void> {
   // Fault control-progress-unauthenticated: the progress route answers before the token is looked at.
-  const mountedBeforeAuth = ctx.faults.has('control-progress-unauthenticated') && /\/calls\/[^/]+\/progress$/.test(path);
+  const mountedBeforeAuth =
+    ctx.faults.has('control-progress-unauthenticated') && /\/calls\/[^/]+\/progress$/.test(path);
   if (!mountedBeforeAuth && !controlTokenMatches(req.headers.authorization, controlToken, ctx.faults)) {
-    return sendControlError(res, 401, 'unauthorized', 'the control interface needs Authorization: Bearer <control token>', { 'WWW-Authenticate': 'Bearer' });
+    return sendControlError(
+      res,
+      401,
+      'unauthorized',
+      'the control interface needs Authorization: Bearer <control token>',
+      { 'WWW-Authenticate': 'Bearer' },
+    );
   }
   const found = match(req.method ?? 'GET', path === '' ? '/' : path);
   if (found.kind === 'not_found') return sendControlError(res, 404, 'not_found', 'no such control path');
-  if (found.kind === 'method_not_allowed') return sendControlError(res, 405, 'method_not_allowed', 'method not allowed here', { Allow: found.allow });
+  if (found.kind === 'method_not_allowed')
+    return sendControlError(res, 405, 'method_not_allowed', 'method not allowed here', { Allow: found.allow });
   let body: unknown = {};
   if (req.method === 'POST' || req.method === 'PUT') {
     const read = await readControlBody(req);
     if (!read.ok) return sendJson(res, read.reply.status, read.reply.body);
     body = read.value;
   }
-  const reply = await found.handler({ app, params: found.params, body, faults: ctx.faults, faultPrefix: ctx.faultPrefix });
+  const reply = await found.handler({
+    app,
+    params: found.params,
+    body,
+    faults: ctx.faults,
+    faultPrefix: ctx.faultPrefix,
+  });
   if (reply.body === undefined) sendEmpty(res, reply.status);
   else sendJson(res, reply.status, reply.body);
 }

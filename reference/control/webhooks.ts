@@ -28,7 +28,10 @@ export const createEndpoint: ControlHandler = async (request) => {
   }
   // Fault empty-events-all: an empty list taken for "no filter".
   const events = parsed.data.events.length === 0 && faults.has('empty-events-all') ? ['*'] : parsed.data.events;
-  const created = registry.create(workspace, parsed.data.url, events, faults, { limitChecked: checkThenInsert, emptyEventsAccepted: request.app.personality.emptyEventsAccepted });
+  const created = registry.create(workspace, parsed.data.url, events, faults, {
+    limitChecked: checkThenInsert,
+    emptyEventsAccepted: request.app.personality.emptyEventsAccepted,
+  });
   if (!created.ok) return refuse(created.status, created.code, created.message);
   const { endpoint } = created;
   return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
@@ -64,7 +67,8 @@ export const enableEndpoint: ControlHandler = (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   request.app.endpoints.enable(endpoint, faults);
   // Fault enable-enables-all: the re-enable is applied to the workspace's endpoints, not to the one named.
-  if (faults.has('enable-enables-all')) for (const other of request.app.endpoints.allOf(workspace.id)) request.app.endpoints.enable(other, faults);
+  if (faults.has('enable-enables-all'))
+    for (const other of request.app.endpoints.allOf(workspace.id)) request.app.endpoints.enable(other, faults);
   return { status: 204 };
 };
 
@@ -74,7 +78,10 @@ export const deleteEndpoint: ControlHandler = (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   const endpointId = request.params.endpoint ?? '';
   // Fault control-ids-any-workspace: the endpoint found by its id alone, in whichever workspace holds it.
-  const elsewhere = faults.has('control-ids-any-workspace') && !request.app.endpoints.get(workspace.id, endpointId) ? request.app.endpoints.ownerOf(endpointId, 'control-ids-any-workspace') : undefined;
+  const elsewhere =
+    faults.has('control-ids-any-workspace') && !request.app.endpoints.get(workspace.id, endpointId)
+      ? request.app.endpoints.ownerOf(endpointId, 'control-ids-any-workspace')
+      : undefined;
   if (!request.app.endpoints.delete(elsewhere ?? workspace.id, endpointId, faults)) return NO_ENDPOINT;
   return { status: 204 };
 };
@@ -93,7 +100,8 @@ export const fireEvent: ControlHandler = async (request) => {
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
-  if (faults.has('fire-event-id-mismatch')) return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
+  if (faults.has('fire-event-id-mismatch'))
+    return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
   return { status: 201, body: { event_id: event.id } };
 };
 

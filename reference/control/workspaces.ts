@@ -58,7 +58,8 @@ export const suspendWorkspace: ControlHandler = (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   if (!faults.has('suspension-ignored')) workspace.suspended = true;
   // Fault suspend-revokes-tokens: suspension implemented as revoking every credential of the workspace.
-  if (faults.has('suspend-revokes-tokens')) for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
+  if (faults.has('suspend-revokes-tokens'))
+    for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
   return { status: 204 };
 };
@@ -68,11 +69,16 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   if (!faults.has('reinstate-ignored')) workspace.suspended = false;
-  for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = workspace.suspended;
+  for (const other of sharingSettings(request.app.store.workspaces.values(), workspace))
+    other.suspended = workspace.suspended;
   // Fault reinstate-every-suspended: "set suspended = false where suspended", the workspace left out of the condition.
-  if (faults.has('reinstate-every-suspended')) for (const other of request.app.store.workspaces.values()) if (other.faults.has('reinstate-every-suspended')) other.suspended = false;
-  if (faults.has('reinstate-widens-scopes')) for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
-  if (faults.has('reinstate-widens-members')) for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
+  if (faults.has('reinstate-every-suspended'))
+    for (const other of request.app.store.workspaces.values())
+      if (other.faults.has('reinstate-every-suspended')) other.suspended = false;
+  if (faults.has('reinstate-widens-scopes'))
+    for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
+  if (faults.has('reinstate-widens-members'))
+    for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
   return { status: 204 };
 };
 
@@ -83,6 +89,7 @@ function sharingSettings(workspaces: Iterable<Workspace>, workspace: Workspace):
 }
 
 export const deleteWorkspace: ControlHandler = (request) => {
-  if (!request.app.deleteWorkspace(request.params.ws ?? '')) return refuse(404, 'workspace_not_found', 'no such workspace');
+  if (!request.app.deleteWorkspace(request.params.ws ?? ''))
+    return refuse(404, 'workspace_not_found', 'no such workspace');
   return { status: 204 };
 };

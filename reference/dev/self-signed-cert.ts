@@ -18,9 +18,25 @@ export function makeSelfSignedCert(commonName = '127.0.0.1'): SelfSignedCert {
     const certPath = join(dir, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', `/CN=${commonName}`, '-addext', 'subjectAltName=IP:127.0.0.1,IP:::1',
-        '-keyout', keyPath, '-out', certPath],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${commonName}`,
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,IP:::1',
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+      ],
       { stdio: 'ignore' },
     );
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };

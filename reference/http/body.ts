@@ -7,7 +7,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export type BodyOutcome =
   | { ok: true; value: unknown }
-  | { ok: false; status: 400 | 413 | 415; code: 'malformed_json' | 'payload_too_large' | 'unsupported_media_type'; message: string };
+  | {
+      ok: false;
+      status: 400 | 413 | 415;
+      code: 'malformed_json' | 'payload_too_large' | 'unsupported_media_type';
+      message: string;
+    };
 
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -20,13 +25,27 @@ export function isJsonContentType(header: string | undefined): boolean {
  * @param maxBytes the cap (413 beyond it)
  * @param anyContentType read the body as JSON whatever its Content-Type (the alternate personality)
  */
-export function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, anyContentType = false): Promise<BodyOutcome> {
+export function readJsonBody(
+  req: IncomingMessage,
+  maxBytes = MAX_BODY_BYTES,
+  anyContentType = false,
+): Promise<BodyOutcome> {
   if (!anyContentType && !isJsonContentType(req.headers['content-type'])) {
-    return Promise.resolve({ ok: false, status: 415, code: 'unsupported_media_type', message: 'Content-Type must be application/json' });
+    return Promise.resolve({
+      ok: false,
+      status: 415,
+      code: 'unsupported_media_type',
+      message: 'Content-Type must be application/json',
+    });
   }
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
-    return Promise.resolve({ ok: false, status: 413, code: 'payload_too_large', message: `body exceeds ${maxBytes} bytes` });
+    return Promise.resolve({
+      ok: false,
+      status: 413,
+      code: 'payload_too_large',
+      message: `body exceeds ${maxBytes} bytes`,
+    });
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -54,7 +73,9 @@ export function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, an
         finish({ ok: false, status: 400, code: 'malformed_json', message: 'the body is not valid JSON' });
       }
     });
-    req.on('error', () => finish({ ok: false, status: 400, code: 'malformed_json', message: 'the body could not be read' }));
+    req.on('error', () =>
+      finish({ ok: false, status: 400, code: 'malformed_json', message: 'the body could not be read' }),
+    );
   });
 }
 

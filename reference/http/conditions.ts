@@ -41,7 +41,8 @@ export const RETRY_AFTER_FORMS: readonly RetryAfterForm[] = ['seconds', 'date', 
 /** Throws on settings no network could have, naming the field. */
 export function validateNetworkConditions(conditions: NetworkConditions): void {
   const nonNegative = (name: string, value: number | undefined) => {
-    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new Error(`network.${name} must be a number ≥ 0, got ${String(value)}`);
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0))
+      throw new Error(`network.${name} must be a number ≥ 0, got ${String(value)}`);
   };
   nonNegative('latencyMs', conditions.latencyMs);
   nonNegative('jitterMs', conditions.jitterMs);
@@ -53,10 +54,13 @@ export function validateNetworkConditions(conditions: NetworkConditions): void {
   if (limit) {
     for (const name of ['perWorkspace', 'perClient'] as const) {
       const rate = limit[name];
-      if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) throw new Error(`network.rateLimit.${name} must be a number > 0, got ${String(rate)}`);
+      if (rate !== undefined && !(Number.isFinite(rate) && rate > 0))
+        throw new Error(`network.rateLimit.${name} must be a number > 0, got ${String(rate)}`);
     }
     if (limit.retryAfter !== undefined && !RETRY_AFTER_FORMS.includes(limit.retryAfter)) {
-      throw new Error(`network.rateLimit.retryAfter must be ${RETRY_AFTER_FORMS.join(', ')}, got "${String(limit.retryAfter)}"`);
+      throw new Error(
+        `network.rateLimit.retryAfter must be ${RETRY_AFTER_FORMS.join(', ')}, got "${String(limit.retryAfter)}"`,
+      );
     }
   }
 }
@@ -65,11 +69,21 @@ export function validateNetworkConditions(conditions: NetworkConditions): void {
 export function hasNetworkConditions(conditions: NetworkConditions | undefined): conditions is NetworkConditions {
   if (!conditions) return false;
   const limit = conditions.rateLimit;
-  return (conditions.latencyMs ?? 0) > 0 || (conditions.jitterMs ?? 0) > 0 || (conditions.resetFraction ?? 0) > 0 || limit?.perWorkspace !== undefined || limit?.perClient !== undefined;
+  return (
+    (conditions.latencyMs ?? 0) > 0 ||
+    (conditions.jitterMs ?? 0) > 0 ||
+    (conditions.resetFraction ?? 0) > 0 ||
+    limit?.perWorkspace !== undefined ||
+    limit?.perClient !== undefined
+  );
 }
 
 /** The Retry-After header for a wait of `waitMs` at wall-clock `nowMs`, or none. */
-export function retryAfterHeader(form: RetryAfterForm, waitMs: number, nowMs: number): Record<string, string> | undefined {
+export function retryAfterHeader(
+  form: RetryAfterForm,
+  waitMs: number,
+  nowMs: number,
+): Record<string, string> | undefined {
   if (form === 'none') return undefined;
   // Rounded up either way: a client that comes back when told must find a token there.
   if (form === 'date') return { 'Retry-After': new Date(Math.ceil((nowMs + waitMs) / 1000) * 1000).toUTCString() };
@@ -93,11 +107,14 @@ export function workspaceOfCredential(store: Store, authorization: string | unde
   if (!looksLikeJwt(credential)) return undefined;
   const payload = decodeUnverified(credential)?.payload;
   if (typeof payload?.iss !== 'string' || typeof payload.sub !== 'string') return undefined;
-  for (const workspace of store.workspacesWithIssuer(payload.iss)) if (workspace.members.has(payload.sub)) return workspace.id;
+  for (const workspace of store.workspacesWithIssuer(payload.iss))
+    if (workspace.members.has(payload.sub)) return workspace.id;
   return undefined;
 }
 
-type Verdict = { allowed: true } | { allowed: false; retryAfterMs: number; scope: 'workspace' | 'client address'; rate: number };
+type Verdict =
+  | { allowed: true }
+  | { allowed: false; retryAfterMs: number; scope: 'workspace' | 'client address'; rate: number };
 
 /** The per-workspace and per-client buckets; a request spends a token from each only when both admit it. */
 export class RateLimiter {
@@ -108,19 +125,34 @@ export class RateLimiter {
 
   constructor(options: RateLimitOptions) {
     // The burst is the rate, but at least one request: a rate below 1/s must still admit some.
-    const limit = (rate: number | undefined) => (rate === undefined ? undefined : { ratePerSecond: rate, burst: Math.max(1, rate) });
+    const limit = (rate: number | undefined) =>
+      rate === undefined ? undefined : { ratePerSecond: rate, burst: Math.max(1, rate) };
     this.workspaceLimit = limit(options.perWorkspace);
     this.clientLimit = limit(options.perClient);
   }
 
   admit(client: string, workspace: string | undefined, now: number): Verdict {
     const byClient = this.clientLimit ? take(this.clients.get(client), now, this.clientLimit) : undefined;
-    const byWorkspace = this.workspaceLimit && workspace !== undefined ? take(this.workspaces.get(workspace), now, this.workspaceLimit) : undefined;
+    const byWorkspace =
+      this.workspaceLimit && workspace !== undefined
+        ? take(this.workspaces.get(workspace), now, this.workspaceLimit)
+        : undefined;
     if (byWorkspace && !byWorkspace.allowed) {
       const clientWait = byClient && !byClient.allowed ? byClient.retryAfterMs : 0;
-      return { allowed: false, retryAfterMs: Math.max(byWorkspace.retryAfterMs, clientWait), scope: 'workspace', rate: this.workspaceLimit!.ratePerSecond };
+      return {
+        allowed: false,
+        retryAfterMs: Math.max(byWorkspace.retryAfterMs, clientWait),
+        scope: 'workspace',
+        rate: this.workspaceLimit!.ratePerSecond,
+      };
     }
-    if (byClient && !byClient.allowed) return { allowed: false, retryAfterMs: byClient.retryAfterMs, scope: 'client address', rate: this.clientLimit!.ratePerSecond };
+    if (byClient && !byClient.allowed)
+      return {
+        allowed: false,
+        retryAfterMs: byClient.retryAfterMs,
+        scope: 'client address',
+        rate: this.clientLimit!.ratePerSecond,
+      };
     if (byClient) this.clients.set(client, byClient.bucket);
     if (byWorkspace) this.workspaces.set(workspace!, byWorkspace.bucket);
     return { allowed: true };
@@ -128,7 +160,10 @@ export class RateLimiter {
 
   /** Forgets buckets that have refilled, so the maps do not grow with every client ever seen. */
   sweep(now: number): void {
-    for (const [map, limit] of [[this.clients, this.clientLimit], [this.workspaces, this.workspaceLimit]] as const) {
+    for (const [map, limit] of [
+      [this.clients, this.clientLimit],
+      [this.workspaces, this.workspaceLimit],
+    ] as const) {
       if (!limit) continue;
       for (const [key, bucket] of map) if (isFull(bucket, now, limit)) map.delete(key);
     }
@@ -158,7 +193,9 @@ class Delays {
   }
 
   wait(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => this.after(ms, resolve, () => reject(new Error('the reference is closing'))));
+    return new Promise((resolve, reject) =>
+      this.after(ms, resolve, () => reject(new Error('the reference is closing'))),
+    );
   }
 
   close(): void {
@@ -211,7 +248,8 @@ export class ConditionedNetwork {
   ) {
     validateNetworkConditions(conditions);
     const limit = conditions.rateLimit;
-    this.limiter = limit && (limit.perClient !== undefined || limit.perWorkspace !== undefined) ? new RateLimiter(limit) : undefined;
+    this.limiter =
+      limit && (limit.perClient !== undefined || limit.perWorkspace !== undefined) ? new RateLimiter(limit) : undefined;
     this.retryAfter = limit?.retryAfter ?? 'seconds';
     const seed = conditions.seed ?? 1;
     // Two sequences: how much jitter a request gets must not change which requests are reset.
@@ -249,11 +287,23 @@ export class ConditionedNetwork {
     const proceed = () => {
       if (reset) return resetConnection(req.socket);
       if (isPublic && this.limiter) {
-        const verdict = this.limiter.admit(req.socket.remoteAddress ?? 'unknown', workspaceOfCredential(this.deps.store, req.headers.authorization), this.now());
+        const verdict = this.limiter.admit(
+          req.socket.remoteAddress ?? 'unknown',
+          workspaceOfCredential(this.deps.store, req.headers.authorization),
+          this.now(),
+        );
         if (!verdict.allowed) {
           const faults = prefix.ok ? prefix.faults : NO_FAULTS;
           const message = `more than ${verdict.rate} requests per second for this ${verdict.scope}; retry in ${Math.ceil(verdict.retryAfterMs)} ms`;
-          return sendPublicError(res, ctx, faults, 429, 'rate_limited', message, retryAfterHeader(this.retryAfter, verdict.retryAfterMs, this.wallNow()));
+          return sendPublicError(
+            res,
+            ctx,
+            faults,
+            429,
+            'rate_limited',
+            message,
+            retryAfterHeader(this.retryAfter, verdict.retryAfterMs, this.wallNow()),
+          );
         }
       }
       next();

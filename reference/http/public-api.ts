@@ -17,10 +17,20 @@ const AGENT_ID = /^agt_[A-Za-z0-9]+$/;
 interface Operation {
   /** Scope required, and the fault that skips the check. */
   scope: { name: Scope; uncheckedBy: FaultName } | null;
-  run(app: App, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, principal: Principal, params: string[]): Promise<void> | void;
+  run(
+    app: App,
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: RequestContext,
+    principal: Principal,
+    params: string[],
+  ): Promise<void> | void;
 }
 
-type RouteMatch = { kind: 'found'; operation: Operation; params: string[] } | { kind: 'not_found' } | { kind: 'method_not_allowed'; allow: string };
+type RouteMatch =
+  | { kind: 'found'; operation: Operation; params: string[] }
+  | { kind: 'not_found' }
+  | { kind: 'method_not_allowed'; allow: string };
 
 const whoami: Operation = {
   scope: null,
@@ -56,8 +66,17 @@ const placeCall: Operation = {
       if (body.code === 'malformed_json' && faults.has('malformed-json-500')) {
         return sendPublicError(res, ctx, faults, 500, 'internal_error', 'unexpected error');
       }
-      if (body.code === 'malformed_json' && faults.has('malformed-json-accepted')) return sendJson(res, 201, { status: 'queued' });
-      return sendPublicError(res, ctx, faults, body.status, body.code, body.message, body.status === 413 ? { Connection: 'close' } : undefined);
+      if (body.code === 'malformed_json' && faults.has('malformed-json-accepted'))
+        return sendJson(res, 201, { status: 'queued' });
+      return sendPublicError(
+        res,
+        ctx,
+        faults,
+        body.status,
+        body.code,
+        body.message,
+        body.status === 413 ? { Connection: 'close' } : undefined,
+      );
     }
     if (!isPlainObject(body.value)) {
       return sendPublicError(res, ctx, faults, 400, 'invalid_body', 'the body must be a JSON object');
@@ -67,34 +86,61 @@ const placeCall: Operation = {
     let agent: Agent | undefined;
     if (faults.has('invalid-call-accepted')) {
       // Fault: whatever arrives is dialled, with the workspace's first agent if need be.
-      agent = (typeof agentId === 'string' ? workspace.agents.get(agentId) : undefined) ?? workspace.agents.values().next().value;
+      agent =
+        (typeof agentId === 'string' ? workspace.agents.get(agentId) : undefined) ??
+        workspace.agents.values().next().value;
       if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no agents');
-      const call = app.calls.place(workspace, agent, typeof to === 'string' ? to : String(to), isPlainObject(metadata) ? metadata : {});
+      const call = app.calls.place(
+        workspace,
+        agent,
+        typeof to === 'string' ? to : String(to),
+        isPlainObject(metadata) ? metadata : {},
+      );
       return sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to });
     }
     if (typeof agentId !== 'string' || !AGENT_ID.test(agentId)) {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'agent_id must be a string agt_<id>');
     }
     if (typeof to !== 'string' || !E164.test(to)) {
-      return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'to must be a phone number in E.164 form, e.g. +14155550100');
+      return sendPublicError(
+        res,
+        ctx,
+        faults,
+        422,
+        'validation_failed',
+        'to must be a phone number in E.164 form, e.g. +14155550100',
+      );
     }
     if (metadata !== undefined && !isPlainObject(metadata)) {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata must be a JSON object');
     }
-    if (metadata !== undefined && personality.metadataStringValuesOnly && !Object.values(metadata).every((v) => typeof v === 'string')) {
+    if (
+      metadata !== undefined &&
+      personality.metadataStringValuesOnly &&
+      !Object.values(metadata).every((v) => typeof v === 'string')
+    ) {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'metadata values must be strings');
     }
     agent = workspace.agents.get(agentId);
     // Fault second-agent-unusable: the agent index was built from the workspace's first agent only.
-    if (agent && faults.has('second-agent-unusable') && agent !== workspace.agents.values().next().value) agent = undefined;
+    if (agent && faults.has('second-agent-unusable') && agent !== workspace.agents.values().next().value)
+      agent = undefined;
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
     // Fault agent-id-normalised: the lookup trims and folds case, as a case-insensitive database column would.
-    if (!agent && faults.has('agent-id-normalised')) agent = [...workspace.agents.values()].find((a) => a.id.toLowerCase() === agentId.trim().toLowerCase());
+    if (!agent && faults.has('agent-id-normalised'))
+      agent = [...workspace.agents.values()].find((a) => a.id.toLowerCase() === agentId.trim().toLowerCase());
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
     const id = faults.has('call-id-sequence-race') ? await racySequenceId(workspace, 'call_') : undefined;
     const call = app.calls.place(workspace, agent, to, metadata ?? {}, id);
-    if (faults.has('call-id-missing')) return sendJson(res, 202, { status: call.state, agent_id: call.agentId, to: call.to });
-    sendJson(res, 201, { call_id: call.id, status: call.state, agent_id: call.agentId, to: call.to, metadata: call.metadata });
+    if (faults.has('call-id-missing'))
+      return sendJson(res, 202, { status: call.state, agent_id: call.agentId, to: call.to });
+    sendJson(res, 201, {
+      call_id: call.id,
+      status: call.state,
+      agent_id: call.agentId,
+      to: call.to,
+      metadata: call.metadata,
+    });
   },
 };
 
@@ -107,8 +153,10 @@ const getTranscript: Operation = {
     if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callInAnyWorkspace(callId)) {
       return sendEmpty(res, 302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` });
     }
-    if (!call) return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
-    if (principal.faults.has('transcript-always-403')) return sendPublicError(res, ctx, principal.faults, 403, 'forbidden', 'transcripts are not available');
+    if (!call)
+      return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
+    if (principal.faults.has('transcript-always-403'))
+      return sendPublicError(res, ctx, principal.faults, 403, 'forbidden', 'transcripts are not available');
     sendJson(res, 200, { call_id: call.id, status: call.state, transcript: transcriptText(call) });
   },
 };
@@ -137,8 +185,13 @@ function route(method: string, path: string, transcriptMethod: 'GET' | 'POST'): 
 function holdsScope(scopes: readonly Scope[], scope: Scope, faults: FaultSet): boolean {
   if (scopes.includes(scope)) return true;
   // Fault scope-verb-any-area: only the part after the colon is compared.
-  if (faults.has('scope-verb-any-area') && scopes.some((held) => held.split(':')[1] === scope.split(':')[1])) return true;
-  return faults.has('scope-write-implies-read') && scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write') as Scope);
+  if (faults.has('scope-verb-any-area') && scopes.some((held) => held.split(':')[1] === scope.split(':')[1]))
+    return true;
+  return (
+    faults.has('scope-write-implies-read') &&
+    scope.endsWith(':read') &&
+    scopes.includes(scope.replace(/:read$/, ':write') as Scope)
+  );
 }
 
 /** Counts Authorization headers (node keeps only the first one in req.headers). */
@@ -152,28 +205,56 @@ function authorizationHeaderCount(req: IncomingMessage): number {
   return count;
 }
 
-export async function handlePublicRequest(app: App, req: IncomingMessage, res: ServerResponse, path: string, ctx: RequestContext): Promise<void> {
+export async function handlePublicRequest(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  ctx: RequestContext,
+): Promise<void> {
   const match = route(req.method ?? 'GET', path, app.personality.transcriptMethod);
   if (match.kind === 'not_found') {
     if (ctx.faults.has('unknown-path-200')) return sendJson(res, 200, {});
     return sendPublicError(res, ctx, ctx.faults, 404, 'not_found', 'no such path');
   }
   if (match.kind === 'method_not_allowed') {
-    return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', { Allow: match.allow });
+    return sendPublicError(res, ctx, ctx.faults, 405, 'method_not_allowed', 'method not allowed here', {
+      Allow: match.allow,
+    });
   }
   if (req.headers.authorization === undefined && ctx.faults.has('no-credential-empty-401')) {
     return sendEmpty(res, 401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' });
   }
-  const remembered = req.headers.authorization === undefined || !ctx.connectionMemory?.size ? undefined : (ctx.connectionMemory?.get(req.headers.authorization) as AuthOutcome | undefined);
-  const pending = remembered ?? app.auth.authenticate(req.headers.authorization, authorizationHeaderCount(req), ctx.node, ctx.faults, match.operation === whoami);
+  const remembered =
+    req.headers.authorization === undefined || !ctx.connectionMemory?.size
+      ? undefined
+      : (ctx.connectionMemory?.get(req.headers.authorization) as AuthOutcome | undefined);
+  const pending =
+    remembered ??
+    app.auth.authenticate(
+      req.headers.authorization,
+      authorizationHeaderCount(req),
+      ctx.node,
+      ctx.faults,
+      match.operation === whoami,
+    );
   const auth = pending instanceof Promise ? await pending : pending;
   // Fault revocation-keepalive-stale: the connection remembers a credential it accepted, for its whole life.
-  if (auth.ok && remembered === undefined && auth.principal.faults.has('revocation-keepalive-stale')) ctx.connectionMemory?.set(req.headers.authorization!, auth);
+  if (auth.ok && remembered === undefined && auth.principal.faults.has('revocation-keepalive-stale'))
+    ctx.connectionMemory?.set(req.headers.authorization!, auth);
   if (!auth.ok) {
     const { failure } = auth;
     if (failure.crash) return sendPublicError(res, ctx, failure.faults, 500, 'internal_error', 'unexpected error');
     const status = failure.status ?? (failure.faults.has('bad-token-403') ? 403 : 401);
-    return sendPublicError(res, ctx, failure.faults, status, failure.code, failure.message, status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined);
+    return sendPublicError(
+      res,
+      ctx,
+      failure.faults,
+      status,
+      failure.code,
+      failure.message,
+      status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined,
+    );
   }
   const { principal } = auth;
   const faults: FaultSet = principal.faults;
@@ -183,15 +264,35 @@ export async function handlePublicRequest(app: App, req: IncomingMessage, res: S
     (operation === getTranscript && faults.has('suspended-transcript-served')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored'));
   if (principal.workspace.suspended && !gateSkipped) {
-    return sendPublicError(res, ctx, faults, app.personality.workspaceDisabledStatus, 'workspace_disabled', 'the workspace is suspended');
+    return sendPublicError(
+      res,
+      ctx,
+      faults,
+      app.personality.workspaceDisabledStatus,
+      'workspace_disabled',
+      'the workspace is suspended',
+    );
   }
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
-  if (scope && !holdsScope(principal.scopes, scope, faults) && !(operation.scope && faults.has(operation.scope.uncheckedBy))) {
+  if (
+    scope &&
+    !holdsScope(principal.scopes, scope, faults) &&
+    !(operation.scope && faults.has(operation.scope.uncheckedBy))
+  ) {
     const status = app.personality.missingScopeStatus;
     // A 401 names its scheme (RFC 9110); RFC 6750's error for this case is insufficient_scope.
-    const headers = status === 401 ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } : undefined;
-    return sendPublicError(res, ctx, faults, status, 'missing_scope', `this operation requires the ${scope} scope`, headers);
+    const headers =
+      status === 401 ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } : undefined;
+    return sendPublicError(
+      res,
+      ctx,
+      faults,
+      status,
+      'missing_scope',
+      `this operation requires the ${scope} scope`,
+      headers,
+    );
   }
   await operation.run(app, req, res, ctx, principal, match.params);
 }

@@ -43,9 +43,21 @@ function headersOf(res: ServerResponse, headers: readonly string[], extra?: Reco
   return all;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders?: Record<string, string>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders?: Record<string, string>,
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, headersOf(res, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
+  res.writeHead(
+    status,
+    headersOf(
+      res,
+      ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text))],
+      extraHeaders,
+    ),
+  );
   res.end(text);
 }
 
@@ -72,7 +84,10 @@ export function sendPublicError(
   if (!faults.has('no-request-id')) error.request_id = requestId;
   const text = JSON.stringify({ error });
   const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
-  res.writeHead(status, headersOf(res, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
+  res.writeHead(
+    status,
+    headersOf(res, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))], extraHeaders),
+  );
   res.end(text);
 }
 
@@ -94,13 +109,37 @@ const PROBLEM_TITLES: Record<string, string> = {
 };
 
 /** Alternate personality: a non-authentication error as RFC 9457 problem details. */
-function sendProblem(res: ServerResponse, status: number, code: string, detail: string, extraHeaders?: Record<string, string>): void {
-  const text = JSON.stringify({ type: `https://reference.invalid/problems/${code}`, title: PROBLEM_TITLES[code] ?? code, status, detail });
-  res.writeHead(status, headersOf(res, ['Content-Type', 'application/problem+json', 'Content-Length', String(Buffer.byteLength(text))], extraHeaders));
+function sendProblem(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  detail: string,
+  extraHeaders?: Record<string, string>,
+): void {
+  const text = JSON.stringify({
+    type: `https://reference.invalid/problems/${code}`,
+    title: PROBLEM_TITLES[code] ?? code,
+    status,
+    detail,
+  });
+  res.writeHead(
+    status,
+    headersOf(
+      res,
+      ['Content-Type', 'application/problem+json', 'Content-Length', String(Buffer.byteLength(text))],
+      extraHeaders,
+    ),
+  );
   res.end(text);
 }
 
 /** An error of the control interface: {"error":{code,message}} per the contract. */
-export function sendControlError(res: ServerResponse, status: number, code: string, message: string, extraHeaders?: Record<string, string>): void {
+export function sendControlError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  extraHeaders?: Record<string, string>,
+): void {
   sendJson(res, status, { error: { code, message } }, extraHeaders);
 }

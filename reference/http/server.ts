@@ -28,7 +28,12 @@ export interface ReferenceServerOptions {
   tls?: ServerTls;
 }
 
-export function createReferenceServer(app: App, controlToken: Buffer, log: (line: string) => void, options: ReferenceServerOptions = {}): Server {
+export function createReferenceServer(
+  app: App,
+  controlToken: Buffer,
+  log: (line: string) => void,
+  options: ReferenceServerOptions = {},
+): Server {
   const nodeOfSocket = new WeakMap<Socket, number>();
   const memoryOfSocket = new WeakMap<Socket, Map<string, unknown>>();
   const timeouts = { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 };
@@ -51,11 +56,20 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = app.personality.newId('req_');
     setRequestId(res, requestId);
-    const ctx: RequestContext = { requestId, faults: NO_FAULTS, faultPrefix: '', node: nodeOfSocket.get(req.socket) ?? 0, personality: app.personality, connectionMemory: memoryOfSocket.get(req.socket) };
+    const ctx: RequestContext = {
+      requestId,
+      faults: NO_FAULTS,
+      faultPrefix: '',
+      node: nodeOfSocket.get(req.socket) ?? 0,
+      personality: app.personality,
+      connectionMemory: memoryOfSocket.get(req.socket),
+    };
     const handle = () =>
       route(app, controlToken, req, res, ctx).catch((error: unknown) => {
         // Never a crash: an unexpected exception is a 500 with the usual error body.
-        log(`reference: unexpected error on ${req.method} ${ctx.faultPrefix}…: ${(error as Error)?.stack ?? String(error)}`);
+        log(
+          `reference: unexpected error on ${req.method} ${ctx.faultPrefix}…: ${(error as Error)?.stack ?? String(error)}`,
+        );
         if (!res.headersSent) sendPublicError(res, ctx, NO_FAULTS, 500, 'internal_error', 'unexpected error');
         else res.destroy();
       });
@@ -72,7 +86,12 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
     const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
     const problem = app.personality.problemDetails;
     const body = problem
-      ? JSON.stringify({ type: `https://reference.invalid/problems/${code}`, title: reason, status, detail: 'the request could not be parsed' })
+      ? JSON.stringify({
+          type: `https://reference.invalid/problems/${code}`,
+          title: reason,
+          status,
+          detail: 'the request could not be parsed',
+        })
       : JSON.stringify({ error: { code, message: 'the request could not be parsed', request_id: requestId } });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\n` +
@@ -83,12 +102,19 @@ export function createReferenceServer(app: App, controlToken: Buffer, log: (line
   return server;
 }
 
-async function route(app: App, controlToken: Buffer, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+async function route(
+  app: App,
+  controlToken: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   const fullPath = query === -1 ? url : url.slice(0, query);
   const prefix = parseFaultPrefix(fullPath);
-  if (!prefix.ok) return sendPublicError(res, ctx, NO_FAULTS, 404, 'unknown_fault', `no fault named "${prefix.unknown}"`);
+  if (!prefix.ok)
+    return sendPublicError(res, ctx, NO_FAULTS, 404, 'unknown_fault', `no fault named "${prefix.unknown}"`);
   ctx.faults = prefix.faults;
   ctx.faultPrefix = prefix.prefix;
   const aheadMs = clockAheadMs(ctx.faults);

@@ -17,15 +17,16 @@ export interface BucketLimit {
   burst: number;
 }
 
-export type TakeOutcome =
-  | { allowed: true; bucket: Bucket }
-  | { allowed: false; bucket: Bucket; retryAfterMs: number };
+export type TakeOutcome = { allowed: true; bucket: Bucket } | { allowed: false; bucket: Bucket; retryAfterMs: number };
 
 /** The bucket as it stands at `now`; an absent bucket is a full one. */
 export function refill(bucket: Bucket | undefined, now: number, limit: BucketLimit): Bucket {
   if (bucket === undefined) return { tokens: limit.burst, at: now };
   const elapsed = Math.max(0, now - bucket.at);
-  return { tokens: Math.min(limit.burst, bucket.tokens + (elapsed * limit.ratePerSecond) / 1000), at: Math.max(now, bucket.at) };
+  return {
+    tokens: Math.min(limit.burst, bucket.tokens + (elapsed * limit.ratePerSecond) / 1000),
+    at: Math.max(now, bucket.at),
+  };
 }
 
 /** Takes one token at `now`, or says how long until one is there. */

@@ -81,12 +81,19 @@ export class Dispatcher {
   private receivers(workspace: EndpointWorkspace, type: EventType): Endpoint[] {
     const subscribers = this.options.endpoints.subscribers(workspace, type);
     // Fault events-to-every-workspace: the endpoint query lost its workspace condition.
-    if (workspace.faults.has('events-to-every-workspace')) subscribers.push(...this.options.endpoints.foreignSubscribers(workspace, type));
+    if (workspace.faults.has('events-to-every-workspace'))
+      subscribers.push(...this.options.endpoints.foreignSubscribers(workspace, type));
     return subscribers.filter((endpoint) => endpoint.health.acceptsDeliveries());
   }
 
   /** Stores the event and starts one delivery to each of `receivers`. */
-  private deliver(workspace: EndpointWorkspace, type: EventType, data: Record<string, unknown>, receivers: readonly Endpoint[], id?: string): StoredEvent {
+  private deliver(
+    workspace: EndpointWorkspace,
+    type: EventType,
+    data: Record<string, unknown>,
+    receivers: readonly Endpoint[],
+    id?: string,
+  ): StoredEvent {
     const event: StoredEvent = {
       id: id ?? this.mintId('evt_'),
       type,
@@ -113,11 +120,19 @@ export class Dispatcher {
   replay(workspace: EndpointWorkspace, eventId: string, endpointId: string): ReplayResult {
     // Faults replay-any-workspace and replay-cross-workspace (red team): the event is looked up by id alone, whatever the workspace named.
     const anywhere = workspace.faults.has('replay-any-workspace');
-    const crossWorkspace = workspace.faults.has('replay-cross-workspace') ? this.events.getAnywhere(eventId, 'replay-cross-workspace') : undefined;
-    const original = this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : crossWorkspace);
+    const crossWorkspace = workspace.faults.has('replay-cross-workspace')
+      ? this.events.getAnywhere(eventId, 'replay-cross-workspace')
+      : undefined;
+    const original =
+      this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : crossWorkspace);
     if (!original) return 'unknown_event';
-    const hidden = workspace.faults.has('deleted-endpoint-still-delivered') ? this.options.endpoints.hidden(workspace.id, endpointId) : undefined;
-    const endpoint = this.options.endpoints.get(workspace.id, endpointId) ?? hidden ?? (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
+    const hidden = workspace.faults.has('deleted-endpoint-still-delivered')
+      ? this.options.endpoints.hidden(workspace.id, endpointId)
+      : undefined;
+    const endpoint =
+      this.options.endpoints.get(workspace.id, endpointId) ??
+      hidden ??
+      (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
@@ -131,7 +146,8 @@ export class Dispatcher {
     this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
     // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
     if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
-      for (const other of this.receivers(workspace, event.type)) if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
+      for (const other of this.receivers(workspace, event.type))
+        if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';
   }
@@ -152,10 +168,20 @@ export class Dispatcher {
   }
 
   /** Fault redirect-followed: a 3xx with a Location is sent on there (up to 5 hops), as fetch would. */
-  private async followRedirects(outcome: SendOutcome, from: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+  private async followRedirects(
+    outcome: SendOutcome,
+    from: URL,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<SendOutcome> {
     let current = outcome;
     let url = from;
-    for (let hop = 0; hop < 5 && current.kind === 'response' && current.status >= 300 && current.status < 400 && current.location; hop++) {
+    for (
+      let hop = 0;
+      hop < 5 && current.kind === 'response' && current.status >= 300 && current.status < 400 && current.location;
+      hop++
+    ) {
       url = new URL(current.location, url);
       current = await this.options.sender.send(url, body, headers, timeoutMs, 'POST');
     }
@@ -198,7 +224,11 @@ export class Dispatcher {
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
     const sent = this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method);
-    const running = (faults.has('redirect-followed') ? sent.then((outcome) => this.followRedirects(outcome, endpoint.url, bodies.sent, headers, timeoutMs)) : sent)
+    const running = (
+      faults.has('redirect-followed')
+        ? sent.then((outcome) => this.followRedirects(outcome, endpoint.url, bodies.sent, headers, timeoutMs))
+        : sent
+    )
       .then((outcome) => {
         // Fault no-retry-after-reset: an attempt that got no HTTP answer is forgotten, as if it never ran.
         if (outcome.kind === 'error' && faults.has('no-retry-after-reset')) return;
@@ -228,7 +258,9 @@ export class Dispatcher {
     const { endpoint } = delivery;
     if (this.closed || endpoint.deleted) return;
     // Fault retry-count-per-endpoint: the schedule position is the endpoint's failure count.
-    const position = faults.has('retry-count-per-endpoint') ? (endpoint.failuresInARow ?? delivery.failedAttempts) : delivery.failedAttempts;
+    const position = faults.has('retry-count-per-endpoint')
+      ? (endpoint.failuresInARow ?? delivery.failedAttempts)
+      : delivery.failedAttempts;
     const delay = nextRetryDelayMs(position, faults, endpoint.workspace.timeScale, this.options.retryJitter);
     if (delay === null) {
       endpoint.health.recordDrop();
@@ -247,7 +279,8 @@ export class Dispatcher {
       this.attempt(delivery);
       // Fault retry-to-every-subscriber: the retry goes out as the event did, to each of its receivers.
       if (delivery.failedAttempts > 0 && endpoint.workspace.faults.has('retry-to-every-subscriber')) {
-        for (const other of this.receivers(endpoint.workspace, delivery.event.type)) if (other !== endpoint) this.attempt({ event: delivery.event, endpoint: other, failedAttempts: 0 });
+        for (const other of this.receivers(endpoint.workspace, delivery.event.type))
+          if (other !== endpoint) this.attempt({ event: delivery.event, endpoint: other, failedAttempts: 0 });
       }
     });
     endpoint.pendingRetries.add(timer);

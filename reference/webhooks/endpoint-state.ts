@@ -50,13 +50,16 @@ export class EndpointHealth {
   recordFailure(): void {
     if (this.failingSince !== null) {
       // Fault enable-keeps-failure-streak: the kept streak is checked at each failure, and is already 24 h old.
-      if (this.state === 'active' && this.options.clock.now() - this.failingSince >= this.options.disableAfterMs()) this.disable();
+      if (this.state === 'active' && this.options.clock.now() - this.failingSince >= this.options.disableAfterMs())
+        this.disable();
       return;
     }
     this.failingSince = this.options.clock.now();
     if (this.state !== 'active' || this.options.faults().has('no-auto-disable')) return;
     // Fault auto-disable-from-last-success: the period is counted from the last good news, not from this failure.
-    const alreadyElapsed = this.options.faults().has('auto-disable-from-last-success') ? this.failingSince - this.lastSuccessAt : 0;
+    const alreadyElapsed = this.options.faults().has('auto-disable-from-last-success')
+      ? this.failingSince - this.lastSuccessAt
+      : 0;
     this.disableTimer = this.options.clock.setTimer(Math.max(0, this.options.disableAfterMs() - alreadyElapsed), () => {
       this.disableTimer = null;
       this.disable();

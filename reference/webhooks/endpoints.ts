@@ -59,7 +59,13 @@ export class EndpointRegistry {
    * @param options.limitChecked the caller has read the count already (fault endpoint-limit-check-then-insert)
    * @param options.emptyEventsAccepted an empty event list subscribes to nothing (the alternate personality), not refused
    */
-  create(workspace: EndpointWorkspace, url: string, events: readonly string[], faults: FaultSet, options: { limitChecked?: boolean; emptyEventsAccepted?: boolean } = {}): EndpointCreation {
+  create(
+    workspace: EndpointWorkspace,
+    url: string,
+    events: readonly string[],
+    faults: FaultSet,
+    options: { limitChecked?: boolean; emptyEventsAccepted?: boolean } = {},
+  ): EndpointCreation {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -72,12 +78,19 @@ export class EndpointRegistry {
     }
     const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
     // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
-    const localhostRefused = faults.has('endpoint-localhost-case') ? /^https?:\/\/localhost(?:[:/?#]|$)/.test(url) : host === 'localhost' || host.endsWith('.localhost');
+    const localhostRefused = faults.has('endpoint-localhost-case')
+      ? /^https?:\/\/localhost(?:[:/?#]|$)/.test(url)
+      : host === 'localhost' || host.endsWith('.localhost');
     if (localhostRefused && !faults.has('accept-localhost')) {
       return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
     }
     if ((events.length === 0 && !options.emptyEventsAccepted) || !events.every((e) => e === '*' || isEventType(e))) {
-      return { ok: false, status: 422, code: 'invalid_events', message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}` };
+      return {
+        ok: false,
+        status: 422,
+        code: 'invalid_events',
+        message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}`,
+      };
     }
     const refusal = options.limitChecked ? undefined : this.limitRefusal(workspace, faults);
     if (refusal) return refusal;
@@ -122,17 +135,27 @@ export class EndpointRegistry {
 
   /** The refusal of one more endpoint when the workspace holds its 25 active, else undefined. */
   limitRefusal(workspace: EndpointWorkspace, faults: FaultSet): Extract<EndpointCreation, { ok: false }> | undefined {
-    const holdsSlot = (e: Endpoint): boolean => e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
+    const holdsSlot = (e: Endpoint): boolean =>
+      e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
     const active = [...this.endpointsOf(workspace.id).values()].filter((e) => !e.hidden && holdsSlot(e)).length;
     const deleted = faults.has('endpoint-limit-counts-deleted') ? (this.deletedCount.get(workspace.id) ?? 0) : 0;
-    const limit = (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) + (this.extraSlots.get(workspace.id) ?? 0) - deleted;
+    const limit =
+      (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) +
+      (this.extraSlots.get(workspace.id) ?? 0) -
+      deleted;
     if (active < limit) return undefined;
-    return { ok: false, status: 409, code: 'endpoint_limit_reached', message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace` };
+    return {
+      ok: false,
+      status: 409,
+      code: 'endpoint_limit_reached',
+      message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace`,
+    };
   }
 
   /** The workspace id of an endpoint of a workspace carrying `fault`, found by its id alone (fault control-ids-any-workspace). */
   ownerOf(endpointId: string, fault: FaultName): string | undefined {
-    for (const [workspaceId, endpoints] of this.byWorkspace) if (endpoints.get(endpointId)?.workspace.faults.has(fault)) return workspaceId;
+    for (const [workspaceId, endpoints] of this.byWorkspace)
+      if (endpoints.get(endpointId)?.workspace.faults.has(fault)) return workspaceId;
     return undefined;
   }
 
@@ -153,7 +176,8 @@ export class EndpointRegistry {
   delete(workspaceId: string, endpointId: string, faults: FaultSet): boolean {
     const endpoint = this.get(workspaceId, endpointId);
     if (!endpoint) {
-      if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId)) this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
+      if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId))
+        this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
       return false;
     }
     if (faults.has('endpoint-deleted-still-delivered')) {
@@ -163,7 +187,8 @@ export class EndpointRegistry {
     }
     this.byWorkspace.get(workspaceId)?.delete(endpointId);
     if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
-    if (faults.has('endpoint-limit-counts-deleted')) this.deletedCount.set(workspaceId, (this.deletedCount.get(workspaceId) ?? 0) + 1);
+    if (faults.has('endpoint-limit-counts-deleted'))
+      this.deletedCount.set(workspaceId, (this.deletedCount.get(workspaceId) ?? 0) + 1);
     if (faults.has('deleted-endpoint-still-delivered')) {
       // A soft delete: gone from the page, the subscriptions and the limit, but the retry
       // timers it holds keep running and a replay still finds it.
@@ -214,7 +239,11 @@ export class EndpointRegistry {
     for (const [workspaceId, endpoints] of this.byWorkspace) {
       if (workspaceId === workspace.id) continue;
       for (const endpoint of endpoints.values()) {
-        if (endpoint.workspace.faults.has('events-to-every-workspace') && subscribes(endpoint.events, type, endpoint.workspace.faults)) result.push(endpoint);
+        if (
+          endpoint.workspace.faults.has('events-to-every-workspace') &&
+          subscribes(endpoint.events, type, endpoint.workspace.faults)
+        )
+          result.push(endpoint);
       }
     }
     return result;
@@ -239,7 +268,8 @@ export class EndpointRegistry {
 
 export function subscribes(events: readonly string[], type: string, faults: FaultSet): boolean {
   if (faults.has('subscriptions-ignored')) return true;
-  if (faults.has('subscription-family-match') && events.some((e) => e !== '*' && typeFamily(e) === typeFamily(type))) return true;
+  if (faults.has('subscription-family-match') && events.some((e) => e !== '*' && typeFamily(e) === typeFamily(type)))
+    return true;
   if (events.includes(type)) return true;
   if (!events.includes('*')) return false;
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));

@@ -28,7 +28,11 @@ function createdAtText(createdAt: number, faults: FaultSet): string {
 
 export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
   const { faults } = event;
-  const envelope: Record<string, unknown> = { id: event.id, type: event.type, created_at: createdAtText(event.createdAt, faults) };
+  const envelope: Record<string, unknown> = {
+    id: event.id,
+    type: event.type,
+    created_at: createdAtText(event.createdAt, faults),
+  };
   if (!faults.has('envelope-missing-workspace')) envelope.workspace_id = event.workspaceId;
   envelope.api_version = faults.has('api-version-not-date') ? 'v1' : API_VERSION;
   envelope.data = event.data;

@@ -18,7 +18,8 @@ export class EventStore {
 
   add(event: StoredEvent): void {
     let generations = this.byWorkspace.get(event.workspaceId);
-    if (!generations) this.byWorkspace.set(event.workspaceId, (generations = { current: new Map(), previous: new Map() }));
+    if (!generations)
+      this.byWorkspace.set(event.workspaceId, (generations = { current: new Map(), previous: new Map() }));
     if (generations.current.size >= EVENTS_PER_GENERATION) {
       generations.previous = generations.current;
       generations.current = new Map();

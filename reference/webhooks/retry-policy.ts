@@ -23,12 +23,14 @@ const ONE_DELAY_OFF = {
 
 export function retryDelaysMs(faults: FaultSet): readonly number[] {
   // Fault retry-delay-from-first-attempt: the schedule read as offsets from the first attempt.
-  if (faults.has('retry-delay-from-first-attempt')) return RETRY_DELAYS_MS.map((delay, i) => delay - (i === 0 ? 0 : RETRY_DELAYS_MS[i - 1]!));
+  if (faults.has('retry-delay-from-first-attempt'))
+    return RETRY_DELAYS_MS.map((delay, i) => delay - (i === 0 ? 0 : RETRY_DELAYS_MS[i - 1]!));
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);
   if (faults.has('retry-too-few')) return RETRY_DELAYS_MS.slice(0, 5);
   if (faults.has('retry-too-many')) return [...RETRY_DELAYS_MS, 24 * HOUR, 24 * HOUR];
   for (const [fault, [index, factor]] of Object.entries(ONE_DELAY_OFF)) {
-    if (faults.has(fault as keyof typeof ONE_DELAY_OFF)) return RETRY_DELAYS_MS.map((delay, i) => (i === index ? delay * factor : delay));
+    if (faults.has(fault as keyof typeof ONE_DELAY_OFF))
+      return RETRY_DELAYS_MS.map((delay, i) => (i === index ? delay * factor : delay));
   }
   return RETRY_DELAYS_MS;
 }
@@ -39,7 +41,12 @@ export function retryDelaysMs(faults: FaultSet): readonly number[] {
  * `jitter` (a fraction) moves each delay that far, later for odd retries and earlier for
  * even ones: the edges of a random jitter, so the harness's tolerance is tried at them.
  */
-export function nextRetryDelayMs(failedAttempts: number, faults: FaultSet, timeScale: number, jitter = 0): number | null {
+export function nextRetryDelayMs(
+  failedAttempts: number,
+  faults: FaultSet,
+  timeScale: number,
+  jitter = 0,
+): number | null {
   const delay = retryDelaysMs(faults)[failedAttempts - 1];
   if (delay === undefined) return null;
   const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;

@@ -15,7 +15,9 @@ export function newSigningSecret(): string {
 
 /** The X-Service-Signature value for `signedBody`, as the faults (if any) get it wrong. */
 export function signatureFor(secret: string, signedBody: string, timestamp: string, faults: FaultSet): string {
-  const key: string | Uint8Array = faults.has('sign-decoded-key') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : secret;
+  const key: string | Uint8Array = faults.has('sign-decoded-key')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : secret;
   const text = faults.has('sign-timestamp-body') ? `${timestamp}.${signedBody}` : signedBody;
   // Fault sign-latin1-body: the string is hashed as latin1, one byte per UTF-16 unit, not as the UTF-8 sent.
   const message = faults.has('sign-latin1-body') ? Buffer.from(text, 'latin1') : text;

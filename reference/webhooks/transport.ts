@@ -11,7 +11,13 @@ export type SendOutcome =
 
 export interface DeliverySender {
   /** `method`: POST, as the spec says (another only under fault deliver-with-put). */
-  send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, method?: 'POST' | 'PUT'): Promise<SendOutcome>;
+  send(
+    url: URL,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    method?: 'POST' | 'PUT',
+  ): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
@@ -24,11 +30,22 @@ export function isLoopbackHost(hostname: string): boolean {
 export class UndiciSender implements DeliverySender {
   // HTTP/1.1 only, as with undici 7 (undici 8 would speak HTTP/2 to a receiver that offers it).
   private readonly verified = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false });
-  private readonly loopback = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, allowH2: false, connect: { rejectUnauthorized: false } });
+  private readonly loopback = new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 60_000,
+    allowH2: false,
+    connect: { rejectUnauthorized: false },
+  });
 
   constructor(private readonly outbound = new Outbound()) {}
 
-  async send(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, method: 'POST' | 'PUT' = 'POST'): Promise<SendOutcome> {
+  async send(
+    url: URL,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    method: 'POST' | 'PUT' = 'POST',
+  ): Promise<SendOutcome> {
     const refusal = this.outbound.refusal(url);
     if (refusal) return { kind: 'error', reason: refusal };
     try {
@@ -52,7 +69,12 @@ export class UndiciSender implements DeliverySender {
       // The response counts only once complete: read (and discard) its body.
       await response.body.dump({ limit: 64 * 1024, signal });
       const location = response.headers.location;
-      return { kind: 'response', status: response.statusCode, elapsedMs: performance.now() - started, ...(typeof location === 'string' ? { location } : {}) };
+      return {
+        kind: 'response',
+        status: response.statusCode,
+        elapsedMs: performance.now() - started,
+        ...(typeof location === 'string' ? { location } : {}),
+      };
     } catch (error) {
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
       return { kind: 'error', reason: (error as Error).message ?? String(error) };

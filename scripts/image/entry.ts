@@ -40,9 +40,17 @@ if (!controlToken) fail('REFERENCE_CONTROL_TOKEN (or CERTIFY_CONTROL_TOKEN) is r
 const port = options.port ?? 8080;
 const personality = options.personality;
 
-startReference({ ...options, host: '0.0.0.0', port, controlToken, publicBaseUrl: options.publicBaseUrl ?? (sources.CERTIFY_BASE_URL || undefined) }).then(
+startReference({
+  ...options,
+  host: '0.0.0.0',
+  port,
+  controlToken,
+  publicBaseUrl: options.publicBaseUrl ?? (sources.CERTIFY_BASE_URL || undefined),
+}).then(
   (reference) => {
-    process.stdout.write(`reference (${environment}${personality && personality !== 'reference' ? `, ${personality} personality` : ''}) listening on port ${port}; control interface under /_control\n`);
+    process.stdout.write(
+      `reference (${environment}${personality && personality !== 'reference' ? `, ${personality} personality` : ''}) listening on port ${port}; control interface under /_control\n`,
+    );
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;

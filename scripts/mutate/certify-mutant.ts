@@ -73,11 +73,15 @@ function finish(code: number, message: string): never {
   // Stryker writes its reports at the end: a run stopped midway still leaves what each mutant decided.
   const logDir = join(ROOT, 'reports', 'mutation', moduleName);
   mkdirSync(logDir, { recursive: true });
-  appendFileSync(join(logDir, 'mutants.log'), `${process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run'}\t${code}\t${message}\n`);
+  appendFileSync(
+    join(logDir, 'mutants.log'),
+    `${process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run'}\t${code}\t${message}\n`,
+  );
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => finish(130, `stopped by ${signal}`));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => finish(130, `stopped by ${signal}`));
 // Stryker kills a timed-out mutant's whole process tree; should this process be orphaned all the same, it stops.
 const parent = process.ppid;
 setInterval(() => {
@@ -100,7 +104,10 @@ for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 }
 finish(0, `survived: no verdict against it held when its check ran alone: ${unconfirmed.join('; ')}`);
 
-type RunOutcome = { outcome: 'passed' } | { outcome: 'killed'; checkId: string; line: string } | { outcome: 'broken'; line: string };
+type RunOutcome =
+  | { outcome: 'passed' }
+  | { outcome: 'killed'; checkId: string; line: string }
+  | { outcome: 'broken'; line: string };
 
 /** One harness run of `checkIds` against the mutant, stopped at the first verdict that kills. */
 function certify(checkIds: readonly string[]): Promise<RunOutcome> {
@@ -134,10 +141,19 @@ function certify(checkIds: readonly string[]): Promise<RunOutcome> {
     });
     createInterface({ input: harness.stdout! }).on('line', (line) => {
       const killing = KILLING_LINE.exec(line);
-      if (killing) decide({ outcome: 'killed', checkId: killing[2]!, line: `${killing[2]} ${killing[1]!.trim()}:${line.slice(killing[0].length)}` });
+      if (killing)
+        decide({
+          outcome: 'killed',
+          checkId: killing[2]!,
+          line: `${killing[2]} ${killing[1]!.trim()}:${line.slice(killing[0].length)}`,
+        });
     });
     harness.on('exit', (code, signal) => {
-      decide(code === 0 ? { outcome: 'passed' } : { outcome: 'broken', line: `the harness exited ${code ?? signal}: ${lastError}` });
+      decide(
+        code === 0
+          ? { outcome: 'passed' }
+          : { outcome: 'broken', line: `the harness exited ${code ?? signal}: ${lastError}` },
+      );
     });
   });
 }
@@ -149,11 +165,16 @@ function referenceUrls(child: ChildProcess): Promise<{ baseUrl: string; controlU
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-2_000);
     });
-    const timer = setTimeout(() => finish(1, `killed: the reference did not start within ${REFERENCE_START_MS} ms`), REFERENCE_START_MS);
+    const timer = setTimeout(
+      () => finish(1, `killed: the reference did not start within ${REFERENCE_START_MS} ms`),
+      REFERENCE_START_MS,
+    );
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
       resolveUrls(JSON.parse(line) as { baseUrl: string; controlUrl: string });
     });
-    child.on('exit', (code) => finish(1, `killed: the reference exited ${code}: ${stderr.trim().split('\n').pop() ?? ''}`));
+    child.on('exit', (code) =>
+      finish(1, `killed: the reference exited ${code}: ${stderr.trim().split('\n').pop() ?? ''}`),
+    );
   });
 }

@@ -18,7 +18,10 @@ function isFaultSwitch(path) {
   const callee = path.get('callee');
   if (!callee.isMemberExpression() || !callee.get('property').isIdentifier({ name: 'has' })) return false;
   const owner = callee.get('object');
-  return owner.isIdentifier({ name: 'faults' }) || (owner.isMemberExpression() && owner.get('property').isIdentifier({ name: 'faults' }));
+  return (
+    owner.isIdentifier({ name: 'faults' }) ||
+    (owner.isMemberExpression() && owner.get('property').isIdentifier({ name: 'faults' }))
+  );
 }
 
 /** @param {any} path */

@@ -20,11 +20,29 @@ export const MODULES: Readonly<Record<ModuleName, MutatedModule>> = {
   // session-jsonwebtoken.ts serves only REFERENCE_PERSONALITY=jsonwebtoken, which a mutant run does not start.
   auth: {
     mutate: ['reference/auth/**/*.ts', '!reference/auth/session-jsonwebtoken.ts'],
-    areas: ['auth-errors', 'scopes', 'tokens', 'revocation', 'workspace', 'isolation', 'session', 'session-attacks', 'state-model'],
+    areas: [
+      'auth-errors',
+      'scopes',
+      'tokens',
+      'revocation',
+      'workspace',
+      'isolation',
+      'session',
+      'session-attacks',
+      'state-model',
+    ],
   },
   webhooks: {
     mutate: ['reference/webhooks/**/*.ts'],
-    areas: ['webhook-registration', 'webhook-envelope', 'webhook-signature', 'webhook-delivery', 'webhook-retry', 'webhook-replay', 'state-model'],
+    areas: [
+      'webhook-registration',
+      'webhook-envelope',
+      'webhook-signature',
+      'webhook-delivery',
+      'webhook-retry',
+      'webhook-replay',
+      'state-model',
+    ],
   },
 };
 
@@ -34,5 +52,8 @@ export function isModuleName(name: string): name is ModuleName {
 
 /** The ids of the fast-tier checks that judge a mutant of `module` (the full tier's wait in real time). */
 export function checkIdsOf(module: ModuleName): string[] {
-  return MODULES[module].areas.flatMap((area) => checksOfArea(area)).filter((check) => check.tier === 'fast').map((check) => check.id);
+  return MODULES[module].areas
+    .flatMap((area) => checksOfArea(area))
+    .filter((check) => check.tier === 'fast')
+    .map((check) => check.id);
 }

@@ -28,7 +28,9 @@ const { values, positionals } = parseArgs({
 const unknown = positionals.filter((name) => !isModuleName(name));
 const concurrency = Number(values.concurrency);
 if (unknown.length > 0 || !Number.isInteger(concurrency) || concurrency < 1) {
-  console.error(`mutate: usage: npm run mutate [-- ${MODULE_NAMES.join('|')} ...] [--concurrency N] [--force] [--files <glob>]`);
+  console.error(
+    `mutate: usage: npm run mutate [-- ${MODULE_NAMES.join('|')} ...] [--concurrency N] [--force] [--files <glob>]`,
+  );
   process.exit(2);
 }
 const modules = positionals.length > 0 ? (positionals as ModuleName[]) : [...MODULE_NAMES];
@@ -43,7 +45,9 @@ for (const module of modules) {
   try {
     const results = await new Stryker(strykerOptions(module)).runMutationTest();
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-    console.log(`mutate ${module}: ${results.length} mutants in ${minutes} min; report ${REPORTS}/${module}/index.html`);
+    console.log(
+      `mutate ${module}: ${results.length} mutants in ${minutes} min; report ${REPORTS}/${module}/index.html`,
+    );
   } catch (error) {
     failed = true;
     console.error(`mutate ${module}: ${error instanceof Error ? error.message : String(error)}`);

@@ -39,11 +39,16 @@ for (const [path, file] of Object.entries(report.files)) {
     const line = lines[mutant.location.start.line - 1] ?? '';
     const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 100);
     // A timeout counts as detected; listed, since a survivor on a loaded machine can end as one.
-    if (mutant.status === 'Timeout') survivors.push(`timeout      ${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`);
+    if (mutant.status === 'Timeout')
+      survivors.push(
+        `timeout      ${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`,
+      );
     if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
     const faultSwitch = FAULT_SWITCH.test(line);
     if (faultSwitch) equivalent += 1;
-    survivors.push(`${faultSwitch ? 'fault-switch ' : 'TRIAGE       '}${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`);
+    survivors.push(
+      `${faultSwitch ? 'fault-switch ' : 'TRIAGE       '}${path}:${mutant.location.start.line}  ${mutant.mutatorName}  → ${replacement}   | ${line.trim().slice(0, 120)}`,
+    );
   }
 }
 
@@ -51,5 +56,7 @@ const count = (status: string): number => tally.get(status) ?? 0;
 const detected = count('Killed') + count('Timeout');
 const judged = detected + count('Survived') + count('NoCoverage') - equivalent;
 console.log(`${moduleName}: ${[...tally].map(([status, n]) => `${status} ${n}`).join(', ')}`);
-console.log(`equivalent (fault switches): ${equivalent}; score ${detected}/${judged} = ${judged ? ((100 * detected) / judged).toFixed(1) : '-'}%`);
+console.log(
+  `equivalent (fault switches): ${equivalent}; score ${detected}/${judged} = ${judged ? ((100 * detected) / judged).toFixed(1) : '-'}%`,
+);
 for (const line of survivors.sort()) console.log(line);

@@ -52,8 +52,16 @@ export class ServiceApi {
    */
   async placeCall(credential: string | undefined, call: CallRequest, options: CallOptions = {}): Promise<HttpResponse> {
     const staging = credential?.startsWith(STAGING_TOKEN_PREFIX) === true;
-    const res = await this.http.request({ method: 'POST', path: '/v1/voice/calls', headers: bearer(credential), json: call, ...(staging ? { idempotent: true } : {}), ...options });
-    if (res.unconfirmedAttempts && credential !== undefined) this.unconfirmed.set(credential, (this.unconfirmed.get(credential) ?? 0) + res.unconfirmedAttempts);
+    const res = await this.http.request({
+      method: 'POST',
+      path: '/v1/voice/calls',
+      headers: bearer(credential),
+      json: call,
+      ...(staging ? { idempotent: true } : {}),
+      ...options,
+    });
+    if (res.unconfirmedAttempts && credential !== undefined)
+      this.unconfirmed.set(credential, (this.unconfirmed.get(credential) ?? 0) + res.unconfirmedAttempts);
     return res;
   }
 

@@ -30,8 +30,15 @@ export function pae(payloadType: string, payload: Buffer): Buffer {
 
 export function signEnvelope(payload: Buffer, payloadType: string, key: SigningKey): DsseEnvelope {
   const data = pae(payloadType, payload);
-  const signature = key.algorithm === 'ed25519' ? sign(null, data, key.privateKey) : sign('sha256', data, { key: key.privateKey, dsaEncoding: 'der' });
-  return { payloadType, payload: payload.toString('base64'), signatures: [{ keyid: key.keyid, sig: signature.toString('base64') }] };
+  const signature =
+    key.algorithm === 'ed25519'
+      ? sign(null, data, key.privateKey)
+      : sign('sha256', data, { key: key.privateKey, dsaEncoding: 'der' });
+  return {
+    payloadType,
+    payload: payload.toString('base64'),
+    signatures: [{ keyid: key.keyid, sig: signature.toString('base64') }],
+  };
 }
 
 /** Whether `signature` is `key`'s over the envelope's PAE; a malformed signature is simply not one. */
@@ -39,7 +46,9 @@ export function signatureVerifies(envelope: DsseEnvelope, signature: DsseSignatu
   const data = pae(envelope.payloadType, Buffer.from(envelope.payload, 'base64'));
   const sig = Buffer.from(signature.sig, 'base64');
   try {
-    return key.algorithm === 'ed25519' ? verify(null, data, key.publicKey, sig) : verify('sha256', data, { key: key.publicKey, dsaEncoding: 'der' }, sig);
+    return key.algorithm === 'ed25519'
+      ? verify(null, data, key.publicKey, sig)
+      : verify('sha256', data, { key: key.publicKey, dsaEncoding: 'der' }, sig);
   } catch {
     return false;
   }

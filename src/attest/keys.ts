@@ -26,13 +26,18 @@ const HOW_TO_MAKE = 'make one with `openssl genpkey -algorithm ED25519 -out sign
 
 /** sha256 of the public key's SubjectPublicKeyInfo (DER), in hex: what `openssl pkey -pubin -outform DER | sha256sum` prints. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 function algorithmOf(key: KeyObject, where: string): KeyAlgorithm {
   if (key.asymmetricKeyType === 'ed25519') return 'ed25519';
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-p256';
-  const what = key.asymmetricKeyType === 'ec' ? `an EC key on curve ${key.asymmetricKeyDetails?.namedCurve ?? 'unknown'}` : `a key of type ${(key.asymmetricKeyType ?? 'unknown').toUpperCase()}`;
+  const what =
+    key.asymmetricKeyType === 'ec'
+      ? `an EC key on curve ${key.asymmetricKeyDetails?.namedCurve ?? 'unknown'}`
+      : `a key of type ${(key.asymmetricKeyType ?? 'unknown').toUpperCase()}`;
   throw new SigningKeyError(`${where} is ${what}; give an ECDSA P-256 or Ed25519 key (${HOW_TO_MAKE})`);
 }
 
@@ -40,7 +45,9 @@ function readPem(path: string, where: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SigningKeyError(`${where}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new SigningKeyError(
+      `${where}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -48,10 +55,15 @@ function readPem(path: string, where: string): string {
 export function loadSigningKey(path: string, setting = 'CERTIFY_SIGNING_KEY'): SigningKey {
   const where = `${setting} ${path}`;
   const pem = readPem(path, where);
-  if (pem.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----')) throw new SigningKeyError(`${where} is encrypted; the harness asks for no passphrase: give an unencrypted PKCS#8 PEM, kept where only the run can read it`);
+  if (pem.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----'))
+    throw new SigningKeyError(
+      `${where} is encrypted; the harness asks for no passphrase: give an unencrypted PKCS#8 PEM, kept where only the run can read it`,
+    );
   const other = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----/.exec(pem)?.[1];
   if (!pem.includes(PKCS8)) {
-    const hint = other ? `it holds an "${other}" (not PKCS#8); convert it with \`openssl pkcs8 -topk8 -nocrypt -in ${path} -out signing-key.pem\`` : 'it holds no PEM private key';
+    const hint = other
+      ? `it holds an "${other}" (not PKCS#8); convert it with \`openssl pkcs8 -topk8 -nocrypt -in ${path} -out signing-key.pem\``
+      : 'it holds no PEM private key';
     throw new SigningKeyError(`${where} is not a PKCS#8 PEM private key: ${hint}`);
   }
   let privateKey: KeyObject;
@@ -73,7 +85,9 @@ export function loadVerifyingKey(path: string, option = '--key'): VerifyingKey {
   try {
     publicKey = createPublicKey({ key: pem, format: 'pem' });
   } catch {
-    throw new SigningKeyError(`${where} is not a PEM public key; export it with \`openssl pkey -in signing-key.pem -pubout -out public.pem\``);
+    throw new SigningKeyError(
+      `${where} is not a PEM public key; export it with \`openssl pkey -in signing-key.pem -pubout -out public.pem\``,
+    );
   }
   return { publicKey, algorithm: algorithmOf(publicKey, where), keyid: keyIdOf(publicKey) };
 }

@@ -62,11 +62,20 @@ export function testResultOf(report: RunReport): TestResult {
 
 export function fileSubject(path: string): ResourceDescriptor {
   const name = basename(path);
-  return { name, digest: { sha256: createHash('sha256').update(readFileSync(path)).digest('hex') }, ...(REPORT_MEDIA_TYPES[name] ? { mediaType: REPORT_MEDIA_TYPES[name] } : {}) };
+  return {
+    name,
+    digest: { sha256: createHash('sha256').update(readFileSync(path)).digest('hex') },
+    ...(REPORT_MEDIA_TYPES[name] ? { mediaType: REPORT_MEDIA_TYPES[name] } : {}),
+  };
 }
 
 function imageDescriptor(image: NonNullable<NonNullable<RunReport['provenance']>['image']>): ResourceDescriptor {
-  return { name: image.reference, digest: { sha256: image.digest.replace(/^sha256:/, '') }, mediaType: IMAGE_MEDIA_TYPE, ...(image.repo_digests?.length ? { annotations: { repoDigests: image.repo_digests } } : {}) };
+  return {
+    name: image.reference,
+    digest: { sha256: image.digest.replace(/^sha256:/, '') },
+    mediaType: IMAGE_MEDIA_TYPE,
+    ...(image.repo_digests?.length ? { annotations: { repoDigests: image.repo_digests } } : {}),
+  };
 }
 
 /** Who ran what against what: the provenance of report.json as resource descriptors. */
@@ -83,13 +92,21 @@ function configurationOf(report: RunReport): ResourceDescriptor[] {
       partial: report.partial ?? false,
       ...(selection ? { selection } : {}),
       summary: report.summary,
-      ...(report.coverage ? { mustCoveragePercent: report.coverage.must_percent, minMustCoveragePercent: report.coverage.min_must_percent } : {}),
+      ...(report.coverage
+        ? {
+            mustCoveragePercent: report.coverage.must_percent,
+            minMustCoveragePercent: report.coverage.min_must_percent,
+          }
+        : {}),
     },
   };
   const target: ResourceDescriptor = {
     name: 'target',
     uri: report.target.base_url,
-    annotations: { embeddedReference: report.target.embedded_reference, ...(provenance?.target_version ? { version: provenance.target_version } : {}) },
+    annotations: {
+      embeddedReference: report.target.embedded_reference,
+      ...(provenance?.target_version ? { version: provenance.target_version } : {}),
+    },
   };
   if (!provenance) return [run, target];
   const { harness } = provenance;
@@ -98,11 +115,28 @@ function configurationOf(report: RunReport): ResourceDescriptor[] {
       name: harness.name,
       uri: `pkg:npm/${harness.name}@${harness.version}`,
       ...(harness.build.commit ? { digest: { gitCommit: harness.build.commit } } : {}),
-      annotations: { role: 'harness', version: harness.version, build: buildText(harness), ...(harness.build.modified !== undefined ? { modified: harness.build.modified } : {}) },
+      annotations: {
+        role: 'harness',
+        version: harness.version,
+        build: buildText(harness),
+        ...(harness.build.modified !== undefined ? { modified: harness.build.modified } : {}),
+      },
     },
     { name: provenance.spec.document, digest: { sha256: provenance.spec.sha256 }, annotations: { role: 'spec' } },
-    { name: provenance.control_contract.document, digest: { sha256: provenance.control_contract.sha256 }, annotations: { role: 'control contract', version: provenance.control_contract.version } },
-    { name: 'catalog', digest: { sha256: provenance.catalog.sha256 }, annotations: { role: 'check catalog', checks: provenance.catalog.checks, serialization: 'JSON, object keys sorted, no white space' } },
+    {
+      name: provenance.control_contract.document,
+      digest: { sha256: provenance.control_contract.sha256 },
+      annotations: { role: 'control contract', version: provenance.control_contract.version },
+    },
+    {
+      name: 'catalog',
+      digest: { sha256: provenance.catalog.sha256 },
+      annotations: {
+        role: 'check catalog',
+        checks: provenance.catalog.checks,
+        serialization: 'JSON, object keys sorted, no white space',
+      },
+    },
     run,
     target,
     ...(provenance.image ? [imageDescriptor(provenance.image)] : []),
@@ -111,7 +145,8 @@ function configurationOf(report: RunReport): ResourceDescriptor[] {
 
 /** The Statement of a run whose reports were written to `reportFiles`. */
 export function statementOf(report: RunReport, reportFiles: readonly string[]): Statement {
-  const ids = (...verdicts: string[]) => report.checks.filter((check) => verdicts.includes(check.verdict)).map((check) => check.id);
+  const ids = (...verdicts: string[]) =>
+    report.checks.filter((check) => verdicts.includes(check.verdict)).map((check) => check.id);
   const image = report.provenance?.image;
   return {
     _type: STATEMENT_TYPE,

@@ -14,7 +14,12 @@ import { statementOf } from './statement.js';
 
 export const ATTESTATION_FILE = 'attestation.intoto.json';
 
-export function writeAttestation(report: RunReport, reportFiles: readonly string[], dir: string, key: SigningKey): string {
+export function writeAttestation(
+  report: RunReport,
+  reportFiles: readonly string[],
+  dir: string,
+  key: SigningKey,
+): string {
   const statement = statementOf(reportAsWritten(report), reportFiles);
   const payload = Buffer.from(mask(JSON.stringify(statement)), 'utf8');
   const path = join(dir, ATTESTATION_FILE);

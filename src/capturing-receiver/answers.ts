@@ -52,7 +52,13 @@ export function resolveAnswer(
 }
 
 /** The answer to a delivery that verifies: a bare 204, written without a headers object. */
-export const NO_CONTENT_ANSWER: ResolvedAnswer = { kind: 'status', status: 204, delayMs: 0, headers: {}, body: undefined };
+export const NO_CONTENT_ANSWER: ResolvedAnswer = {
+  kind: 'status',
+  status: 204,
+  delayMs: 0,
+  headers: {},
+  body: undefined,
+};
 const UNAUTHORIZED: ResolvedAnswer = {
   kind: 'status',
   status: 401,
@@ -65,7 +71,8 @@ function fromRule(rule: AnswerRule, redirectTarget: string): ResolvedAnswer {
   if ('hang' in rule) return { kind: 'hang' };
   if ('reset' in rule) return { kind: 'reset', delayMs: rule.delayMs ?? 0 };
   const headers = { ...lowerCaseKeys(rule.headers ?? {}) };
-  if (rule.status >= 300 && rule.status < 400 && headers['location'] === undefined) headers['location'] = redirectTarget;
+  if (rule.status >= 300 && rule.status < 400 && headers['location'] === undefined)
+    headers['location'] = redirectTarget;
   return { kind: 'status', status: rule.status, delayMs: rule.delayMs ?? 0, headers, body: rule.body };
 }
 

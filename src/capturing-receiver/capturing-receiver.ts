@@ -110,7 +110,14 @@ export class CapturingReceiver {
   #closed = false;
   readonly #counters = { strays: 0, oversized: 0, resets: 0, timedOut: 0, clientClosed: 0, clientErrors: 0 };
 
-  private constructor(server: Server, settings: Settings, port: number, publicUrl: string, cert: string, certPath: string | undefined) {
+  private constructor(
+    server: Server,
+    settings: Settings,
+    port: number,
+    publicUrl: string,
+    cert: string,
+    certPath: string | undefined,
+  ) {
     this.#server = server;
     this.#settings = settings;
     this.port = port;
@@ -125,7 +132,10 @@ export class CapturingReceiver {
       port: options.port ?? DEFAULTS.port,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-      headersTimeoutMs: Math.min(options.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs, options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
+      headersTimeoutMs: Math.min(
+        options.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs,
+        options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+      ),
       maxDeliveriesPerEndpoint: options.maxDeliveriesPerEndpoint ?? DEFAULTS.maxDeliveriesPerEndpoint,
       maxStoredBytesPerEndpoint: options.maxStoredBytesPerEndpoint ?? DEFAULTS.maxStoredBytesPerEndpoint,
       maxTrackedEventIds: options.maxTrackedEventIds ?? DEFAULTS.maxTrackedEventIds,
@@ -171,7 +181,8 @@ export class CapturingReceiver {
     if (path === STATS_PATH) throw new TypeError(`${STATS_PATH} is the receiver's own stats path`);
     const name = options.name ?? path;
     if (this.#byName.has(name)) throw new InternalError(`an endpoint named "${name}" exists already`);
-    if (path === CATCH_ALL ? this.#catchAll !== undefined : this.#byPath.has(path)) throw new InternalError(`an endpoint at ${path} exists already`);
+    if (path === CATCH_ALL ? this.#catchAll !== undefined : this.#byPath.has(path))
+      throw new InternalError(`an endpoint at ${path} exists already`);
     const endpoint = new ReceiverEndpoint({
       name,
       path,
@@ -202,7 +213,15 @@ export class CapturingReceiver {
   }
 
   stats(): ReceiverStats {
-    const stats: ReceiverStats = { total: 0, bytes: 0, badSignatures: 0, duplicates: 0, dropped: 0, ...this.#counters, endpoints: {} };
+    const stats: ReceiverStats = {
+      total: 0,
+      bytes: 0,
+      badSignatures: 0,
+      duplicates: 0,
+      dropped: 0,
+      ...this.#counters,
+      endpoints: {},
+    };
     for (const [name, endpoint] of this.#byName) {
       const e = endpoint.stats();
       stats.endpoints[name] = e;
@@ -223,7 +242,9 @@ export class CapturingReceiver {
     this.#pending.clear();
     const serverClosed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     const socketsClosed = [...this.#sockets].map((socket) => {
-      const closed = new Promise<void>((resolve) => (socket.destroyed && socket.closed ? resolve() : socket.once('close', () => resolve())));
+      const closed = new Promise<void>((resolve) =>
+        socket.destroyed && socket.closed ? resolve() : socket.once('close', () => resolve()),
+      );
       socket.destroy();
       return closed;
     });
@@ -254,9 +275,12 @@ export class CapturingReceiver {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
-      : '400 Bad Request';
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }
 
@@ -279,7 +303,11 @@ export class CapturingReceiver {
     const endpoint = this.#byPath.get(path) ?? this.#catchAll;
     if (endpoint === undefined) {
       this.#counters.strays++;
-      pushBounded(this.#strays, { method: req.method ?? '', path, headers: req.headers, receivedAtMs }, this.#settings.maxStrays);
+      pushBounded(
+        this.#strays,
+        { method: req.method ?? '', path, headers: req.headers, receivedAtMs },
+        this.#settings.maxStrays,
+      );
       // Node discards the unread body itself; nothing of it is kept.
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no endpoint at this path\n');
       return;
@@ -307,7 +335,12 @@ export class CapturingReceiver {
     });
   }
 
-  private carryOut(res: ServerResponse, endpoint: ReceiverEndpoint, delivery: CapturedDelivery, answer: ResolvedAnswer): void {
+  private carryOut(
+    res: ServerResponse,
+    endpoint: ReceiverEndpoint,
+    delivery: CapturedDelivery,
+    answer: ResolvedAnswer,
+  ): void {
     // The hot path: an immediate status, no timers, no extra listeners.
     if (answer.kind === 'status' && answer.delayMs === 0) {
       this.sendStatus(res, endpoint, delivery, answer);
@@ -372,7 +405,11 @@ export class CapturingReceiver {
     resetSocket(socket);
   }
 
-  private markEnded(endpoint: ReceiverEndpoint, delivery: CapturedDelivery, state: Exclude<AnswerState, 'pending' | 'sent'>): void {
+  private markEnded(
+    endpoint: ReceiverEndpoint,
+    delivery: CapturedDelivery,
+    state: Exclude<AnswerState, 'pending' | 'sent'>,
+  ): void {
     delivery.answer = state;
     delivery.answeredAfterMs = performance.now() - delivery.receivedAtMono;
     if (state === 'reset') this.#counters.resets++;

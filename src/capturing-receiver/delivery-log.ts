@@ -49,7 +49,9 @@ export class DeliveryLog {
   #first = 0;
   #written = 0;
   #next = 0;
-  readonly #young: (CapturedDelivery | undefined)[] = new Array<CapturedDelivery | undefined>(YOUNG_DELIVERIES).fill(undefined);
+  readonly #young: (CapturedDelivery | undefined)[] = new Array<CapturedDelivery | undefined>(YOUNG_DELIVERIES).fill(
+    undefined,
+  );
   #columns = new Columns(8);
   #storedBodyBytes = 0;
   readonly #slabs = new Slabs();
@@ -81,7 +83,10 @@ export class DeliveryLog {
     let dropped = 0;
     // Dropped first, so that what is dropped now is not written down; the new one is not in
     // #young yet, and the oldest young one may be in the slot it will take.
-    while (this.length > 1 && (this.length > this.#limits.maxDeliveries || this.#storedBodyBytes > this.#limits.maxStoredBytes)) {
+    while (
+      this.length > 1 &&
+      (this.length > this.#limits.maxDeliveries || this.#storedBodyBytes > this.#limits.maxStoredBytes)
+    ) {
       this.#dropOldest();
       dropped++;
     }
@@ -102,7 +107,8 @@ export class DeliveryLog {
     // Not before the log has had more than #young holds: a check's endpoint gets a few
     // deliveries, and a run makes thousands of endpoints, which would each hold a 4 KiB slab.
     if (!this.#writesDown || this.#next <= YOUNG_DELIVERIES) return;
-    while (this.#written < this.#next && this.#young[this.#written & YOUNG_MASK]!.answer !== 'pending') this.#writeDown();
+    while (this.#written < this.#next && this.#young[this.#written & YOUNG_MASK]!.answer !== 'pending')
+      this.#writeDown();
   }
 
   #settleWrittenDown(delivery: CapturedDelivery): void {
@@ -115,7 +121,8 @@ export class DeliveryLog {
 
   /** Every kept delivery as an object, oldest first; the same array and objects on every call. */
   list(): readonly CapturedDelivery[] {
-    for (let index = this.#first + this.#list.length; index < this.#next; index++) this.#list.push(this.#materialize(index));
+    for (let index = this.#first + this.#list.length; index < this.#next; index++)
+      this.#list.push(this.#materialize(index));
     return this.#list;
   }
 
@@ -146,7 +153,9 @@ export class DeliveryLog {
     this.#storedBodyBytes -= this.#columns.bodyLength[index & this.#columns.mask]!;
     // Still in #young (append has counted the new one, not put it in yet): let it go now.
     if (index >= this.#next - 1 - YOUNG_DELIVERIES) this.#young[index & YOUNG_MASK] = undefined;
-    this.#slabs.release(this.#first === this.#written ? undefined : this.#columns.slab[this.#first & this.#columns.mask]!);
+    this.#slabs.release(
+      this.#first === this.#written ? undefined : this.#columns.slab[this.#first & this.#columns.mask]!,
+    );
   }
 
   #materialize(index: number): CapturedDelivery {
@@ -155,7 +164,11 @@ export class DeliveryLog {
     if (pending !== undefined) return pending;
     const columns = this.#columns;
     const slot = index & columns.mask;
-    const bytes = this.#slabs.bytes(columns.slab[slot]!, columns.offset[slot]!, columns.headLength[slot]! + columns.bodyLength[slot]!);
+    const bytes = this.#slabs.bytes(
+      columns.slab[slot]!,
+      columns.offset[slot]!,
+      columns.headLength[slot]! + columns.bodyLength[slot]!,
+    );
     const { method, path, query, headers } = decodeHead(bytes.toString('utf8', 0, columns.headLength[slot]!));
     const rawBody = bytes.subarray(columns.headLength[slot]!);
     const attempt = columns.attempt[slot]!;
@@ -175,7 +188,12 @@ export class DeliveryLog {
       answer: ANSWER_STATES[columns.answer[slot]!]!,
       answeredStatus: status === 0 ? null : status,
       answeredAfterMs: Number.isNaN(after) ? null : after,
-      verdicts: rebuildVerdicts(rawBody, signatureOf(columns.signature[slot]!), timestampOf(columns.timestamp[slot]!, columns.skewSeconds[slot]!), attempt > 1),
+      verdicts: rebuildVerdicts(
+        rawBody,
+        signatureOf(columns.signature[slot]!),
+        timestampOf(columns.timestamp[slot]!, columns.skewSeconds[slot]!),
+        attempt > 1,
+      ),
     };
   }
 }
@@ -276,7 +294,22 @@ class Columns {
   /** The same deliveries [first, next) in a ring twice as large. */
   grown(first: number, next: number): Columns {
     const grown = new Columns(this.capacity * 2);
-    const fields = ['seq', 'receivedAtMs', 'receivedAtMono', 'answeredAfterMs', 'skewSeconds', 'slab', 'offset', 'headLength', 'bodyLength', 'attempt', 'answeredStatus', 'answer', 'signature', 'timestamp'] as const;
+    const fields = [
+      'seq',
+      'receivedAtMs',
+      'receivedAtMono',
+      'answeredAfterMs',
+      'skewSeconds',
+      'slab',
+      'offset',
+      'headLength',
+      'bodyLength',
+      'attempt',
+      'answeredStatus',
+      'answer',
+      'signature',
+      'timestamp',
+    ] as const;
     for (let index = first; index < next; index++) {
       const from = index & this.mask;
       const to = index & grown.mask;

@@ -59,7 +59,15 @@ export class ReceiverEndpoint {
   readonly #settings: EndpointSettings;
   /** Where a programmed 3xx points: a path no endpoint owns, so following it shows up as a stray. */
   readonly #redirectTarget: string;
-  readonly #stats: EndpointStats = { total: 0, bytes: 0, badSignatures: 0, duplicates: 0, uniqueEventIds: 0, dropped: 0, oversized: 0 };
+  readonly #stats: EndpointStats = {
+    total: 0,
+    bytes: 0,
+    badSignatures: 0,
+    duplicates: 0,
+    uniqueEventIds: 0,
+    dropped: 0,
+    oversized: 0,
+  };
 
   constructor(settings: EndpointSettings) {
     this.#settings = settings;
@@ -67,7 +75,10 @@ export class ReceiverEndpoint {
     this.path = settings.path;
     this.url = settings.url;
     this.#seenEventIds = new SeenEventIds(settings.maxTrackedEventIds);
-    this.#deliveries = new DeliveryLog(settings.name, { maxDeliveries: settings.maxDeliveries, maxStoredBytes: settings.maxStoredBytes });
+    this.#deliveries = new DeliveryLog(settings.name, {
+      maxDeliveries: settings.maxDeliveries,
+      maxStoredBytes: settings.maxStoredBytes,
+    });
     this.#redirectTarget = `${settings.url.replace(/\/$/, '')}/redirected`;
   }
 
@@ -88,7 +99,11 @@ export class ReceiverEndpoint {
   }
 
   /** Answers the first `n` attempts of each event id (or of `eventId` only) with `answer`. */
-  failFirst(n: number, answer: ProgrammedAnswer = { status: 500 }, match: { eventId?: string; eventType?: string } = {}): this {
+  failFirst(
+    n: number,
+    answer: ProgrammedAnswer = { status: 500 },
+    match: { eventId?: string; eventType?: string } = {},
+  ): this {
     return this.respond({ ...answer, ...match, firstAttempts: n });
   }
 
@@ -158,7 +173,13 @@ export class ReceiverEndpoint {
 
   /** @internal Records a delivery, judges it and decides the answer. */
   capture(request: ArrivedRequest): { delivery: CapturedDelivery; answer: ResolvedAnswer } {
-    const verdicts = judgeDelivery(request.rawBody, request.headers, this.#secret, request.receivedAtMs, this.#settings.toleranceSeconds);
+    const verdicts = judgeDelivery(
+      request.rawBody,
+      request.headers,
+      this.#secret,
+      request.receivedAtMs,
+      this.#settings.toleranceSeconds,
+    );
     const attempt = verdicts.eventId === undefined ? 1 : this.#seenEventIds.record(verdicts.eventId);
     verdicts.duplicate = attempt > 1;
     // Spelled out rather than spread: one fixed shape for every delivery, on the hot path.
@@ -221,9 +242,12 @@ export class ReceiverEndpoint {
   #describeTimeout(options: WaitForOptions): string {
     const what = options.description ?? 'condition';
     const deliveries = this.#deliveries.list();
-    const recent = deliveries.slice(-5).map(
-      (d) => `#${d.seq} ${d.verdicts.eventType ?? '?'} ${d.verdicts.eventId ?? '?'} attempt ${d.attempt} -> ${d.answeredStatus ?? d.answer}`,
-    );
+    const recent = deliveries
+      .slice(-5)
+      .map(
+        (d) =>
+          `#${d.seq} ${d.verdicts.eventType ?? '?'} ${d.verdicts.eventId ?? '?'} attempt ${d.attempt} -> ${d.answeredStatus ?? d.answer}`,
+      );
     return (
       `waitFor(${what}) on endpoint "${this.name}" timed out after ${options.timeoutMs} ms ` +
       `with ${deliveries.length} deliveries${recent.length > 0 ? `; last: ${recent.join('; ')}` : ''}`

@@ -40,11 +40,19 @@ export function decodeHead(text: string): Head {
   }
   const lines = text.split(LINE_FEED);
   // An empty first line, three, then two a header: a line feed inside a piece shows here, if it is one.
-  if (lines.length % 2 !== 0) throw new InternalError(`a written-down head has ${lines.length} lines, not an even number: a piece held a line feed, which Node's parser never gives`);
+  if (lines.length % 2 !== 0)
+    throw new InternalError(
+      `a written-down head has ${lines.length} lines, not an even number: a piece held a line feed, which Node's parser never gives`,
+    );
   const headers: IncomingHttpHeaders = {};
   for (let i = 4; i < lines.length; i += 2) {
     // As JSON.parse makes it: an own value, even for the name __proto__.
-    Object.defineProperty(headers, lines[i]!, { value: lines[i + 1]!, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(headers, lines[i]!, {
+      value: lines[i + 1]!,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return { method: lines[1]!, path: lines[2]!, query: lines[3]!, headers };
 }

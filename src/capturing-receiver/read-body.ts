@@ -53,7 +53,8 @@ class BodyRead {
 
   end(): void {
     const chunks = this.#chunks;
-    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? keepable(chunks[0]!) : Buffer.concat(chunks, this.#length);
+    const body =
+      chunks.length === 0 ? EMPTY : chunks.length === 1 ? keepable(chunks[0]!) : Buffer.concat(chunks, this.#length);
     this.finish({ ok: true, body });
   }
 

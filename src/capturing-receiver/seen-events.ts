@@ -123,7 +123,8 @@ class HashTable {
 
   remove(high: number, low: number): void {
     let slot = low & this.mask;
-    while (this.count[slot] !== 0 && !(this.high[slot] === high && this.low[slot] === low)) slot = (slot + 1) & this.mask;
+    while (this.count[slot] !== 0 && !(this.high[slot] === high && this.low[slot] === low))
+      slot = (slot + 1) & this.mask;
     if (this.count[slot] === 0) return;
     this.size--;
     // Backward-shift deletion: move up each later entry of the run that may not sit past the hole.

@@ -1,5 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { checkTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureVerdict, type SigningKey, type TimestampVerdict } from '../signing/index.js';
+import {
+  checkTimestamp,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifySignature,
+  type SignatureVerdict,
+  type SigningKey,
+  type TimestampVerdict,
+} from '../signing/index.js';
 import { validateEnvelope, type EnvelopeVerdict } from './envelope.js';
 import type { DeliveryVerdicts } from './types.js';
 import { isObject } from '../json/shape.js';
@@ -40,7 +48,15 @@ class Verdicts implements DeliveryVerdicts {
 
   /** Plain-object view for JSON.stringify and reports, json included. */
   toJSON(): DeliveryVerdicts {
-    return { signature: this.signature, timestamp: this.timestamp, envelope: this.envelope, eventId: this.eventId, eventType: this.eventType, duplicate: this.duplicate, json: this.json };
+    return {
+      signature: this.signature,
+      timestamp: this.timestamp,
+      envelope: this.envelope,
+      eventId: this.eventId,
+      eventType: this.eventType,
+      duplicate: this.duplicate,
+      json: this.json,
+    };
   }
 }
 
@@ -56,7 +72,8 @@ export function judgeDelivery(
   receivedAtMs: number,
   toleranceSeconds: number,
 ): DeliveryVerdicts {
-  const signature = secret === undefined ? 'no-secret' : verifySignature(secret, rawBody, single(headers[SIGNATURE_HEADER]));
+  const signature =
+    secret === undefined ? 'no-secret' : verifySignature(secret, rawBody, single(headers[SIGNATURE_HEADER]));
   const timestamp = checkTimestamp(single(headers[TIMESTAMP_HEADER]), receivedAtMs / 1000, toleranceSeconds);
   return verdictsOf(rawBody, signature, timestamp);
 }
@@ -101,4 +118,3 @@ function parseJson(rawBody: Buffer): { value: unknown; error?: undefined } | { v
     return { value: undefined, error: (error as Error).message };
   }
 }
-

@@ -25,16 +25,51 @@ const ENDPOINTS = `${CONTRACT} > Webhook endpoints`;
 const OPEN = `${CONTRACT} > What the public API leaves open`;
 
 export const CONTRACT_CLAUSE_DATA = {
-  'CTL-AUTH': { section: TRANSPORT, text: 'Every request carries `Authorization: Bearer <SVC_CONTROL_TOKEN>`; otherwise 401.' },
-  'CTL-WS-SUSPEND': { section: WORKSPACES, text: '`POST /workspaces/{ws}/suspend` -> 204: the workspace is disabled (billing or trust-and-safety); its public requests answer `workspace_disabled`.' },
+  'CTL-AUTH': {
+    section: TRANSPORT,
+    text: 'Every request carries `Authorization: Bearer <SVC_CONTROL_TOKEN>`; otherwise 401.',
+  },
+  'CTL-WS-SUSPEND': {
+    section: WORKSPACES,
+    text: '`POST /workspaces/{ws}/suspend` -> 204: the workspace is disabled (billing or trust-and-safety); its public requests answer `workspace_disabled`.',
+  },
   'CTL-WS-REINSTATE': { section: WORKSPACES, text: '`POST /workspaces/{ws}/reinstate` -> 204.' },
-  'CTL-WS-CALL-PROGRESS': { section: WORKSPACES, text: '`call_progress`: `auto` (default) moves every placed call queued -> started -> completed (outcome `answered`) by itself within 2 s of real time, emitting the matching events; `manual` leaves each call queued until moved with `POST /workspaces/{ws}/calls/{call_id}/progress`.' },
-  'CTL-TOKEN-LIMIT': { section: TOKENS, text: 'A workspace holds at most two active tokens: a third is refused with 409.', note: 'The checks accept any 4xx and record the status: the contract\'s Transport has the harness treat any 4xx as "refused".' },
-  'CTL-TOKEN-REVOKE': { section: TOKENS, text: "`DELETE /workspaces/{ws}/tokens/{token_id}` -> 204. From then on the public API must answer 401 `invalid_token` for it within the spec's propagation limit (under 60 s)." },
-  'CTL-SESSION-JWT': { section: SESSIONS, text: "The public API then accepts `Authorization: Bearer <JWT>` whose signature verifies against a key of that JWKS (RS256 and ES256 at least), whose `iss` equals the issuer, whose `aud` is or contains the audience, which is within `nbf`/`exp`, and whose `sub` is a member: the caller gets that member's scopes. Anything else: 401 `invalid_token`." },
-  'CTL-HOOK-SECRET': { section: ENDPOINTS, text: 'The HMAC key is the UTF-8 bytes of `secret` exactly as given (no decoding of any part of it).' },
-  'CTL-HOOK-REFUSED': { section: ENDPOINTS, text: 'Refused with a 4xx: a URL that is not HTTPS, a URL whose host is `localhost`, a 26th active endpoint.' },
-  'CTL-HOOK-LOOPBACK': { section: ENDPOINTS, text: 'In staging an implementation must deliver to `https://127.0.0.1:<port>/…` and either trust the certificate it is given or not verify certificates for loopback addresses.', note: 'Every delivery check depends on it; a target that cannot reach the receiver fails the probe delivery before any check (exit 2), not a check.' },
-  'CTL-OPEN-CALL-ID': { section: OPEN, text: 'The body of `POST /v1/voice/calls` is not shown: the harness takes the call id as the first string anywhere in the response JSON that matches `^call_[A-Za-z0-9]+`.' },
-  'CTL-OPEN-METADATA': { section: OPEN, text: 'A request body may carry `metadata` (an object); `voice.call.completed` carries it back.' },
+  'CTL-WS-CALL-PROGRESS': {
+    section: WORKSPACES,
+    text: '`call_progress`: `auto` (default) moves every placed call queued -> started -> completed (outcome `answered`) by itself within 2 s of real time, emitting the matching events; `manual` leaves each call queued until moved with `POST /workspaces/{ws}/calls/{call_id}/progress`.',
+  },
+  'CTL-TOKEN-LIMIT': {
+    section: TOKENS,
+    text: 'A workspace holds at most two active tokens: a third is refused with 409.',
+    note: 'The checks accept any 4xx and record the status: the contract\'s Transport has the harness treat any 4xx as "refused".',
+  },
+  'CTL-TOKEN-REVOKE': {
+    section: TOKENS,
+    text: "`DELETE /workspaces/{ws}/tokens/{token_id}` -> 204. From then on the public API must answer 401 `invalid_token` for it within the spec's propagation limit (under 60 s).",
+  },
+  'CTL-SESSION-JWT': {
+    section: SESSIONS,
+    text: "The public API then accepts `Authorization: Bearer <JWT>` whose signature verifies against a key of that JWKS (RS256 and ES256 at least), whose `iss` equals the issuer, whose `aud` is or contains the audience, which is within `nbf`/`exp`, and whose `sub` is a member: the caller gets that member's scopes. Anything else: 401 `invalid_token`.",
+  },
+  'CTL-HOOK-SECRET': {
+    section: ENDPOINTS,
+    text: 'The HMAC key is the UTF-8 bytes of `secret` exactly as given (no decoding of any part of it).',
+  },
+  'CTL-HOOK-REFUSED': {
+    section: ENDPOINTS,
+    text: 'Refused with a 4xx: a URL that is not HTTPS, a URL whose host is `localhost`, a 26th active endpoint.',
+  },
+  'CTL-HOOK-LOOPBACK': {
+    section: ENDPOINTS,
+    text: 'In staging an implementation must deliver to `https://127.0.0.1:<port>/…` and either trust the certificate it is given or not verify certificates for loopback addresses.',
+    note: 'Every delivery check depends on it; a target that cannot reach the receiver fails the probe delivery before any check (exit 2), not a check.',
+  },
+  'CTL-OPEN-CALL-ID': {
+    section: OPEN,
+    text: 'The body of `POST /v1/voice/calls` is not shown: the harness takes the call id as the first string anywhere in the response JSON that matches `^call_[A-Za-z0-9]+`.',
+  },
+  'CTL-OPEN-METADATA': {
+    section: OPEN,
+    text: 'A request body may carry `metadata` (an object); `voice.call.completed` carries it back.',
+  },
 } as const satisfies Record<`CTL-${string}`, SpecClause>;

@@ -68,9 +68,7 @@ export interface Owed {
   what: string;
 }
 
-export type Cell =
-  | { checks: readonly string[]; owed?: readonly Owed[] }
-  | { reason: Reason };
+export type Cell = { checks: readonly string[]; owed?: readonly Owed[] } | { reason: Reason };
 
 export interface Row {
   kind: ClauseKind;
@@ -90,13 +88,28 @@ export type ResolvedCell =
   | { missing: true };
 
 /** What the cell holds: the row's own cell, its one reason, its restated clauses, or the kind's or class's default reason. */
-export function resolveCell(id: ClauseId, faultClass: FaultClassId, rows: Readonly<Record<string, Row>> = ROWS): ResolvedCell {
+export function resolveCell(
+  id: ClauseId,
+  faultClass: FaultClassId,
+  rows: Readonly<Record<string, Row>> = ROWS,
+): ResolvedCell {
   const row = rows[id];
   if (!row) return { missing: true };
   const own = row.cells?.[faultClass];
   if (own && 'reason' in own) return { reason: own.reason, from: 'cell' };
-  if (own) return own.checks.length + (own.owed?.length ?? 0) === 0 ? { missing: true } : { checks: own.checks, owed: own.owed ?? [] };
-  if (row.restates) return { reason: { kind: 'elsewhere', see: row.restates, text: `The same rule as ${row.restates.join(', ')}: counted in ${row.restates.length > 1 ? 'their rows' : 'its row'}.` }, from: 'restated' };
+  if (own)
+    return own.checks.length + (own.owed?.length ?? 0) === 0
+      ? { missing: true }
+      : { checks: own.checks, owed: own.owed ?? [] };
+  if (row.restates)
+    return {
+      reason: {
+        kind: 'elsewhere',
+        see: row.restates,
+        text: `The same rule as ${row.restates.join(', ')}: counted in ${row.restates.length > 1 ? 'their rows' : 'its row'}.`,
+      },
+      from: 'restated',
+    };
   if (row.rest) return { reason: row.rest, from: 'row' };
   if (APPLIES[row.kind].includes(faultClass)) return { missing: true };
   const byKind = KIND_REASONS[row.kind]?.[faultClass];
@@ -108,24 +121,39 @@ export function resolveCell(id: ClauseId, faultClass: FaultClassId, rows: Readon
  * reference to a clause that does not exist, a restated row pointing to another restated row,
  * a cell with neither a check nor a reason, a check id the catalog does not hold.
  */
-export function matrixProblems(rows: Readonly<Record<string, Row>>, clauseIds: readonly string[], checkIds: ReadonlySet<string>): string[] {
+export function matrixProblems(
+  rows: Readonly<Record<string, Row>>,
+  clauseIds: readonly string[],
+  checkIds: ReadonlySet<string>,
+): string[] {
   const known = new Set(clauseIds);
   const problems: string[] = [];
-  for (const id of clauseIds) if (!Object.hasOwn(rows, id)) problems.push(`${id}: no row in src/catalog/matrix-rows.ts`);
+  for (const id of clauseIds)
+    if (!Object.hasOwn(rows, id)) problems.push(`${id}: no row in src/catalog/matrix-rows.ts`);
   for (const [id, row] of Object.entries(rows)) {
-    if (!known.has(id)) problems.push(`${id}: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold`);
+    if (!known.has(id))
+      problems.push(`${id}: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold`);
     for (const target of row.restates ?? []) {
       if (!known.has(target)) problems.push(`${id}: restates ${target}, which is not a clause id`);
-      else if (rows[target]?.restates) problems.push(`${id}: restates ${target}, which restates another clause: point to the row that holds the cells`);
+      else if (rows[target]?.restates)
+        problems.push(
+          `${id}: restates ${target}, which restates another clause: point to the row that holds the cells`,
+        );
     }
     for (const faultClass of FAULT_CLASS_IDS) {
       const cell = resolveCell(id as ClauseId, faultClass, rows);
       if ('missing' in cell) {
-        problems.push(`${id} × ${faultClass}: neither a check nor a reason (the class applies to a ${row.kind} clause: name the checks, owe one, or say why none applies)`);
+        problems.push(
+          `${id} × ${faultClass}: neither a check nor a reason (the class applies to a ${row.kind} clause: name the checks, owe one, or say why none applies)`,
+        );
       } else if ('checks' in cell) {
-        for (const check of cell.checks) if (!checkIds.has(check)) problems.push(`${id} × ${faultClass}: check ${check} is not in src/catalog/checks.ts`);
+        for (const check of cell.checks)
+          if (!checkIds.has(check))
+            problems.push(`${id} × ${faultClass}: check ${check} is not in src/catalog/checks.ts`);
       } else {
-        for (const target of cell.reason.see ?? []) if (!known.has(target)) problems.push(`${id} × ${faultClass}: its reason points to ${target}, which is not a clause id`);
+        for (const target of cell.reason.see ?? [])
+          if (!known.has(target))
+            problems.push(`${id} × ${faultClass}: its reason points to ${target}, which is not a clause id`);
       }
     }
   }
@@ -158,11 +186,18 @@ export interface Coverage {
 
 /** Cells with a rule (or a plain expectation) behind them: checked or owed. */
 export const withRule = (coverage: Coverage): number => coverage.checked + coverage.owed;
-export const reasonedAway = (coverage: Coverage): number => Object.values(coverage.reasoned).reduce((sum, n) => sum + n, 0);
+export const reasonedAway = (coverage: Coverage): number =>
+  Object.values(coverage.reasoned).reduce((sum, n) => sum + n, 0);
 
 /** Coverage of the given clauses, for one class or for all. */
 export function coverage(clauses: readonly ClauseId[], classes: readonly FaultClassId[]): Coverage {
-  const total: Coverage = { cells: 0, checked: 0, owed: 0, reasoned: { 'not-applicable': 0, 'no-rule': 0, 'not-observable': 0, elsewhere: 0 }, missing: 0 };
+  const total: Coverage = {
+    cells: 0,
+    checked: 0,
+    owed: 0,
+    reasoned: { 'not-applicable': 0, 'no-rule': 0, 'not-observable': 0, elsewhere: 0 },
+    missing: 0,
+  };
   for (const id of clauses) {
     for (const faultClass of classes) {
       const cell = resolveCell(id, faultClass);

@@ -49,7 +49,12 @@ export class CheckRecord<Spec extends { id: string } = { id: string }> {
     throw new CheckSkip(reason);
   }
 
-  toMeta(skipReason?: string, errorReason?: string, network?: NetworkTally, evidence?: CheckMeta['evidence']): CheckMeta {
+  toMeta(
+    skipReason?: string,
+    errorReason?: string,
+    network?: NetworkTally,
+    evidence?: CheckMeta['evidence'],
+  ): CheckMeta {
     const meta: CheckMeta = { checkId: this.spec.id };
     if (this.details.length > 0) meta.detail = mask(this.details.join('; '));
     if (Object.keys(this.measurements).length > 0) meta.measurements = maskDeep(this.measurements);

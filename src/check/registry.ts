@@ -51,11 +51,19 @@ export class Registry<A extends string, Body> {
   declare(id: string, body: Body, declaredBy: (...args: never[]) => unknown): Declaration<A, Body> {
     const spec = catalogEntry(id);
     const { subject, declaresIt, suiteFunction } = this.options;
-    if (spec?.subject !== subject) throw new RegistrationError(`unknown ${subject} check id ${id}: add it to src/catalog/checks.ts first`);
-    if (this.declaringArea === undefined) throw new RegistrationError(`check ${id} is declared outside ${suiteFunction}`);
-    if (spec.area !== this.declaringArea) throw new RegistrationError(`check ${id} belongs to ${spec.area} in the catalog, but ${declaresIt(this.declaringArea)}`);
+    if (spec?.subject !== subject)
+      throw new RegistrationError(`unknown ${subject} check id ${id}: add it to src/catalog/checks.ts first`);
+    if (this.declaringArea === undefined)
+      throw new RegistrationError(`check ${id} is declared outside ${suiteFunction}`);
+    if (spec.area !== this.declaringArea)
+      throw new RegistrationError(
+        `check ${id} belongs to ${spec.area} in the catalog, but ${declaresIt(this.declaringArea)}`,
+      );
     const earlier = this.declared.get(id);
-    if (earlier) throw new RegistrationError(`check ${id} is declared twice: ${earlier.location} and ${callerLocation(declaredBy)}`);
+    if (earlier)
+      throw new RegistrationError(
+        `check ${id} is declared twice: ${earlier.location} and ${callerLocation(declaredBy)}`,
+      );
     const declaration = { id, area: this.declaringArea, body, location: callerLocation(declaredBy) };
     this.declared.set(id, declaration);
     return declaration;

@@ -60,7 +60,9 @@ function networkMattered(network: NetworkTally): boolean {
  * Runs a check body outside a test runner: a return passes, a CheckSkip skips, a
  * CheckFailure fails with its reason, and anything else fails as a crash, with its message.
  */
-export async function settle(body: () => Promise<void>): Promise<{ state: CheckState; failure?: string; skipReason?: string }> {
+export async function settle(
+  body: () => Promise<void>,
+): Promise<{ state: CheckState; failure?: string; skipReason?: string }> {
   try {
     await body();
     return { state: 'passed' };

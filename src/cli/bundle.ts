@@ -13,11 +13,30 @@
  */
 import { RunAbort } from '../errors.js';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants as fsConstants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { BUNDLE_DIR, HARNESS_ROOT, MANIFEST_NAME, PACKAGE_BUNDLE_DIR, type BundleManifest } from '../install/bundles.js';
+import {
+  BUNDLE_DIR,
+  HARNESS_ROOT,
+  MANIFEST_NAME,
+  PACKAGE_BUNDLE_DIR,
+  type BundleManifest,
+} from '../install/bundles.js';
 
 const ENTRY = 'src/cli/main.ts';
 /** Older bundles (and a crashed run's half-written one) are removed once this old: a run that read the manifest just before may still be importing one. */
@@ -35,10 +54,16 @@ export async function writeCliBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT): Pro
   for (const file of result.outputFiles) hash.update(relative(dir, file.path)).update(file.contents);
   const name = `cli-${hash.digest('hex').slice(0, 16)}`;
   // This module decides what the bundle is, and src/install/bundles.js reads its manifest: inputs too.
-  const own = [import.meta.filename, fileURLToPath(new URL('../install/bundles.js', import.meta.url))].map((file) => relative(root, file));
+  const own = [import.meta.filename, fileURLToPath(new URL('../install/bundles.js', import.meta.url))].map((file) =>
+    relative(root, file),
+  );
   const inputs = inputsOf([...Object.keys(result.metafile.inputs), ...own], root, started);
   const manifest: BundleManifest = { root, bundle: join(name, 'main.mjs'), inputs };
-  placeBundle(dir, name, result.outputFiles.map((file) => ({ path: relative(join(dir, 'out'), file.path), contents: file.contents })));
+  placeBundle(
+    dir,
+    name,
+    result.outputFiles.map((file) => ({ path: relative(join(dir, 'out'), file.path), contents: file.contents })),
+  );
   const manifestPath = join(dir, MANIFEST_NAME);
   writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify(manifest));
   renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath);
@@ -139,7 +164,10 @@ function ownImportMetaUrl(outdir: string): Plugin {
       build.onLoad({ filter: /\.[jt]s$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         const fromBundle = JSON.stringify(relative(outdir, args.path).split(sep).join('/'));
-        return { contents: source.replaceAll('import.meta.url', `new URL(${fromBundle}, import.meta.url).href`), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+        return {
+          contents: source.replaceAll('import.meta.url', `new URL(${fromBundle}, import.meta.url).href`),
+          loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+        };
       });
     },
   };

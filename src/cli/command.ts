@@ -57,7 +57,6 @@ export function untilStopSignal(): Promise<'SIGINT' | 'SIGTERM'> {
   });
 }
 
-
 const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
 
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs & { help: boolean } {
@@ -70,7 +69,12 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs &
       args: own,
       allowPositionals: command.positionals !== undefined,
       strict: true,
-      options: Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }])),
+      options: Object.fromEntries(
+        Object.entries(specs).map(([name, spec]) => [
+          name,
+          { type: spec.type, ...(spec.short ? { short: spec.short } : {}) },
+        ]),
+      ),
     });
   } catch (error) {
     // parseArgs's messages name the option ("Unknown option '--x'"); the first sentence is enough.
@@ -81,20 +85,47 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs &
   if (!help && command.positionals) {
     const { min = 0, max = Infinity } = command.positionals;
     if (positionals.length < min || positionals.length > max) {
-      throw new UsageError(`expected ${command.positionals.usage}, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+      throw new UsageError(
+        `expected ${command.positionals.usage}, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`,
+      );
     }
   }
-  return { values, positionals, help: help === true, ...(command.passThrough ? { passThrough: separator === -1 ? [] : argv.slice(separator + 1) } : {}) };
+  return {
+    values,
+    positionals,
+    help: help === true,
+    ...(command.passThrough ? { passThrough: separator === -1 ? [] : argv.slice(separator + 1) } : {}),
+  };
 }
 
 export function usageLine(command: Command): string {
-  const options = Object.entries(command.options ?? {}).map(([name, spec]) => `[--${name}${spec.value ? ` ${spec.value}` : ''}]`);
-  return [PROGRAM, ...command.words, ...options, ...(command.positionals ? [command.positionals.usage] : []), ...(command.passThrough ? [command.passThrough.usage] : [])].join(' ');
+  const options = Object.entries(command.options ?? {}).map(
+    ([name, spec]) => `[--${name}${spec.value ? ` ${spec.value}` : ''}]`,
+  );
+  return [
+    PROGRAM,
+    ...command.words,
+    ...options,
+    ...(command.positionals ? [command.positionals.usage] : []),
+    ...(command.passThrough ? [command.passThrough.usage] : []),
+  ].join(' ');
 }
 
 export function renderHelp(command: Command): string {
-  const lines = [`usage: ${usageLine(command)}`, '', command.summary, ...(command.description ? [command.description] : []), ''];
-  if (command.positionals) lines.push('arguments:', `  ${command.positionals.usage}`, `  ${''.padEnd(28)} ${command.positionals.description}`, '');
+  const lines = [
+    `usage: ${usageLine(command)}`,
+    '',
+    command.summary,
+    ...(command.description ? [command.description] : []),
+    '',
+  ];
+  if (command.positionals)
+    lines.push(
+      'arguments:',
+      `  ${command.positionals.usage}`,
+      `  ${''.padEnd(28)} ${command.positionals.description}`,
+      '',
+    );
   lines.push('options:');
   for (const [name, spec] of Object.entries({ ...command.options, help: HELP_OPTION })) {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`;
@@ -105,7 +136,9 @@ export function renderHelp(command: Command): string {
     lines.push('', 'settings (environment, then .env in the working directory; the environment wins):');
     const width = Math.max(...settings.map((s) => s.name.length));
     for (const setting of settings) {
-      lines.push(`  ${setting.name.padEnd(width)}  ${setting.description}${setting.default !== undefined ? ` (default ${setting.default})` : ''}`);
+      lines.push(
+        `  ${setting.name.padEnd(width)}  ${setting.description}${setting.default !== undefined ? ` (default ${setting.default})` : ''}`,
+      );
     }
   }
   lines.push('', 'exit codes:');

@@ -21,7 +21,19 @@ import { verifyCommand } from './commands/verify.js';
 import { HARNESS_VERSION } from '../version.js';
 import { sourceMappedStack } from './stack.js';
 
-export const COMMANDS: readonly Command[] = [certifyCommand, certifyReceiverCommand, receiverCommand, loadCommand, loadMergeCommand, loadSecretCommand, loadFanoutHostCommand, reportDiffCommand, sendCommand, verifyCommand, referenceCommand];
+export const COMMANDS: readonly Command[] = [
+  certifyCommand,
+  certifyReceiverCommand,
+  receiverCommand,
+  loadCommand,
+  loadMergeCommand,
+  loadSecretCommand,
+  loadFanoutHostCommand,
+  reportDiffCommand,
+  sendCommand,
+  verifyCommand,
+  referenceCommand,
+];
 
 export function programHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.words.join(' ').length));
@@ -62,7 +74,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const found = findCommand(argv);
   if (!found) {
-    writeLine(process.stderr, `${PROGRAM}: unknown command ${JSON.stringify(argv[0])}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}`);
+    writeLine(
+      process.stderr,
+      `${PROGRAM}: unknown command ${JSON.stringify(argv[0])}; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}`,
+    );
     return EXIT.noRun;
   }
   const { command, rest } = found;
@@ -85,7 +100,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     // Not one of ours: a bug, so the stack goes with it, in the sources' lines.
     const stack = (error as Error)?.stack;
-    writeLine(process.stderr, `${name}: failed: ${typeof stack === 'string' ? sourceMappedStack(stack) : String(error)}`);
+    writeLine(
+      process.stderr,
+      `${name}: failed: ${typeof stack === 'string' ? sourceMappedStack(stack) : String(error)}`,
+    );
     return EXIT.noRun;
   }
 }

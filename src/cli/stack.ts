@@ -25,8 +25,13 @@ export function sourceMappedStack(stack: string): string {
       // Stack lines and columns count from 1, a source map's from 0.
       const entry = map?.findEntry(Number(lineText) - 1, Number(columnText) - 1);
       if (!entry || !('originalSource' in entry)) return line;
-      const source = entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : entry.originalSource;
-      return line.slice(0, line.length - whole.length) + `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}${paren}`;
+      const source = entry.originalSource.startsWith('file:')
+        ? fileURLToPath(entry.originalSource)
+        : entry.originalSource;
+      return (
+        line.slice(0, line.length - whole.length) +
+        `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}${paren}`
+      );
     })
     .join('\n');
 }
@@ -35,10 +40,16 @@ function mapOf(url: string, maps: Map<string, SourceMap | undefined>): SourceMap
   if (!maps.has(url)) {
     try {
       const file = fileURLToPath(url);
-      const payload = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & { sources: string[]; sourceRoot?: string };
+      const payload = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & {
+        sources: string[];
+        sourceRoot?: string;
+      };
       // esbuild writes sources relative to the map's folder.
       const base = new URL('.', url);
-      maps.set(url, new SourceMap({ ...payload, sources: payload.sources.map((source) => new URL(source, base).href) }));
+      maps.set(
+        url,
+        new SourceMap({ ...payload, sources: payload.sources.map((source) => new URL(source, base).href) }),
+      );
     } catch {
       maps.set(url, undefined);
     }

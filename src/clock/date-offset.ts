@@ -58,7 +58,13 @@ export class ClockOffset {
       const mid = median(this.#mids);
       return { lo: mid - 1, hi: mid + 1, offset: mid, samples: this.#samples, basis: 'inconsistent-date-headers' };
     }
-    return { lo: this.#lo, hi: this.#hi, offset: (this.#lo + this.#hi) / 2, samples: this.#samples, basis: 'date-headers' };
+    return {
+      lo: this.#lo,
+      hi: this.#hi,
+      offset: (this.#lo + this.#hi) / 2,
+      samples: this.#samples,
+      basis: 'date-headers',
+    };
   }
 
   /**
@@ -91,9 +97,13 @@ export function wholeSecondsAhead(dateHeader: string | undefined, receivedAtMs: 
  * receiver handled a request sent at `sentAtMs` and answered by `receivedAtMs`:
  * `behind` = receiver clock minus ts, `ahead` = ts minus receiver clock.
  */
-export function skewBounds(ts: number, sentAtMs: number, receivedAtMs: number, est: OffsetEstimate): { behind: [number, number]; ahead: [number, number] } {
+export function skewBounds(
+  ts: number,
+  sentAtMs: number,
+  receivedAtMs: number,
+  est: OffsetEstimate,
+): { behind: [number, number]; ahead: [number, number] } {
   const earliest = sentAtMs / 1000 + est.lo;
   const latest = receivedAtMs / 1000 + est.hi;
   return { behind: [earliest - ts, latest - ts], ahead: [ts - latest, ts - earliest] };
 }
-

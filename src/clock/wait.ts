@@ -40,7 +40,14 @@ export async function pollUntil<T>(
     const last = await read();
     const atMs = performance.now();
     attempts++;
-    const result = { last, elapsedMs: atMs - started, attempts, sentAtMs, atMs, ...(previousSentAtMs !== undefined ? { previousSentAtMs } : {}) };
+    const result = {
+      last,
+      elapsedMs: atMs - started,
+      attempts,
+      sentAtMs,
+      atMs,
+      ...(previousSentAtMs !== undefined ? { previousSentAtMs } : {}),
+    };
     if (done(last)) return { ok: true, ...result };
     if (atMs + options.intervalMs > deadline || options.stop?.()) return { ok: false, ...result };
     previousSentAtMs = sentAtMs;

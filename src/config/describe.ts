@@ -13,9 +13,18 @@ export function describeFields(shape: Record<string, z.ZodType>): SettingHelp[] 
     // or, when whatever the settings configure applies it (the reference's own defaults), the
     // one its `meta` states.
     const unset = schema.safeParse(undefined);
-    const parsed = unset.success && unset.data !== undefined ? (typeof unset.data === 'object' ? JSON.stringify(unset.data) : String(unset.data)) : undefined;
+    const parsed =
+      unset.success && unset.data !== undefined
+        ? typeof unset.data === 'object'
+          ? JSON.stringify(unset.data)
+          : String(unset.data)
+        : undefined;
     const stated = schema.meta()?.default;
     const fallback = parsed ?? (stated !== undefined ? String(stated) : undefined);
-    return { name, description: schema.description ?? '', ...(fallback !== undefined && fallback !== '{}' ? { default: fallback } : {}) };
+    return {
+      name,
+      description: schema.description ?? '',
+      ...(fallback !== undefined && fallback !== '{}' ? { default: fallback } : {}),
+    };
   });
 }

@@ -19,22 +19,49 @@ export const SPEC_RECEIVER_TIMEOUT_MS = 30_000;
 const MIN_SECRET_LENGTH = 6;
 
 const FIELDS = z.object({
-  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL', 'https://hooks.example.test/webhooks').optional().describe('the webhook receiver to certify (required)'),
-  TARGET_RECEIVER_SECRET: z.string().min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`).optional().describe("its endpoint's signing secret (or TARGET_RECEIVER_SECRET_FILE); never printed"),
-  TARGET_RECEIVER_SECRET_FILE: readableFile('TARGET_RECEIVER_SECRET_FILE').optional().describe('a file holding the signing secret'),
-  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL', 'https://hooks.example.test/count').optional().describe('where the receiver reports how many deliveries it processed, for the idempotency checks'),
-  TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS).default(10_000).describe('how long one delivery may wait for an answer'),
+  TARGET_RECEIVER_URL: httpUrl('TARGET_RECEIVER_URL', 'https://hooks.example.test/webhooks')
+    .optional()
+    .describe('the webhook receiver to certify (required)'),
+  TARGET_RECEIVER_SECRET: z
+    .string()
+    .min(MIN_SECRET_LENGTH, `TARGET_RECEIVER_SECRET must be at least ${MIN_SECRET_LENGTH} characters`)
+    .optional()
+    .describe("its endpoint's signing secret (or TARGET_RECEIVER_SECRET_FILE); never printed"),
+  TARGET_RECEIVER_SECRET_FILE: readableFile('TARGET_RECEIVER_SECRET_FILE')
+    .optional()
+    .describe('a file holding the signing secret'),
+  TARGET_RECEIVER_COUNT_URL: httpUrl('TARGET_RECEIVER_COUNT_URL', 'https://hooks.example.test/count')
+    .optional()
+    .describe('where the receiver reports how many deliveries it processed, for the idempotency checks'),
+  TARGET_RECEIVER_TIMEOUT_MS: integer('TARGET_RECEIVER_TIMEOUT_MS', 100, SPEC_RECEIVER_TIMEOUT_MS)
+    .default(10_000)
+    .describe('how long one delivery may wait for an answer'),
   TARGET_RECEIVER_RATE: integer('TARGET_RECEIVER_RATE', 1, 50).default(50).describe('deliveries per second, at most'),
-  TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000).default(1_000).describe('deliveries per run, at most'),
-  TARGET_RECEIVER_MAX_RUN_SECONDS: integer('TARGET_RECEIVER_MAX_RUN_SECONDS', 10, 3_600).default(600).describe('whole-run deadline'),
-  TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500).default(40).describe('samples per prefix length of the constant-time probe; 0 skips it'),
-  TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS').optional().describe('accept an unverified certificate; default true on loopback only'),
+  TARGET_RECEIVER_MAX_REQUESTS: integer('TARGET_RECEIVER_MAX_REQUESTS', 50, 10_000)
+    .default(1_000)
+    .describe('deliveries per run, at most'),
+  TARGET_RECEIVER_MAX_RUN_SECONDS: integer('TARGET_RECEIVER_MAX_RUN_SECONDS', 10, 3_600)
+    .default(600)
+    .describe('whole-run deadline'),
+  TARGET_RECEIVER_TIMING_SAMPLES: integer('TARGET_RECEIVER_TIMING_SAMPLES', 0, 500)
+    .default(40)
+    .describe('samples per prefix length of the constant-time probe; 0 skips it'),
+  TARGET_RECEIVER_INSECURE_TLS: flag('TARGET_RECEIVER_INSECURE_TLS')
+    .optional()
+    .describe('accept an unverified certificate; default true on loopback only'),
   TARGET_RECEIVER_REPORT_DIR: z.string().min(1).default('reports/receiver-latest').describe('where reports go'),
-  TARGET_RECEIVER_CHECKS: z.string().optional().describe('only these checks: ids or prefixes ending in *, comma-separated, like --checks'),
+  TARGET_RECEIVER_CHECKS: z
+    .string()
+    .optional()
+    .describe('only these checks: ids or prefixes ending in *, comma-separated, like --checks'),
   TARGET_RECEIVER_EXPECTED_FAILURES: readableFile('TARGET_RECEIVER_EXPECTED_FAILURES')
     .optional()
-    .describe('a YAML or JSON file of RCV- check ids expected to fail, each with a reason and an optional expiry, like --expected-failures'),
-  TARGET_RECEIVER_STRICT: flag('TARGET_RECEIVER_STRICT').default(false).describe('an expected failure that passes fails the run (exit 1), like --strict'),
+    .describe(
+      'a YAML or JSON file of RCV- check ids expected to fail, each with a reason and an optional expiry, like --expected-failures',
+    ),
+  TARGET_RECEIVER_STRICT: flag('TARGET_RECEIVER_STRICT')
+    .default(false)
+    .describe('an expected failure that passes fails the run (exit 1), like --strict'),
 });
 
 export interface ReceiverCertSettings {
@@ -58,7 +85,6 @@ export interface ReceiverCertSettings {
   expectedFailures: string | undefined;
   strict: boolean;
 }
-
 
 const KNOWN_NAMES = new Set(Object.keys(FIELDS.shape));
 
@@ -111,7 +137,8 @@ export function parseReceiverSettings(sources: Record<string, string>): Receiver
  */
 function seedOf(given: string | undefined): number {
   if (given === undefined || given === '') return Date.now() % 2 ** 31;
-  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31) throw new SettingsError(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
+  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31)
+    throw new SettingsError(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
   return Number(given);
 }
 
@@ -121,23 +148,31 @@ export function loadReceiverSettings(env: NodeJS.ProcessEnv = process.env, cwd =
 
 function readSecretFile(path: string | undefined): string {
   if (path === undefined) {
-    throw new SettingsError("TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required: the endpoint's signing secret");
+    throw new SettingsError(
+      "TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required: the endpoint's signing secret",
+    );
   }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SettingsError(`TARGET_RECEIVER_SECRET_FILE could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new SettingsError(
+      `TARGET_RECEIVER_SECRET_FILE could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   // One trailing line break is the file's, not the secret's.
   const secret = text.replace(/\r?\n$/, '');
   registerSecret(secret);
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new SettingsError(`TARGET_RECEIVER_SECRET_FILE must hold a secret of at least ${MIN_SECRET_LENGTH} characters`);
+    throw new SettingsError(
+      `TARGET_RECEIVER_SECRET_FILE must hold a secret of at least ${MIN_SECRET_LENGTH} characters`,
+    );
   }
   return secret;
 }
 
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
 }

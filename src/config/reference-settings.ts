@@ -25,7 +25,8 @@ const RETRY_AFTER_FORMS = { seconds: true, date: true, none: true } satisfies Re
 const NUMBER = String.raw`\d+(?:\.\d+)?`;
 const LATENCY = new RegExp(`^(${NUMBER})(?:,(${NUMBER}))?$`);
 const RATE = new RegExp(`^(${NUMBER})/(workspace|client)$`);
-const RATE_LIMIT_EXAMPLE = 'e.g. 10/workspace,50/client or 10/workspace,50/client,retry-after=date (retry-after: seconds, date or none)';
+const RATE_LIMIT_EXAMPLE =
+  'e.g. 10/workspace,50/client or 10/workspace,50/client,retry-after=date (retry-after: seconds, date or none)';
 
 /** Thrown by the parsers below and reported by `condition` as the field's issue. */
 function malformed(name: string, raw: string, expected: string): Error {
@@ -53,10 +54,16 @@ const oneOf = <T extends string>(name: string, values: readonly T[]) =>
 
 function parseLatency(raw: string): Pick<NetworkConditions, 'latencyMs' | 'jitterMs'> {
   const match = LATENCY.exec(raw);
-  if (!match) throw malformed('REFERENCE_LATENCY_MS', raw, 'milliseconds, optionally with a jitter after a comma, e.g. 60 or 60,5 (60 ms ± 5 ms)');
+  if (!match)
+    throw malformed(
+      'REFERENCE_LATENCY_MS',
+      raw,
+      'milliseconds, optionally with a jitter after a comma, e.g. 60 or 60,5 (60 ms ± 5 ms)',
+    );
   const latencyMs = Number(match[1]);
   const jitterMs = match[2] === undefined ? 0 : Number(match[2]);
-  if (jitterMs > latencyMs) throw malformed('REFERENCE_LATENCY_MS', raw, 'a jitter no larger than the latency, e.g. 60,5 (60 ms ± 5 ms)');
+  if (jitterMs > latencyMs)
+    throw malformed('REFERENCE_LATENCY_MS', raw, 'a jitter no larger than the latency, e.g. 60,5 (60 ms ± 5 ms)');
   return { latencyMs, jitterMs };
 }
 
@@ -67,10 +74,18 @@ function parseRateLimit(raw: string): RateLimitOptions {
     const key = rate?.[2] === 'workspace' ? 'perWorkspace' : 'perClient';
     if (rate && limit[key] === undefined && Number(rate[1]) > 0) {
       limit[key] = Number(rate[1]);
-    } else if (item.startsWith('retry-after=') && limit.retryAfter === undefined && Object.hasOwn(RETRY_AFTER_FORMS, item.slice(12))) {
+    } else if (
+      item.startsWith('retry-after=') &&
+      limit.retryAfter === undefined &&
+      Object.hasOwn(RETRY_AFTER_FORMS, item.slice(12))
+    ) {
       limit.retryAfter = item.slice(12) as RetryAfterForm;
     } else {
-      throw malformed('REFERENCE_RATE_LIMIT', raw, `requests per second per workspace and/or per client address, each once, ${RATE_LIMIT_EXAMPLE}`);
+      throw malformed(
+        'REFERENCE_RATE_LIMIT',
+        raw,
+        `requests per second per workspace and/or per client address, each once, ${RATE_LIMIT_EXAMPLE}`,
+      );
     }
   }
   if (limit.perWorkspace === undefined && limit.perClient === undefined) {
@@ -90,34 +105,79 @@ function numberParser(name: string, ok: (value: number) => boolean, expected: st
 // A default in `meta` is the reference's own (reference/index.ts), applied when the setting
 // is unset; it is given here for --help only.
 const FIELDS = z.object({
-  REFERENCE_PORT: port('REFERENCE_PORT').optional().meta({ description: 'port of the API and the control interface (under /_control); 0: any free port; the image: 8080', default: '0' }),
-  REFERENCE_PROPAGATION_MS: integer('REFERENCE_PROPAGATION_MS', 0, 600_000).optional().meta({ description: 'how long a revoked token stays accepted on a stale node, ms', default: '2000' }),
-  REFERENCE_ENVIRONMENT: oneOf('REFERENCE_ENVIRONMENT', ['staging', 'production'] as const).optional().meta({ description: 'staging or production (production refuses svc_test_ tokens)', default: 'staging' }),
-  REFERENCE_CONTROL_TOKEN: credential('REFERENCE_CONTROL_TOKEN').optional().describe('the control token; default random (the image: CERTIFY_CONTROL_TOKEN, else required)'),
-  REFERENCE_PUBLIC_BASE_URL: baseUrl('REFERENCE_PUBLIC_BASE_URL').optional().describe('the base URL clients call it by (behind a port mapping), for the URLs it hands out; default its listening address (the image: CERTIFY_BASE_URL)'),
-  REFERENCE_PERSONALITY: oneOf('REFERENCE_PERSONALITY', PERSONALITY_NAMES)
+  REFERENCE_PORT: port('REFERENCE_PORT').optional().meta({
+    description: 'port of the API and the control interface (under /_control); 0: any free port; the image: 8080',
+    default: '0',
+  }),
+  REFERENCE_PROPAGATION_MS: integer('REFERENCE_PROPAGATION_MS', 0, 600_000)
     .optional()
-    .meta({ description: 'reference; alternate: the other reasonable choice wherever the spec leaves one open; jsonwebtoken: session tokens verified with jsonwebtoken and jwks-rsa', default: 'reference' }),
+    .meta({ description: 'how long a revoked token stays accepted on a stale node, ms', default: '2000' }),
+  REFERENCE_ENVIRONMENT: oneOf('REFERENCE_ENVIRONMENT', ['staging', 'production'] as const)
+    .optional()
+    .meta({ description: 'staging or production (production refuses svc_test_ tokens)', default: 'staging' }),
+  REFERENCE_CONTROL_TOKEN: credential('REFERENCE_CONTROL_TOKEN')
+    .optional()
+    .describe('the control token; default random (the image: CERTIFY_CONTROL_TOKEN, else required)'),
+  REFERENCE_PUBLIC_BASE_URL: baseUrl('REFERENCE_PUBLIC_BASE_URL')
+    .optional()
+    .describe(
+      'the base URL clients call it by (behind a port mapping), for the URLs it hands out; default its listening address (the image: CERTIFY_BASE_URL)',
+    ),
+  REFERENCE_PERSONALITY: oneOf('REFERENCE_PERSONALITY', PERSONALITY_NAMES).optional().meta({
+    description:
+      'reference; alternate: the other reasonable choice wherever the spec leaves one open; jsonwebtoken: session tokens verified with jsonwebtoken and jwks-rsa',
+    default: 'reference',
+  }),
   REFERENCE_OUTBOUND_HOST: z
     .string()
     .regex(/^[^\s/]+$/, 'REFERENCE_OUTBOUND_HOST must be a host name or address, e.g. 127.0.0.2')
     .optional()
-    .describe('deliver webhooks and fetch JWKS only from this host, as a service on another machine would; default anywhere'),
-  REFERENCE_LATENCY_MS: condition(parseLatency).optional().describe('added to every round trip (API, control, deliveries, JWKS fetches), ms, optionally ± a jitter: 60 or 60,5'),
-  REFERENCE_RATE_LIMIT: condition(parseRateLimit).optional().describe('token buckets on /v1, requests/s: 10/workspace,50/client[,retry-after=seconds|date|none]'),
-  REFERENCE_RESET_FRACTION: condition(numberParser('REFERENCE_RESET_FRACTION', (v) => v >= 0 && v < 1, 'a fraction at least 0 and below 1, e.g. 0.01 (1 request in 100)'))
+    .describe(
+      'deliver webhooks and fetch JWKS only from this host, as a service on another machine would; default anywhere',
+    ),
+  REFERENCE_LATENCY_MS: condition(parseLatency)
+    .optional()
+    .describe(
+      'added to every round trip (API, control, deliveries, JWKS fetches), ms, optionally ± a jitter: 60 or 60,5',
+    ),
+  REFERENCE_RATE_LIMIT: condition(parseRateLimit)
+    .optional()
+    .describe('token buckets on /v1, requests/s: 10/workspace,50/client[,retry-after=seconds|date|none]'),
+  REFERENCE_RESET_FRACTION: condition(
+    numberParser(
+      'REFERENCE_RESET_FRACTION',
+      (v) => v >= 0 && v < 1,
+      'a fraction at least 0 and below 1, e.g. 0.01 (1 request in 100)',
+    ),
+  )
     .optional()
     .describe('fraction of /v1 requests whose connection is reset before they are handled, e.g. 0.01'),
-  REFERENCE_SEED: condition(numberParser('REFERENCE_SEED', (v) => Number.isInteger(v) && v >= 0 && v < 2 ** 32, 'a whole number from 0 to 4294967295, e.g. 42'))
+  REFERENCE_SEED: condition(
+    numberParser(
+      'REFERENCE_SEED',
+      (v) => Number.isInteger(v) && v >= 0 && v < 2 ** 32,
+      'a whole number from 0 to 4294967295, e.g. 42',
+    ),
+  )
     .optional()
     .meta({ description: 'seeds which requests are reset and the jitter', default: '1' }),
-  REFERENCE_MAX_TIME_SCALE: condition(numberParser('REFERENCE_MAX_TIME_SCALE', (v) => v >= 1, 'a number ≥ 1 (1 = real time only), e.g. 600'))
+  REFERENCE_MAX_TIME_SCALE: condition(
+    numberParser('REFERENCE_MAX_TIME_SCALE', (v) => v >= 1, 'a number ≥ 1 (1 = real time only), e.g. 600'),
+  )
     .optional()
     .meta({ description: 'the largest time scale a workspace may have', default: '3600' }),
-  REFERENCE_TLS_CERT: readableFile('REFERENCE_TLS_CERT').optional().describe('serve HTTPS with this PEM certificate (with REFERENCE_TLS_KEY)'),
+  REFERENCE_TLS_CERT: readableFile('REFERENCE_TLS_CERT')
+    .optional()
+    .describe('serve HTTPS with this PEM certificate (with REFERENCE_TLS_KEY)'),
   REFERENCE_TLS_KEY: readableFile('REFERENCE_TLS_KEY').optional().describe('the PEM private key of REFERENCE_TLS_CERT'),
-  REFERENCE_TLS_CLIENT_CA: readableFile('REFERENCE_TLS_CLIENT_CA').optional().describe('require a client certificate issued by this PEM CA (mutual TLS)'),
-  REFERENCE_TOKEN_FILE: z.string().min(1).default('reports/reference-control-token').describe('where `svc-harness reference` writes the control token (mode 0600)'),
+  REFERENCE_TLS_CLIENT_CA: readableFile('REFERENCE_TLS_CLIENT_CA')
+    .optional()
+    .describe('require a client certificate issued by this PEM CA (mutual TLS)'),
+  REFERENCE_TOKEN_FILE: z
+    .string()
+    .min(1)
+    .default('reports/reference-control-token')
+    .describe('where `svc-harness reference` writes the control token (mode 0600)'),
 });
 
 export type ReferenceSettingName = keyof typeof FIELDS.shape;
@@ -139,15 +199,21 @@ export function referenceSettingsHelp(): SettingHelp[] {
 export function parseReferenceSettings(sources: Record<string, string>): ReferenceSettings {
   registerSecret(sources['REFERENCE_CONTROL_TOKEN']);
   const { owned, unknown } = ownedSettings(sources, [PREFIX], KNOWN_NAMES);
-  if (unknown.length > 0) throw new SettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
+  if (unknown.length > 0)
+    throw new SettingsError(`unknown setting ${unknown.join(', ')} (known: ${[...KNOWN_NAMES].join(', ')})`);
   // Before the fields: a path that names no file matters less than a missing half of the pair.
   const { REFERENCE_TLS_CERT: cert, REFERENCE_TLS_KEY: key, REFERENCE_TLS_CLIENT_CA: clientCa } = owned;
   if ((cert === undefined) !== (key === undefined)) {
-    const [missing, given] = cert === undefined ? ['REFERENCE_TLS_CERT', 'REFERENCE_TLS_KEY'] : ['REFERENCE_TLS_KEY', 'REFERENCE_TLS_CERT'];
-    throw new SettingsError(`${missing} must be set with ${given}: both paths of PEM files, e.g. REFERENCE_TLS_CERT=server.pem REFERENCE_TLS_KEY=server-key.pem`);
+    const [missing, given] =
+      cert === undefined ? ['REFERENCE_TLS_CERT', 'REFERENCE_TLS_KEY'] : ['REFERENCE_TLS_KEY', 'REFERENCE_TLS_CERT'];
+    throw new SettingsError(
+      `${missing} must be set with ${given}: both paths of PEM files, e.g. REFERENCE_TLS_CERT=server.pem REFERENCE_TLS_KEY=server-key.pem`,
+    );
   }
   if (clientCa !== undefined && cert === undefined) {
-    throw new SettingsError('REFERENCE_TLS_CLIENT_CA needs REFERENCE_TLS_CERT and REFERENCE_TLS_KEY (the server speaks TLS first), e.g. REFERENCE_TLS_CERT=server.pem REFERENCE_TLS_KEY=server-key.pem REFERENCE_TLS_CLIENT_CA=ca.pem');
+    throw new SettingsError(
+      'REFERENCE_TLS_CLIENT_CA needs REFERENCE_TLS_CERT and REFERENCE_TLS_KEY (the server speaks TLS first), e.g. REFERENCE_TLS_CERT=server.pem REFERENCE_TLS_KEY=server-key.pem REFERENCE_TLS_CLIENT_CA=ca.pem',
+    );
   }
   const result = FIELDS.safeParse(owned);
   if (!result.success) throw new SettingsError(firstIssue(result.error));
@@ -155,11 +221,19 @@ export function parseReferenceSettings(sources: Record<string, string>): Referen
 
   const network: NetworkConditions = {
     ...s.REFERENCE_LATENCY_MS,
-    ...defined({ rateLimit: s.REFERENCE_RATE_LIMIT, resetFraction: s.REFERENCE_RESET_FRACTION, seed: s.REFERENCE_SEED }),
+    ...defined({
+      rateLimit: s.REFERENCE_RATE_LIMIT,
+      resetFraction: s.REFERENCE_RESET_FRACTION,
+      seed: s.REFERENCE_SEED,
+    }),
   };
   const tls: ReferenceTls | undefined =
     s.REFERENCE_TLS_CERT !== undefined && s.REFERENCE_TLS_KEY !== undefined
-      ? { certPath: s.REFERENCE_TLS_CERT, keyPath: s.REFERENCE_TLS_KEY, ...defined({ clientCaPath: s.REFERENCE_TLS_CLIENT_CA }) }
+      ? {
+          certPath: s.REFERENCE_TLS_CERT,
+          keyPath: s.REFERENCE_TLS_KEY,
+          ...defined({ clientCaPath: s.REFERENCE_TLS_CLIENT_CA }),
+        }
       : undefined;
   const options: ReferenceOptions = {
     ...defined({

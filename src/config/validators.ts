@@ -24,10 +24,12 @@ const numberIn = (pattern: RegExp, message: string, min: number, max: number) =>
     .transform(Number)
     .refine((value) => value >= min && value <= max, message);
 
-export const integer = (name: string, min: number, max: number) => numberIn(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`, min, max);
+export const integer = (name: string, min: number, max: number) =>
+  numberIn(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`, min, max);
 
 /** A decimal number (k6 reads it as one), e.g. 0.01 or 250.5. */
-export const decimal = (name: string, min: number, max: number) => numberIn(/^\d+(\.\d+)?$/, `${name} must be a number from ${min} to ${max}`, min, max);
+export const decimal = (name: string, min: number, max: number) =>
+  numberIn(/^\d+(\.\d+)?$/, `${name} must be a number from ${min} to ${max}`, min, max);
 
 export const port = (name: string) =>
   z
@@ -36,7 +38,8 @@ export const port = (name: string) =>
     .transform(Number)
     .refine((value) => value >= 0 && value <= 65535, `${name} must be a port number from 0 to 65535`);
 
-export const readableFile = (name: string) => z.string().refine((path) => existsSync(path), { message: `${name} names a file that does not exist` });
+export const readableFile = (name: string) =>
+  z.string().refine((path) => existsSync(path), { message: `${name} names a file that does not exist` });
 
 /** A token: not blank, no surrounding whitespace (a stray space in .env is a typo, not a token). */
 export const credential = (name: string) =>
@@ -46,7 +49,9 @@ export const credential = (name: string) =>
     .refine((value) => value.trim() === value, `${name} has leading or trailing whitespace`);
 
 export const flag = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((value) => value === 'true' || value === '1');
+  z
+    .enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` })
+    .transform((value) => value === 'true' || value === '1');
 
 /** Milliseconds from 1 s to 10 min. */
 export const positiveMs = (name: string) =>
@@ -63,20 +68,31 @@ export const envList = (name: string) =>
     if (text.startsWith('{')) {
       try {
         const parsed = JSON.parse(text) as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) {
+        if (
+          parsed &&
+          typeof parsed === 'object' &&
+          !Array.isArray(parsed) &&
+          Object.values(parsed).every((value) => typeof value === 'string')
+        ) {
           return parsed as Record<string, string>;
         }
       } catch {
         // reported below
       }
-      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object of strings, or NAME=value pairs separated by commas` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a JSON object of strings, or NAME=value pairs separated by commas`,
+      });
       return z.NEVER;
     }
     const env: Record<string, string> = {};
     for (const pair of text.split(',').filter((part) => part.trim() !== '')) {
       const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
       if (!match) {
-        ctx.addIssue({ code: 'custom', message: `${name}: "${pair.trim()}" is not NAME=value (use JSON for values with commas)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name}: "${pair.trim()}" is not NAME=value (use JSON for values with commas)`,
+        });
         return z.NEVER;
       }
       env[match[1]!] = match[2]!;
@@ -92,14 +108,22 @@ export function firstIssue(error: z.ZodError): string {
 }
 
 /** The settings of `sources` under `prefixes`; a name under them that `known` lacks is a typo. */
-export function ownedSettings(sources: Record<string, string>, prefixes: readonly string[], known: ReadonlySet<string>): { owned: Record<string, string>; unknown: string[] } {
-  const owned = Object.fromEntries(Object.entries(sources).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))));
+export function ownedSettings(
+  sources: Record<string, string>,
+  prefixes: readonly string[],
+  known: ReadonlySet<string>,
+): { owned: Record<string, string>; unknown: string[] } {
+  const owned = Object.fromEntries(
+    Object.entries(sources).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))),
+  );
   // A CI secret that is not defined arrives as an empty variable: dropping it would certify
   // something else (the bundled reference, for an empty SVC_BASE_URL) and could pass.
   const empty = Object.keys(owned).filter((name) => owned[name] === '');
   if (empty.length > 0) {
     const one = empty.length === 1;
-    throw new SettingsError(`${empty.join(', ')} ${one ? 'is' : 'are'} set but empty: give ${one ? 'it a value' : 'them values'} or unset ${one ? 'it' : 'them'} (an undefined CI secret arrives empty)`);
+    throw new SettingsError(
+      `${empty.join(', ')} ${one ? 'is' : 'are'} set but empty: give ${one ? 'it a value' : 'them values'} or unset ${one ? 'it' : 'them'} (an undefined CI secret arrives empty)`,
+    );
   }
   return { owned, unknown: Object.keys(owned).filter((name) => !known.has(name)) };
 }

@@ -12,7 +12,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ControlUnsupported, RunAbort, SettingsError } from '../errors.js';
 import { registerSecret } from '../secrets/mask.js';
-import type { CallProgress, Capabilities, CreatedEndpoint, CreatedToken, CreatedWorkspace, EndpointStatus, EventType, WorkspaceOptions } from './types.js';
+import type {
+  CallProgress,
+  Capabilities,
+  CreatedEndpoint,
+  CreatedToken,
+  CreatedWorkspace,
+  EndpointStatus,
+  EventType,
+  WorkspaceOptions,
+} from './types.js';
 
 export { ControlUnsupported };
 
@@ -26,7 +35,10 @@ export interface ControlAdapter {
   /** `scopes` undefined: all the workspace's licensed scopes. */
   createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken>;
   revokeToken(workspaceId: string, tokenId: string): Promise<void>;
-  setIdentityProvider(workspaceId: string, provider: { issuer: string; jwksUri: string; audience: string }): Promise<void>;
+  setIdentityProvider(
+    workspaceId: string,
+    provider: { issuer: string; jwksUri: string; audience: string },
+  ): Promise<void>;
   /** Returns the member id. */
   addMember(workspaceId: string, subject: string, scopes: readonly string[]): Promise<string>;
   createEndpoint(workspaceId: string, url: string, events?: readonly string[]): Promise<CreatedEndpoint>;
@@ -42,8 +54,23 @@ export interface ControlAdapter {
 
 /** Every method of the interface, checked on a loaded module so a missing one is found at start, not mid-run. */
 export const CONTROL_OPERATIONS = [
-  'capabilities', 'createWorkspace', 'deleteWorkspace', 'suspend', 'reinstate', 'createToken', 'revokeToken', 'setIdentityProvider', 'addMember',
-  'createEndpoint', 'getEndpoint', 'enableEndpoint', 'deleteEndpoint', 'fireEvent', 'replay', 'progressCall', 'close',
+  'capabilities',
+  'createWorkspace',
+  'deleteWorkspace',
+  'suspend',
+  'reinstate',
+  'createToken',
+  'revokeToken',
+  'setIdentityProvider',
+  'addMember',
+  'createEndpoint',
+  'getEndpoint',
+  'enableEndpoint',
+  'deleteEndpoint',
+  'fireEvent',
+  'replay',
+  'progressCall',
+  'close',
 ] as const satisfies ReadonlyArray<keyof ControlAdapter>;
 
 /** Imports a module by URL. */
@@ -58,7 +85,10 @@ export type ModuleImporter = (url: string) => Promise<unknown>;
  * @param importModule how to import it: by default as this module's own imports are (the
  *   suites' vitest transforms TypeScript, and shares with the adapter the modules both import)
  */
-export async function loadControlAdapter(path: string, importModule: ModuleImporter = (url) => import(url)): Promise<ControlAdapter> {
+export async function loadControlAdapter(
+  path: string,
+  importModule: ModuleImporter = (url) => import(url),
+): Promise<ControlAdapter> {
   const file = isAbsolute(path) ? path : resolve(path);
   const named = (why: string): string => `CERTIFY_CONTROL_ADAPTER ${path}: ${why}`;
   let module: { default?: unknown };
@@ -67,15 +97,21 @@ export async function loadControlAdapter(path: string, importModule: ModuleImpor
   } catch (error) {
     throw new SettingsError(named(firstLine(error)));
   }
-  if (typeof module.default !== 'function') throw new SettingsError(named('its default export must be a function that returns the adapter'));
+  if (typeof module.default !== 'function')
+    throw new SettingsError(named('its default export must be a function that returns the adapter'));
   let created: unknown;
   try {
     created = await (module.default as () => unknown)();
   } catch (error) {
     throw new RunAbort(named(firstLine(error)));
   }
-  const missing = CONTROL_OPERATIONS.filter((operation) => typeof (created as Record<string, unknown> | undefined)?.[operation] !== 'function');
-  if (missing.length > 0) throw new SettingsError(named(`the adapter lacks ${missing.join(', ')} (throw ControlUnsupported from what it cannot do)`));
+  const missing = CONTROL_OPERATIONS.filter(
+    (operation) => typeof (created as Record<string, unknown> | undefined)?.[operation] !== 'function',
+  );
+  if (missing.length > 0)
+    throw new SettingsError(
+      named(`the adapter lacks ${missing.join(', ')} (throw ControlUnsupported from what it cannot do)`),
+    );
   return masking(created as ControlAdapter);
 }
 
@@ -83,7 +119,9 @@ const firstLine = (error: unknown): string => (error instanceof Error ? error.me
 
 /** The adapter with every secret it returns registered for masking. */
 function masking(adapter: ControlAdapter): ControlAdapter {
-  const bound = Object.fromEntries(CONTROL_OPERATIONS.map((operation) => [operation, adapter[operation].bind(adapter)])) as unknown as ControlAdapter;
+  const bound = Object.fromEntries(
+    CONTROL_OPERATIONS.map((operation) => [operation, adapter[operation].bind(adapter)]),
+  ) as unknown as ControlAdapter;
   return {
     ...bound,
     createToken: async (...args) => {

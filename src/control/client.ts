@@ -50,11 +50,11 @@ export function refusesNewResources(): boolean {
   return refusing;
 }
 
-
 /** The control request that removes `resource`: what the clean-up sends, and what a report names for a leftover. */
 export function removalPath(resource: Resource): string {
   if (resource.kind === 'workspace') return `/workspaces/${resource.workspaceId}`;
-  if (resource.kind === 'token') return `/workspaces/${resource.workspaceId}/tokens/${encodeURIComponent(resource.tokenId)}`;
+  if (resource.kind === 'token')
+    return `/workspaces/${resource.workspaceId}/tokens/${encodeURIComponent(resource.tokenId)}`;
   return `/workspaces/${resource.workspaceId}/webhook-endpoints/${encodeURIComponent(resource.endpointId)}`;
 }
 
@@ -69,7 +69,12 @@ export class ControlClient implements ControlAdapter {
   ) {
     registerSecret(controlToken);
     // The contract sets no rate limit on the control interface: a 429 from it is still waited out, never paced for.
-    this.http = new HttpClient(controlUrl, { ...options.network, timeoutMs: options.timeoutMs ?? 15_000, paced: false, secretPlaceholder: '$SVC_CONTROL_TOKEN' });
+    this.http = new HttpClient(controlUrl, {
+      ...options.network,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      paced: false,
+      secretPlaceholder: '$SVC_CONTROL_TOKEN',
+    });
   }
 
   async capabilities(): Promise<Capabilities> {
@@ -98,7 +103,8 @@ export class ControlClient implements ControlAdapter {
     if (options.timeScale !== undefined) body.time_scale = options.timeScale;
     if (options.callProgress) body.call_progress = options.callProgress;
     const json = (await this.call('POST', '/workspaces', body)) as { workspace_id?: unknown; agent_ids?: unknown };
-    const workspaceId = typeof json.workspace_id === 'string' ? json.workspace_id : findFirstId(json, ID_PATTERNS.workspace);
+    const workspaceId =
+      typeof json.workspace_id === 'string' ? json.workspace_id : findFirstId(json, ID_PATTERNS.workspace);
     if (!workspaceId) throw new ControlError('POST /workspaces answered without a ws_ id', undefined, undefined);
     this.options.onCreated?.({ kind: 'workspace', workspaceId });
     const agentIds = findAllIds(json.agent_ids ?? json, ID_PATTERNS.agent);
@@ -128,13 +134,23 @@ export class ControlClient implements ControlAdapter {
   }
 
   private async postToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
-    const json = (await this.call('POST', `/workspaces/${workspaceId}/tokens`, scopes ? { label, scopes } : { label })) as Record<string, unknown>;
+    const json = (await this.call(
+      'POST',
+      `/workspaces/${workspaceId}/tokens`,
+      scopes ? { label, scopes } : { label },
+    )) as Record<string, unknown>;
     const token = String(json.token ?? '');
     registerSecret(token);
     const tokenId = String(json.token_id ?? '');
-    if (!token || !tokenId) throw new ControlError('POST /tokens answered without token and token_id', undefined, undefined);
+    if (!token || !tokenId)
+      throw new ControlError('POST /tokens answered without token and token_id', undefined, undefined);
     this.options.onCreated?.({ kind: 'token', workspaceId, tokenId });
-    return { tokenId, token, label: String(json.label ?? label), scopes: Array.isArray(json.scopes) ? json.scopes.map(String) : [] };
+    return {
+      tokenId,
+      token,
+      label: String(json.label ?? label),
+      scopes: Array.isArray(json.scopes) ? json.scopes.map(String) : [],
+    };
   }
 
   async revokeToken(workspaceId: string, tokenId: string): Promise<void> {
@@ -142,7 +158,10 @@ export class ControlClient implements ControlAdapter {
     this.options.onRemoved?.({ kind: 'token', workspaceId, tokenId });
   }
 
-  async setIdentityProvider(workspaceId: string, provider: { issuer: string; jwksUri: string; audience: string }): Promise<void> {
+  async setIdentityProvider(
+    workspaceId: string,
+    provider: { issuer: string; jwksUri: string; audience: string },
+  ): Promise<void> {
     await this.call('PUT', `/workspaces/${workspaceId}/identity-provider`, {
       issuer: provider.issuer,
       jwks_uri: provider.jwksUri,
@@ -151,7 +170,10 @@ export class ControlClient implements ControlAdapter {
   }
 
   async addMember(workspaceId: string, subject: string, scopes: readonly string[]): Promise<string> {
-    const json = (await this.call('POST', `/workspaces/${workspaceId}/members`, { subject, scopes })) as Record<string, unknown>;
+    const json = (await this.call('POST', `/workspaces/${workspaceId}/members`, { subject, scopes })) as Record<
+      string,
+      unknown
+    >;
     return String(json.member_id ?? '');
   }
 
@@ -160,17 +182,24 @@ export class ControlClient implements ControlAdapter {
   }
 
   private async postEndpoint(workspaceId: string, url: string, events: readonly string[]): Promise<CreatedEndpoint> {
-    const json = (await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints`, { url, events })) as Record<string, unknown>;
+    const json = (await this.call('POST', `/workspaces/${workspaceId}/webhook-endpoints`, { url, events })) as Record<
+      string,
+      unknown
+    >;
     const secret = String(json.secret ?? '');
     registerSecret(secret);
     const endpointId = String(json.endpoint_id ?? '');
-    if (!endpointId || !secret) throw new ControlError('POST /webhook-endpoints answered without endpoint_id and secret', undefined, undefined);
+    if (!endpointId || !secret)
+      throw new ControlError('POST /webhook-endpoints answered without endpoint_id and secret', undefined, undefined);
     this.options.onCreated?.({ kind: 'endpoint', workspaceId, endpointId });
     return { endpointId, secret, state: String(json.state ?? '') };
   }
 
   async getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointStatus> {
-    const json = (await this.call('GET', `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}`)) as Record<string, unknown>;
+    const json = (await this.call(
+      'GET',
+      `/workspaces/${workspaceId}/webhook-endpoints/${encodeURIComponent(endpointId)}`,
+    )) as Record<string, unknown>;
     return {
       endpointId: String(json.endpoint_id ?? endpointId),
       url: String(json.url ?? ''),
@@ -197,14 +226,13 @@ export class ControlClient implements ControlAdapter {
   }
 
   async replay(workspaceId: string, eventId: string, endpointId: string): Promise<void> {
-    await this.call('POST', `/workspaces/${workspaceId}/deliveries/replay`, { event_id: eventId, endpoint_id: endpointId });
+    await this.call('POST', `/workspaces/${workspaceId}/deliveries/replay`, {
+      event_id: eventId,
+      endpoint_id: endpointId,
+    });
   }
 
-  async progressCall(
-    workspaceId: string,
-    callId: string,
-    progress: CallProgress,
-  ): Promise<void> {
+  async progressCall(workspaceId: string, callId: string, progress: CallProgress): Promise<void> {
     const body =
       progress.state === 'completed'
         ? { state: 'completed', outcome: progress.outcome, duration_seconds: progress.durationSeconds }

@@ -52,7 +52,10 @@ export interface CreatedEndpoint {
 }
 
 /** POST /workspaces/{ws}/calls/{call_id}/progress. */
-export type CallProgress = { state: 'started' } | { state: 'failed' } | { state: 'completed'; outcome: string; durationSeconds: number };
+export type CallProgress =
+  | { state: 'started' }
+  | { state: 'failed' }
+  | { state: 'completed'; outcome: string; durationSeconds: number };
 
 export interface EndpointStatus {
   endpointId: string;

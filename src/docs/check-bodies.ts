@@ -25,7 +25,10 @@ export function checkBodyLines(declarations: Iterable<DeclaredLocation>, ids: re
   const found = new Map<string, string>();
   for (const { id, location } of declarations) if (wanted.has(id)) found.set(id, location);
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length > 0) throw new RegistrationError(`no check('ID', …) declares ${missing.join(', ')} in the suites or src/receiver-cert/checks`);
+  if (missing.length > 0)
+    throw new RegistrationError(
+      `no check('ID', …) declares ${missing.join(', ')} in the suites or src/receiver-cert/checks`,
+    );
   return found;
 }
 

@@ -5,7 +5,15 @@
  */
 import { CATALOG } from '../catalog/checks.js';
 import { FAULT_CLASSES, FAULT_CLASS_IDS, type FaultClassId } from '../catalog/fault-classes.js';
-import { coverage, reasonedAway, resolveCell, withRule, type Coverage, type Reason, type ReasonKind } from '../catalog/matrix.js';
+import {
+  coverage,
+  reasonedAway,
+  resolveCell,
+  withRule,
+  type Coverage,
+  type Reason,
+  type ReasonKind,
+} from '../catalog/matrix.js';
 import { CLAUSE_IDS, CLAUSES, type ClauseId } from '../catalog/spec-clauses.js';
 import { escapeMarkdownCell as cell } from '../report/escape.js';
 
@@ -47,10 +55,15 @@ const LEVEL_OF = new Map(CATALOG.map((check) => [check.id, check.level]));
 
 /** Cells of the classes given that name at least one `must` check. */
 function byMust(classes: readonly FaultClassId[]): number {
-  return CLAUSE_IDS.reduce((sum, id) => sum + classes.filter((faultClass) => {
-    const resolved = resolveCell(id, faultClass);
-    return 'checks' in resolved && resolved.checks.some((check) => LEVEL_OF.get(check) === 'must');
-  }).length, 0);
+  return CLAUSE_IDS.reduce(
+    (sum, id) =>
+      sum +
+      classes.filter((faultClass) => {
+        const resolved = resolveCell(id, faultClass);
+        return 'checks' in resolved && resolved.checks.some((check) => LEVEL_OF.get(check) === 'must');
+      }).length,
+    0,
+  );
 }
 
 function coverageRow(label: string, classes: readonly FaultClassId[]): string {
@@ -72,7 +85,9 @@ function matrixTable(reasons: ReturnType<typeof numberReasons>): string[] {
   return [
     `| Clause | ${FAULT_CLASS_IDS.map((id) => `${FAULT_CLASSES[id].number}`).join(' | ')} |`,
     `|---|${FAULT_CLASS_IDS.map(() => '---').join('|')}|`,
-    ...CLAUSE_IDS.map((id) => `| ${id} | ${FAULT_CLASS_IDS.map((faultClass) => mark(id, faultClass, reasons)).join(' | ')} |`),
+    ...CLAUSE_IDS.map(
+      (id) => `| ${id} | ${FAULT_CLASS_IDS.map((faultClass) => mark(id, faultClass, reasons)).join(' | ')} |`,
+    ),
   ];
 }
 
@@ -81,7 +96,10 @@ function reasonTable(reasons: ReturnType<typeof numberReasons>): string[] {
     '| # | Kind | Reason | Cells |',
     '|---|---|---|---|',
     ...[...reasons.values()].map(({ n, reason, cells }) => {
-      const text = reason.see && reason.see.length > 0 ? `${reason.text} (see ${reason.see.map((id) => `[${id}](#${anchorOf(id)})`).join(', ')})` : reason.text;
+      const text =
+        reason.see && reason.see.length > 0
+          ? `${reason.text} (see ${reason.see.map((id) => `[${id}](#${anchorOf(id)})`).join(', ')})`
+          : reason.text;
       return `| ${n} | ${reason.kind} | ${cell(text)} | ${cells} |`;
     }),
   ];
@@ -96,9 +114,18 @@ function cellDetails(): string[] {
       if (!('checks' in resolved)) return [];
       const checks = resolved.checks.map((check) => `${check} (${LEVEL_OF.get(check) ?? 'unknown'})`);
       const owed = resolved.owed.map((o) => `**owed: ${o.check}**: ${cell(o.what)}`);
-      return [`- ${FAULT_CLASSES[faultClass].number}. ${FAULT_CLASSES[faultClass].short}: ${[...checks, ...owed].join('; ')}`];
+      return [
+        `- ${FAULT_CLASSES[faultClass].number}. ${FAULT_CLASSES[faultClass].short}: ${[...checks, ...owed].join('; ')}`,
+      ];
     });
-    lines.push(`### ${id}`, '', `${cell(CLAUSES[id].section)}: "${cell(CLAUSES[id].text)}"`, '', ...(items.length > 0 ? items : ['- No cell with a check: each has a reason (the matrix row).']), '');
+    lines.push(
+      `### ${id}`,
+      '',
+      `${cell(CLAUSES[id].section)}: "${cell(CLAUSES[id].text)}"`,
+      '',
+      ...(items.length > 0 ? items : ['- No cell with a check: each has a reason (the matrix row).']),
+      '',
+    );
   }
   return lines;
 }
@@ -128,7 +155,9 @@ export function renderFaultMatrix(): string {
     '',
     '| # | Class | What must hold |',
     '|---|---|---|',
-    ...FAULT_CLASS_IDS.map((id) => `| ${FAULT_CLASSES[id].number} | ${FAULT_CLASSES[id].short} | ${cell(FAULT_CLASSES[id].means)} |`),
+    ...FAULT_CLASS_IDS.map(
+      (id) => `| ${FAULT_CLASSES[id].number} | ${FAULT_CLASSES[id].short} | ${cell(FAULT_CLASSES[id].means)} |`,
+    ),
     '',
     '## The matrix',
     '',

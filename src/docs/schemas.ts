@@ -10,5 +10,9 @@ export const PUBLISHED_SCHEMAS: Record<string, () => string> = {
   'schemas/report.schema.json': () => render(reportJsonSchema()),
   'schemas/expected-failures.schema.json': () => render(expectedFailuresJsonSchema()),
   'schemas/settings.schema.json': () =>
-    render({ $id: 'https://svc-conformance.example.test/schemas/settings.schema.json', title: 'settings of a certification run (environment or .env)', ...settingsJsonSchema() }),
+    render({
+      $id: 'https://svc-conformance.example.test/schemas/settings.schema.json',
+      title: 'settings of a certification run (environment or .env)',
+      ...settingsJsonSchema(),
+    }),
 };

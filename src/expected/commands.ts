@@ -7,7 +7,9 @@ const SERVICE_IDS: ReadonlySet<string> = new Set(CHECKS.map((check) => check.id)
 const RECEIVER_IDS: ReadonlySet<string> = new Set(RECEIVER_CHECKS.map((check) => check.id));
 
 /** `certify`: CERTIFY_EXPECTED_FAILURES (or --expected-failures), CERTIFY_STRICT (or --strict). */
-export function serviceExpectedFailures(settings: Pick<Settings, 'CERTIFY_EXPECTED_FAILURES' | 'CERTIFY_STRICT'>): ExpectedFailuresOfRun {
+export function serviceExpectedFailures(
+  settings: Pick<Settings, 'CERTIFY_EXPECTED_FAILURES' | 'CERTIFY_STRICT'>,
+): ExpectedFailuresOfRun {
   return expectedFailuresOf({
     path: settings.CERTIFY_EXPECTED_FAILURES,
     strict: settings.CERTIFY_STRICT,

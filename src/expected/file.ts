@@ -24,8 +24,15 @@ function isCalendarDay(day: string): boolean {
 }
 
 const ENTRY = z.strictObject({
-  id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/, 'id must be a check id, e.g. HOOK-RETRY-FULL-SCHEDULE').describe('the check id, exactly as in report.json'),
-  reason: z.string().trim().min(1, 'reason must say why the check is expected to fail').describe('why the check is expected to fail (an issue link, a plan)'),
+  id: z
+    .string()
+    .regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/, 'id must be a check id, e.g. HOOK-RETRY-FULL-SCHEDULE')
+    .describe('the check id, exactly as in report.json'),
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'reason must say why the check is expected to fail')
+    .describe('why the check is expected to fail (an issue link, a plan)'),
   expires: z
     .string()
     .regex(ISO_DAY, 'expires must be a day, YYYY-MM-DD')
@@ -53,7 +60,12 @@ export function expectedFailuresJsonSchema(): Record<string, unknown> {
  * Parses the file's text; `known` are the ids the command runs (an unknown id is a typo or a
  * check of the other command: a settings error, exit 2). `source` names the file in messages.
  */
-export function parseExpectedFailures(text: string, source: string, known: ReadonlySet<string>, otherCommand?: { ids: ReadonlySet<string>; command: string }): ExpectedFailure[] {
+export function parseExpectedFailures(
+  text: string,
+  source: string,
+  known: ReadonlySet<string>,
+  otherCommand?: { ids: ReadonlySet<string>; command: string },
+): ExpectedFailure[] {
   let value: unknown;
   try {
     value = parseYaml(text);
@@ -61,25 +73,37 @@ export function parseExpectedFailures(text: string, source: string, known: Reado
     throw new SettingsError(`${source}: not YAML or JSON (${(error as Error).message.split('\n')[0]})`);
   }
   const result = EXPECTED_FAILURES_FILE.safeParse(value);
-  if (!result.success) throw new SettingsError(`${source}: ${issueLine(result.error)} (schemas/expected-failures.schema.json)`);
+  if (!result.success)
+    throw new SettingsError(`${source}: ${issueLine(result.error)} (schemas/expected-failures.schema.json)`);
   const entries = result.data.expected_failures;
   const seen = new Set<string>();
   for (const entry of entries) {
     if (seen.has(entry.id)) throw new SettingsError(`${source}: ${entry.id} is listed twice; keep one entry per check`);
     seen.add(entry.id);
     if (known.has(entry.id)) continue;
-    const elsewhere = otherCommand?.ids.has(entry.id) ? ` (it is a check of \`${otherCommand.command}\`; keep a file per command)` : '';
-    throw new SettingsError(`${source}: unknown check id ${entry.id}${elsewhere}; list only ids of this command's checks (docs/traceability.md)`);
+    const elsewhere = otherCommand?.ids.has(entry.id)
+      ? ` (it is a check of \`${otherCommand.command}\`; keep a file per command)`
+      : '';
+    throw new SettingsError(
+      `${source}: unknown check id ${entry.id}${elsewhere}; list only ids of this command's checks (docs/traceability.md)`,
+    );
   }
   return entries;
 }
 
-export function readExpectedFailures(path: string, setting: string, known: ReadonlySet<string>, otherCommand?: { ids: ReadonlySet<string>; command: string }): ExpectedFailure[] {
+export function readExpectedFailures(
+  path: string,
+  setting: string,
+  known: ReadonlySet<string>,
+  otherCommand?: { ids: ReadonlySet<string>; command: string },
+): ExpectedFailure[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SettingsError(`${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a YAML or JSON file of expected failures`);
+    throw new SettingsError(
+      `${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a YAML or JSON file of expected failures`,
+    );
   }
   return parseExpectedFailures(text, `${setting} ${path}`, known, otherCommand);
 }
@@ -87,6 +111,8 @@ export function readExpectedFailures(path: string, setting: string, known: Reado
 /** The first problem, at its place in the file: "expected_failures[2].reason: …". */
 function issueLine(error: z.ZodError): string {
   const issue = error.issues[0]!;
-  const where = issue.path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
+  const where = issue.path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
   return where ? `${where}: ${issue.message}` : issue.message;
 }

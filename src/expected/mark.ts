@@ -10,7 +10,9 @@ import type { ExpectedFailure } from './file.js';
 
 const STATUS = z
   .enum(['still-failing', 'fixed', 'expired', 'not-judged'])
-  .describe('still-failing: failed (or warned) as expected, and does not fail the run; fixed: passes now, remove it from the list (fails the run under --strict); expired: past its expiry, a failure counts again; not-judged: skipped or no verdict');
+  .describe(
+    'still-failing: failed (or warned) as expected, and does not fail the run; fixed: passes now, remove it from the list (fails the run under --strict); expired: past its expiry, a failure counts again; not-judged: skipped or no verdict',
+  );
 
 export const EXPECTED_FAILURE_MARK = z
   .object({
@@ -54,13 +56,21 @@ function statusOf(verdict: string, entry: ExpectedFailure, today: string): Expec
 }
 
 /** The checks, each listed one carrying its mark; the others as they were. */
-export function markExpectedFailures<C extends MarkedCheck>(checks: readonly C[], entries: readonly ExpectedFailure[], now = new Date()): C[] {
+export function markExpectedFailures<C extends MarkedCheck>(
+  checks: readonly C[],
+  entries: readonly ExpectedFailure[],
+  now = new Date(),
+): C[] {
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const today = utcDay(now);
   return checks.map((check) => {
     const entry = byId.get(check.id);
     if (entry === undefined) return check;
-    const mark: ExpectedFailureMark = { reason: entry.reason, ...(entry.expires !== undefined ? { expires: entry.expires } : {}), status: statusOf(check.verdict, entry, today) };
+    const mark: ExpectedFailureMark = {
+      reason: entry.reason,
+      ...(entry.expires !== undefined ? { expires: entry.expires } : {}),
+      status: statusOf(check.verdict, entry, today),
+    };
     return { ...check, expected_failure: mark };
   });
 }

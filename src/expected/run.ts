@@ -24,7 +24,10 @@ export interface ExpectedFailuresSource {
 
 export function expectedFailuresOf(source: ExpectedFailuresSource): ExpectedFailuresOfRun {
   if (source.path === undefined) return NO_EXPECTED_FAILURES;
-  return { entries: readExpectedFailures(source.path, source.setting, source.known, source.other), run: { file: source.path, strict: source.strict } };
+  return {
+    entries: readExpectedFailures(source.path, source.setting, source.known, source.other),
+    run: { file: source.path, strict: source.strict },
+  };
 }
 
 interface Reportable {
@@ -33,7 +36,15 @@ interface Reportable {
 }
 
 /** The report with its listed checks marked and the run's file recorded; unchanged without a file. */
-export function withExpectedFailures<R extends Reportable>(report: R, expected: ExpectedFailuresOfRun, now = new Date()): R {
+export function withExpectedFailures<R extends Reportable>(
+  report: R,
+  expected: ExpectedFailuresOfRun,
+  now = new Date(),
+): R {
   if (expected.run === undefined) return report;
-  return { ...report, checks: markExpectedFailures(report.checks, expected.entries, now), expected_failures: expected.run };
+  return {
+    ...report,
+    checks: markExpectedFailures(report.checks, expected.entries, now),
+    expected_failures: expected.run,
+  };
 }

@@ -29,14 +29,38 @@ interface ListedReport {
 }
 
 /** The testcase's verdict for a listed check, and a line for its system-out; undefined for a check not listed. */
-export function expectedJunitOutcome(check: ListedCheck, run: ListedReport['expected_failures']): { outcome: JunitOutcome | undefined; line: string } | undefined {
+export function expectedJunitOutcome(
+  check: ListedCheck,
+  run: ListedReport['expected_failures'],
+): { outcome: JunitOutcome | undefined; line: string } | undefined {
   const mark = check.expected_failure;
   if (mark === undefined || run === undefined) return undefined;
   const line = statusText(mark, run.strict);
   const detail = check.detail ?? '';
-  if (mark.status === 'still-failing' && check.verdict === 'fail') return { outcome: { kind: 'skipped', type: 'expected-failure', message: line, ...(detail ? { body: detail } : {}) }, line };
-  if (mark.status === 'fixed' && run.strict) return { outcome: { kind: 'failure', type: 'expected-failure-fixed', message: `${check.id} ${line}`, body: `remove ${check.id} from ${run.file}` }, line };
-  if (check.verdict === 'fail') return { outcome: { kind: 'failure', type: check.level, message: mark.status === 'expired' ? `${line}; ${detail}` : detail }, line };
+  if (mark.status === 'still-failing' && check.verdict === 'fail')
+    return {
+      outcome: { kind: 'skipped', type: 'expected-failure', message: line, ...(detail ? { body: detail } : {}) },
+      line,
+    };
+  if (mark.status === 'fixed' && run.strict)
+    return {
+      outcome: {
+        kind: 'failure',
+        type: 'expected-failure-fixed',
+        message: `${check.id} ${line}`,
+        body: `remove ${check.id} from ${run.file}`,
+      },
+      line,
+    };
+  if (check.verdict === 'fail')
+    return {
+      outcome: {
+        kind: 'failure',
+        type: check.level,
+        message: mark.status === 'expired' ? `${line}; ${detail}` : detail,
+      },
+      line,
+    };
   if (check.verdict === 'skip') return { outcome: { kind: 'skipped', message: detail }, line };
   if (check.verdict === 'error') return { outcome: { kind: 'error', type: 'no-answer', message: detail }, line };
   return { outcome: undefined, line };
@@ -47,9 +71,17 @@ export function expectedMarkdownLines(report: ListedReport): string[] {
   const run = report.expected_failures;
   if (run === undefined) return [];
   const listed = report.checks.filter((check) => check.expected_failure !== undefined);
-  const lines = ['## Expected failures', '', `From \`${escapeMarkdownCell(run.file)}\`${run.strict ? ' (strict: one that passes fails the run)' : ''}.`, ''];
+  const lines = [
+    '## Expected failures',
+    '',
+    `From \`${escapeMarkdownCell(run.file)}\`${run.strict ? ' (strict: one that passes fails the run)' : ''}.`,
+    '',
+  ];
   if (listed.length === 0) lines.push('None of the listed checks ran.');
-  for (const check of listed) lines.push(`- **${check.id}** (${check.verdict}): ${escapeMarkdownCell(statusText(check.expected_failure!, run.strict))}`);
+  for (const check of listed)
+    lines.push(
+      `- **${check.id}** (${check.verdict}): ${escapeMarkdownCell(statusText(check.expected_failure!, run.strict))}`,
+    );
   return [...lines, ''];
 }
 

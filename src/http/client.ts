@@ -18,7 +18,17 @@ import { laneOf } from './lanes.js';
 import { Pacer } from './pacing.js';
 import { curlCommand } from './reproduce.js';
 import { failedOnStaleConnection } from './reuse.js';
-import { MAX_RETRY_AFTER_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_WAIT_BUDGET_MS, mayHaveReachedTarget, networkBackoffMs, rateLimitWaitMs, resendsFor, safeToResend, type Unanswered } from './retry-policy.js';
+import {
+  MAX_RETRY_AFTER_MS,
+  RATE_LIMIT_RETRIES,
+  RATE_LIMIT_WAIT_BUDGET_MS,
+  mayHaveReachedTarget,
+  networkBackoffMs,
+  rateLimitWaitMs,
+  resendsFor,
+  safeToResend,
+  type Unanswered,
+} from './retry-policy.js';
 import { currentTraffic, keepExchange, type Exchange, type NetworkTally } from './tally.js';
 
 export interface HttpResponse {
@@ -133,7 +143,10 @@ export class HttpClient {
     const tally = traffic?.tally;
     // Serialised once for every attempt, and described once for the evidence.
     const sending = outgoing(req);
-    const described = { request: describeRequest(method, req.path, sending), reproduce: curlCommand({ method, url: this.baseUrl + req.path, ...sending }, this.secretPlaceholder) };
+    const described = {
+      request: describeRequest(method, req.path, sending),
+      reproduce: curlCommand({ method, url: this.baseUrl + req.path, ...sending }, this.secretPlaceholder),
+    };
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
     let resends = 0;
@@ -143,7 +156,9 @@ export class HttpClient {
     while (true) {
       await this.pace(lane, req.timed === true, tally);
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
-      let outcome: HttpResponse | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
+      let outcome:
+        | HttpResponse
+        | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
       try {
         const answered = await this.attempt({ ...req, fresh }, sending, method, what);
         outcome = { ...answered, exchange: exchangeOf(described, answered) };
@@ -152,7 +167,12 @@ export class HttpClient {
         if (traffic) keepExchange(traffic, exchangeOf(described, (error as Error).message));
         if (!(error instanceof Unanswerable)) throw error;
         if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
-        outcome = { unanswered: error.kind, message: error.message, ...(error.errorCode ? { errorCode: error.errorCode } : {}), ...(error.staleConnection ? { staleConnection: true } : {}) };
+        outcome = {
+          unanswered: error.kind,
+          message: error.message,
+          ...(error.errorCode ? { errorCode: error.errorCode } : {}),
+          ...(error.staleConnection ? { staleConnection: true } : {}),
+        };
       }
       if ('status' in outcome && (outcome.status !== 429 || !this.resend)) {
         this.pacer?.answered(lane);
@@ -162,17 +182,30 @@ export class HttpClient {
         rateLimited += 1;
         count(tally, 'rate_limited', 1);
         const { waitMs } = rateLimitWaitMs(outcome.headers['retry-after'], Date.now(), rateLimited);
-        const givingUp = rateLimited > RATE_LIMIT_RETRIES || waitMs > MAX_RETRY_AFTER_MS || waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS;
+        const givingUp =
+          rateLimited > RATE_LIMIT_RETRIES ||
+          waitMs > MAX_RETRY_AFTER_MS ||
+          waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS;
         // A wait the run will not honour ends this request; it must not stall every other one as long.
         if (!givingUp) this.pacer?.limited(lane, waitMs);
         if (givingUp) {
-          throw unanswered(tally, new HttpError(`${what}: still 429 after ${rateLimited} answers and ${Math.round(waitedForLimitsMs / 1000)} s of waiting (Retry-After ${outcome.headers['retry-after'] ?? 'absent'})`, 'rate-limited'));
+          throw unanswered(
+            tally,
+            new HttpError(
+              `${what}: still 429 after ${rateLimited} answers and ${Math.round(waitedForLimitsMs / 1000)} s of waiting (Retry-After ${outcome.headers['retry-after'] ?? 'absent'})`,
+              'rate-limited',
+            ),
+          );
         }
         waitedForLimitsMs += waitMs;
         await wait(waitMs, tally);
       } else {
         resends += 1;
-        const failure = { kind: outcome.unanswered, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), ...(outcome.staleConnection ? { staleConnection: true } : {}) };
+        const failure = {
+          kind: outcome.unanswered,
+          ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
+          ...(outcome.staleConnection ? { staleConnection: true } : {}),
+        };
         if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, failure, req.idempotent)) {
           const tried = resends > 1 ? ` (sent ${resends} times)` : '';
           throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode));
@@ -211,7 +244,8 @@ export class HttpClient {
     this.lines.set(key, line);
     await ahead;
     try {
-      for (let waitMs = pacer.admit(lane, false); waitMs > 0; waitMs = pacer.admit(lane, false)) await wait(waitMs, tally);
+      for (let waitMs = pacer.admit(lane, false); waitMs > 0; waitMs = pacer.admit(lane, false))
+        await wait(waitMs, tally);
     } finally {
       leave();
       if (this.lines.get(key) === line) this.lines.delete(key);
@@ -219,9 +253,16 @@ export class HttpClient {
   }
 
   /** One attempt: its answer, or an Unanswerable saying why there was none. */
-  private async attempt(req: HttpRequest, { headers, body }: Outgoing, method: string, what: string): Promise<HttpResponse> {
+  private async attempt(
+    req: HttpRequest,
+    { headers, body }: Outgoing,
+    method: string,
+    what: string,
+  ): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const dispatcher = req.fresh ? createDispatcher(this.tls, this.env, { connections: 1, keepAliveTimeout: 1 }) : this.pool;
+    const dispatcher = req.fresh
+      ? createDispatcher(this.tls, this.env, { connections: 1, keepAliveTimeout: 1 })
+      : this.pool;
     const sentAtMs = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -251,9 +292,19 @@ export class HttpClient {
         throw new Unanswerable(`${what}: no complete answer within ${timeoutMs} ms`, 'timeout');
       }
       const errorCode = errorCodeOf(error);
-      if (isNotHttp(error as Error, errorCode)) throw new HttpError(`${what}: the answer is not HTTP/1.1 (${oneLine((error as Error).message)})`, 'malformed', errorCode);
+      if (isNotHttp(error as Error, errorCode))
+        throw new HttpError(
+          `${what}: the answer is not HTTP/1.1 (${oneLine((error as Error).message)})`,
+          'malformed',
+          errorCode,
+        );
       const stale = failedOnStaleConnection(error);
-      throw new Unanswerable(`${what}: ${oneLine((error as Error).message)}${stale ? ' (a kept-alive connection the other side had closed)' : ''}`, 'network', errorCode, stale);
+      throw new Unanswerable(
+        `${what}: ${oneLine((error as Error).message)}${stale ? ' (a kept-alive connection the other side had closed)' : ''}`,
+        'network',
+        errorCode,
+        stale,
+      );
     } finally {
       if (req.fresh) await dispatcher.destroy().catch(() => undefined);
     }
@@ -276,25 +327,44 @@ interface Outgoing {
 function outgoing(req: HttpRequest): Outgoing {
   const headers: Record<string, string | string[]> = { ...req.headers };
   if (req.json === undefined) return { headers, body: req.body };
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   return { headers, body: JSON.stringify(req.json) };
 }
 
 /** The request half of an exchange, bounded: its line, headers and the start of its body. */
 function describeRequest(method: string, path: string, { headers, body }: Outgoing): string {
-  const sentHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`.slice(0, HEADER_CHARS));
+  const sentHeaders = Object.entries(headers).map(([name, value]) =>
+    `${name}: ${Array.isArray(value) ? value.join(', ') : value}`.slice(0, HEADER_CHARS),
+  );
   const sentBody = typeof body === 'string' ? body : body ? `<${body.length} bytes>` : '';
-  return [`${method} ${path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join('\n');
+  return [`${method} ${path}`, ...sentHeaders, ...(sentBody ? ['', sentBody.slice(0, EVIDENCE_BODY_CHARS)] : [])].join(
+    '\n',
+  );
 }
 
 /**
  * One exchange as evidence, bounded. Masking and the printable boundary come where every
  * report field passes (the check's record, then src/report/write.ts), not on each request.
  */
-function exchangeOf({ request, reproduce }: { request: string; reproduce: string }, outcome: HttpResponse | string): Exchange {
+function exchangeOf(
+  { request, reproduce }: { request: string; reproduce: string },
+  outcome: HttpResponse | string,
+): Exchange {
   if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS), reproduce };
-  const headers = Object.fromEntries(TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [name, outcome.headers[name]!.slice(0, HEADER_CHARS)]));
-  return { request, answer: outcome.status, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}), reproduce };
+  const headers = Object.fromEntries(
+    TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [
+      name,
+      outcome.headers[name]!.slice(0, HEADER_CHARS),
+    ]),
+  );
+  return {
+    request,
+    answer: outcome.status,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}),
+    reproduce,
+  };
 }
 
 /** Why one attempt got no answer (internal: the request may still be sent again). */
@@ -312,7 +382,11 @@ class Unanswerable extends Error {
 
 /** An answer undici could not parse as HTTP (its parser's HPE_ codes, headers over its limit): the target's answer, not the network's. */
 function isNotHttp(error: Error, errorCode: string | undefined): boolean {
-  return error.name === 'HTTPParserError' || errorCode?.startsWith('HPE_') === true || errorCode === 'UND_ERR_HEADERS_OVERFLOW';
+  return (
+    error.name === 'HTTPParserError' ||
+    errorCode?.startsWith('HPE_') === true ||
+    errorCode === 'UND_ERR_HEADERS_OVERFLOW'
+  );
 }
 
 /** A system message on one line (OpenSSL's span several): every report shows a reason as one line. */
@@ -322,11 +396,15 @@ function oneLine(message: string): string {
 
 /** The system or undici error code of a failed attempt, from the error or its cause. */
 function errorCodeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException)?.code ?? ((error as { cause?: NodeJS.ErrnoException })?.cause?.code);
+  const code = (error as NodeJS.ErrnoException)?.code ?? (error as { cause?: NodeJS.ErrnoException })?.cause?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
-function count(tally: NetworkTally | undefined, field: 'requests' | 'control_requests' | 'rate_limited' | 'resent', by: number): void {
+function count(
+  tally: NetworkTally | undefined,
+  field: 'requests' | 'control_requests' | 'rate_limited' | 'resent',
+  by: number,
+): void {
   if (tally) tally[field] += by;
 }
 

@@ -38,7 +38,11 @@ export function tlsOptions(options: NetworkOptions): TlsOptions {
 }
 
 /** The proxy settings in effect, from the usual variables (either case). */
-export function proxySettings(env: NodeJS.ProcessEnv = process.env): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+export function proxySettings(env: NodeJS.ProcessEnv = process.env): {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+} {
   const pick = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
   const settings: { httpProxy?: string; httpsProxy?: string; noProxy?: string } = {};
   const httpProxy = pick('HTTP_PROXY');
@@ -55,7 +59,11 @@ export function proxySettings(env: NodeJS.ProcessEnv = process.env): { httpProxy
  * it, and the checks are written against HTTP/1.1 (a `fresh` request means a new connection,
  * and the pool's connections would become one multiplexed one).
  */
-export function createDispatcher(tls: TlsOptions, env: NodeJS.ProcessEnv = process.env, pool: { connections?: number; keepAliveTimeout?: number; keepAliveTimeoutThreshold?: number } = {}): Dispatcher {
+export function createDispatcher(
+  tls: TlsOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  pool: { connections?: number; keepAliveTimeout?: number; keepAliveTimeoutThreshold?: number } = {},
+): Dispatcher {
   const common = { allowH2: false, ...pool, connect: tls };
   const proxies = proxySettings(env);
   if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent(common);

@@ -192,7 +192,8 @@ export class Pacer {
   private lane(key: string, now: number): Bucket {
     let bucket = this.lanes.get(key);
     if (!bucket) {
-      if (this.lanes.size >= 256) for (const [name, lane] of this.lanes) if (now - lane.lastUsedMs > LANE_IDLE_MS) this.lanes.delete(name);
+      if (this.lanes.size >= 256)
+        for (const [name, lane] of this.lanes) if (now - lane.lastUsedMs > LANE_IDLE_MS) this.lanes.delete(name);
       bucket = new Bucket(Infinity);
       this.lanes.set(key, bucket);
     }

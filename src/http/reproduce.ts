@@ -28,8 +28,12 @@ export function curlCommand(request: ReproducedRequest, placeholder: string): st
     for (const one of Array.isArray(value) ? value : [value]) args.push('-H', shellArg(`${name}: ${one}`, placeholder));
   }
   const { body } = request;
-  if (typeof body === 'string' && body.length <= REPRODUCE_BODY_CHARS) args.push('--data-raw', shellArg(body, placeholder));
-  else if (body !== undefined && body.length > 0) args.push(`--data-binary @body  # the ${body.length}-${typeof body === 'string' ? 'character' : 'byte'} body, not shown`);
+  if (typeof body === 'string' && body.length <= REPRODUCE_BODY_CHARS)
+    args.push('--data-raw', shellArg(body, placeholder));
+  else if (body !== undefined && body.length > 0)
+    args.push(
+      `--data-binary @body  # the ${body.length}-${typeof body === 'string' ? 'character' : 'byte'} body, not shown`,
+    );
   return args.join(' ');
 }
 

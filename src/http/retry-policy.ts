@@ -23,7 +23,14 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'D
  * Failures of the connection before the request left: nothing reached the target, so any
  * method may be sent again. A reset or close after that may come after the target acted.
  */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** A certificate the client does not accept: the same certificate comes back on every resend. */
 const CERTIFICATE_CODES = new Set([
@@ -48,7 +55,11 @@ export function isCertificateRefusal(errorCode: string | undefined): boolean {
  * connections never made, any request written onto a kept-alive connection the other side had
  * already closed (`staleConnection`, src/http/reuse.ts): nothing shows the target read it.
  */
-export function safeToResend(method: string, failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean }, idempotent?: boolean): boolean {
+export function safeToResend(
+  method: string,
+  failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean },
+  idempotent?: boolean,
+): boolean {
   if (isCertificateRefusal(failure.errorCode)) return false;
   if (failure.kind === 'network' && failure.errorCode && NOT_SENT_CODES.has(failure.errorCode)) return true;
   if (failure.kind === 'network' && failure.staleConnection) return true;
@@ -56,7 +67,11 @@ export function safeToResend(method: string, failure: { kind: Unanswered; errorC
 }
 
 /** Whether an attempt that got no answer may have reached the target, which may have acted on it. */
-export function mayHaveReachedTarget(failure: { kind: Unanswered; errorCode?: string; staleConnection?: boolean }): boolean {
+export function mayHaveReachedTarget(failure: {
+  kind: Unanswered;
+  errorCode?: string;
+  staleConnection?: boolean;
+}): boolean {
   if (failure.kind === 'timeout') return true;
   return !failure.staleConnection && !(failure.errorCode && NOT_SENT_CODES.has(failure.errorCode));
 }
@@ -77,7 +92,11 @@ export function networkBackoffMs(attempt: number, random: () => number = Math.ra
  * an HTTP date (RFC 9110, 10.2.3); without a usable one, a back-off doubling from 500 ms per
  * 429 this request met. Never negative; a date in the past means at once.
  */
-export function rateLimitWaitMs(retryAfter: string | undefined, nowMs: number, attempt: number): { waitMs: number; from: 'seconds' | 'date' | 'backoff' } {
+export function rateLimitWaitMs(
+  retryAfter: string | undefined,
+  nowMs: number,
+  attempt: number,
+): { waitMs: number; from: 'seconds' | 'date' | 'backoff' } {
   const value = retryAfter?.trim();
   if (value && /^\d+$/.test(value)) return { waitMs: Number(value) * 1000, from: 'seconds' };
   if (value) {

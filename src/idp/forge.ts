@@ -84,14 +84,21 @@ export const PSYCHIC_SIGNATURES: ReadonlyArray<readonly [what: string, signature
  * Signed by a fresh key whose public half rides in the header's jwk (CVE-2018-0114): a
  * target that verifies with the key the token brings accepts anything.
  */
-export async function withEmbeddedJwk(claims: JWTPayload, alg: SigningAlg, options: { kid?: string } = {}): Promise<string> {
+export async function withEmbeddedJwk(
+  claims: JWTPayload,
+  alg: SigningAlg,
+  options: { kid?: string } = {},
+): Promise<string> {
   const key = await generateSigningKey(alg, options.kid);
   const { kid: _kid, alg: _alg, use: _use, ...jwk } = key.publicJwk;
   return signClaims(claims, { alg, privateKey: key.privateKey, kid: options.kid, header: { jwk } });
 }
 
 /** An attacker's key pair and the JWKS that lists it, for a token whose jku points at that JWKS. */
-export async function attackerJwks(alg: SigningAlg, kid?: string): Promise<{ jwks: { keys: JWK[] }; sign: (claims: JWTPayload, header: Record<string, unknown>) => Promise<string> }> {
+export async function attackerJwks(
+  alg: SigningAlg,
+  kid?: string,
+): Promise<{ jwks: { keys: JWK[] }; sign: (claims: JWTPayload, header: Record<string, unknown>) => Promise<string> }> {
   const key = await generateSigningKey(alg, kid);
   return {
     jwks: { keys: [key.publicJwk] },

@@ -68,7 +68,9 @@ export class JwksServer {
     const host = options.host ?? '127.0.0.1';
     let self: JwksServer | undefined;
     const handler = (req: IncomingMessage, res: ServerResponse) => self?.handle(req, res);
-    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+    const server = options.tls
+      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      : createHttpServer(handler);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, host, () => {
@@ -78,7 +80,10 @@ export class JwksServer {
     });
     const { port } = server.address() as AddressInfo;
     const publicHost = options.publicHost ?? host;
-    const publicUrl = (options.publicUrl ?? `${options.tls ? 'https' : 'http'}://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, '');
+    const publicUrl = (
+      options.publicUrl ??
+      `${options.tls ? 'https' : 'http'}://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`
+    ).replace(/\/+$/, '');
     self = new JwksServer(server, port, publicUrl, new URL(publicUrl).pathname.replace(/\/+$/, ''));
     return self;
   }
@@ -124,7 +129,9 @@ export class JwksServer {
     const served = this.served.get(path);
     if (!served) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end('{"error":"method not allowed"}');
+      return void res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' })
+        .end('{"error":"method not allowed"}');
     }
     if (req.method === 'GET') served.fetches += 1;
     const body = served.body();
@@ -141,7 +148,9 @@ export class JwksServer {
   /** Stops listening and drops kept-alive connections, so the port is free when this resolves. */
   async close(): Promise<void> {
     if (!this.server.listening) return;
-    const closed = new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+    const closed = new Promise<void>((resolve, reject) =>
+      this.server.close((error) => (error ? reject(error) : resolve())),
+    );
     this.server.closeAllConnections();
     await closed;
   }

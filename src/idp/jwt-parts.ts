@@ -38,6 +38,7 @@ export function encodeJson(value: unknown): string {
 
 export function decodeJson(segment: string): Record<string, unknown> {
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InternalError('JWT segment is not a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new InternalError('JWT segment is not a JSON object');
   return value as Record<string, unknown>;
 }

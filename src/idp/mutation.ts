@@ -45,11 +45,17 @@ const fraction = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
 const byte = fc.integer({ min: 0, max: 255 });
 
 const editPlan: fc.Arbitrary<EditPlan> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('xor' as const), at: fraction, mask: fc.integer({ min: 1, max: 255 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('xor' as const), at: fraction, mask: fc.integer({ min: 1, max: 255 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('insert' as const), at: fraction, byte }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fraction }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('truncate' as const), at: fraction }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('append' as const), bytes: fc.array(byte, { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('append' as const), bytes: fc.array(byte, { minLength: 1, maxLength: 8 }) }),
+  },
 );
 
 /** Applies one plan to the bytes; returns the concrete edit, or undefined when it cannot apply (empty input). */
@@ -87,11 +93,16 @@ function applyEdit(bytes: number[], plan: EditPlan): ByteEdit | undefined {
 
 export function describeEdit(edit: ByteEdit): string {
   switch (edit.op) {
-    case 'xor': return `xor byte ${edit.index} with 0x${edit.mask.toString(16).padStart(2, '0')}`;
-    case 'insert': return `insert 0x${edit.byte.toString(16).padStart(2, '0')} at ${edit.index}`;
-    case 'delete': return `delete byte ${edit.index}`;
-    case 'truncate': return `truncate to ${edit.length} bytes`;
-    case 'append': return `append ${edit.bytes.length} bytes`;
+    case 'xor':
+      return `xor byte ${edit.index} with 0x${edit.mask.toString(16).padStart(2, '0')}`;
+    case 'insert':
+      return `insert 0x${edit.byte.toString(16).padStart(2, '0')} at ${edit.index}`;
+    case 'delete':
+      return `delete byte ${edit.index}`;
+    case 'truncate':
+      return `truncate to ${edit.length} bytes`;
+    case 'append':
+      return `append ${edit.bytes.length} bytes`;
   }
 }
 

@@ -61,7 +61,12 @@ export class TestIdentityProvider {
     const server = options.server ?? ownServer!;
     let provider: TestIdentityProvider | undefined;
     const mounted = server.mount(() => provider?.jwks() ?? { keys: [] });
-    provider = new TestIdentityProvider(mounted, ownServer, options.issuer ?? mounted.base, options.audience ?? `aud-${randomBytes(6).toString('hex')}`);
+    provider = new TestIdentityProvider(
+      mounted,
+      ownServer,
+      options.issuer ?? mounted.base,
+      options.audience ?? `aud-${randomBytes(6).toString('hex')}`,
+    );
     try {
       await provider.addKey('RS256');
       await provider.addKey('ES256');
@@ -134,8 +139,14 @@ export class TestIdentityProvider {
 
   async mint(options: MintOptions): Promise<string> {
     const key = this.key(options.kid ?? this.kidFor(options.alg ?? 'RS256'));
-    if (options.alg && options.alg !== key.alg) throw new InternalError(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
-    return signClaims(this.claimsFor(options), { alg: key.alg, privateKey: key.privateKey, kid: key.kid, header: options.header });
+    if (options.alg && options.alg !== key.alg)
+      throw new InternalError(`key ${key.kid} is ${key.alg}, not ${options.alg}`);
+    return signClaims(this.claimsFor(options), {
+      alg: key.alg,
+      privateKey: key.privateKey,
+      kid: key.kid,
+      header: options.header,
+    });
   }
 
   /** A token whose payload is `text` exactly (a claim given twice, say), signed by the newest listed key of `alg`. */

@@ -30,9 +30,12 @@ function headerOf(input: SignInput): { header: { alg: string } & Record<string, 
   const header: Record<string, unknown> = { alg: input.alg, typ: 'JWT', kid: input.kid, ...input.header };
   for (const [name, value] of Object.entries(header)) if (value === undefined) delete header[name];
   // jose signs with the key's own algorithm; a header alg that disagrees is the caller's mistake.
-  if (header.alg !== input.alg) throw new InternalError(`header alg ${String(header.alg)} does not match the ${input.alg} key`);
+  if (header.alg !== input.alg)
+    throw new InternalError(`header alg ${String(header.alg)} does not match the ${input.alg} key`);
   // jose refuses to sign a crit it does not know unless told the names are understood:
   // the crit check forges exactly such a token, so every name it lists is declared.
-  const crit = Array.isArray(header.crit) ? Object.fromEntries(header.crit.map((name) => [String(name), true])) : undefined;
+  const crit = Array.isArray(header.crit)
+    ? Object.fromEntries(header.crit.map((name) => [String(name), true]))
+    : undefined;
   return { header: header as { alg: string }, options: { crit } };
 }

@@ -52,7 +52,8 @@ export function freshBundle(dir = BUNDLE_DIR, root = HARNESS_ROOT) {
   try {
     /** @type {BundleManifest} */
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8'));
-    if (manifest.root !== root || typeof manifest.bundle !== 'string' || typeof manifest.inputs !== 'object') return undefined;
+    if (manifest.root !== root || typeof manifest.bundle !== 'string' || typeof manifest.inputs !== 'object')
+      return undefined;
     for (const [file, [mtimeMs, size]] of Object.entries(manifest.inputs)) {
       const stats = statSync(join(root, file), { throwIfNoEntry: false });
       if (!stats || stats.mtimeMs !== mtimeMs || stats.size !== size) return undefined;

@@ -43,7 +43,8 @@ export function toLoadArgs({ values, positionals, passThrough = [] }: CommandLin
   };
   if (typeof values.tolerance === 'string') {
     const pct = Number(values.tolerance);
-    if (values.tolerance.trim() === '' || !Number.isFinite(pct) || pct < 0) throw new UsageError('--tolerance takes a percentage, e.g. 10');
+    if (values.tolerance.trim() === '' || !Number.isFinite(pct) || pct < 0)
+      throw new UsageError('--tolerance takes a percentage, e.g. 10');
     args.tolerance = pct / 100;
   }
   for (const name of positionals) {
@@ -55,7 +56,8 @@ export function toLoadArgs({ values, positionals, passThrough = [] }: CommandLin
   args.scenarios = [...new Set(args.scenarios)];
   if (typeof values.instances === 'string') {
     const count = Number(values.instances);
-    if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES) throw new UsageError(`--instances takes a whole number from 1 to ${MAX_INSTANCES}`);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES)
+      throw new UsageError(`--instances takes a whole number from 1 to ${MAX_INSTANCES}`);
     args.instances = count;
   }
   return { ...args, k6Options: parseK6Options(passThrough, args.scenarios.length * args.instances) };

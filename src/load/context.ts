@@ -26,7 +26,9 @@ export function newRunContext(target: ResolvedTarget, settings: Settings, load: 
     settings,
     load,
     runId: randomBytes(4).toString('hex'),
-    ...(target.controlUrl && target.controlToken ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: CONTROL_TIMEOUT_MS }) } : {}),
+    ...(target.controlUrl && target.controlToken
+      ? { control: new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: CONTROL_TIMEOUT_MS }) }
+      : {}),
   };
 }
 

@@ -49,7 +49,15 @@ interface ScenarioOutcome {
   summary?: K6Summary;
 }
 
-async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundle: string, reportDir: string, args: LoadArgs, launch: K6Launch): Promise<ScenarioOutcome> {
+async function runScenario(
+  scenario: string,
+  ctx: RunContext,
+  k6: FoundK6,
+  bundle: string,
+  reportDir: string,
+  args: LoadArgs,
+  launch: K6Launch,
+): Promise<ScenarioOutcome> {
   const { smoke, instances } = args;
   log(`\n== ${scenario}`);
   const plan = planOf(scenario);
@@ -65,8 +73,16 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
     return { digest: skippedDigest(scenario, prepared.skip) };
   }
   const runArgs = (extra: readonly string[]): string[] =>
-    k6RunArgs({ k6Options: launch.options, runId: ctx.runId, scenario, tty: launch.tty, extra: [...extra, ...(launch.store?.k6.args ?? [])] });
-  Object.values(prepared.env).forEach((value) => registerSecret(value.startsWith('svc_') || value.startsWith('ctl_') ? value : undefined));
+    k6RunArgs({
+      k6Options: launch.options,
+      runId: ctx.runId,
+      scenario,
+      tty: launch.tty,
+      extra: [...extra, ...(launch.store?.k6.args ?? [])],
+    });
+  Object.values(prepared.env).forEach((value) =>
+    registerSecret(value.startsWith('svc_') || value.startsWith('ctl_') ? value : undefined),
+  );
   const summaryPath = resolve(reportDir, `${scenario}.summary.json`);
   const dashboardFile = `${scenario}.dashboard.html`;
   const env: Record<string, string> = {
@@ -94,7 +110,12 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
         k6Env({
           ...env,
           LOAD_INSTANCES: String(instances),
-          ...(instances > 1 ? { LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.segment-${index + 1}.summary.json`), K6_WEB_DASHBOARD: 'false' } : { LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.runner.summary.json`) }),
+          ...(instances > 1
+            ? {
+                LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.segment-${index + 1}.summary.json`),
+                K6_WEB_DASHBOARD: 'false',
+              }
+            : { LOAD_SUMMARY_PATH: resolve(reportDir, `${scenario}.runner.summary.json`) }),
         });
       const run = await runSegments({
         k6,
@@ -109,18 +130,31 @@ async function runScenario(scenario: string, ctx: RunContext, k6: FoundK6, bundl
         ...(observe ? { observe: (samples: readonly string[]) => observe({ samples, env, reportDir, scenario }) } : {}),
       });
       writeFileSync(summaryPath, JSON.stringify(maskDeep(run.summary), null, 2));
-      const dashboard = instances === 1 && existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {};
-      const digest = { ...digestSummary(run.summary, run.exitCode, scenario), ...(instances > 1 ? { segments: instances } : {}), ...dashboard };
+      const dashboard =
+        instances === 1 && existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {};
+      const digest = {
+        ...digestSummary(run.summary, run.exitCode, scenario),
+        ...(instances > 1 ? { segments: instances } : {}),
+        ...dashboard,
+      };
       const how = instances > 1 ? `${instances} segments merged` : "the runner's and the receivers' samples merged";
-      log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${how}, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      log(
+        `  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${how}, k6 exits ${run.summary.segments.map((s) => s.exit_code).join(', ')}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
       return { digest, summary: maskDeep(run.summary) };
     }
     const code = await runK6(k6, bundle, k6Env(env), scenario, k6TimeLimitMs(env), runArgs([]));
-    if (!existsSync(summaryPath)) return { digest: failedDigest(scenario, `k6 exited ${code} without a summary`, code) };
+    if (!existsSync(summaryPath))
+      return { digest: failedDigest(scenario, `k6 exited ${code} without a summary`, code) };
     const summary = maskDeep(JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary);
     writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
-    const digest = { ...digestSummary(summary, code, scenario), ...(existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {}) };
-    log(`  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    const digest = {
+      ...digestSummary(summary, code, scenario),
+      ...(existsSync(resolve(reportDir, dashboardFile)) ? { dashboard: dashboardFile } : {}),
+    };
+    log(
+      `  ${scenario}: ${digest.passed ? 'passed' : 'FAILED'} (k6 exit ${code}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
     return { digest, summary };
   } catch (error) {
     log(`  ${scenario}: ${mask((error as Error).message)}`);
@@ -135,12 +169,19 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const args = toLoadArgs(parsed, scenarioNames());
   const settings = loadSettings();
   const given = parseLoadSettings(readSettingSources());
-  const store = chooseStore({ ...(args.prometheusRw !== undefined ? { flag: args.prometheusRw } : {}), ...(given.LOAD_PROMETHEUS_RW_URL !== undefined ? { setting: given.LOAD_PROMETHEUS_RW_URL } : {}), k6Options: args.k6Options });
+  const store = chooseStore({
+    ...(args.prometheusRw !== undefined ? { flag: args.prometheusRw } : {}),
+    ...(given.LOAD_PROMETHEUS_RW_URL !== undefined ? { setting: given.LOAD_PROMETHEUS_RW_URL } : {}),
+    k6Options: args.k6Options,
+  });
   const launch: K6Launch = { options: args.k6Options, ...(store ? { store } : {}), tty: process.stdout.isTTY === true };
   registerSecret(given.LOAD_TOKEN);
   registerSecret(settings.SVC_TOKEN);
   const allowProduction = args.allowProduction || given.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION;
-  for (const [name, token] of [['SVC_TOKEN', settings.SVC_TOKEN], ['LOAD_TOKEN', given.LOAD_TOKEN]] as const) {
+  for (const [name, token] of [
+    ['SVC_TOKEN', settings.SVC_TOKEN],
+    ['LOAD_TOKEN', given.LOAD_TOKEN],
+  ] as const) {
     if (token?.startsWith('svc_live_') && !allowProduction) {
       throw new RunAbort(`${name} is a production (svc_live_) token; load staging, or pass --allow-production`);
     }
@@ -150,10 +191,16 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const baseline = args.baseline ? readBaseline(args.baseline) : undefined;
   const mode = args.smoke ? 'smoke' : 'default';
   if (baseline?.mode !== undefined && baseline.mode !== mode) {
-    log(`warning: the baseline is a ${String(baseline.mode)} run and this one a ${mode} run; rates and latencies are not comparable`);
+    log(
+      `warning: the baseline is a ${String(baseline.mode)} run and this one a ${mode} run; rates and latencies are not comparable`,
+    );
   }
 
-  const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
+  const k6 = await k6Binary({
+    build: args.build,
+    log,
+    ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}),
+  });
   log(`k6 ${k6.version} (${k6.source}): ${k6.path}`);
   const bundles = await buildLoadScripts();
   mkdirSync(reportDir, { recursive: true });
@@ -165,7 +212,9 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
   const target = await resolveTarget(settings, allowProduction, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
   log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}`);
   const ctx = newRunContext(target, settings, load);
-  log(`run ${ctx.runId}${store ? `: k6's samples and each scenario's verdict go to ${store.url} (${store.source})` : ''}`);
+  log(
+    `run ${ctx.runId}${store ? `: k6's samples and each scenario's verdict go to ${store.url} (${store.source})` : ''}`,
+  );
   const interrupted = (): void => {
     log('interrupted: stopping k6 and cleaning up');
     stopK6();
@@ -178,7 +227,14 @@ export async function runLoad(parsed: CommandLine): Promise<number> {
       const { digest, summary } = await runScenario(scenario, ctx, k6, bundles[scenario]!, reportDir, args, launch);
       digests.push(digest);
       if (store) {
-        const series = scenarioSeries({ runId: ctx.runId, scenario, digest, ...(summary ? { summary } : {}), labels: args.k6Options.tags, timestampMs: Date.now() });
+        const series = scenarioSeries({
+          runId: ctx.runId,
+          scenario,
+          digest,
+          ...(summary ? { summary } : {}),
+          labels: args.k6Options.tags,
+          timestampMs: Date.now(),
+        });
         await publish(store, `${scenario}'s verdict and figures`, series);
       }
     }

@@ -56,19 +56,27 @@ export type CheckFn = (t: ReceiverCheck) => Promise<void>;
 /** Rejection checks skip when the receiver acknowledged no valid delivery: rejecting everything proves nothing. */
 export function requireBaseline(t: ReceiverCheck): void {
   if (!acknowledged(t.baseline)) {
-    t.skip(`the preflight's valid delivery was not acknowledged (${describeAnswer(t.baseline)}), so a rejection would show nothing; see RCV-ACCEPT-EVENT-TYPES`);
+    t.skip(
+      `the preflight's valid delivery was not acknowledged (${describeAnswer(t.baseline)}), so a rejection would show nothing; see RCV-ACCEPT-EVENT-TYPES`,
+    );
   }
 }
 
 /** Sends every request (at most `concurrency` at a time) and passes when every one got a 2xx. */
-export async function expectAcknowledged(t: ReceiverCheck, requests: DeliveryRequest[], concurrency = 4): Promise<void> {
+export async function expectAcknowledged(
+  t: ReceiverCheck,
+  requests: DeliveryRequest[],
+  concurrency = 4,
+): Promise<void> {
   const exchanges = await mapLimit(requests, concurrency, (req) => t.sender.deliver(req));
   const refused = exchanges.filter((exchange) => !acknowledged(exchange));
   const times = exchanges.filter(acknowledged).map((exchange) => exchange.durationMs);
   const slowest = times.length > 0 ? Math.round(Math.max(...times)) : undefined;
   if (refused.length > 0) {
     t.measureAll({ deliveries: exchanges.length, not_acknowledged: refused.length });
-    t.fail(`${refused.length} of ${exchanges.length} not acknowledged: ${refused.map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ')}`);
+    t.fail(
+      `${refused.length} of ${exchanges.length} not acknowledged: ${refused.map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ')}`,
+    );
   }
   t.measureAll({ deliveries: exchanges.length, slowest_ms: slowest });
   t.detail(`all ${exchanges.length} acknowledged (${tally(exchanges)}), slowest ${slowest} ms`);
@@ -81,7 +89,8 @@ export async function expectRejected(t: ReceiverCheck, requests: DeliveryRequest
   for (const req of requests) exchanges.push(await t.sender.deliver(req));
   const accepted = exchanges.filter(acknowledged);
   const answers = exchanges.map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ');
-  if (accepted.length > 0) t.fail(`acknowledged ${accepted.length} of ${exchanges.length} that must be rejected: ${answers}`);
+  if (accepted.length > 0)
+    t.fail(`acknowledged ${accepted.length} of ${exchanges.length} that must be rejected: ${answers}`);
   t.detail(`rejected all ${exchanges.length}: ${answers}`);
 }
 
@@ -89,7 +98,8 @@ export async function expectRejected(t: ReceiverCheck, requests: DeliveryRequest
 export function tally(exchanges: readonly Exchange[]): string {
   const counts = new Map<string, number>();
   for (const exchange of exchanges) {
-    const key = exchange.status === null ? (exchange.error === 'timeout' ? 'time-out' : 'no answer') : String(exchange.status);
+    const key =
+      exchange.status === null ? (exchange.error === 'timeout' ? 'time-out' : 'no answer') : String(exchange.status);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([key, n]) => `${key} x${n}`).join(', ');

@@ -45,7 +45,10 @@ export function freshEventId(): string {
 }
 
 /** A compact envelope of `type` (default voice.call.completed) with a fresh or given id. */
-export function envelopeBody(type = 'voice.call.completed', id = freshEventId()): { id: string; body: string; envelope: Record<string, unknown> } {
+export function envelopeBody(
+  type = 'voice.call.completed',
+  id = freshEventId(),
+): { id: string; body: string; envelope: Record<string, unknown> } {
   const event = eventTypes.events.find((candidate) => candidate.type === type);
   if (event === undefined) throw new CatalogError(`no event type ${type} in fixtures/receiver-cert/event-types.json`);
   const envelope = {

@@ -18,7 +18,11 @@ import type { CheckFn } from './context.js';
 export type DeclaredCheck = Declaration<ReceiverArea, CheckFn>;
 
 /** The receiver checks, declared through the one check registry (src/check/registry.ts). */
-export const RECEIVER_CHECKS_REGISTRY = new Registry<ReceiverArea, CheckFn>({ subject: 'receiver', declaresIt: (area) => `the checks of ${area} declare it`, suiteFunction: 'receiverSuite()' });
+export const RECEIVER_CHECKS_REGISTRY = new Registry<ReceiverArea, CheckFn>({
+  subject: 'receiver',
+  declaresIt: (area) => `the checks of ${area} declare it`,
+  suiteFunction: 'receiverSuite()',
+});
 
 /** Declares the checks of one receiver area: `body` calls `check` for each. */
 export function receiverSuite(area: ReceiverArea, body: () => void): void {

@@ -26,12 +26,22 @@ export function pythonDumps(value: unknown): string {
   if (typeof value === 'string') return pythonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonDumps).join(', ')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([key, item]) => `${pythonString(key)}: ${pythonDumps(item)}`).join(', ')}}`;
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => `${pythonString(key)}: ${pythonDumps(item)}`)
+      .join(', ')}}`;
   }
   return 'null';
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 
 function pythonString(text: string): string {
   let out = '"';

@@ -25,13 +25,15 @@ import { receiverExpectedFailures } from '../expected/commands.js';
 import { HARNESS_VERSION } from '../version.js';
 import { provenanceOf } from '../report/provenance.js';
 
-
 export interface ReceiverRunOptions {
   print?: (line: string) => void;
 }
 
 /** One certification of one receiver; throws RunAbort when it cannot happen. */
-export async function runReceiverCertification(settings: ReceiverCertSettings, options: ReceiverRunOptions = {}): Promise<RunReport> {
+export async function runReceiverCertification(
+  settings: ReceiverCertSettings,
+  options: ReceiverRunOptions = {},
+): Promise<RunReport> {
   const print = options.print ?? (() => undefined);
   const selected = selectFrom(RECEIVER_CHECKS, settings.checks, 'TARGET_RECEIVER_CHECKS');
   const started = new Date();
@@ -45,7 +47,9 @@ export async function runReceiverCertification(settings: ReceiverCertSettings, o
     for (const spec of selected) {
       const result = await runCheck(spec, env, deadlineMs);
       checks.push(result);
-      print(`${result.verdict.toUpperCase().padEnd(4)} ${spec.id} (${spec.level}, ${result.duration_ms} ms): ${result.detail ?? ''}`);
+      print(
+        `${result.verdict.toUpperCase().padEnd(4)} ${spec.id} (${spec.level}, ${result.duration_ms} ms): ${result.detail ?? ''}`,
+      );
     }
     const report: RunReport = {
       harness_version: HARNESS_VERSION,
@@ -58,7 +62,9 @@ export async function runReceiverCertification(settings: ReceiverCertSettings, o
       provenance: provenanceOf(),
       seed: settings.seed,
     };
-    print(`certify:receiver: ${sender.requestCount} requests in ${Math.round((Date.now() - started.getTime()) / 1000)} s`);
+    print(
+      `certify:receiver: ${sender.requestCount} requests in ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
+    );
     return report;
   } finally {
     await sender.close();
@@ -68,12 +74,24 @@ export async function runReceiverCertification(settings: ReceiverCertSettings, o
 /** A valid delivery: proves the receiver answers, and is the baseline the rejection checks need. */
 async function preflight(sender: DeliverySender, settings: ReceiverCertSettings): Promise<Exchange> {
   sender.currentCheck = 'PREFLIGHT';
-  const baseline = await sender.deliver({ purpose: 'valid', label: 'preflight', body: envelopeBody('voice.call.queued').body });
+  const baseline = await sender.deliver({
+    purpose: 'valid',
+    label: 'preflight',
+    body: envelopeBody('voice.call.queued').body,
+  });
   if (baseline.status !== null || baseline.error === 'timeout') return baseline;
   // No HTTP answer at all; one unsigned probe tells "unreachable" from "resets valid deliveries".
-  const probe = await sender.deliver({ purpose: 'invalid', label: 'preflight probe (unsigned)', body: '{}', signature: null });
+  const probe = await sender.deliver({
+    purpose: 'invalid',
+    label: 'preflight probe (unsigned)',
+    body: '{}',
+    signature: null,
+  });
   if (probe.status !== null || probe.error === 'timeout') return baseline;
-  const tlsHint = /certificate|self.signed|CERT_/i.test(baseline.errorMessage ?? '') && !settings.insecureTls ? '; to accept a self-signed certificate, set TARGET_RECEIVER_INSECURE_TLS=true' : '';
+  const tlsHint =
+    /certificate|self.signed|CERT_/i.test(baseline.errorMessage ?? '') && !settings.insecureTls
+      ? '; to accept a self-signed certificate, set TARGET_RECEIVER_INSECURE_TLS=true'
+      : '';
   throw new RunAbort(`receiver unreachable at ${settings.url}: ${baseline.errorMessage ?? baseline.error}${tlsHint}`);
 }
 
@@ -105,7 +123,12 @@ async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: n
       env.sender.checkDeadlineMs = Infinity;
     }
   });
-  return checkResult(spec, { state: outcome.state, ...(outcome.failure ? { failure: outcome.failure } : {}), meta: t.toMeta(outcome.skipReason), durationMs: Date.now() - startedMs });
+  return checkResult(spec, {
+    state: outcome.state,
+    ...(outcome.failure ? { failure: outcome.failure } : {}),
+    meta: t.toMeta(outcome.skipReason),
+    durationMs: Date.now() - startedMs,
+  });
 }
 
 /** Generous for ordinary checks; the timing probe stops sampling at its budget and reports what it has. */
@@ -153,7 +176,9 @@ export async function certifyReceiver(options: CertifyReceiverOptions = {}): Pro
   const { summary } = report;
   const failed = runVerdict(report) === 'FAILED';
   for (const line of expectedFailureLines(report)) print(line);
-  print(`summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip; seed ${settings.seed}; verdict: ${failed ? 'FAILED' : 'PASSED'}`);
+  print(
+    `summary: ${summary.pass} pass, ${summary.fail} fail, ${summary.warn} warn, ${summary.skip} skip; seed ${settings.seed}; verdict: ${failed ? 'FAILED' : 'PASSED'}`,
+  );
   print(`reports: ${files.join(', ')}`);
   return failed ? EXIT.mustFailed : EXIT.passed;
 }

@@ -42,7 +42,6 @@ export interface DeliveryRequest {
   timestamp?: ((nowMs: number) => string) | string | null;
 }
 
-
 export interface SenderOptions {
   url: string;
   secret: string;
@@ -79,7 +78,12 @@ export class DeliverySender {
     this.#secret = options.secret;
     this.timeoutMs = options.timeoutMs;
     const url = new URL(options.url);
-    const clientOptions = { timeoutMs: options.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, insecureTls: options.insecureTls, resend: false };
+    const clientOptions = {
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: MAX_ANSWER_BYTES,
+      insecureTls: options.insecureTls,
+      resend: false,
+    };
     this.#client = new HttpClient(url.origin, clientOptions);
     this.#path = `${url.pathname}${url.search}`;
     if (options.countUrl !== undefined) {
@@ -106,13 +110,31 @@ export class DeliverySender {
 
   async deliver(req: DeliveryRequest): Promise<Exchange> {
     await this.#slot();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'svc-conformance-harness/receiver-cert' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'svc-conformance-harness/receiver-cert',
+    };
     const nowMs = Date.now();
-    const timestamp = req.timestamp === undefined ? unixSeconds(nowMs) : typeof req.timestamp === 'function' ? req.timestamp(nowMs) : req.timestamp;
+    const timestamp =
+      req.timestamp === undefined
+        ? unixSeconds(nowMs)
+        : typeof req.timestamp === 'function'
+          ? req.timestamp(nowMs)
+          : req.timestamp;
     if (timestamp !== null) headers['x-service-timestamp'] = timestamp;
-    const signature = req.signature === undefined ? this.sign(req.body) : typeof req.signature === 'function' ? req.signature(timestamp) : req.signature;
+    const signature =
+      req.signature === undefined
+        ? this.sign(req.body)
+        : typeof req.signature === 'function'
+          ? req.signature(timestamp)
+          : req.signature;
     if (signature !== null) headers['x-service-signature'] = signature;
-    return this.#exchange(this.#client, { method: 'POST', path: this.#path, headers, body: req.body }, req.purpose, req.label);
+    return this.#exchange(
+      this.#client,
+      { method: 'POST', path: this.#path, headers, body: req.body },
+      req.purpose,
+      req.label,
+    );
   }
 
   /**
@@ -125,7 +147,11 @@ export class DeliverySender {
     const separator = this.#countPath.includes('?') ? '&' : '?';
     const exchange = await this.#exchange(
       this.#countClient,
-      { method: 'GET', path: `${this.#countPath}${separator}id=${encodeURIComponent(eventId)}`, headers: { accept: 'application/json' } },
+      {
+        method: 'GET',
+        path: `${this.#countPath}${separator}id=${encodeURIComponent(eventId)}`,
+        headers: { accept: 'application/json' },
+      },
       'count',
       'count',
     );
@@ -138,30 +164,56 @@ export class DeliverySender {
 
   /** Waits for the next rate slot; throws when a cap or a deadline forbids another request. */
   async #slot(): Promise<void> {
-    if (this.#requests >= this.#options.maxRequests) throw new BudgetExhausted(`request cap of ${this.#options.maxRequests} reached (TARGET_RECEIVER_MAX_REQUESTS)`);
+    if (this.#requests >= this.#options.maxRequests)
+      throw new BudgetExhausted(`request cap of ${this.#options.maxRequests} reached (TARGET_RECEIVER_MAX_REQUESTS)`);
     const now = Date.now();
     const at = Math.max(now, this.#nextSlotMs);
     this.#nextSlotMs = at + 1000 / this.#options.rate;
-    if (at >= this.#options.deadlineMs) throw new BudgetExhausted('run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
+    if (at >= this.#options.deadlineMs)
+      throw new BudgetExhausted('run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
     if (at >= this.checkDeadlineMs) throw new BudgetExhausted('the check ran out of time');
     this.#requests++;
     if (at > now) await sleep(at - now);
   }
 
-  async #exchange(client: HttpClient, request: { method: string; path: string; headers: Record<string, string>; body?: string }, purpose: Purpose, label: string): Promise<Exchange> {
+  async #exchange(
+    client: HttpClient,
+    request: { method: string; path: string; headers: Record<string, string>; body?: string },
+    purpose: Purpose,
+    label: string,
+  ): Promise<Exchange> {
     const sentAtMs = Date.now();
     const started = performance.now();
     let exchange: Exchange;
     try {
       const res = await client.request(request);
       const receivedAtMs = Date.now();
-      exchange = { check: this.currentCheck, purpose, label, status: res.status, headers: res.headers, sentAtMs, receivedAtMs, durationMs: performance.now() - started, text: res.text.slice(0, 500) };
+      exchange = {
+        check: this.currentCheck,
+        purpose,
+        label,
+        status: res.status,
+        headers: res.headers,
+        sentAtMs,
+        receivedAtMs,
+        durationMs: performance.now() - started,
+        text: res.text.slice(0, 500),
+      };
       if (client === this.#client) this.clock.add(res.headers['date'], sentAtMs, receivedAtMs);
     } catch (error) {
       const code = error instanceof HttpError ? error.kind : 'network';
       exchange = {
-        check: this.currentCheck, purpose, label, status: null, error: code, errorMessage: (error as Error).message,
-        headers: {}, sentAtMs, receivedAtMs: Date.now(), durationMs: performance.now() - started, text: '',
+        check: this.currentCheck,
+        purpose,
+        label,
+        status: null,
+        error: code,
+        errorMessage: (error as Error).message,
+        headers: {},
+        sentAtMs,
+        receivedAtMs: Date.now(),
+        durationMs: performance.now() - started,
+        text: '',
       };
     }
     this.log.push(exchange);

@@ -39,16 +39,31 @@ export function summarizeTiming(samples: readonly TimingSample[]): TimingSummary
     medianMsByPrefix[prefix] = round3(median(times));
     iqrMsByPrefix[prefix] = round3(quantile(times, 0.75) - quantile(times, 0.25));
   }
-  const spearmanRho = round3(spearman(samples.map((s) => s.prefix), samples.map((s) => s.ms)));
+  const spearmanRho = round3(
+    spearman(
+      samples.map((s) => s.prefix),
+      samples.map((s) => s.ms),
+    ),
+  );
   const xs = prefixLengths;
   const ys = prefixLengths.map((p) => medianMsByPrefix[p]!);
   const slopeUsPerChar = round3(slope(xs, ys) * 1000);
   const first = prefixLengths[0];
   const last = prefixLengths[prefixLengths.length - 1];
-  const spreadMs = first === undefined || last === undefined ? 0 : round3(medianMsByPrefix[last]! - medianMsByPrefix[first]!);
+  const spreadMs =
+    first === undefined || last === undefined ? 0 : round3(medianMsByPrefix[last]! - medianMsByPrefix[first]!);
   const noise = first === undefined ? 0 : iqrMsByPrefix[first]!;
   const leakSuspected = spearmanRho >= RHO_THRESHOLD && spreadMs >= Math.max(MIN_VISIBLE_SPREAD_MS, noise / 2);
-  return { prefixLengths, samples: samples.length, medianMsByPrefix, iqrMsByPrefix, spearmanRho, slopeUsPerChar, spreadMs, leakSuspected };
+  return {
+    prefixLengths,
+    samples: samples.length,
+    medianMsByPrefix,
+    iqrMsByPrefix,
+    spearmanRho,
+    slopeUsPerChar,
+    spreadMs,
+    leakSuspected,
+  };
 }
 
 /** Ranks with ties given their average rank. */

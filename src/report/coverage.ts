@@ -10,7 +10,11 @@ import type { CheckResult, Coverage } from './model.js';
 const LEVELS: readonly Level[] = ['must', 'should', 'observe'];
 
 /** `inTier`: whether a check belongs to the run's tier (a full-tier check is not owed by a fast run). */
-export function coverageOf(checks: readonly CheckResult[], inTier: (id: string) => boolean, minMustPercent: number): Coverage {
+export function coverageOf(
+  checks: readonly CheckResult[],
+  inTier: (id: string) => boolean,
+  minMustPercent: number,
+): Coverage {
   const owed = checks.filter((check) => inTier(check.id));
   const ranAt = (level: Level) => {
     const atLevel = owed.filter((check) => check.level === level);
@@ -29,7 +33,9 @@ export function coverageOf(checks: readonly CheckResult[], inTier: (id: string) 
     must_percent: mustPercent,
     min_must_percent: minMustPercent,
     met: mustPercent >= minMustPercent,
-    missing: [...missing].map(([reason, ids]) => ({ reason, checks: ids })).sort((a, b) => b.checks.length - a.checks.length),
+    missing: [...missing]
+      .map(([reason, ids]) => ({ reason, checks: ids }))
+      .sort((a, b) => b.checks.length - a.checks.length),
   };
 }
 
@@ -39,13 +45,21 @@ export function coverageLine(coverage: Coverage): string {
     const { ran, of } = coverage.by_level[level];
     return `${level} ${ran}/${of}${level === 'must' ? ` (${coverage.must_percent}%)` : ''}`;
   }).join(', ');
-  const minimum = coverage.min_must_percent > 0 ? `; CERTIFY_MIN_COVERAGE ${coverage.min_must_percent}%: ${coverage.met ? 'met' : 'NOT met'}` : '';
+  const minimum =
+    coverage.min_must_percent > 0
+      ? `; CERTIFY_MIN_COVERAGE ${coverage.min_must_percent}%: ${coverage.met ? 'met' : 'NOT met'}`
+      : '';
   return `${levels} of the tier ran${minimum}`;
 }
 
 /** One line for a run that fell short: how many must checks did not run, and why (the largest group first). */
 export function shortfallLine(coverage: Coverage): string {
   const { ran, of } = coverage.by_level.must;
-  const why = coverage.missing.map((group) => `${group.reason} (${group.checks.length}: ${group.checks.slice(0, 3).join(', ')}${group.checks.length > 3 ? ', …' : ''})`).join('; ');
+  const why = coverage.missing
+    .map(
+      (group) =>
+        `${group.reason} (${group.checks.length}: ${group.checks.slice(0, 3).join(', ')}${group.checks.length > 3 ? ', …' : ''})`,
+    )
+    .join('; ');
   return `coverage ${coverage.must_percent}% (${ran} of ${of} must checks ran) is below CERTIFY_MIN_COVERAGE ${coverage.min_must_percent}%; missing: ${why}`;
 }

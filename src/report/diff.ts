@@ -72,7 +72,8 @@ const EPOCH_LIKE_MS = 1e11;
 export function leaves(value: unknown, path = '', out = new Map<string, unknown>()): Map<string, unknown> {
   if (Array.isArray(value)) {
     const scalars = value.every((item) => item === null || typeof item !== 'object');
-    if (scalars && value.length <= MAX_SERIES && value.length > 0) value.forEach((item, i) => out.set(`${path}[${i}]`, item));
+    if (scalars && value.length <= MAX_SERIES && value.length > 0)
+      value.forEach((item, i) => out.set(`${path}[${i}]`, item));
     else out.set(path, value);
   } else if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
@@ -136,7 +137,8 @@ export function diffReports(a: RunReport, b: RunReport, labels: [string, string]
       const va = la.get(path);
       const vb = lb.get(path);
       if (isTimingPath(path)) {
-        const figure = (v: unknown): v is number | undefined => v === undefined || (typeof v === 'number' && Math.abs(v) < EPOCH_LIKE_MS);
+        const figure = (v: unknown): v is number | undefined =>
+          v === undefined || (typeof v === 'number' && Math.abs(v) < EPOCH_LIKE_MS);
         if (figure(va) && figure(vb) && (va !== undefined || vb !== undefined)) {
           timings.push({ id, path, ...(va !== undefined ? { a: va } : {}), ...(vb !== undefined ? { b: vb } : {}) });
         }
@@ -147,7 +149,14 @@ export function diffReports(a: RunReport, b: RunReport, labels: [string, string]
       if (!observe || !ca || !cb) continue;
       const ja = json(va);
       const jb = json(vb);
-      if (ja !== jb) observations.push({ id, title: any.title, path, ...(ja !== undefined ? { a: ja } : {}), ...(jb !== undefined ? { b: jb } : {}) });
+      if (ja !== jb)
+        observations.push({
+          id,
+          title: any.title,
+          path,
+          ...(ja !== undefined ? { a: ja } : {}),
+          ...(jb !== undefined ? { b: jb } : {}),
+        });
     }
   }
   return { a: side(a, labels[0]), b: side(b, labels[1]), verdicts, observations, timings, common };
@@ -155,7 +164,8 @@ export function diffReports(a: RunReport, b: RunReport, labels: [string, string]
 
 // --- Rendering ---------------------------------------------------------------------------
 
-const summaryText = (s: RunSide) => `${s.summary.pass} pass, ${s.summary.fail} fail, ${s.summary.warn} warn, ${s.summary.skip} skip, ${s.summary.error} error`;
+const summaryText = (s: RunSide) =>
+  `${s.summary.pass} pass, ${s.summary.fail} fail, ${s.summary.warn} warn, ${s.summary.skip} skip, ${s.summary.error} error`;
 const verdictText = (v: Verdict | undefined) => (v ? v.toUpperCase() : 'absent');
 
 export function formatFigure(ms: number | undefined): string {
@@ -172,7 +182,8 @@ export function formatDelta(a: number | undefined, b: number | undefined): strin
   return `${sign}${+delta.toFixed(1)}${ratio}`;
 }
 
-const clip = (text: string | undefined, max = 300) => (text === undefined ? '' : text.length > max ? `${text.slice(0, max)}…` : text);
+const clip = (text: string | undefined, max = 300) =>
+  text === undefined ? '' : text.length > max ? `${text.slice(0, max)}…` : text;
 
 export function renderDiffMarkdown(diff: ReportDiff): string {
   const { a, b } = diff;
@@ -182,7 +193,11 @@ export function renderDiffMarkdown(diff: ReportDiff): string {
     '',
     row(['', a.label, b.label]),
     '|---|---|---|',
-    row(['target', `${a.target}${a.embeddedReference ? ' (embedded reference)' : ''}`, `${b.target}${b.embeddedReference ? ' (embedded reference)' : ''}`]),
+    row([
+      'target',
+      `${a.target}${a.embeddedReference ? ' (embedded reference)' : ''}`,
+      `${b.target}${b.embeddedReference ? ' (embedded reference)' : ''}`,
+    ]),
     row(['run', `${a.startedAt} to ${a.finishedAt}`, `${b.startedAt} to ${b.finishedAt}`]),
     row(['tier', a.tier, b.tier]),
     row(['outcome', a.outcome, b.outcome]),
@@ -194,19 +209,22 @@ export function renderDiffMarkdown(diff: ReportDiff): string {
   if (diff.verdicts.length === 0) lines.push(`None: the ${diff.common} checks in both runs have the same verdicts.`);
   else {
     lines.push(row(['Id', 'Level', a.label, b.label, `Detail (${b.label}, else ${a.label})`]), '|---|---|---|---|---|');
-    for (const v of diff.verdicts) lines.push(row([v.id, v.level, verdictText(v.a), verdictText(v.b), clip(v.bDetail ?? v.aDetail)]));
+    for (const v of diff.verdicts)
+      lines.push(row([v.id, v.level, verdictText(v.a), verdictText(v.b), clip(v.bDetail ?? v.aDetail)]));
   }
   lines.push('', `## Observations that differ (${diff.observations.length})`, '');
   if (diff.observations.length === 0) lines.push('None: every `observe` check recorded the same values.');
   else {
     lines.push(row(['Id', 'Value', a.label, b.label]), '|---|---|---|---|');
-    for (const o of diff.observations) lines.push(row([o.id, o.path, clip(o.a ?? 'absent', 120), clip(o.b ?? 'absent', 120)]));
+    for (const o of diff.observations)
+      lines.push(row([o.id, o.path, clip(o.a ?? 'absent', 120), clip(o.b ?? 'absent', 120)]));
   }
   lines.push('', `## Timing figures (${diff.timings.length}, ms)`, '');
   if (diff.timings.length === 0) lines.push('No timing figures in either run.');
   else {
     lines.push(row(['Id', 'Figure', a.label, b.label, `${b.label} − ${a.label}`]), '|---|---|---:|---:|---:|');
-    for (const t of diff.timings) lines.push(row([t.id, t.path, formatFigure(t.a), formatFigure(t.b), formatDelta(t.a, t.b)]));
+    for (const t of diff.timings)
+      lines.push(row([t.id, t.path, formatFigure(t.a), formatFigure(t.b), formatDelta(t.a, t.b)]));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -7,7 +7,10 @@ import { MAX_PRINTABLE, printable } from '../text/printable.js';
 
 /** Text for an XML or HTML element or attribute value. */
 export function escapeXml(text: string, maxLength = MAX_PRINTABLE): string {
-  return printable(text, maxLength).replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!);
+  return printable(text, maxLength).replace(
+    /[<>&"']/g,
+    (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!,
+  );
 }
 
 /**

@@ -101,7 +101,10 @@ load();apply();
 `;
 
 function options(_id: string, values: readonly string[]): string {
-  return [`<option value="">all</option>`, ...values.map((value) => `<option value="${esc(value)}">${esc(value)}</option>`)].join('');
+  return [
+    `<option value="">all</option>`,
+    ...values.map((value) => `<option value="${esc(value)}">${esc(value)}</option>`),
+  ].join('');
 }
 
 const clauseIds = (check: CheckResult): readonly ClauseId[] | undefined => catalogEntry(check.id)?.clauses;
@@ -111,9 +114,16 @@ function clauseBlock(check: CheckResult): string {
   const ids = clauseIds(check);
   if (!ids) return `<div class="clause-ref">Clause: <span>${esc(check.clause)}</span></div>`;
   const links = bySection(ids)
-    .map(([section, inSection]) => `${esc(section)}: ${inSection.map((id) => `<a href="#clause-${id}">${id}</a>`).join(', ')}`)
+    .map(
+      ([section, inSection]) =>
+        `${esc(section)}: ${inSection.map((id) => `<a href="#clause-${id}">${id}</a>`).join(', ')}`,
+    )
     .join('; ');
-  const quotes = ids.map((id) => `<blockquote><small>${id}, ${esc(CLAUSES[id].section)}</small><br>${esc(CLAUSES[id].text)}</blockquote>`).join('');
+  const quotes = ids
+    .map(
+      (id) => `<blockquote><small>${id}, ${esc(CLAUSES[id].section)}</small><br>${esc(CLAUSES[id].text)}</blockquote>`,
+    )
+    .join('');
   return `<div class="clause-ref">Clause: ${links}<details class="clause-text"><summary>spec clause text</summary>${quotes}</details></div>`;
 }
 
@@ -123,23 +133,36 @@ function evidenceBlock(check: CheckResult): string {
   const rerun = check.measurements?.rerun;
   const rerunLine = typeof rerun === 'string' ? `<p class="rerun">Re-run it alone: <code>${esc(rerun)}</code></p>` : '';
   if (evidence === undefined) return rerunLine;
-  if (!Array.isArray(evidence)) return `<details open><summary>requests and responses (the last 1)</summary><pre class="evidence">${esc(typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2), MAX_BLOCK)}</pre></details>${rerunLine}`;
+  if (!Array.isArray(evidence))
+    return `<details open><summary>requests and responses (the last 1)</summary><pre class="evidence">${esc(typeof evidence === 'string' ? evidence : JSON.stringify(evidence, null, 2), MAX_BLOCK)}</pre></details>${rerunLine}`;
   const judged = judgedExchange(check);
   const recent = evidenceOf(check).filter((exchange) => exchange !== judged);
-  const judgedBlock = judged ? `<details open><summary>the exchange the failing assertion judged</summary><pre class="evidence">${esc(exchangeText(judged), MAX_BLOCK)}</pre>${reproduceLine(judged)}</details>` : '';
-  const recentBlock = recent.length > 0 ? `<details${judged ? '' : ' open'}><summary>recent requests and responses (the last ${recent.length})</summary><pre class="evidence">${esc(recent.map(exchangeText).join('\n\n'), MAX_BLOCK)}</pre>${judged ? '' : reproduceLine(recent.at(-1)!)}</details>` : '';
+  const judgedBlock = judged
+    ? `<details open><summary>the exchange the failing assertion judged</summary><pre class="evidence">${esc(exchangeText(judged), MAX_BLOCK)}</pre>${reproduceLine(judged)}</details>`
+    : '';
+  const recentBlock =
+    recent.length > 0
+      ? `<details${judged ? '' : ' open'}><summary>recent requests and responses (the last ${recent.length})</summary><pre class="evidence">${esc(recent.map(exchangeText).join('\n\n'), MAX_BLOCK)}</pre>${judged ? '' : reproduceLine(recent.at(-1)!)}</details>`
+      : '';
   return `${judgedBlock}${recentBlock}${rerunLine}`;
 }
 
 /** The `curl` that sends an exchange's request again (its secrets as shell variables), when it has one. */
 function reproduceLine(exchange: EvidenceExchange): string {
-  return typeof exchange.reproduce === 'string' ? `<p class="rerun">Reproduce with: <code>${esc(exchange.reproduce, MAX_BLOCK)}</code></p>` : '';
+  return typeof exchange.reproduce === 'string'
+    ? `<p class="rerun">Reproduce with: <code>${esc(exchange.reproduce, MAX_BLOCK)}</code></p>`
+    : '';
 }
 
 /** One recorded exchange as text: the request, then the answer's status, telling headers and body. */
 function exchangeText(exchange: unknown): string {
   if (!exchange || typeof exchange !== 'object') return String(exchange);
-  const { request, answer, headers, body } = exchange as { request?: unknown; answer?: unknown; headers?: Record<string, unknown>; body?: unknown };
+  const { request, answer, headers, body } = exchange as {
+    request?: unknown;
+    answer?: unknown;
+    headers?: Record<string, unknown>;
+    body?: unknown;
+  };
   const lines = [`> ${String(request ?? '').replaceAll('\n', '\n> ')}`, `< ${String(answer ?? '')}`];
   for (const [name, value] of Object.entries(headers ?? {})) lines.push(`< ${name}: ${String(value)}`);
   if (body !== undefined) lines.push('<', `< ${String(body).replaceAll('\n', '\n< ')}`);
@@ -156,8 +179,12 @@ function checkRow(check: CheckResult, figures: readonly Figure[], strict = false
         : check.verdict === 'error'
           ? `<p class="failure"><strong>No verdict (network):</strong> ${esc(detail)}</p>${evidenceBlock(check)}`
           : esc(detail);
-  const listed = check.expected_failure ? `<p class="expected"><strong>Expected-failures file:</strong> ${esc(statusText(check.expected_failure, strict))}</p>` : '';
-  const chartLinks = figures.map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`).join('');
+  const listed = check.expected_failure
+    ? `<p class="expected"><strong>Expected-failures file:</strong> ${esc(statusText(check.expected_failure, strict))}</p>`
+    : '';
+  const chartLinks = figures
+    .map((figure) => ` <a class="chart-link" href="#${esc(figure.id)}">chart: ${esc(figure.title.split(':')[0]!)}</a>`)
+    .join('');
   const measurements = check.measurements
     ? `<details><summary>measurements</summary><pre>${esc(JSON.stringify(check.measurements, null, 2), MAX_BLOCK)}</pre></details>`
     : '';
@@ -181,13 +208,17 @@ function figureHtml(figure: Figure, check: CheckResult | undefined): string {
 /** Every clause the report's checks cite, grouped by section, with its quoted text and the checks citing it. */
 function clauseAppendix(checks: readonly CheckResult[]): string {
   const citing = new Map<ClauseId, CheckResult[]>();
-  for (const check of checks) for (const id of clauseIds(check) ?? []) citing.set(id, [...(citing.get(id) ?? []), check]);
+  for (const check of checks)
+    for (const id of clauseIds(check) ?? []) citing.set(id, [...(citing.get(id) ?? []), check]);
   const cited = CLAUSE_IDS.filter((id) => citing.has(id));
   if (cited.length === 0) return '<p class="muted">No check of this report cites a clause of the spec.</p>';
   return bySection(cited)
     .map(([section, ids]) => {
       const quotes = ids.map((id) => {
-        const links = citing.get(id)!.map((check) => `<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>`).join(' ');
+        const links = citing
+          .get(id)!
+          .map((check) => `<a href="#check-${esc(check.id)}"><code>${esc(check.id)}</code></a>`)
+          .join(' ');
         return `<blockquote id="clause-${id}"><strong>${id}</strong> ${esc(CLAUSES[id].text)}<br><small>Checks: ${links}</small></blockquote>`;
       });
       return `<section class="spec-section"><h3>${esc(section)}</h3>${quotes.join('')}</section>`;
@@ -198,7 +229,10 @@ function clauseAppendix(checks: readonly CheckResult[]): string {
 /** What the clean-up could not remove, each with the control call that removes it; nothing when it removed everything. */
 function leftoversSection(report: RunReport): string {
   if (!report.leftovers?.length) return '';
-  const items = report.leftovers.map((leftover) => `<li>${esc(leftover.kind)} <code>${esc(leftover.id)}</code>: <code>${esc(leftover.remove_with)}</code></li>`);
+  const items = report.leftovers.map(
+    (leftover) =>
+      `<li>${esc(leftover.kind)} <code>${esc(leftover.id)}</code>: <code>${esc(leftover.remove_with)}</code></li>`,
+  );
   return `<section id="leftovers"><h2>Clean-up incomplete</h2>\n<p>The run could not remove these from the target; each is removed by the control call shown.</p>\n<ul>${items.join('')}</ul>\n</section>\n`;
 }
 
@@ -210,9 +244,14 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
   const figures = [...figuresByCheck.values()].flat();
   const allFigures = [...figures, ...(opts.extraFigures ?? [])];
   const byId = new Map(report.checks.map((check) => [check.id, check]));
-  const rows = report.checks.map((check) => checkRow(check, figuresByCheck.get(check.id) ?? [], report.expected_failures?.strict === true));
+  const rows = report.checks.map((check) =>
+    checkRow(check, figuresByCheck.get(check.id) ?? [], report.expected_failures?.strict === true),
+  );
   const counts = (['pass', 'fail', 'warn', 'skip', 'error'] as const)
-    .map((v) => `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v] ?? 0}</strong> ${v}</button>`)
+    .map(
+      (v) =>
+        `<button type="button" data-verdict="${v}" aria-pressed="false" title="show only ${v}"><span aria-hidden="true">${VERDICT_MARK[v]}</span> <strong>${summary[v] ?? 0}</strong> ${v}</button>`,
+    )
     .join('');
   const charts =
     allFigures.length > 0
@@ -226,7 +265,9 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 <h1>Certification report: <span class="${verdict}">${verdict}</span>${report.partial ? ' <span class="partial">(partial run)</span>' : ''}</h1>
 <p>Target <code>${esc(report.target.base_url)}</code>${report.target.embedded_reference ? ' (embedded reference implementation)' : ''};
 tier ${esc(report.tier ?? 'fast')}; harness ${esc(report.harness_version)}; ${esc(report.started_at)} to ${esc(report.finished_at)}${report.seed !== undefined ? `; seed ${report.seed}` : ''}.</p>
-${aboutRunLines(report).map((line) => `<p class="about-run">${esc(line)}</p>`).join('\n')}
+${aboutRunLines(report)
+  .map((line) => `<p class="about-run">${esc(line)}</p>`)
+  .join('\n')}
 <p class="summary">${counts}</p>
 ${report.coverage ? `<p>Coverage: ${esc(coverageLine(report.coverage))}</p>` : ''}
 ${report.control ? `<p>Control: ${esc(controlText(report.control))}</p>` : ''}

@@ -63,15 +63,22 @@ function renderCase(testcase: JunitCase): string {
     const message = escapeXml(outcome.message);
     if (outcome.kind === 'skipped') {
       const type = outcome.type === undefined ? '' : ` type="${escapeXml(outcome.type)}"`;
-      verdict = outcome.body === undefined ? `      <skipped${type} message="${message}"/>` : `      <skipped${type} message="${message}">${escapeXml(outcome.body)}</skipped>`;
-    }
-    else verdict = `      <${outcome.kind} message="${message}" type="${escapeXml(outcome.type ?? outcome.kind)}">${outcome.body === undefined ? message : escapeXml(outcome.body)}</${outcome.kind}>`;
+      verdict =
+        outcome.body === undefined
+          ? `      <skipped${type} message="${message}"/>`
+          : `      <skipped${type} message="${message}">${escapeXml(outcome.body)}</skipped>`;
+    } else
+      verdict = `      <${outcome.kind} message="${message}" type="${escapeXml(outcome.type ?? outcome.kind)}">${outcome.body === undefined ? message : escapeXml(outcome.body)}</${outcome.kind}>`;
   }
-  const out = testcase.systemOut === undefined ? '' : `      <system-out>${testcase.systemOut.map((line) => escapeXml(line)).join('\n')}</system-out>`;
+  const out =
+    testcase.systemOut === undefined
+      ? ''
+      : `      <system-out>${testcase.systemOut.map((line) => escapeXml(line)).join('\n')}</system-out>`;
   return [open, verdict, out, '    </testcase>'].filter(Boolean).join('\n');
 }
 
-const count = (cases: readonly JunitCase[], kind: JunitOutcome['kind']): number => cases.filter((testcase) => testcase.outcome?.kind === kind).length;
+const count = (cases: readonly JunitCase[], kind: JunitOutcome['kind']): number =>
+  cases.filter((testcase) => testcase.outcome?.kind === kind).length;
 
 /** The document as JUnit XML, valid against fixtures/schemas/junit-10.xsd. */
 export function renderJunitDocument(document: JunitDocument): string {
@@ -79,7 +86,12 @@ export function renderJunitDocument(document: JunitDocument): string {
     const time = suite.timeMs ?? suite.cases.reduce((sum, testcase) => sum + testcase.timeMs, 0);
     const attributes = `name="${escapeXml(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="${count(suite.cases, 'skipped')}" time="${seconds(time)}" timestamp="${escapeXml(suite.timestamp)}" id="${index}" package="${escapeXml(suite.package)}"`;
     const properties = Object.entries(suite.properties ?? {});
-    const head = properties.length === 0 ? [] : [`    <properties>\n${properties.map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`).join('\n')}\n    </properties>`];
+    const head =
+      properties.length === 0
+        ? []
+        : [
+            `    <properties>\n${properties.map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`).join('\n')}\n    </properties>`,
+          ];
     return `  <testsuite ${attributes}>\n${[...head, ...suite.cases.map(renderCase)].join('\n')}\n  </testsuite>`;
   });
   const cases = document.suites.flatMap((suite) => suite.cases);
@@ -93,7 +105,9 @@ function runProperties(report: RunReport): Record<string, string> {
   return {
     ...(report.partial !== undefined ? { partial: String(report.partial) } : {}),
     ...(partial ? { 'partial.reason': partial } : {}),
-    ...(selection ? { 'selection.tier': selection.tier, 'selection.selected': `${selection.selected} of ${selection.of_tier}` } : {}),
+    ...(selection
+      ? { 'selection.tier': selection.tier, 'selection.selected': `${selection.selected} of ${selection.of_tier}` }
+      : {}),
     ...(selection?.checks ? { 'selection.checks': selection.checks } : {}),
     ...(selection?.rerun_failed ? { 'selection.rerun_failed': selection.rerun_failed } : {}),
     ...(report.seed !== undefined ? { seed: String(report.seed) } : {}),
@@ -105,7 +119,9 @@ function runProperties(report: RunReport): Record<string, string> {
           'catalog.sha256': provenance.catalog.sha256,
           'control_contract.version': String(provenance.control_contract.version),
           ...(provenance.target_version ? { 'target.version': provenance.target_version } : {}),
-          ...(provenance.image ? { 'image.reference': provenance.image.reference, 'image.digest': provenance.image.digest } : {}),
+          ...(provenance.image
+            ? { 'image.reference': provenance.image.reference, 'image.digest': provenance.image.digest }
+            : {}),
         }
       : {}),
   };
@@ -115,7 +131,10 @@ function runProperties(report: RunReport): Record<string, string> {
 function judgedLines(check: RunReport['checks'][number]): string[] {
   const judged = judgedExchange(check);
   if (!judged) return [];
-  return [`judged exchange: ${exchangeSummary(judged)}`, ...(typeof judged.reproduce === 'string' ? [`reproduce with: ${judged.reproduce}`] : [])];
+  return [
+    `judged exchange: ${exchangeSummary(judged)}`,
+    ...(typeof judged.reproduce === 'string' ? [`reproduce with: ${judged.reproduce}`] : []),
+  ];
 }
 
 /** certify's junit.xml: one testsuite per area, one testcase per check, and the clean-up's leftovers. */
@@ -133,12 +152,22 @@ export function renderJunit(report: RunReport): string {
       const about = `level ${check.level}, verdict ${check.verdict}${check.verdict === 'warn' ? ' (WARN)' : ''}; clause: ${check.clause}`;
       const listed = expectedJunitOutcome(check, report.expected_failures);
       const outcome: JunitOutcome | undefined =
-        listed !== undefined ? listed.outcome
-        : check.verdict === 'fail' ? { kind: 'failure', message: detail, type: check.level }
-        : check.verdict === 'skip' ? { kind: 'skipped', message: detail }
-        : check.verdict === 'error' ? { kind: 'error', message: detail, type: 'no-answer' }
-        : undefined;
-      return { classname: `certify.${area}`, name: `${check.id} ${check.title}`, timeMs: check.duration_ms, ...(outcome ? { outcome } : {}), systemOut: [about, ...(listed ? [listed.line] : []), ...(detail ? [detail] : []), ...judgedLines(check)] };
+        listed !== undefined
+          ? listed.outcome
+          : check.verdict === 'fail'
+            ? { kind: 'failure', message: detail, type: check.level }
+            : check.verdict === 'skip'
+              ? { kind: 'skipped', message: detail }
+              : check.verdict === 'error'
+                ? { kind: 'error', message: detail, type: 'no-answer' }
+                : undefined;
+      return {
+        classname: `certify.${area}`,
+        name: `${check.id} ${check.title}`,
+        timeMs: check.duration_ms,
+        ...(outcome ? { outcome } : {}),
+        systemOut: [about, ...(listed ? [listed.line] : []), ...(detail ? [detail] : []), ...judgedLines(check)],
+      };
     }),
   }));
   const leftovers = report.leftovers ?? [];
@@ -162,5 +191,9 @@ export function renderJunit(report: RunReport): string {
       ],
     });
   }
-  return renderJunitDocument({ name: report.partial ? 'certify (partial run)' : 'certify', timeMs: Date.parse(report.finished_at) - Date.parse(report.started_at), suites });
+  return renderJunitDocument({
+    name: report.partial ? 'certify (partial run)' : 'certify',
+    timeMs: Date.parse(report.finished_at) - Date.parse(report.started_at),
+    suites,
+  });
 }

@@ -9,7 +9,11 @@ import { excusedFailure } from '../expected/mark.js';
 import { expectedMarkdownLines, verdictLabel } from '../expected/writers.js';
 
 export function controlText(control: NonNullable<RunReport['control']>): string {
-  return control.kind === 'adapter' ? `adapter ${control.adapter ?? ''}` : control.kind === 'interface' ? 'control interface (HTTP)' : 'none (checks that need one are skipped)';
+  return control.kind === 'adapter'
+    ? `adapter ${control.adapter ?? ''}`
+    : control.kind === 'interface'
+      ? 'control interface (HTTP)'
+      : 'none (checks that need one are skipped)';
 }
 
 /** What the network cost a run, in one line. */
@@ -25,7 +29,10 @@ export function verdictTitle(report: RunReport): string {
 /** The lines every human report shows about how much of the tier was selected and what ran: partial run, provenance. */
 export function aboutRunLines(report: RunReport): string[] {
   const partial = report.selection && partialLine(report.selection);
-  return [...(partial ? [`Partial run: ${partial.replace(/^partial run: /, '')}`] : []), ...(report.provenance ? [`Provenance: ${provenanceLine(report.provenance)}`] : [])];
+  return [
+    ...(partial ? [`Partial run: ${partial.replace(/^partial run: /, '')}`] : []),
+    ...(report.provenance ? [`Provenance: ${provenanceLine(report.provenance)}`] : []),
+  ];
 }
 
 export function renderMarkdown(report: RunReport): string {
@@ -45,11 +52,15 @@ export function renderMarkdown(report: RunReport): string {
   ];
   if (report.coverage && report.coverage.missing.length > 0) {
     lines.push('## Must checks that did not run', '');
-    for (const group of report.coverage.missing) lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
+    for (const group of report.coverage.missing)
+      lines.push(`- ${escapeMarkdownCell(group.reason)}: ${group.checks.join(', ')}`);
     lines.push('');
   }
   lines.push(...expectedMarkdownLines(report));
-  const problems = report.checks.filter((check) => (check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error') && !excusedFailure(check));
+  const problems = report.checks.filter(
+    (check) =>
+      (check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error') && !excusedFailure(check),
+  );
   if (problems.length > 0) {
     lines.push('## Failures, warnings and errors', '');
     for (const check of problems) {
@@ -59,21 +70,48 @@ export function renderMarkdown(report: RunReport): string {
       if (typeof rerun === 'string') lines.push(`  - Re-run it alone: \`${escapeMarkdownCell(rerun)}\``);
       const judged = judgedExchange(check);
       const last = evidenceOf(check).at(-1);
-      if (judged) lines.push(`  - Judged exchange: \`${escapeMarkdownCell(exchangeSummary(judged))}\` (the answer the failing assertion judged; the recent exchanges in report.html and report.json)`);
-      else if (last) lines.push(`  - Last exchange: \`${escapeMarkdownCell(exchangeSummary(last))}\` (all of them in report.html and report.json)`);
+      if (judged)
+        lines.push(
+          `  - Judged exchange: \`${escapeMarkdownCell(exchangeSummary(judged))}\` (the answer the failing assertion judged; the recent exchanges in report.html and report.json)`,
+        );
+      else if (last)
+        lines.push(
+          `  - Last exchange: \`${escapeMarkdownCell(exchangeSummary(last))}\` (all of them in report.html and report.json)`,
+        );
       const reproduce = (judged ?? last)?.reproduce;
       if (typeof reproduce === 'string') lines.push(`  - Reproduce with: \`${escapeMarkdownCell(reproduce)}\``);
     }
     lines.push('');
   }
   if (report.leftovers?.length) {
-    lines.push('## Clean-up incomplete', '', 'The run could not remove these from the target; each is removed by the control call shown.', '');
-    for (const leftover of report.leftovers) lines.push(`- ${leftover.kind} ${escapeMarkdownCell(leftover.id)}: \`${escapeMarkdownCell(leftover.remove_with)}\``);
+    lines.push(
+      '## Clean-up incomplete',
+      '',
+      'The run could not remove these from the target; each is removed by the control call shown.',
+      '',
+    );
+    for (const leftover of report.leftovers)
+      lines.push(
+        `- ${leftover.kind} ${escapeMarkdownCell(leftover.id)}: \`${escapeMarkdownCell(leftover.remove_with)}\``,
+      );
     lines.push('');
   }
-  lines.push('## All checks', '', '| Verdict | Id | Level | Title | Clause | ms | Detail |', '|---|---|---|---|---|---:|---|');
+  lines.push(
+    '## All checks',
+    '',
+    '| Verdict | Id | Level | Title | Clause | ms | Detail |',
+    '|---|---|---|---|---|---:|---|',
+  );
   for (const check of report.checks) {
-    const cells = [verdictLabel(check), check.id, check.level, check.title, check.clause, String(Math.round(check.duration_ms)), check.detail ?? ''];
+    const cells = [
+      verdictLabel(check),
+      check.id,
+      check.level,
+      check.title,
+      check.clause,
+      String(Math.round(check.duration_ms)),
+      check.detail ?? '',
+    ];
     lines.push(`| ${cells.map(escapeMarkdownCell).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n`;

@@ -9,11 +9,22 @@ import { PROVENANCE } from './provenance.js';
 import { SELECTION } from './selection.js';
 import { EXPECTED_FAILURE_MARK, EXPECTED_FAILURES_OF_RUN, excusedFailure, strictlyFixed } from '../expected/mark.js';
 
-const VERDICT = z.enum(['pass', 'fail', 'warn', 'skip', 'error']).describe('pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)');
-const LEVEL = z.enum(['must', 'should', 'observe']).describe('must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open');
+const VERDICT = z
+  .enum(['pass', 'fail', 'warn', 'skip', 'error'])
+  .describe(
+    'pass | fail | warn (a failed should) | skip | error (no verdict: the network kept its exchanges from an answer)',
+  );
+const LEVEL = z
+  .enum(['must', 'should', 'observe'])
+  .describe(
+    'must: the spec states it; should: a strong reading, failing warns; observe: records a choice the spec leaves open',
+  );
 
 const CHECK_RESULT = z.looseObject({
-  id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/).describe('stable across versions, unique, upper-case words joined by -'),
+  id: z
+    .string()
+    .regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/)
+    .describe('stable across versions, unique, upper-case words joined by -'),
   title: z.string(),
   clause: z.string().describe('the spec clause(s) the check traces to'),
   level: LEVEL,
@@ -29,30 +40,55 @@ const LEFTOVER = z.object({
   kind: z.enum(['workspace', 'token', 'endpoint']),
   id: z.string(),
   workspace_id: z.string(),
-  remove_with: z.string().describe('the control-interface call that removes it, e.g. DELETE /workspaces/ws_x/tokens/tok_y'),
+  remove_with: z
+    .string()
+    .describe('the control-interface call that removes it, e.g. DELETE /workspaces/ws_x/tokens/tok_y'),
 });
 
-const RAN = z.object({ ran: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).describe('checks of the tier that ran with a verdict (not skip), of all checks of the tier at that level');
+const RAN = z
+  .object({ ran: z.number().int().nonnegative(), of: z.number().int().nonnegative() })
+  .describe('checks of the tier that ran with a verdict (not skip), of all checks of the tier at that level');
 
 const COVERAGE = z
   .object({
     by_level: z.object({ must: RAN, should: RAN, observe: RAN }),
-    must_percent: z.number().min(0).max(100).describe("percent of the tier's must checks that ran (100 when the tier has none)"),
+    must_percent: z
+      .number()
+      .min(0)
+      .max(100)
+      .describe("percent of the tier's must checks that ran (100 when the tier has none)"),
     min_must_percent: z.number().min(0).max(100).describe('CERTIFY_MIN_COVERAGE of the run'),
     met: z.boolean().describe('must_percent >= min_must_percent; false fails the run (exit 1)'),
     missing: z
-      .array(z.object({ reason: z.string().describe('the skip reason: which capability the run lacked'), checks: z.array(z.string()) }))
+      .array(
+        z.object({
+          reason: z.string().describe('the skip reason: which capability the run lacked'),
+          checks: z.array(z.string()),
+        }),
+      )
       .describe("the tier's must checks that did not run, grouped by why"),
   })
   .describe('how much of the tier ran: a run that skipped what it could not do must not read as a full pass');
 
 const NETWORK = z.object({
   requests: z.number().int().nonnegative().describe('requests the checks sent to the public API, resends included'),
-  control_requests: z.number().int().nonnegative().optional().describe('requests the checks sent to the control interface, resends included'),
+  control_requests: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('requests the checks sent to the control interface, resends included'),
   rate_limited: z.number().int().nonnegative().describe('answers that were 429'),
-  waited_ms: z.number().nonnegative().describe('time the checks spent waiting for rate limits: Retry-After, back-off and pacing'),
+  waited_ms: z
+    .number()
+    .nonnegative()
+    .describe('time the checks spent waiting for rate limits: Retry-After, back-off and pacing'),
   resent: z.number().int().nonnegative().describe('requests sent again after a 429 or without an answer'),
-  unanswered: z.number().int().nonnegative().describe('requests that got no answer after their retries (their checks end in error)'),
+  unanswered: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('requests that got no answer after their retries (their checks end in error)'),
 });
 
 export const RUN_REPORT = z.looseObject({
@@ -65,7 +101,12 @@ export const RUN_REPORT = z.looseObject({
     fail: z.number().int().nonnegative(),
     warn: z.number().int().nonnegative(),
     skip: z.number().int().nonnegative(),
-    error: z.number().int().nonnegative().optional().describe('absent in reports of harness versions before the error verdict'),
+    error: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('absent in reports of harness versions before the error verdict'),
   }),
   checks: z.array(CHECK_RESULT),
   tier: z.enum(['fast', 'full']),
@@ -73,16 +114,35 @@ export const RUN_REPORT = z.looseObject({
   leftovers: z
     .array(LEFTOVER)
     .optional()
-    .describe('what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed'),
+    .describe(
+      'what the run created on the target and its clean-up could not remove (absent when none); the run then exits 3 unless a must check failed',
+    ),
   coverage: COVERAGE.optional().describe('absent in reports of harness versions before it'),
-  seed: z.number().int().nonnegative().optional().describe('the seed of every generated check of the run: FAST_CHECK_SEED (or --seed) re-runs them with it'),
-  network: NETWORK.optional().describe('what the network cost the run (absent in reports of harness versions before it)'),
-  control: z
-    .object({ kind: z.enum(['interface', 'adapter', 'none']), adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given') })
+  seed: z
+    .number()
+    .int()
+    .nonnegative()
     .optional()
-    .describe('how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)'),
+    .describe('the seed of every generated check of the run: FAST_CHECK_SEED (or --seed) re-runs them with it'),
+  network: NETWORK.optional().describe(
+    'what the network cost the run (absent in reports of harness versions before it)',
+  ),
+  control: z
+    .object({
+      kind: z.enum(['interface', 'adapter', 'none']),
+      adapter: z.string().optional().describe('CERTIFY_CONTROL_ADAPTER, as given'),
+    })
+    .optional()
+    .describe(
+      'how the run did the control operations: the HTTP control interface, an adapter module, or none (a token-only run)',
+    ),
   selection: SELECTION.optional().describe('absent in reports of harness versions before it'),
-  partial: z.boolean().optional().describe("true when the run did not select every check of its tier (--checks, --rerun-failed): coverage then counts the rest as not run; absent in reports of harness versions before it"),
+  partial: z
+    .boolean()
+    .optional()
+    .describe(
+      'true when the run did not select every check of its tier (--checks, --rerun-failed): coverage then counts the rest as not run; absent in reports of harness versions before it',
+    ),
   provenance: PROVENANCE.optional().describe('absent in reports of harness versions before it'),
   expected_failures: EXPECTED_FAILURES_OF_RUN.optional(),
 });
@@ -99,7 +159,11 @@ void levelsAgree;
 
 /** report.json's JSON Schema (draft 2020-12), as published in docs/schemas/report.schema.json. */
 export function reportJsonSchema(): Record<string, unknown> {
-  return { $id: 'https://svc-conformance.example.test/schemas/report.schema.json', title: 'report.json of a certification run', ...z.toJSONSchema(RUN_REPORT, { io: 'output' }) };
+  return {
+    $id: 'https://svc-conformance.example.test/schemas/report.schema.json',
+    title: 'report.json of a certification run',
+    ...z.toJSONSchema(RUN_REPORT, { io: 'output' }),
+  };
 }
 
 export function summarize(checks: readonly CheckResult[]): Record<Verdict, number> {

@@ -32,7 +32,10 @@ export function newFailures(earlier: RunReport, later: RunReport): NewFailure[] 
   for (const check of later.checks) {
     const was = wasFine(before.get(check.id));
     if (was === undefined || !failsNow(check)) continue;
-    const entry = check.expected_failure?.status === 'expired' ? `its expected-failure entry expired after ${check.expected_failure.expires}; ` : '';
+    const entry =
+      check.expected_failure?.status === 'expired'
+        ? `its expected-failure entry expired after ${check.expected_failure.expires}; `
+        : '';
     found.push({ id: check.id, title: check.title, level: check.level, was, detail: `${entry}${check.detail ?? ''}` });
   }
   return found;
@@ -41,8 +44,17 @@ export function newFailures(earlier: RunReport, later: RunReport): NewFailure[] 
 /** The section heading the diff's Markdown: what the gate decided, first. */
 export function newFailuresMarkdown(found: readonly NewFailure[], labels: readonly [string, string]): string {
   const [a, b] = labels.map(escapeMarkdownCell);
-  if (found.length === 0) return `## New failures: none\n\nNo check that passed (or was expected to fail) in ${a} fails in ${b}.\n\n`;
-  const lines = [`## New failures (${found.length})`, '', `Checks that passed (or were expected to fail) in ${a} and fail in ${b}:`, ''];
-  for (const failure of found) lines.push(`- **${failure.id}** (${failure.level}, was ${failure.was}): ${escapeMarkdownCell(failure.title)}. ${escapeMarkdownCell(failure.detail)}`);
+  if (found.length === 0)
+    return `## New failures: none\n\nNo check that passed (or was expected to fail) in ${a} fails in ${b}.\n\n`;
+  const lines = [
+    `## New failures (${found.length})`,
+    '',
+    `Checks that passed (or were expected to fail) in ${a} and fail in ${b}:`,
+    '',
+  ];
+  for (const failure of found)
+    lines.push(
+      `- **${failure.id}** (${failure.level}, was ${failure.was}): ${escapeMarkdownCell(failure.title)}. ${escapeMarkdownCell(failure.detail)}`,
+    );
   return `${lines.join('\n')}\n\n`;
 }

@@ -11,8 +11,14 @@ import type { CheckResult } from './model.js';
 export const SELECTION = z
   .object({
     tier: z.enum(['fast', 'full']),
-    checks: z.string().optional().describe('CERTIFY_CHECKS (or --checks) as given; absent when every check was selected'),
-    rerun_failed: z.string().optional().describe('the report.json whose failed, warned and erred checks a --rerun-failed run re-ran'),
+    checks: z
+      .string()
+      .optional()
+      .describe('CERTIFY_CHECKS (or --checks) as given; absent when every check was selected'),
+    rerun_failed: z
+      .string()
+      .optional()
+      .describe('the report.json whose failed, warned and erred checks a --rerun-failed run re-ran'),
     selected: z.number().int().nonnegative().describe('checks of the tier the run selected'),
     of_tier: z.number().int().nonnegative().describe("checks in the tier's catalog"),
   })
@@ -21,9 +27,18 @@ export const SELECTION = z
 export type Selection = z.infer<typeof SELECTION>;
 
 /** Whether a check belongs to a run of `tier`: a full run owes every check, a fast run the fast ones. */
-export const inTier = (tier: Tier) => (check: Pick<CheckSpec, 'tier'>): boolean => tier === 'full' || check.tier === 'fast';
+export const inTier =
+  (tier: Tier) =>
+  (check: Pick<CheckSpec, 'tier'>): boolean =>
+    tier === 'full' || check.tier === 'fast';
 
-export function selectionOf(options: { tier: Tier; catalog: readonly CheckSpec[]; selected: readonly CheckSpec[]; checks?: string; rerunFailed?: string }): Selection {
+export function selectionOf(options: {
+  tier: Tier;
+  catalog: readonly CheckSpec[];
+  selected: readonly CheckSpec[];
+  checks?: string;
+  rerunFailed?: string;
+}): Selection {
   const owed = inTier(options.tier);
   return {
     tier: options.tier,
@@ -52,10 +67,23 @@ export function partialLine(selection: Selection): string | undefined {
  * The tier's checks the selection left out, as skips with the reason: counted by coverage
  * (never as run), never written among the report's checks, which hold what the run ran.
  */
-export function unselected(catalog: readonly CheckSpec[], selected: readonly CheckSpec[], selection: Selection): CheckResult[] {
+export function unselected(
+  catalog: readonly CheckSpec[],
+  selected: readonly CheckSpec[],
+  selection: Selection,
+): CheckResult[] {
   const chosen = new Set(selected.map((check) => check.id));
   const owed = inTier(selection.tier);
   return catalog
     .filter((check) => owed(check) && !chosen.has(check.id))
-    .map((check) => ({ id: check.id, title: check.title, clause: check.clause, level: check.level, verdict: 'skip' as const, duration_ms: 0, detail: `not selected in this partial run (${byWhat(selection)})`, area: check.area }));
+    .map((check) => ({
+      id: check.id,
+      title: check.title,
+      clause: check.clause,
+      level: check.level,
+      verdict: 'skip' as const,
+      duration_ms: 0,
+      detail: `not selected in this partial run (${byWhat(selection)})`,
+      area: check.area,
+    }));
 }

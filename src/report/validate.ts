@@ -24,16 +24,20 @@ export function reportSchemaProblems(value: unknown): string[] {
   return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }
 
-
 /** Reads a report.json and refuses one that is not JSON or departs from the published schema. */
 export function readReportFile(path: string): RunReport {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ReportFileError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`);
+    throw new ReportFileError(
+      `${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`,
+    );
   }
   const problems = reportSchemaProblems(value);
-  if (problems.length > 0) throw new ReportFileError(`${path} does not conform to schemas/report.schema.json: ${problems.slice(0, 5).join('; ')}`);
+  if (problems.length > 0)
+    throw new ReportFileError(
+      `${path} does not conform to schemas/report.schema.json: ${problems.slice(0, 5).join('; ')}`,
+    );
   return value as RunReport;
 }

@@ -22,28 +22,63 @@ export interface Certificate {
 }
 
 /** Before the run: what was selected, and the signing key, refused (exit 2) before any check runs when unusable. */
-export function prepareCertificate(settings: Settings, selected: readonly CheckSpec[], rerunFailed?: string): Certificate {
-  const selection = selectionOf({ tier: settings.CERTIFY_TIER, catalog: CHECKS, selected, ...(settings.CERTIFY_CHECKS ? { checks: settings.CERTIFY_CHECKS } : {}), ...(rerunFailed ? { rerunFailed } : {}) });
+export function prepareCertificate(
+  settings: Settings,
+  selected: readonly CheckSpec[],
+  rerunFailed?: string,
+): Certificate {
+  const selection = selectionOf({
+    tier: settings.CERTIFY_TIER,
+    catalog: CHECKS,
+    selected,
+    ...(settings.CERTIFY_CHECKS ? { checks: settings.CERTIFY_CHECKS } : {}),
+    ...(rerunFailed ? { rerunFailed } : {}),
+  });
   const partial = partialLine(selection);
-  return { selection, ...(partial ? { partial } : {}), ...(settings.CERTIFY_SIGNING_KEY ? { signingKey: loadSigningKey(settings.CERTIFY_SIGNING_KEY) } : {}) };
+  return {
+    selection,
+    ...(partial ? { partial } : {}),
+    ...(settings.CERTIFY_SIGNING_KEY ? { signingKey: loadSigningKey(settings.CERTIFY_SIGNING_KEY) } : {}),
+  };
 }
 
 /** The report's selection, provenance and coverage, which counts the checks left out of a partial run as not run. */
-export function completeReport(report: RunReport, certificate: Certificate, selected: readonly CheckSpec[], settings: Settings, image?: ImageProvenance): void {
+export function completeReport(
+  report: RunReport,
+  certificate: Certificate,
+  selected: readonly CheckSpec[],
+  settings: Settings,
+  image?: ImageProvenance,
+): void {
   const { selection } = certificate;
   report.selection = selection;
   report.partial = isPartial(selection);
-  report.provenance = provenanceOf({ ...(settings.CERTIFY_TARGET_VERSION ? { targetVersion: settings.CERTIFY_TARGET_VERSION } : {}), ...(image ? { image } : {}) });
+  report.provenance = provenanceOf({
+    ...(settings.CERTIFY_TARGET_VERSION ? { targetVersion: settings.CERTIFY_TARGET_VERSION } : {}),
+    ...(image ? { image } : {}),
+  });
   const owed = inTier(selection.tier);
-  report.coverage = coverageOf([...report.checks, ...unselected(CHECKS, selected, selection)], (id) => owed(getCheck(id)), settings.CERTIFY_MIN_COVERAGE);
+  report.coverage = coverageOf(
+    [...report.checks, ...unselected(CHECKS, selected, selection)],
+    (id) => owed(getCheck(id)),
+    settings.CERTIFY_MIN_COVERAGE,
+  );
 }
 
 /** The lines the console prints about the run before its summary: partial run, provenance. */
 export function certificateLines(report: RunReport, certificate: Certificate): string[] {
-  return [...(certificate.partial ? [certificate.partial] : []), ...(report.provenance ? [`provenance: ${provenanceLine(report.provenance)}`] : [])];
+  return [
+    ...(certificate.partial ? [certificate.partial] : []),
+    ...(report.provenance ? [`provenance: ${provenanceLine(report.provenance)}`] : []),
+  ];
 }
 
 /** After the reports are written: the signed attestation over them, when a key was given; its path, or none. */
-export function sealReports(report: RunReport, files: readonly string[], dir: string, certificate: Certificate): string[] {
+export function sealReports(
+  report: RunReport,
+  files: readonly string[],
+  dir: string,
+  certificate: Certificate,
+): string[] {
   return certificate.signingKey ? [writeAttestation(report, files, dir, certificate.signingKey)] : [];
 }

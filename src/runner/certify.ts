@@ -4,7 +4,16 @@
  * clean-up incomplete (3), interrupted (130).
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants as fsConstants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { packagedBundle } from '../install/bundles.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +36,14 @@ import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { endChildren, watchChildren } from './children.js';
 import { ProgressLine } from './progress.js';
-import { CLOSE_LIMIT_MS, minutes, RUN_DEADLINE_MS, RunStop, STOPPED_CLOSE_LIMIT_MS, type StopReason } from './deadline.js';
+import {
+  CLOSE_LIMIT_MS,
+  minutes,
+  RUN_DEADLINE_MS,
+  RunStop,
+  STOPPED_CLOSE_LIMIT_MS,
+  type StopReason,
+} from './deadline.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks, startOrder } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -40,7 +56,6 @@ import { writeLine } from '../text/console.js';
 import { expectedFailureLines } from '../expected/mark.js';
 import { withExpectedFailures, type ExpectedFailuresOfRun } from '../expected/run.js';
 import { serviceExpectedFailures } from '../expected/commands.js';
-
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -93,11 +108,20 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
       svcToken: target.svcToken,
       tier: settings.CERTIFY_TIER,
       embeddedReference: target.embeddedReference,
-      receiver: target.receiver ?? { host: settings.RECEIVER_HOST, port: settings.RECEIVER_PORT, publicUrl: settings.RECEIVER_PUBLIC_URL, ...receiverTls },
+      receiver: target.receiver ?? {
+        host: settings.RECEIVER_HOST,
+        port: settings.RECEIVER_PORT,
+        publicUrl: settings.RECEIVER_PUBLIC_URL,
+        ...receiverTls,
+      },
       idp: {
         host: settings.IDP_HOST ?? target.idp?.host ?? '127.0.0.1',
         port: settings.IDP_PORT,
-        ...(settings.IDP_PUBLIC_URL ? { publicUrl: settings.IDP_PUBLIC_URL } : target.idp?.publicHost ? { publicHost: target.idp.publicHost } : {}),
+        ...(settings.IDP_PUBLIC_URL
+          ? { publicUrl: settings.IDP_PUBLIC_URL }
+          : target.idp?.publicHost
+            ? { publicHost: target.idp.publicHost }
+            : {}),
         ...(idpTls ? { tls: idpTls } : {}),
       },
       createdResourcesPath: join(workDir, 'created-resources.jsonl'),
@@ -108,52 +132,68 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     };
     // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
     const probe = await untilDoneOrSignalled(probeTargetReach(run), held.signalled);
-    if ('value' in probe && probe.value) print(`reach probe inconclusive (${probe.value}); the checks will judge the target`);
+    if ('value' in probe && probe.value)
+      print(`reach probe inconclusive (${probe.value}); the checks will judge the target`);
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
       : { kind: run.controlUrl ? 'interface' : 'none' };
     if (certificate.partial) print(certificate.partial);
-    print(`certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}, seed ${run.seed}`);
+    print(
+      `certify: ${selected.length} checks against ${target.baseUrl}${target.embeddedReference ? ' (embedded reference)' : ''}, tier ${run.tier}, control: ${controlText(control)}, seed ${run.seed}`,
+    );
     const startedAt = new Date();
     const deadlineMs = options.deadlineMs ?? RUN_DEADLINE_MS[run.tier];
     // An interrupted probe may still be creating on the target: wait for those, as a stopped suite does.
     if ('signal' in probe) await creationsSettled(run.createdResourcesPath, PENDING_CREATIONS_LIMIT_MS);
     const { collector, stopped, release } =
-      'signal' in probe ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined } : await runSuites(run, selected, print, deadlineMs, held, settings.CERTIFY_CONCURRENCY);
+      'signal' in probe
+        ? { collector: new CheckCollector(print), stopped: 'interrupted' as const, release: () => undefined }
+        : await runSuites(run, selected, print, deadlineMs, held, settings.CERTIFY_CONCURRENCY);
     releaseRunner = release;
     const interrupted = stopped === 'interrupted';
     const finishedAt = new Date();
     const cleanup = await removeLeftovers(run.createdResourcesPath, run.controlUrl, run.controlToken, run.network);
-    if (cleanup.removed + cleanup.failed > 0) print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
+    if (cleanup.removed + cleanup.failed > 0)
+      print(`clean-up: removed ${cleanup.removed} leftover resources, ${cleanup.failed} could not be removed`);
     if (cleanup.leftovers.length > 0) {
       print(`clean-up incomplete: ${cleanup.leftovers.length} resources left on the target; each is removed by:`);
       for (const leftover of cleanup.leftovers) print(`  ${leftover.remove_with}`);
     }
 
-    const report: RunReport = withExpectedFailures({
-      harness_version: HARNESS_VERSION,
-      target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
-      started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      finished_at: finishedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      summary: { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 },
-      checks: resultsFor(selected, collector, stopped, deadlineMs),
-      tier: run.tier,
-      seed: run.seed,
-      network: collector.network,
-      control,
-      ...(interrupted ? { interrupted: true } : {}),
-      ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
-    }, expected);
+    const report: RunReport = withExpectedFailures(
+      {
+        harness_version: HARNESS_VERSION,
+        target: { base_url: target.baseUrl, embedded_reference: target.embeddedReference },
+        started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        finished_at: finishedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        summary: { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 },
+        checks: resultsFor(selected, collector, stopped, deadlineMs),
+        tier: run.tier,
+        seed: run.seed,
+        network: collector.network,
+        control,
+        ...(interrupted ? { interrupted: true } : {}),
+        ...(cleanup.leftovers.length > 0 ? { leftovers: cleanup.leftovers } : {}),
+      },
+      expected,
+    );
     report.summary = summarize(report.checks);
     completeReport(report, certificate, selected, settings, target.image);
     const files = writeReports(report, resolve(settings.CERTIFY_REPORT_DIR));
     const sealed = sealReports(report, files, resolve(settings.CERTIFY_REPORT_DIR), certificate);
     printSummary(report, print, certificateLines(report, certificate));
     print(`reports: ${[...files, ...sealed].join(', ')}`);
-    if (report.coverage && !report.coverage.met) writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
+    if (report.coverage && !report.coverage.met)
+      writeLine(process.stderr, `certify: ${shortfallLine(report.coverage)}`);
     const verdict = runVerdict(report);
     if (verdict === 'ERROR') writeLine(process.stderr, `certify: ${erredLine(report)}`);
-    return { INTERRUPTED: EXIT.interrupted, FAILED: EXIT.mustFailed, ERROR: EXIT.noRun, 'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete, PASSED: EXIT.passed }[verdict];
+    return {
+      INTERRUPTED: EXIT.interrupted,
+      FAILED: EXIT.mustFailed,
+      ERROR: EXIT.noRun,
+      'CLEAN-UP-INCOMPLETE': EXIT.cleanupIncomplete,
+      PASSED: EXIT.passed,
+    }[verdict];
   } catch (error) {
     if (error instanceof HarnessError) return abort(error.message);
     return abort(`run failed: ${(error as Error).message}`);
@@ -207,7 +247,8 @@ async function importWithTsx(url: string): Promise<unknown> {
 function runSeed(env: NodeJS.ProcessEnv): number {
   const given = env.FAST_CHECK_SEED;
   if (given === undefined || given === '') return Date.now() % 2 ** 31;
-  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31) throw new RunAbort(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
+  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 31)
+    throw new RunAbort(`FAST_CHECK_SEED must be a whole number below 2^31, got ${JSON.stringify(given)}`);
   return Number(given);
 }
 
@@ -216,7 +257,10 @@ function abort(reason: string): number {
   return EXIT.noRun;
 }
 
-async function receiverCertificate(settings: Settings, workDir: string): Promise<{ certPath: string; keyPath: string }> {
+async function receiverCertificate(
+  settings: Settings,
+  workDir: string,
+): Promise<{ certPath: string; keyPath: string }> {
   if (settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY) {
     // Checked here, not first in the receiver: a bad file must stop the run with its setting's name.
     usablePem('RECEIVER_TLS_CERT', settings.RECEIVER_TLS_CERT, (pem) => new X509Certificate(pem));
@@ -243,22 +287,38 @@ function usablePem(setting: string, path: string, parse: (pem: Buffer) => unknow
   try {
     pem = readFileSync(path);
   } catch (error) {
-    throw new RunAbort(`${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a readable PEM file`);
+    throw new RunAbort(
+      `${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a readable PEM file`,
+    );
   }
   try {
     parse(pem);
   } catch {
-    throw new RunAbort(`${setting}: ${path} is not a usable PEM ${setting.endsWith('KEY') ? 'private key' : 'certificate'}; give a PEM file`);
+    throw new RunAbort(
+      `${setting}: ${path} is not a usable PEM ${setting.endsWith('KEY') ? 'private key' : 'certificate'}; give a PEM file`,
+    );
   }
 }
 
-async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: string) => void, deadlineMs: number, held: HeldSignals, concurrency: number) {
+async function runSuites(
+  run: RunContext,
+  selected: CheckSpec[],
+  print: (line: string) => void,
+  deadlineMs: number,
+  held: HeldSignals,
+  concurrency: number,
+) {
   const progress = new ProgressLine(process.stdout, selected.length);
   const collector = new CheckCollector(print, progress);
   const areas = startOrder([...new Set(selected.map((check) => check.area))]);
-  const missing = areas.map((area) => `suites/${area}.suite.ts`).filter((file) => !existsSync(join(PROJECT_ROOT, file)));
+  const missing = areas
+    .map((area) => `suites/${area}.suite.ts`)
+    .filter((file) => !existsSync(join(PROJECT_ROOT, file)));
   // A catalog area without its suite would turn every check of it into a silent skip.
-  if (missing.length > 0) throw new RegistrationError(`no suite for ${missing.join(', ')}: the catalog names areas that no suite file declares`);
+  if (missing.length > 0)
+    throw new RegistrationError(
+      `no suite for ${missing.join(', ')}: the catalog names areas that no suite file declares`,
+    );
   let stopped: StopReason | undefined;
   if (areas.length === 0) return { collector, stopped, release: () => undefined };
   const signals = ['SIGINT', 'SIGTERM'] as const;
@@ -268,7 +328,8 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   // vitest's signal listeners is removed in the microtask after it is added: no signal
   // event can reach it in between (a signal held meanwhile is acted on below).
   const dropSignalListener = (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((signals as readonly (string | symbol)[]).includes(event)) queueMicrotask(() => process.off(event as NodeJS.Signals, listener));
+    if ((signals as readonly (string | symbol)[]).includes(event))
+      queueMicrotask(() => process.off(event as NodeJS.Signals, listener));
   };
   process.on('newListener', dropSignalListener);
   const vitest = await createVitest('test', {
@@ -298,13 +359,20 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
   }).finally(() => process.off('newListener', dropSignalListener));
   // Its unhandled-rejection handler exits the process too (e.g. when a Ctrl-C has already
   // ended the worker): such an error is reported, and the run still cleans up and reports.
-  for (const listener of process.listeners('unhandledRejection')) if (!rejectionsBefore.has(listener)) process.off('unhandledRejection', listener);
+  for (const listener of process.listeners('unhandledRejection'))
+    if (!rejectionsBefore.has(listener)) process.off('unhandledRejection', listener);
   // An error outside any check (the worker gone: a signal to the whole process group, the
   // OOM killer) must not end the process before the clean-up and the report either.
   const onRunnerError = (error: unknown) => {
     if (stop.reason) return;
     const lost = (error as NodeJS.ErrnoException)?.code === 'ERR_IPC_CHANNEL_CLOSED';
-    collector.suiteErrors.push(mask(lost ? 'the test worker ended unexpectedly' : `test runner: ${String((error as Error)?.message ?? error).split('\n')[0]}`));
+    collector.suiteErrors.push(
+      mask(
+        lost
+          ? 'the test worker ended unexpectedly'
+          : `test runner: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
+      ),
+    );
     stop.stop('crashed');
   };
   // A stop (signal or deadline) cancels the run; checks still running after a short grace
@@ -313,7 +381,12 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     stopped = reason;
     collector.stop();
     writeFileSync(stopMarkerPath(run.createdResourcesPath), reason);
-    const why = reason === 'deadline' ? `the run's deadline of ${minutes(deadlineMs)} passed` : reason === 'crashed' ? collector.suiteErrors.at(-1) : 'interrupted';
+    const why =
+      reason === 'deadline'
+        ? `the run's deadline of ${minutes(deadlineMs)} passed`
+        : reason === 'crashed'
+          ? collector.suiteErrors.at(-1)
+          : 'interrupted';
     print(`${why}: stopping the checks, then removing what the run created`);
     void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
   });
@@ -340,7 +413,11 @@ async function runSuites(run: RunContext, selected: CheckSpec[], print: (line: s
     stop.clear();
     progress.stop();
     if (stop.reason) await creationsSettled(run.createdResourcesPath, PENDING_CREATIONS_LIMIT_MS);
-    await withTimeout(vitest.close().catch(() => undefined), stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS, undefined);
+    await withTimeout(
+      vitest.close().catch(() => undefined),
+      stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS,
+      undefined,
+    );
     for (const signal of signals) process.off(signal, onSignal);
   }
   // Kept until the run ends: after a stop, vitest may still post to a worker that is gone.
@@ -361,7 +438,11 @@ function transformCache(): { fsModuleCache: boolean; fsModuleCachePath?: string 
   const installed = packagedBundle(PROJECT_ROOT) !== undefined;
   const home = process.env.HOME;
   const userCache = process.env.XDG_CACHE_HOME || (home ? join(home, '.cache') : undefined);
-  const path = installed ? (userCache ? join(userCache, 'svc-harness', 'vitest') : undefined) : join(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache');
+  const path = installed
+    ? userCache
+      ? join(userCache, 'svc-harness', 'vitest')
+      : undefined
+    : join(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache');
   if (!path) return { fsModuleCache: false };
   try {
     mkdirSync(path, { recursive: true });
@@ -415,7 +496,10 @@ function holdStopSignals(): HeldSignals {
  * Awaits `work`, or `signal`, whichever comes first. Abandoned work winds down on its own
  * time-outs; what it creates is recorded, and the clean-up waits on it.
  */
-async function untilDoneOrSignalled<T>(work: Promise<T>, signal: Promise<NodeJS.Signals>): Promise<{ value: T } | { signal: NodeJS.Signals }> {
+async function untilDoneOrSignalled<T>(
+  work: Promise<T>,
+  signal: Promise<NodeJS.Signals>,
+): Promise<{ value: T } | { signal: NodeJS.Signals }> {
   try {
     return await Promise.race([work.then((value) => ({ value })), signal.then((received) => ({ signal: received }))]);
   } finally {
@@ -423,7 +507,12 @@ async function untilDoneOrSignalled<T>(work: Promise<T>, signal: Promise<NodeJS.
   }
 }
 
-function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: StopReason | undefined, deadlineMs: number): CheckResult[] {
+function resultsFor(
+  selected: CheckSpec[],
+  collector: CheckCollector,
+  stopped: StopReason | undefined,
+  deadlineMs: number,
+): CheckResult[] {
   const suiteError = collector.suiteErrors[0];
   const interrupted = stopped === 'interrupted';
   return selected.map((spec) => {
@@ -439,13 +528,24 @@ function resultsFor(selected: CheckSpec[], collector: CheckCollector, stopped: S
           : 'not implemented in this harness version';
     const verdict = (stopped === 'deadline' || suiteError) && !interrupted && spec.level === 'must' ? 'fail' : 'skip';
     // (a crash puts its reason first in suiteErrors, so it reads "not run: <reason>")
-    return { id: spec.id, title: spec.title, clause: spec.clause, level: spec.level, verdict, duration_ms: 0, detail: reason, area: spec.area };
+    return {
+      id: spec.id,
+      title: spec.title,
+      clause: spec.clause,
+      level: spec.level,
+      verdict,
+      duration_ms: 0,
+      detail: reason,
+      area: spec.area,
+    };
   });
 }
 
 /** The one-line reason on stderr of a run that ends without a verdict (exit 2). */
 function erredLine(report: RunReport): string {
-  const erred = report.checks.filter((check) => check.level === 'must' && check.verdict === 'error').map((check) => check.id);
+  const erred = report.checks
+    .filter((check) => check.level === 'must' && check.verdict === 'error')
+    .map((check) => check.id);
   return `no verdict for ${erred.length} must check${erred.length === 1 ? '' : 's'} (${erred.join(', ')}): the network kept their answers away; see report.json`;
 }
 
@@ -466,7 +566,8 @@ function printSummary(report: RunReport, print: (line: string) => void, aboutRun
   }
   print('');
   const columns = ['pass', 'fail', 'warn', 'skip', 'error'] as const;
-  const row = (name: string, counts: Partial<Record<string, number>>) => `${name.padEnd(24)} ${columns.map((column) => String(counts[column] ?? 0).padStart(column.length)).join(' ')}`;
+  const row = (name: string, counts: Partial<Record<string, number>>) =>
+    `${name.padEnd(24)} ${columns.map((column) => String(counts[column] ?? 0).padStart(column.length)).join(' ')}`;
   print(`${'suite'.padEnd(24)} ${columns.join(' ')}`);
   for (const [area, counts] of byArea) print(row(area, counts));
   print(row('total', summary));

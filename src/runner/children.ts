@@ -31,7 +31,9 @@ export function watchChildren(): void {
 
 /** The children started since watchChildren() that have not exited. */
 export function runningChildren(): ChildProcess[] {
-  return [...running].filter((child) => child.pid !== undefined && child.exitCode === null && child.signalCode === null);
+  return [...running].filter(
+    (child) => child.pid !== undefined && child.exitCode === null && child.signalCode === null,
+  );
 }
 
 /**

@@ -25,9 +25,15 @@ export interface CleanupOutcome {
   leftovers: Leftover[];
 }
 
-export async function removeLeftovers(createdResourcesPath: string, controlUrl: string | undefined, controlToken: string | undefined, network: NetworkOptions = {}): Promise<CleanupOutcome> {
+export async function removeLeftovers(
+  createdResourcesPath: string,
+  controlUrl: string | undefined,
+  controlToken: string | undefined,
+  network: NetworkOptions = {},
+): Promise<CleanupOutcome> {
   const leftovers = outstandingResources(createdResourcesPath);
-  if (leftovers.length === 0 || !controlUrl || !controlToken) return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
+  if (leftovers.length === 0 || !controlUrl || !controlToken)
+    return { removed: 0, failed: leftovers.length, leftovers: listed(leftovers) };
   const control = new ControlClient(controlUrl, controlToken, {
     timeoutMs: REQUEST_TIMEOUT_MS,
     network,
@@ -57,9 +63,11 @@ export async function removeLeftovers(createdResourcesPath: string, controlUrl: 
   };
   for (const kind of ORDER) {
     const queue = leftovers.filter((resource) => resource.kind === kind);
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await remove(next);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await remove(next);
+      }),
+    );
   }
   await control.close();
   return { removed, failed, leftovers: listed(outstandingResources(createdResourcesPath)) };
@@ -71,6 +79,16 @@ function listed(resources: Resource[]): Leftover[] {
 }
 
 function asLeftover(resource: Resource): Leftover {
-  const id = resource.kind === 'workspace' ? resource.workspaceId : resource.kind === 'token' ? resource.tokenId : resource.endpointId;
-  return { kind: resource.kind, id, workspace_id: resource.workspaceId, remove_with: `DELETE ${removalPath(resource)}` };
+  const id =
+    resource.kind === 'workspace'
+      ? resource.workspaceId
+      : resource.kind === 'token'
+        ? resource.tokenId
+        : resource.endpointId;
+  return {
+    kind: resource.kind,
+    id,
+    workspace_id: resource.workspaceId,
+    remove_with: `DELETE ${removalPath(resource)}`,
+  };
 }

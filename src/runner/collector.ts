@@ -61,10 +61,22 @@ export class CheckCollector implements Reporter {
     const spec = getCheck(checkId);
     const result = testCase.result();
     if (meta.check?.network) addTally(this.network, meta.check.network);
-    const state = meta.check?.errorReason ? 'errored' : result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+    const state = meta.check?.errorReason
+      ? 'errored'
+      : result.state === 'passed' || result.state === 'failed'
+        ? result.state
+        : 'skipped';
     if (this.stopping && state === 'skipped' && !meta.check?.skipReason) return;
-    const failure = result.state === 'failed' ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0] : undefined;
-    const entry = checkResult(spec, { state, ...(failure ? { failure } : {}), ...(meta.check ? { meta: meta.check } : {}), durationMs: testCase.diagnostic()?.duration ?? 0 });
+    const failure =
+      result.state === 'failed'
+        ? (result.errors?.[0]?.message ?? 'failed without a message').split('\n')[0]
+        : undefined;
+    const entry = checkResult(spec, {
+      state,
+      ...(failure ? { failure } : {}),
+      ...(meta.check ? { meta: meta.check } : {}),
+      durationMs: testCase.diagnostic()?.duration ?? 0,
+    });
     const verdict = entry.verdict;
     this.results.set(spec.id, entry);
     const reason = verdict === 'pass' ? '' : `  ${entry.detail ?? ''}`;

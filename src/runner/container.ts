@@ -55,13 +55,17 @@ export interface StartedImage {
 export async function bridgeGateway(): Promise<string> {
   const client = await engine();
   try {
-    const network = (await client.network.getById('bridge').inspect()) as { IPAM?: { Config?: Array<{ Gateway?: string }> } };
+    const network = (await client.network.getById('bridge').inspect()) as {
+      IPAM?: { Config?: Array<{ Gateway?: string }> };
+    };
     const gateway = network.IPAM?.Config?.find((config) => config.Gateway)?.Gateway;
     if (gateway) return gateway.replace(/\/\d+$/, '');
   } catch (error) {
     throw new RunAbort(`SVC_IMAGE: cannot read the engine's bridge network (${(error as Error).message})`);
   }
-  throw new RunAbort("SVC_IMAGE: the engine's bridge network has no gateway address, so the container could not reach the receiver");
+  throw new RunAbort(
+    "SVC_IMAGE: the engine's bridge network has no gateway address, so the container could not reach the receiver",
+  );
 }
 
 /** A free TCP port on the given address (for the receiver, whose public URL must name it in advance). */
@@ -81,7 +85,9 @@ async function engine() {
     return await getContainerRuntimeClient();
   } catch (error) {
     const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'no DOCKER_HOST set';
-    throw new RunAbort(`SVC_IMAGE needs a container engine and none is reachable (${where}: ${firstLine((error as Error).message)}); start one with \`npm run engine\` and export the DOCKER_HOST it prints`);
+    throw new RunAbort(
+      `SVC_IMAGE needs a container engine and none is reachable (${where}: ${firstLine((error as Error).message)}); start one with \`npm run engine\` and export the DOCKER_HOST it prints`,
+    );
   }
 }
 
@@ -93,7 +99,8 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
   const controlPath = options.controlPath.replace(/\/+$/, '');
   // Host ports chosen here rather than by the engine, so the service can be told its URL.
   const bindings = new Map<number, number>();
-  for (const port of [options.apiPort, options.controlPort]) if (!bindings.has(port)) bindings.set(port, await freePort('127.0.0.1'));
+  for (const port of [options.apiPort, options.controlPort])
+    if (!bindings.has(port)) bindings.set(port, await freePort('127.0.0.1'));
   const host = client.info.containerRuntime.host;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const baseUrl = `http://${urlHost}:${bindings.get(options.apiPort)!}`;
@@ -132,8 +139,11 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
     // created at all (unknown image) leaves nothing either.
     await removeByRunLabel(runLabel);
     if (interrupted.signal) process.exit(130);
-    const tail = logs.length > 0 ? `; last log lines: ${logs.slice(-5).join(' | ')}` : '; the container wrote no log line';
-    throw new RunAbort(`SVC_IMAGE ${options.image} did not become ready (start-up time-out SVC_IMAGE_STARTUP_TIMEOUT_MS=${options.startupTimeoutMs}): ${firstLine((error as Error).message)}${tail}`);
+    const tail =
+      logs.length > 0 ? `; last log lines: ${logs.slice(-5).join(' | ')}` : '; the container wrote no log line';
+    throw new RunAbort(
+      `SVC_IMAGE ${options.image} did not become ready (start-up time-out SVC_IMAGE_STARTUP_TIMEOUT_MS=${options.startupTimeoutMs}): ${firstLine((error as Error).message)}${tail}`,
+    );
   }
   exited.dispose();
   interrupted.dispose();
@@ -160,7 +170,9 @@ export async function startImage(options: ImageTargetOptions): Promise<StartedIm
   }
   for (const signal of SIGNALS) process.on(signal, onSignal);
 
-  process.stderr.write(`certify: started ${options.image} (container ${running.getId().slice(0, 12)}) in ${startMs} ms\n`);
+  process.stderr.write(
+    `certify: started ${options.image} (container ${running.getId().slice(0, 12)}) in ${startMs} ms\n`,
+  );
   const image = await imageProvenance(options.image, running.getId());
   return {
     ...(image ? { image } : {}),
@@ -186,7 +198,9 @@ async function imageProvenance(reference: string, containerId: string): Promise<
     const { RepoDigests } = await dockerode.getImage(digest).inspect();
     return { reference, digest, ...(RepoDigests?.length ? { repo_digests: RepoDigests } : {}) };
   } catch (error) {
-    process.stderr.write(`certify: the engine did not give the digest of ${reference} (${firstLine((error as Error).message)}); the reports name it by reference only\n`);
+    process.stderr.write(
+      `certify: the engine did not give the digest of ${reference} (${firstLine((error as Error).message)}); the reports name it by reference only\n`,
+    );
     return undefined;
   }
 }
@@ -216,7 +230,10 @@ function exitWatch(runLabel: string): { promise: Promise<never>; dispose(): void
     const poll = async () => {
       try {
         const client = await getContainerRuntimeClient();
-        const found = await client.container.dockerode.listContainers({ all: true, filters: { label: [`${CONTAINER_LABEL}.run=${runLabel}`] } });
+        const found = await client.container.dockerode.listContainers({
+          all: true,
+          filters: { label: [`${CONTAINER_LABEL}.run=${runLabel}`] },
+        });
         const dead = found.find((info) => info.State === 'exited' || info.State === 'dead');
         if (dead && !disposed) return reject(new Error(`the container exited during start-up (${dead.Status})`));
       } catch {
@@ -241,8 +258,18 @@ async function removeByRunLabel(runLabel: string): Promise<void> {
   try {
     const client = await getContainerRuntimeClient();
     const dockerode = client.container.dockerode;
-    const leftovers = await dockerode.listContainers({ all: true, filters: { label: [`${CONTAINER_LABEL}.run=${runLabel}`] } });
-    await Promise.all(leftovers.map((info) => dockerode.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined)));
+    const leftovers = await dockerode.listContainers({
+      all: true,
+      filters: { label: [`${CONTAINER_LABEL}.run=${runLabel}`] },
+    });
+    await Promise.all(
+      leftovers.map((info) =>
+        dockerode
+          .getContainer(info.Id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined),
+      ),
+    );
   } catch {
     // nothing more can be done; the tests look for leftovers by CONTAINER_LABEL
   }

@@ -30,7 +30,11 @@ const SEE = '(README: "Reaching your service")';
  * provider. When the probe itself cannot be made (the control interface refuses, the API
  * hangs), that proves nothing about reach: it returns why, and the checks judge the target.
  */
-export async function probeReach(run: RunContext, control: ControlAdapter, deliveryWaitMs = PROBE_DELIVERY_MS): Promise<string | undefined> {
+export async function probeReach(
+  run: RunContext,
+  control: ControlAdapter,
+  deliveryWaitMs = PROBE_DELIVERY_MS,
+): Promise<string | undefined> {
   const receiver = await listening('the receiver', 'RECEIVER_HOST and RECEIVER_PORT', () =>
     CapturingReceiver.start({
       ...(run.receiver.host ? { host: run.receiver.host } : {}),
@@ -39,7 +43,9 @@ export async function probeReach(run: RunContext, control: ControlAdapter, deliv
       ...(run.receiver.publicUrl ? { publicUrl: run.receiver.publicUrl } : {}),
     }),
   );
-  const jwks = await listening('the identity provider', 'IDP_HOST and IDP_PORT', () => JwksServer.listen(jwksServerOptions(run.idp))).catch(async (error: unknown) => {
+  const jwks = await listening('the identity provider', 'IDP_HOST and IDP_PORT', () =>
+    JwksServer.listen(jwksServerOptions(run.idp)),
+  ).catch(async (error: unknown) => {
     await receiver.close();
     throw error;
   });
@@ -48,8 +54,13 @@ export async function probeReach(run: RunContext, control: ControlAdapter, deliv
   try {
     workspaceId = (await control.createWorkspace()).workspaceId;
     const ws = workspaceId;
-    const outcomes = await Promise.allSettled([probeDelivery(control, ws, receiver, deliveryWaitMs), probeSession(control, ws, jwks, http)]);
-    const problems = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' && outcome.value ? [outcome.value] : []));
+    const outcomes = await Promise.allSettled([
+      probeDelivery(control, ws, receiver, deliveryWaitMs),
+      probeSession(control, ws, jwks, http),
+    ]);
+    const problems = outcomes.flatMap((outcome) =>
+      outcome.status === 'fulfilled' && outcome.value ? [outcome.value] : [],
+    );
     if (problems.length > 0) throw new RunAbort(`${problems.join('; and ')} ${SEE}`);
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     return failed ? (failed.reason as Error).message : undefined;
@@ -63,18 +74,26 @@ export async function probeReach(run: RunContext, control: ControlAdapter, deliv
 }
 
 /** One event to one endpoint at the receiver; undefined when it arrived. */
-async function probeDelivery(control: ControlAdapter, workspaceId: string, receiver: CapturingReceiver, waitMs: number): Promise<string | undefined> {
+async function probeDelivery(
+  control: ControlAdapter,
+  workspaceId: string,
+  receiver: CapturingReceiver,
+  waitMs: number,
+): Promise<string | undefined> {
   let inbox = receiver.createEndpoint({ name: 'reach-probe' });
   const endpoint = await control.createEndpoint(workspaceId, inbox.url, ['*']);
   // An endpoint registered by hand (a control adapter's) is delivered to at its own path.
-  if (endpoint.url && endpoint.url !== inbox.url) inbox = receiver.createEndpoint({ name: 'reach-probe (registered by hand)', path: new URL(endpoint.url).pathname });
+  if (endpoint.url && endpoint.url !== inbox.url)
+    inbox = receiver.createEndpoint({ name: 'reach-probe (registered by hand)', path: new URL(endpoint.url).pathname });
   inbox.setSecret(endpoint.secret);
   try {
     await control.fireEvent(workspaceId, 'workspace.plan.upgraded', {});
-    const arrived = await inbox.waitFor((deliveries) => deliveries.length > 0, { timeoutMs: waitMs, description: 'the probe delivery' }).then(
-      () => true,
-      () => inbox.deliveries.length > 0,
-    );
+    const arrived = await inbox
+      .waitFor((deliveries) => deliveries.length > 0, { timeoutMs: waitMs, description: 'the probe delivery' })
+      .then(
+        () => true,
+        () => inbox.deliveries.length > 0,
+      );
     if (arrived) return undefined;
     return `the target cannot reach the receiver: no probe delivery to ${inbox.url} within ${waitMs / 1000} s; make that URL reachable from the service and set RECEIVER_PUBLIC_URL (and RECEIVER_HOST, RECEIVER_PORT)`;
   } finally {
@@ -83,10 +102,19 @@ async function probeDelivery(control: ControlAdapter, workspaceId: string, recei
 }
 
 /** One session token of a provider on the run's JWKS server; undefined when the target fetched the JWKS. */
-async function probeSession(control: ControlAdapter, workspaceId: string, jwks: JwksServer, http: HttpClient): Promise<string | undefined> {
+async function probeSession(
+  control: ControlAdapter,
+  workspaceId: string,
+  jwks: JwksServer,
+  http: HttpClient,
+): Promise<string | undefined> {
   const idp = await TestIdentityProvider.start({ server: jwks });
   try {
-    await control.setIdentityProvider(workspaceId, { issuer: idp.issuer, jwksUri: idp.jwksUri, audience: idp.audience });
+    await control.setIdentityProvider(workspaceId, {
+      issuer: idp.issuer,
+      jwksUri: idp.jwksUri,
+      audience: idp.audience,
+    });
     const subject = `user_${randomBytes(8).toString('hex')}`;
     await control.addMember(workspaceId, subject, ['voice:read']);
     const token = await idp.mint({ sub: subject });
@@ -105,6 +133,8 @@ async function listening<T>(what: string, settings: string, start: () => Promise
   try {
     return await start();
   } catch (error) {
-    throw new RunAbort(`${what} cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check ${settings}`);
+    throw new RunAbort(
+      `${what} cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check ${settings}`,
+    );
   }
 }

@@ -7,10 +7,18 @@ export function selectChecks(filter: string | undefined): CheckSpec[] {
 }
 
 /** The checks of `catalog` that `filter` names (ids, or prefixes ending in `*`); a pattern naming none stops the run. */
-export function selectFrom<C extends { id: string }>(catalog: readonly C[], filter: string | undefined, setting: string): C[] {
+export function selectFrom<C extends { id: string }>(
+  catalog: readonly C[],
+  filter: string | undefined,
+  setting: string,
+): C[] {
   if (!filter?.trim()) return [...catalog];
-  const patterns = filter.split(',').map((part) => part.trim()).filter(Boolean);
-  const matches = (pattern: string, check: C) => (pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern);
+  const patterns = filter
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const matches = (pattern: string, check: C) =>
+    pattern.endsWith('*') ? check.id.startsWith(pattern.slice(0, -1)) : check.id === pattern;
   const selected = catalog.filter((check) => patterns.some((pattern) => matches(pattern, check)));
   const unmatched = patterns.filter((pattern) => !catalog.some((check) => matches(pattern, check)));
   if (unmatched.length > 0) throw new RunAbort(`${setting} names no check for: ${unmatched.join(', ')}`);
@@ -29,7 +37,15 @@ export function namePatternFor(checks: readonly CheckSpec[]): string {
  * never holds one back behind short ones (measured on the reference; the rest follow in
  * catalog order).
  */
-const LONGEST_FIRST: readonly Area[] = ['webhook-retry', 'state-model', 'session', 'revocation', 'webhook-delivery', 'tokens', 'workspace'];
+const LONGEST_FIRST: readonly Area[] = [
+  'webhook-retry',
+  'state-model',
+  'session',
+  'revocation',
+  'webhook-delivery',
+  'tokens',
+  'workspace',
+];
 
 /** Where an area's checks start among the others: 0 first (the longest), ties in catalog order. */
 export function startRank(area: Area): number {

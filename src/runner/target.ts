@@ -44,8 +44,16 @@ export interface EmbeddedOptions {
   deliveryTimeoutMs?: number;
 }
 
-export async function resolveTarget(settings: Settings, allowProduction: boolean, embedded: EmbeddedOptions = {}): Promise<ResolvedTarget> {
-  const target = settings.SVC_IMAGE ? await startImageTarget(settings) : settings.SVC_BASE_URL ? fromSettings(settings) : await startEmbeddedReference(embedded);
+export async function resolveTarget(
+  settings: Settings,
+  allowProduction: boolean,
+  embedded: EmbeddedOptions = {},
+): Promise<ResolvedTarget> {
+  const target = settings.SVC_IMAGE
+    ? await startImageTarget(settings)
+    : settings.SVC_BASE_URL
+      ? fromSettings(settings)
+      : await startEmbeddedReference(embedded);
   try {
     await probe(target, allowProduction);
   } catch (error) {
@@ -108,14 +116,19 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
   registerSecret(settings.SVC_IMAGE_CONTROL_TOKEN);
   const gateway = await bridgeGateway();
   const host = settings.RECEIVER_HOST ?? gateway;
-  const publicHost = settings.RECEIVER_PUBLIC_URL ? new URL(settings.RECEIVER_PUBLIC_URL).hostname : CONTAINER_HOST_ALIAS;
+  const publicHost = settings.RECEIVER_PUBLIC_URL
+    ? new URL(settings.RECEIVER_PUBLIC_URL).hostname
+    : CONTAINER_HOST_ALIAS;
   const tlsDir = await mkdtemp(join(tmpdir(), 'certify-image-'));
   const removeTlsDir = () => rm(tlsDir, { recursive: true, force: true });
   try {
     const tls =
       settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY
         ? { certPath: settings.RECEIVER_TLS_CERT, keyPath: settings.RECEIVER_TLS_KEY }
-        : await createSelfSignedCertificate({ hosts: [...new Set(['127.0.0.1', 'localhost', gateway, host, CONTAINER_HOST_ALIAS, publicHost])], dir: tlsDir });
+        : await createSelfSignedCertificate({
+            hosts: [...new Set(['127.0.0.1', 'localhost', gateway, host, CONTAINER_HOST_ALIAS, publicHost])],
+            dir: tlsDir,
+          });
     const started = await startImage({
       image: settings.SVC_IMAGE!,
       apiPort: settings.SVC_IMAGE_API_PORT,
@@ -161,10 +174,16 @@ async function startImageTarget(settings: Settings): Promise<ResolvedTarget> {
 /** Which settings to look at when the target cannot be reached. */
 export function unreachableHint(baseUrl: string, error: unknown): string {
   const causeCode = error instanceof HttpError ? error.causeCode : undefined;
-  if (isCertificateRefusal(causeCode)) return 'check SVC_CA_CERT (the certificate authorities its certificate is trusted by)';
-  const tls = baseUrl.startsWith('https:') ? '; a target that requires a client certificate closes the connection without one: check SVC_CLIENT_CERT and SVC_CLIENT_KEY' : '';
+  if (isCertificateRefusal(causeCode))
+    return 'check SVC_CA_CERT (the certificate authorities its certificate is trusted by)';
+  const tls = baseUrl.startsWith('https:')
+    ? '; a target that requires a client certificate closes the connection without one: check SVC_CLIENT_CERT and SVC_CLIENT_KEY'
+    : '';
   const proxies = proxySettings();
-  const proxy = proxies.httpProxy || proxies.httpsProxy ? '; requests go through the proxy in HTTP(S)_PROXY (NO_PROXY to bypass it)' : '';
+  const proxy =
+    proxies.httpProxy || proxies.httpsProxy
+      ? '; requests go through the proxy in HTTP(S)_PROXY (NO_PROXY to bypass it)'
+      : '';
   return `check SVC_BASE_URL${tls}${proxy}`;
 }
 
@@ -173,7 +192,9 @@ async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<
   try {
     await http.request({ path: '/v1/whoami' });
   } catch (error) {
-    throw new RunAbort(`target unreachable: ${target.baseUrl} (${(error as Error).message}); ${unreachableHint(target.baseUrl, error)}`);
+    throw new RunAbort(
+      `target unreachable: ${target.baseUrl} (${(error as Error).message}); ${unreachableHint(target.baseUrl, error)}`,
+    );
   } finally {
     await http.close();
   }
@@ -181,20 +202,29 @@ async function probe(target: ResolvedTarget, allowProduction: boolean): Promise<
     throw new RunAbort('SVC_TOKEN is a production (svc_live_) token; certify staging, or pass --allow-production');
   }
   if (!target.controlUrl || !target.controlToken) return;
-  const control = new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: PROBE_TIMEOUT_MS, network: target.network });
+  const control = new ControlClient(target.controlUrl, target.controlToken, {
+    timeoutMs: PROBE_TIMEOUT_MS,
+    network: target.network,
+  });
   try {
     const capabilities = await control.capabilities();
     if (String(capabilities.contract) !== String(CONTROL_CONTRACT.version)) {
-      throw new RunAbort(`control interface speaks contract ${String(capabilities.contract)}, this harness contract ${CONTROL_CONTRACT.version}`);
+      throw new RunAbort(
+        `control interface speaks contract ${String(capabilities.contract)}, this harness contract ${CONTROL_CONTRACT.version}`,
+      );
     }
     target.environment = capabilities.environment;
   } catch (error) {
     if (error instanceof RunAbort) throw error;
-    throw new RunAbort(`control interface unusable at ${target.controlUrl}: ${(error as Error).message}; check SVC_CONTROL_URL and SVC_CONTROL_TOKEN`);
+    throw new RunAbort(
+      `control interface unusable at ${target.controlUrl}: ${(error as Error).message}; check SVC_CONTROL_URL and SVC_CONTROL_TOKEN`,
+    );
   } finally {
     await control.close();
   }
   if (target.environment === 'production' && !allowProduction) {
-    throw new RunAbort('the control interface reports a production environment; certify staging, or pass --allow-production');
+    throw new RunAbort(
+      'the control interface reports a production environment; certify staging, or pass --allow-production',
+    );
   }
 }

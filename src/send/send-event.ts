@@ -38,19 +38,29 @@ export function parseEventType(given: string): string {
 
 export function parseReplayId(given: string): string {
   if (/^evt_[A-Za-z0-9_]{1,120}$/.test(given)) return given;
-  throw new UsageError(`--replay takes an event id such as evt_rcv0a1b2c (evt_ and letters, digits or _), got ${JSON.stringify(printable(given, 80))}`);
+  throw new UsageError(
+    `--replay takes an event id such as evt_rcv0a1b2c (evt_ and letters, digits or _), got ${JSON.stringify(printable(given, 80))}`,
+  );
 }
 
 export function parseTimestampOffset(given: string): number {
   if (!/^[+-]?\d+$/.test(given) || Math.abs(Number(given)) > MAX_OFFSET_SECONDS) {
-    throw new UsageError(`--timestamp-offset takes whole seconds from -${MAX_OFFSET_SECONDS} to ${MAX_OFFSET_SECONDS} (a negative one as --timestamp-offset=-301), got ${JSON.stringify(printable(given, 80))}`);
+    throw new UsageError(
+      `--timestamp-offset takes whole seconds from -${MAX_OFFSET_SECONDS} to ${MAX_OFFSET_SECONDS} (a negative one as --timestamp-offset=-301), got ${JSON.stringify(printable(given, 80))}`,
+    );
   }
   return Number(given);
 }
 
 /** Sends the one delivery; the request's time-out and TLS options are the receiver certification's settings. */
 export async function sendEvent(settings: ReceiverCertSettings, request: SendRequest): Promise<SendOutcome> {
-  const sender = new DeliverySender({ ...settings, countUrl: undefined, rate: 1, maxRequests: 1, deadlineMs: Infinity });
+  const sender = new DeliverySender({
+    ...settings,
+    countUrl: undefined,
+    rate: 1,
+    maxRequests: 1,
+    deadlineMs: Infinity,
+  });
   const { id, body } = envelopeBody(request.eventType, request.replayId);
   let timestamp = '';
   try {
@@ -67,14 +77,23 @@ export async function sendEvent(settings: ReceiverCertSettings, request: SendReq
 }
 
 /** The lines a person reads: what was sent, and what came back. Masked: a receiver may echo the secret. */
-export function describeOutcome(settings: Pick<ReceiverCertSettings, 'url'>, request: SendRequest, outcome: SendOutcome): string[] {
+export function describeOutcome(
+  settings: Pick<ReceiverCertSettings, 'url'>,
+  request: SendRequest,
+  outcome: SendOutcome,
+): string[] {
   const offset = request.timestampOffsetSeconds;
   const lines = [
     `sent ${request.replayId ? 'a replay of ' : ''}${request.eventType} ${outcome.eventId} to ${settings.url}, timestamp ${outcome.timestamp}${offset === 0 ? '' : ` (${offset > 0 ? '+' : ''}${offset} s from now)`}`,
   ];
   const { exchange } = outcome;
-  lines.push(`answer: ${describeAnswer(exchange)}${exchange.status === null ? '' : ` in ${Math.round(exchange.durationMs)} ms`}`);
+  lines.push(
+    `answer: ${describeAnswer(exchange)}${exchange.status === null ? '' : ` in ${Math.round(exchange.durationMs)} ms`}`,
+  );
   const contentType = exchange.headers['content-type'];
-  if (exchange.text !== '') lines.push(`body${contentType ? ` (${printable(contentType, 100)})` : ''}: ${printable(exchange.text, SHOWN_BODY_CHARS)}`);
+  if (exchange.text !== '')
+    lines.push(
+      `body${contentType ? ` (${printable(contentType, 100)})` : ''}: ${printable(exchange.text, SHOWN_BODY_CHARS)}`,
+    );
   return lines.map(mask);
 }

@@ -16,7 +16,10 @@ export function quantileOfSorted(sorted: ArrayLike<number>, q: number): number {
 
 /** The q-quantile of values in any order; NaN for none. */
 export function quantile(values: readonly number[], q: number): number {
-  return quantileOfSorted([...values].sort((a, b) => a - b), q);
+  return quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
 }
 
 /** The median of values in any order; NaN for none. */

@@ -51,13 +51,18 @@ export function errorShapeProblem(res: HttpResponse): string | undefined {
   if (typeof code !== 'string') return 'error.code is not a string';
   if (typeof message !== 'string') return 'error.message is not a string';
   if (typeof requestId !== 'string') return 'error.request_id is not a string';
-  if (!ID_PATTERNS.request.test(requestId)) return `error.request_id ${JSON.stringify(requestId)} does not match req_<id>`;
+  if (!ID_PATTERNS.request.test(requestId))
+    return `error.request_id ${JSON.stringify(requestId)} does not match req_<id>`;
   return undefined;
 }
 
 export function expectErrorShape(res: HttpResponse, what: string): AuthErrorBody {
   const problem = errorShapeProblem(res);
-  assert(problem === undefined, `${what}: error body not of the specified shape (${problem}): ${describeResponse(res)}`, res);
+  assert(
+    problem === undefined,
+    `${what}: error body not of the specified shape (${problem}): ${describeResponse(res)}`,
+    res,
+  );
   return (res.json as { error: AuthErrorBody }).error;
 }
 
@@ -66,14 +71,16 @@ export function expectErrorShape(res: HttpResponse, what: string): AuthErrorBody
  * one (invalid_token: 401); otherwise any 4xx.
  */
 export function expectAuthError(res: HttpResponse, code: string, what: string, status?: number): AuthErrorBody {
-  if (status !== undefined) assert(res.status === status, `${what}: expected ${status} ${code}, got ${describeResponse(res)}`, res);
+  if (status !== undefined)
+    assert(res.status === status, `${what}: expected ${status} ${code}, got ${describeResponse(res)}`, res);
   else assert(is4xx(res.status), `${what}: expected a 4xx ${code}, got ${describeResponse(res)}`, res);
   const error = expectErrorShape(res, what);
   assert(error.code === code, `${what}: expected error.code ${code}, got ${describeResponse(res)}`, res);
   return error;
 }
 
-export const expectInvalidToken = (res: HttpResponse, what: string): AuthErrorBody => expectAuthError(res, 'invalid_token', what, 401);
+export const expectInvalidToken = (res: HttpResponse, what: string): AuthErrorBody =>
+  expectAuthError(res, 'invalid_token', what, 401);
 
 /**
  * An authentication failure whose status and code the spec does not name (a request with

@@ -45,7 +45,11 @@ export interface ServiceCheckBody {
 }
 
 /** The service checks, declared through the one check registry (src/check/registry.ts). */
-export const SERVICE_CHECKS = new Registry<Area, ServiceCheckBody>({ subject: 'service', declaresIt: (area) => `suites/${area}.suite.ts declares it`, suiteFunction: 'certifySuite()' });
+export const SERVICE_CHECKS = new Registry<Area, ServiceCheckBody>({
+  subject: 'service',
+  declaresIt: (area) => `suites/${area}.suite.ts declares it`,
+  suiteFunction: 'certifySuite()',
+});
 let recordOnly = false;
 let watchingRunStop = false;
 /** Suites declared and not yet ended: the shared servers and clients close with the last. */
@@ -175,7 +179,9 @@ export class CheckOvertime extends Error {
 /** `body`, or CheckOvertime after `timeoutMs`; a body still running then goes on unheard (its clean-up follows). */
 async function withinOwnTimeout(body: Promise<void>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const overtime = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new CheckOvertime(timeoutMs)), timeoutMs)));
+  const overtime = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new CheckOvertime(timeoutMs)), timeoutMs)),
+  );
   body.catch(() => undefined);
   try {
     await Promise.race([body, overtime]);
@@ -206,7 +212,9 @@ export function rerunCommand(checkId: string, seed: number): string {
 
 function describeCost(network: NetworkTally): string {
   const sent = network.requests + network.control_requests;
-  const parts = [`${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${sent} unanswered after retries`];
+  const parts = [
+    `${network.unanswered} request${network.unanswered === 1 ? '' : 's'} of ${sent} unanswered after retries`,
+  ];
   if (network.rate_limited > 0) parts.push(`${network.rate_limited} answered 429`);
   return parts.join(', ');
 }
@@ -218,38 +226,51 @@ export function check(id: string, body: (t: CheckContext) => Promise<void>, opti
   // The body keeps the bound it had under vitest's time-out alone; vitest's now leaves the clean-up its allowance.
   const ownTimeoutMs = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + CLEANUP_ALLOWANCE_MS;
   const timeoutMs = ownTimeoutMs + CLEANUP_ALLOWANCE_MS;
-  test(`${spec.id} ${spec.title}`, async (ctx) => {
-    const t = new CheckContext(spec, await harness());
-    let skipReason: string | undefined;
-    let errorReason: string | undefined;
-    let failed = false;
-    let judged: Exchange | undefined;
-    const traffic = emptyTraffic();
-    const network = traffic.tally;
-    const running = countedIn(traffic, async () => {
-      try {
-        if (spec.tier === 'full' && t.run.tier !== 'full') t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
-        await withinOwnTimeout(body(t), ownTimeoutMs);
-      } catch (error) {
-        if (error instanceof CheckFailure) judged = error.judged;
-        if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
-        else if (error instanceof CheckSkip) skipReason = error.message;
-        else if ((errorReason = error instanceof CheckOvertime ? overtimeReason(ownTimeoutMs, network) : noVerdictReason(error, network)) === undefined) {
-          failed = true;
-          throw error;
+  test(
+    `${spec.id} ${spec.title}`,
+    async (ctx) => {
+      const t = new CheckContext(spec, await harness());
+      let skipReason: string | undefined;
+      let errorReason: string | undefined;
+      let failed = false;
+      let judged: Exchange | undefined;
+      const traffic = emptyTraffic();
+      const network = traffic.tally;
+      const running = countedIn(traffic, async () => {
+        try {
+          if (spec.tier === 'full' && t.run.tier !== 'full')
+            t.skip('runs only under CERTIFY_TIER=full (real-time waits)');
+          await withinOwnTimeout(body(t), ownTimeoutMs);
+        } catch (error) {
+          if (error instanceof CheckFailure) judged = error.judged;
+          if (error instanceof ControlUnsupported) skipReason = `the control adapter cannot do it: ${error.message}`;
+          else if (error instanceof CheckSkip) skipReason = error.message;
+          else if (
+            (errorReason =
+              error instanceof CheckOvertime
+                ? overtimeReason(ownTimeoutMs, network)
+                : noVerdictReason(error, network)) === undefined
+          ) {
+            failed = true;
+            throw error;
+          }
+        } finally {
+          await t.dispose();
+          const evidence =
+            failed || errorReason
+              ? { exchanges: judgedFirst(judged, traffic.exchanges), rerun: rerunCommand(spec.id, t.run.seed) }
+              : undefined;
+          ctx.task.meta.check = t.toMeta(skipReason, errorReason, network, evidence);
         }
+      });
+      runningChecks.add(running);
+      try {
+        await running;
       } finally {
-        await t.dispose();
-        const evidence = failed || errorReason ? { exchanges: judgedFirst(judged, traffic.exchanges), rerun: rerunCommand(spec.id, t.run.seed) } : undefined;
-        ctx.task.meta.check = t.toMeta(skipReason, errorReason, network, evidence);
+        runningChecks.delete(running);
       }
-    });
-    runningChecks.add(running);
-    try {
-      await running;
-    } finally {
-      runningChecks.delete(running);
-    }
-    if (skipReason !== undefined) ctx.skip();
-  }, timeoutMs);
+      if (skipReason !== undefined) ctx.skip();
+    },
+    timeoutMs,
+  );
 }

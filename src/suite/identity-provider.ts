@@ -17,7 +17,9 @@ export function jwksServerOptions(idp: RunContext['idp']): JwksServerOptions {
     port: idp.port,
     ...(idp.publicUrl ? { publicUrl: idp.publicUrl } : {}),
     ...(idp.publicHost ? { publicHost: idp.publicHost } : {}),
-    ...(idp.tls ? { tls: { cert: readFileSync(idp.tls.certPath, 'utf8'), key: readFileSync(idp.tls.keyPath, 'utf8') } } : {}),
+    ...(idp.tls
+      ? { tls: { cert: readFileSync(idp.tls.certPath, 'utf8'), key: readFileSync(idp.tls.keyPath, 'utf8') } }
+      : {}),
   };
 }
 

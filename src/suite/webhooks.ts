@@ -35,13 +35,21 @@ export interface HookedEndpoint {
   registered: CreatedEndpoint;
 }
 
-export async function hookEndpoint(run: RunContext, workspace: TestWorkspace, events: readonly string[] = ['*'], name?: string): Promise<HookedEndpoint> {
+export async function hookEndpoint(
+  run: RunContext,
+  workspace: TestWorkspace,
+  events: readonly string[] = ['*'],
+  name?: string,
+): Promise<HookedEndpoint> {
   const receiver = await sharedReceiver(run);
   let inbox = receiver.createEndpoint(name ? { name } : {});
   const registered = await workspace.createEndpoint(inbox.url, events);
   if (registered.url && registered.url !== inbox.url) {
     // Registered by hand (a control adapter's): the receiver listens where the service delivers.
-    inbox = receiver.createEndpoint({ ...(name ? { name: `${name} (registered by hand)` } : {}), path: new URL(registered.url).pathname });
+    inbox = receiver.createEndpoint({
+      ...(name ? { name: `${name} (registered by hand)` } : {}),
+      path: new URL(registered.url).pathname,
+    });
   }
   inbox.setSecret(registered.secret);
   return { inbox, registered };

@@ -44,7 +44,12 @@ export class TestWorkspace {
   /** The first agent of the workspace; the contract promises at least one. */
   get agentId(): string {
     const agent = this.agentIds[0];
-    if (!agent) throw new ControlError(`control POST /workspaces: workspace ${this.id} was created without an agt_ id in its answer (the contract promises at least one)`, 201, undefined);
+    if (!agent)
+      throw new ControlError(
+        `control POST /workspaces: workspace ${this.id} was created without an agt_ id in its answer (the contract promises at least one)`,
+        201,
+        undefined,
+      );
     return agent;
   }
 
@@ -114,8 +119,12 @@ export class TestWorkspace {
    */
   async dispose(): Promise<void> {
     const attempt = (remove: () => Promise<unknown>) => remove().catch(() => undefined);
-    await mapLimit([...this.endpoints], REMOVALS_AT_ONCE, (endpointId) => attempt(() => this.control.deleteEndpoint(this.id, endpointId)));
-    await mapLimit([...this.tokens.keys()], REMOVALS_AT_ONCE, (tokenId) => attempt(() => this.control.revokeToken(this.id, tokenId)));
+    await mapLimit([...this.endpoints], REMOVALS_AT_ONCE, (endpointId) =>
+      attempt(() => this.control.deleteEndpoint(this.id, endpointId)),
+    );
+    await mapLimit([...this.tokens.keys()], REMOVALS_AT_ONCE, (tokenId) =>
+      attempt(() => this.control.revokeToken(this.id, tokenId)),
+    );
     await attempt(() => this.control.deleteWorkspace(this.id));
     this.endpoints.clear();
     this.tokens.clear();

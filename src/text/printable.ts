@@ -22,10 +22,12 @@ const REPLACEMENT = '\uFFFD';
 // controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and U+2028/U+2029.
 const SHOWN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/;
 // A surrogate not part of a pair, or a noncharacter (U+FDD0–U+FDEF, and the last two code points of every plane).
-const INVALID = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/;
+const INVALID =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/;
 const UNPRINTABLE = new RegExp(`${SHOWN.source}|${INVALID.source}`, 'g');
 
-const escapeUnprintable = (ch: string): string => (SHOWN.test(ch) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : REPLACEMENT);
+const escapeUnprintable = (ch: string): string =>
+  SHOWN.test(ch) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : REPLACEMENT;
 
 /** `text` made safe to print and to write into any report (see above). */
 export function printable(text: string, maxLength = MAX_PRINTABLE): string {

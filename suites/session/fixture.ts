@@ -57,7 +57,10 @@ export interface SessionWorkspace {
   claims(options?: { sub?: string; claims?: Record<string, unknown> }): ReturnType<TestIdentityProvider['claimsFor']>;
 }
 
-export async function sessionWorkspace(t: CheckContext, options: SessionWorkspaceOptions = {}): Promise<SessionWorkspace> {
+export async function sessionWorkspace(
+  t: CheckContext,
+  options: SessionWorkspaceOptions = {},
+): Promise<SessionWorkspace> {
   const idp = options.idp ?? (await startProvider(t));
   const audience = options.audience ?? idp.audience;
   const workspace = await t.workspace(options.workspace);
@@ -73,7 +76,8 @@ export async function sessionWorkspace(t: CheckContext, options: SessionWorkspac
     audience,
     subject,
     addMember,
-    mint: async (mint = {}) => secret(await idp.mint({ sub: subject, ...mint, claims: { aud: audience, ...mint.claims } })),
+    mint: async (mint = {}) =>
+      secret(await idp.mint({ sub: subject, ...mint, claims: { aud: audience, ...mint.claims } })),
     claims: (claims = {}) => idp.claimsFor({ sub: claims.sub ?? subject, claims: { aud: audience, ...claims.claims } }),
   };
 }

@@ -7,7 +7,14 @@ import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../../src/api/service.js';
 import type { Scope } from '../../src/control/types.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import { findFirstId, ID_PATTERNS } from '../../src/ids.js';
-import { CheckFailure, describeResponse, expectAuthError, is2xx, type CheckContext, type TestWorkspace } from '../../src/suite/index.js';
+import {
+  CheckFailure,
+  describeResponse,
+  expectAuthError,
+  is2xx,
+  type CheckContext,
+  type TestWorkspace,
+} from '../../src/suite/index.js';
 import { REQUEST_TIMEOUT_MS } from './verdicts.js';
 
 export interface Operation {
@@ -29,7 +36,12 @@ export function operations(agentId: string, callId: string | undefined): Operati
       send: (t, token) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, options),
     },
   ];
-  if (callId) ops.push({ name: 'read transcript', scope: 'voice:read', send: (t, token) => t.api.transcript(token, callId, options) });
+  if (callId)
+    ops.push({
+      name: 'read transcript',
+      scope: 'voice:read',
+      send: (t, token) => t.api.transcript(token, callId, options),
+    });
   return ops;
 }
 
@@ -58,7 +70,11 @@ export function matrixProblem(op: Operation, held: readonly Scope[], res: HttpRe
  */
 export async function completedCallId(t: CheckContext, workspace: TestWorkspace): Promise<string | undefined> {
   const bearer = await workspace.createToken(`certify ${t.spec.id} setup`);
-  const placed = await t.api.placeCall(bearer.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER }, options);
+  const placed = await t.api.placeCall(
+    bearer.token,
+    { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER },
+    options,
+  );
   const callId = findFirstId(placed.json, ID_PATTERNS.call);
   if (!is2xx(placed.status) || !callId) return undefined;
   await workspace.progressCall(callId, { state: 'started' });

@@ -4,7 +4,13 @@
  * judged all together, so a failure names every forged variant that got in.
  */
 import type { HttpResponse } from '../../src/http/client.js';
-import { CheckFailure, describeResponse, expectAuthError, expectInvalidToken, type CheckContext } from '../../src/suite/index.js';
+import {
+  CheckFailure,
+  describeResponse,
+  expectAuthError,
+  expectInvalidToken,
+  type CheckContext,
+} from '../../src/suite/index.js';
 
 export const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -22,12 +28,19 @@ export async function expectAccepted(t: CheckContext, token: string, what: strin
  * The control half of a refusal check: the unforged token of the same setup must get
  * in, otherwise every refusal below would prove nothing.
  */
-export async function expectControlAccepted(t: CheckContext, token: string, idp?: { jwksFetchCount: number }): Promise<HttpResponse> {
+export async function expectControlAccepted(
+  t: CheckContext,
+  token: string,
+  idp?: { jwksFetchCount: number },
+): Promise<HttpResponse> {
   const res = await whoami(t, token);
   if (res.status !== 200) {
     // The usual cause on a new target: it cannot reach our loopback JWKS.
     const fetched = idp ? ` (the target fetched the JWKS ${idp.jwksFetchCount} times)` : '';
-    t.fail(`control: a valid session token of this setup got ${describeResponse(res)} instead of 200${fetched}, so no refusal can be judged`, res);
+    t.fail(
+      `control: a valid session token of this setup got ${describeResponse(res)} instead of 200${fetched}, so no refusal can be judged`,
+      res,
+    );
   }
   return res;
 }
@@ -62,9 +75,15 @@ export async function expectAllRefused(t: CheckContext, cases: readonly RefusalC
 }
 
 /** Judges answers already received (when they had to be taken at different times). */
-export function judgeRefusals(t: CheckContext, answers: ReadonlyArray<readonly [what: string, res: HttpResponse]>): void {
-  const judged = answers.map(([what, res]) => ({ res, problem: refusalProblem(res, what) })).filter(({ problem }) => problem !== undefined);
+export function judgeRefusals(
+  t: CheckContext,
+  answers: ReadonlyArray<readonly [what: string, res: HttpResponse]>,
+): void {
+  const judged = answers
+    .map(([what, res]) => ({ res, problem: refusalProblem(res, what) }))
+    .filter(({ problem }) => problem !== undefined);
   const problems = judged.map(({ problem }) => problem);
-  if (problems.length > 0) t.fail(`${problems.length} of ${answers.length} not refused: ${problems.join('; ')}`, judged[0]!.res);
+  if (problems.length > 0)
+    t.fail(`${problems.length} of ${answers.length} not refused: ${problems.join('; ')}`, judged[0]!.res);
   t.detail(`${answers.length} refused with 401 invalid_token: ${answers.map(([what]) => what).join(', ')}`);
 }

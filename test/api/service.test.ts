@@ -8,7 +8,9 @@ let server: Server | undefined;
 const seen: string[] = [];
 
 /** A service whose transcript answers `answer(method)`. */
-async function serviceAnswering(answer: (method: string) => { status: number; headers?: Record<string, string> }): Promise<ServiceApi> {
+async function serviceAnswering(
+  answer: (method: string) => { status: number; headers?: Record<string, string> },
+): Promise<ServiceApi> {
   seen.length = 0;
   server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -16,7 +18,9 @@ async function serviceAnswering(answer: (method: string) => { status: number; he
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}');
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return new ServiceApi(new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { timeoutMs: 5_000 }));
+  return new ServiceApi(
+    new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { timeoutMs: 5_000 }),
+  );
 }
 
 afterEach(async () => {
@@ -33,11 +37,17 @@ describe('reading a transcript, whose method the spec does not show', () => {
   });
 
   it('switches to POST, for the rest of the run, when GET answers 405 with Allow: POST', async () => {
-    const api = await serviceAnswering((method) => (method === 'POST' ? { status: 200 } : { status: 405, headers: { allow: 'POST, OPTIONS' } }));
+    const api = await serviceAnswering((method) =>
+      method === 'POST' ? { status: 200 } : { status: 405, headers: { allow: 'POST, OPTIONS' } },
+    );
     expect((await api.transcript('svc_test_fake', 'call_1')).status).toBe(200);
     expect((await api.transcript('svc_test_fake', 'call_2')).status).toBe(200);
     expect(api.transcriptMethod).toBe('POST');
-    expect(seen).toEqual(['GET /v1/voice/calls/call_1/transcript', 'POST /v1/voice/calls/call_1/transcript', 'POST /v1/voice/calls/call_2/transcript']);
+    expect(seen).toEqual([
+      'GET /v1/voice/calls/call_1/transcript',
+      'POST /v1/voice/calls/call_1/transcript',
+      'POST /v1/voice/calls/call_2/transcript',
+    ]);
   });
 
   it('keeps GET, and its answer, when a 405 offers no POST', async () => {
@@ -59,7 +69,9 @@ async function serviceResetting(resets: number, answer: { status: number; body: 
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return new ServiceApi(new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { timeoutMs: 5_000 }));
+  return new ServiceApi(
+    new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { timeoutMs: 5_000 }),
+  );
 }
 
 describe('requests that got no answer, by what they do', () => {
@@ -82,7 +94,9 @@ describe('requests that got no answer, by what they do', () => {
 
   it('does not place a call again with a credential that is not a staging token', async () => {
     const api = await serviceResetting(1, { status: 201, body: '{"call_id":"call_abc"}' });
-    await expect(api.placeCall('svc_live_fake', { agent_id: 'agt_1', to: '+15555550123' })).rejects.toMatchObject({ kind: 'network' });
+    await expect(api.placeCall('svc_live_fake', { agent_id: 'agt_1', to: '+15555550123' })).rejects.toMatchObject({
+      kind: 'network',
+    });
     expect(seen).toEqual(['POST /v1/voice/calls']);
   });
 });

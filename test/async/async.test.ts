@@ -25,7 +25,12 @@ describe('mapLimit', () => {
   });
 
   test('a failing item rejects the whole', async () => {
-    await expect(mapLimit([1, 2, 3], 2, async (n) => { if (n === 2) throw new Error('item 2'); return n; })).rejects.toThrow('item 2');
+    await expect(
+      mapLimit([1, 2, 3], 2, async (n) => {
+        if (n === 2) throw new Error('item 2');
+        return n;
+      }),
+    ).rejects.toThrow('item 2');
   });
 });
 

@@ -23,8 +23,12 @@ const INDEPENDENT = join(ROOT, 'test/attest/independent_verify.py');
 const CHECKS = 'AUTH-WHOAMI-ACCEPTED,AUTH-MISSING-HEADER';
 // .ci/run installs the verifier; only a developer's machine without it may skip, and says so.
 const hasVerifier = existsSync(PYTHON);
-if (!hasVerifier && process.env.CI) throw new Error(`${PYTHON} is missing: .ci/run installs it from .ci/attest-verifier.txt; CI must not skip the independent verification`);
-if (!hasVerifier) console.warn(`skipping the independent verification: no ${PYTHON} (run the verifier step of .ci/run to install it)`);
+if (!hasVerifier && process.env.CI)
+  throw new Error(
+    `${PYTHON} is missing: .ci/run installs it from .ci/attest-verifier.txt; CI must not skip the independent verification`,
+  );
+if (!hasVerifier)
+  console.warn(`skipping the independent verification: no ${PYTHON} (run the verifier step of .ci/run to install it)`);
 
 const dir = mkdtempSync(join(tmpdir(), 'attestation-'));
 const reports = join(dir, 'reports');
@@ -49,16 +53,22 @@ function copyOfReports(name: string): string {
   return copy;
 }
 
-const verify = (path: string, key: string, reportsDir?: string) => runHarness(['verify', path, '--key', key, ...(reportsDir ? ['--reports', reportsDir] : [])], { timeoutMs: 30_000 });
-const independent = (path: string, key: string, reportsDir: string) => spawnSync(PYTHON, [INDEPENDENT, path, key, reportsDir], { encoding: 'utf8', timeout: 60_000 });
+const verify = (path: string, key: string, reportsDir?: string) =>
+  runHarness(['verify', path, '--key', key, ...(reportsDir ? ['--reports', reportsDir] : [])], { timeoutMs: 30_000 });
+const independent = (path: string, key: string, reportsDir: string) =>
+  spawnSync(PYTHON, [INDEPENDENT, path, key, reportsDir], { encoding: 'utf8', timeout: 60_000 });
 const envelopeOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as DsseEnvelope;
-const statementOf = (envelope: DsseEnvelope) => JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
+const statementOf = (envelope: DsseEnvelope) =>
+  JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
 
 beforeAll(async () => {
-  certified = await runHarness(['certify', '--checks', CHECKS, '--report-dir', reports, '--target-version', '9.9.9-test'], {
-    env: { CERTIFY_SIGNING_KEY: signer.key, CERTIFY_MIN_COVERAGE: '100' },
-    timeoutMs: 150_000,
-  });
+  certified = await runHarness(
+    ['certify', '--checks', CHECKS, '--report-dir', reports, '--target-version', '9.9.9-test'],
+    {
+      env: { CERTIFY_SIGNING_KEY: signer.key, CERTIFY_MIN_COVERAGE: '100' },
+      timeoutMs: 150_000,
+    },
+  );
 }, 160_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,7 +76,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('a signed certification of two checks with CERTIFY_MIN_COVERAGE=100', () => {
   it('exits 1 naming the coverage, and every report says partial, with the provenance', () => {
     expect(certified.exitCode, certified.stderr).toBe(1);
-    expect(certified.stderr).toMatch(/certify: coverage \d+(\.\d)?% \(2 of \d+ must checks ran\) is below CERTIFY_MIN_COVERAGE 100%; missing: not selected in this partial run \(--checks AUTH-WHOAMI-ACCEPTED,AUTH-MISSING-HEADER\)/);
+    expect(certified.stderr).toMatch(
+      /certify: coverage \d+(\.\d)?% \(2 of \d+ must checks ran\) is below CERTIFY_MIN_COVERAGE 100%; missing: not selected in this partial run \(--checks AUTH-WHOAMI-ACCEPTED,AUTH-MISSING-HEADER\)/,
+    );
     expect(certified.stdout).toMatch(/^partial run: 2 of \d+ checks of tier fast selected/m);
     expect(certified.stdout).toContain('attestation.intoto.json');
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as RunReport;
@@ -79,7 +91,9 @@ describe('a signed certification of two checks with CERTIFY_MIN_COVERAGE=100', (
     expect(readFileSync(join(reports, 'report.html'), 'utf8')).toContain('(partial run)');
     expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain('<property name="partial" value="true"/>');
     // The key's path may be printed; its material never.
-    const material = readFileSync(signer.key, 'utf8').split('\n').filter((line) => line && !line.startsWith('-----'));
+    const material = readFileSync(signer.key, 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('-----'));
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml', 'attestation.intoto.json']) {
       for (const line of material) expect(readFileSync(join(reports, file), 'utf8')).not.toContain(line);
     }
@@ -93,11 +107,23 @@ describe('a signed certification of two checks with CERTIFY_MIN_COVERAGE=100', (
     const statement = statementOf(envelope);
     expect(statement._type).toBe('https://in-toto.io/Statement/v1');
     expect(statement.predicateType).toBe('https://in-toto.io/attestation/test-result/v0.1');
-    expect(statement.subject.map((subject) => subject.name)).toEqual(['report.json', 'junit.xml', 'report.md', 'report.html']);
+    expect(statement.subject.map((subject) => subject.name)).toEqual([
+      'report.json',
+      'junit.xml',
+      'report.md',
+      'report.html',
+    ]);
     expect(statement.predicate.result).toBe('FAILED');
-    expect([...statement.predicate.passedTests, ...statement.predicate.failedTests].sort()).toEqual(CHECKS.split(',').sort());
-    expect(statement.predicate.configuration.find((entry) => entry.name === 'target')?.annotations).toMatchObject({ version: '9.9.9-test' });
-    expect(statement.predicate.configuration.find((entry) => entry.name === 'run')?.annotations).toMatchObject({ partial: true, verdict: 'FAILED' });
+    expect([...statement.predicate.passedTests, ...statement.predicate.failedTests].sort()).toEqual(
+      CHECKS.split(',').sort(),
+    );
+    expect(statement.predicate.configuration.find((entry) => entry.name === 'target')?.annotations).toMatchObject({
+      version: '9.9.9-test',
+    });
+    expect(statement.predicate.configuration.find((entry) => entry.name === 'run')?.annotations).toMatchObject({
+      partial: true,
+      verdict: 'FAILED',
+    });
   });
 
   it('verifies with svc-harness verify, which prints the attested verdict', async () => {
@@ -105,43 +131,63 @@ describe('a signed certification of two checks with CERTIFY_MIN_COVERAGE=100', (
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^verified: .*attestation\.intoto\.json signed by ecdsa-p256 key [0-9a-f]{64}$/m);
     expect(run.stdout).toMatch(/^ {2}report\.json: sha256 [0-9a-f]{64} matches$/m);
-    expect(run.stdout).toMatch(/^result: FAILED \(partial run: 2 of \d+ checks of tier fast, --checks AUTH-WHOAMI-ACCEPTED,AUTH-MISSING-HEADER\)$/m);
+    expect(run.stdout).toMatch(
+      /^result: FAILED \(partial run: 2 of \d+ checks of tier fast, --checks AUTH-WHOAMI-ACCEPTED,AUTH-MISSING-HEADER\)$/m,
+    );
     expect(run.stdout).toMatch(/^target: http:\/\/127\.0\.0\.1:\d+, version 9\.9\.9-test$/m);
   });
 
   it.skipIf(!hasVerifier)('verifies with securesystemslib and the in-toto attestation bindings (Python)', () => {
     const run = independent(attestation, signer.pub, reports);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^securesystemslib ecdsa-sha2-nistp256: DSSE signature verified by keyid [0-9a-f]{64}$/m);
-    expect(run.stdout).toContain('in-toto-attestation: Statement v1 valid, 4 subjects, predicate https://in-toto.io/attestation/test-result/v0.1 parsed strictly');
+    expect(run.stdout).toMatch(
+      /^securesystemslib ecdsa-sha2-nistp256: DSSE signature verified by keyid [0-9a-f]{64}$/m,
+    );
+    expect(run.stdout).toContain(
+      'in-toto-attestation: Statement v1 valid, 4 subjects, predicate https://in-toto.io/attestation/test-result/v0.1 parsed strictly',
+    );
     expect(run.stdout).toMatch(/^result FAILED: /m);
   });
 
-  it.skipIf(!hasVerifier)('and the same statement signed with Ed25519 verifies there too; an edited report fails there as here', () => {
-    const ed = keyPair('ed', 'ed25519');
-    const signed = signEnvelope(Buffer.from(envelopeOf(attestation).payload, 'base64'), 'application/vnd.in-toto+json', loadSigningKey(ed.key));
-    const edPath = join(reports, 'attestation-ed25519.json');
-    writeFileSync(edPath, JSON.stringify(signed));
-    const run = independent(edPath, ed.pub, reports);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^securesystemslib ed25519: DSSE signature verified/m);
-    rmSync(edPath);
-    const edited = copyOfReports('edited-for-python');
-    writeFileSync(join(edited, 'report.md'), `${readFileSync(join(edited, 'report.md'), 'utf8')}\n`);
-    const refused = independent(join(edited, 'attestation.intoto.json'), signer.pub, edited);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toMatch(/subject report\.md: sha256 [0-9a-f]{64} differs/);
-  });
+  it.skipIf(!hasVerifier)(
+    'and the same statement signed with Ed25519 verifies there too; an edited report fails there as here',
+    () => {
+      const ed = keyPair('ed', 'ed25519');
+      const signed = signEnvelope(
+        Buffer.from(envelopeOf(attestation).payload, 'base64'),
+        'application/vnd.in-toto+json',
+        loadSigningKey(ed.key),
+      );
+      const edPath = join(reports, 'attestation-ed25519.json');
+      writeFileSync(edPath, JSON.stringify(signed));
+      const run = independent(edPath, ed.pub, reports);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^securesystemslib ed25519: DSSE signature verified/m);
+      rmSync(edPath);
+      const edited = copyOfReports('edited-for-python');
+      writeFileSync(join(edited, 'report.md'), `${readFileSync(join(edited, 'report.md'), 'utf8')}\n`);
+      const refused = independent(join(edited, 'attestation.intoto.json'), signer.pub, edited);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toMatch(/subject report\.md: sha256 [0-9a-f]{64} differs/);
+    },
+  );
 });
 
 describe('svc-harness verify refuses what does not hold, with exit 1 and a line saying which', () => {
   it('an edited report', async () => {
     const edited = copyOfReports('edited-report');
     const path = join(edited, 'report.json');
-    writeFileSync(path, readFileSync(path, 'utf8').replace('"verdict": "fail"', '"verdict": "pass"').replace('"must_percent": ', '"must_percent": 1'));
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8')
+        .replace('"verdict": "fail"', '"verdict": "pass"')
+        .replace('"must_percent": ', '"must_percent": 1'),
+    );
     const run = await verify(join(edited, 'attestation.intoto.json'), signer.pub);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/^svc-harness verify: report\.json: sha256 [0-9a-f]{64} differs from the attested [0-9a-f]{64}: the file was changed after signing$/m);
+    expect(run.stderr).toMatch(
+      /^svc-harness verify: report\.json: sha256 [0-9a-f]{64} differs from the attested [0-9a-f]{64}: the file was changed after signing$/m,
+    );
   });
 
   it('an edited verdict in the attestation', async () => {
@@ -150,16 +196,23 @@ describe('svc-harness verify refuses what does not hold, with exit 1 and a line 
     const envelope = envelopeOf(path);
     const statement = statementOf(envelope);
     statement.predicate.result = 'PASSED';
-    writeFileSync(path, JSON.stringify({ ...envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64') }));
+    writeFileSync(
+      path,
+      JSON.stringify({ ...envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64') }),
+    );
     const run = await verify(path, signer.pub);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/the signature does not verify with .*signer\.pub\.pem \(keyid [0-9a-f]{64}\): the payload or the signature was changed after signing/);
+    expect(run.stderr).toMatch(
+      /the signature does not verify with .*signer\.pub\.pem \(keyid [0-9a-f]{64}\): the payload or the signature was changed after signing/,
+    );
   });
 
   it('a wrong key', async () => {
     const run = await verify(attestation, other.pub);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/wrong key: it is signed by keyid [0-9a-f]{64}, and .*other\.pub\.pem is keyid [0-9a-f]{64}/);
+    expect(run.stderr).toMatch(
+      /wrong key: it is signed by keyid [0-9a-f]{64}, and .*other\.pub\.pem is keyid [0-9a-f]{64}/,
+    );
   });
 
   it('a truncated envelope', async () => {
@@ -182,10 +235,18 @@ describe('svc-harness verify refuses what does not hold, with exit 1 and a line 
 describe('certify with a key it does not sign with', () => {
   it('stops before any check with exit 2, naming the setting and the key type', async () => {
     const rsa = join(dir, 'rsa.pem');
-    writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
-    const run = await runHarness(['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', join(dir, 'rsa-reports')], { env: { CERTIFY_SIGNING_KEY: rsa }, timeoutMs: 60_000 });
+    writeFileSync(
+      rsa,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    );
+    const run = await runHarness(
+      ['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', join(dir, 'rsa-reports')],
+      { env: { CERTIFY_SIGNING_KEY: rsa }, timeoutMs: 60_000 },
+    );
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/^certify: CERTIFY_SIGNING_KEY .*rsa\.pem is a key of type RSA; give an ECDSA P-256 or Ed25519 key/m);
+    expect(run.stderr).toMatch(
+      /^certify: CERTIFY_SIGNING_KEY .*rsa\.pem is a key of type RSA; give an ECDSA P-256 or Ed25519 key/m,
+    );
     expect(existsSync(join(dir, 'rsa-reports'))).toBe(false);
   });
 });

@@ -28,21 +28,62 @@ const bodyLines = (pem: string) => pem.split('\n').filter((line) => line && !lin
 
 describe('signing keys', () => {
   it('takes PKCS#8 ECDSA P-256 and Ed25519 keys, with the keyid openssl gives: sha256 of the SPKI DER', () => {
-    for (const [path, algorithm] of [[EC_KEY, 'ecdsa-p256'], [ED_KEY, 'ed25519']] as const) {
+    for (const [path, algorithm] of [
+      [EC_KEY, 'ecdsa-p256'],
+      [ED_KEY, 'ed25519'],
+    ] as const) {
       const key = loadSigningKey(path);
       expect(key.algorithm).toBe(algorithm);
       const der = execFileSync('openssl', ['pkey', '-in', path, '-pubout', '-outform', 'DER']);
       expect(key.keyid).toBe(createHash('sha256').update(der).digest('hex'));
-      expect(loadVerifyingKey(pemFile(`${algorithm}.pub.pem`, key.publicKey.export({ type: 'spki', format: 'pem' }) as string)).keyid).toBe(key.keyid);
+      expect(
+        loadVerifyingKey(
+          pemFile(`${algorithm}.pub.pem`, key.publicKey.export({ type: 'spki', format: 'pem' }) as string),
+        ).keyid,
+      ).toBe(key.keyid);
     }
   });
 
   it.each([
-    ['an RSA key', () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, /is a key of type RSA; give an ECDSA P-256 or Ed25519 key/],
-    ['a P-384 key', () => generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, /is an EC key on curve secp384r1; give an ECDSA P-256 or Ed25519 key/],
-    ['an encrypted key', () => ec.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'fake-passphrase' }) as string, /is encrypted/],
-    ['a SEC1 key', () => ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string, /not a PKCS#8 PEM private key: it holds an "EC PRIVATE KEY".*openssl pkcs8 -topk8/],
-    ['a public key', () => ec.publicKey.export({ type: 'spki', format: 'pem' }) as string, /not a PKCS#8 PEM private key: it holds no PEM private key/],
+    [
+      'an RSA key',
+      () =>
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+          type: 'pkcs8',
+          format: 'pem',
+        }) as string,
+      /is a key of type RSA; give an ECDSA P-256 or Ed25519 key/,
+    ],
+    [
+      'a P-384 key',
+      () =>
+        generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({
+          type: 'pkcs8',
+          format: 'pem',
+        }) as string,
+      /is an EC key on curve secp384r1; give an ECDSA P-256 or Ed25519 key/,
+    ],
+    [
+      'an encrypted key',
+      () =>
+        ec.privateKey.export({
+          type: 'pkcs8',
+          format: 'pem',
+          cipher: 'aes-256-cbc',
+          passphrase: 'fake-passphrase',
+        }) as string,
+      /is encrypted/,
+    ],
+    [
+      'a SEC1 key',
+      () => ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string,
+      /not a PKCS#8 PEM private key: it holds an "EC PRIVATE KEY".*openssl pkcs8 -topk8/,
+    ],
+    [
+      'a public key',
+      () => ec.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      /not a PKCS#8 PEM private key: it holds no PEM private key/,
+    ],
   ])('refuses %s, naming the setting and what to do, never its material', (name, pem, message) => {
     const text = pem();
     const path = pemFile(`${name.replaceAll(' ', '-')}.pem`, text);
@@ -59,13 +100,17 @@ describe('signing keys', () => {
   });
 
   it('refuses a missing file', () => {
-    expect(() => loadSigningKey(join(dir, 'absent.pem'))).toThrow(/CERTIFY_SIGNING_KEY .*absent\.pem: cannot read it \(ENOENT\)/);
+    expect(() => loadSigningKey(join(dir, 'absent.pem'))).toThrow(
+      /CERTIFY_SIGNING_KEY .*absent\.pem: cannot read it \(ENOENT\)/,
+    );
   });
 });
 
 describe('DSSE', () => {
   it("encodes PAE as the protocol's example states it", () => {
-    expect(pae('http://example.com/HelloWorld', Buffer.from('hello world')).toString()).toBe('DSSEv1 29 http://example.com/HelloWorld 11 hello world');
+    expect(pae('http://example.com/HelloWorld', Buffer.from('hello world')).toString()).toBe(
+      'DSSEv1 29 http://example.com/HelloWorld 11 hello world',
+    );
     // Lengths count bytes, not characters.
     expect(pae('t', Buffer.from('é')).toString()).toBe('DSSEv1 1 t 2 é');
   });
@@ -76,7 +121,9 @@ describe('DSSE', () => {
       const envelope = signEnvelope(Buffer.from('{"a":1}'), 'application/vnd.in-toto+json', key);
       const [signature] = envelope.signatures;
       expect(signatureVerifies(envelope, signature!, key)).toBe(true);
-      expect(signatureVerifies({ ...envelope, payload: Buffer.from('{"a":2}').toString('base64') }, signature!, key)).toBe(false);
+      expect(
+        signatureVerifies({ ...envelope, payload: Buffer.from('{"a":2}').toString('base64') }, signature!, key),
+      ).toBe(false);
       expect(signatureVerifies({ ...envelope, payloadType: 'application/json' }, signature!, key)).toBe(false);
       expect(signatureVerifies(envelope, { ...signature!, sig: 'AAAA' }, key)).toBe(false);
       const sig = Buffer.from(signature!.sig, 'base64');

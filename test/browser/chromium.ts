@@ -12,7 +12,9 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing: install Debian's chromium (as root: apt-get update && apt-get install -y chromium)`;
+  return existsSync(CHROMIUM)
+    ? undefined
+    : `${CHROMIUM} is missing: install Debian's chromium (as root: apt-get update && apt-get install -y chromium)`;
 }
 
 export interface Browser {
@@ -31,7 +33,15 @@ export async function openBrowser(viewport = { width: 1400, height: 1000 }): Pro
       executablePath: CHROMIUM,
       headless: true,
       viewport,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   } catch (error) {
     rmSync(profile, { recursive: true, force: true });

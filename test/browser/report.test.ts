@@ -58,7 +58,11 @@ const visibleRows = (page: Browser['page']) => page.locator('#checks-table tbody
 /** Header and charts: what a reader sees first. */
 async function screenshotCharts(page: Browser['page'], path: string): Promise<void> {
   // Runs in the page: `globalThis` is its window (the project's types have no DOM lib).
-  const bottom = await page.locator('#charts').evaluate((element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY);
+  const bottom = await page
+    .locator('#charts')
+    .evaluate(
+      (element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY,
+    );
   const height = Math.ceil(bottom) + 8;
   await page.screenshot({ path, fullPage: true, clip: { x: 0, y: 0, width: 1400, height } });
 }
@@ -81,7 +85,11 @@ describe('report.html in Chromium', () => {
     }
     // The strip: one marker per poll plus the lanes' keys; the limit and the first 401 drawn.
     const polls = (report.checks[0]!.measurements as { polls: unknown[] }).polls.length;
-    expect(await page.locator('#chart-REVOKE-PROPAGATION-svg .mk.accepted, #chart-REVOKE-PROPAGATION-svg .mk.rejected').count()).toBe(polls + 4);
+    expect(
+      await page
+        .locator('#chart-REVOKE-PROPAGATION-svg .mk.accepted, #chart-REVOKE-PROPAGATION-svg .mk.rejected')
+        .count(),
+    ).toBe(polls + 4);
     expect(await page.locator('#chart-REVOKE-PROPAGATION-svg line.limit').count()).toBe(1);
     expect(await page.locator('#chart-REVOKE-PROPAGATION-svg line.first-reject').count()).toBe(1);
     // The timelines: six bands, a late retry marked by a cross.
@@ -110,7 +118,14 @@ describe('report.html in Chromium', () => {
     const failed = report.checks.find((check) => check.id === 'AUTH-UNKNOWN-TOKEN')!;
     // As the harness records them against the reference's bad-token-403 fault.
     failed.measurements = {
-      evidence: [{ request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(41 chars)', answer: 403, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"invalid_token","message":"unknown token","request_id":"req_1"}}' }],
+      evidence: [
+        {
+          request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(41 chars)',
+          answer: 403,
+          headers: { 'content-type': 'application/json' },
+          body: '{"error":{"code":"invalid_token","message":"unknown token","request_id":"req_1"}}',
+        },
+      ],
       rerun: 'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 424805136',
     };
     const page = await open(report, 'evidence', '#check-AUTH-UNKNOWN-TOKEN');
@@ -121,7 +136,9 @@ describe('report.html in Chromium', () => {
     expect(text).toContain('> GET /v1/whoami');
     expect(text).toContain('< 403');
     expect(text).toContain('"code":"invalid_token"');
-    expect(await row.locator('p.rerun code').textContent()).toBe('svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 424805136');
+    expect(await row.locator('p.rerun code').textContent()).toBe(
+      'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 424805136',
+    );
     await row.screenshot({ path: join(SHOTS, 'report-evidence.png') });
     expect(pageErrors).toEqual([]);
   }, 60_000);
@@ -140,7 +157,9 @@ describe('report.html in Chromium', () => {
     expect(page.url()).toMatch(/#filter:verdict=fail$/);
 
     await page.selectOption('#f-level', 'must');
-    expect(await visibleRows(page)).toBe(report.checks.filter((c) => c.verdict === 'fail' && c.level === 'must').length);
+    expect(await visibleRows(page)).toBe(
+      report.checks.filter((c) => c.verdict === 'fail' && c.level === 'must').length,
+    );
     await page.click('#f-reset');
     expect(await visibleRows(page)).toBe(total);
 

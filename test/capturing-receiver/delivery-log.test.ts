@@ -12,9 +12,20 @@ const NOW_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
 let seq = 0;
 
 /** A delivery as the receiver captures it, answer pending; `change` alters the request first. */
-function captured(options: { body?: string; headers?: CapturedDelivery['headers']; secret?: string; query?: string; attempt?: number } = {}): CapturedDelivery {
+function captured(
+  options: {
+    body?: string;
+    headers?: CapturedDelivery['headers'];
+    secret?: string;
+    query?: string;
+    attempt?: number;
+  } = {},
+): CapturedDelivery {
   seq++;
-  const body = Buffer.from(options.body ?? JSON.stringify({ id: `evt_${seq}`, type: 'voice.call.queued', data: { n: seq } }), 'utf8');
+  const body = Buffer.from(
+    options.body ?? JSON.stringify({ id: `evt_${seq}`, type: 'voice.call.queued', data: { n: seq } }),
+    'utf8',
+  );
   const headers = options.headers ?? {
     host: '127.0.0.1:8443',
     'content-type': 'application/json',
@@ -230,7 +241,12 @@ describe('DeliveryLog', () => {
     log.append(last);
     log.settle(answered(last));
     expect(log.retainedBytes).toBeGreaterThanOrEqual(before + 5 * 300_000);
-    expect(log.list().slice(-5).map((d) => d.answeredStatus)).toEqual([502, 204, 204, 204, 204]);
+    expect(
+      log
+        .list()
+        .slice(-5)
+        .map((d) => d.answeredStatus),
+    ).toEqual([502, 204, 204, 204, 204]);
   });
 
   it('holds no buffer for a log that has had no more deliveries than the young ones', () => {
@@ -242,40 +258,61 @@ describe('DeliveryLog', () => {
   });
 
   it('reads back what a plain list would hold, whatever the order deliveries are appended, answered, read and dropped in', () => {
-    type Step = { kind: 'append'; bodyBytes: number } | { kind: 'settle'; pick: number; status: number } | { kind: 'read' };
+    type Step =
+      | { kind: 'append'; bodyBytes: number }
+      | { kind: 'settle'; pick: number; status: number }
+      | { kind: 'read' };
     const step = fc.oneof(
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('append' as const), bodyBytes: fc.integer({ min: 0, max: 400 }) }) },
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), status: fc.integer({ min: 200, max: 599 }) }) },
+      {
+        weight: 5,
+        arbitrary: fc.record({ kind: fc.constant('append' as const), bodyBytes: fc.integer({ min: 0, max: 400 }) }),
+      },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('settle' as const),
+          pick: fc.nat(),
+          status: fc.integer({ min: 200, max: 599 }),
+        }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('read' as const) }) },
     );
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 700 }), fc.integer({ min: 1, max: 3 * YOUNG_DELIVERIES }), fc.integer({ min: 500, max: 60_000 }), (steps: Step[], maxDeliveries, maxStoredBytes) => {
-        const log = logOf(maxDeliveries, maxStoredBytes);
-        const kept: CapturedDelivery[] = [];
-        let pending: CapturedDelivery[] = [];
-        let lastRead: readonly CapturedDelivery[] = [];
-        for (const next of steps) {
-          if (next.kind === 'append') {
-            const delivery = captured({ body: JSON.stringify({ id: `evt_${seq + 1}`, pad: 'x'.repeat(next.bodyBytes) }) });
-            log.append(delivery);
-            kept.push(delivery);
-            pending.push(delivery);
-            const bytes = () => kept.reduce((sum, d) => sum + d.rawBody.length, 0);
-            while (kept.length > 1 && (kept.length > maxDeliveries || bytes() > maxStoredBytes)) kept.shift();
-          } else if (next.kind === 'settle' && pending.length > 0) {
-            const delivery = pending[next.pick % pending.length]!;
-            pending = pending.filter((d) => d !== delivery);
-            log.settle(answered(delivery, next.status, next.pick % 1000));
-          } else if (next.kind === 'read') {
-            const read = log.list();
-            // A delivery read once is the same object on every later read.
-            const earlier = new Map(lastRead.map((d) => [d.seq, d]));
-            for (const delivery of read) if (earlier.has(delivery.seq)) expect(delivery).toBe(earlier.get(delivery.seq));
-            lastRead = [...read];
+      fc.property(
+        fc.array(step, { maxLength: 700 }),
+        fc.integer({ min: 1, max: 3 * YOUNG_DELIVERIES }),
+        fc.integer({ min: 500, max: 60_000 }),
+        (steps: Step[], maxDeliveries, maxStoredBytes) => {
+          const log = logOf(maxDeliveries, maxStoredBytes);
+          const kept: CapturedDelivery[] = [];
+          let pending: CapturedDelivery[] = [];
+          let lastRead: readonly CapturedDelivery[] = [];
+          for (const next of steps) {
+            if (next.kind === 'append') {
+              const delivery = captured({
+                body: JSON.stringify({ id: `evt_${seq + 1}`, pad: 'x'.repeat(next.bodyBytes) }),
+              });
+              log.append(delivery);
+              kept.push(delivery);
+              pending.push(delivery);
+              const bytes = () => kept.reduce((sum, d) => sum + d.rawBody.length, 0);
+              while (kept.length > 1 && (kept.length > maxDeliveries || bytes() > maxStoredBytes)) kept.shift();
+            } else if (next.kind === 'settle' && pending.length > 0) {
+              const delivery = pending[next.pick % pending.length]!;
+              pending = pending.filter((d) => d !== delivery);
+              log.settle(answered(delivery, next.status, next.pick % 1000));
+            } else if (next.kind === 'read') {
+              const read = log.list();
+              // A delivery read once is the same object on every later read.
+              const earlier = new Map(lastRead.map((d) => [d.seq, d]));
+              for (const delivery of read)
+                if (earlier.has(delivery.seq)) expect(delivery).toBe(earlier.get(delivery.seq));
+              lastRead = [...read];
+            }
           }
-        }
-        expect(log.list().map(view)).toEqual(kept.map(view));
-      }),
+          expect(log.list().map(view)).toEqual(kept.map(view));
+        },
+      ),
       { numRuns: 60 },
     );
   });

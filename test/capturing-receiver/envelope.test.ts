@@ -45,7 +45,9 @@ describe('envelope schema', () => {
   });
 
   it('an api_version that is not a real date is invalid', () => {
-    expect(validateEnvelope(envelope({ api_version: '2026-02-30' })).errors).toEqual(['/api_version must match format "date"']);
+    expect(validateEnvelope(envelope({ api_version: '2026-02-30' })).errors).toEqual([
+      '/api_version must match format "date"',
+    ]);
   });
 
   it('an api_version in another form is invalid', () => {
@@ -71,7 +73,9 @@ describe('voice.call.completed data schema', () => {
   const completed = (data: Record<string, unknown>) => envelope({ type: 'voice.call.completed', data });
 
   it('a fractional duration is invalid', () => {
-    expect(validateEnvelope(completed(callCompletedData({ duration_seconds: 4.5 }))).errors).toEqual(['/data/duration_seconds must be integer']);
+    expect(validateEnvelope(completed(callCompletedData({ duration_seconds: 4.5 }))).errors).toEqual([
+      '/data/duration_seconds must be integer',
+    ]);
   });
 
   it('a negative duration is invalid', () => {
@@ -79,7 +83,9 @@ describe('voice.call.completed data schema', () => {
   });
 
   it('a destination without a leading + is invalid', () => {
-    expect(validateEnvelope(completed(callCompletedData({ to: '442079460958' }))).errors[0]).toMatch(/^\/data\/to must match pattern/);
+    expect(validateEnvelope(completed(callCompletedData({ to: '442079460958' }))).errors[0]).toMatch(
+      /^\/data\/to must match pattern/,
+    );
   });
 
   it('a call id without the call_ prefix is invalid', () => {
@@ -91,7 +97,9 @@ describe('voice.call.completed data schema', () => {
   });
 
   it('a transcript_url that is not a URI is invalid', () => {
-    expect(validateEnvelope(completed(callCompletedData({ transcript_url: 'not a url' }))).errors).toEqual(['/data/transcript_url must match format "uri"']);
+    expect(validateEnvelope(completed(callCompletedData({ transcript_url: 'not a url' }))).errors).toEqual([
+      '/data/transcript_url must match format "uri"',
+    ]);
   });
 
   it('metadata that is a string is invalid', () => {
@@ -119,7 +127,10 @@ describe("the webhook-envelope suite's rules and the schema", () => {
   /** The suite's own rules alone: the delivery arrives at created_at, in the envelope's workspace, schema verdict aside. */
   function ruleProblems(json: Record<string, unknown>): string[] {
     const receivedAtMs = Date.parse(String(json.created_at)) || Date.parse('2026-11-22T15:00:00Z');
-    const delivery = { verdicts: { json, envelope: { valid: true, errors: [] } }, receivedAtMs } as unknown as CapturedDelivery;
+    const delivery = {
+      verdicts: { json, envelope: { valid: true, errors: [] } },
+      receivedAtMs,
+    } as unknown as CapturedDelivery;
     return envelopeProblems(delivery, String(json.workspace_id));
   }
 

@@ -10,7 +10,8 @@ const throughBytes = (text: string): string => Buffer.from(text, 'utf8').toStrin
 
 const headersOf = (entries: [string, string | string[]][]): IncomingHttpHeaders => {
   const headers: IncomingHttpHeaders = {};
-  for (const [name, value] of entries) Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of entries)
+    Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
   return headers;
 };
 
@@ -41,9 +42,20 @@ async function parsed(raw: string, insecureHTTPParser: boolean): Promise<Incomin
 
 describe("a delivery's head, written down and read back", () => {
   it("is the same head for any pieces Node's parser can give (latin1, no line feed)", () => {
-    const unit = fc.integer({ min: 0, max: 0xff }).filter((code) => code !== 0x0a).map((code) => String.fromCharCode(code));
+    const unit = fc
+      .integer({ min: 0, max: 0xff })
+      .filter((code) => code !== 0x0a)
+      .map((code) => String.fromCharCode(code));
     const text = fc.string({ unit, maxLength: 16 });
-    const headers = fc.array(fc.tuple(text, fc.oneof({ arbitrary: text, weight: 8 }, { arbitrary: fc.array(text, { maxLength: 3 }), weight: 1 })), { maxLength: 8 }).map(headersOf);
+    const headers = fc
+      .array(
+        fc.tuple(
+          text,
+          fc.oneof({ arbitrary: text, weight: 8 }, { arbitrary: fc.array(text, { maxLength: 3 }), weight: 1 }),
+        ),
+        { maxLength: 8 },
+      )
+      .map(headersOf);
     fc.assert(
       fc.property(text, text, text, headers, (method, path, query, given) => {
         const read = decodeHead(throughBytes(encodeParsedHead(method, path, query, given)));
@@ -55,7 +67,8 @@ describe("a delivery's head, written down and read back", () => {
   });
 
   it('is written as lines for a request that came over the wire, and read back as Node gave it', async () => {
-    const raw = 'POST /hooks/a?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nWebhook-Id: msg_FAKE1\r\nWebhook-Signature: v1,RkFLRQ== v1a,RkFLRTI=\r\nX-Not-Ascii: caf\u00e9 \u{1F600}\r\nContent-Length: 0\r\n\r\n';
+    const raw =
+      'POST /hooks/a?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nWebhook-Id: msg_FAKE1\r\nWebhook-Signature: v1,RkFLRQ== v1a,RkFLRTI=\r\nX-Not-Ascii: caf\u00e9 \u{1F600}\r\nContent-Length: 0\r\n\r\n';
     const req = await parsed(raw, false);
     if (typeof req === 'string') throw new Error(`Node refused the request: ${req}`);
     const text = encodeParsedHead(req.method!, '/hooks/a', 'x=1', req.headers);
@@ -73,7 +86,10 @@ describe("a delivery's head, written down and read back", () => {
     ['a bare line feed inside a value', 'POST /p HTTP/1.1\r\nHost: a\r\nX-A: one\ntwo\r\nContent-Length: 0\r\n\r\n'],
     ['a carriage return inside a value', 'POST /p HTTP/1.1\r\nHost: a\r\nX-A: one\rtwo\r\nContent-Length: 0\r\n\r\n'],
     ['a line feed in the target', 'POST /p\nq HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n'],
-    ['UTF-8 of an astral character in a value', 'POST /p HTTP/1.1\r\nHost: a\r\nX-A: \u{1F600}\r\nContent-Length: 0\r\n\r\n'],
+    [
+      'UTF-8 of an astral character in a value',
+      'POST /p HTTP/1.1\r\nHost: a\r\nX-A: \u{1F600}\r\nContent-Length: 0\r\n\r\n',
+    ],
   ])("Node's parser gives no piece a line feed or a lone surrogate: %s", async (_, raw) => {
     for (const lenient of [false, true]) {
       const req = await parsed(raw, lenient);
@@ -81,14 +97,31 @@ describe("a delivery's head, written down and read back", () => {
         expect(req).toMatch(/^HPE_/);
         continue;
       }
-      const pieces = [req.method!, req.url!, ...Object.entries(req.headers).flatMap(([name, value]) => [name, ...[value ?? ''].flat()])];
-      for (const piece of pieces) expect([piece, piece.includes('\n'), piece.isWellFormed()]).toEqual([piece, false, true]);
+      const pieces = [
+        req.method!,
+        req.url!,
+        ...Object.entries(req.headers).flatMap(([name, value]) => [name, ...[value ?? ''].flat()]),
+      ];
+      for (const piece of pieces)
+        expect([piece, piece.includes('\n'), piece.isWellFormed()]).toEqual([piece, false, true]);
     }
   });
 
   it.each([
-    ['an array value (set-cookie)', headersOf([['set-cookie', ['a=1', 'b=2']], ['x', 'y']])],
-    ['the name __proto__', headersOf([['__proto__', 'v'], ['x', 'w']])],
+    [
+      'an array value (set-cookie)',
+      headersOf([
+        ['set-cookie', ['a=1', 'b=2']],
+        ['x', 'y'],
+      ]),
+    ],
+    [
+      'the name __proto__',
+      headersOf([
+        ['__proto__', 'v'],
+        ['x', 'w'],
+      ]),
+    ],
     ['no headers', headersOf([])],
   ])('is exact with %s', (_, headers) => {
     const read = decodeHead(throughBytes(encodeParsedHead('POST', '/p', '', headers)));
@@ -97,6 +130,8 @@ describe("a delivery's head, written down and read back", () => {
   });
 
   it('refuses to read back a head a line feed got into, rather than misread it', () => {
-    expect(() => decodeHead(encodeParsedHead('POST', '/p', '', { 'x-a': 'one\ntwo' }))).toThrow(/a piece held a line feed/);
+    expect(() => decodeHead(encodeParsedHead('POST', '/p', '', { 'x-a': 'one\ntwo' }))).toThrow(
+      /a piece held a line feed/,
+    );
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatDeliveryLine, type CapturedDelivery } from '../../src/capturing-receiver/index.js';
 
-function delivery(overrides: Partial<CapturedDelivery['verdicts']> = {}, answeredStatus: number | null = 204): CapturedDelivery {
+function delivery(
+  overrides: Partial<CapturedDelivery['verdicts']> = {},
+  answeredStatus: number | null = 204,
+): CapturedDelivery {
   return {
     seq: 1,
     endpoint: 'catch-all',
@@ -47,7 +50,9 @@ describe('formatDeliveryLine', () => {
         401,
       ),
     );
-    expect(line).toContain('sig MISMATCH  ts TOO-OLD -412.0s  envelope INVALID (/data/to must match pattern "^\\+")  DUPLICATE (attempt 1)  -> 401');
+    expect(line).toContain(
+      'sig MISMATCH  ts TOO-OLD -412.0s  envelope INVALID (/data/to must match pattern "^\\+")  DUPLICATE (attempt 1)  -> 401',
+    );
   });
 
   it('says when no secret is set and when no status was sent', () => {

@@ -90,7 +90,12 @@ describe('capturing receiver: programmed answers', () => {
     const ep = endpoint().respond({ status: 204, delayMs: 500 });
     const controller = new AbortController();
     const { request } = await import('undici');
-    const sent = request(ep.url, { method: 'POST', body: event('evt_1'), dispatcher: agent, signal: controller.signal }).catch(() => 'aborted');
+    const sent = request(ep.url, {
+      method: 'POST',
+      body: event('evt_1'),
+      dispatcher: agent,
+      signal: controller.signal,
+    }).catch(() => 'aborted');
     await ep.waitFor((ds) => ds.length === 1, { timeoutMs: 2_000 });
     controller.abort();
     expect(await sent).toBe('aborted');
@@ -101,7 +106,8 @@ describe('capturing receiver: programmed answers', () => {
   it('fails only the first N attempts of each event id', async () => {
     const ep = endpoint().failFirst(2, { status: 503 });
     const statuses = [];
-    for (const id of ['evt_a', 'evt_a', 'evt_b', 'evt_a', 'evt_b', 'evt_b']) statuses.push((await deliver(agent, ep, event(id))).status);
+    for (const id of ['evt_a', 'evt_a', 'evt_b', 'evt_a', 'evt_b', 'evt_b'])
+      statuses.push((await deliver(agent, ep, event(id))).status);
     expect(statuses).toEqual([503, 503, 503, 204, 503, 204]);
   });
 

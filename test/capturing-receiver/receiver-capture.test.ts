@@ -26,7 +26,10 @@ function signedEndpoint() {
 describe('capturing receiver: what it records', () => {
   it('keeps the raw body bytes exactly as sent, odd whitespace and escapes included', async () => {
     const ep = signedEndpoint();
-    const raw = Buffer.from('{ "id" :"evt_ws1",\n\t"type":"voice.call.queued" ,\r\n "data":{ "note":"Caf\\u00e9 – ☎" }   }\n\n', 'utf8');
+    const raw = Buffer.from(
+      '{ "id" :"evt_ws1",\n\t"type":"voice.call.queued" ,\r\n "data":{ "note":"Caf\\u00e9 – ☎" }   }\n\n',
+      'utf8',
+    );
     const result = await deliver(agent, ep, raw);
     expect(result.status).toBe(204);
     expect(ep.deliveries[0]!.rawBody.equals(raw)).toBe(true);
@@ -183,7 +186,10 @@ describe('capturing receiver: what it records', () => {
     const ep = signedEndpoint();
     await deliver(agent, ep, '{"id":"evt_s"}');
     const res = await request(`${receiver.publicUrl}/_stats`, { dispatcher: agent });
-    const stats = (await res.body.json()) as { total: number; endpoints: Record<string, { total: number; bytes: number }> };
+    const stats = (await res.body.json()) as {
+      total: number;
+      endpoints: Record<string, { total: number; bytes: number }>;
+    };
     expect(res.statusCode).toBe(200);
     expect(stats.total).toBeGreaterThan(0);
     expect(stats.endpoints[ep.name]).toMatchObject({ total: 1, bytes: 14 });

@@ -41,14 +41,23 @@ describe('capturing receiver: waiting, closing, settings', () => {
   it('waitFor rejects on time-out with a message naming the wait, the endpoint and what arrived', async () => {
     const ep = (await startReceiver()).createEndpoint({ name: 'retries' }).setSecret(SECRET);
     await deliver(agent, ep, JSON.stringify(envelope({ id: 'evt_seen' })));
-    await expect(ep.waitFor((ds) => ds.length >= 2, { timeoutMs: 50, description: 'a second attempt' })).rejects.toThrow(
+    await expect(
+      ep.waitFor((ds) => ds.length >= 2, { timeoutMs: 50, description: 'a second attempt' }),
+    ).rejects.toThrow(
       /^waitFor\(a second attempt\) on endpoint "retries" timed out after 50 ms with 1 deliveries; last: #1 voice\.call\.queued evt_seen attempt 1 -> 204$/,
     );
   });
 
-  it('waitFor rejects with the predicate\'s own error when it throws', async () => {
+  it("waitFor rejects with the predicate's own error when it throws", async () => {
     const ep = (await startReceiver()).createEndpoint();
-    await expect(ep.waitFor(() => { throw new Error('bad predicate'); }, { timeoutMs: 1_000 })).rejects.toThrow('bad predicate');
+    await expect(
+      ep.waitFor(
+        () => {
+          throw new Error('bad predicate');
+        },
+        { timeoutMs: 1_000 },
+      ),
+    ).rejects.toThrow('bad predicate');
   });
 
   it('close() rejects a pending waitFor', async () => {
@@ -60,7 +69,10 @@ describe('capturing receiver: waiting, closing, settings', () => {
   });
 
   it('uses the certificate it is given', async () => {
-    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1'], dir: mkdtempSync(join(certificateDir, 'given-')) });
+    const made = await createSelfSignedCertificate({
+      hosts: ['127.0.0.1'],
+      dir: mkdtempSync(join(certificateDir, 'given-')),
+    });
     const receiver = await startReceiver({ tls: { cert: made.cert, key: made.key } });
     expect(receiver.certificatePem).toBe(made.cert);
     expect(receiver.certificatePath).toBeUndefined();
@@ -68,7 +80,10 @@ describe('capturing receiver: waiting, closing, settings', () => {
   });
 
   it('makes a self-signed P-256 certificate for loopback, valid one day, key readable by its owner only', async () => {
-    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1', 'receiver.test'], dir: mkdtempSync(join(certificateDir, 'made-')) });
+    const made = await createSelfSignedCertificate({
+      hosts: ['127.0.0.1', 'receiver.test'],
+      dir: mkdtempSync(join(certificateDir, 'made-')),
+    });
     const cert = new X509Certificate(made.cert);
     expect(cert.subjectAltName).toBe('IP Address:127.0.0.1, DNS:receiver.test');
     expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');

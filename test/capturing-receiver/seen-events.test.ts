@@ -87,7 +87,10 @@ describe('SeenEventIds against a model that keeps the ids themselves', () => {
       fc.property(
         fc.integer({ min: 1, max: 40 }),
         // A small alphabet of ids, so that ids come back, are forgotten, and come back again.
-        fc.array(fc.integer({ min: 0, max: 60 }).map((n) => `evt_${n}`), { maxLength: 400 }),
+        fc.array(
+          fc.integer({ min: 0, max: 60 }).map((n) => `evt_${n}`),
+          { maxLength: 400 },
+        ),
         (capacity, ids) => {
           const seen = new SeenEventIds(capacity);
           const model = new ModelSeenIds(capacity);

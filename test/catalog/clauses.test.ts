@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOG, CHECKS_BY_CLAUSE } from '../../src/catalog/checks.js';
-import { clause, CLAUSE_IDS, CLAUSES, CONTRACT_CLAUSE_IDS, documentOf, renderClauses, SPEC_CLAUSE_IDS, type ClauseId } from '../../src/catalog/spec-clauses.js';
+import {
+  clause,
+  CLAUSE_IDS,
+  CLAUSES,
+  CONTRACT_CLAUSE_IDS,
+  documentOf,
+  renderClauses,
+  SPEC_CLAUSE_IDS,
+  type ClauseId,
+} from '../../src/catalog/spec-clauses.js';
 
 const SPEC_PATH = resolve(import.meta.dirname, '../../../shared/spec/service-interface.md');
 const spec = existsSync(SPEC_PATH) ? readFileSync(SPEC_PATH, 'utf8') : undefined;
@@ -14,33 +23,45 @@ describe('spec clauses', () => {
     for (const id of CLAUSE_IDS) expect(id).toMatch(/^[A-Z]+(?:-[A-Z0-9]+)+$/);
   });
 
-  it.skipIf(spec === undefined)('quote the spec: a numbered item under its number, a table row cell by cell, a sentence as written', () => {
-    const lines = spec!.split('\n').map((line) => line.trim());
-    for (const id of SPEC_CLAUSE_IDS) {
-      const { text } = CLAUSES[id];
-      const item = /-(\d+)$/.exec(id)?.[1];
-      if (item) expect(lines, id).toContain(`${item}. ${text}`);
-      else if (text.includes(' | ')) expect(lines, id).toContain(`| ${text} |`);
-      else expect(spec, id).toContain(text);
-    }
-  });
+  it.skipIf(spec === undefined)(
+    'quote the spec: a numbered item under its number, a table row cell by cell, a sentence as written',
+    () => {
+      const lines = spec!.split('\n').map((line) => line.trim());
+      for (const id of SPEC_CLAUSE_IDS) {
+        const { text } = CLAUSES[id];
+        const item = /-(\d+)$/.exec(id)?.[1];
+        if (item) expect(lines, id).toContain(`${item}. ${text}`);
+        else if (text.includes(' | ')) expect(lines, id).toContain(`| ${text} |`);
+        else expect(spec, id).toContain(text);
+      }
+    },
+  );
 
-  it.skipIf(contract === undefined)('quote the control contract as written, lines joined, under one of its headings', () => {
-    // The contract wraps its sentences over lines; a quote is held against the text with
-    // every run of white space read as one space, so a rewrapped contract still matches.
-    const prose = contract!.replace(/\s+/g, ' ');
-    const headings = contract!.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
-    expect(CONTRACT_CLAUSE_IDS.length).toBeGreaterThan(0);
-    for (const id of CONTRACT_CLAUSE_IDS) {
-      const { section, text } = CLAUSES[id];
-      expect(id).toMatch(/^CTL-/);
-      expect(prose, id).toContain(text);
-      const [document, heading, ...deeper] = section.split(' > ');
-      expect(document, id).toBe('Control interface');
-      expect(deeper, id).toEqual([]);
-      expect(headings.some((line) => line.startsWith(heading!)), `${id}: no heading "## ${heading}…" in the contract`).toBe(true);
-    }
-  });
+  it.skipIf(contract === undefined)(
+    'quote the control contract as written, lines joined, under one of its headings',
+    () => {
+      // The contract wraps its sentences over lines; a quote is held against the text with
+      // every run of white space read as one space, so a rewrapped contract still matches.
+      const prose = contract!.replace(/\s+/g, ' ');
+      const headings = contract!
+        .split('\n')
+        .filter((line) => line.startsWith('## '))
+        .map((line) => line.slice(3));
+      expect(CONTRACT_CLAUSE_IDS.length).toBeGreaterThan(0);
+      for (const id of CONTRACT_CLAUSE_IDS) {
+        const { section, text } = CLAUSES[id];
+        expect(id).toMatch(/^CTL-/);
+        expect(prose, id).toContain(text);
+        const [document, heading, ...deeper] = section.split(' > ');
+        expect(document, id).toBe('Control interface');
+        expect(deeper, id).toEqual([]);
+        expect(
+          headings.some((line) => line.startsWith(heading!)),
+          `${id}: no heading "## ${heading}…" in the contract`,
+        ).toBe(true);
+      }
+    },
+  );
 
   it('tell the spec from the contract by the CTL- prefix alone', () => {
     for (const id of CLAUSE_IDS) expect(documentOf(id), id).toBe(id.startsWith('CTL-') ? 'contract' : 'spec');
@@ -48,7 +69,9 @@ describe('spec clauses', () => {
   });
 
   it("render a contract clause under the contract's section, beside the spec's", () => {
-    expect(renderClauses(['AUTH-SESSION-2', 'CTL-SESSION-JWT'])).toBe('Authentication > Session tokens: AUTH-SESSION-2; Control interface > Session tokens: CTL-SESSION-JWT');
+    expect(renderClauses(['AUTH-SESSION-2', 'CTL-SESSION-JWT'])).toBe(
+      'Authentication > Session tokens: AUTH-SESSION-2; Control interface > Session tokens: CTL-SESSION-JWT',
+    );
   });
 
   it('are each covered by a check or say why not', () => {
@@ -57,7 +80,9 @@ describe('spec clauses', () => {
   });
 
   it('render as ids grouped by section, in the order cited', () => {
-    expect(renderClauses(['SIG-1', 'ERR-RULE-2', 'SIG-4'])).toBe('Events > Signature: SIG-1, SIG-4; Errors > Rules: ERR-RULE-2');
+    expect(renderClauses(['SIG-1', 'ERR-RULE-2', 'SIG-4'])).toBe(
+      'Events > Signature: SIG-1, SIG-4; Errors > Rules: ERR-RULE-2',
+    );
   });
 
   it('refuse an unknown id: at type-check time, and at load time for one that slipped past', () => {
@@ -98,7 +123,10 @@ describe('checks citing clauses', () => {
       if (seconds === undefined) {
         expect(allowance, check.id).toBeTruthy();
         expect(CLAUSES[id].text, check.id).toMatch(/\d+ (minute|hour)s?/);
-      } else expect(CLAUSES[id].text, check.id).toMatch(seconds === 60 ? /60 seconds|1 minute/ : new RegExp(`\\b${seconds} seconds`));
+      } else
+        expect(CLAUSES[id].text, check.id).toMatch(
+          seconds === 60 ? /60 seconds|1 minute/ : new RegExp(`\\b${seconds} seconds`),
+        );
     }
   });
 });

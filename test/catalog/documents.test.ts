@@ -11,12 +11,17 @@ const contract = resolve(SHARED, 'contracts', CONTROL_CONTRACT.name);
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('documents the catalog quotes', () => {
-  it.skipIf(!existsSync(spec))('the spec digest is that of ../shared/spec (a changed spec: review the clauses, then update src/catalog/documents.ts)', () => {
-    expect(SPEC_DOCUMENT.sha256).toBe(sha256(spec));
-  });
+  it.skipIf(!existsSync(spec))(
+    'the spec digest is that of ../shared/spec (a changed spec: review the clauses, then update src/catalog/documents.ts)',
+    () => {
+      expect(SPEC_DOCUMENT.sha256).toBe(sha256(spec));
+    },
+  );
 
   it.skipIf(!existsSync(contract))("the control contract's digest and version are its file's and its title's", () => {
     expect(CONTROL_CONTRACT.sha256).toBe(sha256(contract));
-    expect(readFileSync(contract, 'utf8').split('\n')[0]).toBe(`# Control interface, contract ${CONTROL_CONTRACT.version}`);
+    expect(readFileSync(contract, 'utf8').split('\n')[0]).toBe(
+      `# Control interface, contract ${CONTROL_CONTRACT.version}`,
+    );
   });
 });

@@ -37,8 +37,14 @@ describe('the fault matrix', () => {
   });
 
   it('has a section per class in docs/method.md, headed by its number', () => {
-    const headings = readFileSync('docs/method.md', 'utf8').split('\n').filter((line) => line.startsWith('### '));
-    for (const id of FAULT_CLASS_IDS) expect(headings.some((line) => line.startsWith(`### ${FAULT_CLASSES[id].number}. `)), id).toBe(true);
+    const headings = readFileSync('docs/method.md', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('### '));
+    for (const id of FAULT_CLASS_IDS)
+      expect(
+        headings.some((line) => line.startsWith(`### ${FAULT_CLASSES[id].number}. `)),
+        id,
+      ).toBe(true);
   });
 
   it('counts every cell once in the coverage, for each class and overall', () => {
@@ -65,39 +71,72 @@ describe('what the matrix test refuses', () => {
   });
 
   it('refuses a cell with neither a check nor a reason, naming it', () => {
-    const problems = problemsOf({ ...complete, 'SIG-1': { kind: 'signature', cells: { 'near-miss': { checks: ['HOOK-OWN-SECRET'] } } } });
-    expect(problems).toContain('SIG-1 × handed-out: neither a check nor a reason (the class applies to a signature clause: name the checks, owe one, or say why none applies)');
+    const problems = problemsOf({
+      ...complete,
+      'SIG-1': { kind: 'signature', cells: { 'near-miss': { checks: ['HOOK-OWN-SECRET'] } } },
+    });
+    expect(problems).toContain(
+      'SIG-1 × handed-out: neither a check nor a reason (the class applies to a signature clause: name the checks, owe one, or say why none applies)',
+    );
     expect(problems.some((problem) => problem.startsWith('SIG-1 × near-miss'))).toBe(false);
   });
 
   it('refuses a cell that names no check and owes none', () => {
-    expect(problemsOf({ ...complete, 'SIG-1': { kind: 'informative', rest: complete['SIG-1']!.rest!, cells: { target: { checks: [] } } } })).toEqual([
+    expect(
+      problemsOf({
+        ...complete,
+        'SIG-1': { kind: 'informative', rest: complete['SIG-1']!.rest!, cells: { target: { checks: [] } } },
+      }),
+    ).toEqual([
       'SIG-1 × target: neither a check nor a reason (the class applies to a informative clause: name the checks, owe one, or say why none applies)',
     ]);
   });
 
   it('refuses a check id the catalog does not hold', () => {
-    const rows = { ...complete, 'SIG-1': { ...complete['SIG-1']!, cells: { target: { checks: ['HOOK-OWN-SECRET', 'HOOK-NO-SUCH-CHECK'] } } } };
+    const rows = {
+      ...complete,
+      'SIG-1': { ...complete['SIG-1']!, cells: { target: { checks: ['HOOK-OWN-SECRET', 'HOOK-NO-SUCH-CHECK'] } } },
+    };
     expect(problemsOf(rows)).toEqual(['SIG-1 × target: check HOOK-NO-SUCH-CHECK is not in src/catalog/checks.ts']);
   });
 
   it('refuses a row of an unknown clause, a clause without a row, and a reason or restatement naming an unknown clause', () => {
     const unknownRow = problemsOf({ ...complete, 'SIG-9': complete['SIG-1']! });
-    expect(unknownRow).toContain('SIG-9: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold');
+    expect(unknownRow).toContain(
+      'SIG-9: a row for a clause id that spec-clauses.ts and contract-clauses.ts do not hold',
+    );
     const { 'SIG-4': _dropped, ...withoutRow } = complete;
     expect(problemsOf(withoutRow)).toEqual(['SIG-4: no row in src/catalog/matrix-rows.ts']);
-    expect(problemsOf({ ...complete, 'SIG-4': { kind: 'restated', restates: [UNKNOWN] } })).toContain('SIG-4: restates SIG-9, which is not a clause id');
-    const badSee = { ...complete, 'SIG-1': { ...complete['SIG-1']!, cells: { target: { reason: { kind: 'elsewhere' as const, text: 'there', see: [UNKNOWN] } } } } };
-    expect(problemsOf(badSee as Record<string, Row>)).toEqual(['SIG-1 × target: its reason points to SIG-9, which is not a clause id']);
+    expect(problemsOf({ ...complete, 'SIG-4': { kind: 'restated', restates: [UNKNOWN] } })).toContain(
+      'SIG-4: restates SIG-9, which is not a clause id',
+    );
+    const badSee = {
+      ...complete,
+      'SIG-1': {
+        ...complete['SIG-1']!,
+        cells: { target: { reason: { kind: 'elsewhere' as const, text: 'there', see: [UNKNOWN] } } },
+      },
+    };
+    expect(problemsOf(badSee as Record<string, Row>)).toEqual([
+      'SIG-1 × target: its reason points to SIG-9, which is not a clause id',
+    ]);
   });
 
   it('refuses a restatement of a restated row', () => {
     const rows = { ...complete, 'SIG-1': { kind: 'restated' as const, restates: ['SIG-4'] } } as Record<string, Row>;
-    expect(problemsOf(rows)).toContain('SIG-1: restates SIG-4, which restates another clause: point to the row that holds the cells');
+    expect(problemsOf(rows)).toContain(
+      'SIG-1: restates SIG-4, which restates another clause: point to the row that holds the cells',
+    );
   });
 
   it('lists an owed cell, so that the owed test fails on it', () => {
-    const rows = { ...complete, 'SIG-1': { ...complete['SIG-1']!, cells: { target: { checks: [], owed: [{ check: 'HOOK-NEW', what: 'something' }] } } } } as Record<string, Row>;
+    const rows = {
+      ...complete,
+      'SIG-1': {
+        ...complete['SIG-1']!,
+        cells: { target: { checks: [], owed: [{ check: 'HOOK-NEW', what: 'something' }] } },
+      },
+    } as Record<string, Row>;
     expect(owedCells(rows)).toEqual(['SIG-1 × target: HOOK-NEW']);
     expect(problemsOf(rows)).toEqual([]);
   });

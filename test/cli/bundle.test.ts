@@ -4,7 +4,16 @@
  * nothing here touches the harness's sources or its cache.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,13 +41,17 @@ function writeProject(): void {
     join(root, 'src', 'cli', 'main.ts'),
     "import { greeting, HERE } from '../data/read.js';\nexport async function main(argv: readonly string[]): Promise<number> {\n  process.stdout.write(JSON.stringify({ argv, here: HERE, greeting: greeting() }));\n  return 7;\n}\n",
   );
-  for (const file of ['src/data/greeting.txt', 'src/data/read.ts', 'src/cli/main.ts']) utimesSync(join(root, file), SAVED_AT, SAVED_AT);
+  for (const file of ['src/data/greeting.txt', 'src/data/read.ts', 'src/cli/main.ts'])
+    utimesSync(join(root, file), SAVED_AT, SAVED_AT);
 }
 
 /** Runs the bundle's main as bin/svc-harness.js does, in a node of its own. */
 function runBundle(bundle: string, args: string[]) {
   const runner = join(root, 'run.mjs');
-  writeFileSync(runner, `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)});\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  writeFileSync(
+    runner,
+    `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)});\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+  );
   return spawnSync(process.execPath, [runner, ...args], { encoding: 'utf8', timeout: 20_000 });
 }
 
@@ -72,7 +85,9 @@ describe('writeCliBundle', () => {
   it('lists every source it read as an input, with its time and size, and the two modules that make and read it', async () => {
     await writeCliBundle(cache, root);
     const { inputs } = manifestOf();
-    const own = ['../../src/cli/bundle.ts', '../../src/install/bundles.js'].map((file) => relative(root, fileURLToPath(new URL(file, import.meta.url))));
+    const own = ['../../src/cli/bundle.ts', '../../src/install/bundles.js'].map((file) =>
+      relative(root, fileURLToPath(new URL(file, import.meta.url))),
+    );
     for (const file of ['src/cli/main.ts', 'src/data/read.ts', ...own]) {
       const stats = statSync(join(root, file));
       expect(inputs[file]).toEqual([stats.mtimeMs, stats.size]);
@@ -125,7 +140,10 @@ describe('freshBundle', () => {
 
   it('is undefined, never a throw, for a manifest of another shape', () => {
     mkdirSync(cache, { recursive: true });
-    writeFileSync(join(cache, MANIFEST_NAME), JSON.stringify({ root, bundle: 'cli-0/main.mjs', inputs: { 'src/cli/main.ts': 5 } }));
+    writeFileSync(
+      join(cache, MANIFEST_NAME),
+      JSON.stringify({ root, bundle: 'cli-0/main.mjs', inputs: { 'src/cli/main.ts': 5 } }),
+    );
     expect(freshBundle(cache, root)).toBeUndefined();
   });
 
@@ -144,7 +162,9 @@ describe('freshBundle', () => {
 describe('bin/svc-harness.js', () => {
   it('runs from a fresh bundle of the harness after a run from the sources made it', async () => {
     const first = await runHarness(['--version'], { timeoutMs: 30_000 });
-    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
     expect(first.stdout).toBe(`${version}\n`);
     const bundle = freshBundle();
     expect(bundle, 'no fresh bundle after a run').toBeDefined();

@@ -39,20 +39,32 @@ describe('svc-harness', () => {
     const run = await svcHarness(['certify', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^usage: svc-harness certify .*\[--allow-production\]/);
-    for (const name of ['SVC_BASE_URL', 'SVC_CONTROL_URL', 'SVC_CONTROL_TOKEN', 'SVC_TOKEN', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'CERTIFY_TIER', 'CERTIFY_REPORT_DIR']) {
+    for (const name of [
+      'SVC_BASE_URL',
+      'SVC_CONTROL_URL',
+      'SVC_CONTROL_TOKEN',
+      'SVC_TOKEN',
+      'RECEIVER_PORT',
+      'RECEIVER_PUBLIC_URL',
+      'CERTIFY_TIER',
+      'CERTIFY_REPORT_DIR',
+    ]) {
       expect(run.stdout).toContain(`  ${name} `);
     }
     expect(run.stdout).toMatch(/exit codes:\n\s+0 .*\n\s+1 .*\n\s+2 .*\n\s+3 .*clean-up incomplete.*\n\s+130 /);
   });
 
-  it.each(COMMANDS.map((command) => [command.words.join(' '), command] as const))('%s --help shows its options, settings and exit codes', async (_name, command) => {
-    const run = await svcHarness([...command.words, '--help']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(renderHelp(command));
-    expect(run.stdout).toContain('exit codes:');
-    for (const option of Object.keys(command.options ?? {})) expect(run.stdout).toContain(`--${option}`);
-    for (const setting of command.settings?.() ?? []) expect(run.stdout).toContain(setting.name);
-  });
+  it.each(COMMANDS.map((command) => [command.words.join(' '), command] as const))(
+    '%s --help shows its options, settings and exit codes',
+    async (_name, command) => {
+      const run = await svcHarness([...command.words, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(renderHelp(command));
+      expect(run.stdout).toContain('exit codes:');
+      for (const option of Object.keys(command.options ?? {})) expect(run.stdout).toContain(`--${option}`);
+      for (const setting of command.settings?.() ?? []) expect(run.stdout).toContain(setting.name);
+    },
+  );
 
   it('refuses an unknown option with exit 2, the reason and the usage on stderr', async () => {
     const run = await svcHarness(['certify', '--alow-production']);
@@ -76,16 +88,25 @@ describe('svc-harness', () => {
 
   it.each([
     [['reference'], { REFERENCE_LATENCY_MS: '' }, /^svc-harness reference: REFERENCE_LATENCY_MS is set but empty/],
-    [['certify'], { REFERENCE_PERSONALITY: 'lenient' }, /^certify: REFERENCE_PERSONALITY must be reference or alternate or jsonwebtoken, got "lenient"/],
-  ])('%j stops with exit 2 and one line naming the REFERENCE_ setting it cannot start the reference with', async (args, env, message) => {
-    const run = await svcHarness(args, { ...env, CERTIFY_REPORT_DIR: join(tmpdir(), 'never-written') });
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(message);
-  });
+    [
+      ['certify'],
+      { REFERENCE_PERSONALITY: 'lenient' },
+      /^certify: REFERENCE_PERSONALITY must be reference or alternate or jsonwebtoken, got "lenient"/,
+    ],
+  ])(
+    '%j stops with exit 2 and one line naming the REFERENCE_ setting it cannot start the reference with',
+    async (args, env, message) => {
+      const run = await svcHarness(args, { ...env, CERTIFY_REPORT_DIR: join(tmpdir(), 'never-written') });
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+    },
+  );
 
   it('takes a flag over the environment for the setting it stands for', async () => {
-    const run = await svcHarness(['certify', '--base-url', 'staging.example.test'], { SVC_BASE_URL: 'https://staging.example.test' });
+    const run = await svcHarness(['certify', '--base-url', 'staging.example.test'], {
+      SVC_BASE_URL: 'https://staging.example.test',
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/SVC_BASE_URL must be an absolute http/);
   });
@@ -93,9 +114,15 @@ describe('svc-harness', () => {
   it('certifies the checks --checks names into --report-dir, with the --seed in report.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-flags-'));
     try {
-      const run = await runHarness(['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', dir, '--seed', '4242', '--tier', 'fast'], { env: { CERTIFY_CHECKS: 'SCOPE-*' }, timeoutMs: 90_000 });
+      const run = await runHarness(
+        ['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', dir, '--seed', '4242', '--tier', 'fast'],
+        { env: { CERTIFY_CHECKS: 'SCOPE-*' }, timeoutMs: 90_000 },
+      );
       expect(run.exitCode, run.stderr).toBe(0);
-      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { seed: number; checks: Array<{ id: string }> };
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        seed: number;
+        checks: Array<{ id: string }>;
+      };
       expect(report.seed).toBe(4242);
       expect(report.checks.map((check) => check.id)).toEqual(['AUTH-WHOAMI-ACCEPTED']);
       expect(run.stdout).toContain('seed 4242');
@@ -122,7 +149,11 @@ describe('command lookup and arguments', () => {
     const diff = findCommand(['report', 'diff'])!.command;
     expect(() => parseCommandArgs(diff, ['a.json'])).toThrow(UsageError);
     expect(() => parseCommandArgs(diff, ['a.json', 'b.json', 'c.json'])).toThrow(/got 3 arguments/);
-    expect(parseCommandArgs(diff, ['a.json', 'b.json', '--html', 'd.html'])).toEqual({ values: { html: 'd.html' }, positionals: ['a.json', 'b.json'], help: false });
+    expect(parseCommandArgs(diff, ['a.json', 'b.json', '--html', 'd.html'])).toEqual({
+      values: { html: 'd.html' },
+      positionals: ['a.json', 'b.json'],
+      help: false,
+    });
   });
 
   it('refuses positional arguments to a command that takes none', () => {
@@ -139,7 +170,8 @@ describe('commands that serve until stopped', () => {
     const run = await runHarness([command], {
       env: { REFERENCE_TOKEN_FILE: join(dir, 'control-token') },
       timeoutMs: 30_000,
-      onSpawn: (child) => child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ctrl-C') && child.kill('SIGTERM')),
+      onSpawn: (child) =>
+        child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ctrl-C') && child.kill('SIGTERM')),
     }).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(run.exitCode, run.output).toBe(0);
     expect(run.stdout).toMatch(stopped);

@@ -26,7 +26,9 @@ describe('rerunSettings', () => {
     const report = fixtureReport();
     report.checks.push({ ...report.checks[0]!, id: 'TENANT-AGENTS', verdict: 'error' });
     report.summary = summarize(report.checks);
-    const again = report.checks.filter((check) => ['fail', 'warn', 'error'].includes(check.verdict)).map((check) => check.id);
+    const again = report.checks
+      .filter((check) => ['fail', 'warn', 'error'].includes(check.verdict))
+      .map((check) => check.id);
     const settings = await rerunSettings(reportFile({ ...report, seed: 4242 }));
     expect(settings).toEqual({ CERTIFY_CHECKS: again.join(','), FAST_CHECK_SEED: '4242' });
     expect(again).toContain('TENANT-AGENTS');
@@ -47,8 +49,12 @@ describe('rerunReportDir', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'rerun-cwd-'));
     made.push(cwd);
     expect(rerunReportDir('reports/latest/report.json', {}, cwd)).toBe(join(cwd, 'reports/latest-rerun'));
-    expect(rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/again' }, cwd)).toBe('reports/again');
-    expect(() => rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/latest/' }, cwd)).toThrow(/would write its reports over the report it re-runs/);
+    expect(rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/again' }, cwd)).toBe(
+      'reports/again',
+    );
+    expect(() => rerunReportDir('reports/latest/report.json', { CERTIFY_REPORT_DIR: 'reports/latest/' }, cwd)).toThrow(
+      /would write its reports over the report it re-runs/,
+    );
     writeFileSync(join(cwd, '.env'), 'CERTIFY_REPORT_DIR=reports/latest\n');
     expect(() => rerunReportDir('reports/latest/report.json', {}, cwd)).toThrow(UsageError);
   });

@@ -15,8 +15,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function writeProject(): void {
   mkdirSync(join(root, 'src', 'cli'), { recursive: true });
   mkdirSync(join(root, 'src', 'data'), { recursive: true });
-  writeFileSync(join(root, 'src', 'data', 'boom.ts'), "// A module that fails.\nconst padding: number[] = [1, 2, 3];\nexport function explode(): never {\n  throw new Error(`boom after ${padding.length}`);\n}\n");
-  writeFileSync(join(root, 'src', 'cli', 'main.ts'), "import { explode } from '../data/boom.js';\nexport async function main(argv: readonly string[]): Promise<number> {\n  if (argv[0] === 'boom') explode();\n  return 0;\n}\n");
+  writeFileSync(
+    join(root, 'src', 'data', 'boom.ts'),
+    '// A module that fails.\nconst padding: number[] = [1, 2, 3];\nexport function explode(): never {\n  throw new Error(`boom after ${padding.length}`);\n}\n',
+  );
+  writeFileSync(
+    join(root, 'src', 'cli', 'main.ts'),
+    "import { explode } from '../data/boom.js';\nexport async function main(argv: readonly string[]): Promise<number> {\n  if (argv[0] === 'boom') explode();\n  return 0;\n}\n",
+  );
 }
 
 describe('sourceMappedStack', () => {
@@ -24,7 +30,10 @@ describe('sourceMappedStack', () => {
     writeProject();
     const bundle = await writeCliBundle(join(root, 'node_modules', '.cache', 'svc-harness'), root);
     const runner = join(root, 'run.mjs');
-    writeFileSync(runner, `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)});\ntry { await main(['boom']); } catch (error) { process.stdout.write(error.stack); }\n`);
+    writeFileSync(
+      runner,
+      `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)});\ntry { await main(['boom']); } catch (error) { process.stdout.write(error.stack); }\n`,
+    );
     const stack = spawnSync(process.execPath, [runner], { encoding: 'utf8', timeout: 20_000 }).stdout;
     expect(stack).toMatch(/^Error: boom after 3\n/);
     expect(stack).toMatch(/\.mjs:\d+:\d+\)?$/m);

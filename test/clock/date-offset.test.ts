@@ -9,7 +9,13 @@ describe('ClockOffset', () => {
     const clock = new ClockOffset();
     clock.add(undefined, 0, 10);
     clock.add('not a date', 0, 10);
-    expect(clock.estimate()).toEqual({ lo: -ASSUMED_OFFSET_BOUND_S, hi: ASSUMED_OFFSET_BOUND_S, offset: 0, samples: 0, basis: 'assumed' });
+    expect(clock.estimate()).toEqual({
+      lo: -ASSUMED_OFFSET_BOUND_S,
+      hi: ASSUMED_OFFSET_BOUND_S,
+      offset: 0,
+      samples: 0,
+      basis: 'assumed',
+    });
   });
 
   test('one answer bounds the offset within a second and its round trip; more answers narrow it', () => {

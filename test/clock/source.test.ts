@@ -12,6 +12,12 @@ describe('harnessClock', () => {
   });
 
   test('describes a clock in one line', () => {
-    expect(describeHarnessClock({ reads: 'Date.now (system wall clock)', kernel_clocksource: 'tsc', ntp_synchronized: 'unknown' })).toBe('harness clock: Date.now (system wall clock), kernel clocksource tsc, NTP synchronised: unknown');
+    expect(
+      describeHarnessClock({
+        reads: 'Date.now (system wall clock)',
+        kernel_clocksource: 'tsc',
+        ntp_synchronized: 'unknown',
+      }),
+    ).toBe('harness clock: Date.now (system wall clock), kernel clocksource tsc, NTP synchronised: unknown');
   });
 });

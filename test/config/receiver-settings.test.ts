@@ -13,15 +13,28 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('receiver certification settings', () => {
   it('has documented defaults', () => {
     expect(parseReceiverSettings(base)).toEqual({
-      url: base.TARGET_RECEIVER_URL, secret: SECRET, countUrl: undefined, timeoutMs: 10_000, rate: 50, maxRequests: 1_000,
-      maxRunMs: 600_000, timingSamples: 40, insecureTls: false, reportDir: 'reports/receiver-latest',
-      checks: undefined, expectedFailures: undefined, strict: false, seed: expect.any(Number),
+      url: base.TARGET_RECEIVER_URL,
+      secret: SECRET,
+      countUrl: undefined,
+      timeoutMs: 10_000,
+      rate: 50,
+      maxRequests: 1_000,
+      maxRunMs: 600_000,
+      timingSamples: 40,
+      insecureTls: false,
+      reportDir: 'reports/receiver-latest',
+      checks: undefined,
+      expectedFailures: undefined,
+      strict: false,
+      seed: expect.any(Number),
     });
   });
 
   it('takes the seed from FAST_CHECK_SEED, as certify does, and refuses one that is not a whole number below 2^31', () => {
     expect(parseReceiverSettings({ ...base, FAST_CHECK_SEED: '4242' }).seed).toBe(4242);
-    expect(() => parseReceiverSettings({ ...base, FAST_CHECK_SEED: '-1' })).toThrow(/FAST_CHECK_SEED must be a whole number/);
+    expect(() => parseReceiverSettings({ ...base, FAST_CHECK_SEED: '-1' })).toThrow(
+      /FAST_CHECK_SEED must be a whole number/,
+    );
     expect(() => parseReceiverSettings({ ...base, FAST_CHECK_SEED: String(2 ** 31) })).toThrow(/FAST_CHECK_SEED/);
   });
 
@@ -35,20 +48,28 @@ describe('receiver certification settings', () => {
     [{ TARGET_RECEIVER_URL: 'hooks.example.test' }, 'TARGET_RECEIVER_URL must be an absolute'],
     [{ TARGET_RECEIVER_SECRET: undefined }, 'TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required'],
     [{ TARGET_RECEIVER_SECRET: 'abc' }, 'TARGET_RECEIVER_SECRET must be at least 6'],
-    [{ TARGET_RECEIVER_SECRET_FILE: '/nonexistent/secret' }, 'TARGET_RECEIVER_SECRET_FILE names a file that does not exist'],
+    [
+      { TARGET_RECEIVER_SECRET_FILE: '/nonexistent/secret' },
+      'TARGET_RECEIVER_SECRET_FILE names a file that does not exist',
+    ],
     [{ TARGET_RECEIVER_TIMEOUT_MS: '31000' }, 'TARGET_RECEIVER_TIMEOUT_MS must be a whole number from 100 to 30000'],
     [{ TARGET_RECEIVER_RATE: '500' }, 'TARGET_RECEIVER_RATE must be a whole number from 1 to 50'],
     [{ TARGET_RECEIVER_INSECURE_TLS: 'yes' }, 'TARGET_RECEIVER_INSECURE_TLS must be true or false'],
     [{ TARGET_RECEIVER_TIMEOUT: '100' }, 'unknown setting TARGET_RECEIVER_TIMEOUT'],
   ])('rejects %j naming the setting', (change, message) => {
-    const sources = Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const sources = Object.fromEntries(
+      Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>;
     expect(() => parseReceiverSettings(sources)).toThrow(message);
   });
 
   it('reads the secret from a file without its line break, and refuses both sources at once', () => {
     const file = join(dir, 'secret');
     writeFileSync(file, 'whsec_from_a_file\n');
-    expect(parseReceiverSettings({ TARGET_RECEIVER_URL: base.TARGET_RECEIVER_URL, TARGET_RECEIVER_SECRET_FILE: file }).secret).toBe('whsec_from_a_file');
+    expect(
+      parseReceiverSettings({ TARGET_RECEIVER_URL: base.TARGET_RECEIVER_URL, TARGET_RECEIVER_SECRET_FILE: file })
+        .secret,
+    ).toBe('whsec_from_a_file');
     expect(mask('leaked whsec_from_a_file')).not.toContain('whsec_from_a_file');
     expect(() => parseReceiverSettings({ ...base, TARGET_RECEIVER_SECRET_FILE: file })).toThrow('not both');
   });
@@ -61,7 +82,10 @@ describe('receiver certification settings', () => {
 
   it('reads .env under the environment (the environment wins)', () => {
     const cwd = mkdtempSync(join(dir, 'env-'));
-    writeFileSync(join(cwd, '.env'), `TARGET_RECEIVER_URL=https://from-dotenv.example.test/h\nTARGET_RECEIVER_SECRET=${SECRET}\nTARGET_RECEIVER_RATE=10\n`);
+    writeFileSync(
+      join(cwd, '.env'),
+      `TARGET_RECEIVER_URL=https://from-dotenv.example.test/h\nTARGET_RECEIVER_SECRET=${SECRET}\nTARGET_RECEIVER_RATE=10\n`,
+    );
     const settings = loadReceiverSettings({ TARGET_RECEIVER_RATE: '20' }, cwd);
     expect(settings).toMatchObject({ url: 'https://from-dotenv.example.test/h', rate: 20 });
   });

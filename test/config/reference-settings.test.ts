@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, test } from 'vitest';
 import { SettingsError } from '../../src/errors.js';
-import { loadReferenceSettings, parseReferenceSettings, referenceSettingsHelp } from '../../src/config/reference-settings.js';
+import {
+  loadReferenceSettings,
+  parseReferenceSettings,
+  referenceSettingsHelp,
+} from '../../src/config/reference-settings.js';
 import { mask } from '../../src/secrets/mask.js';
 
 // REFERENCE_* variables → the typed options the reference takes; one malformed value, one
@@ -20,7 +24,10 @@ const options = (sources: Record<string, string>) => parseReferenceSettings(sour
 
 describe('reference settings', () => {
   test('nothing set asks for nothing', () => {
-    expect(parseReferenceSettings({ PATH: '/usr/bin' })).toEqual({ options: {}, tokenFile: 'reports/reference-control-token' });
+    expect(parseReferenceSettings({ PATH: '/usr/bin' })).toEqual({
+      options: {},
+      tokenFile: 'reports/reference-control-token',
+    });
   });
 
   test('every variable in its documented form', () => {
@@ -52,7 +59,13 @@ describe('reference settings', () => {
         publicBaseUrl: 'https://public.example.test',
         personality: 'alternate',
         outboundHost: '127.0.0.2',
-        network: { latencyMs: 60, jitterMs: 5, rateLimit: { perWorkspace: 10, perClient: 50, retryAfter: 'date' }, resetFraction: 0.01, seed: 42 },
+        network: {
+          latencyMs: 60,
+          jitterMs: 5,
+          rateLimit: { perWorkspace: 10, perClient: 50, retryAfter: 'date' },
+          resetFraction: 0.01,
+          seed: 42,
+        },
         maxTimeScale: 600,
         tls: { certPath: cert, keyPath: key, clientCaPath: ca },
       },
@@ -84,33 +97,53 @@ describe('reference settings', () => {
     ['REFERENCE_PORT', '70000', /^REFERENCE_PORT must be a port number from 0 to 65535$/],
     ['REFERENCE_PROPAGATION_MS', 'soon', /^REFERENCE_PROPAGATION_MS must be a whole number/],
     ['REFERENCE_ENVIRONMENT', 'prod', /^REFERENCE_ENVIRONMENT must be staging or production, got "prod"$/],
-    ['REFERENCE_PERSONALITY', 'lenient', /^REFERENCE_PERSONALITY must be reference or alternate or jsonwebtoken, got "lenient"$/],
+    [
+      'REFERENCE_PERSONALITY',
+      'lenient',
+      /^REFERENCE_PERSONALITY must be reference or alternate or jsonwebtoken, got "lenient"$/,
+    ],
     ['REFERENCE_OUTBOUND_HOST', 'http://127.0.0.2/', /^REFERENCE_OUTBOUND_HOST must be a host name or address/],
     ['REFERENCE_CONTROL_TOKEN', ' ctl_padded', /^REFERENCE_CONTROL_TOKEN has leading or trailing whitespace$/],
-    ['REFERENCE_PUBLIC_BASE_URL', 'public.example.test', /^REFERENCE_PUBLIC_BASE_URL must be an absolute http:\/\/ or https:\/\/ URL/],
+    [
+      'REFERENCE_PUBLIC_BASE_URL',
+      'public.example.test',
+      /^REFERENCE_PUBLIC_BASE_URL must be an absolute http:\/\/ or https:\/\/ URL/,
+    ],
   ])('%s=%s is refused with the variable and an example', (name, value, message) => {
     expect(() => parseReferenceSettings({ [name]: value })).toThrow(message);
     expect(() => parseReferenceSettings({ [name]: value })).toThrow(SettingsError);
   });
 
   test('TLS needs both the certificate and the key; a client CA needs both', () => {
-    expect(() => parseReferenceSettings({ REFERENCE_TLS_CERT: 'c.pem' })).toThrow(/REFERENCE_TLS_KEY must be set with REFERENCE_TLS_CERT.*e\.g\./);
-    expect(() => parseReferenceSettings({ REFERENCE_TLS_KEY: 'k.pem' })).toThrow(/REFERENCE_TLS_CERT must be set with REFERENCE_TLS_KEY/);
-    expect(() => parseReferenceSettings({ REFERENCE_TLS_CLIENT_CA: 'ca.pem' })).toThrow(/REFERENCE_TLS_CLIENT_CA needs REFERENCE_TLS_CERT and REFERENCE_TLS_KEY/);
+    expect(() => parseReferenceSettings({ REFERENCE_TLS_CERT: 'c.pem' })).toThrow(
+      /REFERENCE_TLS_KEY must be set with REFERENCE_TLS_CERT.*e\.g\./,
+    );
+    expect(() => parseReferenceSettings({ REFERENCE_TLS_KEY: 'k.pem' })).toThrow(
+      /REFERENCE_TLS_CERT must be set with REFERENCE_TLS_KEY/,
+    );
+    expect(() => parseReferenceSettings({ REFERENCE_TLS_CLIENT_CA: 'ca.pem' })).toThrow(
+      /REFERENCE_TLS_CLIENT_CA needs REFERENCE_TLS_CERT and REFERENCE_TLS_KEY/,
+    );
   });
 
   test('a TLS path that names no file is refused before the reference starts', () => {
-    expect(() => parseReferenceSettings({ REFERENCE_TLS_CERT: join(dir, 'absent.pem'), REFERENCE_TLS_KEY: pem('key.pem') })).toThrow(/^REFERENCE_TLS_CERT names a file that does not exist$/);
+    expect(() =>
+      parseReferenceSettings({ REFERENCE_TLS_CERT: join(dir, 'absent.pem'), REFERENCE_TLS_KEY: pem('key.pem') }),
+    ).toThrow(/^REFERENCE_TLS_CERT names a file that does not exist$/);
   });
 
   test('a set-but-empty REFERENCE_ setting is refused, naming every one: an undefined CI secret must not start a plainer reference', () => {
     expect(() => parseReferenceSettings({ REFERENCE_TLS_CERT: '' })).toThrow(/^REFERENCE_TLS_CERT is set but empty/);
-    expect(() => parseReferenceSettings({ REFERENCE_LATENCY_MS: '', REFERENCE_PERSONALITY: '' })).toThrow(/^REFERENCE_LATENCY_MS, REFERENCE_PERSONALITY are set but empty/);
+    expect(() => parseReferenceSettings({ REFERENCE_LATENCY_MS: '', REFERENCE_PERSONALITY: '' })).toThrow(
+      /^REFERENCE_LATENCY_MS, REFERENCE_PERSONALITY are set but empty/,
+    );
     expect(() => parseReferenceSettings({ REFERENCE_LATENCY_MS: '' })).toThrow(SettingsError);
   });
 
   test('an unknown REFERENCE_ name is a typo, refused with the known ones', () => {
-    expect(() => parseReferenceSettings({ REFERENCE_LATENCY: '60' })).toThrow(/^unknown setting REFERENCE_LATENCY \(known: REFERENCE_PORT, /);
+    expect(() => parseReferenceSettings({ REFERENCE_LATENCY: '60' })).toThrow(
+      /^unknown setting REFERENCE_LATENCY \(known: REFERENCE_PORT, /,
+    );
   });
 
   test('names outside REFERENCE_ are not its own, empty or not', () => {
@@ -126,13 +159,20 @@ describe('reference settings', () => {
   test('reads .env under the environment (the environment wins)', () => {
     const cwd = mkdtempSync(join(dir, 'env-'));
     writeFileSync(join(cwd, '.env'), 'REFERENCE_PERSONALITY=alternate\nREFERENCE_MAX_TIME_SCALE=600\n');
-    expect(loadReferenceSettings({ REFERENCE_MAX_TIME_SCALE: '60' }, cwd).options).toEqual({ personality: 'alternate', maxTimeScale: 60 });
+    expect(loadReferenceSettings({ REFERENCE_MAX_TIME_SCALE: '60' }, cwd).options).toEqual({
+      personality: 'alternate',
+      maxTimeScale: 60,
+    });
   });
 
   it('describes every setting for --help, with the default the reference applies', () => {
     const help = referenceSettingsHelp();
     expect(help.every((s) => s.name.startsWith('REFERENCE_') && s.description !== '')).toBe(true);
-    expect(help.find((s) => s.name === 'REFERENCE_MAX_TIME_SCALE')).toEqual({ name: 'REFERENCE_MAX_TIME_SCALE', description: 'the largest time scale a workspace may have', default: '3600' });
+    expect(help.find((s) => s.name === 'REFERENCE_MAX_TIME_SCALE')).toEqual({
+      name: 'REFERENCE_MAX_TIME_SCALE',
+      description: 'the largest time scale a workspace may have',
+      default: '3600',
+    });
     expect(help.find((s) => s.name === 'REFERENCE_PORT')?.default).toBe('0');
     expect(help.find((s) => s.name === 'REFERENCE_TOKEN_FILE')?.default).toBe('reports/reference-control-token');
     expect(help.find((s) => s.name === 'REFERENCE_LATENCY_MS')?.default).toBeUndefined();

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSettings, networkOf, parseSettings, ROTATION_DEPLOY_DEFAULT_MS, SettingsError } from '../../src/config/settings.js';
+import {
+  loadSettings,
+  networkOf,
+  parseSettings,
+  ROTATION_DEPLOY_DEFAULT_MS,
+  SettingsError,
+} from '../../src/config/settings.js';
 
 const made: string[] = [];
 const emptyDir = (): string => {
@@ -30,7 +36,13 @@ describe('settings', () => {
     const dir = emptyDir();
     const pem = join(dir, 'fake.pem');
     writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nfake\n-----END CERTIFICATE-----\n');
-    const settings = parseSettings({ CERTIFY_RATE_LIMIT: '12.5', CERTIFY_CONCURRENCY: '4', SVC_CA_CERT: pem, SVC_CLIENT_CERT: pem, SVC_CLIENT_KEY: pem });
+    const settings = parseSettings({
+      CERTIFY_RATE_LIMIT: '12.5',
+      CERTIFY_CONCURRENCY: '4',
+      SVC_CA_CERT: pem,
+      SVC_CLIENT_CERT: pem,
+      SVC_CLIENT_KEY: pem,
+    });
     expect(settings).toMatchObject({ CERTIFY_RATE_LIMIT: 12.5, CERTIFY_CONCURRENCY: 4, SVC_CA_CERT: pem });
     expect(networkOf(settings)).toEqual({ caCertPath: pem, clientCertPath: pem, clientKeyPath: pem });
     expect(parseSettings({}).CERTIFY_CONCURRENCY).toBe(32);
@@ -49,23 +61,34 @@ describe('settings', () => {
   it('reads the rotation deploy phase in milliseconds, with a default that fits the fast tier', () => {
     expect(parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '120000' }).CERTIFY_ROTATION_DEPLOY_MS).toBe(120_000);
     expect(parseSettings({}).CERTIFY_ROTATION_DEPLOY_MS).toBe(ROTATION_DEPLOY_DEFAULT_MS);
-    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '500' })).toThrow(/CERTIFY_ROTATION_DEPLOY_MS must be from 1000 to 600000 ms/);
-    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '20s' })).toThrow(/CERTIFY_ROTATION_DEPLOY_MS must be a whole number of milliseconds/);
+    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '500' })).toThrow(
+      /CERTIFY_ROTATION_DEPLOY_MS must be from 1000 to 600000 ms/,
+    );
+    expect(() => parseSettings({ CERTIFY_ROTATION_DEPLOY_MS: '20s' })).toThrow(
+      /CERTIFY_ROTATION_DEPLOY_MS must be a whole number of milliseconds/,
+    );
   });
 
   it('wants the client certificate and its key together', () => {
     const dir = emptyDir();
     const pem = join(dir, 'fake.pem');
     writeFileSync(pem, 'fake');
-    expect(() => parseSettings({ SVC_CLIENT_CERT: pem })).toThrow(/SVC_CLIENT_CERT and SVC_CLIENT_KEY must be given together/);
+    expect(() => parseSettings({ SVC_CLIENT_CERT: pem })).toThrow(
+      /SVC_CLIENT_CERT and SVC_CLIENT_KEY must be given together/,
+    );
   });
 
-  it.each(['SVC_BASE_URL', 'CERTIFY_TIER', 'RECEIVER_HOST', 'IDP_PUBLIC_URL'])('refuses %s set but empty, naming it: an undefined CI secret must not certify the bundled reference', (name) => {
-    expect(() => parseSettings({ [name]: '' })).toThrow(new RegExp(`^${name} is set but empty`));
-  });
+  it.each(['SVC_BASE_URL', 'CERTIFY_TIER', 'RECEIVER_HOST', 'IDP_PUBLIC_URL'])(
+    'refuses %s set but empty, naming it: an undefined CI secret must not certify the bundled reference',
+    (name) => {
+      expect(() => parseSettings({ [name]: '' })).toThrow(new RegExp(`^${name} is set but empty`));
+    },
+  );
 
   it('names every empty setting at once, and ignores empty names outside its prefixes', () => {
-    expect(() => parseSettings({ SVC_BASE_URL: '', SVC_TOKEN: '' })).toThrow(/SVC_BASE_URL, SVC_TOKEN are set but empty/);
+    expect(() => parseSettings({ SVC_BASE_URL: '', SVC_TOKEN: '' })).toThrow(
+      /SVC_BASE_URL, SVC_TOKEN are set but empty/,
+    );
     expect(() => parseSettings({ HTTPS_PROXY: '', REFERENCE_PERSONALITY: '' })).not.toThrow();
   });
 
@@ -86,7 +109,10 @@ describe('settings', () => {
     [{ IDP_PUBLIC_URL: 'idp.example.test' }, /IDP_PUBLIC_URL must be an absolute/],
     [{ IDP_TLS_CERT: 'package.json' }, /IDP_TLS_CERT and IDP_TLS_KEY must be given together/],
     [{ IDP_HOTS: '127.0.0.2' }, /unknown setting IDP_HOTS/],
-    [{ RECEIVER_TLS_CERT: '/nonexistent/cert.pem', RECEIVER_TLS_KEY: '/nonexistent/key.pem' }, /RECEIVER_TLS_CERT names a file that does not exist/],
+    [
+      { RECEIVER_TLS_CERT: '/nonexistent/cert.pem', RECEIVER_TLS_KEY: '/nonexistent/key.pem' },
+      /RECEIVER_TLS_CERT names a file that does not exist/,
+    ],
     [{ SVC_BASE_URL: 'https://s.test', SVC_CONTROL_URL: 'https://s.test/control' }, /SVC_CONTROL_TOKEN is required/],
     [{ SVC_CONTROL_URL: 'https://s.test/control', SVC_CONTROL_TOKEN: 'fake-control' }, /SVC_BASE_URL is required/],
     [{ SVC_BASE_URL: 'https://s.test', SVC_TOKEN: '   ' }, /SVC_TOKEN is empty/],

@@ -24,7 +24,11 @@ function buildNeverReadyImage(base: string): void {
   try {
     const containerfile = `FROM ${base}\nENTRYPOINT ["/usr/bin/node", "-e", "console.log('never ready'); setInterval(() => {}, 1 << 30)"]\n`;
     writeFileSync(join(context, 'Containerfile'), containerfile);
-    const result = spawnSync(chooseBuilder(), ['build', '-q', '-t', NEVER_READY_IMAGE, '-f', join(context, 'Containerfile'), context], { encoding: 'utf8' });
+    const result = spawnSync(
+      chooseBuilder(),
+      ['build', '-q', '-t', NEVER_READY_IMAGE, '-f', join(context, 'Containerfile'), context],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`building ${NEVER_READY_IMAGE} failed: ${result.stderr}`);
   } finally {
     rmSync(context, { recursive: true, force: true });
@@ -52,7 +56,9 @@ describe('certify a container image', () => {
     expect(run.report?.summary.pass).toBeGreaterThan(0);
     expect(run.report?.target.embedded_reference).toBe(false);
     // The reports name what was certified by the id the engine gives the image.
-    const id = spawnSync(chooseBuilder(), ['image', 'inspect', '--format', '{{.Id}}', image], { encoding: 'utf8' }).stdout.trim().replace(/^sha256:/, '');
+    const id = spawnSync(chooseBuilder(), ['image', 'inspect', '--format', '{{.Id}}', image], { encoding: 'utf8' })
+      .stdout.trim()
+      .replace(/^sha256:/, '');
     expect(run.report?.provenance?.image).toMatchObject({ reference: image, digest: `sha256:${id}` });
     expect(await harnessContainers()).toEqual([]);
   });
@@ -60,7 +66,10 @@ describe('certify a container image', () => {
   it('refuses an image that never becomes ready with exit 2 and one line, within its start-up time-out', async (t) => {
     if (noEngine) return t.skip(noEngine);
     const started = performance.now();
-    const run = await runCertify({ SVC_IMAGE: NEVER_READY_IMAGE, SVC_IMAGE_STARTUP_TIMEOUT_MS: String(BROKEN_TIMEOUT_MS) });
+    const run = await runCertify({
+      SVC_IMAGE: NEVER_READY_IMAGE,
+      SVC_IMAGE_STARTUP_TIMEOUT_MS: String(BROKEN_TIMEOUT_MS),
+    });
     const elapsedMs = performance.now() - started;
     expect(run.exitCode, run.output).toBe(2);
     const reasons = run.output.split('\n').filter((line) => line.startsWith('certify: '));

@@ -22,9 +22,9 @@ import { buildImage, DEFAULT_IMAGES } from '../../scripts/image.js';
 
 const HARNESS_RUN_TIMEOUT_MS = 180_000;
 /** The first fast-tier check of every suite: API, control interface, receiver and identity provider all reached from the image. */
-const FIRST_OF_EACH_SUITE = [...new Set(CHECKS.filter((check) => check.tier !== 'full').map((check) => check.area))].map(
-  (area) => CHECKS.find((check) => check.area === area && check.tier !== 'full')!.id,
-);
+const FIRST_OF_EACH_SUITE = [
+  ...new Set(CHECKS.filter((check) => check.tier !== 'full').map((check) => check.area)),
+].map((area) => CHECKS.find((check) => check.area === area && check.tier !== 'full')!.id);
 
 let noEngine: string | undefined;
 
@@ -34,7 +34,11 @@ interface HarnessRun {
 }
 
 /** `docker run --rm --network container:<id> -v … <harness image> <args>`, bounded in time. */
-async function runHarness(image: string, args: string[], options: { networkOf?: string; env?: Record<string, string>; binds?: string[]; entrypoint?: string[] }): Promise<HarnessRun> {
+async function runHarness(
+  image: string,
+  args: string[],
+  options: { networkOf?: string; env?: Record<string, string>; binds?: string[]; entrypoint?: string[] },
+): Promise<HarnessRun> {
   const dockerode = (await getContainerRuntimeClient()).container.dockerode;
   const container = await dockerode.createContainer({
     Image: image,
@@ -42,7 +46,10 @@ async function runHarness(image: string, args: string[], options: { networkOf?: 
     ...(options.entrypoint ? { Entrypoint: options.entrypoint } : {}),
     Env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
     Labels: { [CONTAINER_LABEL]: 'true' },
-    HostConfig: { ...(options.networkOf ? { NetworkMode: `container:${options.networkOf}` } : {}), Binds: options.binds ?? [] },
+    HostConfig: {
+      ...(options.networkOf ? { NetworkMode: `container:${options.networkOf}` } : {}),
+      Binds: options.binds ?? [],
+    },
   });
   try {
     await container.start();
@@ -102,8 +109,11 @@ describe('the harness image', () => {
 
   it('starts from the bundle the package was packed with, not from the sources', async (t) => {
     if (noEngine) return t.skip(noEngine);
-    const probe = "import('/app/src/install/bundles.js').then((m) => console.log('packaged bundle: ' + (m.packagedBundle() ?? 'none')))";
-    const run = await runHarness(images.harness, ['--input-type=module', '--eval', probe], { entrypoint: ['/usr/bin/node'] });
+    const probe =
+      "import('/app/src/install/bundles.js').then((m) => console.log('packaged bundle: ' + (m.packagedBundle() ?? 'none')))";
+    const run = await runHarness(images.harness, ['--input-type=module', '--eval', probe], {
+      entrypoint: ['/usr/bin/node'],
+    });
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output.trim()).toBe('packaged bundle: /app/dist/main.mjs');
   });
@@ -134,7 +144,11 @@ describe('the harness image', () => {
         CERTIFY_RECEIVER_CA: '/certify/receiver-ca.pem',
         NODE_EXTRA_CA_CERTS: '/certify/receiver-ca.pem',
       })
-      .withWaitStrategy(Wait.forHttp('/_control/capabilities', 8080).withHeaders({ Authorization: `Bearer ${controlToken}` }).forStatusCode(200))
+      .withWaitStrategy(
+        Wait.forHttp('/_control/capabilities', 8080)
+          .withHeaders({ Authorization: `Bearer ${controlToken}` })
+          .forStatusCode(200),
+      )
       .withStartupTimeout(60_000)
       .start();
 
@@ -156,7 +170,11 @@ describe('the harness image', () => {
     const report = readReportFile(join(reports, 'report.json'));
     expect(report.target).toEqual({ base_url: 'http://127.0.0.1:8080', embedded_reference: false });
     expect(report.checks.map((check) => check.id).sort()).toEqual([...FIRST_OF_EACH_SUITE].sort());
-    expect(report.checks.filter((check) => check.verdict !== 'pass').map((check) => `${check.id} ${check.verdict}: ${check.detail ?? ''}`)).toEqual([]);
+    expect(
+      report.checks
+        .filter((check) => check.verdict !== 'pass')
+        .map((check) => `${check.id} ${check.verdict}: ${check.detail ?? ''}`),
+    ).toEqual([]);
 
     await reference.stop({ remove: true, removeVolumes: true, timeout: 5_000 });
     reference = undefined;

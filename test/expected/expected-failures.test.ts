@@ -36,27 +36,47 @@ const BOTH_FAILURES: ExpectedFailure[] = [
 
 describe('the expected-failures file', () => {
   it('reads YAML and JSON alike', () => {
-    const yaml = parse('expected_failures:\n  - id: AUTH-UNKNOWN-TOKEN\n    reason: PLAT-900\n    expires: 2026-12-31\n');
-    const json = parse(JSON.stringify({ expected_failures: [{ id: 'AUTH-UNKNOWN-TOKEN', reason: 'PLAT-900', expires: '2026-12-31' }] }));
+    const yaml = parse(
+      'expected_failures:\n  - id: AUTH-UNKNOWN-TOKEN\n    reason: PLAT-900\n    expires: 2026-12-31\n',
+    );
+    const json = parse(
+      JSON.stringify({ expected_failures: [{ id: 'AUTH-UNKNOWN-TOKEN', reason: 'PLAT-900', expires: '2026-12-31' }] }),
+    );
     expect(yaml).toEqual([{ id: 'AUTH-UNKNOWN-TOKEN', reason: 'PLAT-900', expires: '2026-12-31' }]);
     expect(json).toEqual(yaml);
   });
 
   it('refuses an unknown check id, naming it', () => {
     expect(() => parse('expected_failures:\n  - { id: AUTH-NO-SUCH-CHECK, reason: typo }\n')).toThrow(SettingsError);
-    expect(() => parse('expected_failures:\n  - { id: AUTH-NO-SUCH-CHECK, reason: typo }\n')).toThrow(/unknown check id AUTH-NO-SUCH-CHECK/);
+    expect(() => parse('expected_failures:\n  - { id: AUTH-NO-SUCH-CHECK, reason: typo }\n')).toThrow(
+      /unknown check id AUTH-NO-SUCH-CHECK/,
+    );
   });
 
   it("refuses the other command's check, saying whose it is", () => {
-    expect(() => parse('expected_failures:\n  - { id: RCV-ACCEPT-RAW-BODIES, reason: x }\n')).toThrow(/svc-harness certify receiver/);
+    expect(() => parse('expected_failures:\n  - { id: RCV-ACCEPT-RAW-BODIES, reason: x }\n')).toThrow(
+      /svc-harness certify receiver/,
+    );
   });
 
   it('refuses an entry without a reason, a day that is not one, a duplicate and an unknown field', () => {
-    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN }\n')).toThrow(/expected_failures\[0\]\.reason/);
-    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, expires: 31/12/2026 }\n')).toThrow(/expires must be a day/);
-    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, expires: 2026-02-30 }\n')).toThrow(SettingsError);
-    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x }\n  - { id: AUTH-UNKNOWN-TOKEN, reason: y }\n')).toThrow(/listed twice/);
-    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, owner: me }\n')).toThrow(SettingsError);
+    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN }\n')).toThrow(
+      /expected_failures\[0\]\.reason/,
+    );
+    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, expires: 31/12/2026 }\n')).toThrow(
+      /expires must be a day/,
+    );
+    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, expires: 2026-02-30 }\n')).toThrow(
+      SettingsError,
+    );
+    expect(() =>
+      parse(
+        'expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x }\n  - { id: AUTH-UNKNOWN-TOKEN, reason: y }\n',
+      ),
+    ).toThrow(/listed twice/);
+    expect(() => parse('expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: x, owner: me }\n')).toThrow(
+      SettingsError,
+    );
     expect(() => parse('- AUTH-UNKNOWN-TOKEN\n')).toThrow(SettingsError);
   });
 });
@@ -71,7 +91,11 @@ describe('a run with expected failures', () => {
     expect(runVerdict(report)).toBe('PASSED');
     const marked = report.checks.find((check) => check.id === 'AUTH-UNKNOWN-TOKEN')!;
     expect(marked.verdict).toBe('fail');
-    expect(marked.expected_failure).toEqual({ reason: 'the gateway answers unknown tokens, PLAT-900', expires: '2026-12-31', status: 'still-failing' });
+    expect(marked.expected_failure).toEqual({
+      reason: 'the gateway answers unknown tokens, PLAT-900',
+      expires: '2026-12-31',
+      status: 'still-failing',
+    });
     expect(reportSchemaProblems(report)).toEqual([]);
   });
 
@@ -98,13 +122,26 @@ describe('a run with expected failures', () => {
 });
 
 describe('each report shows the marks', () => {
-  const report = run([...BOTH_FAILURES.slice(0, 1), { ...BOTH_FAILURES[1]!, expires: '2026-01-01' }, { id: 'TOKEN-LIMIT-TWO', reason: 'was broken in 1.3' }], true);
+  const report = run(
+    [
+      ...BOTH_FAILURES.slice(0, 1),
+      { ...BOTH_FAILURES[1]!, expires: '2026-01-01' },
+      { id: 'TOKEN-LIMIT-TWO', reason: 'was broken in 1.3' },
+    ],
+    true,
+  );
 
   it('junit.xml: an expected failure is skipped with its reason, a strict fixed one and an expired one are failures', () => {
     const xml = renderJunit(report);
-    expect(xml).toMatch(/<testcase classname="certify\.webhook-retry" name="HOOK-RETRY-EARLY-SCHEDULE [^"]*" time="[\d.]+">\n {6}<skipped type="expected-failure" message="expected failure: retries every minute until PLAT-812">/);
-    expect(xml).toMatch(/name="TOKEN-LIMIT-TWO [^"]*" time="[\d.]+">\n {6}<failure message="TOKEN-LIMIT-TWO listed as an expected failure but passes: fixed, remove it from the list[^"]*" type="expected-failure-fixed">remove TOKEN-LIMIT-TWO from expected\.yaml<\/failure>/);
-    expect(xml).toMatch(/name="AUTH-UNKNOWN-TOKEN [^"]*" time="[\d.]+">\n {6}<failure message="expected-failure entry expired after 2026-01-01/);
+    expect(xml).toMatch(
+      /<testcase classname="certify\.webhook-retry" name="HOOK-RETRY-EARLY-SCHEDULE [^"]*" time="[\d.]+">\n {6}<skipped type="expected-failure" message="expected failure: retries every minute until PLAT-812">/,
+    );
+    expect(xml).toMatch(
+      /name="TOKEN-LIMIT-TWO [^"]*" time="[\d.]+">\n {6}<failure message="TOKEN-LIMIT-TWO listed as an expected failure but passes: fixed, remove it from the list[^"]*" type="expected-failure-fixed">remove TOKEN-LIMIT-TWO from expected\.yaml<\/failure>/,
+    );
+    expect(xml).toMatch(
+      /name="AUTH-UNKNOWN-TOKEN [^"]*" time="[\d.]+">\n {6}<failure message="expected-failure entry expired after 2026-01-01/,
+    );
   });
 
   it.skipIf(!hasXmllint)('junit.xml with expected failures still validates against the JUnit schema (xmllint)', () => {
@@ -124,7 +161,9 @@ describe('each report shows the marks', () => {
   it('report.html: the verdict cell and the reason', () => {
     const html = renderHtml(report);
     expect(html).toContain('FAIL (expected)</td>');
-    expect(html).toContain('<strong>Expected-failures file:</strong> expected failure: retries every minute until PLAT-812');
+    expect(html).toContain(
+      '<strong>Expected-failures file:</strong> expected failure: retries every minute until PLAT-812',
+    );
   });
 
   it('the console: a line per status', () => {

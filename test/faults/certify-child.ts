@@ -17,7 +17,10 @@ export interface ChildRun {
 export async function runCertify(settings: Record<string, string>): Promise<ChildRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'certify-child-'));
   try {
-    const run = await runHarness(['certify'], { env: { ...settings, CERTIFY_REPORT_DIR: reportDir }, timeoutMs: RUN_TIMEOUT_MS });
+    const run = await runHarness(['certify'], {
+      env: { ...settings, CERTIFY_REPORT_DIR: reportDir },
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
     // A report that exists must conform to the published schema; a run that wrote none has none.
     const reportPath = join(reportDir, 'report.json');
     const report = existsSync(reportPath) ? readReportFile(reportPath) : undefined;

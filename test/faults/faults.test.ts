@@ -32,7 +32,9 @@ const shortRuns = limiter(4);
  * tier's, then by the area of their checks in the runner's own start order (the retry
  * schedule's short runs are the longest of the short runs, and started last in registry order).
  */
-const LONGEST_FIRST = [...FAULT_PROOFS].sort((a, b) => Number(b.tier === 'full') - Number(a.tier === 'full') || firstRank(a) - firstRank(b));
+const LONGEST_FIRST = [...FAULT_PROOFS].sort(
+  (a, b) => Number(b.tier === 'full') - Number(a.tier === 'full') || firstRank(a) - firstRank(b),
+);
 
 function firstRank(proof: FaultProof): number {
   return Math.min(...proof.breaks.map((id) => startRank(getCheck(id).area)));
@@ -42,63 +44,91 @@ describe.concurrent('faults', () => {
   afterAll(() => {
     // The score counts every fault of the reference, so one without a proof counts as missed;
     // a load budget is no spec rule, so its faults are proved by test/load instead.
-    const faults = Object.keys(FAULTS).filter((fault) => ![...LOAD_BUDGET_FAULTS, ...NOISE_FAULTS].includes(fault as never));
+    const faults = Object.keys(FAULTS).filter(
+      (fault) => ![...LOAD_BUDGET_FAULTS, ...NOISE_FAULTS].includes(fault as never),
+    );
     const killed = faults.filter((fault) => caught.has(fault) && !missedRuns.has(fault));
     const missed = faults.filter((fault) => !killed.includes(fault));
     const line = `mutation score: ${killed.length}/${faults.length} faults caught (${((100 * killed.length) / faults.length).toFixed(0)}%)`;
     process.stdout.write(`\n${line}${missed.length > 0 ? `; not caught: ${missed.join(', ')}` : ''}\n`);
   });
 
-  it.each(LONGEST_FIRST.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))('%s is caught', async (_name, proof) => {
-    const { fault } = proof;
-    let shown = false;
-    try {
-      const pool = proof.waits ? waitingRuns : shortRuns;
-      const run = await pool(() => runCertify({ ...faultedTarget(proof.tier, `/faults/${fault}`), CERTIFY_CHECKS: proof.breaks.join(','), CERTIFY_TIER: proof.tier ?? 'fast' }));
-      expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
-      const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
-      for (const id of proof.breaks) {
-        const expected = getCheck(id).level === 'must' ? 'fail' : 'warn';
-        expect(verdicts[id], `${id} under ${fault}: ${run.report!.checks.find((check) => check.id === id)?.detail}`).toBe(expected);
+  it.each(LONGEST_FIRST.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))(
+    '%s is caught',
+    async (_name, proof) => {
+      const { fault } = proof;
+      let shown = false;
+      try {
+        const pool = proof.waits ? waitingRuns : shortRuns;
+        const run = await pool(() =>
+          runCertify({
+            ...faultedTarget(proof.tier, `/faults/${fault}`),
+            CERTIFY_CHECKS: proof.breaks.join(','),
+            CERTIFY_TIER: proof.tier ?? 'fast',
+          }),
+        );
+        expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
+        const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
+        for (const id of proof.breaks) {
+          const expected = getCheck(id).level === 'must' ? 'fail' : 'warn';
+          expect(
+            verdicts[id],
+            `${id} under ${fault}: ${run.report!.checks.find((check) => check.id === id)?.detail}`,
+          ).toBe(expected);
+        }
+        // A sequence fault is shown by its shrunk counterexample: a few steps a person can follow.
+        const model = run.report!.checks.find(
+          (check) => check.id.startsWith('MODEL-') && proof.breaks.includes(check.id),
+        );
+        if (model) {
+          const steps = (model.measurements?.['counterexample'] ?? []) as unknown[];
+          process.stdout.write(`${fault}: ${model.detail}\n`);
+          expect(steps.length, model.detail).toBeGreaterThan(0);
+          expect(steps.length, model.detail).toBeLessThanOrEqual(MAX_COUNTEREXAMPLE_STEPS);
+        }
+        const mustBroken = proof.breaks.some((id) => getCheck(id).level === 'must');
+        expect(run.exitCode).toBe(mustBroken ? 1 : 0);
+        shown = true;
+      } finally {
+        (shown ? caught : missedRuns).add(fault);
       }
-      // A sequence fault is shown by its shrunk counterexample: a few steps a person can follow.
-      const model = run.report!.checks.find((check) => check.id.startsWith('MODEL-') && proof.breaks.includes(check.id));
-      if (model) {
-        const steps = (model.measurements?.['counterexample'] ?? []) as unknown[];
-        process.stdout.write(`${fault}: ${model.detail}\n`);
-        expect(steps.length, model.detail).toBeGreaterThan(0);
-        expect(steps.length, model.detail).toBeLessThanOrEqual(MAX_COUNTEREXAMPLE_STEPS);
-      }
-      const mustBroken = proof.breaks.some((id) => getCheck(id).level === 'must');
-      expect(run.exitCode).toBe(mustBroken ? 1 : 0);
-      shown = true;
-    } finally {
-      (shown ? caught : missedRuns).add(fault);
-    }
-  });
+    },
+  );
 
   // The other side of the late-retry faults: a retry late once (a stall of the service's machine)
   // is measured again and passes; only a delay outside its tolerance both times fails.
   it('a retry late once, then on time, passes after being measured again', async () => {
-    const run = await waitingRuns(() => runCertify({ ...faultedTarget(undefined, '/faults/retry-late-once'), CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE,HOOK-RETRY-ON-4XX' }));
+    const run = await waitingRuns(() =>
+      runCertify({
+        ...faultedTarget(undefined, '/faults/retry-late-once'),
+        CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE,HOOK-RETRY-ON-4XX',
+      }),
+    );
     const checks = run.report?.checks ?? [];
     const verdict = (id: string) => checks.find((check) => check.id === id);
     const remeasured = (id: string) => (verdict(id)?.measurements?.['remeasured'] as string[] | undefined) ?? [];
-    for (const id of ['HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-RETRY-ON-4XX']) expect(verdict(id)?.verdict, `${id}: ${verdict(id)?.detail}\n${run.output.slice(-3000)}`).toBe('pass');
+    for (const id of ['HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-RETRY-ON-4XX'])
+      expect(verdict(id)?.verdict, `${id}: ${verdict(id)?.detail}\n${run.output.slice(-3000)}`).toBe('pass');
     // Every delay is late the first time it is used at a scale. The early schedule times 5m, 30m
     // and 2h alone; 1 minute at scale 12 is timed there and by HOOK-RETRY-ON-4XX, and whichever
     // came first met the late one. 12h is late in the full schedule.
     const early = verdict('HOOK-RETRY-EARLY-SCHEDULE')!.detail ?? '';
     expect(early).toMatch(/re-measured once after a first measurement outside its tolerance: (1m, )?5m, 30m, 2h/);
     const earlyRetimedOneMinute = /tolerance: 1m, /.test(early);
-    expect(remeasured('HOOK-RETRY-ON-4XX'), early).toEqual(earlyRetimedOneMinute ? [] : [expect.stringMatching(/^retry 1 came .*; on its own: retry 1 came/)]);
-    expect(remeasured('HOOK-RETRY-FULL-SCHEDULE')).toEqual([expect.stringMatching(/^retry 5 came .*; on its own: retry 5 came/)]);
+    expect(remeasured('HOOK-RETRY-ON-4XX'), early).toEqual(
+      earlyRetimedOneMinute ? [] : [expect.stringMatching(/^retry 1 came .*; on its own: retry 1 came/)],
+    );
+    expect(remeasured('HOOK-RETRY-FULL-SCHEDULE')).toEqual([
+      expect.stringMatching(/^retry 5 came .*; on its own: retry 5 came/),
+    ]);
     expect(run.exitCode).toBe(0);
   });
 
   // The other side of the 24 s and 36 s faults: a dispatcher that keeps the spec's 30 s passes.
   it('the real 30 s time-out passes (full tier)', async () => {
-    const run = await waitingRuns(() => runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' }));
+    const run = await waitingRuns(() =>
+      runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' }),
+    );
     const check = run.report?.checks.find((candidate) => candidate.id === 'HOOK-TIMEOUT-30S');
     expect(check, `no report; output:\n${run.output}`).toBeDefined();
     expect(check!.verdict, check!.detail).toBe('pass');
@@ -110,5 +140,9 @@ describe.concurrent('faults', () => {
 /** Settings for a run against the reference of `tier` with the path prefix that switches a fault on ('' for none). */
 function faultedTarget(tier: 'full' | undefined, prefix: string) {
   const { baseUrl, controlUrl, controlToken } = inject(tier === 'full' ? 'realTimeoutReference' : 'reference');
-  return { SVC_BASE_URL: `${baseUrl}${prefix}`, SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`), SVC_CONTROL_TOKEN: controlToken };
+  return {
+    SVC_BASE_URL: `${baseUrl}${prefix}`,
+    SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`),
+    SVC_CONTROL_TOKEN: controlToken,
+  };
 }

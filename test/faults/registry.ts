@@ -20,12 +20,24 @@ export interface FaultProof {
 }
 
 const proof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks });
-const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks, tier: 'full', waits: true });
+const fullTierProof = (fault: FaultName, ...breaks: string[]): FaultProof => ({
+  fault,
+  breaks,
+  tier: 'full',
+  waits: true,
+});
 const waits = (proof: FaultProof): FaultProof => ({ ...proof, waits: true });
 
 export const FAULT_PROOFS: readonly FaultProof[] = [
   // Authentication errors
-  proof('bad-token-403', 'AUTH-NO-CREDENTIAL-401', 'AUTH-MALFORMED-HEADER', 'AUTH-WRONG-SCHEME', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-PROPERTY'),
+  proof(
+    'bad-token-403',
+    'AUTH-NO-CREDENTIAL-401',
+    'AUTH-MALFORMED-HEADER',
+    'AUTH-WRONG-SCHEME',
+    'AUTH-UNKNOWN-TOKEN',
+    'AUTH-MALFORMED-PROPERTY',
+  ),
   proof('no-credential-empty-401', 'AUTH-MISSING-HEADER', 'AUTH-NO-CREDENTIAL-401', 'AUTH-ERROR-SHAPE'),
   proof('long-token-500', 'AUTH-LONG-TOKEN'),
   proof('no-request-id', 'AUTH-ERROR-SHAPE'),
@@ -35,7 +47,13 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('whoami-204', 'AUTH-WHOAMI-ACCEPTED', 'SCOPE-WHOAMI-ANY', 'ROTATION-BOTH-ACTIVE', 'SESSION-VALID'),
   // Scopes and tokens
   proof('scope-agents-unchecked', 'SCOPE-AGENTS-READ', 'SCOPE-MISSING-CODE'),
-  proof('scope-calls-unchecked', 'SCOPE-CALLS-WRITE', 'SCOPE-MISSING-CODE', 'TOKEN-DEFAULT-SCOPES', 'SCOPE-SUBSET-PROPERTY'),
+  proof(
+    'scope-calls-unchecked',
+    'SCOPE-CALLS-WRITE',
+    'SCOPE-MISSING-CODE',
+    'TOKEN-DEFAULT-SCOPES',
+    'SCOPE-SUBSET-PROPERTY',
+  ),
   proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
   proof('third-token', 'TOKEN-LIMIT-TWO'),
   proof('token-limit-every-workspace', 'TOKEN-LIMIT-TWO'),
@@ -166,7 +184,14 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   waits(proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE')),
   waits(proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
-  proof('retry-immediately', 'HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-ON-RESET', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof(
+    'retry-immediately',
+    'HOOK-RETRY-ON-3XX',
+    'HOOK-RETRY-ON-4XX',
+    'HOOK-RETRY-ON-5XX',
+    'HOOK-RETRY-ON-RESET',
+    'HOOK-RETRY-EARLY-SCHEDULE',
+  ),
   proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
   proof('retry-30m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
@@ -213,7 +238,13 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('replay-all-endpoints', 'HOOK-REPLAY-ONE-ENDPOINT'),
   proof('transcript-url-previous-call', 'HOOK-TRANSCRIPT-URL'),
   proof('fire-event-id-mismatch', 'HOOK-FIRED-EVENT-ID'),
-  proof('scope-write-implies-read', 'SCOPE-AGENTS-READ', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof(
+    'scope-write-implies-read',
+    'SCOPE-AGENTS-READ',
+    'SCOPE-TRANSCRIPT-READ',
+    'SCOPE-SUBSET-PROPERTY',
+    'SESSION-SCOPES-MATCH',
+  ),
   proof('token-same-label-replaces', 'MODEL-TOKENS-SUSPENSION'),
   proof('revocation-keepalive-stale', 'REVOKE-STAYS-REVOKED'),
   proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
@@ -227,7 +258,15 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('duration-from-timestamps', 'HOOK-COMPLETED-AS-REPORTED'),
   // Only the token model: WS-REINSTATED waits out two minutes for a workspace_disabled that never comes.
   waits(proof('suspend-revokes-tokens', 'MODEL-TOKENS-SUSPENSION')),
-  proof('scope-verb-any-area', 'SCOPE-AGENTS-READ', 'SCOPE-CALLS-WRITE', 'SCOPE-TRANSCRIPT-READ', 'SCOPE-MISSING-CODE', 'SCOPE-SUBSET-PROPERTY', 'SESSION-SCOPES-MATCH'),
+  proof(
+    'scope-verb-any-area',
+    'SCOPE-AGENTS-READ',
+    'SCOPE-CALLS-WRITE',
+    'SCOPE-TRANSCRIPT-READ',
+    'SCOPE-MISSING-CODE',
+    'SCOPE-SUBSET-PROPERTY',
+    'SESSION-SCOPES-MATCH',
+  ),
   proof('jwt-nbf-leeway-5min', 'SESSION-NBF-FUTURE'),
   proof('jwt-aud-array-first-only', 'SESSION-VALID'),
   proof('endpoint-limit-counts-deleted', 'HOOK-REG-LIMIT-25', 'MODEL-ENDPOINTS'),

@@ -32,10 +32,26 @@ export interface HostileCase {
   boundS: number;
 }
 
-const api = (behaviour: Behaviour, what: string, boundS = 100, affected = API_CHECKS): HostileCase =>
-  ({ behaviour, where: 'api', what, checks: API_CHECKS, affected, verdict: 'fail', exit: 1, boundS });
-const control = (behaviour: Behaviour, what: string, boundS = 110): HostileCase =>
-  ({ behaviour, where: 'control', what, checks: CONTROL_CHECKS, affected: CONTROL_CHECKS, verdict: 'fail', exit: 1, boundS });
+const api = (behaviour: Behaviour, what: string, boundS = 100, affected = API_CHECKS): HostileCase => ({
+  behaviour,
+  where: 'api',
+  what,
+  checks: API_CHECKS,
+  affected,
+  verdict: 'fail',
+  exit: 1,
+  boundS,
+});
+const control = (behaviour: Behaviour, what: string, boundS = 110): HostileCase => ({
+  behaviour,
+  where: 'control',
+  what,
+  checks: CONTROL_CHECKS,
+  affected: CONTROL_CHECKS,
+  verdict: 'fail',
+  exit: 1,
+  boundS,
+});
 /** A case where the network keeps the answers away: no verdict, exit 2. */
 const unanswered = (hostile: HostileCase): HostileCase => ({ ...hostile, verdict: 'error', exit: 2 });
 
@@ -43,8 +59,14 @@ export const CASES: HostileCase[] = [
   // Slowest first (those that wait out a bound): the test runs them a few at a time, and a
   // long one started last would hold the whole file up.
   {
-    behaviour: 'hang', where: 'delete', what: 'control interface never completes a DELETE (clean-up impossible)',
-    checks: ['AUTH-WHOAMI-ACCEPTED'], affected: [], verdict: 'fail', exit: 3, boundS: 130,
+    behaviour: 'hang',
+    where: 'delete',
+    what: 'control interface never completes a DELETE (clean-up impossible)',
+    checks: ['AUTH-WHOAMI-ACCEPTED'],
+    affected: [],
+    verdict: 'fail',
+    exit: 3,
+    boundS: 130,
   },
   unanswered(api('hang', 'never answers')),
   unanswered(api('drip', 'drips the body one byte a second')),
@@ -59,11 +81,27 @@ export const CASES: HostileCase[] = [
   api('garbage', 'answers bytes that are not HTTP/1.1'),
   api('huge-headers', 'sends a 1 MB response header'),
   api('redirect-loop', 'redirects every request to itself (307)'),
-  api('hostile-json', 'answers every error with control characters, escapes and markup as JSON escapes in valid JSON', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
-  api('hostile-bytes', 'answers every error with control characters, escapes, markup and invalid UTF-8 as raw bytes', 100, ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ']),
+  api(
+    'hostile-json',
+    'answers every error with control characters, escapes and markup as JSON escapes in valid JSON',
+    100,
+    ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ'],
+  ),
+  api(
+    'hostile-bytes',
+    'answers every error with control characters, escapes, markup and invalid UTF-8 as raw bytes',
+    100,
+    ['AUTH-UNKNOWN-TOKEN', 'SCOPE-AGENTS-READ'],
+  ),
   {
-    behaviour: 'retry-after', where: 'api', what: 'answers 429 Retry-After: 3600 to everything, while revocation polls',
-    checks: [...API_CHECKS, 'REVOKE-PROPAGATION'], affected: [...API_CHECKS, 'REVOKE-PROPAGATION'], verdict: 'error', exit: 2, boundS: 150,
+    behaviour: 'retry-after',
+    where: 'api',
+    what: 'answers 429 Retry-After: 3600 to everything, while revocation polls',
+    checks: [...API_CHECKS, 'REVOKE-PROPAGATION'],
+    affected: [...API_CHECKS, 'REVOKE-PROPAGATION'],
+    verdict: 'error',
+    exit: 2,
+    boundS: 150,
   },
   control('huge', 'control interface sends a 50 MB body'),
   unanswered(control('reset', 'control interface resets connections')),

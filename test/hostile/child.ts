@@ -75,7 +75,9 @@ export async function runCertifyChild(options: ChildOptions): Promise<ChildResul
       });
     },
   };
-  const run = options.script ? await runScript(options.script, [], childOptions) : await runHarness(['certify'], childOptions);
+  const run = options.script
+    ? await runScript(options.script, [], childOptions)
+    : await runHarness(['certify'], childOptions);
   rss!.stop();
   const outlived = processesWithTmp(runTmp);
   const files = new Map<string, string>();

@@ -27,7 +27,12 @@ it('a run that reaches its deadline stops, cleans up, reports the unfinished che
   const urls = hostile.urls('deadline', 'hang', 'api');
   const run = await runCertifyChild({
     script: 'test/hostile/certify-deadline.ts',
-    settings: { SVC_BASE_URL: urls.baseUrl, SVC_CONTROL_URL: urls.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken, CERTIFY_CHECKS: 'AUTH-WHOAMI-ACCEPTED,SCOPE-AGENTS-READ,REVOKE-PROPAGATION' },
+    settings: {
+      SVC_BASE_URL: urls.baseUrl,
+      SVC_CONTROL_URL: urls.controlUrl,
+      SVC_CONTROL_TOKEN: reference.controlToken,
+      CERTIFY_CHECKS: 'AUTH-WHOAMI-ACCEPTED,SCOPE-AGENTS-READ,REVOKE-PROPAGATION',
+    },
     env: { HOSTILE_DEADLINE_MS: String(deadlineMs) },
     mark: /deadline of 8 s passed/,
   });

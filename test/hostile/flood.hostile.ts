@@ -18,8 +18,13 @@ const FLOOD_MS = 8_000;
 export const FLOOD_BOUNDS = { rssMb: 400, statsLatencyMs: 2_000, minDeliveriesPerSecond: 1_000 } as const;
 
 it('a flood of deliveries, oversized bodies and garbage headers: the receiver keeps answering, memory bounded', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/hostile/flood-receiver.ts')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const { port, path } = await new Promise<{ port: number; path: string }>((done) => child.stdout.once('data', (chunk) => done(JSON.parse(String(chunk)))));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/hostile/flood-receiver.ts')], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const { port, path } = await new Promise<{ port: number; path: string }>((done) =>
+    child.stdout.once('data', (chunk) => done(JSON.parse(String(chunk)))),
+  );
   const origin = `https://127.0.0.1:${port}`;
   const pool = new Pool(origin, { connections: 64, connect: { rejectUnauthorized: false } });
   const statsPool = new Pool(origin, { connections: 1, connect: { rejectUnauthorized: false } });
@@ -33,7 +38,16 @@ it('a flood of deliveries, oversized bodies and garbage headers: the receiver ke
   const deliveries = async () => {
     for (let i = 0; performance.now() < endAt; i++) {
       try {
-        const res = await pool.request({ path, method: 'POST', body: body.replace('evt_flood', `evt_flood${i}${Math.random()}`), headers: { 'content-type': 'application/json', 'x-service-signature': 'deadbeef', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)) } });
+        const res = await pool.request({
+          path,
+          method: 'POST',
+          body: body.replace('evt_flood', `evt_flood${i}${Math.random()}`),
+          headers: {
+            'content-type': 'application/json',
+            'x-service-signature': 'deadbeef',
+            'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+          },
+        });
         await res.body.dump();
         counts.delivered++;
       } catch {
@@ -45,7 +59,18 @@ it('a flood of deliveries, oversized bodies and garbage headers: the receiver ke
     const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
     while (performance.now() < endAt) {
       try {
-        const res = await pool.request({ path, method: 'POST', body: chunked ? Readable.from((function* () { for (let i = 0; i < 5; i++) yield big.subarray(i * 1_048_576, (i + 1) * 1_048_576); })()) : big, headers: { 'content-type': 'application/json' } });
+        const res = await pool.request({
+          path,
+          method: 'POST',
+          body: chunked
+            ? Readable.from(
+                (function* () {
+                  for (let i = 0; i < 5; i++) yield big.subarray(i * 1_048_576, (i + 1) * 1_048_576);
+                })(),
+              )
+            : big,
+          headers: { 'content-type': 'application/json' },
+        });
         await res.body.dump();
         if (res.statusCode === 413) counts.refused413++;
       } catch {
@@ -57,7 +82,9 @@ it('a flood of deliveries, oversized bodies and garbage headers: the receiver ke
     while (performance.now() < endAt) {
       await new Promise<void>((done) => {
         const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-          socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nX-\u0000: \u0001\r\nX-Long: ${'h'.repeat(100_000)}\r\n\r\n`);
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: x\r\nX-\u0000: \u0001\r\nX-Long: ${'h'.repeat(100_000)}\r\n\r\n`,
+          );
         });
         socket.setTimeout(5_000, () => socket.destroy());
         socket.on('data', () => (counts.garbageAnswered++, socket.destroy()));
@@ -70,7 +97,12 @@ it('a flood of deliveries, oversized bodies and garbage headers: the receiver ke
     while (performance.now() < endAt + 1_000) {
       const started = performance.now();
       try {
-        const res = await statsPool.request({ path: '/_stats', method: 'GET', headersTimeout: FLOOD_BOUNDS.statsLatencyMs, bodyTimeout: FLOOD_BOUNDS.statsLatencyMs });
+        const res = await statsPool.request({
+          path: '/_stats',
+          method: 'GET',
+          headersTimeout: FLOOD_BOUNDS.statsLatencyMs,
+          bodyTimeout: FLOOD_BOUNDS.statsLatencyMs,
+        });
         await res.body.dump();
         if (res.statusCode !== 200) statsFailures++;
       } catch {
@@ -83,10 +115,25 @@ it('a flood of deliveries, oversized bodies and garbage headers: the receiver ke
     }
   };
   try {
-    await Promise.all([...Array.from({ length: 200 }, deliveries), oversized(false), oversized(true), oversized(false), garbage(), garbage(), watch()]);
-    const stats = (await (await statsPool.request({ path: '/_stats', method: 'GET' })).body.json()) as { total: number; oversized: number; clientErrors: number; dropped: number };
+    await Promise.all([
+      ...Array.from({ length: 200 }, deliveries),
+      oversized(false),
+      oversized(true),
+      oversized(false),
+      garbage(),
+      garbage(),
+      watch(),
+    ]);
+    const stats = (await (await statsPool.request({ path: '/_stats', method: 'GET' })).body.json()) as {
+      total: number;
+      oversized: number;
+      clientErrors: number;
+      dropped: number;
+    };
     const rate = counts.delivered / (FLOOD_MS / 1000);
-    process.stdout.write(`\nflood: ${counts.delivered} deliveries in ${FLOOD_MS / 1000} s (${rate.toFixed(0)}/s), ${counts.refused413} oversized refused 413, ${counts.garbageAnswered} garbage requests answered, ${stats.clientErrors} client errors, ${stats.dropped} deliveries dropped from memory; /_stats worst ${statsWorstMs.toFixed(0)} ms, ${statsFailures} failures; receiver peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`);
+    process.stdout.write(
+      `\nflood: ${counts.delivered} deliveries in ${FLOOD_MS / 1000} s (${rate.toFixed(0)}/s), ${counts.refused413} oversized refused 413, ${counts.garbageAnswered} garbage requests answered, ${stats.clientErrors} client errors, ${stats.dropped} deliveries dropped from memory; /_stats worst ${statsWorstMs.toFixed(0)} ms, ${statsFailures} failures; receiver peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`,
+    );
     expect(rate).toBeGreaterThan(FLOOD_BOUNDS.minDeliveriesPerSecond);
     expect(counts.refused413).toBeGreaterThan(0);
     expect(stats.total).toBeGreaterThanOrEqual(counts.delivered);

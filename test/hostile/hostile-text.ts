@@ -15,7 +15,9 @@ export const HOSTILE_TEXT =
  */
 export function unsafeCharacters(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g)) {
+  for (const match of text.matchAll(
+    /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+  )) {
     found.push(`0x${match[0].charCodeAt(0).toString(16)}`);
   }
   return found;

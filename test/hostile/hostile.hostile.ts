@@ -39,7 +39,9 @@ afterAll(async () => {
 });
 
 function expectBounded(name: string, run: ChildResult, boundS: number): void {
-  measured.push(`${name.padEnd(34)} exit ${run.exitCode}  ${(run.durationMs / 1000).toFixed(1).padStart(5)} s  peak RSS ${run.rss.maxMb} MB (all processes ${run.rss.sumMb} MB)`);
+  measured.push(
+    `${name.padEnd(34)} exit ${run.exitCode}  ${(run.durationMs / 1000).toFixed(1).padStart(5)} s  peak RSS ${run.rss.maxMb} MB (all processes ${run.rss.sumMb} MB)`,
+  );
   const output = `${run.stdout}\n${run.stderr}`;
   expect(run.killed, `${name}: still running after the kill limit`).toBe(false);
   expect(run.durationMs, `${name}: run time`).toBeLessThan(boundS * 1000);
@@ -59,7 +61,8 @@ function expectPrintable(name: string, run: ChildResult): void {
     const bytes = Buffer.from(latin1, 'latin1');
     expect(unsafeCharacters(bytes.toString('utf8')), `${name}: ${file}`).toEqual([]);
     if (file === 'report.html') expect(latin1, `${name}: report.html`).not.toContain('<script>alert');
-    if (file === 'junit.xml' && hasXmllint) expect(junitSchemaProblems(bytes), `${name}: junit.xml against the JUnit schema`).toEqual([]);
+    if (file === 'junit.xml' && hasXmllint)
+      expect(junitSchemaProblems(bytes), `${name}: junit.xml against the JUnit schema`).toEqual([]);
   }
 }
 
@@ -92,32 +95,43 @@ async function expectLeftoversListed(name: string, run: ChildResult, record: Run
 }
 
 describe.concurrent('a hostile target', () => {
-  it.each(CASES.map((c) => [`${c.behaviour}.${c.where}`, c] as const))('%s: bounded run, affected checks fail or have no verdict', async (name, c: HostileCase) => {
-    const urls = hostile.urls(name.replace('.', '-'), c.behaviour, c.where);
-    const run = await limit(() =>
-      runCertifyChild({
-        settings: { SVC_BASE_URL: urls.baseUrl, SVC_CONTROL_URL: urls.controlUrl, SVC_CONTROL_TOKEN: reference.controlToken, CERTIFY_CHECKS: c.checks.join(',') },
-        killAfterMs: c.boundS * 1000 + 30_000,
-      }),
-    );
-    expectBounded(name, run, c.boundS);
-    expect(run.exitCode, `${name}: exit code; output:\n${run.stdout.slice(-2000)}\n${run.stderr}\n${JSON.stringify(run.report?.checks.map((check) => [check.id, check.verdict, check.detail]))}`).toBe(c.exit);
-    expect(run.report, `${name}: no report`).toBeDefined();
-    for (const id of c.affected) {
-      const check = run.report!.checks.find((entry) => entry.id === id);
-      expect(check?.verdict, `${name}: ${id}: ${check?.detail}`).toBe(c.verdict);
-      expect(check?.detail, `${name}: ${id} has no reason`).toMatch(/\S/);
-      expect(check?.detail, `${name}: ${id}: reason on one line`).not.toMatch(/\n/);
-    }
-    expect(leaks(run, [reference.controlToken, ...hostile.record(name.replace('.', '-')).secrets])).toEqual([]);
-    if (c.where === 'delete') await expectLeftoversListed(name, run, hostile.record(name.replace('.', '-')));
-    if (c.behaviour.startsWith('hostile-')) {
-      // The target's text did reach the reports, shown: the check is not passing for want of input.
-      const detail = run.report!.checks.map((check) => check.detail ?? '').join(' ');
-      expect(detail, `${name}: the target's text in the details`).toContain('\\u001b[2J');
-      expect(run.stdout, `${name}: the target's text on the console`).toContain('\\u0000 BEL\\u0007');
-    }
-  });
+  it.each(CASES.map((c) => [`${c.behaviour}.${c.where}`, c] as const))(
+    '%s: bounded run, affected checks fail or have no verdict',
+    async (name, c: HostileCase) => {
+      const urls = hostile.urls(name.replace('.', '-'), c.behaviour, c.where);
+      const run = await limit(() =>
+        runCertifyChild({
+          settings: {
+            SVC_BASE_URL: urls.baseUrl,
+            SVC_CONTROL_URL: urls.controlUrl,
+            SVC_CONTROL_TOKEN: reference.controlToken,
+            CERTIFY_CHECKS: c.checks.join(','),
+          },
+          killAfterMs: c.boundS * 1000 + 30_000,
+        }),
+      );
+      expectBounded(name, run, c.boundS);
+      expect(
+        run.exitCode,
+        `${name}: exit code; output:\n${run.stdout.slice(-2000)}\n${run.stderr}\n${JSON.stringify(run.report?.checks.map((check) => [check.id, check.verdict, check.detail]))}`,
+      ).toBe(c.exit);
+      expect(run.report, `${name}: no report`).toBeDefined();
+      for (const id of c.affected) {
+        const check = run.report!.checks.find((entry) => entry.id === id);
+        expect(check?.verdict, `${name}: ${id}: ${check?.detail}`).toBe(c.verdict);
+        expect(check?.detail, `${name}: ${id} has no reason`).toMatch(/\S/);
+        expect(check?.detail, `${name}: ${id}: reason on one line`).not.toMatch(/\n/);
+      }
+      expect(leaks(run, [reference.controlToken, ...hostile.record(name.replace('.', '-')).secrets])).toEqual([]);
+      if (c.where === 'delete') await expectLeftoversListed(name, run, hostile.record(name.replace('.', '-')));
+      if (c.behaviour.startsWith('hostile-')) {
+        // The target's text did reach the reports, shown: the check is not passing for want of input.
+        const detail = run.report!.checks.map((check) => check.detail ?? '').join(' ');
+        expect(detail, `${name}: the target's text in the details`).toContain('\\u001b[2J');
+        expect(run.stdout, `${name}: the target's text on the console`).toContain('\\u0000 BEL\\u0007');
+      }
+    },
+  );
 
   it('a TLS handshake failure after the probe: no verdict, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hostile-tls-'));
@@ -127,7 +141,12 @@ describe.concurrent('a hostile target', () => {
       const { controlUrl } = hostile.urls('tls', 'none', 'api');
       const run = await limit(() =>
         runCertifyChild({
-          settings: { SVC_BASE_URL: `${tls.origin}/h/tls/none.api`, SVC_CONTROL_URL: controlUrl, SVC_CONTROL_TOKEN: reference.controlToken, CERTIFY_CHECKS: 'AUTH-UNKNOWN-TOKEN,SCOPE-AGENTS-READ' },
+          settings: {
+            SVC_BASE_URL: `${tls.origin}/h/tls/none.api`,
+            SVC_CONTROL_URL: controlUrl,
+            SVC_CONTROL_TOKEN: reference.controlToken,
+            CERTIFY_CHECKS: 'AUTH-UNKNOWN-TOKEN,SCOPE-AGENTS-READ',
+          },
           env: { NODE_EXTRA_CA_CERTS: pem.certPath },
         }),
       );
@@ -148,7 +167,11 @@ describe.concurrent('a hostile target', () => {
     const pem = await createSelfSignedCertificate({ hosts: ['127.0.0.1'], dir });
     const tls = await startTlsFaultServer(hostile.origin, pem);
     try {
-      const run = await limit(() => runCertifyChild({ settings: { SVC_BASE_URL: `${tls.origin}/h/tls2/none.api`, SVC_TOKEN: 'svc_test_untrustedtlsrun0000' } }));
+      const run = await limit(() =>
+        runCertifyChild({
+          settings: { SVC_BASE_URL: `${tls.origin}/h/tls2/none.api`, SVC_TOKEN: 'svc_test_untrustedtlsrun0000' },
+        }),
+      );
       expectBounded('tls-untrusted', run, 60);
       expect(run.exitCode).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -159,23 +182,30 @@ describe.concurrent('a hostile target', () => {
     }
   });
 
-  it.each([['public API'], ['control interface']])('a %s that never answers the probe: exit 2 within the probe time-out', async (which) => {
-    const hole = await blackhole();
-    try {
-      const { baseUrl } = hostile.urls('hole', 'none', 'api');
-      const settings: Record<string, string> =
-        which === 'public API'
-          ? { SVC_BASE_URL: hole.origin, SVC_TOKEN: 'svc_test_blackholerun00000' }
-          : { SVC_BASE_URL: baseUrl, SVC_CONTROL_URL: `${hole.origin}/_control`, SVC_CONTROL_TOKEN: reference.controlToken };
-      const run = await limit(() => runCertifyChild({ settings }));
-      expectBounded(`probe-hang (${which})`, run, 60);
-      expect(run.exitCode).toBe(2);
-      expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(which === 'public API' ? /SVC_BASE_URL/ : /SVC_CONTROL_URL/);
-    } finally {
-      await hole.close();
-    }
-  });
+  it.each([['public API'], ['control interface']])(
+    'a %s that never answers the probe: exit 2 within the probe time-out',
+    async (which) => {
+      const hole = await blackhole();
+      try {
+        const { baseUrl } = hostile.urls('hole', 'none', 'api');
+        const settings: Record<string, string> =
+          which === 'public API'
+            ? { SVC_BASE_URL: hole.origin, SVC_TOKEN: 'svc_test_blackholerun00000' }
+            : {
+                SVC_BASE_URL: baseUrl,
+                SVC_CONTROL_URL: `${hole.origin}/_control`,
+                SVC_CONTROL_TOKEN: reference.controlToken,
+              };
+        const run = await limit(() => runCertifyChild({ settings }));
+        expectBounded(`probe-hang (${which})`, run, 60);
+        expect(run.exitCode).toBe(2);
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
+        expect(run.stderr).toMatch(which === 'public API' ? /SVC_BASE_URL/ : /SVC_CONTROL_URL/);
+      } finally {
+        await hole.close();
+      }
+    },
+  );
 });
 
 /** A TCP server that accepts connections and never sends a byte. */

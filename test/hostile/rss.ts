@@ -30,7 +30,11 @@ export class PeakRss {
   }
 
   peaks(): RssPeaks {
-    const processes = [...this.byPid].map(([pid, { command, kb }]) => ({ pid, command, peakMb: Math.round(kb / 1024) }));
+    const processes = [...this.byPid].map(([pid, { command, kb }]) => ({
+      pid,
+      command,
+      peakMb: Math.round(kb / 1024),
+    }));
     return {
       maxMb: Math.max(0, ...processes.map((p) => p.peakMb)),
       sumMb: processes.reduce((sum, p) => sum + p.peakMb, 0),

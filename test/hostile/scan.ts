@@ -2,12 +2,20 @@
 import type { ChildResult } from './child.js';
 
 /** Credential shapes the spec names, unmasked: a token, a JWT, a signing secret. */
-const SHAPES = [/svc_(?:live|test)_[A-Za-z0-9_-]{8,}/, /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, /whsec_[A-Za-z0-9+/=_-]{8,}/];
+const SHAPES = [
+  /svc_(?:live|test)_[A-Za-z0-9_-]{8,}/,
+  /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/,
+  /whsec_[A-Za-z0-9+/=_-]{8,}/,
+];
 const STACK_FRAME = /\n\s+at (?:[^\n]+ \()?(?:file:\/\/|node:|\/)[^\n]*:\d+:\d+\)?/;
 
 /** Every place of the run's output and files where one of `secrets` (or an unmasked credential shape) appears. */
 export function leaks(run: ChildResult, secrets: Iterable<string>): string[] {
-  const places: Array<[string, string]> = [['stdout', run.stdout], ['stderr', run.stderr], ...[...run.files].map(([path, text]) => [path, text] as [string, string])];
+  const places: Array<[string, string]> = [
+    ['stdout', run.stdout],
+    ['stderr', run.stderr],
+    ...[...run.files].map(([path, text]) => [path, text] as [string, string]),
+  ];
   const found: string[] = [];
   const list = [...secrets].filter((secret) => secret.length >= 8);
   for (const [where, text] of places) {

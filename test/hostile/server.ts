@@ -22,9 +22,20 @@
  * notes every workspace, token, endpoint and credential that passes through, so a test
  * can check afterwards that the run removed them and printed none of them.
  */
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import {
+  connect as netConnect,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { HOSTILE_TEXT } from './hostile-text.js';
 
@@ -77,7 +88,10 @@ const CREATING = /^\/workspaces(\/[^/]+\/(tokens|webhook-endpoints))?$/;
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 /** Error bodies of `hostile-json` and `hostile-bytes`: the text in the code, the message and the request id. */
 const HOSTILE_BODY = {
-  'hostile-json': Buffer.from(JSON.stringify({ error: { code: HOSTILE_TEXT, message: HOSTILE_TEXT, request_id: `req_${HOSTILE_TEXT}` } }), 'utf8'),
+  'hostile-json': Buffer.from(
+    JSON.stringify({ error: { code: HOSTILE_TEXT, message: HOSTILE_TEXT, request_id: `req_${HOSTILE_TEXT}` } }),
+    'utf8',
+  ),
   'hostile-bytes': Buffer.concat([
     Buffer.from(`{"error":{"code":"${HOSTILE_TEXT}","message":"`, 'utf8'),
     Buffer.from([0xed, 0xa0, 0x80, 0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x32, 0x4a]), // a CESU-8 surrogate, invalid UTF-8, NUL, ESC [2J
@@ -90,7 +104,11 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
   const records = new Map<string, RunRecord>();
   const record = (run: string): RunRecord => {
     let entry = records.get(run);
-    if (!entry) records.set(run, (entry = { workspaces: new Set(), tokens: new Map(), endpoints: new Map(), secrets: new Set(), control: [] }));
+    if (!entry)
+      records.set(
+        run,
+        (entry = { workspaces: new Set(), tokens: new Map(), endpoints: new Map(), secrets: new Set(), control: [] }),
+      );
     return entry;
   };
   const sockets = new Set<Socket>();
@@ -105,7 +123,10 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     res.on('error', () => undefined);
     const match = /^\/h\/([^/]+)\/([a-z-]+)\.(api|control|delete|all)(\/.*)$/.exec(req.url ?? '');
-    if (!match) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no such hostile path"}}');
+    if (!match)
+      return void res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"code":"not_found","message":"no such hostile path"}}');
     const [, run, behaviour, where, rest] = match as unknown as [string, string, Behaviour, Where, string];
     const entry = record(run);
     const isControl = rest.startsWith('/_control/');
@@ -113,23 +134,44 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
     const auth = req.headers.authorization;
     if (!isControl && auth?.startsWith('Bearer ') && auth.length > 12) entry.secrets.add(auth.slice(7));
     entry.onRequest?.(req.method ?? 'GET', rest);
-    const probe = isControl ? req.method === 'GET' && path === '/capabilities' : req.method === 'GET' && path.split('?')[0] === '/v1/whoami' && auth === undefined;
+    const probe = isControl
+      ? req.method === 'GET' && path === '/capabilities'
+      : req.method === 'GET' && path.split('?')[0] === '/v1/whoami' && auth === undefined;
     const affected =
       !probe &&
       behaviour !== 'none' &&
-      (where === 'all' || (where === 'api' && !isControl) || (where === 'control' && isControl) || (where === 'delete' && isControl && req.method === 'DELETE'));
+      (where === 'all' ||
+        (where === 'api' && !isControl) ||
+        (where === 'control' && isControl) ||
+        (where === 'delete' && isControl && req.method === 'DELETE'));
     if (!affected) return forward(req, res, rest, isControl ? entry : undefined, path);
     if (behaviour === 'slow-create') {
       const creating = isControl && req.method === 'POST' && CREATING.test(path);
       return forward(req, res, rest, isControl ? entry : undefined, path, creating ? SLOW_CREATE_MS : 0);
     }
-    if (behaviour === 'hostile-json' || behaviour === 'hostile-bytes') return forward(req, res, rest, isControl ? entry : undefined, path, 0, HOSTILE_BODY[behaviour]);
+    if (behaviour === 'hostile-json' || behaviour === 'hostile-bytes')
+      return forward(req, res, rest, isControl ? entry : undefined, path, 0, HOSTILE_BODY[behaviour]);
     misbehave(behaviour, req, res, `${req.headers.host ?? ''}${req.url ?? ''}`);
   });
 
-  function forward(req: IncomingMessage, res: ServerResponse, rest: string, entry: RunRecord | undefined, controlPath: string, answerDelayMs = 0, errorBody?: Buffer): void {
+  function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rest: string,
+    entry: RunRecord | undefined,
+    controlPath: string,
+    answerDelayMs = 0,
+    errorBody?: Buffer,
+  ): void {
     const upstream = httpRequest(
-      { host: reference.hostname, port: reference.port, method: req.method, path: rest, headers: { ...req.headers, host: reference.host }, agent: false },
+      {
+        host: reference.hostname,
+        port: reference.port,
+        method: req.method,
+        path: rest,
+        headers: { ...req.headers, host: reference.host },
+        agent: false,
+      },
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -139,7 +181,9 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
           const status = answer.statusCode ?? 502;
           const send = () =>
             errorBody && status >= 400
-              ? void res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(errorBody.length) }).end(errorBody)
+              ? void res
+                  .writeHead(status, { 'content-type': 'application/json', 'content-length': String(errorBody.length) })
+                  .end(errorBody)
               : void res.writeHead(status, answer.headers).end(body);
           if (answerDelayMs === 0) return send();
           const timer = setTimeout(() => {
@@ -197,13 +241,19 @@ export async function startHostileServer(referenceBaseUrl: string): Promise<Host
         return pump();
       }
       case 'invalid-json':
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspace_id": "ws_x", "token": svc_test_… , ]');
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"workspace_id": "ws_x", "token": svc_test_… , ]');
       case 'wrong-type':
-        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body><h1>It works!</h1></body></html>');
+        return void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<!doctype html><html><body><h1>It works!</h1></body></html>');
       case 'reset':
         return void socket.resetAndDestroy();
       case 'garbage':
-        socket.write('HTTP/1.1 200 OK\r\nContent-Length: banana\r\nX-\u0000Bad: \u0001\u0002\r\n\r\n\u0000\u0000garbage');
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Length: banana\r\nX-\u0000Bad: \u0001\u0002\r\n\r\n\u0000\u0000garbage',
+        );
         return void later(50, () => socket.destroy());
       case 'huge-headers':
         res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'p'.repeat(1024 * 1024) });
@@ -262,7 +312,11 @@ function noteControl(entry: RunRecord, method: string, path: string, status: num
     entry.tokens.set(String(json.token_id), { workspaceId: ws, tokenId: String(json.token_id), secret: json.token });
     entry.secrets.add(json.token);
   } else if (ws && path.endsWith('/webhook-endpoints') && typeof json.secret === 'string') {
-    entry.endpoints.set(String(json.endpoint_id), { workspaceId: ws, endpointId: String(json.endpoint_id), secret: json.secret });
+    entry.endpoints.set(String(json.endpoint_id), {
+      workspaceId: ws,
+      endpointId: String(json.endpoint_id),
+      secret: json.secret,
+    });
     entry.secrets.add(json.secret);
   }
 }
@@ -272,7 +326,10 @@ function noteControl(entry: RunRecord, method: string, path: string, status: num
  * over TLS and forwarded to `upstreamOrigin`; every later connection gets a TLS alert
  * instead of a ServerHello. The certificate must be trusted by the run (NODE_EXTRA_CA_CERTS).
  */
-export async function startTlsFaultServer(upstreamOrigin: string, pem: { cert: string; key: string }): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startTlsFaultServer(
+  upstreamOrigin: string,
+  pem: { cert: string; key: string },
+): Promise<{ origin: string; close(): Promise<void> }> {
   const upstream = new URL(upstreamOrigin);
   const sockets = new Set<Socket>();
   const tls: TlsServer = createTlsServer({ cert: pem.cert, key: pem.key }, (clear) => {

@@ -16,7 +16,8 @@ export function when(record: RunRecord, pattern: RegExp, delayMs: number, nth = 
 
 /** What the record says the run created and the reference still holds. */
 export async function leftovers(reference: RunningReference, record: RunRecord): Promise<string[]> {
-  const control = (path: string) => fetch(`${reference.controlUrl}${path}`, { headers: { authorization: `Bearer ${reference.controlToken}` } });
+  const control = (path: string) =>
+    fetch(`${reference.controlUrl}${path}`, { headers: { authorization: `Bearer ${reference.controlToken}` } });
   const left: string[] = [];
   for (const ws of record.workspaces) {
     const res = await control(`/workspaces/${ws}/webhook-endpoints/we_probe`);

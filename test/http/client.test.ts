@@ -16,7 +16,12 @@ let steps: Step[] = [];
 let seen: Array<{ method: string; url: string }> = [];
 
 const ok: Step = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-const tooMany = (retryAfter?: string): Step => (_req, res) => res.writeHead(429, retryAfter === undefined ? {} : { 'retry-after': retryAfter }).end('{"error":{"code":"rate_limited"}}');
+const tooMany =
+  (retryAfter?: string): Step =>
+  (_req, res) =>
+    res
+      .writeHead(429, retryAfter === undefined ? {} : { 'retry-after': retryAfter })
+      .end('{"error":{"code":"rate_limited"}}');
 const reset: Step = (req) => req.socket.destroy();
 
 beforeAll(async () => {
@@ -39,7 +44,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function withClient<T>(use: (client: HttpClient) => Promise<T>, options: ConstructorParameters<typeof HttpClient>[1] = {}): Promise<T> {
+async function withClient<T>(
+  use: (client: HttpClient) => Promise<T>,
+  options: ConstructorParameters<typeof HttpClient>[1] = {},
+): Promise<T> {
   const client = new HttpClient(base, { timeoutMs: 2_000, ...options });
   try {
     return await use(client);
@@ -80,7 +88,9 @@ describe('HttpClient against a rate-limited target', () => {
   it('ends unanswered, not with the 429 as the answer, when the target keeps refusing', async () => {
     steps = [tooMany('31')];
     const tally = emptyTally();
-    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch((caught: unknown) => caught);
+    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).kind).toBe('rate-limited');
     expect((error as HttpError).unanswered).toBe(true);
@@ -115,7 +125,9 @@ describe('HttpClient against a target that drops connections', () => {
   it('does not send a POST again after a reset: it ends unanswered after one attempt', async () => {
     steps = [reset, ok];
     const tally = emptyTally();
-    const error = await countedIn(tally, () => withClient((client) => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} }))).catch((caught: unknown) => caught);
+    const error = await countedIn(tally, () =>
+      withClient((client) => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} })),
+    ).catch((caught: unknown) => caught);
     expect((error as HttpError).kind).toBe('network');
     expect(seen).toHaveLength(1);
     expect(tally).toMatchObject({ requests: 1, unanswered: 1 });
@@ -124,7 +136,9 @@ describe('HttpClient against a target that drops connections', () => {
 
   it('gives up on a GET after its bounded resends', async () => {
     steps = [reset];
-    const error = await withClient((client) => client.request({ path: '/v1/whoami' })).catch((caught: unknown) => caught);
+    const error = await withClient((client) => client.request({ path: '/v1/whoami' })).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as HttpError).unanswered).toBe(true);
     expect((error as Error).message).toMatch(/sent 4 times/);
     expect(seen).toHaveLength(4);
@@ -138,7 +152,9 @@ describe('HttpClient against a target that drops connections', () => {
     const client = new HttpClient(`http://127.0.0.1:${port}`, { timeoutMs: 1_000 });
     const tally = emptyTally();
     try {
-      const error = await countedIn(tally, () => client.request({ method: 'POST', path: '/v1/voice/calls', json: {} })).catch((caught: unknown) => caught);
+      const error = await countedIn(tally, () =>
+        client.request({ method: 'POST', path: '/v1/voice/calls', json: {} }),
+      ).catch((caught: unknown) => caught);
       expect((error as HttpError).kind).toBe('network');
       expect(tally).toMatchObject({ requests: 4, resent: 3, unanswered: 1 });
     } finally {
@@ -154,7 +170,9 @@ describe('HttpClient on kept-alive connections the other side closes', () => {
    * Like tinyproxy: answers HTTP/1.1 without `Connection: close`, yet never serves a second
    * request on a connection. `onReused` decides what a connection's second request meets.
    */
-  async function oneRequestPerConnection(onReused: 'close' | 'reset'): Promise<{ url: string; served: string[]; close(): Promise<void> }> {
+  async function oneRequestPerConnection(
+    onReused: 'close' | 'reset',
+  ): Promise<{ url: string; served: string[]; close(): Promise<void> }> {
     const served: string[] = [];
     const perSocket = new WeakMap<object, number>();
     const closing = createServer((req, res) => {
@@ -191,7 +209,9 @@ describe('HttpClient on kept-alive connections the other side closes', () => {
     const tally = emptyTally();
     try {
       for (let i = 1; i <= 3; i += 1) {
-        const res = await countedIn(tally, () => client.request({ method: 'POST', path: `/_control/workspaces/${i}`, json: {} }));
+        const res = await countedIn(tally, () =>
+          client.request({ method: 'POST', path: `/_control/workspaces/${i}`, json: {} }),
+        );
         expect(res.status).toBe(201);
         await idle();
       }
@@ -199,24 +219,40 @@ describe('HttpClient on kept-alive connections the other side closes', () => {
       await client.close();
       await target.close();
     }
-    expect(target.served).toEqual(['POST /_control/workspaces/1', 'POST /_control/workspaces/2', 'POST /_control/workspaces/3']);
+    expect(target.served).toEqual([
+      'POST /_control/workspaces/1',
+      'POST /_control/workspaces/2',
+      'POST /_control/workspaces/3',
+    ]);
     expect(tally).toMatchObject({ control_requests: 4, resent: 1, unanswered: 0 });
   });
 
   it('does the same through a forward proxy that closes its kept-alive connections (plain HTTP, tinyproxy)', async () => {
     const proxy = await oneRequestPerConnection('close');
-    const client = new HttpClient('http://service.example.test:8080', { timeoutMs: 2_000, paced: false, env: { HTTP_PROXY: proxy.url } });
+    const client = new HttpClient('http://service.example.test:8080', {
+      timeoutMs: 2_000,
+      paced: false,
+      env: { HTTP_PROXY: proxy.url },
+    });
     const tally = emptyTally();
     try {
       for (let i = 1; i <= 3; i += 1) {
-        expect((await countedIn(tally, () => client.request({ method: 'POST', path: `/_control/workspaces/${i}/tokens`, json: {} }))).status).toBe(201);
+        expect(
+          (
+            await countedIn(tally, () =>
+              client.request({ method: 'POST', path: `/_control/workspaces/${i}/tokens`, json: {} }),
+            )
+          ).status,
+        ).toBe(201);
         await idle();
       }
     } finally {
       await client.close();
       await proxy.close();
     }
-    expect(proxy.served).toEqual([1, 2, 3].map((i) => `POST http://service.example.test:8080/_control/workspaces/${i}/tokens`));
+    expect(proxy.served).toEqual(
+      [1, 2, 3].map((i) => `POST http://service.example.test:8080/_control/workspaces/${i}/tokens`),
+    );
     expect(tally).toMatchObject({ control_requests: 4, resent: 1, unanswered: 0 });
   });
 
@@ -227,7 +263,9 @@ describe('HttpClient on kept-alive connections the other side closes', () => {
     try {
       await client.request({ method: 'POST', path: '/first', json: {} });
       await idle();
-      const error = await countedIn(tally, () => client.request({ method: 'POST', path: '/second', json: {} })).catch((caught: unknown) => caught);
+      const error = await countedIn(tally, () => client.request({ method: 'POST', path: '/second', json: {} })).catch(
+        (caught: unknown) => caught,
+      );
       expect(error, String(error)).toBeInstanceOf(HttpError);
       expect((error as HttpError).unanswered).toBe(true);
       expect((error as HttpError).causeCode).toBe('ECONNRESET');
@@ -243,7 +281,9 @@ describe('HttpClient against a target that answers with what is not HTTP', () =>
   it('keeps bytes that are not HTTP as the target answer (a failure), not a lost one, and does not resend them', async () => {
     steps = [(req) => req.socket.end('HELLO this is not HTTP\r\n\r\n')];
     const tally = emptyTally();
-    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch((caught: unknown) => caught);
+    const error = await countedIn(tally, () => withClient((client) => client.request({ path: '/v1/whoami' }))).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as HttpError).kind).toBe('malformed');
     expect((error as HttpError).unanswered).toBe(false);
     expect(seen).toHaveLength(1);
@@ -253,12 +293,28 @@ describe('HttpClient against a target that answers with what is not HTTP', () =>
 
 describe('HttpClient keeping evidence for a check', () => {
   it('keeps the last exchanges, bounded, and the check record masks them: request, status, telling headers, body', async () => {
-    steps = [tooMany('0'), (_req, res) => res.writeHead(401, { 'content-type': 'application/json', 'x-noise': 'n' }).end(`{"error":{"code":"invalid_token","message":"${'x'.repeat(5_000)}"}}`)];
+    steps = [
+      tooMany('0'),
+      (_req, res) =>
+        res
+          .writeHead(401, { 'content-type': 'application/json', 'x-noise': 'n' })
+          .end(`{"error":{"code":"invalid_token","message":"${'x'.repeat(5_000)}"}}`),
+    ];
     const traffic = emptyTraffic();
     registerSecret('svc_test_FakeEvidenceToken0123456789');
-    await countedIn(traffic, () => withClient((client) => client.request({ path: '/v1/whoami', headers: { authorization: 'Bearer svc_test_FakeEvidenceToken0123456789' } })));
+    await countedIn(traffic, () =>
+      withClient((client) =>
+        client.request({
+          path: '/v1/whoami',
+          headers: { authorization: 'Bearer svc_test_FakeEvidenceToken0123456789' },
+        }),
+      ),
+    );
     expect(traffic.exchanges.map((exchange) => exchange.answer)).toEqual([429, 401]);
-    const recorded = new CheckRecord({ id: 'AUTH-UNKNOWN-TOKEN' }).toMeta(undefined, undefined, undefined, { exchanges: traffic.exchanges, rerun: 'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 1' });
+    const recorded = new CheckRecord({ id: 'AUTH-UNKNOWN-TOKEN' }).toMeta(undefined, undefined, undefined, {
+      exchanges: traffic.exchanges,
+      rerun: 'svc-harness certify --checks AUTH-UNKNOWN-TOKEN --seed 1',
+    });
     const last = recorded.evidence!.exchanges[1]!;
     expect(last.request).toMatch(/^GET \/v1\/whoami\nauthorization: Bearer svc_test_\*\*\*/);
     expect(JSON.stringify(recorded)).not.toContain('FakeEvidenceToken');

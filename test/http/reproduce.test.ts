@@ -7,17 +7,40 @@ import { judgedFirst, type Exchange } from '../../src/http/tally.js';
 
 /** What a POSIX shell makes of `words` (one argument per line), with `env` set. */
 function shellWords(words: string, env: Record<string, string>): string[] {
-  return execFileSync('sh', ['-c', `printf '%s\\n' ${words}`], { env: { ...env, PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' }).split('\n').slice(0, -1);
+  return execFileSync('sh', ['-c', `printf '%s\\n' ${words}`], {
+    env: { ...env, PATH: process.env['PATH'] ?? '' },
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .slice(0, -1);
 }
 
 describe('curlCommand', () => {
   test('the token becomes the placeholder, expanded by the shell; nothing else of the argument is', () => {
     const token = 'svc_test_reproduce0000000000000000';
-    const line = curlCommand({ method: 'GET', url: 'http://127.0.0.1:1/v1/whoami', headers: { authorization: `Bearer ${token}`, 'x-note': `it's $HOME "quoted"` }, body: undefined }, '$SVC_TOKEN');
+    const line = curlCommand(
+      {
+        method: 'GET',
+        url: 'http://127.0.0.1:1/v1/whoami',
+        headers: { authorization: `Bearer ${token}`, 'x-note': `it's $HOME "quoted"` },
+        body: undefined,
+      },
+      '$SVC_TOKEN',
+    );
     expect(line).not.toContain(token);
     expect(line).toContain('"authorization: Bearer $SVC_TOKEN"');
     const words = shellWords(line.replace(/^curl /, ''), { SVC_TOKEN: 'from-the-shell', HOME: '/nowhere' });
-    expect(words).toEqual(['-sS', '-i', '-X', 'GET', 'http://127.0.0.1:1/v1/whoami', '-H', 'authorization: Bearer from-the-shell', '-H', `x-note: it's $HOME "quoted"`]);
+    expect(words).toEqual([
+      '-sS',
+      '-i',
+      '-X',
+      'GET',
+      'http://127.0.0.1:1/v1/whoami',
+      '-H',
+      'authorization: Bearer from-the-shell',
+      '-H',
+      `x-note: it's $HOME "quoted"`,
+    ]);
   });
 
   test('a registered secret in the body is a placeholder too, and the rest of the body stays literal', () => {
@@ -34,7 +57,10 @@ describe('curlCommand', () => {
   });
 
   test('a body too long to carry inline is left out, and the command says so', () => {
-    const line = curlCommand({ method: 'POST', url: 'http://h/x', headers: {}, body: 'x'.repeat(REPRODUCE_BODY_CHARS + 1) }, '$SVC_TOKEN');
+    const line = curlCommand(
+      { method: 'POST', url: 'http://h/x', headers: {}, body: 'x'.repeat(REPRODUCE_BODY_CHARS + 1) },
+      '$SVC_TOKEN',
+    );
     expect(line).toContain(`the ${REPRODUCE_BODY_CHARS + 1}-character body, not shown`);
     expect(line.length).toBeLessThan(200);
   });

@@ -16,11 +16,14 @@ describe('rateLimitWaitMs', () => {
     expect(rateLimitWaitMs('Thu, 26 Nov 2026 11:59:00 GMT', NOW, 1).waitMs).toBe(0);
   });
 
-  it.each([undefined, '', 'soon', '-1', '1.5'])('backs off, doubling per 429, without a usable Retry-After (%s)', (header) => {
-    expect(rateLimitWaitMs(header, NOW, 1)).toEqual({ waitMs: 500, from: 'backoff' });
-    expect(rateLimitWaitMs(header, NOW, 3).waitMs).toBe(2000);
-    expect(rateLimitWaitMs(header, NOW, 30).waitMs).toBe(8000);
-  });
+  it.each([undefined, '', 'soon', '-1', '1.5'])(
+    'backs off, doubling per 429, without a usable Retry-After (%s)',
+    (header) => {
+      expect(rateLimitWaitMs(header, NOW, 1)).toEqual({ waitMs: 500, from: 'backoff' });
+      expect(rateLimitWaitMs(header, NOW, 3).waitMs).toBe(2000);
+      expect(rateLimitWaitMs(header, NOW, 30).waitMs).toBe(8000);
+    },
+  );
 });
 
 describe('safeToResend', () => {
@@ -39,14 +42,19 @@ describe('safeToResend', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_CONNECT_TIMEOUT' })).toBe(true);
   });
 
-  it.each(['SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED'])('never resends a request refused for its certificate (%s): it comes back the same', (errorCode) => {
-    expect(safeToResend('GET', { kind: 'network', errorCode })).toBe(false);
-    expect(safeToResend('POST', { kind: 'network', errorCode }, true)).toBe(false);
-  });
+  it.each(['SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED'])(
+    'never resends a request refused for its certificate (%s): it comes back the same',
+    (errorCode) => {
+      expect(safeToResend('GET', { kind: 'network', errorCode })).toBe(false);
+      expect(safeToResend('POST', { kind: 'network', errorCode }, true)).toBe(false);
+    },
+  );
 
   it('resends any method written onto a kept-alive connection the other side had closed, and only a network failure', () => {
     expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_SOCKET', staleConnection: true })).toBe(true);
-    expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_SOCKET', staleConnection: true }, false)).toBe(true);
+    expect(safeToResend('POST', { kind: 'network', errorCode: 'UND_ERR_SOCKET', staleConnection: true }, false)).toBe(
+      true,
+    );
     expect(safeToResend('POST', { kind: 'timeout', staleConnection: true })).toBe(false);
   });
 

@@ -1,5 +1,14 @@
 import { createHmac, X509Certificate } from 'node:crypto';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, EmbeddedJWK, importX509, jwtVerify, UnsecuredJWT } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  EmbeddedJWK,
+  importX509,
+  jwtVerify,
+  UnsecuredJWT,
+} from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ALG_NONE_SPELLINGS,
@@ -106,20 +115,26 @@ describe('forge', () => {
     await expect(verifyAgainstJwks(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
   });
 
-  test.each(['RS256', 'ES256'] as const)('an embedded %s jwk verifies the token by itself and fails against the JWKS', async (alg) => {
-    const token = await withEmbeddedJwk(idp.claimsFor({ sub: 'user_1' }), alg, { kid: idp.kidFor(alg) });
-    const header = decodeProtectedHeader(token);
-    expect(header).toMatchObject({ alg, kid: idp.kidFor(alg) });
-    expect(header.jwk).toBeDefined();
-    expect('d' in header.jwk!).toBe(false);
-    await expect(jwtVerify(token, EmbeddedJWK)).resolves.toBeDefined();
-    await expect(verifyAgainstJwks(token)).rejects.toThrow();
-  });
+  test.each(['RS256', 'ES256'] as const)(
+    'an embedded %s jwk verifies the token by itself and fails against the JWKS',
+    async (alg) => {
+      const token = await withEmbeddedJwk(idp.claimsFor({ sub: 'user_1' }), alg, { kid: idp.kidFor(alg) });
+      const header = decodeProtectedHeader(token);
+      expect(header).toMatchObject({ alg, kid: idp.kidFor(alg) });
+      expect(header.jwk).toBeDefined();
+      expect('d' in header.jwk!).toBe(false);
+      await expect(jwtVerify(token, EmbeddedJWK)).resolves.toBeDefined();
+      await expect(verifyAgainstJwks(token)).rejects.toThrow();
+    },
+  );
 
   test("an attacker JWKS verifies the attacker's token, which fails against the real JWKS", async () => {
     const attacker = await attackerJwks('RS256', idp.kidFor('RS256'));
     const token = await attacker.sign(idp.claimsFor({ sub: 'user_1' }), { jku: 'http://127.0.0.1:1/jwks.json' });
-    expect(decodeProtectedHeader(token)).toMatchObject({ kid: idp.kidFor('RS256'), jku: 'http://127.0.0.1:1/jwks.json' });
+    expect(decodeProtectedHeader(token)).toMatchObject({
+      kid: idp.kidFor('RS256'),
+      jku: 'http://127.0.0.1:1/jwks.json',
+    });
     await expect(jwtVerify(token, createLocalJWKSet(attacker.jwks))).resolves.toBeDefined();
     await expect(verifyAgainstJwks(token)).rejects.toThrow();
   });
@@ -127,7 +142,9 @@ describe('forge', () => {
   test("an attacker certificate verifies the attacker's token, and x5c is its DER", async () => {
     const cert = await attackerCertificate();
     const token = await cert.sign(idp.claimsFor({ sub: 'user_1' }), { x5c: [cert.x5c] });
-    expect(new X509Certificate(Buffer.from(cert.x5c, 'base64')).fingerprint256).toBe(new X509Certificate(cert.pem).fingerprint256);
+    expect(new X509Certificate(Buffer.from(cert.x5c, 'base64')).fingerprint256).toBe(
+      new X509Certificate(cert.pem).fingerprint256,
+    );
     await expect(jwtVerify(token, await importX509(cert.pem, 'ES256'))).resolves.toBeDefined();
     await expect(verifyAgainstJwks(token)).rejects.toThrow();
   });
@@ -140,11 +157,18 @@ describe('forge', () => {
     await expect(verifyAgainstJwks(token)).rejects.toThrow();
   });
 
-  test.each(PSYCHIC_SIGNATURES.map(([what, signature]) => [what, signature] as const))('an ES256 signature %s fails', async (_what, signature) => {
-    const token = withSignatureBytes({ alg: 'ES256', kid: idp.kidFor('ES256') }, idp.claimsFor({ sub: 'user_1' }), signature);
-    expect(Buffer.from(token.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature));
-    await expect(verifyAgainstJwks(token)).rejects.toThrow();
-  });
+  test.each(PSYCHIC_SIGNATURES.map(([what, signature]) => [what, signature] as const))(
+    'an ES256 signature %s fails',
+    async (_what, signature) => {
+      const token = withSignatureBytes(
+        { alg: 'ES256', kid: idp.kidFor('ES256') },
+        idp.claimsFor({ sub: 'user_1' }),
+        signature,
+      );
+      expect(Buffer.from(token.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature));
+      await expect(verifyAgainstJwks(token)).rejects.toThrow();
+    },
+  );
 
   test('a repeated claim is signed as text, verifies, and a standard parser keeps its last value', async () => {
     const text = repeatClaim(idp.claimsFor({ sub: 'user_1' }), 'sub', 'user_2');

@@ -51,15 +51,20 @@ describe('jwtMutation', () => {
   });
 
   test('edits that cancel out are no mutation', () => {
-    expect(mutateJwt(valid, 'payload', [
-      { op: 'xor', at: 0.5, mask: 3 },
-      { op: 'xor', at: 0.5, mask: 3 },
-    ])).toBeUndefined();
+    expect(
+      mutateJwt(valid, 'payload', [
+        { op: 'xor', at: 0.5, mask: 3 },
+        { op: 'xor', at: 0.5, mask: 3 },
+      ]),
+    ).toBeUndefined();
   });
 
   test('an edit of an empty signature still yields a change', () => {
     const unsigned = `${valid.split('.').slice(0, 2).join('.')}.`;
-    const mutation = mutateJwt(unsigned, 'signature', [{ op: 'delete', at: 0 }, { op: 'insert', at: 0, byte: 0 }]);
+    const mutation = mutateJwt(unsigned, 'signature', [
+      { op: 'delete', at: 0 },
+      { op: 'insert', at: 0, byte: 0 },
+    ]);
     expect(mutation?.token).toBe(`${unsigned}AA`);
     expect(mutation?.description).toBe('signature: insert 0x00 at 0');
   });

@@ -21,7 +21,12 @@ describe('TestIdentityProvider', () => {
     expect(idp.jwksUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/idp\/[0-9a-f]{12}\/jwks\.json$/);
     expect(idp.jwksUri.startsWith(idp.issuer)).toBe(true);
     expect(idp.audience).toMatch(/^aud-/);
-    expect(idp.jwks().keys.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(
+      idp
+        .jwks()
+        .keys.map((key) => key.alg)
+        .sort(),
+    ).toEqual(['ES256', 'RS256']);
     expect(idp.jwks().keys.every((key) => !('d' in key))).toBe(true);
   });
 
@@ -115,7 +120,10 @@ describe('TestIdentityProvider', () => {
     const chosen = await TestIdentityProvider.start({ issuer: 'https://idp.example/tenant', audience: 'svc' });
     try {
       const token = await chosen.mint({ sub: 'u' });
-      const { payload } = await jwtVerify(token, createLocalJWKSet(chosen.jwks()), { issuer: 'https://idp.example/tenant', audience: 'svc' });
+      const { payload } = await jwtVerify(token, createLocalJWKSet(chosen.jwks()), {
+        issuer: 'https://idp.example/tenant',
+        audience: 'svc',
+      });
       expect(payload.sub).toBe('u');
     } finally {
       await chosen.close();
@@ -139,7 +147,8 @@ describe('TestIdentityProvider', () => {
     try {
       expect(new URL(a.jwksUri).origin).toBe(new URL(b.jwksUri).origin);
       expect(a.jwksUri).not.toBe(b.jwksUri);
-      const kidsOf = async (uri: string) => ((await (await fetch(uri)).json()) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
+      const kidsOf = async (uri: string) =>
+        ((await (await fetch(uri)).json()) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
       expect(await kidsOf(a.jwksUri)).toEqual(a.activeKids);
       expect(await kidsOf(b.jwksUri)).toEqual(b.activeKids);
       expect([a.jwksFetchCount, b.jwksFetchCount]).toEqual([1, 1]);
@@ -169,4 +178,3 @@ describe('TestIdentityProvider', () => {
     }
   });
 });
-

@@ -41,11 +41,15 @@ describe('ask', () => {
   });
 
   it('rejects when the child exits before answering', async () => {
-    await expect(ask(helper(), { exit: true }, 'echoed', options)).rejects.toThrow('test helper exited (code 3) before answering');
+    await expect(ask(helper(), { exit: true }, 'echoed', options)).rejects.toThrow(
+      'test helper exited (code 3) before answering',
+    );
   });
 
   it('rejects when no answer comes within its limit', async () => {
-    await expect(ask(helper(), { nothing: true }, 'echoed', { ...options, limitMs: 200 })).rejects.toThrow('test helper gave no answer within 0.2 s');
+    await expect(ask(helper(), { nothing: true }, 'echoed', { ...options, limitMs: 200 })).rejects.toThrow(
+      'test helper gave no answer within 0.2 s',
+    );
   });
 
   it('leaves no listener behind', async () => {

@@ -12,8 +12,17 @@ describe('svc-harness load arguments', () => {
   });
 
   it('takes scenarios and options', () => {
-    const args = parseArgs(['calls', '--smoke', '--baseline', 'b.json', '--tolerance', '15', '--allow-production'], KNOWN);
-    expect(args).toMatchObject({ scenarios: ['calls'], smoke: true, baseline: 'b.json', tolerance: 0.15, allowProduction: true });
+    const args = parseArgs(
+      ['calls', '--smoke', '--baseline', 'b.json', '--tolerance', '15', '--allow-production'],
+      KNOWN,
+    );
+    expect(args).toMatchObject({
+      scenarios: ['calls'],
+      smoke: true,
+      baseline: 'b.json',
+      tolerance: 0.15,
+      allowProduction: true,
+    });
   });
 
   it('refuses an unknown scenario or option', () => {
@@ -24,14 +33,32 @@ describe('svc-harness load arguments', () => {
   });
 
   it('hands the words after -- to k6, checked, and counts the k6 processes they would go to', () => {
-    const args = parseArgs(['calls', '--prometheus-rw', 'http://127.0.0.1:9090/api/v1/write', '--', '--tag', 'testid=r1', '--out', 'json=calls.json'], KNOWN);
+    const args = parseArgs(
+      [
+        'calls',
+        '--prometheus-rw',
+        'http://127.0.0.1:9090/api/v1/write',
+        '--',
+        '--tag',
+        'testid=r1',
+        '--out',
+        'json=calls.json',
+      ],
+      KNOWN,
+    );
     expect(args).toMatchObject({ scenarios: ['calls'], prometheusRw: 'http://127.0.0.1:9090/api/v1/write' });
-    expect(args.k6Options).toMatchObject({ args: ['--tag', 'testid=r1', '--out', 'json=calls.json'], tags: { testid: 'r1' }, outputs: ['json'] });
+    expect(args.k6Options).toMatchObject({
+      args: ['--tag', 'testid=r1', '--out', 'json=calls.json'],
+      tags: { testid: 'r1' },
+      outputs: ['json'],
+    });
     // Words after -- are k6's, never scenarios.
     expect(() => parseArgs(['--', 'calls'], KNOWN)).toThrow(/not an option; the harness names the script/);
     // One file for every scenario, or for every segment: refused.
     expect(() => parseArgs(['--', '--out', 'json=all.json'], KNOWN)).toThrow(/would share/);
-    expect(() => parseArgs(['calls', '--instances', '2', '--', '--out', 'json=all.json'], KNOWN)).toThrow(/would share/);
+    expect(() => parseArgs(['calls', '--instances', '2', '--', '--out', 'json=all.json'], KNOWN)).toThrow(
+      /would share/,
+    );
     expect(parseArgs(['calls'], KNOWN).k6Options.args).toEqual([]);
   });
 });

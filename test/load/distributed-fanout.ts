@@ -33,7 +33,8 @@ function secretValues(path: string): Record<string, string> {
   return (parse(readFileSync(path, 'utf8')) as { stringData: Record<string, string> }).stringData;
 }
 
-const lineCount = (path: string): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
+const lineCount = (path: string): number =>
+  existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -55,22 +56,54 @@ export async function checkDistributedFanout(dir: string): Promise<void> {
   try {
     const secret = join(dir, 'fanout.secret.yaml');
     const arrivals = join(dir, 'fanout.arrivals.ndjson');
-    const hosted: Promise<ChildExit> = runHarness(['load', 'fanout-host', '--arrivals', arrivals, '--secret-out', secret, '--secret-name', 'svc-load-fanout'], {
-      timeoutMs: 150_000,
-      onSpawn: (child) => (host = child),
-    });
+    const hosted: Promise<ChildExit> = runHarness(
+      ['load', 'fanout-host', '--arrivals', arrivals, '--secret-out', secret, '--secret-name', 'svc-load-fanout'],
+      {
+        timeoutMs: 150_000,
+        onSpawn: (child) => (host = child),
+      },
+    );
     // The arrivals file's header is written once the Secret is.
     await waitFor('the Secret and the recording', () => (lineCount(arrivals) >= 1 ? true : undefined), 60_000);
     expect(statSync(secret).mode & 0o777).toBe(0o600);
     const values = secretValues(secret);
-    expect(Object.keys(values).sort()).toEqual(['LOAD_AGENT_ID', 'LOAD_ENDPOINTS', 'LOAD_ENVIRONMENT', 'LOAD_TOKEN', 'LOAD_WORKSPACE_ID', 'SVC_BASE_URL']);
+    expect(Object.keys(values).sort()).toEqual([
+      'LOAD_AGENT_ID',
+      'LOAD_ENDPOINTS',
+      'LOAD_ENVIRONMENT',
+      'LOAD_TOKEN',
+      'LOAD_WORKSPACE_ID',
+      'SVC_BASE_URL',
+    ]);
 
     // The runners: the TestRun's env (LOAD_INSTANCES, LOAD_MERGED_VERDICT) and the Secret's, nothing else of ours.
     const bundle = (await buildLoadScripts())['fanout']!;
-    const env = { ...withoutSettings(), ...values, ...SETTINGS, LOAD_INSTANCES: String(RUNNERS), LOAD_MERGED_VERDICT: 'true', K6_AUTO_EXTENSION_RESOLUTION: 'false' };
+    const env = {
+      ...withoutSettings(),
+      ...values,
+      ...SETTINGS,
+      LOAD_INSTANCES: String(RUNNERS),
+      LOAD_MERGED_VERDICT: 'true',
+      K6_AUTO_EXTENSION_RESOLUTION: 'false',
+    };
     const samples = Array.from({ length: RUNNERS }, (_, i) => join(dir, `runner-${i}.ndjson.gz`));
     await Promise.all(
-      samples.map((out, i) => run(K6_PATH!, ['run', '--no-usage-report', '--quiet', '--no-color', ...segmentArgs(i, RUNNERS), '--out', `json=${out}`, bundle], { env, timeout: 90_000 })),
+      samples.map((out, i) =>
+        run(
+          K6_PATH!,
+          [
+            'run',
+            '--no-usage-report',
+            '--quiet',
+            '--no-color',
+            ...segmentArgs(i, RUNNERS),
+            '--out',
+            `json=${out}`,
+            bundle,
+          ],
+          { env, timeout: 90_000 },
+        ),
+      ),
     );
 
     // Every lifecycle event of every call at every endpoint, then the host is stopped as a user would.
@@ -85,7 +118,11 @@ export async function checkDistributedFanout(dir: string): Promise<void> {
     expect(exit.output).not.toContain(values['LOAD_TOKEN']!);
     expect(readFileSync(arrivals, 'utf8')).not.toContain(values['LOAD_TOKEN']!);
 
-    const merged = await runLoad(['merge', 'fanout', ...samples, arrivals, '--no-build', '--report-dir', join(dir, 'merged')], 90_000, SETTINGS);
+    const merged = await runLoad(
+      ['merge', 'fanout', ...samples, arrivals, '--no-build', '--report-dir', join(dir, 'merged')],
+      90_000,
+      SETTINGS,
+    );
     expect(merged.code, merged.output.slice(-3000)).toBe(0);
     expect(merged.output).toContain(`fanout: passed (${RUNNERS} runners' samples merged`);
     const metrics = summaryMetrics(join(dir, 'merged', 'fanout.summary.json'));
@@ -97,10 +134,18 @@ export async function checkDistributedFanout(dir: string): Promise<void> {
     const short = join(dir, 'short.arrivals.ndjson');
     const kept = lines.slice(1, -1).filter((_, i) => i % 10 !== 0);
     writeFileSync(short, [lines[0], ...kept, lines.at(-1)].join('\n') + '\n');
-    const faulted = await runLoad(['merge', 'fanout', ...samples, short, '--no-build', '--report-dir', join(dir, 'faulted')], 90_000, SETTINGS);
+    const faulted = await runLoad(
+      ['merge', 'fanout', ...samples, short, '--no-build', '--report-dir', join(dir, 'faulted')],
+      90_000,
+      SETTINGS,
+    );
     expect(faulted.code, faulted.output.slice(-3000)).toBe(EXIT.thresholdsFailed);
-    expect(summaryMetrics(join(dir, 'faulted', 'fanout.summary.json'))['fanout_lost_deliveries']!.values.count).toBeGreaterThan(0);
-    const report = JSON.parse(readFileSync(join(dir, 'faulted', 'summary.json'), 'utf8')) as { scenarios: { thresholds: { metric: string; ok: boolean }[] }[] };
+    expect(
+      summaryMetrics(join(dir, 'faulted', 'fanout.summary.json'))['fanout_lost_deliveries']!.values.count,
+    ).toBeGreaterThan(0);
+    const report = JSON.parse(readFileSync(join(dir, 'faulted', 'summary.json'), 'utf8')) as {
+      scenarios: { thresholds: { metric: string; ok: boolean }[] }[];
+    };
     expect(report.scenarios[0]!.thresholds.filter((t) => !t.ok).map((t) => t.metric)).toEqual(['fanout_loss_ratio']);
   } finally {
     host?.kill('SIGKILL');
@@ -113,7 +158,9 @@ function placedCalls(samples: readonly string[]): number | undefined {
   for (const file of samples) {
     if (!existsSync(file)) return undefined;
     const text = gunzip(file);
-    placed += text.split('\n').filter((line) => line.includes(`"metric":"${FANOUT_PLACED_METRIC}"`) && line.includes('"type":"Point"')).length;
+    placed += text
+      .split('\n')
+      .filter((line) => line.includes(`"metric":"${FANOUT_PLACED_METRIC}"`) && line.includes('"type":"Point"')).length;
   }
   return placed;
 }
@@ -123,5 +170,6 @@ function gunzip(file: string): string {
 }
 
 function summaryMetrics(path: string): Record<string, { values: Record<string, number> }> {
-  return (JSON.parse(readFileSync(path, 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> }).metrics;
+  return (JSON.parse(readFileSync(path, 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> })
+    .metrics;
 }

@@ -5,7 +5,9 @@ const globals = globalThis as unknown as { __ENV: Record<string, string> };
 globals.__ENV = {};
 // By URL: the k6 scripts are type-checked with k6's own types (load/tsconfig.json), not the harness's.
 const executors = new URL('../../load/lib/executors.ts', import.meta.url).href;
-const { arrivalVus } = (await import(/* @vite-ignore */ executors)) as { arrivalVus(peakRate: number): { preAllocatedVUs: number; maxVUs: number } };
+const { arrivalVus } = (await import(/* @vite-ignore */ executors)) as {
+  arrivalVus(peakRate: number): { preAllocatedVUs: number; maxVUs: number };
+};
 
 describe('arrival-rate VUs', () => {
   afterEach(() => {

@@ -11,11 +11,27 @@ export function callsSummary(change: { p95?: number; rate?: number; failed?: num
     metrics: {
       'http_req_duration{endpoint:calls.place}': {
         type: 'trend',
-        values: { 'p(95)': change.p95 ?? 100, 'p(99)': 200, med: 40, max: 400, avg: 50, min: 1, 'p(90)': 90, count: 1000 },
+        values: {
+          'p(95)': change.p95 ?? 100,
+          'p(99)': 200,
+          med: 40,
+          max: 400,
+          avg: 50,
+          min: 1,
+          'p(90)': 90,
+          count: 1000,
+        },
         thresholds: { 'p(95)<500': { ok: change.ok ?? true }, 'p(99)<1000': { ok: true } },
       },
-      'http_reqs{endpoint:calls.place}': { type: 'counter', values: { count: 1000, rate: change.rate ?? 50 }, thresholds: { 'rate>=45': { ok: true } } },
-      'http_req_failed{endpoint:calls.place}': { type: 'rate', values: { rate: change.failed ?? 0, passes: 0, fails: 1000 } },
+      'http_reqs{endpoint:calls.place}': {
+        type: 'counter',
+        values: { count: 1000, rate: change.rate ?? 50 },
+        thresholds: { 'rate>=45': { ok: true } },
+      },
+      'http_req_failed{endpoint:calls.place}': {
+        type: 'rate',
+        values: { rate: change.failed ?? 0, passes: 0, fails: 1000 },
+      },
       http_req_duration: { type: 'trend', values: { 'p(95)': 999 } },
       dropped_iterations: { type: 'counter', values: { count: 0, rate: 0 } },
     },
@@ -23,7 +39,6 @@ export function callsSummary(change: { p95?: number; rate?: number; failed?: num
 }
 
 export const digest = (change?: Parameters<typeof callsSummary>[0]) => digestSummary(callsSummary(change), 0);
-
 
 /** A failed smoke run's load report of these scenario digests, with a baseline comparison when given. */
 export function loadReport(scenarios: ScenarioDigest[], baseline?: LoadReport['baseline']): LoadReport {

@@ -16,7 +16,9 @@ function k6Available(): string | undefined {
 }
 
 export const K6_PATH = k6Available();
-export const K6_SKIP_REASON = K6_PATH ? '' : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
+export const K6_SKIP_REASON = K6_PATH
+  ? ''
+  : ' (skipped: k6 v2 is neither on PATH nor in .tools/k6; run `npx tsx scripts/k6/binary.ts --ensure`)';
 
 /**
  * The latency budgets and the drain of the load tests' runs: these tests check what the load
@@ -36,7 +38,14 @@ export const SHARED_MACHINE_BUDGETS = {
 };
 
 /** `svc-harness load <args>`, with the k6 found above, the budgets above and the caller's settings only. */
-export async function runLoad(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const exit = await runHarness(['load', ...args], { env: { ...(K6_PATH ? { LOAD_K6_BINARY: K6_PATH } : {}), ...SHARED_MACHINE_BUDGETS, ...env }, timeoutMs });
+export async function runLoad(
+  args: string[],
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const exit = await runHarness(['load', ...args], {
+    env: { ...(K6_PATH ? { LOAD_K6_BINARY: K6_PATH } : {}), ...SHARED_MACHINE_BUDGETS, ...env },
+    timeoutMs,
+  });
   return { code: exit.exitCode, output: exit.output };
 }

@@ -18,10 +18,27 @@ export interface ThresholdProof {
 
 export const THRESHOLD_PROOFS: readonly ThresholdProof[] = [
   { scenario: 'calls', fault: 'call-id-missing', fails: ['checks{check:answer names a call_ id} rate==1'] },
-  { scenario: 'calls', fault: 'call-id-missing', instances: 2, fails: ['checks{check:answer names a call_ id} rate==1'] },
-  { scenario: 'rotation', fault: 'revocation-stale-node', fails: ['rotation_old_token_accepted_after_refusal count==0'] },
-  { scenario: 'rotation', fault: 'token-revoked-code', fails: ['checks{check:old token refused with 401 invalid_token} rate==1'] },
-  { scenario: 'rotation', fault: 'whoami-204', fails: ['checks{check:whoami 200 with old and new token before revocation} rate==1'] },
+  {
+    scenario: 'calls',
+    fault: 'call-id-missing',
+    instances: 2,
+    fails: ['checks{check:answer names a call_ id} rate==1'],
+  },
+  {
+    scenario: 'rotation',
+    fault: 'revocation-stale-node',
+    fails: ['rotation_old_token_accepted_after_refusal count==0'],
+  },
+  {
+    scenario: 'rotation',
+    fault: 'token-revoked-code',
+    fails: ['checks{check:old token refused with 401 invalid_token} rate==1'],
+  },
+  {
+    scenario: 'rotation',
+    fault: 'whoami-204',
+    fails: ['checks{check:whoami 200 with old and new token before revocation} rate==1'],
+  },
   {
     scenario: 'fanout',
     fault: 'deliveries-delayed-5s',
@@ -35,7 +52,18 @@ export const THRESHOLD_PROOFS: readonly ThresholdProof[] = [
     ],
   },
   // No started event: a third of the deliveries never come; a short drain, as waiting longer changes nothing.
-  { scenario: 'fanout', fault: 'lifecycle-no-started', fails: ['fanout_loss_ratio value<=0'], env: { LOAD_DRAIN_S: '3' } },
+  {
+    scenario: 'fanout',
+    fault: 'lifecycle-no-started',
+    fails: ['fanout_loss_ratio value<=0'],
+    env: { LOAD_DRAIN_S: '3' },
+  },
   // Split: the receivers' tally judges the calls of every segment together.
-  { scenario: 'fanout', fault: 'lifecycle-no-started', instances: 2, fails: ['fanout_loss_ratio value<=0'], env: { LOAD_DRAIN_S: '3' } },
+  {
+    scenario: 'fanout',
+    fault: 'lifecycle-no-started',
+    instances: 2,
+    fails: ['fanout_loss_ratio value<=0'],
+    env: { LOAD_DRAIN_S: '3' },
+  },
 ];

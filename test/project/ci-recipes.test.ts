@@ -19,7 +19,9 @@ import { K6_VERSION } from '../../src/load/k6/binary.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLES = join(ROOT, 'examples/ci');
 const INSTALLED = join(ROOT, '.tools/bin/actionlint');
-const actionlint = existsSync(INSTALLED) ? INSTALLED : spawnSync('sh', ['-c', 'command -v actionlint'], { encoding: 'utf8' }).stdout.trim() || undefined;
+const actionlint = existsSync(INSTALLED)
+  ? INSTALLED
+  : spawnSync('sh', ['-c', 'command -v actionlint'], { encoding: 'utf8' }).stdout.trim() || undefined;
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 /** k6's release as its image and its setup action name it: 2.2.0. */
 const K6_RELEASE = K6_VERSION.replace(/^v/, '');
@@ -28,13 +30,19 @@ const GITHUB = readFileSync(join(EXAMPLES, 'github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(EXAMPLES, 'gitlab-ci.yml'), 'utf8');
 
 function lint(workflow: string) {
-  return spawnSync(actionlint!, ['-no-color', '-config-file', join(EXAMPLES, 'actionlint.yaml'), workflow], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(actionlint!, ['-no-color', '-config-file', join(EXAMPLES, 'actionlint.yaml'), workflow], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 }
 
 /** `uses:` references that are not `owner/repo@<40-hex commit>  # vX.Y.Z`. */
 function unpinnedActions(workflow: string): string[] {
   return [...workflow.matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/gm)]
-    .filter(([, ref, rest]) => !/^[\w.-]+\/[\w.-]+(?:\/[\w./-]+)?@[0-9a-f]{40}$/.test(ref!) || !/#\s*v\d+\.\d+\.\d+\s*$/.test(rest!))
+    .filter(
+      ([, ref, rest]) =>
+        !/^[\w.-]+\/[\w.-]+(?:\/[\w./-]+)?@[0-9a-f]{40}$/.test(ref!) || !/#\s*v\d+\.\d+\.\d+\s*$/.test(rest!),
+    )
     .map(([, ref]) => ref!);
 }
 
@@ -56,7 +64,8 @@ function unpinnedImages(pipeline: Record<string, { image?: string | { name: stri
     .filter((image) => !/@sha256:[0-9a-f]{64}$/.test(image) && !/:\d+\.\d+\.\d+(?:-[\w.-]+)?$/.test(image));
 }
 
-const harnessVersions = (text: string) => [...text.matchAll(new RegExp(`${PACKAGE.name}@(\\d+\\.\\d+\\.\\d+)`, 'g'))].map((match) => match[1]!);
+const harnessVersions = (text: string) =>
+  [...text.matchAll(new RegExp(`${PACKAGE.name}@(\\d+\\.\\d+\\.\\d+)`, 'g'))].map((match) => match[1]!);
 const atMost = (version: string, bound: string) => {
   const [a, b] = [version, bound].map((v) => v.split('.').map(Number));
   for (let i = 0; i < 3; i++) if (a![i] !== b![i]) return a![i]! < b![i]!;
@@ -65,7 +74,14 @@ const atMost = (version: string, bound: string) => {
 
 type Step = { uses?: string; env?: Record<string, unknown>; with?: Record<string, unknown>; run?: string; if?: string };
 const workflow = () => parse(GITHUB) as { jobs: Record<string, { steps: Step[] }> };
-type GitlabJob = { image?: string | { name: string; entrypoint?: string[] }; when?: string; needs?: string[]; script: string[]; variables: Record<string, string>; artifacts: { when?: string; paths: string[]; reports?: { junit: string } } };
+type GitlabJob = {
+  image?: string | { name: string; entrypoint?: string[] };
+  when?: string;
+  needs?: string[];
+  script: string[];
+  variables: Record<string, string>;
+  artifacts: { when?: string; paths: string[]; reports?: { junit: string } };
+};
 const pipeline = () => parse(GITLAB) as Record<string, GitlabJob>;
 
 describe('examples/ci/github-actions.yml', () => {
@@ -97,7 +113,8 @@ describe('examples/ci/github-actions.yml', () => {
     expect(unpinnedHarness(GITHUB)).toEqual([]);
     const versions = harnessVersions(GITHUB);
     expect(versions.length).toBeGreaterThan(0);
-    for (const version of versions) expect(atMost(version, PACKAGE.version), `${version} is later than ${PACKAGE.version}`).toBe(true);
+    for (const version of versions)
+      expect(atMost(version, PACKAGE.version), `${version} is later than ${PACKAGE.version}`).toBe(true);
   });
 
   it('publishes the junit.xml of the report directory the run writes to, and its report.md as the job summary', () => {
@@ -116,7 +133,9 @@ describe('examples/ci/github-actions.yml', () => {
     expect(steps.some((step) => step.uses?.startsWith('actions/setup-go@'))).toBe(false);
     const load = steps.find((step) => step.env?.LOAD_REPORT_DIR)!;
     expect(load.run).toMatch(/^svc-harness load( |$)/);
-    expect(steps.some((step) => step.with?.report_paths === `${String(load.env!.LOAD_REPORT_DIR)}/load-junit.xml`)).toBe(true);
+    expect(
+      steps.some((step) => step.with?.report_paths === `${String(load.env!.LOAD_REPORT_DIR)}/load-junit.xml`),
+    ).toBe(true);
   });
 });
 
@@ -155,19 +174,34 @@ describe('the pin rules, on recipes that break them', () => {
   it('an action at a tag or a branch, or at a commit without its release beside it, is unpinned', () => {
     expect(unpinnedActions('      - uses: grafana/setup-k6-action@v1\n')).toEqual(['grafana/setup-k6-action@v1']);
     expect(unpinnedActions('      - uses: actions/checkout@main\n')).toEqual(['actions/checkout@main']);
-    expect(unpinnedActions(`      - uses: actions/checkout@${'a'.repeat(40)}\n`)).toEqual([`actions/checkout@${'a'.repeat(40)}`]);
-    expect(unpinnedActions(GITHUB.replace(/setup-k6-action@[0-9a-f]{40}/, 'setup-k6-action@v1'))).toEqual(['grafana/setup-k6-action@v1']);
+    expect(unpinnedActions(`      - uses: actions/checkout@${'a'.repeat(40)}\n`)).toEqual([
+      `actions/checkout@${'a'.repeat(40)}`,
+    ]);
+    expect(unpinnedActions(GITHUB.replace(/setup-k6-action@[0-9a-f]{40}/, 'setup-k6-action@v1'))).toEqual([
+      'grafana/setup-k6-action@v1',
+    ]);
   });
 
   it('the harness at a range, latest or unversioned, or cloned from a branch, is unpinned', () => {
-    for (const install of ['^0.1.0', 'latest', '0.1']) expect(unpinnedHarness(GITHUB.replaceAll('@0.1.0', `@${install}`))).not.toEqual([]);
+    for (const install of ['^0.1.0', 'latest', '0.1'])
+      expect(unpinnedHarness(GITHUB.replaceAll('@0.1.0', `@${install}`))).not.toEqual([]);
     expect(unpinnedHarness('npm install -g svc-conformance-harness')).toEqual(['svc-conformance-harness']);
-    expect(unpinnedHarness('git clone --depth 1 https://github.com/your-org/svc-conformance-harness.git harness')).not.toEqual([]);
+    expect(
+      unpinnedHarness('git clone --depth 1 https://github.com/your-org/svc-conformance-harness.git harness'),
+    ).not.toEqual([]);
     expect(unpinnedHarness('        with:\n          repository: your-org/svc-conformance-harness\n')).not.toEqual([]);
   });
 
   it('an image at a major tag, latest or none is unpinned; a digest is pinned', () => {
-    expect(unpinnedImages({ a: { image: 'node:24-bookworm' }, b: { image: 'grafana/k6' }, c: { image: { name: 'grafana/k6:latest' } } })).toEqual(['node:24-bookworm', 'grafana/k6', 'grafana/k6:latest']);
-    expect(unpinnedImages({ a: { image: `node@sha256:${'0'.repeat(64)}` }, b: { image: 'node:24.21.0-bookworm' } })).toEqual([]);
+    expect(
+      unpinnedImages({
+        a: { image: 'node:24-bookworm' },
+        b: { image: 'grafana/k6' },
+        c: { image: { name: 'grafana/k6:latest' } },
+      }),
+    ).toEqual(['node:24-bookworm', 'grafana/k6', 'grafana/k6:latest']);
+    expect(
+      unpinnedImages({ a: { image: `node@sha256:${'0'.repeat(64)}` }, b: { image: 'node:24.21.0-bookworm' } }),
+    ).toEqual([]);
   });
 });

@@ -9,11 +9,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/child.js';
 
-const { keywords, description } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { keywords: string[]; description: string };
+const { keywords, description } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  keywords: string[];
+  description: string;
+};
 
 describe('package.json keywords', () => {
   it('name what the package is', () => {
-    expect(keywords).toEqual(expect.arrayContaining(['conformance', 'certification', 'webhooks', 'k6', 'load-testing', 'junit']));
+    expect(keywords).toEqual(
+      expect.arrayContaining(['conformance', 'certification', 'webhooks', 'k6', 'load-testing', 'junit']),
+    );
     expect(description).toMatch(/conformance/i);
   });
 

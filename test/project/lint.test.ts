@@ -13,7 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const biome = fileURLToPath(new URL('../../node_modules/@biomejs/biome/bin/biome', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'lint-'));
-const config = JSON.parse(readFileSync(new URL('../../biome.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const config = JSON.parse(readFileSync(new URL('../../biome.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 // The copy lives outside any git checkout, and the schema is the package's own.
 writeFileSync(join(folder, 'biome.json'), JSON.stringify({ ...config, $schema: undefined, vcs: { enabled: false } }));
 
@@ -21,7 +24,11 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function lint(name: string, source: string): number | null {
   writeFileSync(join(folder, name), source);
-  return spawnSync(process.execPath, [biome, 'check', '--error-on-warnings', name], { cwd: folder, encoding: 'utf8', timeout: 60_000 }).status;
+  return spawnSync(process.execPath, [biome, 'check', '--error-on-warnings', name], {
+    cwd: folder,
+    encoding: 'utf8',
+    timeout: 60_000,
+  }).status;
 }
 
 describe('npm run lint', () => {

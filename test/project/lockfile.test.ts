@@ -10,7 +10,8 @@ describe('package-lock.json', () => {
   });
 
   it('holds every platform package of rollup and esbuild', () => {
-    const platformPackages = (scope: string) => Object.keys(committed.packages).filter((p) => p.startsWith(`node_modules/${scope}/`));
+    const platformPackages = (scope: string) =>
+      Object.keys(committed.packages).filter((p) => p.startsWith(`node_modules/${scope}/`));
     expect(platformPackages('@rollup').length).toBeGreaterThanOrEqual(20);
     expect(platformPackages('@esbuild').length).toBeGreaterThanOrEqual(20);
   });
@@ -22,10 +23,14 @@ describe('missingEntries', () => {
   it('finds an optional platform package the registry left out', () => {
     const broken = lock({
       '': { dependencies: { rollup: '4.68.7' } },
-      'node_modules/rollup': { optionalDependencies: { '@rollup/rollup-linux-x64-gnu': '4.68.7', '@rollup/rollup-android-arm-eabi': '4.68.7' } },
+      'node_modules/rollup': {
+        optionalDependencies: { '@rollup/rollup-linux-x64-gnu': '4.68.7', '@rollup/rollup-android-arm-eabi': '4.68.7' },
+      },
       'node_modules/@rollup/rollup-linux-x64-gnu': {},
     });
-    expect(missingEntries(broken)).toEqual([{ from: 'node_modules/rollup', name: '@rollup/rollup-android-arm-eabi', kind: 'optional' }]);
+    expect(missingEntries(broken)).toEqual([
+      { from: 'node_modules/rollup', name: '@rollup/rollup-android-arm-eabi', kind: 'optional' },
+    ]);
   });
 
   it('resolves a dependency hoisted above the package that needs it', () => {

@@ -37,7 +37,8 @@ export function lookupPaths(from: string, name: string): string[] {
 }
 
 export function missingEntries(lock: Lockfile): MissingEntry[] {
-  if (lock.lockfileVersion < 2) throw new Error(`lockfileVersion ${lock.lockfileVersion} has no "packages" map; regenerate it with npm 7 or later`);
+  if (lock.lockfileVersion < 2)
+    throw new Error(`lockfileVersion ${lock.lockfileVersion} has no "packages" map; regenerate it with npm 7 or later`);
   const missing: MissingEntry[] = [];
   for (const [from, entry] of Object.entries(lock.packages)) {
     if (entry.link) continue;

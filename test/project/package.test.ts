@@ -4,7 +4,18 @@
  * it), and run from there.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,13 +72,27 @@ function snapshot(folder: string): string {
 /** `svc-harness <args>` from the install, as the other user, in a working folder of that user's. */
 function installedHarness(args: string[], env: Record<string, string> = {}, options: { asOwner?: boolean } = {}) {
   const work = mkdtempSync(join(scratch, 'work-'));
-  const base = { ...withoutSettings(), PATH: `${join(prefix, 'bin')}:${nodeDir}:/usr/bin:/bin`, HOME: RUN_AS && !options.asOwner ? '/nonexistent' : work, ...env };
+  const base = {
+    ...withoutSettings(),
+    PATH: `${join(prefix, 'bin')}:${nodeDir}:/usr/bin:/bin`,
+    HOME: RUN_AS && !options.asOwner ? '/nonexistent' : work,
+    ...env,
+  };
   if (RUN_AS && !options.asOwner) {
     chownSync(work, runAsUid, -1);
     const assignments = Object.entries(base).map(([name, value]) => `${name}=${value}`);
-    return { work, ...run('runuser', ['-u', RUN_AS, '--', 'env', '-i', ...assignments, 'svc-harness', ...args], { cwd: work, timeout: COMMAND_LIMIT_MS }) };
+    return {
+      work,
+      ...run('runuser', ['-u', RUN_AS, '--', 'env', '-i', ...assignments, 'svc-harness', ...args], {
+        cwd: work,
+        timeout: COMMAND_LIMIT_MS,
+      }),
+    };
   }
-  return { work, ...run(join(prefix, 'bin', 'svc-harness'), args, { cwd: work, env: base, timeout: COMMAND_LIMIT_MS }) };
+  return {
+    work,
+    ...run(join(prefix, 'bin', 'svc-harness'), args, { cwd: work, env: base, timeout: COMMAND_LIMIT_MS }),
+  };
 }
 
 function uidOf(user: string): number {
@@ -90,7 +115,11 @@ beforeAll(() => {
 
   prefix = join(scratch, 'prefix');
   mkdirSync(prefix, { mode: 0o755 });
-  const install = run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: scratch, timeout: INSTALL_LIMIT_MS });
+  const install = run(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    { cwd: scratch, timeout: INSTALL_LIMIT_MS },
+  );
   expect(install.status, install.stderr).toBe(0);
   installFolder = join(prefix, 'lib', 'node_modules', SOURCE_PACKAGE.name);
   // Run as this user (not root), the install is made read-only for it instead.
@@ -121,7 +150,8 @@ describe('the packed harness', () => {
 
   it('needs none of the development tools at run time', () => {
     expect(Object.keys(SOURCE_PACKAGE.dependencies).filter((name) => DEVELOPMENT_ONLY.includes(name))).toEqual([]);
-    for (const name of DEVELOPMENT_ONLY) expect(existsSync(join(installFolder, 'node_modules', name)), name).toBe(false);
+    for (const name of DEVELOPMENT_ONLY)
+      expect(existsSync(join(installFolder, 'node_modules', name)), name).toBe(false);
   });
 
   it('prints its version', () => {
@@ -139,12 +169,20 @@ describe('the packed harness', () => {
   it('certifies the bundled reference on one check, from outside any clone', () => {
     const certify = installedHarness(['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', 'reports']);
     expect(certify.status, certify.stdout + certify.stderr).toBe(0);
-    const report = JSON.parse(readFileSync(join(certify.work, 'reports', 'report.json'), 'utf8')) as { checks: Array<{ id: string; verdict: string }> };
-    expect(report.checks.filter((check) => check.verdict === 'pass').map((check) => check.id)).toEqual(['AUTH-WHOAMI-ACCEPTED']);
+    const report = JSON.parse(readFileSync(join(certify.work, 'reports', 'report.json'), 'utf8')) as {
+      checks: Array<{ id: string; verdict: string }>;
+    };
+    expect(report.checks.filter((check) => check.verdict === 'pass').map((check) => check.id)).toEqual([
+      'AUTH-WHOAMI-ACCEPTED',
+    ]);
   });
 
   it.runIf(asRoot)('writes nothing into its folder even where it could (run by the owner)', () => {
-    const certify = installedHarness(['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', 'reports'], {}, { asOwner: true });
+    const certify = installedHarness(
+      ['certify', '--checks', 'AUTH-WHOAMI-ACCEPTED', '--report-dir', 'reports'],
+      {},
+      { asOwner: true },
+    );
     expect(certify.status, certify.stdout + certify.stderr).toBe(0);
     expect(snapshot(installFolder)).toBe(snapshotBefore);
   });

@@ -38,7 +38,10 @@ function anchorsOf(text: string): Set<string> {
   for (const line of prose(text)) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -78,7 +81,9 @@ function brokenLinks(path: string, text: string): string[] {
 
 /** The documents a README must link: every docs/*.md and CHANGELOG.md, from the project root. */
 function documents(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
   return [...docs, 'CHANGELOG.md'].sort();
 }
 
@@ -90,7 +95,12 @@ function unlinkedDocuments(text: string, wanted: readonly string[]): string[] {
 
 /** Setting names not mentioned (as `NAME`, in code) in any of `texts`. */
 function undocumentedSettings(names: readonly string[], texts: readonly string[]): string[] {
-  return names.filter((name) => !texts.some((text) => text.includes(`\`${name}\``) || new RegExp(`\`[^\`\\n]*\\b${name}\\b[^\`\\n]*\``).test(text)));
+  return names.filter(
+    (name) =>
+      !texts.some(
+        (text) => text.includes(`\`${name}\``) || new RegExp(`\`[^\`\\n]*\\b${name}\\b[^\`\\n]*\``).test(text),
+      ),
+  );
 }
 
 const readme = readFileSync(README, 'utf8');
@@ -120,7 +130,9 @@ describe('README.md', () => {
   it('names every setting of certify and of certify receiver; the LOAD_ settings here or in load/README.md', () => {
     expect(userSettings).toContain('SVC_BASE_URL');
     expect(undocumentedSettings(userSettings, [readme])).toEqual([]);
-    expect(undocumentedSettings(loadSettings, [readme, readFileSync(join(ROOT, 'load/README.md'), 'utf8')])).toEqual([]);
+    expect(undocumentedSettings(loadSettings, [readme, readFileSync(join(ROOT, 'load/README.md'), 'utf8')])).toEqual(
+      [],
+    );
   });
 });
 
@@ -144,7 +156,8 @@ describe('the README rules, on READMEs that break them', () => {
   });
 
   it('find a link to a missing file and to a missing heading, but not inside a code block', () => {
-    const text = '# Title\n\n[a](docs/none.md) [b](#title) [c](#no-such-heading) [d](docs/proving.md#nothing-here) [e](https://example.test/x)\n\n```\n[f](docs/also-none.md)\n```\n';
+    const text =
+      '# Title\n\n[a](docs/none.md) [b](#title) [c](#no-such-heading) [d](docs/proving.md#nothing-here) [e](https://example.test/x)\n\n```\n[f](docs/also-none.md)\n```\n';
     expect(brokenLinks(README, text)).toEqual(['docs/none.md', '#no-such-heading', 'docs/proving.md#nothing-here']);
   });
 
@@ -153,11 +166,10 @@ describe('the README rules, on READMEs that break them', () => {
   });
 
   it('give headings the anchors GitHub gives them', () => {
-    expect([...anchorsOf("## The capturing receiver's storage\n### No false passes: the fault matrix\n## Settings\n## Settings\n")]).toEqual([
-      'the-capturing-receivers-storage',
-      'no-false-passes-the-fault-matrix',
-      'settings',
-      'settings-1',
-    ]);
+    expect([
+      ...anchorsOf(
+        "## The capturing receiver's storage\n### No false passes: the fault matrix\n## Settings\n## Settings\n",
+      ),
+    ]).toEqual(['the-capturing-receivers-storage', 'no-false-passes-the-fault-matrix', 'settings', 'settings-1']);
   });
 });

@@ -20,7 +20,11 @@ import { FAULT_EXPECTATIONS } from './faults.js';
 
 const SECRET = 'whsec_rcvcert_5ecret_for_tests';
 /** Small runs: few timing samples except where timing is the point. */
-const SHARED = { TARGET_RECEIVER_SECRET: SECRET, TARGET_RECEIVER_TIMING_SAMPLES: '3', TARGET_RECEIVER_TIMEOUT_MS: '3000' };
+const SHARED = {
+  TARGET_RECEIVER_SECRET: SECRET,
+  TARGET_RECEIVER_TIMING_SAMPLES: '3',
+  TARGET_RECEIVER_TIMEOUT_MS: '3000',
+};
 const SLOW_MS = 1_500;
 
 let capturing: CapturingReceiver;
@@ -34,9 +38,17 @@ function certify(url: string, extra: Record<string, string> = {}): Promise<RunRe
   return runReceiverCertification(parseReceiverSettings({ ...SHARED, TARGET_RECEIVER_URL: url, ...extra }));
 }
 
-const nonPassing = (report: RunReport) => report.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => c.id).sort();
+const nonPassing = (report: RunReport) =>
+  report.checks
+    .filter((c) => c.verdict === 'fail' || c.verdict === 'warn')
+    .map((c) => c.id)
+    .sort();
 const byId = (report: RunReport, id: string): CheckResult => report.checks.find((c) => c.id === id)!;
-const explain = (report: RunReport) => report.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.verdict} ${c.id}: ${c.detail}`).join('\n');
+const explain = (report: RunReport) =>
+  report.checks
+    .filter((c) => c.verdict !== 'pass')
+    .map((c) => `${c.verdict} ${c.id}: ${c.detail}`)
+    .join('\n');
 
 beforeAll(async () => {
   capturing = await CapturingReceiver.start({});
@@ -59,13 +71,18 @@ afterAll(async () => {
   const total = Object.values(FAULT_EXPECTATIONS).filter((e) => !e.conformant).length;
   const caught = [...killed.values()].filter(Boolean).length;
   const missed = [...killed].filter(([, k]) => !k).map(([f]) => f);
-  console.log(`receiver mutation score: ${caught}/${total}${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}`);
+  console.log(
+    `receiver mutation score: ${caught}/${total}${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}`,
+  );
   await Promise.all([capturing?.close(), faulty?.close(), new Promise((resolve) => countServer?.close(resolve))]);
 });
 
 describe('receiver certification', () => {
   it('certifies the capturing receiver: every check passes', async () => {
-    const report = await certify(`${capturing.publicUrl}/`, { TARGET_RECEIVER_COUNT_URL: countUrl, TARGET_RECEIVER_TIMING_SAMPLES: '20' });
+    const report = await certify(`${capturing.publicUrl}/`, {
+      TARGET_RECEIVER_COUNT_URL: countUrl,
+      TARGET_RECEIVER_TIMING_SAMPLES: '20',
+    });
     expect(report.checks.map((c) => c.id)).toEqual(RECEIVER_CHECKS.map((c) => c.id));
     expect(explain(report)).toBe('');
     expect(byId(report, 'RCV-REPLAY-PROCESSED-ONCE').detail).toContain('TARGET_RECEIVER_COUNT_URL');
@@ -91,16 +108,23 @@ describe('receiver certification', () => {
   }, 60_000);
 
   it('catches every other fault with exactly the checks of its rule, and passes the conformant variants', async () => {
-    const faults = (Object.keys(FAULT_EXPECTATIONS) as Array<Exclude<ReceiverFault, 'none'>>).filter((f) => !FAULT_EXPECTATIONS[f].timingLeak);
-    const reports = await Promise.all(faults.map((fault) => certify(faulty.url(fault), FAULT_EXPECTATIONS[fault].settings)));
+    const faults = (Object.keys(FAULT_EXPECTATIONS) as Array<Exclude<ReceiverFault, 'none'>>).filter(
+      (f) => !FAULT_EXPECTATIONS[f].timingLeak,
+    );
+    const reports = await Promise.all(
+      faults.map((fault) => certify(faulty.url(fault), FAULT_EXPECTATIONS[fault].settings)),
+    );
     const problems: string[] = [];
     faults.forEach((fault, i) => {
       const report = reports[i]!;
       const expected = [...FAULT_EXPECTATIONS[fault].failing].sort();
       const got = nonPassing(report);
-      if (!FAULT_EXPECTATIONS[fault].conformant) killed.set(fault, expected.length > 0 && expected.every((id) => got.includes(id)));
+      if (!FAULT_EXPECTATIONS[fault].conformant)
+        killed.set(fault, expected.length > 0 && expected.every((id) => got.includes(id)));
       if (JSON.stringify(got) !== JSON.stringify(expected)) {
-        problems.push(`${fault} (${RECEIVER_FAULTS[fault]}):\n  expected ${expected.join(', ')}\n  got      ${got.join(', ')}\n${explain(report)}`);
+        problems.push(
+          `${fault} (${RECEIVER_FAULTS[fault]}):\n  expected ${expected.join(', ')}\n  got      ${got.join(', ')}\n${explain(report)}`,
+        );
       }
     });
     expect(problems.join('\n\n')).toBe('');
@@ -112,7 +136,12 @@ describe('receiver certification', () => {
       const lines: string[] = [];
       const errors: string[] = [];
       const run = (env: Record<string, string>) =>
-        certifyReceiver({ env: { ...SHARED, TARGET_RECEIVER_REPORT_DIR: dir, ...env }, cwd: dir, print: (l) => lines.push(l), printError: (l) => errors.push(l) });
+        certifyReceiver({
+          env: { ...SHARED, TARGET_RECEIVER_REPORT_DIR: dir, ...env },
+          cwd: dir,
+          print: (l) => lines.push(l),
+          printError: (l) => errors.push(l),
+        });
       expect(await run({ TARGET_RECEIVER_URL: faulty.url('none') })).toBe(0);
       for (const name of ['report.json', 'junit.xml', 'report.md', 'report.html']) {
         expect(readFileSync(join(dir, name), 'utf8')).not.toContain(SECRET);

@@ -38,13 +38,19 @@ describe('declaring a receiver check', () => {
   const noop = async () => undefined;
 
   it('refuses a check declared among the checks of another area', () => {
-    expect(() => receiverSuite(elsewhere.area, () => check(spec.id, noop))).toThrow(`check ${spec.id} belongs to ${spec.area} in the catalog, but the checks of ${elsewhere.area} declare it`);
+    expect(() => receiverSuite(elsewhere.area, () => check(spec.id, noop))).toThrow(
+      `check ${spec.id} belongs to ${spec.area} in the catalog, but the checks of ${elsewhere.area} declare it`,
+    );
   });
 
   it('refuses a check declared twice, one outside receiverSuite, and an id the catalog lacks', () => {
     expect(() => receiverSuite(spec.area, () => check(spec.id, noop))).toThrow(`check ${spec.id} is declared twice`);
     expect(() => check(spec.id, noop)).toThrow(/outside receiverSuite/);
-    expect(() => receiverSuite(spec.area, () => check('RCV-NOT-IN-THE-CATALOG', noop))).toThrow('unknown receiver check id RCV-NOT-IN-THE-CATALOG');
-    expect(() => receiverSuite(spec.area, () => check('AUTH-WHOAMI-ACCEPTED', noop))).toThrow('unknown receiver check id AUTH-WHOAMI-ACCEPTED');
+    expect(() => receiverSuite(spec.area, () => check('RCV-NOT-IN-THE-CATALOG', noop))).toThrow(
+      'unknown receiver check id RCV-NOT-IN-THE-CATALOG',
+    );
+    expect(() => receiverSuite(spec.area, () => check('AUTH-WHOAMI-ACCEPTED', noop))).toThrow(
+      'unknown receiver check id AUTH-WHOAMI-ACCEPTED',
+    );
   });
 });

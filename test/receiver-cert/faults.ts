@@ -19,14 +19,24 @@ export interface FaultExpectation {
 }
 
 const SIGNATURE_MUSTS = [
-  'RCV-REJECT-WRONG-SIGNATURE', 'RCV-REJECT-OTHER-SECRET', 'RCV-REJECT-TAMPERED-BODY', 'RCV-REJECT-TRUNCATED',
-  'RCV-REJECT-OVERLONG', 'RCV-REJECT-EMPTY-SIGNATURE', 'RCV-REJECT-MISSING-SIGNATURE',
-  'RCV-REJECT-RESERIALIZED-SIGNATURE', 'RCV-REJECT-TIMESTAMP-DOT-BODY',
+  'RCV-REJECT-WRONG-SIGNATURE',
+  'RCV-REJECT-OTHER-SECRET',
+  'RCV-REJECT-TAMPERED-BODY',
+  'RCV-REJECT-TRUNCATED',
+  'RCV-REJECT-OVERLONG',
+  'RCV-REJECT-EMPTY-SIGNATURE',
+  'RCV-REJECT-MISSING-SIGNATURE',
+  'RCV-REJECT-RESERIALIZED-SIGNATURE',
+  'RCV-REJECT-TIMESTAMP-DOT-BODY',
 ];
 const SIGNATURE_SHOULDS = ['RCV-REJECT-UPPERCASE-HEX', 'RCV-REJECT-BASE64'];
 const TIMESTAMP_REJECTS = [
-  'RCV-REJECT-TIMESTAMP-PAST-301', 'RCV-REJECT-TIMESTAMP-FUTURE-301', 'RCV-REJECT-TIMESTAMP-MISSING',
-  'RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'RCV-REJECT-TIMESTAMP-LENIENT', 'RCV-REJECT-TIMESTAMP-MILLISECONDS',
+  'RCV-REJECT-TIMESTAMP-PAST-301',
+  'RCV-REJECT-TIMESTAMP-FUTURE-301',
+  'RCV-REJECT-TIMESTAMP-MISSING',
+  'RCV-REJECT-TIMESTAMP-NON-NUMERIC',
+  'RCV-REJECT-TIMESTAMP-LENIENT',
+  'RCV-REJECT-TIMESTAMP-MILLISECONDS',
 ];
 
 export const FAULT_EXPECTATIONS: Record<Exclude<ReceiverFault, 'none'>, FaultExpectation> = {
@@ -35,18 +45,30 @@ export const FAULT_EXPECTATIONS: Record<Exclude<ReceiverFault, 'none'>, FaultExp
   // The re-formatted replay is rejected too (its bytes differ from their re-serialization),
   // and a body with a space appended passes (the round trip drops the space).
   'reserialized-json': {
-    failing: ['RCV-ACCEPT-RAW-BODIES', 'RCV-REJECT-RESERIALIZED-SIGNATURE', 'RCV-REJECT-TAMPERED-BODY', 'RCV-REPLAY-ACKNOWLEDGED'],
+    failing: [
+      'RCV-ACCEPT-RAW-BODIES',
+      'RCV-REJECT-RESERIALIZED-SIGNATURE',
+      'RCV-REJECT-TAMPERED-BODY',
+      'RCV-REPLAY-ACKNOWLEDGED',
+    ],
   },
   'no-timestamp-window': { failing: [...TIMESTAMP_REJECTS] },
   'window-ms': { failing: ['RCV-REJECT-TIMESTAMP-PAST-301', 'RCV-REJECT-TIMESTAMP-FUTURE-301'] },
   'window-60s': { failing: ['RCV-ACCEPT-TIMESTAMP-PAST-299', 'RCV-ACCEPT-TIMESTAMP-FUTURE-299'] },
   'past-only-window': { failing: ['RCV-REJECT-TIMESTAMP-FUTURE-301', 'RCV-REJECT-TIMESTAMP-MILLISECONDS'] },
-  'nan-timestamp': { failing: ['RCV-REJECT-TIMESTAMP-MISSING', 'RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'RCV-REJECT-TIMESTAMP-LENIENT'] },
+  'nan-timestamp': {
+    failing: ['RCV-REJECT-TIMESTAMP-MISSING', 'RCV-REJECT-TIMESTAMP-NON-NUMERIC', 'RCV-REJECT-TIMESTAMP-LENIENT'],
+  },
   'parse-int-timestamp': { failing: ['RCV-REJECT-TIMESTAMP-LENIENT'] },
   'accepts-uppercase': { failing: ['RCV-REJECT-UPPERCASE-HEX'] },
   'accepts-base64': { failing: ['RCV-REJECT-BASE64'] },
   'prefix-compare': {
-    failing: ['RCV-REJECT-TRUNCATED', 'RCV-REJECT-OVERLONG', 'RCV-REJECT-EMPTY-SIGNATURE', 'RCV-REJECT-MISSING-SIGNATURE'],
+    failing: [
+      'RCV-REJECT-TRUNCATED',
+      'RCV-REJECT-OVERLONG',
+      'RCV-REJECT-EMPTY-SIGNATURE',
+      'RCV-REJECT-MISSING-SIGNATURE',
+    ],
   },
   'signature-optional': { failing: ['RCV-REJECT-MISSING-SIGNATURE'] },
   'ok-on-bad-signature': { failing: [...SIGNATURE_MUSTS, ...SIGNATURE_SHOULDS] },
@@ -56,7 +78,13 @@ export const FAULT_EXPECTATIONS: Record<Exclude<ReceiverFault, 'none'>, FaultExp
   'success-200': { failing: [], conformant: true },
   // Rejection checks skip (no valid delivery was acknowledged, so a rejection shows nothing).
   slow: {
-    failing: ['RCV-ACCEPT-EVENT-TYPES', 'RCV-ACCEPT-RAW-BODIES', 'RCV-ACCEPT-TIMESTAMP-PAST-299', 'RCV-ACCEPT-TIMESTAMP-FUTURE-299', 'RCV-REPLAY-ACKNOWLEDGED'],
+    failing: [
+      'RCV-ACCEPT-EVENT-TYPES',
+      'RCV-ACCEPT-RAW-BODIES',
+      'RCV-ACCEPT-TIMESTAMP-PAST-299',
+      'RCV-ACCEPT-TIMESTAMP-FUTURE-299',
+      'RCV-REPLAY-ACKNOWLEDGED',
+    ],
     settings: { TARGET_RECEIVER_TIMEOUT_MS: '1000' },
   },
   'rejects-replay': { failing: ['RCV-REPLAY-ACKNOWLEDGED'] },

@@ -16,7 +16,8 @@ import { createSelfSignedCertificate } from '../../src/tls/self-signed.js';
 export const RECEIVER_FAULTS = {
   none: 'the correct receiver',
   'accept-all': 'acknowledges every delivery, checks nothing',
-  'early-exit-compare': 'compares hex strings character by character and stops at the first difference (about 50 µs per matching character)',
+  'early-exit-compare':
+    'compares hex strings character by character and stops at the first difference (about 50 µs per matching character)',
   'reserialized-json': 'verifies the HMAC of JSON.stringify(JSON.parse(body)) instead of the raw body',
   'no-timestamp-window': 'never checks the timestamp',
   'window-ms': 'tolerance written in milliseconds (300000) but compared with seconds: a window of about 3.5 days',
@@ -135,7 +136,8 @@ export class FaultyReceiver {
     }
     const count = seen === 0 || fault === 'counts-replays' ? seen + 1 : seen;
     this.#processed.set(key, count);
-    const send = () => res.writeHead(fault === 'success-200' ? 200 : 204, { 'x-receiver-processed-count': String(count) }).end();
+    const send = () =>
+      res.writeHead(fault === 'success-200' ? 200 : 204, { 'x-receiver-processed-count': String(count) }).end();
     if (fault === 'slow') setTimeout(send, this.#options.slowMs).unref();
     else send();
   }

@@ -19,7 +19,12 @@ import { createReceiverApp as reserializingReceiver } from '../../examples/recei
 
 const SECRET = 'whsec_framework_receivers_5ecret';
 /** The checks a receiver that signs JSON.stringify(parsed body) fails (as test/receiver-cert/faults.ts's reserialized-json). */
-const RESERIALIZED_FAILS = ['RCV-ACCEPT-RAW-BODIES', 'RCV-REJECT-RESERIALIZED-SIGNATURE', 'RCV-REJECT-TAMPERED-BODY', 'RCV-REPLAY-ACKNOWLEDGED'];
+const RESERIALIZED_FAILS = [
+  'RCV-ACCEPT-RAW-BODIES',
+  'RCV-REJECT-RESERIALIZED-SIGNATURE',
+  'RCV-REJECT-TAMPERED-BODY',
+  'RCV-REPLAY-ACKNOWLEDGED',
+];
 
 let tls: SelfSignedCertificate;
 const served: ServedApp[] = [];
@@ -32,10 +37,17 @@ async function serve(app: Express): Promise<ServedApp> {
 
 function certify(url: string): Promise<RunReport> {
   // Few timing rounds: the constant-time probe is observe-only, and not the point here.
-  return runReceiverCertification(parseReceiverSettings({ TARGET_RECEIVER_URL: url, TARGET_RECEIVER_SECRET: SECRET, TARGET_RECEIVER_TIMING_SAMPLES: '3' }));
+  return runReceiverCertification(
+    parseReceiverSettings({
+      TARGET_RECEIVER_URL: url,
+      TARGET_RECEIVER_SECRET: SECRET,
+      TARGET_RECEIVER_TIMING_SAMPLES: '3',
+    }),
+  );
 }
 
-const byVerdict = (report: RunReport, ...verdicts: CheckResult['verdict'][]) => report.checks.filter((c) => verdicts.includes(c.verdict));
+const byVerdict = (report: RunReport, ...verdicts: CheckResult['verdict'][]) =>
+  report.checks.filter((c) => verdicts.includes(c.verdict));
 const explain = (checks: readonly CheckResult[]) => checks.map((c) => `${c.verdict} ${c.id}: ${c.detail}`).join('\n');
 
 beforeAll(async () => {

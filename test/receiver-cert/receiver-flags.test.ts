@@ -39,7 +39,10 @@ function file(name: string, text: string): string {
 }
 
 /** `svc-harness certify receiver <args>` against `url`: exit code, console, and the report it wrote. */
-async function certifyReceiver(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; report?: RunReport; reportDir: string }> {
+async function certifyReceiver(
+  url: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string; report?: RunReport; reportDir: string }> {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
   const out: string[] = [];
   const err: string[] = [];
@@ -64,7 +67,8 @@ async function certifyReceiver(url: string, ...args: string[]): Promise<{ code: 
   }
 }
 
-const verdicts = (report: RunReport | undefined) => Object.fromEntries((report?.checks ?? []).map((check) => [check.id, check.verdict]));
+const verdicts = (report: RunReport | undefined) =>
+  Object.fromEntries((report?.checks ?? []).map((check) => [check.id, check.verdict]));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'receiver-flags-'));
@@ -104,16 +108,24 @@ describe('certify receiver: --checks, --seed, --report-dir, --rerun-failed', () 
 
 describe('certify receiver --expected-failures', () => {
   it('an expected failure does not fail the run, and is reported as expected', async () => {
-    const expected = file('raw.yaml', `expected_failures:\n  - id: ${RAW}\n    reason: our framework parses JSON before we see the body (HOOKS-12)\n`);
+    const expected = file(
+      'raw.yaml',
+      `expected_failures:\n  - id: ${RAW}\n    reason: our framework parses JSON before we see the body (HOOKS-12)\n`,
+    );
     const run = await certifyReceiver(reserializing, '--checks', CHECKS, '--expected-failures', expected);
     expect(run.code).toBe(0);
     expect(run.report?.checks.find((check) => check.id === RAW)?.expected_failure?.status).toBe('still-failing');
     expect(run.stdout).toContain(`still failing, as expected (not failing the run): ${RAW}`);
-    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<skipped type="expected-failure" message="expected failure: our framework parses JSON before we see the body (HOOKS-12)">');
+    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain(
+      '<skipped type="expected-failure" message="expected failure: our framework parses JSON before we see the body (HOOKS-12)">',
+    );
   }, 30_000);
 
   it('an expected failure now fixed is reported "remove it"; exit 0, and 1 with --strict', async () => {
-    const expected = file('fixed.yaml', `expected_failures:\n  - id: ${RAW}\n    reason: fixed by keeping the raw body\n`);
+    const expected = file(
+      'fixed.yaml',
+      `expected_failures:\n  - id: ${RAW}\n    reason: fixed by keeping the raw body\n`,
+    );
     const lenient = await certifyReceiver(rawBody, '--checks', CHECKS, '--expected-failures', expected);
     expect(lenient.code).toBe(0);
     expect(lenient.stdout).toContain(`fixed: remove them from ${expected}: ${RAW}`);
@@ -123,18 +135,29 @@ describe('certify receiver --expected-failures', () => {
   }, 30_000);
 
   it('an expired entry counts as a plain failure', async () => {
-    const expected = file('expired.yaml', `expected_failures:\n  - id: ${RAW}\n    reason: was to be fixed in 2025\n    expires: 2025-12-31\n`);
+    const expected = file(
+      'expired.yaml',
+      `expected_failures:\n  - id: ${RAW}\n    reason: was to be fixed in 2025\n    expires: 2025-12-31\n`,
+    );
     const run = await certifyReceiver(reserializing, '--checks', CHECKS, '--expected-failures', expected);
     expect(run.code).toBe(1);
     expect(run.report?.checks.find((check) => check.id === RAW)?.expected_failure?.status).toBe('expired');
   }, 30_000);
 
-  it("an unknown check id in the file, or a service check, is a settings error (exit 2) before anything is sent", async () => {
-    const unknown = await certifyReceiver(reserializing, '--expected-failures', file('typo.yaml', 'expected_failures:\n  - { id: RCV-ACCEPT-RAW-BODY, reason: typo }\n'));
+  it('an unknown check id in the file, or a service check, is a settings error (exit 2) before anything is sent', async () => {
+    const unknown = await certifyReceiver(
+      reserializing,
+      '--expected-failures',
+      file('typo.yaml', 'expected_failures:\n  - { id: RCV-ACCEPT-RAW-BODY, reason: typo }\n'),
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown check id RCV-ACCEPT-RAW-BODY/);
     expect(unknown.report).toBeUndefined();
-    const service = await certifyReceiver(reserializing, '--expected-failures', file('service.yaml', 'expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: wrong file }\n'));
+    const service = await certifyReceiver(
+      reserializing,
+      '--expected-failures',
+      file('service.yaml', 'expected_failures:\n  - { id: AUTH-UNKNOWN-TOKEN, reason: wrong file }\n'),
+    );
     expect(service.code).toBe(2);
     expect(service.stderr).toMatch(/it is a check of `svc-harness certify`/);
   });

@@ -24,8 +24,12 @@ describe('timing statistics', () => {
   });
 
   it('flags a time that grows with the matching prefix, and not flat noise', () => {
-    const leak = [0, 16, 32, 48, 63].flatMap((prefix) => Array.from({ length: 10 }, (_, i) => ({ prefix, ms: 1 + prefix * 0.05 + (i % 3) * 0.1 })));
-    const flat = [0, 16, 32, 48, 63].flatMap((prefix) => Array.from({ length: 10 }, (_, i) => ({ prefix, ms: 1 + ((i * 7 + prefix) % 5) * 0.1 })));
+    const leak = [0, 16, 32, 48, 63].flatMap((prefix) =>
+      Array.from({ length: 10 }, (_, i) => ({ prefix, ms: 1 + prefix * 0.05 + (i % 3) * 0.1 })),
+    );
+    const flat = [0, 16, 32, 48, 63].flatMap((prefix) =>
+      Array.from({ length: 10 }, (_, i) => ({ prefix, ms: 1 + ((i * 7 + prefix) % 5) * 0.1 })),
+    );
     expect(summarizeTiming(leak)).toMatchObject({ leakSuspected: true, spreadMs: 3.15 });
     expect(summarizeTiming(leak).slopeUsPerChar).toBeCloseTo(50, 0);
     expect(summarizeTiming(flat).leakSuspected).toBe(false);

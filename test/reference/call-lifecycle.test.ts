@@ -40,8 +40,15 @@ describe('the auto call lifecycle', () => {
     const clock = new LaggingClock();
     const published: string[] = [];
     const store = { addCall: (workspace: Workspace, call: Call) => workspace.calls.add(call) } as unknown as Store;
-    const dispatcher = { publishIfReceived: (_workspace: unknown, type: string) => published.push(type) } as unknown as Dispatcher;
-    const workspace = { id: 'ws_test', callProgress: 'auto', calls: new CallRecords(), faults: new Set() } as unknown as Workspace;
+    const dispatcher = {
+      publishIfReceived: (_workspace: unknown, type: string) => published.push(type),
+    } as unknown as Dispatcher;
+    const workspace = {
+      id: 'ws_test',
+      callProgress: 'auto',
+      calls: new CallRecords(),
+      faults: new Set(),
+    } as unknown as Workspace;
     const calls = new CallService(store, dispatcher, clock, () => 'https://svc.example.test');
     const call = calls.place(workspace, { id: 'agt_test' } as Agent, '+14155550100', {});
     clock.lag();

@@ -10,7 +10,18 @@ import type { Call, CallState } from '../../reference/calls/call.js';
 import { Store, type Workspace } from '../../reference/store.js';
 
 function call(n: number, state: CallState = 'completed'): Call {
-  return { id: `call_${n}`, workspaceId: 'ws_t', agentId: 'agt_t', to: '+14155550100', metadata: {}, state, outcome: null, durationSeconds: null, createdAt: n, timers: [] };
+  return {
+    id: `call_${n}`,
+    workspaceId: 'ws_t',
+    agentId: 'agt_t',
+    to: '+14155550100',
+    metadata: {},
+    state,
+    outcome: null,
+    durationSeconds: null,
+    createdAt: n,
+    timers: [],
+  };
 }
 
 describe('the calls a workspace keeps', () => {
@@ -19,7 +30,11 @@ describe('the calls a workspace keeps', () => {
     for (let n = 1; n <= 6; n++) expect(records.add(call(n))).toEqual([]);
     expect(records.size).toBe(6);
     expect(records.add(call(7)).map((c) => c.id)).toEqual(['call_1', 'call_2', 'call_3']);
-    expect([records.get('call_3'), records.get('call_4')?.id, records.get('call_7')?.id]).toEqual([undefined, 'call_4', 'call_7']);
+    expect([records.get('call_3'), records.get('call_4')?.id, records.get('call_7')?.id]).toEqual([
+      undefined,
+      'call_4',
+      'call_7',
+    ]);
     expect([...records.values()].map((c) => c.id)).toEqual(['call_4', 'call_5', 'call_6', 'call_7']);
   });
 
@@ -39,12 +54,29 @@ describe('the calls a workspace keeps', () => {
   it('is found by the store in any workspace until it is forgotten', () => {
     const store = new Store();
     const workspace = {
-      id: 'ws_t', licensedScopes: [], timeScale: 1, callProgress: 'manual', suspended: false, faults: NO_FAULTS, faultPrefix: '',
-      agents: new Map(), calls: new CallRecords(2), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokens: { from: 0, until: 0 },
+      id: 'ws_t',
+      licensedScopes: [],
+      timeScale: 1,
+      callProgress: 'manual',
+      suspended: false,
+      faults: NO_FAULTS,
+      faultPrefix: '',
+      agents: new Map(),
+      calls: new CallRecords(2),
+      tokens: new Map(),
+      members: new Map(),
+      identityProvider: null,
+      rejectAllTokens: { from: 0, until: 0 },
     } satisfies Workspace;
     store.addWorkspace(workspace);
     for (let n = 1; n <= 5; n++) store.addCall(workspace, call(n));
-    expect([1, 2, 3, 4, 5].map((n) => store.callInAnyWorkspace(`call_${n}`)?.id)).toEqual([undefined, undefined, 'call_3', 'call_4', 'call_5']);
+    expect([1, 2, 3, 4, 5].map((n) => store.callInAnyWorkspace(`call_${n}`)?.id)).toEqual([
+      undefined,
+      undefined,
+      'call_3',
+      'call_4',
+      'call_5',
+    ]);
   });
 });
 

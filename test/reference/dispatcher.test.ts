@@ -15,7 +15,13 @@ const CALL_DATA = { call_id: 'call_test', agent_id: 'agt_test', to: '+1415555010
 function withoutEndpoints() {
   const { clock, sender, endpoints } = harness();
   let minted = 0;
-  const dispatcher = new Dispatcher({ clock, sender, endpoints, deliveryTimeoutMs: 2000, newId: (prefix) => `${prefix}test${++minted}` });
+  const dispatcher = new Dispatcher({
+    clock,
+    sender,
+    endpoints,
+    deliveryTimeoutMs: 2000,
+    newId: (prefix) => `${prefix}test${++minted}`,
+  });
   const workspace: EndpointWorkspace = { id: 'ws_empty', timeScale: 1, faults: new Set() as FaultSet };
   return { dispatcher, workspace, sender, minted: () => minted };
 }

@@ -33,10 +33,17 @@ afterAll(async () => {
 });
 
 const control = (prefix: string, method: string, path: string, body?: unknown) =>
-  controlRequest({ controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken }, method, path, body);
+  controlRequest(
+    { controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken },
+    method,
+    path,
+    body,
+  );
 
 async function api(prefix: string, path: string, token?: string) {
-  const res = await fetch(`${reference.baseUrl}${prefix}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(`${reference.baseUrl}${prefix}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), text };
 }
@@ -44,7 +51,11 @@ async function api(prefix: string, path: string, token?: string) {
 async function sessionWorkspace(prefix: string) {
   const ws = await control(prefix, 'POST', '/workspaces', {});
   const id = ws.json.workspace_id as string;
-  await control(prefix, 'PUT', `/workspaces/${id}/identity-provider`, { issuer: 'https://idp.faults', jwks_uri: jwksUrl, audience: `aud-${id}` });
+  await control(prefix, 'PUT', `/workspaces/${id}/identity-provider`, {
+    issuer: 'https://idp.faults',
+    jwks_uri: jwksUrl,
+    audience: `aud-${id}`,
+  });
   await control(prefix, 'POST', `/workspaces/${id}/members`, { subject: 'member', scopes: ['voice:read'] });
   return id;
 }
@@ -68,7 +79,10 @@ describe('faults over HTTP', () => {
     expect(JSON.parse((await api('/faults/no-request-id', '/v1/whoami')).text).error.request_id).toBeUndefined();
     expect((await api('/faults/error-text-plain', '/v1/whoami')).contentType).toMatch(/^text\/plain/);
     expect((await api('/faults/long-token-500', '/v1/whoami', 'svc_test_' + 'a'.repeat(3000))).status).toBe(500);
-    const [a, b] = [await api('/faults/request-id-reused', '/v1/whoami'), await api('/faults/request-id-reused', '/v1/whoami')];
+    const [a, b] = [
+      await api('/faults/request-id-reused', '/v1/whoami'),
+      await api('/faults/request-id-reused', '/v1/whoami'),
+    ];
     expect(JSON.parse(a.text).error.request_id).toBe(JSON.parse(b.text).error.request_id);
   });
 
@@ -84,7 +98,10 @@ describe('faults over HTTP', () => {
 
   it('session-token faults open the holes they name, and only under their prefix', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const signed = (id: string, claims: { sub?: string; aud?: string; exp?: number; nbf?: number; kid?: string } = {}) =>
+    const signed = (
+      id: string,
+      claims: { sub?: string; aud?: string; exp?: number; nbf?: number; kid?: string } = {},
+    ) =>
       new SignJWT({ ...(claims.nbf ? { nbf: claims.nbf } : {}) })
         .setProtectedHeader({ alg: 'RS256', kid: claims.kid ?? 'k1' })
         .setIssuer('https://idp.faults')
@@ -111,15 +128,31 @@ describe('faults over HTTP', () => {
     expect((await api('', '/v1/whoami', await signed(anySub, { sub: 'stranger' }))).status).toBe(200);
 
     const none = await sessionWorkspace('/faults/jwt-alg-none');
-    const unsigned = new UnsecuredJWT({}).setIssuer('https://idp.faults').setAudience(`aud-${none}`).setSubject('member').setExpirationTime(now + 60).encode();
+    const unsigned = new UnsecuredJWT({})
+      .setIssuer('https://idp.faults')
+      .setAudience(`aud-${none}`)
+      .setSubject('member')
+      .setExpirationTime(now + 60)
+      .encode();
     expect((await api('', '/v1/whoami', unsigned)).status).toBe(200);
-    const cleanUnsigned = new UnsecuredJWT({}).setIssuer('https://idp.faults').setAudience(`aud-${clean}`).setSubject('member').setExpirationTime(now + 60).encode();
+    const cleanUnsigned = new UnsecuredJWT({})
+      .setIssuer('https://idp.faults')
+      .setAudience(`aud-${clean}`)
+      .setSubject('member')
+      .setExpirationTime(now + 60)
+      .encode();
     expect((await api('', '/v1/whoami', cleanUnsigned)).status).toBe(401);
 
     const confused = await sessionWorkspace('/faults/jwt-hs256-confusion');
     const pem = await exportSPKI(keys.publicKey);
     const forge = (id: string) =>
-      new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://idp.faults').setAudience(`aud-${id}`).setSubject('member').setExpirationTime(now + 60).sign(new TextEncoder().encode(pem));
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('https://idp.faults')
+        .setAudience(`aud-${id}`)
+        .setSubject('member')
+        .setExpirationTime(now + 60)
+        .sign(new TextEncoder().encode(pem));
     expect((await api('', '/v1/whoami', await forge(confused))).status).toBe(200);
     expect((await api('', '/v1/whoami', await forge(clean))).status).toBe(401);
   });
@@ -127,8 +160,18 @@ describe('faults over HTTP', () => {
   it('endpoint registration faults', async () => {
     const ws = await control('/faults/accept-http-url,accept-localhost', 'POST', '/workspaces', {});
     const id = ws.json.workspace_id;
-    expect((await control('', 'POST', `/workspaces/${id}/webhook-endpoints`, { url: 'http://127.0.0.1:9/x', events: ['*'] })).status).toBe(201);
-    expect((await control('', 'POST', `/workspaces/${id}/webhook-endpoints`, { url: 'https://localhost:9/x', events: ['*'] })).status).toBe(201);
+    expect(
+      (await control('', 'POST', `/workspaces/${id}/webhook-endpoints`, { url: 'http://127.0.0.1:9/x', events: ['*'] }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await control('', 'POST', `/workspaces/${id}/webhook-endpoints`, {
+          url: 'https://localhost:9/x',
+          events: ['*'],
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('an unknown fault name is a 404 on both interfaces', async () => {

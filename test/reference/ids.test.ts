@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newHexId, newId, randomBase62 } from '../../reference/ids.js';
 
 describe('reference ids', () => {
-  it('gives exactly the length asked for, across the pool\'s refills and beyond its size', () => {
+  it("gives exactly the length asked for, across the pool's refills and beyond its size", () => {
     for (const length of [0, 1, 20, 40, 8191, 8192, 20_000]) {
       const text = randomBase62(length);
       expect(text).toHaveLength(length);

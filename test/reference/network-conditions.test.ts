@@ -63,7 +63,11 @@ async function workspaceWithToken(ref: RunningReference, body: Record<string, un
   expect(ws.status).toBe(201);
   const token = await control(ref, 'POST', `/workspaces/${ws.json.workspace_id}/tokens`, { label: 'conditions' });
   expect(token.status).toBe(201);
-  return { id: ws.json.workspace_id as string, agents: ws.json.agent_ids as string[], token: token.json.token as string };
+  return {
+    id: ws.json.workspace_id as string,
+    agents: ws.json.agent_ids as string[],
+    token: token.json.token as string,
+  };
 }
 
 /** `count` requests at once (close together, so no token refills in between), statuses in ascending order. */
@@ -100,14 +104,32 @@ describe('rate limit', () => {
     expect(await burst(4, () => api(ref, 'GET', '/v1/voice/agents', b.token))).toEqual([200, 200, 200, 429]);
   });
 
-  test('a session token counts against the workspace of its member, with that workspace\'s bearer tokens', async () => {
+  test("a session token counts against the workspace of its member, with that workspace's bearer tokens", async () => {
     const jwks = await startJwks();
     started.push(jwks);
     const ref = await reference({ network: { rateLimit: { perWorkspace: 3, perClient: 1000 } } });
     const ws = await workspaceWithToken(ref);
-    expect((await control(ref, 'PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: 'https://idp.test', jwks_uri: jwks.url, audience: 'svc' })).status).toBeLessThan(300);
-    expect((await control(ref, 'POST', `/workspaces/${ws.id}/members`, { subject: 'user_1', scopes: ['voice:read'] })).status).toBe(201);
-    const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://idp.test').setAudience('svc').setSubject('user_1').setIssuedAt().setExpirationTime('60s').sign(jwks.signingKey);
+    expect(
+      (
+        await control(ref, 'PUT', `/workspaces/${ws.id}/identity-provider`, {
+          issuer: 'https://idp.test',
+          jwks_uri: jwks.url,
+          audience: 'svc',
+        })
+      ).status,
+    ).toBeLessThan(300);
+    expect(
+      (await control(ref, 'POST', `/workspaces/${ws.id}/members`, { subject: 'user_1', scopes: ['voice:read'] }))
+        .status,
+    ).toBe(201);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer('https://idp.test')
+      .setAudience('svc')
+      .setSubject('user_1')
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(jwks.signingKey);
     expect(await burst(2, () => api(ref, 'GET', '/v1/whoami', jwt))).toEqual([200, 200]);
     expect(await burst(2, () => api(ref, 'GET', '/v1/whoami', ws.token))).toEqual([200, 429]);
   });
@@ -137,7 +159,9 @@ describe('rate limit', () => {
     const byDate = await api(dated, 'GET', '/v1/whoami');
     expect(byDate.status).toBe(429);
     const when = Date.parse(String(byDate.headers['retry-after']));
-    expect(String(byDate.headers['retry-after'])).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(String(byDate.headers['retry-after'])).toMatch(
+      /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    );
     expect(when).toBeGreaterThan(Date.now());
     expect(when).toBeLessThanOrEqual(Date.now() + 2_000);
 
@@ -156,7 +180,11 @@ describe('reset connections', () => {
     const reset: number[] = [];
     for (let i = 0; i < count; i++) {
       try {
-        const answer = await api(ref, 'POST', '/v1/voice/calls', ws.token, { agent_id: ws.agents[0], to: '+14155550100', metadata: { i: String(i) } });
+        const answer = await api(ref, 'POST', '/v1/voice/calls', ws.token, {
+          agent_id: ws.agents[0],
+          to: '+14155550100',
+          metadata: { i: String(i) },
+        });
         expect(answer.status).toBe(201);
         placed.push(i);
       } catch (error) {
@@ -172,7 +200,10 @@ describe('reset connections', () => {
     started.push(receiver);
     const ref = await reference({ network: { resetFraction: 0.1, seed: 7 } });
     const ws = await workspaceWithToken(ref, { call_progress: 'manual' });
-    const endpoint = await control(ref, 'POST', `/workspaces/${ws.id}/webhook-endpoints`, { url: receiver.url, events: ['voice.call.queued'] });
+    const endpoint = await control(ref, 'POST', `/workspaces/${ws.id}/webhook-endpoints`, {
+      url: receiver.url,
+      events: ['voice.call.queued'],
+    });
     expect(endpoint.status).toBe(201);
 
     const { placed, reset } = await placeCalls(ref, ws, 400);
@@ -180,7 +211,11 @@ describe('reset connections', () => {
     expect(reset.length).toBeGreaterThanOrEqual(20);
     expect(reset.length).toBeLessThanOrEqual(60);
 
-    await receiver.waitUntil(() => (receiver.received.length >= placed.length ? true : undefined), () => `${receiver.received.length} of ${placed.length} deliveries`, 10_000);
+    await receiver.waitUntil(
+      () => (receiver.received.length >= placed.length ? true : undefined),
+      () => `${receiver.received.length} of ${placed.length} deliveries`,
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 200));
     const delivered = receiver.received.map((r) => Number(JSON.parse(r.body).data.metadata.i)).sort((x, y) => x - y);
     expect(delivered).toEqual(placed);
@@ -216,11 +251,21 @@ describe('latency', () => {
     expect(await timed(() => api(ref, 'GET', '/v1/whoami', ws.token))).toBeGreaterThanOrEqual(69);
     expect(await timed(() => api(ref, 'GET', '/v1/no-such-path'))).toBeGreaterThanOrEqual(69);
 
-    expect((await control(ref, 'POST', `/workspaces/${ws.id}/webhook-endpoints`, { url: receiver.url, events: ['voice.call.queued'] })).status).toBe(201);
+    expect(
+      (
+        await control(ref, 'POST', `/workspaces/${ws.id}/webhook-endpoints`, {
+          url: receiver.url,
+          events: ['voice.call.queued'],
+        })
+      ).status,
+    ).toBe(201);
     const placed = await api(ref, 'POST', '/v1/voice/calls', ws.token, { agent_id: ws.agents[0], to: '+14155550100' });
     expect(placed.status).toBe(201);
     const answeredAt = performance.now();
-    await receiver.waitUntil(() => (receiver.received.length > 0 ? true : undefined), () => 'no delivery');
+    await receiver.waitUntil(
+      () => (receiver.received.length > 0 ? true : undefined),
+      () => 'no delivery',
+    );
     expect(performance.now() - answeredAt).toBeGreaterThanOrEqual(69);
   });
 

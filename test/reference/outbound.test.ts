@@ -26,11 +26,15 @@ describe('outbound connections of the reference', () => {
   test('with a host, only that host is allowed, with or without IPv6 brackets', () => {
     expect(new Outbound('127.0.0.2').refusal(new URL('https://127.0.0.2:8443/hook'))).toBeUndefined();
     expect(new Outbound('::1').refusal(new URL('http://[::1]:80/jwks.json'))).toBeUndefined();
-    expect(new Outbound('127.0.0.2').refusal(new URL('https://127.0.0.1:8443/hook'))).toMatch(/only to 127\.0\.0\.2 .*not to 127\.0\.0\.1/);
+    expect(new Outbound('127.0.0.2').refusal(new URL('https://127.0.0.1:8443/hook'))).toMatch(
+      /only to 127\.0\.0\.2 .*not to 127\.0\.0\.1/,
+    );
   });
 
   test('a JWKS fetch to another host fails as a network error, without a connection', async () => {
-    await expect(new Outbound('127.0.0.2').fetch(`http://127.0.0.1:${port}/jwks.json`)).rejects.toThrow(/fetch failed: outbound connections go only to 127\.0\.0\.2/);
+    await expect(new Outbound('127.0.0.2').fetch(`http://127.0.0.1:${port}/jwks.json`)).rejects.toThrow(
+      /fetch failed: outbound connections go only to 127\.0\.0\.2/,
+    );
   });
 
   test('a delivery to another host fails as an error outcome', async () => {

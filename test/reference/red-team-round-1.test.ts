@@ -19,7 +19,10 @@ const on = (fault: string) => client(all.reference, `/faults/${fault}`);
 const clean = () => client(all.reference, '');
 
 /** Runs `observe` clean and under `fault`, and returns both observations. */
-async function both<T>(fault: string, observe: (c: ReturnType<typeof client>) => Promise<T>): Promise<{ clean: T; faulted: T }> {
+async function both<T>(
+  fault: string,
+  observe: (c: ReturnType<typeof client>) => Promise<T>,
+): Promise<{ clean: T; faulted: T }> {
   return { clean: await observe(clean()), faulted: await observe(on(fault)) };
 }
 
@@ -37,7 +40,10 @@ describe('red team round 1', () => {
     const seen = await both('token-prefix-match', async (c) => {
       const ws = await c.workspace();
       const { token } = await c.token(ws.id);
-      return [(await c.api('GET', '/v1/whoami', token)).status, (await c.api('GET', '/v1/whoami', token + 'x9')).status];
+      return [
+        (await c.api('GET', '/v1/whoami', token)).status,
+        (await c.api('GET', '/v1/whoami', token + 'x9')).status,
+      ];
     });
     expect(seen).toEqual({ clean: [200, 401], faulted: [200, 200] });
   });
@@ -75,7 +81,11 @@ describe('red team round 1', () => {
   it('jwt-aud-contains-audience: an aud that only contains the audience is accepted', async () => {
     const seen = await both('jwt-aud-contains-audience', async (c) => {
       const ws = await c.workspace();
-      await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: `https://idp.${ws.id}`, jwks_uri: all.keys.url, audience: 'svc-aud' });
+      await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, {
+        issuer: `https://idp.${ws.id}`,
+        jwks_uri: all.keys.url,
+        audience: 'svc-aud',
+      });
       await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes: ['voice:read'] });
       const exp = Math.floor(Date.now() / 1000) + 60;
       const right = await all.keys.sign({ iss: `https://idp.${ws.id}`, aud: 'svc-aud', sub: 'u1', exp });
@@ -88,7 +98,11 @@ describe('red team round 1', () => {
   it('jwt-verified-cache-past-exp: a JWT used before it expired keeps working after', async () => {
     const seen = await both('jwt-verified-cache-past-exp', async (c) => {
       const ws = await c.workspace();
-      await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer: `https://idp.${ws.id}`, jwks_uri: all.keys.url, audience: 'svc' });
+      await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, {
+        issuer: `https://idp.${ws.id}`,
+        jwks_uri: all.keys.url,
+        audience: 'svc',
+      });
       await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes: ['voice:read'] });
       const exp = Math.floor(Date.now() / 1000) + 2;
       const jwt = await all.keys.sign({ iss: `https://idp.${ws.id}`, aud: 'svc', sub: 'u1', exp });
@@ -121,7 +135,9 @@ describe('red team round 1', () => {
       await c.endpoint(ws.id, url, ['voice.call.completed']);
       const placed = await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550100' });
       expect(placed.status).toBe(201);
-      await eventually(() => (all.receiver.at(path).some((d) => d.event.type === 'voice.call.completed') ? true : undefined));
+      await eventually(() =>
+        all.receiver.at(path).some((d) => d.event.type === 'voice.call.completed') ? true : undefined,
+      );
       await sleep(300);
       return [...new Set(all.receiver.at(path).map((d) => d.event.type))].sort();
     });
@@ -135,7 +151,10 @@ describe('red team round 1', () => {
       const { url, path } = all.receiver.url(500);
       await c.endpoint(ws.id, url);
       await c.control('POST', `/workspaces/${ws.id}/events`, { type: 'workspace.plan.upgraded', data: {} });
-      const attempts = await eventually(() => (all.receiver.at(path).length >= 5 ? all.receiver.at(path) : undefined), 6000);
+      const attempts = await eventually(
+        () => (all.receiver.at(path).length >= 5 ? all.receiver.at(path) : undefined),
+        6000,
+      );
       expect(attempts).toBeDefined();
       // Retry 4 follows attempt 4: 2 h at scale 3600 is 2000 ms.
       return attempts![4]!.at - attempts![3]!.at;
@@ -151,8 +170,13 @@ describe('red team round 1', () => {
       const endpointA = await c.endpoint(ws.id, a.url);
       await c.endpoint(ws.id, b.url);
       const fired = await c.control('POST', `/workspaces/${ws.id}/events`, { type: 'mailer.email.sent', data: {} });
-      await eventually(() => (all.receiver.at(a.path).length >= 1 && all.receiver.at(b.path).length >= 1 ? true : undefined));
-      const replay = await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, { event_id: fired.json.event_id, endpoint_id: endpointA.id });
+      await eventually(() =>
+        all.receiver.at(a.path).length >= 1 && all.receiver.at(b.path).length >= 1 ? true : undefined,
+      );
+      const replay = await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
+        event_id: fired.json.event_id,
+        endpoint_id: endpointA.id,
+      });
       await eventually(() => (all.receiver.at(a.path).length >= 2 ? true : undefined));
       await sleep(500);
       return [replay.status, all.receiver.at(a.path).length, all.receiver.at(b.path).length];
@@ -168,10 +192,17 @@ describe('red team round 1', () => {
       await c.endpoint(ws.id, url, ['voice.call.completed']);
       const first = await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550100' });
       const second = await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550101' });
-      await c.control('POST', `/workspaces/${ws.id}/calls/${second.json.call_id}/progress`, { state: 'completed', outcome: 'answered', duration_seconds: 7 });
+      await c.control('POST', `/workspaces/${ws.id}/calls/${second.json.call_id}/progress`, {
+        state: 'completed',
+        outcome: 'answered',
+        duration_seconds: 7,
+      });
       const delivery = await eventually(() => all.receiver.at(path)[0]);
       const transcriptUrl = String(delivery?.event.data.transcript_url);
-      return { second: transcriptUrl.includes(`/v1/voice/calls/${second.json.call_id}/transcript`), first: transcriptUrl.includes(String(first.json.call_id)) };
+      return {
+        second: transcriptUrl.includes(`/v1/voice/calls/${second.json.call_id}/transcript`),
+        first: transcriptUrl.includes(String(first.json.call_id)),
+      };
     });
     expect(seen).toEqual({ clean: { second: true, first: false }, faulted: { second: false, first: true } });
   });
@@ -181,9 +212,15 @@ describe('red team round 1', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       const endpoint = await c.endpoint(ws.id, url);
-      const fired = await c.control('POST', `/workspaces/${ws.id}/events`, { type: 'mailer.reply.received', data: { body: 'hi', sentiment: 'positive' } });
+      const fired = await c.control('POST', `/workspaces/${ws.id}/events`, {
+        type: 'mailer.reply.received',
+        data: { body: 'hi', sentiment: 'positive' },
+      });
       const delivery = await eventually(() => all.receiver.at(path)[0]);
-      const replay = await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, { event_id: fired.json.event_id, endpoint_id: endpoint.id });
+      const replay = await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
+        event_id: fired.json.event_id,
+        endpoint_id: endpoint.id,
+      });
       return [delivery?.event.id === fired.json.event_id, replay.status];
     });
     expect(seen).toEqual({ clean: [true, 202], faulted: [false, 404] });

@@ -19,7 +19,10 @@ type Client = ReturnType<typeof client>;
 
 /** Runs `observe` clean and under `fault`, and returns both observations. */
 async function both<T>(fault: string, observe: (c: Client) => Promise<T>): Promise<{ clean: T; faulted: T }> {
-  return { clean: await observe(client(all.reference, '')), faulted: await observe(client(all.reference, `/faults/${fault}`)) };
+  return {
+    clean: await observe(client(all.reference, '')),
+    faulted: await observe(client(all.reference, `/faults/${fault}`)),
+  };
 }
 
 /** A workspace whose identity provider is the test JWKS, with member u1 holding `scopes`. */
@@ -29,7 +32,13 @@ async function sessionWorkspace(c: Client, scopes: string[], audience = 'svc') {
   await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer, jwks_uri: all.keys.url, audience });
   await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes });
   const jwt = (claims: { iss?: string; aud?: string | string[]; nbf?: number; exp?: number } = {}) =>
-    all.keys.sign({ iss: claims.iss ?? issuer, aud: claims.aud ?? audience, sub: 'u1', exp: claims.exp ?? Math.floor(Date.now() / 1000) + 60, ...(claims.nbf ? { nbf: claims.nbf } : {}) });
+    all.keys.sign({
+      iss: claims.iss ?? issuer,
+      aud: claims.aud ?? audience,
+      sub: 'u1',
+      exp: claims.exp ?? Math.floor(Date.now() / 1000) + 60,
+      ...(claims.nbf ? { nbf: claims.nbf } : {}),
+    });
   return { ws, issuer, jwt };
 }
 
@@ -37,7 +46,7 @@ const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Rec
   c.control('POST', `/workspaces/${ws}/events`, { type, data });
 
 describe('red team round 2', () => {
-  it('suspend-revokes-tokens: a reinstated workspace\'s token answers 401', async () => {
+  it("suspend-revokes-tokens: a reinstated workspace's token answers 401", async () => {
     const seen = await both('suspend-revokes-tokens', async (c) => {
       const ws = await c.workspace();
       const { token } = await c.token(ws.id);
@@ -84,7 +93,10 @@ describe('red team round 2', () => {
   it('jwt-aud-array-first-only: the audience second in an aud array is refused', async () => {
     const seen = await both('jwt-aud-array-first-only', async (c) => {
       const { jwt } = await sessionWorkspace(c, ['voice:read']);
-      return [(await c.api('GET', '/v1/whoami', await jwt({ aud: ['svc', 'other'] }))).status, (await c.api('GET', '/v1/whoami', await jwt({ aud: ['other', 'svc'] }))).status];
+      return [
+        (await c.api('GET', '/v1/whoami', await jwt({ aud: ['svc', 'other'] }))).status,
+        (await c.api('GET', '/v1/whoami', await jwt({ aud: ['other', 'svc'] }))).status,
+      ];
     });
     expect(seen).toEqual({ clean: [200, 200], faulted: [200, 401] });
   });
@@ -96,7 +108,8 @@ describe('red team round 2', () => {
       const { url, path } = all.receiver.url(500);
       const endpoint = await c.endpoint(ws.id, url);
       await fire(c, ws.id);
-      const read = async () => (await c.control('GET', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}`)).json.state as string;
+      const read = async () =>
+        (await c.control('GET', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}`)).json.state as string;
       const until = Date.now() + 30_000;
       while ((await read()) !== 'disabled' && Date.now() < until) await sleep(250);
       expect(await read()).toBe('disabled');
@@ -116,7 +129,12 @@ describe('red team round 2', () => {
       const ids: string[] = [];
       for (let i = 0; i < 25; i++) ids.push((await c.endpoint(ws.id, `https://127.0.0.1:9/e${i}`)).id);
       await c.control('DELETE', `/workspaces/${ws.id}/webhook-endpoints/${ids[0]}`);
-      return (await c.control('POST', `/workspaces/${ws.id}/webhook-endpoints`, { url: 'https://127.0.0.1:9/again', events: ['*'] })).status;
+      return (
+        await c.control('POST', `/workspaces/${ws.id}/webhook-endpoints`, {
+          url: 'https://127.0.0.1:9/again',
+          events: ['*'],
+        })
+      ).status;
     });
     expect(seen).toEqual({ clean: 201, faulted: 409 });
   });
@@ -128,8 +146,11 @@ describe('red team round 2', () => {
       const { secret } = await c.endpoint(ws.id, url);
       await fire(c, ws.id, 'mailer.reply.received', { body: 'Merci, très intéressé 👍', sentiment: 'positive' });
       await fire(c, ws.id, 'mailer.reply.received', { body: 'plain ascii', sentiment: 'neutral' });
-      const deliveries = await eventually(() => (all.receiver.at(path).length >= 2 ? all.receiver.at(path) : undefined));
-      const verifies = (d: { body: string; headers: Record<string, unknown> }) => createHmac('sha256', secret).update(d.body).digest('hex') === d.headers['x-service-signature'];
+      const deliveries = await eventually(() =>
+        all.receiver.at(path).length >= 2 ? all.receiver.at(path) : undefined,
+      );
+      const verifies = (d: { body: string; headers: Record<string, unknown> }) =>
+        createHmac('sha256', secret).update(d.body).digest('hex') === d.headers['x-service-signature'];
       const byBody = (text: string) => deliveries!.find((d) => d.body.includes(text))!;
       return [verifies(byBody('intéressé')), verifies(byBody('plain ascii'))];
     });
@@ -171,7 +192,10 @@ describe('red team round 2', () => {
       const fired = await fire(c, a.id, 'mailer.reply.received', { body: 'secret of A', sentiment: 'neutral' });
       const { url, path } = all.receiver.url();
       const endpointB = await c.endpoint(b.id, url);
-      const replay = await c.control('POST', `/workspaces/${b.id}/deliveries/replay`, { event_id: fired.json.event_id, endpoint_id: endpointB.id });
+      const replay = await c.control('POST', `/workspaces/${b.id}/deliveries/replay`, {
+        event_id: fired.json.event_id,
+        endpoint_id: endpointB.id,
+      });
       await sleep(800);
       return [replay.status, all.receiver.at(path).length];
     });
@@ -184,9 +208,21 @@ describe('red team round 2', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550100', metadata: { lead_id: 'lead_a' } });
-      const second = await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550101', metadata: { campaign: 'c1' } });
-      await c.control('POST', `/workspaces/${ws.id}/calls/${second.json.call_id}/progress`, { state: 'completed', outcome: 'answered', duration_seconds: 3 });
+      await c.api('POST', '/v1/voice/calls', token, {
+        agent_id: ws.agents[0],
+        to: '+14155550100',
+        metadata: { lead_id: 'lead_a' },
+      });
+      const second = await c.api('POST', '/v1/voice/calls', token, {
+        agent_id: ws.agents[0],
+        to: '+14155550101',
+        metadata: { campaign: 'c1' },
+      });
+      await c.control('POST', `/workspaces/${ws.id}/calls/${second.json.call_id}/progress`, {
+        state: 'completed',
+        outcome: 'answered',
+        duration_seconds: 3,
+      });
       return (await eventually(() => all.receiver.at(path)[0]))?.event.data.metadata;
     });
     expect(seen.clean).toEqual({ campaign: 'c1' });
@@ -201,7 +237,10 @@ describe('red team round 2', () => {
       await c.endpoint(ws.id, b.url);
       const fired = await fire(c, ws.id);
       await eventually(() => (all.receiver.at(a.path).length && all.receiver.at(b.path).length ? true : undefined));
-      return [all.receiver.at(a.path)[0]!.event.id === fired.json.event_id, all.receiver.at(b.path)[0]!.event.id === fired.json.event_id];
+      return [
+        all.receiver.at(a.path)[0]!.event.id === fired.json.event_id,
+        all.receiver.at(b.path)[0]!.event.id === fired.json.event_id,
+      ];
     });
     expect(seen).toEqual({ clean: [true, true], faulted: [true, false] });
   });
@@ -214,7 +253,11 @@ describe('red team round 2', () => {
       await c.endpoint(ws.id, url, ['voice.call.completed']);
       const call = await c.api('POST', '/v1/voice/calls', token, { agent_id: ws.agents[0], to: '+14155550100' });
       await c.control('POST', `/workspaces/${ws.id}/calls/${call.json.call_id}/progress`, { state: 'started' });
-      await c.control('POST', `/workspaces/${ws.id}/calls/${call.json.call_id}/progress`, { state: 'completed', outcome: 'answered', duration_seconds: 42 });
+      await c.control('POST', `/workspaces/${ws.id}/calls/${call.json.call_id}/progress`, {
+        state: 'completed',
+        outcome: 'answered',
+        duration_seconds: 42,
+      });
       return (await eventually(() => all.receiver.at(path)[0]))?.event.data.duration_seconds;
     });
     expect(seen).toEqual({ clean: 42, faulted: 0 });

@@ -19,8 +19,14 @@ type Client = ReturnType<typeof client>;
 const prefixOf = (fault: string) => `/faults/${fault}`;
 
 /** Runs `observe` clean and under `fault` at the same time (the slow ones wait tens of seconds), and returns both. */
-async function both<T>(fault: string, observe: (c: Client, prefix: string) => Promise<T>): Promise<{ clean: T; faulted: T }> {
-  const [clean, faulted] = await Promise.all([observe(client(all.reference, ''), ''), observe(client(all.reference, prefixOf(fault)), prefixOf(fault))]);
+async function both<T>(
+  fault: string,
+  observe: (c: Client, prefix: string) => Promise<T>,
+): Promise<{ clean: T; faulted: T }> {
+  const [clean, faulted] = await Promise.all([
+    observe(client(all.reference, ''), ''),
+    observe(client(all.reference, prefixOf(fault)), prefixOf(fault)),
+  ]);
   return { clean, faulted };
 }
 
@@ -31,7 +37,16 @@ async function sessionWorkspace(c: Client, scopes: string[], jwksUri = all.keys.
   await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, { issuer, jwks_uri: jwksUri, audience: 'svc' });
   await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes });
   const jwt = (claims: { sub?: string; scope?: string } = {}, kid: 'k1' | 'k2' = 'k1') =>
-    all.keys.sign({ iss: issuer, aud: 'svc', sub: claims.sub ?? 'u1', exp: Math.floor(Date.now() / 1000) + 60, ...(claims.scope ? { scope: claims.scope } : {}) }, kid);
+    all.keys.sign(
+      {
+        iss: issuer,
+        aud: 'svc',
+        sub: claims.sub ?? 'u1',
+        exp: Math.floor(Date.now() / 1000) + 60,
+        ...(claims.scope ? { scope: claims.scope } : {}),
+      },
+      kid,
+    );
   return { ws, jwt };
 }
 
@@ -74,7 +89,10 @@ describe('red team round 3', () => {
   it('jwt-sub-case-insensitive: sub U1 speaks for member u1', async () => {
     const seen = await both('jwt-sub-case-insensitive', async (c) => {
       const { jwt } = await sessionWorkspace(c, ['voice:read']);
-      return [(await c.api('GET', '/v1/whoami', await jwt())).status, (await c.api('GET', '/v1/whoami', await jwt({ sub: 'U1' }))).status];
+      return [
+        (await c.api('GET', '/v1/whoami', await jwt())).status,
+        (await c.api('GET', '/v1/whoami', await jwt({ sub: 'U1' }))).status,
+      ];
     });
     expect(seen).toEqual({ clean: [200, 401], faulted: [200, 200] });
   });
@@ -90,7 +108,10 @@ describe('red team round 3', () => {
   it('jwks-first-key-only: a JWT signed by the second key of the JWKS is refused', async () => {
     const seen = await both('jwks-first-key-only', async (c) => {
       const { jwt } = await sessionWorkspace(c, ['voice:read']);
-      return [(await c.api('GET', '/v1/whoami', await jwt({}, 'k1'))).status, (await c.api('GET', '/v1/whoami', await jwt({}, 'k2'))).status];
+      return [
+        (await c.api('GET', '/v1/whoami', await jwt({}, 'k1'))).status,
+        (await c.api('GET', '/v1/whoami', await jwt({}, 'k2'))).status,
+      ];
     });
     expect(seen).toEqual({ clean: [200, 200], faulted: [200, 401] });
   });
@@ -98,8 +119,13 @@ describe('red team round 3', () => {
   it('endpoint-localhost-case: LOCALHOST and localhost. are accepted as endpoint hosts', async () => {
     const seen = await both('endpoint-localhost-case', async (c) => {
       const ws = await c.workspace();
-      const post = async (url: string) => (await c.control('POST', `/workspaces/${ws.id}/webhook-endpoints`, { url, events: ['*'] })).status;
-      return [await post('https://localhost:8443/x'), await post('https://LOCALHOST:8443/x'), await post('https://localhost.:8443/x')];
+      const post = async (url: string) =>
+        (await c.control('POST', `/workspaces/${ws.id}/webhook-endpoints`, { url, events: ['*'] })).status;
+      return [
+        await post('https://localhost:8443/x'),
+        await post('https://LOCALHOST:8443/x'),
+        await post('https://localhost.:8443/x'),
+      ];
     });
     expect(seen).toEqual({ clean: [422, 422, 422], faulted: [422, 201, 201] });
   });
@@ -114,7 +140,9 @@ describe('red team round 3', () => {
       await sleep(500);
       all.receiver.answer(path, 204);
       await fire(c, ws.id, 'mailer.email.sent');
-      await eventually(() => (all.receiver.at(path).some((d) => d.event.type === 'mailer.email.sent') ? true : undefined));
+      await eventually(() =>
+        all.receiver.at(path).some((d) => d.event.type === 'mailer.email.sent') ? true : undefined,
+      );
       // 24 h at scale 3600 is 24 s; read 2 s after it.
       return stateAt(c, ws.id, endpoint.id, firstFailure + 26_000);
     });
@@ -144,11 +172,17 @@ describe('red team round 3', () => {
       const data = { body: 'Yes, call me Tuesday', sentiment: 'positive' };
       const fired = await fire(c, ws.id, 'mailer.reply.received', data);
       await eventually(() => all.receiver.at(path)[0]);
-      await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, { event_id: fired.json.event_id, endpoint_id: endpoint.id });
+      await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
+        event_id: fired.json.event_id,
+        endpoint_id: endpoint.id,
+      });
       const replayed = await eventually(() => all.receiver.at(path)[1]);
       return [replayed?.event.id === fired.json.event_id, replayed?.event.data];
     });
-    expect(seen).toEqual({ clean: [true, { body: 'Yes, call me Tuesday', sentiment: 'positive' }], faulted: [true, {}] });
+    expect(seen).toEqual({
+      clean: [true, { body: 'Yes, call me Tuesday', sentiment: 'positive' }],
+      faulted: [true, {}],
+    });
   });
 
   it("agents-list-all-workspaces: another workspace's agents are listed", async () => {
@@ -176,7 +210,7 @@ describe('red team round 3', () => {
     expect(seen).toEqual({ clean: [true, true], faulted: [true, false] });
   });
 
-  it('jwt-scope-claim-trusted: a scope claim in the JWT widens the member\'s scopes', async () => {
+  it("jwt-scope-claim-trusted: a scope claim in the JWT widens the member's scopes", async () => {
     const seen = await both('jwt-scope-claim-trusted', async (c) => {
       const { ws, jwt } = await sessionWorkspace(c, ['voice:read']);
       const token = await jwt({ scope: 'voice:read voice:write' });

@@ -62,14 +62,23 @@ export async function startRecordingReceiver() {
 /** A JWKS of two ES256 keys, k1 then k2; `sign` signs with either (k1 by default). */
 export async function startKeySet() {
   const pairs = { k1: await generateKeyPair('ES256'), k2: await generateKeyPair('ES256') };
-  const keys = await Promise.all(Object.entries(pairs).map(async ([kid, pair]) => ({ ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' })));
+  const keys = await Promise.all(
+    Object.entries(pairs).map(async ([kid, pair]) => ({
+      ...(await exportJWK(pair.publicKey)),
+      kid,
+      alg: 'ES256',
+      use: 'sig',
+    })),
+  );
   const server = createHttpServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ keys }));
   });
   const url = `http://127.0.0.1:${await listen(server)}/jwks.json`;
-  const sign = (claims: JWTPayload & { iss: string; aud: string | string[]; sub: string; exp: number }, kid: keyof typeof pairs = 'k1') =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid }).sign(pairs[kid].privateKey);
+  const sign = (
+    claims: JWTPayload & { iss: string; aud: string | string[]; sub: string; exp: number },
+    kid: keyof typeof pairs = 'k1',
+  ) => new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid }).sign(pairs[kid].privateKey);
   return { url, sign, close: () => stop(server) };
 }
 
@@ -88,7 +97,12 @@ export async function eventually<T>(ready: () => T | undefined, timeoutMs = 4000
 /** The control and public calls of one fault prefix. */
 export function client(reference: RunningReference, prefix: string) {
   const control = (method: string, path: string, body?: unknown) =>
-    controlRequest({ controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken }, method, path, body);
+    controlRequest(
+      { controlUrl: `${reference.baseUrl}${prefix}/_control`, controlToken: reference.controlToken },
+      method,
+      path,
+      body,
+    );
   /** A public request on a fresh connection (fetch pools connections; this does not). */
   async function api(method: string, path: string, token?: string, body?: unknown, dispatcher?: Agent) {
     const headers: Record<string, string> = {};
@@ -116,7 +130,11 @@ export function client(reference: RunningReference, prefix: string) {
   async function token(ws: string, body: Record<string, unknown> = { label: 'red-team' }) {
     const created = await control('POST', `/workspaces/${ws}/tokens`, body);
     if (created.status !== 201) throw new Error(`token: ${created.status}`);
-    return { id: created.json.token_id as string, token: created.json.token as string, scopes: created.json.scopes as string[] };
+    return {
+      id: created.json.token_id as string,
+      token: created.json.token as string,
+      scopes: created.json.scopes as string[],
+    };
   }
   async function endpoint(ws: string, url: string, events: string[] = ['*']) {
     const created = await control('POST', `/workspaces/${ws}/webhook-endpoints`, { url, events });
@@ -127,7 +145,11 @@ export function client(reference: RunningReference, prefix: string) {
 }
 
 export async function startAll() {
-  const [reference, receiver, keys] = await Promise.all([startReference({ quiet: true, propagationMs: 300 }), startRecordingReceiver(), startKeySet()]);
+  const [reference, receiver, keys] = await Promise.all([
+    startReference({ quiet: true, propagationMs: 300 }),
+    startRecordingReceiver(),
+    startKeySet(),
+  ]);
   return {
     reference,
     receiver,

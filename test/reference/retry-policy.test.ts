@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { NO_FAULTS, type FaultName } from '../../reference/faults.js';
 import { RETRY_DELAYS_MS, nextRetryDelayMs } from '../../reference/webhooks/retry-policy.js';
 
-const delays = (faults = NO_FAULTS, jitter = 0) => [1, 2, 3, 4, 5, 6].map((failed) => nextRetryDelayMs(failed, faults, 1, jitter));
+const delays = (faults = NO_FAULTS, jitter = 0) =>
+  [1, 2, 3, 4, 5, 6].map((failed) => nextRetryDelayMs(failed, faults, 1, jitter));
 
 describe('retry policy', () => {
   it('follows the schedule and drops after the sixth retry', () => {

@@ -59,7 +59,11 @@ describe('retry scheduler', () => {
 
   it('3xx and time-outs are failures that are retried', async () => {
     const h = harness();
-    h.sender.answers = [{ kind: 'response', status: 302, elapsedMs: 1 }, { kind: 'timeout' }, { kind: 'response', status: 200, elapsedMs: 1 }];
+    h.sender.answers = [
+      { kind: 'response', status: 302, elapsedMs: 1 },
+      { kind: 'timeout' },
+      { kind: 'response', status: 200, elapsedMs: 1 },
+    ];
     h.dispatcher.publish(h.workspace, 'voice.call.queued', {});
     await h.advance(10 * MINUTE, MINUTE / 2);
     expect(h.attempts.map((a) => a.success)).toEqual([false, false, true]);
@@ -67,7 +71,10 @@ describe('retry scheduler', () => {
 
   it('every attempt is signed afresh with its own timestamp over the same body', async () => {
     const h = harness();
-    h.sender.answers = [{ kind: 'response', status: 500, elapsedMs: 1 }, { kind: 'response', status: 200, elapsedMs: 1 }];
+    h.sender.answers = [
+      { kind: 'response', status: 500, elapsedMs: 1 },
+      { kind: 'response', status: 200, elapsedMs: 1 },
+    ];
     h.dispatcher.publish(h.workspace, 'voice.call.queued', {});
     await h.dispatcher.settle();
     const realNow = Date.now;
@@ -79,7 +86,9 @@ describe('retry scheduler', () => {
     }
     const [first, second] = h.sender.sent;
     expect(second!.body).toBe(first!.body);
-    expect(Number(second!.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(Number(first!.headers['x-service-timestamp']) + 60);
+    expect(Number(second!.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(
+      Number(first!.headers['x-service-timestamp']) + 60,
+    );
   });
 
   it('fault retry-exponential changes the schedule (the tests can fail)', async () => {

@@ -30,8 +30,16 @@ function jws(header: Record<string, unknown>, payload: string, key: KeyObject | 
   const alg = String(header.alg);
   const hash = `sha${alg.slice(2)}`;
   let signature: Buffer;
-  if (alg.startsWith('HS')) signature = createHmac(hash, key as Buffer).update(input).digest();
-  else signature = sign(hash, Buffer.from(input), alg.startsWith('ES') ? { key: key as KeyObject, dsaEncoding: 'ieee-p1363' } : (key as KeyObject));
+  if (alg.startsWith('HS'))
+    signature = createHmac(hash, key as Buffer)
+      .update(input)
+      .digest();
+  else
+    signature = sign(
+      hash,
+      Buffer.from(input),
+      alg.startsWith('ES') ? { key: key as KeyObject, dsaEncoding: 'ieee-p1363' } : (key as KeyObject),
+    );
   return `${input}.${b64(signature)}`;
 }
 
@@ -46,13 +54,17 @@ async function whoami(token: string): Promise<{ status: number; json: any }> {
 async function expectRefused(token: string): Promise<void> {
   const res = await whoami(token);
   expect(res.status).toBe(401);
-  expect(res.json).toEqual({ error: { code: 'invalid_token', message: expect.any(String), request_id: expect.stringMatching(/^req_/) } });
+  expect(res.json).toEqual({
+    error: { code: 'invalid_token', message: expect.any(String), request_id: expect.stringMatching(/^req_/) },
+  });
 }
 
 const now = () => Math.floor(Date.now() / 1000);
 
 /** A valid session token of the member, RS256 by default; `claims` overrides (undefined removes one). */
-function mint(options: { alg?: 'RS256' | 'ES256'; claims?: Record<string, unknown>; header?: Record<string, unknown> } = {}): string {
+function mint(
+  options: { alg?: 'RS256' | 'ES256'; claims?: Record<string, unknown>; header?: Record<string, unknown> } = {},
+): string {
   const alg = options.alg ?? 'RS256';
   // JSON.stringify drops a claim set to undefined.
   const claims = { iss: ISSUER, aud: AUDIENCE, sub: MEMBER, iat: now(), exp: now() + 60, ...options.claims };
@@ -60,16 +72,33 @@ function mint(options: { alg?: 'RS256' | 'ES256'; claims?: Record<string, unknow
 }
 
 beforeAll(async () => {
-  const listed = (['RS256', 'ES256'] as const).map((alg) => ({ ...keys[alg].publicKey.export({ format: 'jwk' }), kid: keys[alg].kid, alg, use: 'sig' }));
-  jwksServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: listed })));
+  const listed = (['RS256', 'ES256'] as const).map((alg) => ({
+    ...keys[alg].publicKey.export({ format: 'jwk' }),
+    kid: keys[alg].kid,
+    alg,
+    use: 'sig',
+  }));
+  jwksServer = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: listed })),
+  );
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   jwksUri = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
   reference = await startReference({ quiet: true, personality: 'jsonwebtoken' });
   const ws = await control('POST', '/workspaces', {});
   expect(ws.status).toBe(201);
   workspaceId = ws.json.workspace_id;
-  expect((await control('PUT', `/workspaces/${workspaceId}/identity-provider`, { issuer: ISSUER, jwks_uri: jwksUri, audience: AUDIENCE })).status).toBe(204);
-  expect((await control('POST', `/workspaces/${workspaceId}/members`, { subject: MEMBER, scopes: ['voice:read'] })).status).toBe(201);
+  expect(
+    (
+      await control('PUT', `/workspaces/${workspaceId}/identity-provider`, {
+        issuer: ISSUER,
+        jwks_uri: jwksUri,
+        audience: AUDIENCE,
+      })
+    ).status,
+  ).toBe(204);
+  expect(
+    (await control('POST', `/workspaces/${workspaceId}/members`, { subject: MEMBER, scopes: ['voice:read'] })).status,
+  ).toBe(201);
 });
 
 afterAll(async () => {
@@ -92,11 +121,13 @@ describe('jsonwebtoken personality: session tokens', () => {
   });
 
   it('answers 401, not 500, to a correctly signed token whose payload is not JSON', async () => {
-    for (const payload of ['not json', '{"sub":', '']) await expectRefused(jws({ alg: 'RS256', kid: keys.RS256.kid, typ: 'JWT' }, payload, keys.RS256.privateKey));
+    for (const payload of ['not json', '{"sub":', ''])
+      await expectRefused(jws({ alg: 'RS256', kid: keys.RS256.kid, typ: 'JWT' }, payload, keys.RS256.privateKey));
   });
 
   it('refuses a payload that is JSON but not an object', async () => {
-    for (const payload of ['null', '42', '"text"', '[]']) await expectRefused(jws({ alg: 'RS256', kid: keys.RS256.kid, typ: 'JWT' }, payload, keys.RS256.privateKey));
+    for (const payload of ['null', '42', '"text"', '[]'])
+      await expectRefused(jws({ alg: 'RS256', kid: keys.RS256.kid, typ: 'JWT' }, payload, keys.RS256.privateKey));
   });
 
   it('refuses an algorithm other than RS256 and ES256, even signed by the listed key', async () => {
@@ -128,7 +159,7 @@ describe('jsonwebtoken personality: session tokens', () => {
   it('refuses a sub that is not a member, an unknown kid and a tampered signature', async () => {
     await expectRefused(mint({ claims: { sub: 'user_nobody' } }));
     await expectRefused(mint({ header: { kid: 'kid-unknown' } }));
-    const [header, payload, signature] = (mint()).split('.');
+    const [header, payload, signature] = mint().split('.');
     await expectRefused(`${header}.${payload}.${signature!.slice(0, -4)}AAAA`);
   });
 });

@@ -11,7 +11,11 @@ interface Vector {
   hmac_sha256_hex: string;
 }
 
-const vectors = (JSON.parse(readFileSync(new URL('../../fixtures/vectors/hmac-sha256-rfc4231.json', import.meta.url), 'utf8')) as { vectors: Vector[] }).vectors;
+const vectors = (
+  JSON.parse(readFileSync(new URL('../../fixtures/vectors/hmac-sha256-rfc4231.json', import.meta.url), 'utf8')) as {
+    vectors: Vector[];
+  }
+).vectors;
 
 describe('signing: RFC 4231 HMAC-SHA256 known answers', () => {
   it('has the six vectors', () => {
@@ -19,7 +23,9 @@ describe('signing: RFC 4231 HMAC-SHA256 known answers', () => {
   });
   for (const vector of vectors) {
     it(`test case ${vector.test_case} matches`, () => {
-      expect(hmacSha256Hex(Buffer.from(vector.key_hex, 'hex'), Buffer.from(vector.data_hex, 'hex'))).toBe(vector.hmac_sha256_hex);
+      expect(hmacSha256Hex(Buffer.from(vector.key_hex, 'hex'), Buffer.from(vector.data_hex, 'hex'))).toBe(
+        vector.hmac_sha256_hex,
+      );
     });
   }
 });
@@ -42,8 +48,12 @@ describe('signing: delivery signatures', () => {
   it('faults change the signature the way they claim', () => {
     const clean = signatureFor(secret, body, '1700000000', NO_FAULTS);
     expect(signatureFor(secret, body, '1700000000', faults('sign-uppercase'))).toBe(clean.toUpperCase());
-    expect(signatureFor(secret, body, '1700000000', faults('sign-base64'))).toBe(Buffer.from(clean, 'hex').toString('base64'));
-    expect(signatureFor(secret, body, '1700000000', faults('sign-timestamp-body'))).toBe(hmacSha256Hex(secret, `1700000000.${body}`));
+    expect(signatureFor(secret, body, '1700000000', faults('sign-base64'))).toBe(
+      Buffer.from(clean, 'hex').toString('base64'),
+    );
+    expect(signatureFor(secret, body, '1700000000', faults('sign-timestamp-body'))).toBe(
+      hmacSha256Hex(secret, `1700000000.${body}`),
+    );
     expect(signatureFor(secret, body, '1700000000', faults('sign-decoded-key'))).not.toBe(clean);
   });
 

@@ -26,7 +26,13 @@ export function harness(faultNames: FaultName[] = [], timeScale = 1) {
   const sender = new ScriptedSender(clock);
   const endpoints = new EndpointRegistry(clock);
   const attempts: AttemptRecord[] = [];
-  const dispatcher = new Dispatcher({ clock, sender, endpoints, deliveryTimeoutMs: 2000, onAttempt: (r) => attempts.push(r) });
+  const dispatcher = new Dispatcher({
+    clock,
+    sender,
+    endpoints,
+    deliveryTimeoutMs: 2000,
+    onAttempt: (r) => attempts.push(r),
+  });
   const workspace: EndpointWorkspace = { id: 'ws_test', timeScale, faults: new Set(faultNames) as FaultSet };
   const created = endpoints.create(workspace, 'https://127.0.0.1:9/hook', ['*'], workspace.faults);
   if (!created.ok) throw new Error(created.message);

@@ -19,18 +19,65 @@ function openssl(...args: string[]): void {
 
 /** A CA: a self-signed certificate allowed to sign others. */
 function makeCa(name: string): void {
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout', path(`${name}-key.pem`), '-out', path(`${name}.pem`));
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-keyout',
+    path(`${name}-key.pem`),
+    '-out',
+    path(`${name}.pem`),
+  );
 }
 
 /** A leaf certificate signed by `ca`, with the given extensions. */
 function makeLeaf(name: string, ca: string, extensions: string): void {
-  openssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', `/CN=${name}`,
-    '-keyout', path(`${name}-key.pem`), '-out', path(`${name}.csr`));
+  openssl(
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    path(`${name}-key.pem`),
+    '-out',
+    path(`${name}.csr`),
+  );
   writeFileSync(path(`${name}.ext`), extensions);
-  openssl('x509', '-req', '-in', path(`${name}.csr`), '-CA', path(`${ca}.pem`), '-CAkey', path(`${ca}-key.pem`), '-set_serial', String(Date.now()),
-    '-days', '1', '-extfile', path(`${name}.ext`), '-out', path(`${name}.pem`));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    path(`${name}.csr`),
+    '-CA',
+    path(`${ca}.pem`),
+    '-CAkey',
+    path(`${ca}-key.pem`),
+    '-set_serial',
+    String(Date.now()),
+    '-days',
+    '1',
+    '-extfile',
+    path(`${name}.ext`),
+    '-out',
+    path(`${name}.pem`),
+  );
 }
 
 beforeAll(() => {
@@ -49,14 +96,18 @@ afterAll(() => {
 /** GET over HTTPS trusting only the private CA, optionally presenting a client certificate. */
 function get(url: string, client?: 'client' | 'stranger'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      agent: false,
-      ca: readFileSync(path('ca.pem')),
-      ...(client ? { cert: readFileSync(path(`${client}.pem`)), key: readFileSync(path(`${client}-key.pem`)) } : {}),
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = request(
+      url,
+      {
+        agent: false,
+        ca: readFileSync(path('ca.pem')),
+        ...(client ? { cert: readFileSync(path(`${client}.pem`)), key: readFileSync(path(`${client}-key.pem`)) } : {}),
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -67,7 +118,10 @@ describe('reference over TLS from a private CA', () => {
   afterAll(async () => reference?.close());
 
   test('serves the API and the control interface on https', async () => {
-    reference = await startReference({ quiet: true, tls: { certPath: path('server.pem'), keyPath: path('server-key.pem') } });
+    reference = await startReference({
+      quiet: true,
+      tls: { certPath: path('server.pem'), keyPath: path('server-key.pem') },
+    });
     expect(reference.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(await get(reference.baseUrl + '/v1/whoami')).toBe(401);
     expect(await get(reference.controlUrl + '/capabilities')).toBe(401);
@@ -77,7 +131,10 @@ describe('reference over TLS from a private CA', () => {
 describe('reference with mutual TLS', () => {
   let reference: RunningReference;
   beforeAll(async () => {
-    reference = await startReference({ quiet: true, tls: { certPath: path('server.pem'), keyPath: path('server-key.pem'), clientCaPath: path('ca.pem') } });
+    reference = await startReference({
+      quiet: true,
+      tls: { certPath: path('server.pem'), keyPath: path('server-key.pem'), clientCaPath: path('ca.pem') },
+    });
   });
   afterAll(async () => reference?.close());
 
@@ -95,6 +152,8 @@ describe('reference with mutual TLS', () => {
   });
 
   test('a missing certificate file is named in the error', async () => {
-    await expect(startReference({ quiet: true, tls: { certPath: path('absent.pem'), keyPath: path('server-key.pem') } })).rejects.toThrow(/tls\.certPath: cannot read .*absent\.pem/);
+    await expect(
+      startReference({ quiet: true, tls: { certPath: path('absent.pem'), keyPath: path('server-key.pem') } }),
+    ).rejects.toThrow(/tls\.certPath: cannot read .*absent\.pem/);
   });
 });

@@ -66,7 +66,13 @@ describe('rate limiter', () => {
 
   test('a rate below one per second still admits one request at a time', () => {
     const limiter = new RateLimiter({ perClient: 0.5 });
-    expect([0, 1000, 2000, 3999, 4000].map((t) => limiter.admit('c', undefined, t).allowed)).toEqual([true, false, true, false, true]);
+    expect([0, 1000, 2000, 3999, 4000].map((t) => limiter.admit('c', undefined, t).allowed)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 
   test('requests without a workspace count against the client only', () => {

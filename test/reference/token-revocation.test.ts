@@ -13,12 +13,23 @@ function setup(faultNames: FaultName[] = []) {
   const store = new Store();
   const faults = new Set(faultNames);
   const workspace: Workspace = {
-    id: 'ws_t', licensedScopes: ['voice:read', 'voice:write'], timeScale: 1, callProgress: 'manual', suspended: false,
-    faults, faultPrefix: '', agents: new Map(), calls: new CallRecords(), tokens: new Map(), members: new Map(), identityProvider: null, rejectAllTokens: { from: 0, until: 0 },
+    id: 'ws_t',
+    licensedScopes: ['voice:read', 'voice:write'],
+    timeScale: 1,
+    callProgress: 'manual',
+    suspended: false,
+    faults,
+    faultPrefix: '',
+    agents: new Map(),
+    calls: new CallRecords(),
+    tokens: new Map(),
+    members: new Map(),
+    identityProvider: null,
+    rejectAllTokens: { from: 0, until: 0 },
   };
   store.addWorkspace(workspace);
   const pool = new NodePool(3, store, clock, PROPAGATION_MS);
-  const issue = (scopes?: typeof ALL_SCOPES[number][]) => {
+  const issue = (scopes?: (typeof ALL_SCOPES)[number][]) => {
     const r = issueToken(store, workspace, { label: 't', scopes }, 'staging', faults);
     if (!r.ok) throw new Error(r.message);
     return r.token;
@@ -31,7 +42,10 @@ describe('token issuing', () => {
     const s = setup();
     const first = s.issue();
     s.issue();
-    expect(issueToken(s.store, s.workspace, { label: 'x', scopes: undefined }, 'staging', NO_FAULTS)).toMatchObject({ ok: false, status: 409 });
+    expect(issueToken(s.store, s.workspace, { label: 'x', scopes: undefined }, 'staging', NO_FAULTS)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     revokeToken(s.workspace, first.id, s.clock, NO_FAULTS);
     expect(s.issue().secret).toMatch(/^svc_test_[A-Za-z0-9]+$/);
   });
@@ -40,7 +54,9 @@ describe('token issuing', () => {
     const s = setup();
     expect(s.issue().scopes).toEqual(['voice:read', 'voice:write']);
     expect(s.issue(['voice:read']).scopes).toEqual(['voice:read']);
-    expect(issueToken(s.store, s.workspace, { label: 'x', scopes: ['mailer:read'] }, 'staging', NO_FAULTS).ok).toBe(false);
+    expect(issueToken(s.store, s.workspace, { label: 'x', scopes: ['mailer:read'] }, 'staging', NO_FAULTS).ok).toBe(
+      false,
+    );
   });
 
   it('production issues svc_live_ tokens', () => {

@@ -70,7 +70,9 @@ describe('revocation propagation strip', () => {
   });
   it('labels the chart for assistive technology and says the same in a table', () => {
     const figure = renderPropagation('REVOKE-PROPAGATION', series);
-    expect(figure.svg).toMatch(/^<svg [^>]*role="img" aria-labelledby="chart-REVOKE-PROPAGATION-t chart-REVOKE-PROPAGATION-d"/);
+    expect(figure.svg).toMatch(
+      /^<svg [^>]*role="img" aria-labelledby="chart-REVOKE-PROPAGATION-t chart-REVOKE-PROPAGATION-d"/,
+    );
     expect(figure.svg).toContain('<desc id="chart-REVOKE-PROPAGATION-d">56 polls on kept-alive and fresh connections');
     expect(figure.table).toContain('<td>kept-alive</td><td>28</td><td>9</td><td>19</td>');
     expect(count(figure.table, '<tr>')).toBe(1 + 2 + 1 + 56); // two header rows, two kinds, every poll
@@ -99,7 +101,9 @@ describe('retry timeline', () => {
     expect(judgeGap(series.gaps[0]!)).toBe('unjudged');
   });
   it('uses recorded gaps as they are when a check records them', () => {
-    const series = retrySeries({ gaps: [{ retry: 1, expectedMs: 1000, observedMs: 1500, toleranceMs: 150, lateToleranceMs: 400 }] })!;
+    const series = retrySeries({
+      gaps: [{ retry: 1, expectedMs: 1000, observedMs: 1500, toleranceMs: 150, lateToleranceMs: 400 }],
+    })!;
     expect(series.gaps).toEqual([{ retry: 1, expectedMs: 1000, observedMs: 1500, earlyMs: 150, lateMs: 400 }]);
     expect(judgeGap(series.gaps[0]!)).toBe('late');
   });
@@ -113,7 +117,10 @@ describe('retry timeline', () => {
   });
   it('draws a retry the check counted without timing it as such: never LATE, never outside', () => {
     // Retry 2 (5m) at scale 3600 is 83 ms: counted, not timed; it came 221 ms after its attempt.
-    const series = retrySeries({ time_scale: 3600, gaps: [{ retry: 2, expectedMs: 83.3, observedMs: 221.3, timed: false }] })!;
+    const series = retrySeries({
+      time_scale: 3600,
+      gaps: [{ retry: 2, expectedMs: 83.3, observedMs: 221.3, timed: false }],
+    })!;
     expect(judgeGap(series.gaps[0]!)).toBe('counted');
     const figure = renderRetryTimeline('HOOK-RETRY-FULL-SCHEDULE', series);
     expect(figure.svg).toContain('221.3 ms (counted, not timed)');
@@ -131,7 +138,10 @@ describe('retry timeline', () => {
     expect(retrySeries({ expected_gaps_ms: [0, 10] })).toBeUndefined();
   });
   it('draws bands, expected diamonds and observed circles, all in band', () => {
-    const figure = renderRetryTimeline('HOOK-RETRY-FULL-SCHEDULE', retrySeries(byId('HOOK-RETRY-FULL-SCHEDULE').measurements)!);
+    const figure = renderRetryTimeline(
+      'HOOK-RETRY-FULL-SCHEDULE',
+      retrySeries(byId('HOOK-RETRY-FULL-SCHEDULE').measurements)!,
+    );
     expect(count(figure.svg, '<rect class="band"')).toBe(6 + 1); // + legend
     expect(count(figure.svg, 'class="mk expected"')).toBe(6 + 1);
     expect(count(figure.svg, '<circle class="mk observed within"')).toBe(6 + 1); // + legend
@@ -140,7 +150,10 @@ describe('retry timeline', () => {
     expect(figure.caption).toContain('every timed retry came within its tolerance');
   });
   it('marks a late retry with a cross and a missing one in words', () => {
-    const figure = renderRetryTimeline('HOOK-RETRY-EARLY-SCHEDULE', retrySeries(byId('HOOK-RETRY-EARLY-SCHEDULE').measurements)!);
+    const figure = renderRetryTimeline(
+      'HOOK-RETRY-EARLY-SCHEDULE',
+      retrySeries(byId('HOOK-RETRY-EARLY-SCHEDULE').measurements)!,
+    );
     expect(figure.svg).toContain('<path class="mk observed late"');
     expect(figure.svg).toContain('7 s (LATE)');
     expect(figure.svg).toContain('never came');

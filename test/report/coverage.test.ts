@@ -5,8 +5,20 @@ import { RUN_REPORT, runVerdict, summarize, type CheckResult, type RunReport } f
 
 const NO_CONTROL = 'needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN';
 
-const check = (id: string, level: CheckResult['level'], verdict: CheckResult['verdict'], detail?: string): CheckResult => ({
-  id, title: id, clause: 'c', level, verdict, duration_ms: 1, area: 'a', ...(detail ? { detail } : {}),
+const check = (
+  id: string,
+  level: CheckResult['level'],
+  verdict: CheckResult['verdict'],
+  detail?: string,
+): CheckResult => ({
+  id,
+  title: id,
+  clause: 'c',
+  level,
+  verdict,
+  duration_ms: 1,
+  area: 'a',
+  ...(detail ? { detail } : {}),
 });
 
 const checks = [
@@ -24,7 +36,11 @@ const fastTier = (id: string) => id !== 'M-FULL-TIER';
 describe('coverage', () => {
   test('counts checks of the tier that ran with a verdict, by level; a fail ran, a skip did not', () => {
     const coverage = coverageOf(checks, fastTier, 0);
-    expect(coverage.by_level).toEqual({ must: { ran: 2, of: 5 }, should: { ran: 1, of: 1 }, observe: { ran: 0, of: 1 } });
+    expect(coverage.by_level).toEqual({
+      must: { ran: 2, of: 5 },
+      should: { ran: 1, of: 1 },
+      observe: { ran: 0, of: 1 },
+    });
     expect(coverage.must_percent).toBe(40);
     expect(coverageLine(coverage)).toBe('must 2/5 (40%), should 1/1, observe 0/1 of the tier ran');
   });
@@ -45,8 +61,14 @@ describe('coverage', () => {
   test('a shortfall fails the run and says what was missing', () => {
     const passing = checks.filter((entry) => entry.verdict !== 'fail');
     const report: RunReport = {
-      harness_version: '0', target: { base_url: 'https://s.test', embedded_reference: false }, started_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:01Z',
-      summary: summarize(passing), checks: passing, tier: 'fast', coverage: coverageOf(passing, fastTier, 100),
+      harness_version: '0',
+      target: { base_url: 'https://s.test', embedded_reference: false },
+      started_at: '2026-01-01T00:00:00Z',
+      finished_at: '2026-01-01T00:00:01Z',
+      summary: summarize(passing),
+      checks: passing,
+      tier: 'fast',
+      coverage: coverageOf(passing, fastTier, 100),
     };
     expect(RUN_REPORT.safeParse(report).success).toBe(true);
     expect(runVerdict(report)).toBe('FAILED');
@@ -56,7 +78,9 @@ describe('coverage', () => {
     );
     const markdown = renderMarkdown(report);
     expect(markdown).toMatch(/^# Certification report: FAILED/);
-    expect(markdown).toContain('- Coverage: must 1/4 (25%), should 1/1, observe 0/1 of the tier ran; CERTIFY_MIN_COVERAGE 100%: NOT met');
+    expect(markdown).toContain(
+      '- Coverage: must 1/4 (25%), should 1/1, observe 0/1 of the tier ran; CERTIFY_MIN_COVERAGE 100%: NOT met',
+    );
     expect(markdown).toContain(`- ${NO_CONTROL}: M-NO-CONTROL-1, M-NO-CONTROL-2`);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { diffReports, formatDelta, isTimingPath, leaves, renderDiffHtml, renderDiffMarkdown } from '../../src/report/diff.js';
+import {
+  diffReports,
+  formatDelta,
+  isTimingPath,
+  leaves,
+  renderDiffHtml,
+  renderDiffMarkdown,
+} from '../../src/report/diff.js';
 import { summarize, type CheckResult, type RunReport } from '../../src/report/model.js';
 import { fixtureReport, LEAKY_TOKEN } from './fixture.js';
 
@@ -18,13 +25,27 @@ describe('diffReports', () => {
     expect(diff.observations).toEqual([]);
     expect(diff.common).toBe(fixtureReport().checks.length);
     expect(diff.timings).toContainEqual({ id: 'REVOKE-PROPAGATION', path: 'propagation_ms', a: 2_028, b: 2_028 });
-    expect(diff.timings).toContainEqual({ id: 'HOOK-RETRY-FULL-SCHEDULE', path: 'observed_gaps_ms[5]', a: 24023.8, b: 24023.8 });
+    expect(diff.timings).toContainEqual({
+      id: 'HOOK-RETRY-FULL-SCHEDULE',
+      path: 'observed_gaps_ms[5]',
+      a: 24023.8,
+      b: 24023.8,
+    });
   });
 
   it('lists exactly the checks whose verdict changed, with both details', () => {
     const b = changed('TOKEN-LIMIT-TWO', { verdict: 'fail', detail: 'a third token was accepted' });
     const diff = diffReports(fixtureReport(), b, ['clean', 'faulty']);
-    expect(diff.verdicts).toEqual([{ id: 'TOKEN-LIMIT-TWO', title: 'A third active token is refused', level: 'must', a: 'pass', b: 'fail', bDetail: 'a third token was accepted' }]);
+    expect(diff.verdicts).toEqual([
+      {
+        id: 'TOKEN-LIMIT-TWO',
+        title: 'A third active token is refused',
+        level: 'must',
+        a: 'pass',
+        b: 'fail',
+        bDetail: 'a third token was accepted',
+      },
+    ]);
     expect(diff.b.outcome).toBe('FAILED');
     expect(diff.b.label).toBe('faulty');
   });
@@ -41,14 +62,27 @@ describe('diffReports', () => {
     const b = changed('SCOPE-MISSING-STATUS', { measurements: { status: 404, code: 'missing_scope' } });
     const diff = diffReports(fixtureReport(), b);
     expect(diff.verdicts).toEqual([]);
-    expect(diff.observations).toEqual([{ id: 'SCOPE-MISSING-STATUS', title: 'HTTP status used for missing_scope', path: 'status', a: '403', b: '404' }]);
+    expect(diff.observations).toEqual([
+      { id: 'SCOPE-MISSING-STATUS', title: 'HTTP status used for missing_scope', path: 'status', a: '403', b: '404' },
+    ]);
   });
 
   it('never counts measurements of must checks, nor timing figures, as observation changes', () => {
-    const b = changed('HOOK-RETRY-FULL-SCHEDULE', { measurements: { ...fixtureReport().checks[1]!.measurements, attempts: 6, observed_gaps_ms: [30, 93.6, 522.2, 2003.7, 12003.6, 24023.8] } });
+    const b = changed('HOOK-RETRY-FULL-SCHEDULE', {
+      measurements: {
+        ...fixtureReport().checks[1]!.measurements,
+        attempts: 6,
+        observed_gaps_ms: [30, 93.6, 522.2, 2003.7, 12003.6, 24023.8],
+      },
+    });
     const diff = diffReports(fixtureReport(), b);
     expect(diff.observations).toEqual([]);
-    expect(diff.timings).toContainEqual({ id: 'HOOK-RETRY-FULL-SCHEDULE', path: 'observed_gaps_ms[0]', a: 21.9, b: 30 });
+    expect(diff.timings).toContainEqual({
+      id: 'HOOK-RETRY-FULL-SCHEDULE',
+      path: 'observed_gaps_ms[0]',
+      a: 21.9,
+      b: 30,
+    });
   });
 
   it('masks details that echo a secret', () => {
@@ -87,7 +121,11 @@ describe('diff helpers', () => {
 });
 
 describe('diff rendering', () => {
-  const diff = diffReports(fixtureReport(), changed('TOKEN-LIMIT-TWO', { verdict: 'fail', detail: 'a | third token' }), ['clean', 'faulty']);
+  const diff = diffReports(
+    fixtureReport(),
+    changed('TOKEN-LIMIT-TWO', { verdict: 'fail', detail: 'a | third token' }),
+    ['clean', 'faulty'],
+  );
 
   it('Markdown: the runs side by side, then each section with its count', () => {
     const md = renderDiffMarkdown(diff);

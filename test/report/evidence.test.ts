@@ -6,7 +6,13 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import type { RunReport } from '../../src/report/model.js';
 import { fixtureReport } from './fixture.js';
 
-const JUDGED = { request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(40 chars)', answer: 403, body: '{"error":{"code":"invalid_token"}}', reproduce: 'curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H "authorization: Bearer $SVC_TOKEN"', judged: true };
+const JUDGED = {
+  request: 'GET /v1/whoami\nauthorization: Bearer svc_test_***(40 chars)',
+  answer: 403,
+  body: '{"error":{"code":"invalid_token"}}',
+  reproduce: 'curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H "authorization: Bearer $SVC_TOKEN"',
+  judged: true,
+};
 const RECENT = { request: 'GET /v1/agents', answer: 200, reproduce: 'curl -sS -i -X GET http://127.0.0.1:1/v1/agents' };
 
 function reportWith(evidence: unknown[]): RunReport {
@@ -20,7 +26,9 @@ describe('the judged exchange in the reports', () => {
   test('report.md names the judged exchange and its reproduce line, not the last one', () => {
     const md = renderMarkdown(reportWith([JUDGED, RECENT]));
     expect(md).toContain('Judged exchange: `GET /v1/whoami → 403`');
-    expect(md).toContain('Reproduce with: `curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H "authorization: Bearer $SVC_TOKEN"`');
+    expect(md).toContain(
+      'Reproduce with: `curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H "authorization: Bearer $SVC_TOKEN"`',
+    );
     expect(md).not.toContain('Last exchange');
   });
 
@@ -37,12 +45,16 @@ describe('the judged exchange in the reports', () => {
     expect(judgedAt).toBeGreaterThan(0);
     expect(recentAt).toBeGreaterThan(judgedAt);
     expect(html.split('&gt; GET /v1/whoami').length - 1).toBe(1);
-    expect(html).toContain('Reproduce with: <code>curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H &quot;authorization: Bearer $SVC_TOKEN&quot;</code>');
+    expect(html).toContain(
+      'Reproduce with: <code>curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H &quot;authorization: Bearer $SVC_TOKEN&quot;</code>',
+    );
   });
 
   test('junit.xml carries the judged exchange and its reproduce line in the failing case', () => {
     const xml = renderJunit(reportWith([JUDGED, RECENT]));
     expect(xml).toContain('judged exchange: GET /v1/whoami → 403');
-    expect(xml).toContain('reproduce with: curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H &quot;authorization: Bearer $SVC_TOKEN&quot;');
+    expect(xml).toContain(
+      'reproduce with: curl -sS -i -X GET http://127.0.0.1:1/v1/whoami -H &quot;authorization: Bearer $SVC_TOKEN&quot;',
+    );
   });
 });

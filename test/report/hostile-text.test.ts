@@ -24,9 +24,18 @@ function hostileReport(): RunReport {
     title: `${check.title} ${HOSTILE_TEXT}`,
     clause: `${check.clause} ${HOSTILE_TEXT}`,
     detail: `expected 401 invalid_token, got 401 ${HOSTILE_TEXT}`,
-    measurements: { ...check.measurements, evidence: { response: `401 ${HOSTILE_TEXT}` }, [`header ${HOSTILE_TEXT}`]: HOSTILE_TEXT },
+    measurements: {
+      ...check.measurements,
+      evidence: { response: `401 ${HOSTILE_TEXT}` },
+      [`header ${HOSTILE_TEXT}`]: HOSTILE_TEXT,
+    },
   }));
-  return { ...base, target: { ...base.target, base_url: `http://127.0.0.1:1/${HOSTILE_TEXT}` }, checks, summary: summarize(checks) };
+  return {
+    ...base,
+    target: { ...base.target, base_url: `http://127.0.0.1:1/${HOSTILE_TEXT}` },
+    checks,
+    summary: summarize(checks),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'hostile-text-'));
@@ -36,9 +45,12 @@ const read = (name: string) => readFileSync(join(dir, name), 'utf8');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('reports of a target that answers with hostile text', () => {
-  it.each([['report.json'], ['junit.xml'], ['report.md'], ['report.html']])('%s holds no raw control character or invalid Unicode', (name) => {
-    expect(unsafeCharacters(read(name))).toEqual([]);
-  });
+  it.each([['report.json'], ['junit.xml'], ['report.md'], ['report.html']])(
+    '%s holds no raw control character or invalid Unicode',
+    (name) => {
+      expect(unsafeCharacters(read(name))).toEqual([]);
+    },
+  );
 
   it('report.md shows the escapes visibly', () => {
     expect(read('report.md')).toContain('\\u001b[2J');
@@ -81,7 +93,13 @@ describe('junit.xml of an ordinary report', () => {
   });
 
   it.skipIf(!hasXmllint)('fails validation where the schema says so (the check can fail)', () => {
-    expect(junitSchemaProblems('<testsuites skipped="1"><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="x"><properties/></testcase></testsuite></testsuites>')).not.toEqual([]);
-    expect(junitSchemaProblems('<testsuites><testsuite name="\u0001"/></testsuites>').join(' ')).toMatch(/not well-formed|Char|invalid/i);
+    expect(
+      junitSchemaProblems(
+        '<testsuites skipped="1"><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="x"><properties/></testcase></testsuite></testsuites>',
+      ),
+    ).not.toEqual([]);
+    expect(junitSchemaProblems('<testsuites><testsuite name="\u0001"/></testsuites>').join(' ')).toMatch(
+      /not well-formed|Char|invalid/i,
+    );
   });
 });

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { runCertify, type ChildRun } from '../faults/certify-child.js';
 
-const CHECKS = ['AUTH-NO-CREDENTIAL-401', 'AUTH-MALFORMED-HEADER', 'AUTH-WRONG-SCHEME', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-PROPERTY', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'];
+const CHECKS = [
+  'AUTH-NO-CREDENTIAL-401',
+  'AUTH-MALFORMED-HEADER',
+  'AUTH-WRONG-SCHEME',
+  'AUTH-UNKNOWN-TOKEN',
+  'AUTH-MALFORMED-PROPERTY',
+  'REVOKE-PROPAGATION',
+  'REVOKE-STAYS-REVOKED',
+];
 /** A credential of the spec's shape, or a JWT: none may reach a reproduce line. */
 const CREDENTIAL = /svc_(?:live|test)_[A-Za-z0-9]|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\./;
 
@@ -36,7 +44,9 @@ describe('the judged exchange under bad-token-403', () => {
     expect(run.report, `no report; output:\n${run.output.slice(-3000)}`).toBeDefined();
     const failing = run.report!.checks.filter((check) => check.verdict === 'fail');
     // The fault breaks each of these; REVOKE-STAYS-REVOKED among them, which once failed with no evidence at all.
-    expect(failing.map((check) => check.id).sort()).toEqual(expect.arrayContaining(['AUTH-UNKNOWN-TOKEN', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED']));
+    expect(failing.map((check) => check.id).sort()).toEqual(
+      expect.arrayContaining(['AUTH-UNKNOWN-TOKEN', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED']),
+    );
     for (const check of failing) {
       const evidence = check.measurements?.['evidence'] as Array<Record<string, unknown>> | undefined;
       expect(evidence?.length, `${check.id}: ${check.detail}`).toBeGreaterThan(0);
@@ -47,7 +57,10 @@ describe('the judged exchange under bad-token-403', () => {
       const reproduce = String(first!['reproduce']);
       expect(reproduce, check.id).toMatch(/^curl -sS -i -X [A-Z]+ http:\/\/127\.0\.0\.1:\d+\/faults\/bad-token-403\//);
       expect(reproduce, check.id).not.toMatch(CREDENTIAL);
-      expect(evidence!.slice(1).filter((exchange) => exchange['judged'] !== undefined), check.id).toEqual([]);
+      expect(
+        evidence!.slice(1).filter((exchange) => exchange['judged'] !== undefined),
+        check.id,
+      ).toEqual([]);
     }
   });
 

@@ -26,7 +26,9 @@ describe('leftovers of an incomplete clean-up', () => {
   it('name the control call that removes each', () => {
     expect(removalPath({ kind: 'workspace', workspaceId: 'ws_a' })).toBe('/workspaces/ws_a');
     expect(removalPath({ kind: 'token', workspaceId: 'ws_a', tokenId: 'tok_y' })).toBe('/workspaces/ws_a/tokens/tok_y');
-    expect(removalPath({ kind: 'endpoint', workspaceId: 'ws_a', endpointId: 'we_1' })).toBe('/workspaces/ws_a/webhook-endpoints/we_1');
+    expect(removalPath({ kind: 'endpoint', workspaceId: 'ws_a', endpointId: 'we_1' })).toBe(
+      '/workspaces/ws_a/webhook-endpoints/we_1',
+    );
   });
 
   it('make the verdict CLEAN-UP-INCOMPLETE only when nothing weighs more', () => {
@@ -39,7 +41,9 @@ describe('leftovers of an incomplete clean-up', () => {
 
   it('conform to the published report schema', () => {
     expect(reportSchemaProblems(passingWithLeftovers())).toEqual([]);
-    expect(reportSchemaProblems({ ...passingWithLeftovers(), leftovers: [{ kind: 'workspace', id: 'ws_a' }] })).not.toEqual([]);
+    expect(
+      reportSchemaProblems({ ...passingWithLeftovers(), leftovers: [{ kind: 'workspace', id: 'ws_a' }] }),
+    ).not.toEqual([]);
   });
 
   it.each([

@@ -36,7 +36,9 @@ describe('a must check in error', () => {
   });
 
   it('changes nothing at should level: the run passes', () => {
-    const checks = erredRun().checks.map((check) => (check.id === ERRED.id ? { ...check, level: 'should' as const } : check));
+    const checks = erredRun().checks.map((check) =>
+      check.id === ERRED.id ? { ...check, level: 'should' as const } : check,
+    );
     expect(runVerdict({ ...erredRun(), checks })).toBe('PASSED');
   });
 
@@ -48,7 +50,9 @@ describe('a must check in error', () => {
 
   it('is a JUnit <error>, never a <failure>', () => {
     const xml = renderJunit(erredRun());
-    expect(xml).toMatch(/<testcase [^>]*name="TENANT-AGENTS[^"]*"[^>]*>\s*<error message="no verdict: GET \/v1\/voice\/agents[^"]*" type="no-answer">/);
+    expect(xml).toMatch(
+      /<testcase [^>]*name="TENANT-AGENTS[^"]*"[^>]*>\s*<error message="no verdict: GET \/v1\/voice\/agents[^"]*" type="no-answer">/,
+    );
     expect(xml).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
   });
 

@@ -9,24 +9,35 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { RUN_REPORT } from '../../src/report/model.js';
-import { buildText, canonicalJson, catalogDigest, harnessBuild, provenanceOf, sha256Hex } from '../../src/report/provenance.js';
+import {
+  buildText,
+  canonicalJson,
+  catalogDigest,
+  harnessBuild,
+  provenanceOf,
+  sha256Hex,
+} from '../../src/report/provenance.js';
 import { reportSchemaProblems } from '../../src/report/validate.js';
 import { fixtureReport } from './fixture.js';
 
 describe('provenance', () => {
   it('serialises canonically: keys sorted at every depth, no white space, undefined left out', () => {
-    expect(canonicalJson({ b: 1, a: [{ d: 'x', c: null }, undefined], e: undefined })).toBe('{"a":[{"c":null,"d":"x"},null],"b":1}');
+    expect(canonicalJson({ b: 1, a: [{ d: 'x', c: null }, undefined], e: undefined })).toBe(
+      '{"a":[{"c":null,"d":"x"},null],"b":1}',
+    );
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
   });
 
   it('digests the catalog so that any changed entry changes it', () => {
     const digest = catalogDigest();
     expect(digest).toEqual({ sha256: sha256Hex(canonicalJson(CATALOG)), checks: CATALOG.length });
-    const edited = CATALOG.map((entry, index) => (index === 0 ? { ...entry, level: entry.level === 'must' ? 'should' : 'must' } : entry));
+    const edited = CATALOG.map((entry, index) =>
+      index === 0 ? { ...entry, level: entry.level === 'must' ? 'should' : 'must' } : entry,
+    );
     expect(sha256Hex(canonicalJson(edited))).not.toBe(digest.sha256);
   });
 
-  it('names the build by the clone\'s commit, or by the package when run from no clone of its own', () => {
+  it("names the build by the clone's commit, or by the package when run from no clone of its own", () => {
     const here = harnessBuild();
     if (here.source === 'git') expect(here.commit).toMatch(/^[0-9a-f]{40}$/);
     const installed = mkdtempSync(join(tmpdir(), 'installed-'));
@@ -35,7 +46,9 @@ describe('provenance', () => {
     } finally {
       rmSync(installed, { recursive: true, force: true });
     }
-    expect(buildText({ name: 'h', version: '1.0.0', build: { source: 'git', commit: 'a'.repeat(40), modified: true } })).toBe('h 1.0.0 (git aaaaaaaaaaaa, modified)');
+    expect(
+      buildText({ name: 'h', version: '1.0.0', build: { source: 'git', commit: 'a'.repeat(40), modified: true } }),
+    ).toBe('h 1.0.0 (git aaaaaaaaaaaa, modified)');
     expect(buildText({ name: 'h', version: '1.0.0', build: { source: 'package' } })).toBe('h 1.0.0 (package)');
   });
 
@@ -55,6 +68,11 @@ describe('provenance', () => {
       expect(text).toContain(image.digest);
       expect(text).toContain(SPEC_DOCUMENT.sha256.slice(0, 12));
     }
-    expect(reportSchemaProblems({ ...JSON.parse(JSON.stringify(report)), provenance: { ...report.provenance, spec: { document: 'x', sha256: 'not-hex' } } })).not.toEqual([]);
+    expect(
+      reportSchemaProblems({
+        ...JSON.parse(JSON.stringify(report)),
+        provenance: { ...report.provenance, spec: { document: 'x', sha256: 'not-hex' } },
+      }),
+    ).not.toEqual([]);
   });
 });

@@ -3,7 +3,12 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { outstandingResources, pendingCreations, recordPendingCreation, recordResource } from '../../src/run-state/created-resources.js';
+import {
+  outstandingResources,
+  pendingCreations,
+  recordPendingCreation,
+  recordResource,
+} from '../../src/run-state/created-resources.js';
 import { stopMarkerPath } from '../../src/run-state/stop.js';
 import type { Resource } from '../../src/control/types.js';
 

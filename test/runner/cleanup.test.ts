@@ -9,7 +9,11 @@ import { outstandingResources, recordResource } from '../../src/run-state/create
 
 // A control interface that knows one workspace with endpoint we_live and token tok_live;
 // everything else is 404, and we_broken answers 500.
-const KNOWN = new Set(['/workspaces/ws_1/webhook-endpoints/we_live', '/workspaces/ws_1/tokens/tok_live', '/workspaces/ws_1']);
+const KNOWN = new Set([
+  '/workspaces/ws_1/webhook-endpoints/we_live',
+  '/workspaces/ws_1/tokens/tok_live',
+  '/workspaces/ws_1',
+]);
 let server: Server;
 let controlUrl: string;
 const dir = mkdtempSync(join(tmpdir(), 'cleanup-'));
@@ -46,7 +50,14 @@ describe('removeLeftovers', () => {
 
     expect(outcome.failed).toBe(1);
     expect(outcome.removed).toBe(5);
-    expect(outcome.leftovers).toEqual([{ kind: 'endpoint', id: 'we_broken', workspace_id: 'ws_1', remove_with: 'DELETE /workspaces/ws_1/webhook-endpoints/we_broken' }]);
+    expect(outcome.leftovers).toEqual([
+      {
+        kind: 'endpoint',
+        id: 'we_broken',
+        workspace_id: 'ws_1',
+        remove_with: 'DELETE /workspaces/ws_1/webhook-endpoints/we_broken',
+      },
+    ]);
     expect(outstandingResources(created)).toEqual([{ kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' }]);
   });
 });

@@ -42,7 +42,9 @@ describe('certify through a control adapter, and without one', () => {
     const workspaces = [];
     for (let i = 1; i <= WORKSPACES; i++) {
       const { workspaceId, agentIds } = await control.createWorkspace();
-      const tokens = await Promise.all(['first', 'second'].map((label) => control.createToken(workspaceId, `by hand ${label}`)));
+      const tokens = await Promise.all(
+        ['first', 'second'].map((label) => control.createToken(workspaceId, `by hand ${label}`)),
+      );
       const url = `https://127.0.0.1:${receiverPort}/hooks/static-${i}`;
       const endpoint = await control.createEndpoint(workspaceId, url, ['*']);
       workspaces.push({
@@ -63,7 +65,8 @@ describe('certify through a control adapter, and without one', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const report = (name: string): RunReport => JSON.parse(readFileSync(join(dir, name, 'report.json'), 'utf8')) as RunReport;
+  const report = (name: string): RunReport =>
+    JSON.parse(readFileSync(join(dir, name, 'report.json'), 'utf8')) as RunReport;
 
   test('the static adapter: what it can give runs, what it cannot is skipped with the reason, nothing fails', async () => {
     const run = await runHarness(['certify'], {
@@ -81,30 +84,53 @@ describe('certify through a control adapter, and without one', () => {
     expect(result.control).toEqual({ kind: 'adapter', adapter: 'examples/static-adapter.ts' });
     expect(run.stdout).toContain('control: adapter examples/static-adapter.ts');
     const verdict = (id: string) => result.checks.find((check) => check.id === id);
-    expect(result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn').map((check) => `${check.id}: ${check.detail}`)).toEqual([]);
+    expect(
+      result.checks
+        .filter((check) => check.verdict === 'fail' || check.verdict === 'warn')
+        .map((check) => `${check.id}: ${check.detail}`),
+    ).toEqual([]);
     // A hand-made token answers whoami; a hand-registered endpoint gets signed deliveries.
     expect(verdict('AUTH-WHOAMI-ACCEPTED')?.verdict).toBe('pass');
-    expect(result.checks.filter((check) => /no unused workspace left/.test(check.detail ?? '')).map((check) => check.id)).toEqual([]);
-    expect(verdict('REVOKE-PROPAGATION')).toMatchObject({ verdict: 'skip', detail: expect.stringMatching(/static adapter cannot revoke a token/) });
-    expect(verdict('SESSION-VALID')).toMatchObject({ verdict: 'skip', detail: expect.stringMatching(/static adapter cannot set a workspace's identity provider/) });
+    expect(
+      result.checks.filter((check) => /no unused workspace left/.test(check.detail ?? '')).map((check) => check.id),
+    ).toEqual([]);
+    expect(verdict('REVOKE-PROPAGATION')).toMatchObject({
+      verdict: 'skip',
+      detail: expect.stringMatching(/static adapter cannot revoke a token/),
+    });
+    expect(verdict('SESSION-VALID')).toMatchObject({
+      verdict: 'skip',
+      detail: expect.stringMatching(/static adapter cannot set a workspace's identity provider/),
+    });
     expect(result.coverage!.by_level.must.ran).toBeGreaterThan(10);
     expect(run.output).not.toContain(handMadeToken);
-    process.stdout.write(`static adapter: ${JSON.stringify(result.coverage!.by_level)} (${result.summary.pass} pass, ${result.summary.skip} skip)\n`);
+    process.stdout.write(
+      `static adapter: ${JSON.stringify(result.coverage!.by_level)} (${result.summary.pass} pass, ${result.summary.skip} skip)\n`,
+    );
   }, 300_000);
 
   test('a token-only run demanding full coverage exits 1 and names what was missing', async () => {
     const run = await runHarness(['certify'], {
-      env: { SVC_BASE_URL: reference.baseUrl, SVC_TOKEN: handMadeToken, CERTIFY_MIN_COVERAGE: '100', CERTIFY_REPORT_DIR: join(dir, 'token') },
+      env: {
+        SVC_BASE_URL: reference.baseUrl,
+        SVC_TOKEN: handMadeToken,
+        CERTIFY_MIN_COVERAGE: '100',
+        CERTIFY_REPORT_DIR: join(dir, 'token'),
+      },
       timeoutMs: 120_000,
     });
     expect(run.exitCode, run.output.slice(-3000)).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/below CERTIFY_MIN_COVERAGE 100%; missing: needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN, or CERTIFY_CONTROL_ADAPTER \(\d+: /);
+    expect(run.stderr).toMatch(
+      /below CERTIFY_MIN_COVERAGE 100%; missing: needs a control interface: set SVC_CONTROL_URL and SVC_CONTROL_TOKEN, or CERTIFY_CONTROL_ADAPTER \(\d+: /,
+    );
     const result = report('token');
     expect(result.summary.fail).toBe(0);
     expect(result.control).toEqual({ kind: 'none' });
     expect(result.coverage).toMatchObject({ met: false, min_must_percent: 100 });
     expect(run.output).not.toContain(handMadeToken);
-    process.stdout.write(`token only: ${JSON.stringify(result.coverage!.by_level)} (${result.summary.pass} pass, ${result.summary.skip} skip)\n`);
+    process.stdout.write(
+      `token only: ${JSON.stringify(result.coverage!.by_level)} (${result.summary.pass} pass, ${result.summary.skip} skip)\n`,
+    );
   }, 180_000);
 });

@@ -19,14 +19,19 @@ let listed: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'certify-expected-'));
   listed = join(dir, 'expected-failures.yaml');
-  writeFileSync(listed, `expected_failures:\n  - id: ${CHECK}\n    reason: the gateway refused whoami in 1.3 (PLAT-1)\n    expires: 2099-12-31\n`);
+  writeFileSync(
+    listed,
+    `expected_failures:\n  - id: ${CHECK}\n    reason: the gateway refused whoami in 1.3 (PLAT-1)\n    expires: 2099-12-31\n`,
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function certify(...args: string[]) {
   const reportDir = mkdtempSync(join(dir, 'reports-'));
-  const run = await runHarness(['certify', '--checks', CHECK, '--report-dir', reportDir, ...args], { timeoutMs: 120_000 });
+  const run = await runHarness(['certify', '--checks', CHECK, '--report-dir', reportDir, ...args], {
+    timeoutMs: 120_000,
+  });
   const reportPath = join(reportDir, 'report.json');
   return { ...run, report: existsSync(reportPath) ? readReportFile(reportPath) : undefined };
 }
@@ -37,7 +42,11 @@ describe('certify --expected-failures', () => {
     const strict = await certify('--expected-failures', listed, '--strict');
     expect(strict.exitCode, strict.output).toBe(1);
     expect(strict.report?.checks[0]?.verdict).toBe('pass');
-    expect(strict.report?.checks[0]?.expected_failure).toEqual({ reason: 'the gateway refused whoami in 1.3 (PLAT-1)', expires: '2099-12-31', status: 'fixed' });
+    expect(strict.report?.checks[0]?.expected_failure).toEqual({
+      reason: 'the gateway refused whoami in 1.3 (PLAT-1)',
+      expires: '2099-12-31',
+      status: 'fixed',
+    });
     expect(strict.stdout).toContain(`fixed: remove them from ${listed} (--strict: the run fails): ${CHECK}`);
     expect(strict.stdout).toMatch(/verdict: FAILED/);
   }, 150_000);

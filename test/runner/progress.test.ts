@@ -4,8 +4,13 @@ import { ProgressLine, progressText } from '../../src/runner/progress.js';
 
 describe('progressText', () => {
   it('counts done, running and left, and names the check running longest', () => {
-    const running = new Map([['AUTH-WHOAMI-ACCEPTED', 9_000], ['HOOK-RETRY-FULL-SCHEDULE', 1_000]]);
-    expect(progressText({ total: 111, done: 12, running, nowMs: 32_500 })).toBe('12/111 done, 2 running, 97 left; longest running HOOK-RETRY-FULL-SCHEDULE 31 s');
+    const running = new Map([
+      ['AUTH-WHOAMI-ACCEPTED', 9_000],
+      ['HOOK-RETRY-FULL-SCHEDULE', 1_000],
+    ]);
+    expect(progressText({ total: 111, done: 12, running, nowMs: 32_500 })).toBe(
+      '12/111 done, 2 running, 97 left; longest running HOOK-RETRY-FULL-SCHEDULE 31 s',
+    );
   });
 
   it('names none when nothing runs', () => {

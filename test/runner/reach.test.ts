@@ -61,8 +61,14 @@ describe('the reach probe', () => {
   });
 
   test('refuses a target that cannot reach the receiver, naming RECEIVER_PUBLIC_URL', async () => {
-    const refused = probeReach({ ...run, receiver: { ...run.receiver, publicUrl: `https://${NOWHERE}` } }, control, 1_000);
-    await expect(refused).rejects.toThrow(/^the target cannot reach the receiver: no probe delivery .* within 1 s; .*set RECEIVER_PUBLIC_URL/);
+    const refused = probeReach(
+      { ...run, receiver: { ...run.receiver, publicUrl: `https://${NOWHERE}` } },
+      control,
+      1_000,
+    );
+    await expect(refused).rejects.toThrow(
+      /^the target cannot reach the receiver: no probe delivery .* within 1 s; .*set RECEIVER_PUBLIC_URL/,
+    );
     await expect(refused).rejects.not.toThrow(/identity provider/);
   });
 });

@@ -75,7 +75,9 @@ describe.each(['capturing', 'raw-body', 'reserialized'])('svc-harness send to th
     const run = await send('voice.call.completed', '--to', urls[name]!, '--secret-file', secretFile);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^sent voice\.call\.completed evt_\w+ to https:\/\/127\.0\.0\.1:\d+\/\S+, timestamp \d{10}\nanswer: 204 in \d+ ms\n/);
+    expect(run.stdout).toMatch(
+      /^sent voice\.call\.completed evt_\w+ to https:\/\/127\.0\.0\.1:\d+\/\S+, timestamp \d{10}\nanswer: 204 in \d+ ms\n/,
+    );
     expect(run.stdout).not.toContain(SECRET);
   });
 
@@ -87,11 +89,25 @@ describe.each(['capturing', 'raw-body', 'reserialized'])('svc-harness send to th
   });
 
   it('a timestamp 301 s old: refused, exit 1; 298 s old (whole seconds, rounded down): accepted', async () => {
-    const old = await send('mailer.email.sent', '--to', urls[name]!, '--secret-file', secretFile, '--timestamp-offset=-301');
+    const old = await send(
+      'mailer.email.sent',
+      '--to',
+      urls[name]!,
+      '--secret-file',
+      secretFile,
+      '--timestamp-offset=-301',
+    );
     expect(old.stdout).toMatch(/\(-301 s from now\)/);
     expect(old.stdout).toMatch(/answer: 401 /);
     expect(old.code).toBe(1);
-    const recent = await send('mailer.email.sent', '--to', urls[name]!, '--secret-file', secretFile, '--timestamp-offset=-298');
+    const recent = await send(
+      'mailer.email.sent',
+      '--to',
+      urls[name]!,
+      '--secret-file',
+      secretFile,
+      '--timestamp-offset=-298',
+    );
     expect(recent.code).toBe(0);
   });
 });
@@ -126,7 +142,15 @@ describe('svc-harness send', () => {
     const noSecret = await send('voice.call.completed', '--to', urls.capturing!);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/TARGET_RECEIVER_SECRET or TARGET_RECEIVER_SECRET_FILE is required/);
-    const badOffset = await send('voice.call.completed', '--to', urls.capturing!, '--secret-file', secretFile, '--timestamp-offset', 'soon');
+    const badOffset = await send(
+      'voice.call.completed',
+      '--to',
+      urls.capturing!,
+      '--secret-file',
+      secretFile,
+      '--timestamp-offset',
+      'soon',
+    );
     expect(badOffset.code).toBe(2);
     expect(badOffset.stderr).toMatch(/--timestamp-offset takes whole seconds/);
   });

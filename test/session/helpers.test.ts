@@ -13,7 +13,8 @@ const response = (status: number, json?: unknown, headers: Record<string, string
   durationMs: 1,
   sentAtMs: 0,
 });
-const authError = (status: number, code: string) => response(status, { error: { code, message: 'm', request_id: 'req_abc123' } });
+const authError = (status: number, code: string) =>
+  response(status, { error: { code, message: 'm', request_id: 'req_abc123' } });
 
 describe('session suite helpers', () => {
   test('a 401 invalid_token with the error shape is a refusal', () => {
@@ -32,7 +33,12 @@ describe('session suite helpers', () => {
   const [whoami, agents, calls, transcript] = operations('agt_1', 'call_1');
 
   test('the matrix has the four endpoints with their scopes', () => {
-    expect([whoami, agents, calls, transcript].map((op) => op?.scope)).toEqual([undefined, 'voice:read', 'voice:write', 'voice:read']);
+    expect([whoami, agents, calls, transcript].map((op) => op?.scope)).toEqual([
+      undefined,
+      'voice:read',
+      'voice:write',
+      'voice:read',
+    ]);
     expect(operations('agt_1', undefined)).toHaveLength(3);
   });
 
@@ -61,9 +67,17 @@ describe('session suite helpers', () => {
 
   test('polling stops at the first success or at the time limit', async () => {
     let n = 0;
-    const ok = await pollUntil(async () => ++n, (value) => value === 3, { timeoutMs: 1_000, intervalMs: 5 });
+    const ok = await pollUntil(
+      async () => ++n,
+      (value) => value === 3,
+      { timeoutMs: 1_000, intervalMs: 5 },
+    );
     expect(ok).toMatchObject({ ok: true, last: 3, attempts: 3 });
-    const late = await pollUntil(async () => 0, (value) => value === 1, { timeoutMs: 30, intervalMs: 10 });
+    const late = await pollUntil(
+      async () => 0,
+      (value) => value === 1,
+      { timeoutMs: 30, intervalMs: 10 },
+    );
     expect(late.ok).toBe(false);
     expect(late.elapsedMs).toBeLessThan(200);
   });

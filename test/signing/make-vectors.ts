@@ -8,7 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { loadVectors, vectorBody, VECTORS_FILE } from './vectors.js';
 
 function opensslHmacHex(secret: string, body: Buffer): string {
-  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], { input: body, timeout: 10_000 }).toString();
+  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], {
+    input: body,
+    timeout: 10_000,
+  }).toString();
   const hex = /([0-9a-f]{64})\s*$/.exec(out)?.[1];
   if (!hex) throw new Error(`unexpected openssl output: ${out}`);
   return hex;

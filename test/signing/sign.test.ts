@@ -26,12 +26,18 @@ describe('signBody', () => {
 });
 
 describe('signingKey', () => {
-  it.each(vectors.map((v) => [v.name, v] as const))('gives the HMAC its secret gives, and verifies as it does, for: %s', (_name, vector) => {
-    const key = signingKey(vector.secret);
-    expect(hmacDigest(key, vectorBody(vector)).toString('hex')).toBe(vector.expected);
-    expect(verifySignature(key, vectorBody(vector), vector.expected)).toEqual({ ok: true });
-    expect(verifySignature(key, vectorBody(vector), signBody(`${vector.secret}x`, vectorBody(vector)))).toEqual({ ok: false, reason: 'mismatch' });
-  });
+  it.each(vectors.map((v) => [v.name, v] as const))(
+    'gives the HMAC its secret gives, and verifies as it does, for: %s',
+    (_name, vector) => {
+      const key = signingKey(vector.secret);
+      expect(hmacDigest(key, vectorBody(vector)).toString('hex')).toBe(vector.expected);
+      expect(verifySignature(key, vectorBody(vector), vector.expected)).toEqual({ ok: true });
+      expect(verifySignature(key, vectorBody(vector), signBody(`${vector.secret}x`, vectorBody(vector)))).toEqual({
+        ok: false,
+        reason: 'mismatch',
+      });
+    },
+  );
 
   it('takes a secret as its UTF-8 bytes, as signBody does', () => {
     expect(hmacDigest(signingKey('clé 😀'), '{}').toString('hex')).toBe(signBody('clé 😀', '{}'));
@@ -39,7 +45,9 @@ describe('signingKey', () => {
 
   it('refuses an empty secret, and shows no key material when inspected', () => {
     expect(() => signingKey('')).toThrow(TypeError);
-    const shown = inspect(signingKey('whsec_fake_do_not_show'), { showHidden: true, depth: 5 }) + JSON.stringify(signingKey('whsec_fake_do_not_show'));
+    const shown =
+      inspect(signingKey('whsec_fake_do_not_show'), { showHidden: true, depth: 5 }) +
+      JSON.stringify(signingKey('whsec_fake_do_not_show'));
     expect(shown).not.toContain('do_not_show');
     expect(shown).not.toContain(Buffer.from('whsec_fake_do_not_show').toString('hex'));
   });

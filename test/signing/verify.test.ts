@@ -52,6 +52,9 @@ describe('verifySignature', () => {
   });
 
   it('a signature over the timestamp and body fails as mismatch', () => {
-    expect(verifySignature(secret, body, signBody(secret, `1700000000.${body.toString()}`))).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature(secret, body, signBody(secret, `1700000000.${body.toString()}`))).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 });

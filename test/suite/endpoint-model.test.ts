@@ -9,7 +9,15 @@
  * caught by the fixed scenarios alone too, with no sequence generated: whatever the seed.
  */
 import { describe, expect, it } from 'vitest';
-import { DISABLED_SUBSCRIPTIONS, ENDPOINT_HEALTH_SCENARIOS, ENDPOINT_LIMIT, ENDPOINT_SCENARIOS, runEndpointHealthModel, runEndpointModel, type EndpointTarget } from '../../src/suite/model/endpoint-model.js';
+import {
+  DISABLED_SUBSCRIPTIONS,
+  ENDPOINT_HEALTH_SCENARIOS,
+  ENDPOINT_LIMIT,
+  ENDPOINT_SCENARIOS,
+  runEndpointHealthModel,
+  runEndpointModel,
+  type EndpointTarget,
+} from '../../src/suite/model/endpoint-model.js';
 
 interface Bugs {
   /** Every DELETE request, of a deleted endpoint too, frees a slot. */
@@ -36,15 +44,26 @@ interface MemoryEndpoint {
 }
 
 function memoryWorkspace(bugs: Bugs = {}, disabledAtStart: ReadonlyArray<readonly string[]> = []): EndpointTarget {
-  const endpoints: MemoryEndpoint[] = disabledAtStart.map((events) => ({ deleted: false, disabled: true, deaf: false, events }));
+  const endpoints: MemoryEndpoint[] = disabledAtStart.map((events) => ({
+    deleted: false,
+    disabled: true,
+    deaf: false,
+    events,
+  }));
   let deletions = 0;
-  const holdsSlot = (e: { deleted: boolean; disabled: boolean }) => !e.deleted && (!e.disabled || bugs.disabledHoldSlots === true);
+  const holdsSlot = (e: { deleted: boolean; disabled: boolean }) =>
+    !e.deleted && (!e.disabled || bugs.disabledHoldSlots === true);
   return {
     async createEndpoint(events) {
       const used = bugs.countDeletions ? endpoints.length - deletions : endpoints.filter(holdsSlot).length;
       if (used >= ENDPOINT_LIMIT) return { refused: { status: 409, code: 'endpoint_limit_reached' } };
       if (bugs.checkThenInsert) await new Promise((resolve) => setTimeout(resolve, 0));
-      endpoints.push({ deleted: false, disabled: false, deaf: bugs.deafAfterDeletion === true && deletions > 0, events });
+      endpoints.push({
+        deleted: false,
+        disabled: false,
+        deaf: bugs.deafAfterDeletion === true && deletions > 0,
+        events,
+      });
       return { created: endpoints.length - 1 };
     },
     async deleteEndpoint(index) {
@@ -63,9 +82,15 @@ function memoryWorkspace(bugs: Bugs = {}, disabledAtStart: ReadonlyArray<readonl
       const receives = (index: number) => {
         const endpoint = endpoints[index]!;
         const subscribed = endpoint.events.includes('*') || endpoint.events.includes(type);
-        return subscribed && !endpoint.deleted && !endpoint.deaf && (!endpoint.disabled || bugs.deliverWhenDisabled === true);
+        return (
+          subscribed && !endpoint.deleted && !endpoint.deaf && (!endpoint.disabled || bugs.deliverWhenDisabled === true)
+        );
       };
-      return { missing: expected.filter((index) => !receives(index)), reachedSilent: silent.filter(receives), boundMs: 10_000 };
+      return {
+        missing: expected.filter((index) => !receives(index)),
+        reachedSilent: silent.filter(receives),
+        boundMs: 10_000,
+      };
     },
   };
 }
@@ -81,19 +106,28 @@ describe('the endpoint model', () => {
   });
 
   it('catches repeated deletions freeing slots, with a counterexample of at most 6 steps', async () => {
-    const result = await runEndpointModel({ ...budget, newTarget: async () => memoryWorkspace({ countDeletions: true }) });
+    const result = await runEndpointModel({
+      ...budget,
+      newTarget: async () => memoryWorkspace({ countDeletions: true }),
+    });
     expect(result.counterexample?.violation).toMatch(/endpoint 26 was created with 25 active/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
   it('catches an active endpoint that an event never reaches, with a counterexample of at most 6 steps', async () => {
-    const result = await runEndpointModel({ ...budget, newTarget: async () => memoryWorkspace({ deafAfterDeletion: true }) });
+    const result = await runEndpointModel({
+      ...budget,
+      newTarget: async () => memoryWorkspace({ deafAfterDeletion: true }),
+    });
     expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
   it('catches creations at once granted past the free slots, with a counterexample of at most 6 steps', async () => {
-    const result = await runEndpointModel({ ...budget, newTarget: async () => memoryWorkspace({ checkThenInsert: true }) });
+    const result = await runEndpointModel({
+      ...budget,
+      newTarget: async () => memoryWorkspace({ checkThenInsert: true }),
+    });
     expect(result.counterexample?.violation).toMatch(/endpoints created at once were granted with \d+ active/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
@@ -104,14 +138,21 @@ describe('the endpoint model', () => {
     ['creations at once granted past the free slots', { checkThenInsert: true }],
   ] as const)('catches %s with its fixed scenarios alone', async (_name, bugs) => {
     const scenariosOnly = { ...budget, sequences: ENDPOINT_SCENARIOS.length };
-    expect((await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample).toBeUndefined();
+    expect(
+      (await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample,
+    ).toBeUndefined();
     const result = await runEndpointModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace(bugs) });
     expect(result).toMatchObject({ scenarios: result.sequences, counterexample: { violation: expect.any(String) } });
   });
 });
 
 describe('the endpoint health model', () => {
-  const health = (bugs: Bugs = {}) => runEndpointHealthModel({ ...budget, sequences: 60, newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS) });
+  const health = (bugs: Bugs = {}) =>
+    runEndpointHealthModel({
+      ...budget,
+      sequences: 60,
+      newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS),
+    });
 
   it('passes a workspace whose disabled endpoints hold no slot, get nothing, and get the types they subscribed to again once re-enabled', async () => {
     const result = await health();
@@ -120,22 +161,45 @@ describe('the endpoint health model', () => {
   });
 
   it.each([
-    ['disabled endpoints holding active slots', { disabledHoldSlots: true }, /an endpoint was refused .* with 23 active: the limit is 25 active/],
+    [
+      'disabled endpoints holding active slots',
+      { disabledHoldSlots: true },
+      /an endpoint was refused .* with 23 active: the limit is 25 active/,
+    ],
     ['deliveries to a disabled endpoint', { deliverWhenDisabled: true }, /an event reached disabled endpoint\(s\)/],
-    ['a re-enabled endpoint that never receives', { silentAfterEnable: true }, /an event did not reach active endpoint/],
-    ['a re-enabled endpoint that receives every event type', { everyTypeAfterEnable: true }, /reached endpoint\(s\) not subscribed to it \(\d+: workspace\.plan\.upgraded/],
+    [
+      'a re-enabled endpoint that never receives',
+      { silentAfterEnable: true },
+      /an event did not reach active endpoint/,
+    ],
+    [
+      'a re-enabled endpoint that receives every event type',
+      { everyTypeAfterEnable: true },
+      /reached endpoint\(s\) not subscribed to it \(\d+: workspace\.plan\.upgraded/,
+    ],
   ] as const)('catches %s, with a counterexample of at most 6 steps', async (_name, bugs, violation) => {
     const result = await health(bugs);
     expect(result.counterexample?.violation).toMatch(violation);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
     // The scenarios alone, whatever the seed: 12 generated sequences once missed a re-enable followed by an event.
-    const scenariosOnly = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS) });
+    const scenariosOnly = await runEndpointHealthModel({
+      ...budget,
+      sequences: ENDPOINT_HEALTH_SCENARIOS.length,
+      newTarget: async () => memoryWorkspace(bugs, DISABLED_SUBSCRIPTIONS),
+    });
     expect(scenariosOnly.counterexample?.violation).toMatch(violation);
   });
 
   it('catches a re-enable that leaves the endpoint disabled, with its fixed scenarios alone', async () => {
-    const ignoringEnable = (): EndpointTarget => ({ ...memoryWorkspace({}, DISABLED_SUBSCRIPTIONS), enableEndpoint: async () => ({ status: 204 }) });
-    const result = await runEndpointHealthModel({ ...budget, sequences: ENDPOINT_HEALTH_SCENARIOS.length, newTarget: async () => ignoringEnable() });
+    const ignoringEnable = (): EndpointTarget => ({
+      ...memoryWorkspace({}, DISABLED_SUBSCRIPTIONS),
+      enableEndpoint: async () => ({ status: 204 }),
+    });
+    const result = await runEndpointHealthModel({
+      ...budget,
+      sequences: ENDPOINT_HEALTH_SCENARIOS.length,
+      newTarget: async () => ignoringEnable(),
+    });
     expect(result.counterexample?.violation).toMatch(/an event did not reach active endpoint\(s\) 1/);
   });
 });

@@ -7,7 +7,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
-import { ModelViolation, record, runModel, ScenarioError, type Real, type Scenario } from '../../src/suite/model/run.js';
+import {
+  ModelViolation,
+  record,
+  runModel,
+  ScenarioError,
+  type Real,
+  type Scenario,
+} from '../../src/suite/model/run.js';
 
 interface Counter {
   value: number;
@@ -49,13 +56,21 @@ function counterTarget(forgetful: boolean): CounterTarget {
   };
 }
 
-const threeIncrements: Scenario<Counter, CounterTarget> = { rule: 'every increment counts', commands: [new Increment(), new Increment(), new Increment()] };
+const threeIncrements: Scenario<Counter, CounterTarget> = {
+  rule: 'every increment counts',
+  commands: [new Increment(), new Increment(), new Increment()],
+};
 const options = { sequences: 10, maxSteps: 2, seed: 1, timeLimitMs: 10_000, isFatal: () => false };
 
 describe('runModel', () => {
   it('runs the scenarios first, each on a fresh target, within the number of sequences', async () => {
     let targets = 0;
-    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => ((targets += 1), counterTarget(false)) }, [threeIncrements, threeIncrements]);
+    const result = await runModel(
+      [fc.constant(new Increment())],
+      () => ({ value: 0 }),
+      { ...options, newTarget: async () => ((targets += 1), counterTarget(false)) },
+      [threeIncrements, threeIncrements],
+    );
     expect(result).toMatchObject({ sequences: 10, scenarios: 2 });
     expect(targets).toBe(10);
     expect(result.counterexample).toBeUndefined();
@@ -63,16 +78,38 @@ describe('runModel', () => {
 
   it('reports a failing scenario as it ran, whatever the seed, and generates nothing after it', async () => {
     // Generated sequences of at most 2 steps never reach the third increment.
-    const generatedOnly = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(true) });
+    const generatedOnly = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), {
+      ...options,
+      newTarget: async () => counterTarget(true),
+    });
     expect(generatedOnly.counterexample).toBeUndefined();
-    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(true) }, [threeIncrements]);
+    const result = await runModel(
+      [fc.constant(new Increment())],
+      () => ({ value: 0 }),
+      { ...options, newTarget: async () => counterTarget(true) },
+      [threeIncrements],
+    );
     expect(result.sequences).toBe(1);
-    expect(result.counterexample).toEqual({ scenario: 'every increment counts', violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
+    expect(result.counterexample).toEqual({
+      scenario: 'every increment counts',
+      violation: 'the counter read 2, expected 3',
+      steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })),
+    });
   });
 
   it('throws a ScenarioError for a scenario its model does not allow', async () => {
-    const tooMany: Scenario<Counter, CounterTarget> = { rule: 'six increments', commands: Array.from({ length: 6 }, () => new Increment()) };
-    await expect(runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => counterTarget(false) }, [tooMany])).rejects.toThrow(ScenarioError);
+    const tooMany: Scenario<Counter, CounterTarget> = {
+      rule: 'six increments',
+      commands: Array.from({ length: 6 }, () => new Increment()),
+    };
+    await expect(
+      runModel(
+        [fc.constant(new Increment())],
+        () => ({ value: 0 }),
+        { ...options, newTarget: async () => counterTarget(false) },
+        [tooMany],
+      ),
+    ).rejects.toThrow(ScenarioError);
   });
 
   it('ends the run on a request without an answer: no counterexample is made of it, the error is rethrown', async () => {
@@ -93,7 +130,10 @@ describe('runModel', () => {
         },
       };
     };
-    const run = runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, newTarget: async () => ((targets += 1), lossyTarget()) });
+    const run = runModel([fc.constant(new Increment())], () => ({ value: 0 }), {
+      ...options,
+      newTarget: async () => ((targets += 1), lossyTarget()),
+    });
     await expect(run).rejects.toThrow(/other side closed/);
     // Stopped where the answer went missing: nothing shrunk, no sequence after it.
     expect(sent).toBe(4);
@@ -116,12 +156,21 @@ describe('runModel', () => {
       };
     };
     const three = { ...options, sequences: 40, maxSteps: 3, streams: 4 };
-    const passing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...three, newTarget: async () => slowTarget(false) });
+    const passing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), {
+      ...three,
+      newTarget: async () => slowTarget(false),
+    });
     expect(passing).toMatchObject({ sequences: 40, scenarios: 0 });
     expect(most).toBeGreaterThan(1);
-    const failing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...three, newTarget: async () => slowTarget(true) });
+    const failing = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), {
+      ...three,
+      newTarget: async () => slowTarget(true),
+    });
     // Shrunk to the shortest sequence that forgets: three increments.
-    expect(failing.counterexample).toEqual({ violation: 'the counter read 2, expected 3', steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })) });
+    expect(failing.counterexample).toEqual({
+      violation: 'the counter read 2, expected 3',
+      steps: [1, 2, 3].map(() => ({ operation: 'increment', answer: '200' })),
+    });
   });
 
   it('finds no counterexample in a stream its time limit cut short before one sequence ended: a slow network is no violation', async () => {
@@ -129,7 +178,13 @@ describe('runModel', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       return counterTarget(false);
     };
-    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), { ...options, sequences: 20, streams: 4, timeLimitMs: 100, newTarget: slowStart });
+    const result = await runModel([fc.constant(new Increment())], () => ({ value: 0 }), {
+      ...options,
+      sequences: 20,
+      streams: 4,
+      timeLimitMs: 100,
+      newTarget: slowStart,
+    });
     expect(result.counterexample).toBeUndefined();
   });
 });

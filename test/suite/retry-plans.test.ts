@@ -4,7 +4,12 @@
  * The observers themselves need a service and a receiver: the fault runs prove them.
  */
 import { describe, expect, test } from 'vitest';
-import { delayPlan, LONGEST_ALONE_MS, measurableAlone, planShortDelays } from '../../src/suite/webhook-observation/retry-observation.js';
+import {
+  delayPlan,
+  LONGEST_ALONE_MS,
+  measurableAlone,
+  planShortDelays,
+} from '../../src/suite/webhook-observation/retry-observation.js';
 import { SCALED_SPAN_BOUND_MS } from '../../src/suite/timing/budget.js';
 import { scaled, SPEC_AUTO_DISABLE_MS, SPEC_RETRY_DELAYS_MS } from '../../src/suite/timing/schedule.js';
 

@@ -8,7 +8,12 @@ import {
   smallestScaleWithin,
 } from '../../src/suite/timing/budget.js';
 import { SPEC_AUTO_DISABLE_MS, SPEC_RETRY_DELAYS_MS } from '../../src/suite/timing/schedule.js';
-import { DISABLE_SPAN_MS, LONGEST_ALONE_MS, SCHEDULE_LONGEST_WAIT_MS, SCHEDULE_SPAN_MS } from '../../src/suite/webhook-observation/retry-observation.js';
+import {
+  DISABLE_SPAN_MS,
+  LONGEST_ALONE_MS,
+  SCHEDULE_LONGEST_WAIT_MS,
+  SCHEDULE_SPAN_MS,
+} from '../../src/suite/webhook-observation/retry-observation.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -70,7 +75,10 @@ describe('time-outs at the slowest scale the bound allows', () => {
 
   it('what a check watches beyond its span scales with it', () => {
     // A 12h delay re-measured after the schedule: at the slowest scale it adds 14.6/40.6 of the bound.
-    expect(longestRealMs(SCHEDULE_SPAN_MS, SCHEDULE_SPAN_MS + LONGEST_ALONE_MS)).toBeCloseTo((SCALED_SPAN_BOUND_MS * 55.2) / 40.6, 6);
+    expect(longestRealMs(SCHEDULE_SPAN_MS, SCHEDULE_SPAN_MS + LONGEST_ALONE_MS)).toBeCloseTo(
+      (SCALED_SPAN_BOUND_MS * 55.2) / 40.6,
+      6,
+    );
   });
 
   it('covers the span at any scale the check can run at: at 600 the schedule takes less than its time-out', () => {
@@ -82,13 +90,22 @@ describe('time-outs at the slowest scale the bound allows', () => {
   it('the schedule checks wait out a target that never flags the drop: every delay and the last once more', () => {
     expect(SCHEDULE_LONGEST_WAIT_MS).toBe(62.6 * HOUR_MS);
     // At the slowest scale the bound allows, a quarter longer, and a 12h delay re-measured after it: still under the cap.
-    const full = boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: SCHEDULE_LONGEST_WAIT_MS + LONGEST_ALONE_MS, stretch: 1.25, fixedMs: 60_000 });
-    expect(full).toBeGreaterThan(1.25 * (SCHEDULE_LONGEST_WAIT_MS + LONGEST_ALONE_MS) / smallestScaleWithin(SCHEDULE_SPAN_MS));
+    const full = boundedTimeoutMs({
+      spanMs: SCHEDULE_SPAN_MS,
+      watchedMs: SCHEDULE_LONGEST_WAIT_MS + LONGEST_ALONE_MS,
+      stretch: 1.25,
+      fixedMs: 60_000,
+    });
+    expect(full).toBeGreaterThan(
+      (1.25 * (SCHEDULE_LONGEST_WAIT_MS + LONGEST_ALONE_MS)) / smallestScaleWithin(SCHEDULE_SPAN_MS),
+    );
     expect(full).toBeLessThanOrEqual(LONGEST_BOUNDED_TIMEOUT_MS);
   });
 
   it('refuses a time-out the run deadline leaves no room for', () => {
-    expect(() => boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: 10 * SCHEDULE_SPAN_MS, fixedMs: 0 })).toThrow(RangeError);
+    expect(() => boundedTimeoutMs({ spanMs: SCHEDULE_SPAN_MS, watchedMs: 10 * SCHEDULE_SPAN_MS, fixedMs: 0 })).toThrow(
+      RangeError,
+    );
     expect(() => boundedTimeoutMs({ spanMs: 1_000, fixedMs: LONGEST_BOUNDED_TIMEOUT_MS - 1_000 })).not.toThrow();
     expect(() => boundedTimeoutMs({ spanMs: 1_000, fixedMs: LONGEST_BOUNDED_TIMEOUT_MS - 999 })).toThrow(RangeError);
   });

@@ -93,19 +93,33 @@ describe('retry schedule matching', () => {
     for (let i = 0; i < judged.length; i++) {
       for (const factor of [1.2, 0.8]) {
         const off = judged.map((delay, j) => (j === i ? delay * factor : delay));
-        expect(matchSchedule(attempts(off), judged, tolerance).firstMismatch?.retry, `delay ${i + 1} × ${factor}`).toBe(i + 1);
+        expect(matchSchedule(attempts(off), judged, tolerance).firstMismatch?.retry, `delay ${i + 1} × ${factor}`).toBe(
+          i + 1,
+        );
       }
     }
   });
 
   it('builds the tolerance from the measured error: twice the event-loop p99 (10 ms at least) plus one round trip, two more late', () => {
-    expect(scheduleTolerance({ eventLoopP99Ms: 1, roundTripMs: 0.4 })).toEqual({ fraction: 0.05, errorMs: 11, lateMs: 1 });
-    expect(scheduleTolerance({ eventLoopP99Ms: 30, roundTripMs: 20 })).toEqual({ fraction: 0.05, errorMs: 80, lateMs: 40 });
+    expect(scheduleTolerance({ eventLoopP99Ms: 1, roundTripMs: 0.4 })).toEqual({
+      fraction: 0.05,
+      errorMs: 11,
+      lateMs: 1,
+    });
+    expect(scheduleTolerance({ eventLoopP99Ms: 30, roundTripMs: 20 })).toEqual({
+      fraction: 0.05,
+      errorMs: 80,
+      lateMs: 40,
+    });
   });
 
   it('a gap during which the event loop stalled gets twice the stall as its error; the other gaps keep the p99', () => {
     // Attempts at 0, 16.7 ms (+ 25 ms) and 100 ms: the first gap is late by 25 ms.
-    const timings = [{ startMs: 1_000, endMs: 1_000 }, { startMs: 1_041.7, endMs: 1_041.7 }, { startMs: 1_125, endMs: 1_125 }];
+    const timings = [
+      { startMs: 1_000, endMs: 1_000 },
+      { startMs: 1_041.7, endMs: 1_041.7 },
+      { startMs: 1_125, endMs: 1_125 },
+    ];
     const stallBetween = (fromMs: number, toMs: number) => (fromMs <= 1_030 && toMs >= 1_010 ? 20 : 0);
     const error = { eventLoopP99Ms: 2, roundTripMs: 0.5 };
     expect(matchSchedule(timings, [16.7, 83.3], scheduleTolerance(error)).firstMismatch?.retry).toBe(1);
@@ -181,7 +195,12 @@ describe('retries due in a window', () => {
 describe('planning the short retry delays, each timed on its own', () => {
   it('times 1m, 5m, 30m and 2h at the scales where each lasts 5 s, leaving 12h and 24h to the full schedule at 3600', () => {
     const { planned, unplanned } = planShortDelays(3_600);
-    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360], [4, 1_440]]);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 360],
+      [4, 1_440],
+    ]);
     expect(planned.every((plan) => scaledDelays(plan.scale)[plan.retry - 1] === TIMED_DELAY_MS)).toBe(true);
     expect(Math.max(...planned.map((plan) => plan.realMs))).toBeLessThan(7_000);
     expect(unplanned).toEqual([]);
@@ -189,22 +208,39 @@ describe('planning the short retry delays, each timed on its own', () => {
 
   it('at 600 the full schedule runs and times 2h, 12h and 24h; 1m, 5m and 30m are timed on their own', () => {
     const { planned, unplanned } = planShortDelays(600);
-    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360]]);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 360],
+    ]);
     expect(unplanned).toEqual([]);
   });
 
   it('below the scale the full schedule needs, times each delay on its own within the bound, never the 24h', () => {
     const { planned, unplanned } = planShortDelays(487);
-    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 360], [4, 487], [5, 487]]);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 360],
+      [4, 487],
+      [5, 487],
+    ]);
     // 24h on its own would come after 24 h of failures: the endpoint auto-disables first.
-    expect(unplanned.map((plan) => [plan.retry, plan.why])).toEqual([[6, 'the failures before it would auto-disable the endpoint first']]);
+    expect(unplanned.map((plan) => [plan.retry, plan.why])).toEqual([
+      [6, 'the failures before it would auto-disable the endpoint first'],
+    ]);
     expect(planShortDelays(488).planned.map((plan) => plan.retry)).toEqual([1, 2, 3]);
   });
 
   it('leaves out what would last over the bound at a low largest scale', () => {
     const { planned, unplanned } = planShortDelays(100);
     // 2h needs 94 s with the delays before it; 12h 526 s, over the bound.
-    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([[1, 12], [2, 60], [3, 100], [4, 100]]);
+    expect(planned.map((plan) => [plan.retry, plan.scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 100],
+      [4, 100],
+    ]);
     expect(unplanned.map((plan) => plan.retry)).toEqual([5, 6]);
     expect(unplanned[0]!.why).toMatch(/over the 300 s bound/);
     expect(planShortDelays(1).planned.map((plan) => plan.retry)).toEqual([1]);

@@ -56,7 +56,13 @@ function memoryWorkspace(countRevocations = false, reinstateWidens = false, chec
   };
 }
 
-const budget = { sequences: 300, maxSteps: 30, seed: 42, timeLimitMs: 20_000, isFatal: (error: unknown) => error instanceof CannotDoIt };
+const budget = {
+  sequences: 300,
+  maxSteps: 30,
+  seed: 42,
+  timeLimitMs: 20_000,
+  isFatal: (error: unknown) => error instanceof CannotDoIt,
+};
 
 describe('the token model', () => {
   it('passes a workspace that keeps the rules, over generated sequences', async () => {
@@ -75,35 +81,57 @@ describe('the token model', () => {
 
   it('catches a limit read before a round trip and written after it, by creations at once, with a counterexample of at most 6 steps', async () => {
     const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(false, false, true) });
-    expect(result.counterexample?.violation).toMatch(/tokens created at once were granted with \d active: a workspace holds at most two/);
+    expect(result.counterexample?.violation).toMatch(
+      /tokens created at once were granted with \d active: a workspace holds at most two/,
+    );
     expect(result.counterexample!.steps.at(-1)!.operation).toMatch(/^create \d tokens at once/);
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
   it('catches a reinstatement that widens narrowed tokens, with a counterexample of at most 6 steps', async () => {
     const result = await runTokenModel({ ...budget, newTarget: async () => memoryWorkspace(false, true) });
-    expect(result.counterexample?.violation).toMatch(/list agents with token \d \(active, narrowed to voice:write\) answered 200, expected 4xx missing_scope/);
+    expect(result.counterexample?.violation).toMatch(
+      /list agents with token \d \(active, narrowed to voice:write\) answered 200, expected 4xx missing_scope/,
+    );
     expect(result.counterexample!.steps.length).toBeLessThanOrEqual(6);
   });
 
   it.each([
     ['a slot freed per revocation request', true, false, /a third active token was created/],
     ['a reinstatement that widens narrowed tokens', false, true, /answered 200, expected 4xx missing_scope/],
-  ] as const)('catches %s with its fixed scenarios alone, whatever the seed', async (_name, countRevocations, reinstateWidens, violation) => {
-    const scenariosOnly = { ...budget, sequences: TOKEN_SCENARIOS.length };
-    expect((await runTokenModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample).toBeUndefined();
-    const result = await runTokenModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace(countRevocations, reinstateWidens) });
-    expect(result.counterexample?.violation).toMatch(violation);
-    expect(result.scenarios).toBe(result.sequences);
-  });
+  ] as const)(
+    'catches %s with its fixed scenarios alone, whatever the seed',
+    async (_name, countRevocations, reinstateWidens, violation) => {
+      const scenariosOnly = { ...budget, sequences: TOKEN_SCENARIOS.length };
+      expect(
+        (await runTokenModel({ ...scenariosOnly, newTarget: async () => memoryWorkspace() })).counterexample,
+      ).toBeUndefined();
+      const result = await runTokenModel({
+        ...scenariosOnly,
+        newTarget: async () => memoryWorkspace(countRevocations, reinstateWidens),
+      });
+      expect(result.counterexample?.violation).toMatch(violation);
+      expect(result.scenarios).toBe(result.sequences);
+    },
+  );
 
   it('rethrows what the target cannot do, rather than reporting it as a violation', async () => {
-    const cannot = (): TokenTarget => ({ ...memoryWorkspace(), suspend: async () => { throw new CannotDoIt('no suspension here'); } });
+    const cannot = (): TokenTarget => ({
+      ...memoryWorkspace(),
+      suspend: async () => {
+        throw new CannotDoIt('no suspension here');
+      },
+    });
     await expect(runTokenModel({ ...budget, newTarget: async () => cannot() })).rejects.toThrow('no suspension here');
   });
 
   it('a target that cannot be set up is a failure, never a pass', async () => {
-    const result = await runTokenModel({ ...budget, newTarget: async () => { throw new Error('no workspace'); } });
+    const result = await runTokenModel({
+      ...budget,
+      newTarget: async () => {
+        throw new Error('no workspace');
+      },
+    });
     expect(result.counterexample?.violation).toMatch(/no workspace/);
   });
 });

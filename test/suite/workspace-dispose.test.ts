@@ -16,18 +16,29 @@ function slowControl() {
   let inFlight = 0;
   let most = 0;
   let workspaces = 0;
-  const removal = (what: string, fails = false) => async () => {
-    inFlight += 1;
-    most = Math.max(most, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, 3));
-    inFlight -= 1;
-    log.push(what);
-    if (fails) throw new Error(`${what} refused`);
-  };
+  const removal =
+    (what: string, fails = false) =>
+    async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      inFlight -= 1;
+      log.push(what);
+      if (fails) throw new Error(`${what} refused`);
+    };
   const control = {
     createWorkspace: async () => ({ workspaceId: `ws_${++workspaces}`, agentIds: ['agt_1'] }),
-    createEndpoint: async (ws: string, _url: string) => ({ endpointId: `${ws}-we_${log.length}-${Math.random()}`, secret: 'whsec_fake', state: 'active' }),
-    createToken: async (ws: string) => ({ tokenId: `${ws}-tok`, token: `svc_test_FakeDisposeToken${ws}`, label: 'x', scopes: [] }),
+    createEndpoint: async (ws: string, _url: string) => ({
+      endpointId: `${ws}-we_${log.length}-${Math.random()}`,
+      secret: 'whsec_fake',
+      state: 'active',
+    }),
+    createToken: async (ws: string) => ({
+      tokenId: `${ws}-tok`,
+      token: `svc_test_FakeDisposeToken${ws}`,
+      label: 'x',
+      scopes: [],
+    }),
     deleteEndpoint: (ws: string) => removal(`endpoint ${ws}`, true)(),
     revokeToken: (ws: string) => removal(`token ${ws}`)(),
     deleteWorkspace: (ws: string) => removal(`workspace ${ws}`)(),

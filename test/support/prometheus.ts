@@ -17,7 +17,9 @@ import { join } from 'node:path';
 const BINARY = spawnSync('sh', ['-c', 'command -v prometheus'], { encoding: 'utf8', timeout: 10_000 }).stdout.trim();
 
 export const PROMETHEUS_PATH: string | undefined = BINARY === '' ? undefined : BINARY;
-export const PROMETHEUS_SKIP_REASON = PROMETHEUS_PATH ? '' : " (skipped: Debian's prometheus is not installed; apt-get install prometheus, as .ci/run does)";
+export const PROMETHEUS_SKIP_REASON = PROMETHEUS_PATH
+  ? ''
+  : " (skipped: Debian's prometheus is not installed; apt-get install prometheus, as .ci/run does)";
 
 const READY_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -78,7 +80,8 @@ function installExitHook(): void {
  * pipe closes the watcher stops Prometheus; when Prometheus ends the shell removes its folder
  * and ends with its status.
  */
-const WATCHDOG = 'exec 3<&0; "$0" "$@" </dev/null & pid=$!; { read -r _ <&3; kill "$pid" 2>/dev/null; } & watcher=$!; wait "$pid"; status=$?; kill "$watcher" 2>/dev/null; rm -rf "$PROMETHEUS_TEST_DIR"; exit "$status"';
+const WATCHDOG =
+  'exec 3<&0; "$0" "$@" </dev/null & pid=$!; { read -r _ <&3; kill "$pid" 2>/dev/null; } & watcher=$!; wait "$pid"; status=$?; kill "$watcher" 2>/dev/null; rm -rf "$PROMETHEUS_TEST_DIR"; exit "$status"';
 
 async function get(url: string): Promise<Response> {
   return fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
@@ -151,7 +154,10 @@ async function startOnce(port: number): Promise<RunningPrometheus> {
       await stop();
       throw new Error(`prometheus ended before it was ready:\n${output}`);
     }
-    const ready = await get(`${url}/-/ready`).then((response) => response.ok, () => false);
+    const ready = await get(`${url}/-/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stop();
@@ -167,8 +173,13 @@ async function startOnce(port: number): Promise<RunningPrometheus> {
     stop,
     async query(promql) {
       const response = await get(`${url}/api/v1/query?${new URLSearchParams({ query: promql })}`);
-      const body = (await response.json()) as { status: string; error?: string; data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
-      if (body.status !== 'success' || body.data?.resultType !== 'vector') throw new Error(`${promql}: ${body.error ?? JSON.stringify(body).slice(0, 300)}`);
+      const body = (await response.json()) as {
+        status: string;
+        error?: string;
+        data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+      };
+      if (body.status !== 'success' || body.data?.resultType !== 'vector')
+        throw new Error(`${promql}: ${body.error ?? JSON.stringify(body).slice(0, 300)}`);
       return body.data.result.map((sample) => ({ metric: sample.metric, value: Number(sample.value[1]) }));
     },
   };

@@ -9,7 +9,11 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-export async function serveHttps(app: Express, tls: { cert: string; key: string }, path = '/webhooks'): Promise<ServedApp> {
+export async function serveHttps(
+  app: Express,
+  tls: { cert: string; key: string },
+  path = '/webhooks',
+): Promise<ServedApp> {
   const server = createServer({ cert: tls.cert, key: tls.key }, app);
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

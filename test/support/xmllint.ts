@@ -12,7 +12,11 @@ export const hasXmllint = spawnSync('xmllint', ['--version'], { timeout: 10_000 
 
 /** xmllint's complaints about `xml` (well-formedness and schema); empty when it validates. */
 export function junitSchemaProblems(xml: string | Buffer): string[] {
-  const run = spawnSync('xmllint', ['--noout', '--nonet', '--schema', JUNIT_SCHEMA, '-'], { input: xml, timeout: 30_000, encoding: 'utf8' });
+  const run = spawnSync('xmllint', ['--noout', '--nonet', '--schema', JUNIT_SCHEMA, '-'], {
+    input: xml,
+    timeout: 30_000,
+    encoding: 'utf8',
+  });
   if (run.error) throw run.error;
   if (run.status === 0) return [];
   return run.stderr.split('\n').filter((line) => line.trim() && !line.endsWith('validates'));

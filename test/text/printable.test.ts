@@ -10,10 +10,13 @@ interface Vector {
   maxLength?: number;
 }
 
-const { vectors } = JSON.parse(readFileSync(new URL('../../fixtures/vectors/printable.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
+const { vectors } = JSON.parse(
+  readFileSync(new URL('../../fixtures/vectors/printable.json', import.meta.url), 'utf8'),
+) as { vectors: Vector[] };
 
 /** What no printed text may hold: a control character other than tab and newline, DEL, C1, a lone surrogate, U+FFFE/U+FFFF. */
-const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 describe('printable', () => {
   it.each(vectors.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
@@ -32,7 +35,11 @@ describe('printable', () => {
 
   it('changes nothing the second time, so writers may apply it again', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.integer({ min: 1, max: 400 }), (text, max) => printable(printable(text, max), max) === printable(text, max)),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.integer({ min: 1, max: 400 }),
+        (text, max) => printable(printable(text, max), max) === printable(text, max),
+      ),
       { numRuns: 2_000 },
     );
   });

@@ -11,7 +11,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('createSelfSignedCertificate', () => {
   test('lists every host as an IP or DNS subjectAltName, for a server, valid a day, its key 0600', async () => {
-    const made = await createSelfSignedCertificate({ hosts: ['127.0.0.1', '::1', 'receiver.test', '*.hooks.test'], dir });
+    const made = await createSelfSignedCertificate({
+      hosts: ['127.0.0.1', '::1', 'receiver.test', '*.hooks.test'],
+      dir,
+    });
     const cert = new X509Certificate(made.cert);
     expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
     expect(cert.subjectAltName).toContain('DNS:receiver.test');
@@ -26,7 +29,9 @@ describe('createSelfSignedCertificate', () => {
   });
 
   test('refuses a host that could add an entry or an option (a comma), and none at all', async () => {
-    await expect(createSelfSignedCertificate({ hosts: ['a.test,DNS:evil.test'], dir })).rejects.toThrow('not an IP address or DNS name');
+    await expect(createSelfSignedCertificate({ hosts: ['a.test,DNS:evil.test'], dir })).rejects.toThrow(
+      'not an IP address or DNS name',
+    );
     await expect(createSelfSignedCertificate({ hosts: [], dir })).rejects.toThrow('needs at least one host');
   });
 });

@@ -14,14 +14,40 @@ const FLAG_SETTINGS: Record<string, string> = {
 export const certifyReceiverCommand: Command = {
   words: ['certify', 'receiver'],
   summary: 'Certify a webhook receiver: the harness plays the service.',
-  description: 'Sends the receiver signed deliveries, good and bad, and judges its answers. Reports go to TARGET_RECEIVER_REPORT_DIR.',
+  description:
+    'Sends the receiver signed deliveries, good and bad, and judges its answers. Reports go to TARGET_RECEIVER_REPORT_DIR.',
   options: {
-    checks: { type: 'string', value: '<ids>', description: 'only these checks: ids or prefixes ending in *, comma-separated; wins over TARGET_RECEIVER_CHECKS' },
-    'report-dir': { type: 'string', value: '<dir>', description: 'where the reports go; wins over TARGET_RECEIVER_REPORT_DIR' },
-    seed: { type: 'string', value: '<n>', description: "the seed of the run's generated choices (the timing probe's order and signatures); wins over FAST_CHECK_SEED" },
-    'rerun-failed': { type: 'string', value: '<report.json>', description: 'only the checks that failed, warned or ended in error in that report, with its seed' },
-    'expected-failures': { type: 'string', value: '<file>', description: 'checks expected to fail (YAML or JSON, schemas/expected-failures.schema.json); wins over TARGET_RECEIVER_EXPECTED_FAILURES' },
-    strict: { type: 'boolean', description: 'an expected failure that passes fails the run; same as TARGET_RECEIVER_STRICT=true' },
+    checks: {
+      type: 'string',
+      value: '<ids>',
+      description: 'only these checks: ids or prefixes ending in *, comma-separated; wins over TARGET_RECEIVER_CHECKS',
+    },
+    'report-dir': {
+      type: 'string',
+      value: '<dir>',
+      description: 'where the reports go; wins over TARGET_RECEIVER_REPORT_DIR',
+    },
+    seed: {
+      type: 'string',
+      value: '<n>',
+      description:
+        "the seed of the run's generated choices (the timing probe's order and signatures); wins over FAST_CHECK_SEED",
+    },
+    'rerun-failed': {
+      type: 'string',
+      value: '<report.json>',
+      description: 'only the checks that failed, warned or ended in error in that report, with its seed',
+    },
+    'expected-failures': {
+      type: 'string',
+      value: '<file>',
+      description:
+        'checks expected to fail (YAML or JSON, schemas/expected-failures.schema.json); wins over TARGET_RECEIVER_EXPECTED_FAILURES',
+    },
+    strict: {
+      type: 'boolean',
+      description: 'an expected failure that passes fails the run; same as TARGET_RECEIVER_STRICT=true',
+    },
   },
   settings: receiverSettingsHelp,
   exitCodes: {
@@ -31,7 +57,10 @@ export const certifyReceiverCommand: Command = {
   },
   async run({ values }) {
     const { certifyReceiver } = await import('../../receiver-cert/runner.js');
-    const rerun = typeof values['rerun-failed'] === 'string' ? await rerunSettings(values['rerun-failed'], 'TARGET_RECEIVER_CHECKS') : {};
+    const rerun =
+      typeof values['rerun-failed'] === 'string'
+        ? await rerunSettings(values['rerun-failed'], 'TARGET_RECEIVER_CHECKS')
+        : {};
     return certifyReceiver({ env: { ...process.env, ...rerun, ...settingsFromFlags(values, FLAG_SETTINGS) } });
   },
 };

@@ -12,15 +12,44 @@ export const certifyCommand: Command = {
     'attestation.intoto.json (check it with `svc-harness verify`).',
   options: {
     'base-url': { type: 'string', value: '<url>', description: 'the service under test; wins over SVC_BASE_URL' },
-    checks: { type: 'string', value: '<ids>', description: 'only these checks: ids or prefixes ending in *, comma-separated; wins over CERTIFY_CHECKS' },
+    checks: {
+      type: 'string',
+      value: '<ids>',
+      description: 'only these checks: ids or prefixes ending in *, comma-separated; wins over CERTIFY_CHECKS',
+    },
     tier: { type: 'string', value: 'fast|full', description: 'wins over CERTIFY_TIER' },
     'report-dir': { type: 'string', value: '<dir>', description: 'where the reports go; wins over CERTIFY_REPORT_DIR' },
-    seed: { type: 'string', value: '<n>', description: "the seed of every generated check (report.json's seed re-runs a run's); wins over FAST_CHECK_SEED" },
-    'rerun-failed': { type: 'string', value: '<report.json>', description: "only the checks that failed, warned or ended in error in that report, with its seed; a partial run, whose reports go beside it (<its folder>-rerun) unless --report-dir names another folder" },
-    'target-version': { type: 'string', value: '<version>', description: 'the version or build of the service under test, carried in every report; wins over CERTIFY_TARGET_VERSION' },
-    'allow-production': { type: 'boolean', description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true' },
-    'expected-failures': { type: 'string', value: '<file>', description: 'checks expected to fail (YAML or JSON, schemas/expected-failures.schema.json); wins over CERTIFY_EXPECTED_FAILURES' },
-    strict: { type: 'boolean', description: 'an expected failure that passes fails the run; same as CERTIFY_STRICT=true' },
+    seed: {
+      type: 'string',
+      value: '<n>',
+      description: "the seed of every generated check (report.json's seed re-runs a run's); wins over FAST_CHECK_SEED",
+    },
+    'rerun-failed': {
+      type: 'string',
+      value: '<report.json>',
+      description:
+        'only the checks that failed, warned or ended in error in that report, with its seed; a partial run, whose reports go beside it (<its folder>-rerun) unless --report-dir names another folder',
+    },
+    'target-version': {
+      type: 'string',
+      value: '<version>',
+      description:
+        'the version or build of the service under test, carried in every report; wins over CERTIFY_TARGET_VERSION',
+    },
+    'allow-production': {
+      type: 'boolean',
+      description: 'allow a production (svc_live_) target; same as CERTIFY_ALLOW_PRODUCTION=true',
+    },
+    'expected-failures': {
+      type: 'string',
+      value: '<file>',
+      description:
+        'checks expected to fail (YAML or JSON, schemas/expected-failures.schema.json); wins over CERTIFY_EXPECTED_FAILURES',
+    },
+    strict: {
+      type: 'boolean',
+      description: 'an expected failure that passes fails the run; same as CERTIFY_STRICT=true',
+    },
   },
   settings: () => settingsHelp().filter((setting) => setting.name !== 'RECEIVER_SECRET'),
   exitCodes: {
@@ -36,19 +65,38 @@ export const certifyCommand: Command = {
     const rerunFailed = typeof values['rerun-failed'] === 'string' ? values['rerun-failed'] : undefined;
     const flags = settingsFromFlags(values);
     const rerun = rerunFailed ? await rerunSettings(rerunFailed) : {};
-    const reportDir = rerunFailed ? { CERTIFY_REPORT_DIR: rerunReportDir(rerunFailed, { ...process.env, ...flags }) } : {};
-    if (reportDir.CERTIFY_REPORT_DIR) writeLine(process.stdout, `re-run of ${rerunFailed}: its reports go to ${reportDir.CERTIFY_REPORT_DIR}, never over the report it re-runs`);
-    return certify({ allowProduction: values['allow-production'] === true, env: { ...process.env, ...rerun, ...flags, ...reportDir }, ...(rerunFailed ? { rerunFailed } : {}) });
+    const reportDir = rerunFailed
+      ? { CERTIFY_REPORT_DIR: rerunReportDir(rerunFailed, { ...process.env, ...flags }) }
+      : {};
+    if (reportDir.CERTIFY_REPORT_DIR)
+      writeLine(
+        process.stdout,
+        `re-run of ${rerunFailed}: its reports go to ${reportDir.CERTIFY_REPORT_DIR}, never over the report it re-runs`,
+      );
+    return certify({
+      allowProduction: values['allow-production'] === true,
+      env: { ...process.env, ...rerun, ...flags, ...reportDir },
+      ...(rerunFailed ? { rerunFailed } : {}),
+    });
   },
 };
 
 /** The checks of `reportPath` that did not pass (fail, warn, error), and its seed, as settings (`checksSetting`: the command's). */
-export async function rerunSettings(reportPath: string, checksSetting = 'CERTIFY_CHECKS'): Promise<Record<string, string>> {
+export async function rerunSettings(
+  reportPath: string,
+  checksSetting = 'CERTIFY_CHECKS',
+): Promise<Record<string, string>> {
   const { readReportFile } = await import('../../report/validate.js');
   const report = readReportFile(reportPath);
-  const again = report.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error').map((check) => check.id);
-  if (again.length === 0) throw new UsageError(`${reportPath}: no check failed, warned or ended in error there; nothing to re-run`);
-  return { [checksSetting]: again.join(','), ...(report.seed !== undefined ? { FAST_CHECK_SEED: String(report.seed) } : {}) };
+  const again = report.checks
+    .filter((check) => check.verdict === 'fail' || check.verdict === 'warn' || check.verdict === 'error')
+    .map((check) => check.id);
+  if (again.length === 0)
+    throw new UsageError(`${reportPath}: no check failed, warned or ended in error there; nothing to re-run`);
+  return {
+    [checksSetting]: again.join(','),
+    ...(report.seed !== undefined ? { FAST_CHECK_SEED: String(report.seed) } : {}),
+  };
 }
 
 /**
@@ -60,13 +108,18 @@ export function rerunReportDir(reportPath: string, env: NodeJS.ProcessEnv, cwd =
   const named = readSettingSources(env, cwd).CERTIFY_REPORT_DIR;
   if (named === undefined || named === '') return `${readFrom}-rerun`;
   if (resolve(cwd, named) === readFrom) {
-    throw new UsageError(`--rerun-failed ${reportPath} would write its reports over the report it re-runs (${readFrom}); name another --report-dir, or leave CERTIFY_REPORT_DIR unset for ${readFrom}-rerun`);
+    throw new UsageError(
+      `--rerun-failed ${reportPath} would write its reports over the report it re-runs (${readFrom}); name another --report-dir, or leave CERTIFY_REPORT_DIR unset for ${readFrom}-rerun`,
+    );
   }
   return named;
 }
 
 /** The flags as the settings they stand for: a flag given wins over the environment and .env. */
-export function settingsFromFlags(values: Record<string, string | boolean | undefined>, names: Record<string, string> = CERTIFY_FLAG_SETTINGS): Record<string, string> {
+export function settingsFromFlags(
+  values: Record<string, string | boolean | undefined>,
+  names: Record<string, string> = CERTIFY_FLAG_SETTINGS,
+): Record<string, string> {
   const settings: Record<string, string> = {};
   for (const [flag, name] of Object.entries(names)) {
     const value = values[flag];

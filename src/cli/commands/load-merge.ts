@@ -7,14 +7,18 @@ export const loadMergeCommand: Command = {
   summary: 'One verdict from the samples of a run made elsewhere (k6-operator runners, one k6 --out json file each).',
   description:
     "Evaluates the scenario's thresholds, as they hold for the whole test under the LOAD_ settings given (the TestRun's), on every runner's samples together, and writes the report npm run load writes (load/README.md, Distributed runs).",
-  positionals: { usage: '<scenario> <samples.ndjson[.gz] ...>', description: 'the scenario the runners ran, then each runner\'s k6 JSON output' },
+  positionals: {
+    usage: '<scenario> <samples.ndjson[.gz] ...>',
+    description: "the scenario the runners ran, then each runner's k6 JSON output",
+  },
   options: {
     'report-dir': { type: 'string', value: '<dir>', description: 'where reports go (default reports/load)' },
     'no-build': { type: 'boolean', description: 'never build k6; fail when none is found' },
     'prometheus-rw': {
       type: 'string',
       value: '<url>',
-      description: "write the merged verdict and figures to this Prometheus remote-write URL, labelled with the samples' run_id (default LOAD_PROMETHEUS_RW_URL)",
+      description:
+        "write the merged verdict and figures to this Prometheus remote-write URL, labelled with the samples' run_id (default LOAD_PROMETHEUS_RW_URL)",
     },
   },
   settings: () => loadSettingsHelp(),

@@ -11,7 +11,14 @@ import { registerSecret } from '../../secrets/mask.js';
 import { writeLine } from '../../text/console.js';
 import { untilStopSignal, type Command } from '../command.js';
 
-const SETTINGS = ['RECEIVER_HOST', 'RECEIVER_PORT', 'RECEIVER_PUBLIC_URL', 'RECEIVER_TLS_CERT', 'RECEIVER_TLS_KEY', 'RECEIVER_SECRET'];
+const SETTINGS = [
+  'RECEIVER_HOST',
+  'RECEIVER_PORT',
+  'RECEIVER_PUBLIC_URL',
+  'RECEIVER_TLS_CERT',
+  'RECEIVER_TLS_KEY',
+  'RECEIVER_SECRET',
+];
 
 function readPem(file: string, name: string): string {
   try {
@@ -29,7 +36,12 @@ async function runReceiver(): Promise<number> {
     ...(settings.RECEIVER_HOST ? { host: settings.RECEIVER_HOST } : {}),
     ...(settings.RECEIVER_PUBLIC_URL ? { publicUrl: settings.RECEIVER_PUBLIC_URL } : {}),
     ...(settings.RECEIVER_TLS_CERT && settings.RECEIVER_TLS_KEY
-      ? { tls: { cert: readPem(settings.RECEIVER_TLS_CERT, 'RECEIVER_TLS_CERT'), key: readPem(settings.RECEIVER_TLS_KEY, 'RECEIVER_TLS_KEY') } }
+      ? {
+          tls: {
+            cert: readPem(settings.RECEIVER_TLS_CERT, 'RECEIVER_TLS_CERT'),
+            key: readPem(settings.RECEIVER_TLS_KEY, 'RECEIVER_TLS_KEY'),
+          },
+        }
       : {}),
   };
   const secret = settings.RECEIVER_SECRET;
@@ -43,7 +55,9 @@ async function runReceiver(): Promise<number> {
   const stopSignal = untilStopSignal();
   print(`capturing receiver listening on port ${receiver.port}`);
   print(`  register any path under: ${receiver.publicUrl}/  (e.g. ${receiver.publicUrl}/hooks/staging)`);
-  print(`  certificate: ${receiver.certificatePath === undefined ? settings.RECEIVER_TLS_CERT : `${receiver.certificatePath} (self-signed for this run)`}`);
+  print(
+    `  certificate: ${receiver.certificatePath === undefined ? settings.RECEIVER_TLS_CERT : `${receiver.certificatePath} (self-signed for this run)`}`,
+  );
   print(
     secret !== undefined
       ? '  signing secret: set from RECEIVER_SECRET; answers 204, or 401 on a bad signature or a timestamp off by more than 300 s'
@@ -54,7 +68,9 @@ async function runReceiver(): Promise<number> {
   const signal = await stopSignal;
   const stats = receiver.stats();
   await receiver.close();
-  print(`\n${signal}: stopped after ${stats.total} deliveries (${stats.badSignatures} bad signatures, ${stats.duplicates} duplicates, ${stats.strays} strays)`);
+  print(
+    `\n${signal}: stopped after ${stats.total} deliveries (${stats.badSignatures} bad signatures, ${stats.duplicates} duplicates, ${stats.strays} strays)`,
+  );
   return 0;
 }
 

@@ -25,7 +25,12 @@ export const reportDiffCommand: Command = {
   description:
     'Verdicts, observations and timing figures that changed. Markdown to stdout, HTML to a file. Exits 1 when a check that\n' +
     'passed (or was expected to fail) in the earlier report fails in the later one: a CI gate on new failures.',
-  positionals: { usage: '<a/report.json> <b/report.json>', description: 'the earlier and the later run', min: 2, max: 2 },
+  positionals: {
+    usage: '<a/report.json> <b/report.json>',
+    description: 'the earlier and the later run',
+    min: 2,
+    max: 2,
+  },
   options: {
     html: { type: 'string', value: '<file>', description: 'where the HTML goes (default reports/diff.html)' },
     labels: { type: 'string', value: '<A,B>', description: 'names of the two runs (default their folder names)' },
@@ -37,11 +42,16 @@ export const reportDiffCommand: Command = {
   },
   async run({ values, positionals }) {
     const [pathA, pathB] = positionals as [string, string];
-    const labels = typeof values.labels === 'string' ? values.labels.split(',').map((label) => label.trim()) : undefined;
-    if (labels && (labels.length !== 2 || labels.some((label) => !label))) throw new UsageError('--labels takes two names separated by a comma');
+    const labels =
+      typeof values.labels === 'string' ? values.labels.split(',').map((label) => label.trim()) : undefined;
+    if (labels && (labels.length !== 2 || labels.some((label) => !label)))
+      throw new UsageError('--labels takes two names separated by a comma');
     const a = readReportFile(pathA);
     const b = readReportFile(pathB);
-    const names: [string, string] = (labels as [string, string] | undefined) ?? [defaultLabel(pathA, pathB), defaultLabel(pathB, pathA)];
+    const names: [string, string] = (labels as [string, string] | undefined) ?? [
+      defaultLabel(pathA, pathB),
+      defaultLabel(pathB, pathA),
+    ];
     const diff = diffReports(a, b, names);
     const broken = newFailures(a, b);
     const htmlPath = typeof values.html === 'string' ? values.html : 'reports/diff.html';
@@ -50,7 +60,10 @@ export const reportDiffCommand: Command = {
     process.stdout.write(mask(newFailuresMarkdown(broken, names) + renderDiffMarkdown(diff)));
     process.stderr.write(`HTML: ${htmlPath}\n`);
     if (broken.length === 0) return EXIT.passed;
-    writeLine(process.stderr, `report diff: ${broken.length} new failure${broken.length === 1 ? '' : 's'} since ${names[0]}: ${broken.map((failure) => failure.id).join(', ')}`);
+    writeLine(
+      process.stderr,
+      `report diff: ${broken.length} new failure${broken.length === 1 ? '' : 's'} since ${names[0]}: ${broken.map((failure) => failure.id).join(', ')}`,
+    );
     return EXIT.mustFailed;
   },
 };

@@ -8,10 +8,23 @@ export const verifyCommand: Command = {
   description:
     'Checks the DSSE signature of attestation.intoto.json with the public key, that it holds an in-toto Statement v1 with\n' +
     'the test-result predicate, and that every report file it names has the sha256 it states; then prints the verdict it attests.',
-  positionals: { usage: '<attestation.intoto.json>', description: 'the attestation certify wrote beside its reports', min: 1, max: 1 },
+  positionals: {
+    usage: '<attestation.intoto.json>',
+    description: 'the attestation certify wrote beside its reports',
+    min: 1,
+    max: 1,
+  },
   options: {
-    key: { type: 'string', value: '<public.pem>', description: "the certifier's public key (SPKI PEM: `openssl pkey -in key.pem -pubout`); required" },
-    reports: { type: 'string', value: '<dir>', description: "the folder holding the reports (default: the attestation's folder)" },
+    key: {
+      type: 'string',
+      value: '<public.pem>',
+      description: "the certifier's public key (SPKI PEM: `openssl pkey -in key.pem -pubout`); required",
+    },
+    reports: {
+      type: 'string',
+      value: '<dir>',
+      description: "the folder holding the reports (default: the attestation's folder)",
+    },
   },
   exitCodes: {
     0: 'the signature and every report digest hold; the attested verdict is printed (whatever it is)',
@@ -20,15 +33,25 @@ export const verifyCommand: Command = {
   },
   notes: ['The exit code says whether the attestation holds, not whether the run passed: read the result line.'],
   async run({ values, positionals }) {
-    if (typeof values.key !== 'string') throw new UsageError('--key <public.pem> is required: the certifier hands it over with the attestation');
+    if (typeof values.key !== 'string')
+      throw new UsageError('--key <public.pem> is required: the certifier hands it over with the attestation');
     const { loadVerifyingKey } = await import('../../attest/keys.js');
     const { attestedLines, verifyAttestation } = await import('../../attest/verify.js');
     const key = loadVerifyingKey(values.key);
-    const verified = verifyAttestation({ attestationPath: positionals[0]!, key, keyPath: values.key, ...(typeof values.reports === 'string' ? { reportsDir: values.reports } : {}) });
+    const verified = verifyAttestation({
+      attestationPath: positionals[0]!,
+      key,
+      keyPath: values.key,
+      ...(typeof values.reports === 'string' ? { reportsDir: values.reports } : {}),
+    });
     const out = (line: string) => writeLine(process.stdout, line);
     out(`verified: ${positionals[0]} signed by ${key.algorithm} key ${key.keyid}`);
     for (const subject of verified.subjects) {
-      out(subject.kind === 'file' ? `  ${subject.name}: sha256 ${subject.sha256} matches` : `  image ${subject.name}: sha256:${subject.sha256} (compare with \`docker image inspect --format '{{.Id}}'\`)`);
+      out(
+        subject.kind === 'file'
+          ? `  ${subject.name}: sha256 ${subject.sha256} matches`
+          : `  image ${subject.name}: sha256:${subject.sha256} (compare with \`docker image inspect --format '{{.Id}}'\`)`,
+      );
     }
     for (const line of attestedLines(verified.statement)) out(line);
     return 0;

@@ -41,24 +41,45 @@ export interface HostedFanout {
 export async function hostFanout(options: FanoutHostOptions): Promise<HostedFanout> {
   const settings = loadSettings();
   const load: LoadSettings = parseLoadSettings(readSettingSources());
-  const target = await resolveTarget(settings, options.allowProduction || load.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION, { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS });
+  const target = await resolveTarget(
+    settings,
+    options.allowProduction || load.LOAD_ALLOW_PRODUCTION || settings.CERTIFY_ALLOW_PRODUCTION,
+    { deliveryTimeoutMs: SPEC_RECEIVER_TIMEOUT_MS },
+  );
   const ctx = newRunContext(target, settings, load);
   try {
     log(`target ${target.baseUrl}${target.embeddedReference ? ' (embedded reference, on this machine only)' : ''}`);
     const setup = await setUpFanout(ctx, 'fanout');
-    if (!setup) throw new RunAbort('fanout-host needs the control interface (SVC_CONTROL_URL, SVC_CONTROL_TOKEN) to register webhook endpoints');
+    if (!setup)
+      throw new RunAbort(
+        'fanout-host needs the control interface (SVC_CONTROL_URL, SVC_CONTROL_TOKEN) to register webhook endpoints',
+      );
     try {
       registerSecret(setup.env['LOAD_TOKEN']);
-      const values = { SVC_BASE_URL: target.baseUrl, ...setup.env, ...(target.environment ? { LOAD_ENVIRONMENT: target.environment } : {}) };
+      const values = {
+        SVC_BASE_URL: target.baseUrl,
+        ...setup.env,
+        ...(target.environment ? { LOAD_ENVIRONMENT: target.environment } : {}),
+      };
       writeFileSync(options.secretPath, secretManifest(options.secretName, values), { mode: 0o600 });
       const recorder = await ArrivalRecorder.open(options.arrivalsPath, setup.endpointNames);
       const stopFeed = setup.feed((arrival) => recorder.record(arrival));
-      log(`wrote Secret ${options.secretName} to ${resolve(options.secretPath)} (mode 600; it holds the workspace's token): kubectl apply -f ${options.secretPath}`);
-      log(`recording arrivals to ${resolve(options.arrivalsPath)} until ${options.forMs !== undefined ? `${Math.round(options.forMs / 1000)} s have passed or ` : ''}SIGINT or SIGTERM`);
-      await stopped(options, () => log(`  ${recorder.recorded} arrivals recorded${recorder.dropped ? `, ${recorder.dropped} dropped (the disk fell behind)` : ''}`));
+      log(
+        `wrote Secret ${options.secretName} to ${resolve(options.secretPath)} (mode 600; it holds the workspace's token): kubectl apply -f ${options.secretPath}`,
+      );
+      log(
+        `recording arrivals to ${resolve(options.arrivalsPath)} until ${options.forMs !== undefined ? `${Math.round(options.forMs / 1000)} s have passed or ` : ''}SIGINT or SIGTERM`,
+      );
+      await stopped(options, () =>
+        log(
+          `  ${recorder.recorded} arrivals recorded${recorder.dropped ? `, ${recorder.dropped} dropped (the disk fell behind)` : ''}`,
+        ),
+      );
       stopFeed();
       await recorder.close(setup.receiver.stats());
-      log(`recorded ${recorder.recorded} arrivals; judge the run with: svc-harness load merge fanout <the runners' samples…> ${options.arrivalsPath}`);
+      log(
+        `recorded ${recorder.recorded} arrivals; judge the run with: svc-harness load merge fanout <the runners' samples…> ${options.arrivalsPath}`,
+      );
       return { recorded: recorder.recorded, dropped: recorder.dropped };
     } finally {
       await setup.cleanup().catch((error: Error) => log(`clean-up: ${error.message}`));

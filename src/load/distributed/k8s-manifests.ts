@@ -31,14 +31,20 @@ const TEST_RUNS: readonly TestRunSource[] = [
     parallelism: 4,
     settings: { LOAD_RATE: '200', LOAD_DURATION: '5m', LOAD_P95_MS: '500', LOAD_P99_MS: '1000' },
     secret: 'svc-load-target',
-    comment: ['Call placement at a constant arrival rate, split across `parallelism` k6 runners.', 'Each runner gets an execution segment: the rate below is the total, not per runner.'],
+    comment: [
+      'Call placement at a constant arrival rate, split across `parallelism` k6 runners.',
+      'Each runner gets an execution segment: the rate below is the total, not per runner.',
+    ],
   },
   {
     scenario: 'calls-ramp',
     parallelism: 4,
     settings: { LOAD_RATE: '200', LOAD_DURATION: '8m' },
     secret: 'svc-load-target',
-    comment: ['Call placement in ramping stages (LOAD_RATE/4 -> LOAD_RATE -> 1.5 x LOAD_RATE -> down),', 'split across runners by execution segment. Same ConfigMap and Secret as testrun-calls.yaml.'],
+    comment: [
+      'Call placement in ramping stages (LOAD_RATE/4 -> LOAD_RATE -> 1.5 x LOAD_RATE -> down),',
+      'split across runners by execution segment. Same ConfigMap and Secret as testrun-calls.yaml.',
+    ],
   },
   {
     scenario: 'rotation',
@@ -93,7 +99,11 @@ function toYaml(value: object, comment: readonly string[] = [], notes: Record<st
 
 function renderTestRun(run: TestRunSource): string {
   const name = `svc-load-${run.scenario}`;
-  const env: Record<string, string> = { K6_AUTO_EXTENSION_RESOLUTION: 'false', LOAD_INSTANCES: String(run.parallelism), ...run.settings };
+  const env: Record<string, string> = {
+    K6_AUTO_EXTENSION_RESOLUTION: 'false',
+    LOAD_INSTANCES: String(run.parallelism),
+    ...run.settings,
+  };
   const testRun = {
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',
@@ -105,7 +115,10 @@ function renderTestRun(run: TestRunSource): string {
       arguments: `--no-usage-report --tag testid=${name} --out json=${SAMPLES_MOUNT}/$(POD_NAME).ndjson.gz`,
       runner: {
         image: K6_IMAGE,
-        env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, ...Object.entries(env).map(([key, value]) => ({ name: key, value }))],
+        env: [
+          { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          ...Object.entries(env).map(([key, value]) => ({ name: key, value })),
+        ],
         envFrom: [{ secretRef: { name: run.secret } }],
         volumeMounts: SAMPLES_MOUNTS,
         volumes: SAMPLES_VOLUMES,
@@ -122,7 +135,9 @@ function renderTestRun(run: TestRunSource): string {
     "then collect the runners' samples and merge them into one verdict (load/README.md, Distributed runs).",
   ];
   return toYaml(testRun, comment, {
-    'spec.cleanup': ['The runners, starter and initializer are deleted once the run ends; the samples stay on the volume.'],
+    'spec.cleanup': [
+      'The runners, starter and initializer are deleted once the run ends; the samples stay on the volume.',
+    ],
     'spec.arguments': [
       "Each runner writes every sample to its own file on the shared volume ($(POD_NAME), its pod's name, is",
       'expanded by Kubernetes from the env below): `svc-harness load merge` reads them all.',

@@ -39,8 +39,10 @@ export interface MergeArgs {
 export function toMergeArgs(positionals: readonly string[], values: Record<string, unknown>): MergeArgs {
   const [scenario, ...files] = positionals;
   const known = scenarioNames();
-  if (!scenario || !known.includes(scenario)) throw new UsageError(`name the scenario first (one of ${known.join(', ')}), then the sample files`);
-  if (files.length === 0) throw new UsageError('name the sample files (k6 --out json=…, one per runner; .gz read as gzip)');
+  if (!scenario || !known.includes(scenario))
+    throw new UsageError(`name the scenario first (one of ${known.join(', ')}), then the sample files`);
+  if (files.length === 0)
+    throw new UsageError('name the sample files (k6 --out json=…, one per runner; .gz read as gzip)');
   const absent = files.filter((file) => !existsSync(file));
   if (absent.length > 0) throw new UsageError(`no such file: ${absent.join(', ')}`);
   return {
@@ -55,22 +57,48 @@ export function toMergeArgs(positionals: readonly string[], values: Record<strin
 export async function runMerge(args: MergeArgs): Promise<number> {
   const startedAt = new Date();
   const load = parseLoadSettings(readSettingSources());
-  const store = chooseStore({ ...(args.prometheusRw !== undefined ? { flag: args.prometheusRw } : {}), ...(load.LOAD_PROMETHEUS_RW_URL !== undefined ? { setting: load.LOAD_PROMETHEUS_RW_URL } : {}) });
-  const k6 = await k6Binary({ build: args.build, log, ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}) });
+  const store = chooseStore({
+    ...(args.prometheusRw !== undefined ? { flag: args.prometheusRw } : {}),
+    ...(load.LOAD_PROMETHEUS_RW_URL !== undefined ? { setting: load.LOAD_PROMETHEUS_RW_URL } : {}),
+  });
+  const k6 = await k6Binary({
+    build: args.build,
+    log,
+    ...(load.LOAD_K6_BINARY ? { explicit: load.LOAD_K6_BINARY } : {}),
+  });
   const bundle = (await buildLoadScripts())[args.scenario]!;
   const env = k6Env({ ...planOf(args.scenario).profiles.default, ...k6EnvOf(load) });
   mkdirSync(args.reportDir, { recursive: true });
   const { files, runners } = await withReplayedArrivals(args);
-  const summary = await mergeSegments({ files, thresholds: wholeTestThresholds(k6, bundle, env), scenario: args.scenario, alsoSummarize: SUMMARIZED_METRICS });
+  const summary = await mergeSegments({
+    files,
+    thresholds: wholeTestThresholds(k6, bundle, env),
+    scenario: args.scenario,
+    alsoSummarize: SUMMARIZED_METRICS,
+  });
   const runId = runIdOf(summary.run_ids);
-  writeFileSync(resolve(args.reportDir, `${args.scenario}.summary.json`), JSON.stringify(maskDeep({ ...summary, samples: args.files }), null, 2));
+  writeFileSync(
+    resolve(args.reportDir, `${args.scenario}.summary.json`),
+    JSON.stringify(maskDeep({ ...summary, samples: args.files }), null, 2),
+  );
   const digest = { ...digestSummary(summary, 0, args.scenario), segments: runners };
-  log(`${args.scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${runners} runners' samples merged, ${(digest.durationMs / 1000).toFixed(1)} s of samples)`);
+  log(
+    `${args.scenario}: ${digest.passed ? 'passed' : 'FAILED'} (${runners} runners' samples merged, ${(digest.durationMs / 1000).toFixed(1)} s of samples)`,
+  );
   const passed = runPassed([digest]);
   if (store) {
     // Labelled as the runners' samples are: their run id and the --tag every one of them carries.
-    const labels = Object.fromEntries(Object.entries(summary.run_tags).filter(([tag]) => tag !== RUN_TAGS.runId && tag !== RUN_TAGS.scenario));
-    const series = scenarioSeries({ runId, scenario: args.scenario, digest, summary: maskDeep(summary), labels, timestampMs: Date.now() });
+    const labels = Object.fromEntries(
+      Object.entries(summary.run_tags).filter(([tag]) => tag !== RUN_TAGS.runId && tag !== RUN_TAGS.scenario),
+    );
+    const series = scenarioSeries({
+      runId,
+      scenario: args.scenario,
+      digest,
+      summary: maskDeep(summary),
+      labels,
+      timestampMs: Date.now(),
+    });
     await publish(store, `${args.scenario}'s merged verdict and figures (run ${runId})`, series);
   }
   writeLoadReport(args.reportDir, {
@@ -92,10 +120,15 @@ export async function runMerge(args: MergeArgs): Promise<number> {
  * are not one verdict.
  */
 function runIdOf(runIds: readonly string[]): string {
-  if (runIds.length > 1) throw new SamplesError(`the samples are of ${runIds.length} runs (${RUN_TAGS.runId} ${runIds.join(', ')}); merge the samples of one run`);
+  if (runIds.length > 1)
+    throw new SamplesError(
+      `the samples are of ${runIds.length} runs (${RUN_TAGS.runId} ${runIds.join(', ')}); merge the samples of one run`,
+    );
   if (runIds.length === 1) return runIds[0]!;
   const made = randomBytes(4).toString('hex');
-  log(`the samples carry no ${RUN_TAGS.runId} tag: this verdict is run ${made} (give the runners --tag ${RUN_TAGS.runId}=<id> to name it)`);
+  log(
+    `the samples carry no ${RUN_TAGS.runId} tag: this verdict is run ${made} (give the runners --tag ${RUN_TAGS.runId}=<id> to name it)`,
+  );
   return made;
 }
 
@@ -109,7 +142,8 @@ async function withReplayedArrivals(args: MergeArgs): Promise<{ files: string[];
   const others: string[] = [];
   for (const file of args.files) (isArrivalsFile(file) ? arrivalFiles : others).push(file);
   if (arrivalFiles.length === 0) return { files: args.files, runners: args.files.length };
-  if (args.scenario !== 'fanout') throw new UsageError(`${arrivalFiles.join(', ')}: fan-out arrivals, but the scenario is ${args.scenario}`);
+  if (args.scenario !== 'fanout')
+    throw new UsageError(`${arrivalFiles.join(', ')}: fan-out arrivals, but the scenario is ${args.scenario}`);
   const recordings = await Promise.all(arrivalFiles.map((file) => readArrivals(file)));
   const tally = new FanoutTally([...new Set(recordings.flatMap((recording) => recording.endpoints))]);
   let dropped = 0;
@@ -120,9 +154,18 @@ async function withReplayedArrivals(args: MergeArgs): Promise<{ files: string[];
     dropped += ending.dropped;
     clientClosed += ending.receiver?.clientClosed ?? 0;
   }
-  if (dropped > 0) log(`fanout: ${dropped} arrivals were dropped by the host (its disk fell behind); they count as lost`);
+  if (dropped > 0)
+    log(`fanout: ${dropped} arrivals were dropped by the host (its disk fell behind); they count as lost`);
   const out = resolve(args.reportDir, 'fanout.receivers.ndjson');
-  const { stats, calls } = await writeFanoutObservations({ tally, samples: others, drainMs: 0, receiver: () => ({ clientClosed }), out });
-  log(`fanout: ${calls.placed} calls placed by the runners, ${stats.arrived}/${stats.expected} expected deliveries arrived (${stats.lost} lost), ${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates`);
+  const { stats, calls } = await writeFanoutObservations({
+    tally,
+    samples: others,
+    drainMs: 0,
+    receiver: () => ({ clientClosed }),
+    out,
+  });
+  log(
+    `fanout: ${calls.placed} calls placed by the runners, ${stats.arrived}/${stats.expected} expected deliveries arrived (${stats.lost} lost), ${stats.bad_signatures} bad signatures, ${stats.duplicates} duplicates`,
+  );
   return { files: [...others, out], runners: others.length };
 }

@@ -32,7 +32,8 @@ export function parseMetricKey(key: string): MetricKey {
   const tags: Record<string, string> = {};
   for (const pair of key.slice(open + 1, -1).split(',')) {
     const colon = pair.indexOf(':');
-    if (colon <= 0) throw new SamplesError(`threshold metric ${JSON.stringify(key)}: ${JSON.stringify(pair)} is not tag:value`);
+    if (colon <= 0)
+      throw new SamplesError(`threshold metric ${JSON.stringify(key)}: ${JSON.stringify(pair)} is not tag:value`);
     tags[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
   }
   return { key, name: key.slice(0, open), tags };
@@ -88,13 +89,36 @@ export interface Samples {
 }
 
 /** k6's system tags (`k6 run --help`, --system-tags): set per sample by k6, never a run's own. */
-const SYSTEM_TAGS = new Set(['proto', 'subproto', 'status', 'method', 'url', 'name', 'group', 'check', 'error', 'error_code', 'tls_version', 'scenario', 'service', 'expected_response', 'vu', 'iter', 'ip', 'ocsp_status']);
+const SYSTEM_TAGS = new Set([
+  'proto',
+  'subproto',
+  'status',
+  'method',
+  'url',
+  'name',
+  'group',
+  'check',
+  'error',
+  'error_code',
+  'tls_version',
+  'scenario',
+  'service',
+  'expected_response',
+  'vu',
+  'iter',
+  'ip',
+  'ocsp_status',
+]);
 
 /**
  * Reads every file's samples into one sink per threshold key. `knownTypes` (from the
  * segments' summaries) types the custom metrics that had no sample.
  */
-export async function collectSamples(files: readonly string[], keys: readonly MetricKey[], knownTypes: Record<string, string> = {}): Promise<Samples> {
+export async function collectSamples(
+  files: readonly string[],
+  keys: readonly MetricKey[],
+  knownTypes: Record<string, string> = {},
+): Promise<Samples> {
   const sinks = new Map(keys.map((key) => [key.key, emptySink()]));
   const byName = new Map<string, MetricKey[]>();
   for (const key of keys) byName.set(key.name, [...(byName.get(key.name) ?? []), key]);
@@ -112,7 +136,8 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
     if (runId !== undefined) runIds.add(runId);
     // k6 tags every sample (group at least); the figures the harness observed itself carry none.
     if (Object.keys(line.tags).length > 0) {
-      if (commonTags === undefined) commonTags = new Map(Object.entries(line.tags).filter(([tag]) => !SYSTEM_TAGS.has(tag)));
+      if (commonTags === undefined)
+        commonTags = new Map(Object.entries(line.tags).filter(([tag]) => !SYSTEM_TAGS.has(tag)));
       else for (const [tag, value] of commonTags) if (line.tags[tag] !== value) commonTags.delete(tag);
     }
     first = Math.min(first, line.timeMs);
@@ -129,7 +154,8 @@ export async function collectSamples(files: readonly string[], keys: readonly Me
 }
 
 function add(sink: Sink, value: number, timeMs: number, key: string): void {
-  if (sink.values.length >= MAX_SAMPLES_PER_THRESHOLD) throw new SamplesError(`${key}: more than ${MAX_SAMPLES_PER_THRESHOLD} samples; split the run into shorter ones`);
+  if (sink.values.length >= MAX_SAMPLES_PER_THRESHOLD)
+    throw new SamplesError(`${key}: more than ${MAX_SAMPLES_PER_THRESHOLD} samples; split the run into shorter ones`);
   sink.values.push(value);
   sink.sum += value;
   if (value !== 0) sink.nonZero += 1;
@@ -149,7 +175,11 @@ export function percentile(sorted: ArrayLike<number>, pct: number): number {
  * The values k6 reports for a metric of `type`, from every sample; counters' rate over
  * `durationMs`; for a trend, also the `percentiles` a threshold names (k6 computes any).
  */
-export function valuesOf(sink: Readonly<Sink>, durationMs: number, percentiles: readonly number[] = []): Record<string, number> {
+export function valuesOf(
+  sink: Readonly<Sink>,
+  durationMs: number,
+  percentiles: readonly number[] = [],
+): Record<string, number> {
   const n = sink.values.length;
   switch (sink.type) {
     case 'trend': {
@@ -177,23 +207,32 @@ export function valuesOf(sink: Readonly<Sink>, durationMs: number, percentiles: 
   }
 }
 
-const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|passes|fails|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
+const EXPRESSION =
+  /^\s*(avg|min|max|med|count|rate|value|passes|fails|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
 /** Whether `values` hold a k6 threshold expression such as `p(99)<1000` or `rate==1`. */
 export function holds(expression: string, values: Record<string, number>): boolean {
   const match = EXPRESSION.exec(expression);
-  if (!match) throw new SamplesError(`threshold ${JSON.stringify(expression)} is not "<aggregate> <operator> <number>"`);
+  if (!match)
+    throw new SamplesError(`threshold ${JSON.stringify(expression)} is not "<aggregate> <operator> <number>"`);
   const [, aggregate, pct, operator, literal] = match;
   const value = pct !== undefined ? percentileOf(values, Number(pct)) : values[aggregate!];
-  if (value === undefined) throw new SamplesError(`threshold ${JSON.stringify(expression)}: the metric has no ${aggregate}`);
+  if (value === undefined)
+    throw new SamplesError(`threshold ${JSON.stringify(expression)}: the metric has no ${aggregate}`);
   const bound = Number(literal);
   switch (operator) {
-    case '<': return value < bound;
-    case '<=': return value <= bound;
-    case '>': return value > bound;
-    case '>=': return value >= bound;
-    case '!=': return value !== bound;
-    default: return value === bound;
+    case '<':
+      return value < bound;
+    case '<=':
+      return value <= bound;
+    case '>':
+      return value > bound;
+    case '>=':
+      return value >= bound;
+    case '!=':
+      return value !== bound;
+    default:
+      return value === bound;
   }
 }
 
@@ -237,7 +276,8 @@ export async function mergeSegments(run: SegmentRun): Promise<MergedSummary> {
   const metrics: Record<string, K6Metric> = {};
   for (const key of extra) {
     const sink = sinks.get(key.key)!;
-    if (sink.type !== '' && sink.values.length > 0) metrics[key.key] = { type: sink.type, values: valuesOf(sink, durationMs, asked) };
+    if (sink.type !== '' && sink.values.length > 0)
+      metrics[key.key] = { type: sink.type, values: valuesOf(sink, durationMs, asked) };
   }
   for (const key of keys) {
     const sink = sinks.get(key.key)!;
@@ -247,12 +287,19 @@ export async function mergeSegments(run: SegmentRun): Promise<MergedSummary> {
       return pct === undefined ? [] : [Number(pct)];
     });
     const values = valuesOf(sink, durationMs, [...percentiles, ...asked]);
-    if (sink.type === '') throw new SamplesError(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
+    if (sink.type === '')
+      throw new SamplesError(`${key.key}: no sample and no type; a threshold on it cannot be judged`);
     metrics[key.key] = {
       type: sink.type,
       values,
       thresholds: Object.fromEntries(expressions.map((expression) => [expression, { ok: holds(expression, values) }])),
     };
   }
-  return { ...(scenario ? { scenario } : {}), metrics, state: { testRunDurationMs: durationMs }, run_ids: [...runIds].sort(), run_tags: Object.fromEntries(commonTags) };
+  return {
+    ...(scenario ? { scenario } : {}),
+    metrics,
+    state: { testRunDurationMs: durationMs },
+    run_ids: [...runIds].sort(),
+    run_tags: Object.fromEntries(commonTags),
+  };
 }

@@ -26,13 +26,21 @@ export interface WrittenSecret {
 }
 
 /** Makes the workspace and its two tokens, and writes the Secret manifest `name` to `path` (mode 0600). */
-export async function writeRotationSecret(target: RotationSecretTarget, name: string, path: string): Promise<WrittenSecret> {
+export async function writeRotationSecret(
+  target: RotationSecretTarget,
+  name: string,
+  path: string,
+): Promise<WrittenSecret> {
   const control = new ControlClient(target.controlUrl, target.controlToken, { timeoutMs: REQUEST_TIMEOUT_MS });
   try {
     const capabilities = await control.capabilities();
-    if (capabilities.environment === 'production') throw new RunAbort('the control interface is a production one: the rotation Secret is for staging only');
+    if (capabilities.environment === 'production')
+      throw new RunAbort('the control interface is a production one: the rotation Secret is for staging only');
     const { workspaceId } = await control.createWorkspace();
-    const [old, fresh] = [await control.createToken(workspaceId, 'k6 rotation: old'), await control.createToken(workspaceId, 'k6 rotation: new')];
+    const [old, fresh] = [
+      await control.createToken(workspaceId, 'k6 rotation: old'),
+      await control.createToken(workspaceId, 'k6 rotation: new'),
+    ];
     for (const secret of [old.token, fresh.token, target.controlToken]) registerSecret(secret);
     const values: Record<string, string> = {
       SVC_BASE_URL: target.baseUrl,
@@ -44,7 +52,11 @@ export async function writeRotationSecret(target: RotationSecretTarget, name: st
       LOAD_NEW_TOKEN: fresh.token,
     };
     writeFileSync(path, secretManifest(name, values), { mode: 0o600 });
-    return { path, workspaceId, removeWith: `DELETE ${target.controlUrl.replace(/\/+$/, '')}/workspaces/${workspaceId}` };
+    return {
+      path,
+      workspaceId,
+      removeWith: `DELETE ${target.controlUrl.replace(/\/+$/, '')}/workspaces/${workspaceId}`,
+    };
   } finally {
     await control.close();
   }

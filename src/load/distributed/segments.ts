@@ -20,7 +20,12 @@ const INSPECT_TIMEOUT_MS = 30_000;
 /** The k6 arguments of segment `index` (0-based) of `count`. */
 export function segmentArgs(index: number, count: number): string[] {
   const sequence = Array.from({ length: count + 1 }, (_, i) => (i === 0 ? '0' : i === count ? '1' : `${i}/${count}`));
-  return ['--execution-segment', `${sequence[index]}:${sequence[index + 1]}`, '--execution-segment-sequence', sequence.join(',')];
+  return [
+    '--execution-segment',
+    `${sequence[index]}:${sequence[index + 1]}`,
+    '--execution-segment-sequence',
+    sequence.join(','),
+  ];
 }
 
 /**
@@ -30,8 +35,15 @@ export function segmentArgs(index: number, count: number): string[] {
  * without the flag, every merged verdict took the default budgets whatever LOAD_P99_MS said.
  */
 export function wholeTestThresholds(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv): ThresholdOptions {
-  const result = spawnSync(k6.path, ['inspect', '--include-system-env-vars', bundle], { encoding: 'utf8', timeout: INSPECT_TIMEOUT_MS, env: { ...env, LOAD_INSTANCES: '1' } });
-  if (result.status !== 0) throw new RunAbort(`k6 inspect ${bundle} exited ${result.status ?? result.signal}: ${(result.stderr ?? '').slice(0, 500)}`);
+  const result = spawnSync(k6.path, ['inspect', '--include-system-env-vars', bundle], {
+    encoding: 'utf8',
+    timeout: INSPECT_TIMEOUT_MS,
+    env: { ...env, LOAD_INSTANCES: '1' },
+  });
+  if (result.status !== 0)
+    throw new RunAbort(
+      `k6 inspect ${bundle} exited ${result.status ?? result.signal}: ${(result.stderr ?? '').slice(0, 500)}`,
+    );
   const options = JSON.parse(result.stdout) as { thresholds?: ThresholdOptions | null };
   return options.thresholds ?? {};
 }
@@ -73,20 +85,51 @@ export async function runSegments(options: SegmentsOptions): Promise<SegmentedRu
     // Thresholds on what only the harness observes are the merge's, not a runner's.
     env: { ...envOf(index), LOAD_MERGED_VERDICT: 'true' } as NodeJS.ProcessEnv,
   }));
-  const codes = await Promise.all(segments.map((s) => runK6(k6, bundle, s.env, `${scenario} ${s.index + 1}/${count}`, timeLimitMs, options.runArgs([...s.args, '--out', `json=${s.samples}`]))));
-  const summaries = segments.map((s) => s.env.LOAD_SUMMARY_PATH).filter((path): path is string => path !== undefined && existsSync(path));
+  const codes = await Promise.all(
+    segments.map((s) =>
+      runK6(
+        k6,
+        bundle,
+        s.env,
+        `${scenario} ${s.index + 1}/${count}`,
+        timeLimitMs,
+        options.runArgs([...s.args, '--out', `json=${s.samples}`]),
+      ),
+    ),
+  );
+  const summaries = segments
+    .map((s) => s.env.LOAD_SUMMARY_PATH)
+    .filter((path): path is string => path !== undefined && existsSync(path));
   const segmentSummaries = summaries.map((path) => JSON.parse(readFileSync(path, 'utf8')) as K6Summary);
-  const knownTypes = Object.fromEntries(segmentSummaries.flatMap((summary) => Object.entries(summary.metrics).map(([name, metric]) => [name.split('{')[0]!, metric.type])));
+  const knownTypes = Object.fromEntries(
+    segmentSummaries.flatMap((summary) =>
+      Object.entries(summary.metrics).map(([name, metric]) => [name.split('{')[0]!, metric.type]),
+    ),
+  );
   const durationMs = Math.max(0, ...segmentSummaries.map((summary) => summary.state?.testRunDurationMs ?? 0));
   const missing = segments.filter((s) => !existsSync(s.samples));
-  if (missing.length > 0) throw new SamplesError(`segment(s) ${missing.map((s) => s.index + 1).join(', ')} of ${count} wrote no samples (k6 exit ${missing.map((s) => codes[s.index]).join(', ')})`);
+  if (missing.length > 0)
+    throw new SamplesError(
+      `segment(s) ${missing.map((s) => s.index + 1).join(', ')} of ${count} wrote no samples (k6 exit ${missing.map((s) => codes[s.index]).join(', ')})`,
+    );
   const samples = segments.map((s) => s.samples);
   const observed = options.observe ? await options.observe(samples) : [];
-  const merged = await mergeSegments({ files: [...samples, ...observed], thresholds, durationMs, knownTypes, scenario, alsoSummarize: SUMMARIZED_METRICS, ...(options.percentiles ? { percentiles: options.percentiles } : {}) });
+  const merged = await mergeSegments({
+    files: [...samples, ...observed],
+    thresholds,
+    durationMs,
+    knownTypes,
+    scenario,
+    alsoSummarize: SUMMARIZED_METRICS,
+    ...(options.percentiles ? { percentiles: options.percentiles } : {}),
+  });
   // k6's exit for failed thresholds is a segment's verdict on its share, superseded by the merged one.
   const other = codes.find((code) => code !== 0 && code !== EXIT.thresholdsFailed);
   return {
-    summary: { ...merged, segments: segments.map((s) => ({ segment: s.args[1]!, exit_code: codes[s.index] ?? null, samples: s.samples })) },
+    summary: {
+      ...merged,
+      segments: segments.map((s) => ({ segment: s.args[1]!, exit_code: codes[s.index] ?? null, samples: s.samples })),
+    },
     exitCode: other === undefined ? 0 : other,
   };
 }

@@ -115,22 +115,38 @@ function parseHeader(line: string): Header | undefined {
   try {
     const value = JSON.parse(line) as Partial<Header>;
     if (value?.kind !== ARRIVALS_KIND || value.version !== VERSION || !Array.isArray(value.endpoints)) return undefined;
-    return { kind: ARRIVALS_KIND, version: VERSION, endpoints: value.endpoints.filter((name): name is string => typeof name === 'string') };
+    return {
+      kind: ARRIVALS_KIND,
+      version: VERSION,
+      endpoints: value.endpoints.filter((name): name is string => typeof name === 'string'),
+    };
   } catch {
     return undefined;
   }
 }
 
-const finite = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const finite = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** An arrival line as the tally takes it, or undefined for a line that is not one. */
 function arrivalOf(value: Record<string, unknown>): Arrival | undefined {
   const endpoint = text(value['endpoint']);
   const receivedAtMs = finite(value['receivedAtMs']);
   if (endpoint === undefined || receivedAtMs === undefined) return undefined;
-  const arrival: Arrival = { endpoint, receivedAtMs, signatureOk: value['signatureOk'] === true, duplicate: value['duplicate'] === true };
-  const optional = { eventType: text(value['eventType']), callId: text(value['callId']), createdAtMs: finite(value['createdAtMs']), placedAtMs: finite(value['placedAtMs']) };
-  for (const [key, field] of Object.entries(optional)) if (field !== undefined) Object.assign(arrival, { [key]: field });
+  const arrival: Arrival = {
+    endpoint,
+    receivedAtMs,
+    signatureOk: value['signatureOk'] === true,
+    duplicate: value['duplicate'] === true,
+  };
+  const optional = {
+    eventType: text(value['eventType']),
+    callId: text(value['callId']),
+    createdAtMs: finite(value['createdAtMs']),
+    placedAtMs: finite(value['placedAtMs']),
+  };
+  for (const [key, field] of Object.entries(optional))
+    if (field !== undefined) Object.assign(arrival, { [key]: field });
   return arrival;
 }
 
@@ -156,7 +172,10 @@ export async function readArrivals(path: string): Promise<RecordedArrivals> {
         }
         if (value?.['kind'] === 'end') {
           const clientClosed = finite((value['receiver'] as Record<string, unknown> | undefined)?.['clientClosed']);
-          ending = { dropped: finite(value['dropped']) ?? 0, ...(clientClosed !== undefined ? { receiver: { clientClosed } } : {}) };
+          ending = {
+            dropped: finite(value['dropped']) ?? 0,
+            ...(clientClosed !== undefined ? { receiver: { clientClosed } } : {}),
+          };
           continue;
         }
         const arrival = arrivalOf(value);

@@ -24,7 +24,13 @@ const ANSWER_LIMIT_MS = 15_000;
 const STATS_EVERY_MS = 500;
 const STOP_LIMIT_MS = 5_000;
 
-type WorkerMessage = { ready?: number; endpointMade?: string; arrivals?: Arrival[]; stats?: ReceiverStats; failed?: string };
+type WorkerMessage = {
+  ready?: number;
+  endpointMade?: string;
+  arrivals?: Arrival[];
+  stats?: ReceiverStats;
+  failed?: string;
+};
 
 export class ReceiverPool {
   readonly #workers: ChildProcess[];
@@ -44,7 +50,8 @@ export class ReceiverPool {
     this.#certificateDir = certificateDir;
     for (const worker of workers) {
       worker.on('message', (message: WorkerMessage) => {
-        if (message.arrivals) for (const arrival of message.arrivals) for (const listener of this.#listeners) listener(arrival);
+        if (message.arrivals)
+          for (const arrival of message.arrivals) for (const listener of this.#listeners) listener(arrival);
         if (message.stats) this.#latestStats.set(worker, message.stats);
       });
       // A worker gone mid-run must not take the run with it: say so (its endpoints' later
@@ -53,7 +60,10 @@ export class ReceiverPool {
         if (!this.#closing) process.stderr.write(`receiver pool worker ${worker.pid}: ${error.message}\n`);
       });
       worker.on('exit', (code, signal) => {
-        if (!this.#closing) process.stderr.write(`receiver pool worker ${worker.pid} exited during the run (${signal ?? `code ${code}`})\n`);
+        if (!this.#closing)
+          process.stderr.write(
+            `receiver pool worker ${worker.pid} exited during the run (${signal ?? `code ${code}`})\n`,
+          );
       });
     }
     this.#statsTimer = setInterval(() => this.#askStats(), STATS_EVERY_MS);
@@ -62,12 +72,18 @@ export class ReceiverPool {
 
   /** Starts `workers` receiver processes on one port (options.port, or one picked by the first). */
   static async start(workers: number, options: ReceiverOptions = {}): Promise<ReceiverPool> {
-    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`a receiver pool needs 1 or more workers, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new RangeError(`a receiver pool needs 1 or more workers, got ${workers}`);
     let tls = options.tls;
     let certificateDir: string | undefined;
     if (!tls) {
       // One certificate for every worker: the service sees one receiver.
-      const hosts = ['127.0.0.1', '::1', 'localhost', ...(options.host && !['0.0.0.0', '::', ''].includes(options.host) ? [options.host] : [])];
+      const hosts = [
+        '127.0.0.1',
+        '::1',
+        'localhost',
+        ...(options.host && !['0.0.0.0', '::', ''].includes(options.host) ? [options.host] : []),
+      ];
       if (options.publicUrl) hosts.push(new URL(options.publicUrl).hostname.replace(/^\[|\]$/g, ''));
       const made = await createSelfSignedCertificate({ hosts: [...new Set(hosts)] });
       tls = { cert: made.cert, key: made.key };
@@ -83,7 +99,12 @@ export class ReceiverPool {
         started.push(worker);
         await askWorker<number>(worker, { start: { ...options, tls, port } }, 'ready');
       }
-      const host = options.host && !['0.0.0.0', ''].includes(options.host) ? (options.host.includes(':') ? `[${options.host}]` : options.host) : '127.0.0.1';
+      const host =
+        options.host && !['0.0.0.0', ''].includes(options.host)
+          ? options.host.includes(':')
+            ? `[${options.host}]`
+            : options.host
+          : '127.0.0.1';
       const publicUrl = (options.publicUrl ?? `https://${host}:${port}`).replace(/\/+$/, '');
       return new ReceiverPool(started, port, publicUrl, certificateDir);
     } catch (error) {
@@ -115,7 +136,9 @@ export class ReceiverPool {
     const path = `/hooks/${randomBytes(12).toString('base64url')}`;
     const url = `${this.publicUrl}${path}`;
     const secret = await register(url);
-    await Promise.all(this.#workers.map((worker) => askWorker(worker, { endpoint: { name, path, secret } }, 'endpointMade')));
+    await Promise.all(
+      this.#workers.map((worker) => askWorker(worker, { endpoint: { name, path, secret } }, 'endpointMade')),
+    );
     return { name, url };
   }
 
@@ -127,16 +150,46 @@ export class ReceiverPool {
 
   /** The workers' counters summed, as of their last report (every STATS_EVERY_MS). */
   stats(): ReceiverStats {
-    const sum: ReceiverStats = { total: 0, bytes: 0, badSignatures: 0, duplicates: 0, dropped: 0, strays: 0, oversized: 0, resets: 0, timedOut: 0, clientClosed: 0, clientErrors: 0, endpoints: {} };
+    const sum: ReceiverStats = {
+      total: 0,
+      bytes: 0,
+      badSignatures: 0,
+      duplicates: 0,
+      dropped: 0,
+      strays: 0,
+      oversized: 0,
+      resets: 0,
+      timedOut: 0,
+      clientClosed: 0,
+      clientErrors: 0,
+      endpoints: {},
+    };
     for (const stats of this.#latestStats.values()) {
-      for (const key of ['total', 'bytes', 'badSignatures', 'duplicates', 'dropped', 'strays', 'oversized', 'resets', 'timedOut', 'clientClosed', 'clientErrors'] as const) sum[key] += stats[key];
+      for (const key of [
+        'total',
+        'bytes',
+        'badSignatures',
+        'duplicates',
+        'dropped',
+        'strays',
+        'oversized',
+        'resets',
+        'timedOut',
+        'clientClosed',
+        'clientErrors',
+      ] as const)
+        sum[key] += stats[key];
     }
     return sum;
   }
 
   /** Asks every worker for its counters now; resolves once all answered. */
   async refreshStats(): Promise<ReceiverStats> {
-    await Promise.all(this.#workers.map(async (worker) => this.#latestStats.set(worker, await askWorker<ReceiverStats>(worker, { stats: true }, 'stats'))));
+    await Promise.all(
+      this.#workers.map(async (worker) =>
+        this.#latestStats.set(worker, await askWorker<ReceiverStats>(worker, { stats: true }, 'stats')),
+      ),
+    );
     return this.stats();
   }
 

@@ -11,19 +11,27 @@ import { ReceiverPool } from './receiver-pool.js';
 /** Bodies a load run's receiver keeps per endpoint: the fan-out tally listens to every delivery as it settles. */
 export const LOAD_RECEIVER_KEPT_DELIVERIES = 100;
 
-export async function startReceiver(settings: Settings, placement: ResolvedTarget['receiver']): Promise<CapturingReceiver> {
+export async function startReceiver(
+  settings: Settings,
+  placement: ResolvedTarget['receiver'],
+): Promise<CapturingReceiver> {
   return CapturingReceiver.start(receiverOptions(settings, placement));
 }
 
 /** `workers` receiver processes on the one port the settings give (LOAD_RECEIVER_WORKERS). */
-export async function startReceiverPool(settings: Settings, placement: ResolvedTarget['receiver'], workers: number): Promise<ReceiverPool> {
+export async function startReceiverPool(
+  settings: Settings,
+  placement: ResolvedTarget['receiver'],
+  workers: number,
+): Promise<ReceiverPool> {
   return ReceiverPool.start(workers, receiverOptions(settings, placement));
 }
 
 function receiverOptions(settings: Settings, placement: ResolvedTarget['receiver']): ReceiverOptions {
   const certPath = placement?.certPath ?? settings.RECEIVER_TLS_CERT;
   const keyPath = placement?.keyPath ?? settings.RECEIVER_TLS_KEY;
-  const tls = certPath && keyPath ? { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') } : undefined;
+  const tls =
+    certPath && keyPath ? { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') } : undefined;
   const publicUrl = placement?.publicUrl ?? settings.RECEIVER_PUBLIC_URL;
   return {
     port: placement?.port ?? settings.RECEIVER_PORT,

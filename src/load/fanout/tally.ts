@@ -51,7 +51,10 @@ export interface Arrival {
 class Reservoir {
   readonly values: number[] = [];
   #seen = 0;
-  constructor(private readonly size: number, private readonly random: () => number) {}
+  constructor(
+    private readonly size: number,
+    private readonly random: () => number,
+  ) {}
   add(value: number): void {
     this.#seen++;
     if (this.values.length < this.size) this.values.push(value);
@@ -85,7 +88,10 @@ export class FanoutTally {
   #first: number | null = null;
   #last: number | null = null;
 
-  constructor(endpoints: readonly string[], options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {}) {
+  constructor(
+    endpoints: readonly string[],
+    options: { types?: readonly string[]; maxSamples?: number; random?: () => number } = {},
+  ) {
     this.#endpoints = new Set(endpoints);
     this.#types = new Set(options.types ?? LIFECYCLE_EVENTS);
     this.#maxSamples = options.maxSamples ?? MAX_SAMPLES;
@@ -139,7 +145,8 @@ export class FanoutTally {
     for (const callId of this.#expected.keys()) {
       const seen = this.#arrived.get(callId);
       for (const type of this.#types) {
-        for (const endpoint of this.#endpoints) if (!seen?.has(`${endpoint}|${type}`)) lost[type] = (lost[type] ?? 0) + 1;
+        for (const endpoint of this.#endpoints)
+          if (!seen?.has(`${endpoint}|${type}`)) lost[type] = (lost[type] ?? 0) + 1;
       }
     }
     return lost;
@@ -168,7 +175,10 @@ export class FanoutTally {
       unattributed,
     };
     if (withSamples) {
-      stats.samples = { event_to_arrival_ms: [...this.#eventLatency.values], placement_to_arrival_ms: [...this.#placementLatency.values] };
+      stats.samples = {
+        event_to_arrival_ms: [...this.#eventLatency.values],
+        placement_to_arrival_ms: [...this.#placementLatency.values],
+      };
     }
     return stats;
   }

@@ -8,7 +8,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FANOUT_PLACED_METRIC, FANOUT_RECEIVER_METRICS, PLACED_AT_MS, PLACED_CALL_ID, type FanoutReceiverMetric } from '../../../load/lib/fanout-metrics.js';
+import {
+  FANOUT_PLACED_METRIC,
+  FANOUT_RECEIVER_METRICS,
+  PLACED_AT_MS,
+  PLACED_CALL_ID,
+  type FanoutReceiverMetric,
+} from '../../../load/lib/fanout-metrics.js';
 import type { ReceiverStats } from '../../capturing-receiver/index.js';
 import type { FanoutStats, FanoutTally } from './tally.js';
 import { k6OutputText, readK6Output, type ObservedMetric } from '../k6/output.js';
@@ -45,12 +51,17 @@ export async function learnPlacedCalls(tally: FanoutTally, samples: readonly str
 /** Waits until nothing expected is missing, or `drainMs` has passed; returns the last stats, with samples. */
 export async function drain(tally: FanoutTally, drainMs: number, pollMs = DRAIN_POLL_MS): Promise<FanoutStats> {
   const deadline = Date.now() + drainMs;
-  while (tally.stats(false).lost > 0 && Date.now() < deadline) await sleep(Math.min(pollMs, Math.max(1, deadline - Date.now())));
+  while (tally.stats(false).lost > 0 && Date.now() < deadline)
+    await sleep(Math.min(pollMs, Math.max(1, deadline - Date.now())));
   return tally.stats(true);
 }
 
 /** The figures the fanout script's thresholds and the report name, each with its samples. */
-export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver?: Pick<ReceiverStats, 'clientClosed'>): ObservedMetric[] {
+export function observedMetrics(
+  stats: FanoutStats,
+  calls: PlacedCalls,
+  receiver?: Pick<ReceiverStats, 'clientClosed'>,
+): ObservedMetric[] {
   const samples: Record<FanoutReceiverMetric, readonly number[]> = {
     fanout_untracked_calls: [calls.untracked],
     fanout_expected_deliveries: [stats.expected],
@@ -65,7 +76,11 @@ export function observedMetrics(stats: FanoutStats, calls: PlacedCalls, receiver
     fanout_event_to_arrival_ms: stats.samples?.event_to_arrival_ms ?? [],
     fanout_placement_to_arrival_ms: stats.samples?.placement_to_arrival_ms ?? [],
   };
-  return Object.entries(FANOUT_RECEIVER_METRICS).map(([name, type]) => ({ name, type, values: samples[name as FanoutReceiverMetric] }));
+  return Object.entries(FANOUT_RECEIVER_METRICS).map(([name, type]) => ({
+    name,
+    type,
+    values: samples[name as FanoutReceiverMetric],
+  }));
 }
 
 /** `R`: the receivers' counters as known (the verdict reads only clientClosed). */
@@ -80,11 +95,16 @@ export interface FanoutVerdictInput<R extends Pick<ReceiverStats, 'clientClosed'
 }
 
 /** Learns the placed calls, drains, writes the observed figures to `out`; returns the stats for the log. */
-export async function writeFanoutObservations<R extends Pick<ReceiverStats, 'clientClosed'>>(input: FanoutVerdictInput<R>): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: R }> {
+export async function writeFanoutObservations<R extends Pick<ReceiverStats, 'clientClosed'>>(
+  input: FanoutVerdictInput<R>,
+): Promise<{ stats: FanoutStats; calls: PlacedCalls; receiver?: R }> {
   const calls = await learnPlacedCalls(input.tally, input.samples);
   const stats = await drain(input.tally, input.drainMs);
   const receiver = input.receiver?.();
   // Stamped with the runners' last sample, so that the drain does not stretch the span `load merge` takes rates over.
-  writeFileSync(input.out, k6OutputText(observedMetrics(stats, calls, receiver), new Date(calls.lastSampleMs ?? Date.now())));
+  writeFileSync(
+    input.out,
+    k6OutputText(observedMetrics(stats, calls, receiver), new Date(calls.lastSampleMs ?? Date.now())),
+  );
   return { stats, calls, ...(receiver ? { receiver } : {}) };
 }

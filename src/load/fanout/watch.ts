@@ -47,7 +47,11 @@ export interface FanoutWatch {
 }
 
 /** Tallies the arrivals from `feed` at the endpoints named `endpointNames` until stopped. */
-export function watchFanout(endpointNames: readonly string[], feed: ArrivalFeed, receiverStats?: () => ReceiverStats): FanoutWatch {
+export function watchFanout(
+  endpointNames: readonly string[],
+  feed: ArrivalFeed,
+  receiverStats?: () => ReceiverStats,
+): FanoutWatch {
   const tally = new FanoutTally(endpointNames);
   const stop = feed((arrival) => tally.arrive(arrival));
   return { tally, receiverStats: () => receiverStats?.(), stop };

@@ -28,7 +28,10 @@ export function cachedBinaryPath(root = REPO_ROOT, version = K6_VERSION): string
 }
 
 /** The environment every k6 process gets: automatic extension resolution off, always. */
-export function k6Env(extra: Record<string, string | undefined> = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function k6Env(
+  extra: Record<string, string | undefined> = {},
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   return { ...base, ...extra, K6_AUTO_EXTENSION_RESOLUTION: 'false' };
 }
 
@@ -78,7 +81,8 @@ export interface FoundK6 {
 export function findK6(root = REPO_ROOT, explicit = process.env.LOAD_K6_BINARY): FoundK6 | undefined {
   if (explicit) {
     const version = binaryVersion(explicit);
-    if (!isV2(version)) throw new K6NotFound(`LOAD_K6_BINARY=${explicit} is not a runnable k6 v2 (reports ${version ?? 'nothing'})`);
+    if (!isV2(version))
+      throw new K6NotFound(`LOAD_K6_BINARY=${explicit} is not a runnable k6 v2 (reports ${version ?? 'nothing'})`);
     return { path: explicit, version: version!, source: 'env' };
   }
   const fromPath = onPath(process.platform === 'win32' ? 'k6.exe' : 'k6');
@@ -94,4 +98,3 @@ export function findK6(root = REPO_ROOT, explicit = process.env.LOAD_K6_BINARY):
   }
   return undefined;
 }
-

@@ -5,7 +5,20 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { binaryVersion, cachedBinaryPath, findK6, INSTALL_HINT, isV2, K6_MODULE, K6_VERSION, k6Env, REPO_ROOT, toolsDir, VERSION_TIMEOUT_MS, type FoundK6 } from './binary.js';
+import {
+  binaryVersion,
+  cachedBinaryPath,
+  findK6,
+  INSTALL_HINT,
+  isV2,
+  K6_MODULE,
+  K6_VERSION,
+  k6Env,
+  REPO_ROOT,
+  toolsDir,
+  VERSION_TIMEOUT_MS,
+  type FoundK6,
+} from './binary.js';
 import { K6NotFound } from '../../errors.js';
 
 /** The pinned build module: go.mod + go.sum fix every dependency version. */
@@ -22,7 +35,11 @@ function goAvailable(): string | undefined {
 type Log = (line: string) => void;
 
 /** Runs one command, printing a progress line every 30 s; resolves with its exit code and output tail. */
-function runWithProgress(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; log: Log; label: string; timeoutMs: number }): Promise<{ code: number | null; tail: string }> {
+function runWithProgress(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; log: Log; label: string; timeoutMs: number },
+): Promise<{ code: number | null; tail: string }> {
   return new Promise((resolvePromise) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,7 +49,10 @@ function runWithProgress(command: string, args: string[], options: { cwd: string
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    const progress = setInterval(() => options.log(`  ${options.label}: still running, ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+    const progress = setInterval(
+      () => options.log(`  ${options.label}: still running, ${Math.round((Date.now() - started) / 1000)} s`),
+      30_000,
+    );
     const timer = setTimeout(() => {
       options.log(`  ${options.label}: no result after ${options.timeoutMs / 60_000} min; stopping it`);
       child.kill('SIGTERM');
@@ -65,17 +85,35 @@ export async function buildK6(options: { root?: string; log?: Log } = {}): Promi
   const partial = `${target}.partial`;
   const env = k6Env({ GOBIN: dir, GOFLAGS: [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ') });
   const started = Date.now();
-  log(`building k6 ${K6_VERSION} (${K6_MODULE}) with ${goVersion} into ${dir}; this takes a few minutes on a small machine`);
+  log(
+    `building k6 ${K6_VERSION} (${K6_MODULE}) with ${goVersion} into ${dir}; this takes a few minutes on a small machine`,
+  );
 
-  const installed = await runWithProgress('go', ['install', `${K6_MODULE}@${K6_VERSION}`], { cwd: root, env, log, label: 'go install', timeoutMs: BUILD_TIMEOUT_MS });
+  const installed = await runWithProgress('go', ['install', `${K6_MODULE}@${K6_VERSION}`], {
+    cwd: root,
+    env,
+    log,
+    label: 'go install',
+    timeoutMs: BUILD_TIMEOUT_MS,
+  });
   if (installed.code !== 0 || !existsSync(target)) {
     const reason = installed.tail.trim().split('\n').slice(-1)[0] ?? '';
-    log(`  go install did not produce k6 (${reason.slice(0, 200)}); building the pinned module in load/k6-build instead`);
+    log(
+      `  go install did not produce k6 (${reason.slice(0, 200)}); building the pinned module in load/k6-build instead`,
+    );
     rmSync(partial, { force: true });
-    const built = await runWithProgress('go', ['build', '-mod=readonly', '-o', partial, '.'], { cwd: BUILD_MODULE_DIR, env, log, label: 'go build', timeoutMs: BUILD_TIMEOUT_MS });
+    const built = await runWithProgress('go', ['build', '-mod=readonly', '-o', partial, '.'], {
+      cwd: BUILD_MODULE_DIR,
+      env,
+      log,
+      label: 'go build',
+      timeoutMs: BUILD_TIMEOUT_MS,
+    });
     if (built.code !== 0 || !existsSync(partial)) {
       rmSync(partial, { force: true });
-      throw new K6NotFound(`building k6 failed (exit ${built.code}):\n${built.tail.trim().split('\n').slice(-15).join('\n')}\n\n${INSTALL_HINT}`);
+      throw new K6NotFound(
+        `building k6 failed (exit ${built.code}):\n${built.tail.trim().split('\n').slice(-15).join('\n')}\n\n${INSTALL_HINT}`,
+      );
     }
     renameSync(partial, target);
   }
@@ -86,7 +124,9 @@ export async function buildK6(options: { root?: string; log?: Log } = {}): Promi
 }
 
 /** The k6 binary to use: found, or (when `build` is true) built. Throws K6NotFound with how-to. */
-export async function k6Binary(options: { build?: boolean; root?: string; log?: Log; explicit?: string } = {}): Promise<FoundK6> {
+export async function k6Binary(
+  options: { build?: boolean; root?: string; log?: Log; explicit?: string } = {},
+): Promise<FoundK6> {
   const found = findK6(options.root, options.explicit ?? process.env.LOAD_K6_BINARY);
   if (found) return found;
   if (!options.build) throw new K6NotFound(INSTALL_HINT);

@@ -81,15 +81,32 @@ const K6_RUN_OPTIONS: Record<string, K6Option> = {
   verbose: { arity: 'flag', short: 'v' },
 };
 
-const BY_SHORT = new Map(Object.entries(K6_RUN_OPTIONS).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])));
+const BY_SHORT = new Map(
+  Object.entries(K6_RUN_OPTIONS).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])),
+);
 
 /** The options the harness refuses, and why: what `load --help` lists. */
 export const REFUSED: ReadonlyArray<{ options: readonly string[]; why: string }> = [
-  { options: ['vus', 'duration', 'iterations', 'stage'], why: "it replaces the scenario's executors with k6's default one; size a run with LOAD_RATE, LOAD_DURATION, LOAD_MAX_VUS" },
-  { options: ['execution-segment', 'execution-segment-sequence'], why: 'the harness sets it, one segment per k6 process of --instances' },
-  { options: ['no-thresholds', 'summary-mode', 'new-machine-readable-summary'], why: "the verdict is the scenario's thresholds, read from the summary its handleSummary writes" },
-  { options: ['env', 'include-system-env-vars'], why: 'the scripts read the LOAD_ settings, which the harness checks and sets, from the environment it gives k6' },
-  { options: ['type', 'no-setup'], why: 'the harness gives k6 the bundled script, whose setup() finds the agent calls are placed with' },
+  {
+    options: ['vus', 'duration', 'iterations', 'stage'],
+    why: "it replaces the scenario's executors with k6's default one; size a run with LOAD_RATE, LOAD_DURATION, LOAD_MAX_VUS",
+  },
+  {
+    options: ['execution-segment', 'execution-segment-sequence'],
+    why: 'the harness sets it, one segment per k6 process of --instances',
+  },
+  {
+    options: ['no-thresholds', 'summary-mode', 'new-machine-readable-summary'],
+    why: "the verdict is the scenario's thresholds, read from the summary its handleSummary writes",
+  },
+  {
+    options: ['env', 'include-system-env-vars'],
+    why: 'the scripts read the LOAD_ settings, which the harness checks and sets, from the environment it gives k6',
+  },
+  {
+    options: ['type', 'no-setup'],
+    why: 'the harness gives k6 the bundled script, whose setup() finds the agent calls are placed with',
+  },
   { options: ['paused', 'linger', 'help'], why: 'the harness waits for each k6 process to end' },
 ];
 
@@ -98,7 +115,8 @@ const REFUSED_BY_NAME = new Map(REFUSED.flatMap(({ options, why }) => options.ma
 /** Options naming one file or one port: with more than one k6 process in a run, every process would share it. */
 const ONE_PER_PROCESS = new Set(['summary-export', 'console-output', 'address']);
 const FILE_OUTPUTS = new Set(['json', 'csv']);
-const ONE_PER_PROCESS_WHY = 'names one file or port, which every k6 process of this run (each scenario, each --instances segment) would share';
+const ONE_PER_PROCESS_WHY =
+  'names one file or port, which every k6 process of this run (each scenario, each --instances segment) would share';
 
 /** k6's web dashboard: the harness runs it for each scenario itself (`<scenario>.dashboard.html`). */
 const DASHBOARD_OUTPUT = 'web-dashboard';
@@ -143,7 +161,8 @@ function tokenize(argv: readonly string[]): Token[] {
       name = eq === -1 ? word.slice(2) : word.slice(2, eq);
       inline = eq === -1 ? undefined : word.slice(eq + 1);
       spelled = `--${name}`;
-      if (!(name in K6_RUN_OPTIONS)) throw new UsageError(`k6 option ${spelled}: k6 run has no such option (k6 run --help)`);
+      if (!(name in K6_RUN_OPTIONS))
+        throw new UsageError(`k6 option ${spelled}: k6 run has no such option (k6 run --help)`);
     } else if (word.startsWith('-') && word.length > 1 && word !== '--') {
       // Short options: one that takes a value takes the rest of the word (or the next);
       // flags may be grouped (-qv). The word goes to k6 once, with the first of them.
@@ -170,7 +189,8 @@ function tokenize(argv: readonly string[]): Token[] {
       throw new UsageError(`k6 option ${JSON.stringify(word)}: not an option; the harness names the script k6 runs`);
     }
     const { arity } = K6_RUN_OPTIONS[name]!;
-    if (inline !== undefined || arity !== 'value') tokens.push({ name, spelled, ...(inline !== undefined ? { value: inline } : {}), words: [word] });
+    if (inline !== undefined || arity !== 'value')
+      tokens.push({ name, spelled, ...(inline !== undefined ? { value: inline } : {}), words: [word] });
     else {
       tokens.push(takeValue(name, spelled, argv, i, [word]));
       i += 1;
@@ -195,27 +215,46 @@ export function parseK6Options(argv: readonly string[], processes: number): K6Op
   for (const token of tokenize(argv)) {
     const refused = REFUSED_BY_NAME.get(token.name);
     if (refused) throw new UsageError(`k6 option ${token.spelled} is refused: ${refused}`);
-    if (ONE_PER_PROCESS.has(token.name) && processes > 1) throw new UsageError(`k6 option ${token.spelled} ${ONE_PER_PROCESS_WHY}; run one scenario without --instances to use it`);
+    if (ONE_PER_PROCESS.has(token.name) && processes > 1)
+      throw new UsageError(
+        `k6 option ${token.spelled} ${ONE_PER_PROCESS_WHY}; run one scenario without --instances to use it`,
+      );
     switch (token.name) {
       case 'tag': {
         const eq = token.value!.indexOf('=');
         const name = token.value!.slice(0, eq);
-        if (eq <= 0) throw new UsageError(`k6 option ${token.spelled} takes name=value, got ${JSON.stringify(token.value)}`);
-        if (Object.values(RUN_TAGS).includes(name as never)) throw new UsageError(`k6 option ${token.spelled} ${name}=…: the harness tags every sample with ${RUN_TAGS.runId} (the run's id) and ${RUN_TAGS.scenario}; name your tag otherwise (testid, release)`);
+        if (eq <= 0)
+          throw new UsageError(`k6 option ${token.spelled} takes name=value, got ${JSON.stringify(token.value)}`);
+        if (Object.values(RUN_TAGS).includes(name as never))
+          throw new UsageError(
+            `k6 option ${token.spelled} ${name}=…: the harness tags every sample with ${RUN_TAGS.runId} (the run's id) and ${RUN_TAGS.scenario}; name your tag otherwise (testid, release)`,
+          );
         options.tags[name] = token.value!.slice(eq + 1);
         break;
       }
       case 'out': {
         const output = token.value!.split('=', 1)[0]!;
-        if (output === DASHBOARD_OUTPUT) throw new UsageError(`k6 option ${token.spelled} ${DASHBOARD_OUTPUT}: the harness runs k6's web dashboard for each scenario itself (<scenario>.dashboard.html beside the reports)`);
-        if (FILE_OUTPUTS.has(output) && processes > 1) throw new UsageError(`k6 option ${token.spelled} ${output}=… ${ONE_PER_PROCESS_WHY}; run one scenario without --instances to use it (with --instances, each process's samples are kept as <scenario>.segment-<i>.ndjson.gz)`);
+        if (output === DASHBOARD_OUTPUT)
+          throw new UsageError(
+            `k6 option ${token.spelled} ${DASHBOARD_OUTPUT}: the harness runs k6's web dashboard for each scenario itself (<scenario>.dashboard.html beside the reports)`,
+          );
+        if (FILE_OUTPUTS.has(output) && processes > 1)
+          throw new UsageError(
+            `k6 option ${token.spelled} ${output}=… ${ONE_PER_PROCESS_WHY}; run one scenario without --instances to use it (with --instances, each process's samples are kept as <scenario>.segment-<i>.ndjson.gz)`,
+          );
         options.outputs.push(output);
         break;
       }
       case 'summary-trend-stats': {
-        const stats = token.value!.split(',').map((stat) => stat.trim()).filter(Boolean);
+        const stats = token
+          .value!.split(',')
+          .map((stat) => stat.trim())
+          .filter(Boolean);
         const bad = stats.find((stat) => !TREND_STAT.test(stat));
-        if (bad !== undefined || stats.length === 0) throw new UsageError(`k6 option ${token.spelled}: ${JSON.stringify(bad ?? token.value)} is not a trend statistic (avg, min, med, max, count, p(N))`);
+        if (bad !== undefined || stats.length === 0)
+          throw new UsageError(
+            `k6 option ${token.spelled}: ${JSON.stringify(bad ?? token.value)} is not a trend statistic (avg, min, med, max, count, p(N))`,
+          );
         for (const stat of stats) if (!options.trendStats.includes(stat)) options.trendStats.push(stat);
         continue;
       }

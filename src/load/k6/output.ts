@@ -22,13 +22,23 @@ interface MetricLine {
 /** One line of k6's JSON output: a metric's type, or one sample of it. */
 export type K6OutputLine =
   | { kind: 'type'; metric: string; type: string }
-  | { kind: 'point'; metric: string; timeMs: number; value: number; tags: Record<string, string>; metadata: Record<string, string> };
+  | {
+      kind: 'point';
+      metric: string;
+      timeMs: number;
+      value: number;
+      tags: Record<string, string>;
+      metadata: Record<string, string>;
+    };
 
 /** Every line of k6's JSON output files (`.gz` read as gzip), in order; a line that is not k6's throws SamplesError. */
 export async function* readK6Output(files: readonly string[]): AsyncGenerator<K6OutputLine> {
   for (const file of files) {
     const raw = createReadStream(file);
-    const lines = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+    const lines = createInterface({
+      input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw,
+      crlfDelay: Infinity,
+    });
     let lineNumber = 0;
     for await (const line of lines) {
       lineNumber += 1;
@@ -41,7 +51,14 @@ export async function* readK6Output(files: readonly string[]): AsyncGenerator<K6
       }
       const point = parsed as Point;
       if (point.type !== 'Point') continue;
-      yield { kind: 'point', metric: point.metric, timeMs: Date.parse(point.data.time), value: point.data.value, tags: point.data.tags ?? {}, metadata: point.data.metadata ?? {} };
+      yield {
+        kind: 'point',
+        metric: point.metric,
+        timeMs: Date.parse(point.data.time),
+        value: point.data.value,
+        tags: point.data.tags ?? {},
+        metadata: point.data.metadata ?? {},
+      };
     }
   }
 }
@@ -59,8 +76,15 @@ export function k6OutputText(metrics: readonly ObservedMetric[], time: Date): st
   const at = time.toISOString();
   const lines: string[] = [];
   for (const { name, type, values } of metrics) {
-    lines.push(JSON.stringify({ type: 'Metric', data: { name, type, contains: type === 'trend' ? 'time' : 'default' }, metric: name }));
-    for (const value of values) lines.push(JSON.stringify({ type: 'Point', data: { time: at, value, tags: {} }, metric: name }));
+    lines.push(
+      JSON.stringify({
+        type: 'Metric',
+        data: { name, type, contains: type === 'trend' ? 'time' : 'default' },
+        metric: name,
+      }),
+    );
+    for (const value of values)
+      lines.push(JSON.stringify({ type: 'Point', data: { time: at, value, tags: {} }, metric: name }));
   }
   return lines.map((line) => line + '\n').join('');
 }
@@ -68,7 +92,8 @@ export function k6OutputText(metrics: readonly ObservedMetric[], time: Date): st
 function parseLine(line: string, file: string, lineNumber: number): Point | MetricLine {
   try {
     const parsed = JSON.parse(line) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && 'type' in parsed && 'data' in parsed) return parsed as Point | MetricLine;
+    if (typeof parsed === 'object' && parsed !== null && 'type' in parsed && 'data' in parsed)
+      return parsed as Point | MetricLine;
   } catch {
     // reported below, with where
   }

@@ -18,7 +18,14 @@ export function stopK6(): void {
  * options, the user's); resolves with its exit code (null when it was killed). Its output
  * comes line by line, prefixed with `label`: k6's progress too when it was not told --quiet.
  */
-export function runK6(k6: FoundK6, bundle: string, env: NodeJS.ProcessEnv, label: string, timeLimitMs: number, runArgs: readonly string[]): Promise<number | null> {
+export function runK6(
+  k6: FoundK6,
+  bundle: string,
+  env: NodeJS.ProcessEnv,
+  label: string,
+  timeLimitMs: number,
+  runArgs: readonly string[],
+): Promise<number | null> {
   return new Promise((resolvePromise) => {
     const child = spawn(k6.path, [...runArgs, bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     activeChildren.add(child);

@@ -12,7 +12,10 @@ async function prepareCalls(ctx: RunContext, scenario: string): Promise<Prepared
     return { env: { LOAD_TOKEN: token }, cleanup: nothingToUndo };
   }
   const w = await prepareWorkspace(ctx, scenario, 1);
-  return { env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws }, cleanup: w.cleanup };
+  return {
+    env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws },
+    cleanup: w.cleanup,
+  };
 }
 
 export const calls: ScenarioPlan = {

@@ -6,7 +6,14 @@
  */
 import { resolve } from 'node:path';
 import type { CapturingReceiver, ReceiverEndpoint } from '../../capturing-receiver/index.js';
-import { NEEDS_CONTROL, skipped, type ObservedRun, type Prepared, type RunContext, type ScenarioPlan } from '../context.js';
+import {
+  NEEDS_CONTROL,
+  skipped,
+  type ObservedRun,
+  type Prepared,
+  type RunContext,
+  type ScenarioPlan,
+} from '../context.js';
 import { log } from '../log.js';
 import { writeFanoutObservations } from '../fanout/verdict.js';
 import { arrivalsAt, watchFanout, type ArrivalFeed, type FanoutWatch } from '../fanout/watch.js';
@@ -39,7 +46,10 @@ export async function setUpFanout(ctx: RunContext, scenario: string): Promise<Fa
   if (!ctx.control) return undefined;
   const count = ctx.load.LOAD_ENDPOINTS;
   const workers = ctx.load.LOAD_RECEIVER_WORKERS;
-  ctx.receiver ??= workers > 1 ? await startReceiverPool(ctx.settings, ctx.target.receiver, workers) : await startReceiver(ctx.settings, ctx.target.receiver);
+  ctx.receiver ??=
+    workers > 1
+      ? await startReceiverPool(ctx.settings, ctx.target.receiver, workers)
+      : await startReceiver(ctx.settings, ctx.target.receiver);
   const receiver = ctx.receiver;
   // Retries run faster (1 min -> 1 s at scale 60) so that a delivery whose first attempt
   // failed under load can still arrive within the drain window; it then counts as a
@@ -51,11 +61,19 @@ export async function setUpFanout(ctx: RunContext, scenario: string): Promise<Fa
     const control = ctx.control;
     const register = async (url: string) => (await control.createEndpoint(w.ws, url, ['*'])).secret;
     const names = Array.from({ length: count }, (_, i) => `load-${ctx.runId}-${scenario}-${i}`);
-    const feed = receiver instanceof ReceiverPool ? await poolEndpoints(receiver, names, register) : await ownEndpoints(receiver, names, register);
+    const feed =
+      receiver instanceof ReceiverPool
+        ? await poolEndpoints(receiver, names, register)
+        : await ownEndpoints(receiver, names, register);
     const processes = receiver instanceof ReceiverPool ? ` (${receiver.workers} processes on one port)` : '';
     log(`  fanout: ${count} endpoints on the receiver at ${receiver.publicUrl}${processes}`);
     return {
-      env: { LOAD_TOKEN: w.tokens[0]!.token, LOAD_AGENT_ID: w.agentId, LOAD_WORKSPACE_ID: w.ws, LOAD_ENDPOINTS: String(count) },
+      env: {
+        LOAD_TOKEN: w.tokens[0]!.token,
+        LOAD_AGENT_ID: w.agentId,
+        LOAD_WORKSPACE_ID: w.ws,
+        LOAD_ENDPOINTS: String(count),
+      },
       feed,
       endpointNames: names,
       receiver,
@@ -85,7 +103,13 @@ async function prepareFanout(ctx: RunContext, scenario: string): Promise<Prepare
 async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<string[]> {
   const out = resolve(run.reportDir, `${run.scenario}.receivers.ndjson`);
   const drainMs = 1000 * Number(run.env.LOAD_DRAIN_S ?? DEFAULT_DRAIN_S);
-  const { stats, calls, receiver } = await writeFanoutObservations({ tally: watch.tally, samples: run.samples, drainMs, receiver: watch.receiverStats, out });
+  const { stats, calls, receiver } = await writeFanoutObservations({
+    tally: watch.tally,
+    samples: run.samples,
+    drainMs,
+    receiver: watch.receiverStats,
+    out,
+  });
   log(
     `  fan-out: ${stats.endpoints} endpoints, ${calls.placed} calls placed, ${stats.arrived}/${stats.expected} expected deliveries arrived ` +
       `(${stats.lost} lost), ${stats.deliveries_total} deliveries at ${stats.deliveries_per_second.toFixed(1)}/s, ` +
@@ -95,7 +119,10 @@ async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<stri
   if (stats.lost > 0) {
     const byType = Object.entries(watch.tally.lostByType()).map(([type, count]) => `${count} ${type}`);
     log(`  fan-out lost by event: ${byType.join(', ')}`);
-    if (receiver) log(`  fan-out receivers: ${receiver.total} captured, ${receiver.resets} connections reset, ${receiver.timedOut} timed out, ${receiver.clientErrors} malformed requests or failed TLS handshakes, ${receiver.strays} to unknown paths`);
+    if (receiver)
+      log(
+        `  fan-out receivers: ${receiver.total} captured, ${receiver.resets} connections reset, ${receiver.timedOut} timed out, ${receiver.clientErrors} malformed requests or failed TLS handshakes, ${receiver.strays} to unknown paths`,
+      );
   }
   return [out];
 }
@@ -103,7 +130,11 @@ async function observeFanout(watch: FanoutWatch, run: ObservedRun): Promise<stri
 type Register = (url: string) => Promise<string>;
 
 /** Endpoints on the receiver of this process, each registered with the service for its secret. */
-async function ownEndpoints(receiver: Exclude<RunContext['receiver'], ReceiverPool | undefined>, names: string[], register: Register): Promise<ArrivalFeed> {
+async function ownEndpoints(
+  receiver: Exclude<RunContext['receiver'], ReceiverPool | undefined>,
+  names: string[],
+  register: Register,
+): Promise<ArrivalFeed> {
   const endpoints: ReceiverEndpoint[] = [];
   for (const name of names) {
     const endpoint = receiver.createEndpoint({ name });
@@ -120,6 +151,9 @@ async function poolEndpoints(pool: ReceiverPool, names: string[], register: Regi
 }
 
 export const fanout: ScenarioPlan = {
-  profiles: { smoke: { LOAD_RATE: '4', LOAD_DURATION: '5s', LOAD_DRAIN_S: '15' }, default: { LOAD_RATE: '6', LOAD_DURATION: '15s', LOAD_DRAIN_S: '30' } },
+  profiles: {
+    smoke: { LOAD_RATE: '4', LOAD_DURATION: '5s', LOAD_DRAIN_S: '15' },
+    default: { LOAD_RATE: '6', LOAD_DURATION: '15s', LOAD_DRAIN_S: '30' },
+  },
   prepare: prepareFanout,
 };

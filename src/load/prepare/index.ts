@@ -8,5 +8,10 @@ export const SCENARIO_PLANS: Record<string, ScenarioPlan> = { calls, 'calls-ramp
 
 /** A scenario file without a plan here still bundles, and is reported skipped. */
 export function planOf(scenario: string): ScenarioPlan {
-  return SCENARIO_PLANS[scenario] ?? { profiles: { smoke: {}, default: {} }, prepare: async () => skipped(`no preparation known for ${scenario}`) };
+  return (
+    SCENARIO_PLANS[scenario] ?? {
+      profiles: { smoke: {}, default: {} },
+      prepare: async () => skipped(`no preparation known for ${scenario}`),
+    }
+  );
 }

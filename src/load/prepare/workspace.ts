@@ -10,17 +10,30 @@ export interface PreparedWorkspace {
   cleanup: () => Promise<void>;
 }
 
-export async function prepareWorkspace(ctx: RunContext, label: string, tokens: number, timeScale = 1): Promise<PreparedWorkspace> {
+export async function prepareWorkspace(
+  ctx: RunContext,
+  label: string,
+  tokens: number,
+  timeScale = 1,
+): Promise<PreparedWorkspace> {
   const control = ctx.control!;
-  const { workspaceId, agentIds } = await control.createWorkspace({ callProgress: 'auto', ...(timeScale > 1 ? { timeScale } : {}) });
+  const { workspaceId, agentIds } = await control.createWorkspace({
+    callProgress: 'auto',
+    ...(timeScale > 1 ? { timeScale } : {}),
+  });
   const made: { id: string; token: string }[] = [];
   const cleanup = async (): Promise<void> => {
     for (const t of made) await control.revokeToken(workspaceId, t.id).catch(() => undefined);
-    await control.deleteWorkspace(workspaceId).catch((error: Error) => log(`  clean-up of ${workspaceId}: ${error.message}`));
+    await control
+      .deleteWorkspace(workspaceId)
+      .catch((error: Error) => log(`  clean-up of ${workspaceId}: ${error.message}`));
   };
   try {
     for (let i = 0; i < tokens; i++) {
-      const created = await control.createToken(workspaceId, `load-${label}-${ctx.runId}-${i}`, ['voice:read', 'voice:write']);
+      const created = await control.createToken(workspaceId, `load-${label}-${ctx.runId}-${i}`, [
+        'voice:read',
+        'voice:write',
+      ]);
       made.push({ id: created.tokenId, token: created.token });
     }
   } catch (error) {

@@ -34,11 +34,16 @@ export const ABSOLUTE_FLOOR: Record<Unit, number> = { ms: 1, '/s': 0.5, ratio: 0
 
 export function isRegression(baseline: Figure, current: Figure, tolerance: number): boolean {
   const floor = ABSOLUTE_FLOOR[current.unit];
-  if (current.better === 'lower') return current.value > baseline.value * (1 + tolerance) && current.value - baseline.value > floor;
+  if (current.better === 'lower')
+    return current.value > baseline.value * (1 + tolerance) && current.value - baseline.value > floor;
   return current.value < baseline.value * (1 - tolerance) && baseline.value - current.value > floor;
 }
 
-export function compareDigests(current: readonly ScenarioDigest[], baseline: readonly ScenarioDigest[], tolerance: number): Comparison {
+export function compareDigests(
+  current: readonly ScenarioDigest[],
+  baseline: readonly ScenarioDigest[],
+  tolerance: number,
+): Comparison {
   if (!(tolerance >= 0)) throw new RangeError('tolerance must be a non-negative fraction, e.g. 0.1');
   const byScenario = new Map(baseline.map((digest) => [digest.scenario, digest]));
   const rows: ComparisonRow[] = [];
@@ -73,7 +78,9 @@ export function baselineDigests(json: unknown, file = 'the baseline'): ScenarioD
     if (Array.isArray(value.scenarios)) return value.scenarios as ScenarioDigest[];
     if (value.metrics && typeof value.metrics === 'object') return [digestSummary(value as K6Summary, 0)];
   }
-  throw new ReportFileError(`${file} is not a load report (reports/load/summary.json) nor a k6 summary (<scenario>.summary.json)`);
+  throw new ReportFileError(
+    `${file} is not a load report (reports/load/summary.json) nor a k6 summary (<scenario>.summary.json)`,
+  );
 }
 
 export interface Baseline {
@@ -88,7 +95,10 @@ export function readBaseline(path: string): Baseline {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not readable JSON (${(error as Error).message})`;
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no such file'
+        : `not readable JSON (${(error as Error).message})`;
     throw new ReportFileError(`baseline ${path}: ${why}`);
   }
   const digests = baselineDigests(json, `baseline ${path}`);

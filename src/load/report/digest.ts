@@ -43,8 +43,16 @@ export interface ScenarioDigest {
 /** Custom metrics worth a figure even without a threshold: [stat, unit, better]. */
 const CUSTOM: Record<string, [string, Unit, 'lower' | 'higher'][]> = {
   fanout_deliveries_per_second: [['value', '/s', 'higher']],
-  fanout_event_to_arrival_ms: [['p(95)', 'ms', 'lower'], ['p(99)', 'ms', 'lower'], ['med', 'ms', 'lower']],
-  fanout_placement_to_arrival_ms: [['p(95)', 'ms', 'lower'], ['p(99)', 'ms', 'lower'], ['med', 'ms', 'lower']],
+  fanout_event_to_arrival_ms: [
+    ['p(95)', 'ms', 'lower'],
+    ['p(99)', 'ms', 'lower'],
+    ['med', 'ms', 'lower'],
+  ],
+  fanout_placement_to_arrival_ms: [
+    ['p(95)', 'ms', 'lower'],
+    ['p(99)', 'ms', 'lower'],
+    ['med', 'ms', 'lower'],
+  ],
   fanout_lost_deliveries: [['count', 'count', 'lower']],
   fanout_loss_ratio: [['value', 'ratio', 'lower']],
   fanout_bad_signatures: [['count', 'count', 'lower']],
@@ -60,7 +68,12 @@ const CUSTOM: Record<string, [string, Unit, 'lower' | 'higher'][]> = {
  * What a merged summary keeps though no threshold names it: the custom metrics above for
  * their figures, and the counts a split run is compared by with a run in one process.
  */
-export const SUMMARIZED_METRICS: readonly string[] = [...Object.keys(CUSTOM), 'iterations', 'dropped_iterations', 'http_reqs{endpoint:calls.place}'];
+export const SUMMARIZED_METRICS: readonly string[] = [
+  ...Object.keys(CUSTOM),
+  'iterations',
+  'dropped_iterations',
+  'http_reqs{endpoint:calls.place}',
+];
 
 /** The figures of one metric, by its kind (per-endpoint submetrics and the custom ones above). */
 function figuresOf(name: string, metric: K6Metric): [string, Figure][] {
@@ -91,14 +104,23 @@ export function judgedStat(expression: string): string | undefined {
   return /^\s*(avg|min|max|med|count|rate|value|passes|fails|p\(\d+(?:\.\d+)?\))/.exec(expression)?.[1];
 }
 
-export function digestSummary(summary: K6Summary, exitCode: number | null, scenario = summary.scenario ?? 'unknown'): ScenarioDigest {
+export function digestSummary(
+  summary: K6Summary,
+  exitCode: number | null,
+  scenario = summary.scenario ?? 'unknown',
+): ScenarioDigest {
   const thresholds: ThresholdResult[] = [];
   const figures: Record<string, Figure> = {};
   for (const name of Object.keys(summary.metrics).sort()) {
     const metric = summary.metrics[name]!;
     for (const [expression, result] of Object.entries(metric.thresholds ?? {})) {
       const observed = metric.values[judgedStat(expression) ?? ''];
-      thresholds.push({ metric: name, expression, ok: result.ok, ...(typeof observed === 'number' && Number.isFinite(observed) ? { observed } : {}) });
+      thresholds.push({
+        metric: name,
+        expression,
+        ok: result.ok,
+        ...(typeof observed === 'number' && Number.isFinite(observed) ? { observed } : {}),
+      });
     }
     for (const [key, figure] of figuresOf(name, metric)) figures[key] = figure;
   }

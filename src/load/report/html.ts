@@ -21,7 +21,6 @@ export interface LoadReport {
   baseline?: { file: string; comparison: Comparison };
 }
 
-
 export function formatFigure(figure: Pick<Figure, 'value' | 'unit'>): string {
   const { value, unit } = figure;
   if (unit === 'ratio') return `${(value * 100).toFixed(2)} %`;
@@ -38,7 +37,9 @@ export function formatObserved(value: number): string {
 function verdict(digest: ScenarioDigest): string {
   if (digest.skipped) return '<span class="skip">skipped</span>';
   if (digest.error) return '<span class="fail">could not run</span>';
-  return digest.passed ? '<span class="pass">passed</span>' : `<span class="fail">failed</span> (k6 exit ${digest.exitCode ?? 'none'})`;
+  return digest.passed
+    ? '<span class="pass">passed</span>'
+    : `<span class="fail">failed</span> (k6 exit ${digest.exitCode ?? 'none'})`;
 }
 
 function scenarioSection(digest: ScenarioDigest): string {
@@ -46,13 +47,21 @@ function scenarioSection(digest: ScenarioDigest): string {
   const reason = digest.skipped ?? digest.error;
   if (reason) return `<section>${head}<p>${escapeXml(reason)}</p></section>`;
   const thresholds = digest.thresholds
-    .map((t) => `<tr><td>${escapeXml(t.metric)}</td><td><code>${escapeXml(t.expression)}</code></td><td class="num">${t.observed === undefined ? '' : escapeXml(formatObserved(t.observed))}</td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td>${escapeXml(t.metric)}</td><td><code>${escapeXml(t.expression)}</code></td><td class="num">${t.observed === undefined ? '' : escapeXml(formatObserved(t.observed))}</td><td>${t.ok ? '<span class="pass">ok</span>' : '<span class="fail">failed</span>'}</td></tr>`,
+    )
     .join('');
   const figures = Object.entries(digest.figures)
-    .map(([name, figure]) => `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`)
+    .map(
+      ([name, figure]) =>
+        `<tr><td>${escapeXml(name)}</td><td class="num">${escapeXml(formatFigure(figure))}</td><td>${figure.better} is better</td></tr>`,
+    )
     .join('');
   const dashboard = digest.dashboard ? ` · <a href="${escapeXml(digest.dashboard)}">k6 web dashboard report</a>` : '';
-  const segments = digest.segments ? ` · one verdict from the samples of ${digest.segments} k6 processes (execution segments)` : '';
+  const segments = digest.segments
+    ? ` · one verdict from the samples of ${digest.segments} k6 processes (execution segments)`
+    : '';
   return `<section>${head}<p>duration ${(digest.durationMs / 1000).toFixed(1)} s${segments}${dashboard}</p>
 <h3>Thresholds</h3><table><tr><th>metric</th><th>threshold</th><th>judged</th><th>result</th></tr>${thresholds}</table>
 <h3>Figures</h3><table><tr><th>figure</th><th>value</th><th></th></tr>${figures}</table></section>`;

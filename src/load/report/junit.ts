@@ -17,19 +17,27 @@ import { formatFigure, formatObserved, type LoadReport } from './html.js';
 export function thresholdFailure(digest: ScenarioDigest, threshold: ThresholdResult): string {
   const stat = judgedStat(threshold.expression) ?? threshold.expression;
   const figure = digest.figures[`${threshold.metric} ${stat}`];
-  const observed = figure ? formatFigure(figure) : threshold.observed !== undefined ? formatObserved(threshold.observed) : undefined;
-  if (observed === undefined) return `${stat} of ${threshold.metric} is not in the summary; the threshold ${threshold.expression} failed`;
+  const observed = figure
+    ? formatFigure(figure)
+    : threshold.observed !== undefined
+      ? formatObserved(threshold.observed)
+      : undefined;
+  if (observed === undefined)
+    return `${stat} of ${threshold.metric} is not in the summary; the threshold ${threshold.expression} failed`;
   return `${stat} of ${threshold.metric} was ${observed}; the threshold is ${threshold.expression}`;
 }
 
 function thresholdCase(digest: ScenarioDigest, threshold: ThresholdResult): JunitCase {
   const stat = judgedStat(threshold.expression);
-  const seen = threshold.observed === undefined || stat === undefined ? [] : [`${stat} ${formatObserved(threshold.observed)}`];
+  const seen =
+    threshold.observed === undefined || stat === undefined ? [] : [`${stat} ${formatObserved(threshold.observed)}`];
   return {
     classname: digest.scenario,
     name: `${threshold.metric} ${threshold.expression}`,
     timeMs: 0,
-    ...(threshold.ok ? {} : { outcome: { kind: 'failure' as const, message: thresholdFailure(digest, threshold), type: 'threshold' } }),
+    ...(threshold.ok
+      ? {}
+      : { outcome: { kind: 'failure' as const, message: thresholdFailure(digest, threshold), type: 'threshold' } }),
     systemOut: [...seen, threshold.ok ? 'held' : 'failed'],
   };
 }
@@ -50,20 +58,42 @@ function baselineCase(row: ComparisonRow, tolerance: number): JunitCase {
 
 function scenarioSuite(report: LoadReport, digest: ScenarioDigest): JunitSuite {
   const cases: JunitCase[] = [];
-  if (digest.skipped !== undefined) cases.push({ classname: digest.scenario, name: 'scenario', timeMs: 0, outcome: { kind: 'skipped', message: digest.skipped } });
-  else if (digest.error !== undefined) cases.push({ classname: digest.scenario, name: 'run', timeMs: digest.durationMs, outcome: { kind: 'error', message: digest.error, type: 'could-not-run' } });
+  if (digest.skipped !== undefined)
+    cases.push({
+      classname: digest.scenario,
+      name: 'scenario',
+      timeMs: 0,
+      outcome: { kind: 'skipped', message: digest.skipped },
+    });
+  else if (digest.error !== undefined)
+    cases.push({
+      classname: digest.scenario,
+      name: 'run',
+      timeMs: digest.durationMs,
+      outcome: { kind: 'error', message: digest.error, type: 'could-not-run' },
+    });
   else if (digest.exitCode !== null && digest.exitCode !== EXIT.passed && digest.exitCode !== EXIT.thresholdsFailed) {
-    cases.push({ classname: digest.scenario, name: 'run', timeMs: digest.durationMs, outcome: { kind: 'error', message: `k6 exited ${digest.exitCode}`, type: 'k6-exit' } });
+    cases.push({
+      classname: digest.scenario,
+      name: 'run',
+      timeMs: digest.durationMs,
+      outcome: { kind: 'error', message: `k6 exited ${digest.exitCode}`, type: 'k6-exit' },
+    });
   }
   for (const threshold of digest.thresholds) cases.push(thresholdCase(digest, threshold));
   const comparison = report.baseline?.comparison;
-  for (const row of comparison?.rows.filter((r) => r.scenario === digest.scenario) ?? []) cases.push(baselineCase(row, comparison!.tolerance));
+  for (const row of comparison?.rows.filter((r) => r.scenario === digest.scenario) ?? [])
+    cases.push(baselineCase(row, comparison!.tolerance));
   return {
     name: digest.scenario,
     timestamp: report.started_at,
     package: 'load',
     timeMs: digest.durationMs,
-    properties: { run_id: report.run_id, mode: report.mode, ...(digest.segments ? { segments: String(digest.segments) } : {}) },
+    properties: {
+      run_id: report.run_id,
+      mode: report.mode,
+      ...(digest.segments ? { segments: String(digest.segments) } : {}),
+    },
     cases,
   };
 }

@@ -13,7 +13,6 @@ import { HARNESS_VERSION } from '../../version.js';
 /** The load run's JUnit, beside summary.json: one testcase per scenario threshold. */
 export const LOAD_JUNIT = 'load-junit.xml';
 
-
 export interface LoadOutcome {
   /** The run's id: the run_id tag of every sample, and label of every series in a metrics store. */
   runId: string;
@@ -55,7 +54,11 @@ export function loadExitCode(passed: boolean, digests: readonly ScenarioDigest[]
   return thresholdFailed ? EXIT.thresholdsFailed : EXIT.mustFailed;
 }
 
-export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[], comparison: Comparison | undefined): void {
+export function logVerdicts(
+  reportDir: string,
+  digests: readonly ScenarioDigest[],
+  comparison: Comparison | undefined,
+): void {
   log('');
   for (const d of digests) {
     const why = d.skipped ?? d.error ?? (d.passed ? undefined : failureReasons(d).join('; '));
@@ -65,7 +68,9 @@ export function logVerdicts(reportDir: string, digests: readonly ScenarioDigest[
     for (const row of comparison.rows.filter((r) => r.regression)) {
       log(`REGRESSION ${row.scenario} ${row.figure}: ${row.baseline.toFixed(2)} -> ${row.current.toFixed(2)}`);
     }
-    log(`baseline: ${comparison.regressions} regression(s) beyond ${(comparison.tolerance * 100).toFixed(0)} % in ${comparison.rows.length} figures`);
+    log(
+      `baseline: ${comparison.regressions} regression(s) beyond ${(comparison.tolerance * 100).toFixed(0)} % in ${comparison.rows.length} figures`,
+    );
   }
   log(`reports: ${join(reportDir, 'summary.json')}, ${join(reportDir, 'report.html')}, ${join(reportDir, LOAD_JUNIT)}`);
 }
@@ -84,4 +89,3 @@ export function failureReasons(digest: ScenarioDigest): string[] {
     return `${t.metric} ${t.expression}${t.observed !== undefined ? ` (${stat} ${formatObserved(t.observed)})` : ''}`;
   });
 }
-

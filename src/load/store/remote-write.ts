@@ -56,7 +56,8 @@ class Writer {
 
 /** An unsigned varint; `value` a whole number from 0 to 2^53 − 1 (timestamps in ms fit). */
 export function varint(value: number): Uint8Array {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`varint: ${value} is not a whole number from 0 to 2^53 - 1`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`varint: ${value} is not a whole number from 0 to 2^53 - 1`);
   const out: number[] = [];
   let rest = value;
   while (rest >= 0x80) {
@@ -145,7 +146,11 @@ const DEFAULTS = { timeoutMs: 10_000, attempts: 3, backoffMs: 500 };
  * (the protocol's advice), at most `attempts` times in all; another answer than 2xx is a
  * StoreError naming the status and the start of what the store said.
  */
-export async function remoteWrite(target: RemoteWriteTarget, series: readonly TimeSeries[], options: WriteOptions = {}): Promise<void> {
+export async function remoteWrite(
+  target: RemoteWriteTarget,
+  series: readonly TimeSeries[],
+  options: WriteOptions = {},
+): Promise<void> {
   const { timeoutMs, attempts, backoffMs } = { ...DEFAULTS, ...options };
   const body = snappyBlock(encodeWriteRequest(series));
   let last = '';
@@ -168,7 +173,10 @@ export async function remoteWrite(target: RemoteWriteTarget, series: readonly Ti
       });
     } catch (error) {
       const cause = (error as Error & { cause?: Error }).cause;
-      last = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
+      last =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
       continue;
     }
     const text = await response.text().catch(() => '');

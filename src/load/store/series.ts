@@ -65,10 +65,14 @@ export function scenarioSeries(figures: ScenarioFigures): TimeSeries[] {
     const { name, tags } = parseMetricKey(key);
     const labels = Object.fromEntries(Object.entries(tags).map(([tag, value]) => [labelName(tag), value]));
     for (const [stat, value] of Object.entries(metric.values)) {
-      if (typeof value === 'number' && Number.isFinite(value)) series.push(one(`${labelName(name)}_${statName(stat)}`, labels, value));
+      if (typeof value === 'number' && Number.isFinite(value))
+        series.push(one(`${labelName(name)}_${statName(stat)}`, labels, value));
     }
   }
-  for (const threshold of digest.thresholds) series.push(one('threshold_passed', { metric: threshold.metric, threshold: threshold.expression }, threshold.ok ? 1 : 0));
+  for (const threshold of digest.thresholds)
+    series.push(
+      one('threshold_passed', { metric: threshold.metric, threshold: threshold.expression }, threshold.ok ? 1 : 0),
+    );
   series.push(one('passed', {}, digest.passed ? 1 : 0));
   return series;
 }

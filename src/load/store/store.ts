@@ -26,14 +26,21 @@ export interface MetricsStore extends RemoteWriteTarget {
 }
 
 /** `url` as a remote-write target: http or https, credentials moved to a header (fetch refuses them in a URL). */
-export function storeTarget(url: string, env: NodeJS.ProcessEnv = process.env, what = '--prometheus-rw'): RemoteWriteTarget & { username?: string; password?: string } {
+export function storeTarget(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+  what = '--prometheus-rw',
+): RemoteWriteTarget & { username?: string; password?: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`${what}: ${JSON.stringify(mask(url))} is not a URL (e.g. http://prometheus:9090/api/v1/write)`);
+    throw new UsageError(
+      `${what}: ${JSON.stringify(mask(url))} is not a URL (e.g. http://prometheus:9090/api/v1/write)`,
+    );
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`${what}: ${mask(url)} is not an http or https URL`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`${what}: ${mask(url)} is not an http or https URL`);
   const username = parsed.username ? decodeURIComponent(parsed.username) : env.K6_PROMETHEUS_RW_USERNAME;
   const password = parsed.password ? decodeURIComponent(parsed.password) : env.K6_PROMETHEUS_RW_PASSWORD;
   parsed.username = '';
@@ -43,7 +50,8 @@ export function storeTarget(url: string, env: NodeJS.ProcessEnv = process.env, w
   registerSecret(bearer);
   const headers: Record<string, string> = {};
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
-  else if (username !== undefined && username !== '') headers.Authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
+  else if (username !== undefined && username !== '')
+    headers.Authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
   if (headers.Authorization) registerSecret(headers.Authorization);
   return { url: parsed.toString(), headers, ...(username ? { username } : {}), ...(password ? { password } : {}) };
 }
@@ -63,22 +71,40 @@ export function chooseStore(choice: StoreChoice): MetricsStore | undefined {
   const env = choice.env ?? process.env;
   const k6Writes = choice.k6Options?.outputs.includes(PROMETHEUS_RW_OUTPUT) ?? false;
   const [url, source] =
-    choice.flag !== undefined ? [choice.flag, '--prometheus-rw']
-    : choice.setting !== undefined ? [choice.setting, 'LOAD_PROMETHEUS_RW_URL']
-    : k6Writes ? [env.K6_PROMETHEUS_RW_SERVER_URL || K6_DEFAULT_RW_URL, env.K6_PROMETHEUS_RW_SERVER_URL ? 'K6_PROMETHEUS_RW_SERVER_URL' : "k6's default"]
-    : [undefined, ''];
+    choice.flag !== undefined
+      ? [choice.flag, '--prometheus-rw']
+      : choice.setting !== undefined
+        ? [choice.setting, 'LOAD_PROMETHEUS_RW_URL']
+        : k6Writes
+          ? [
+              env.K6_PROMETHEUS_RW_SERVER_URL || K6_DEFAULT_RW_URL,
+              env.K6_PROMETHEUS_RW_SERVER_URL ? 'K6_PROMETHEUS_RW_SERVER_URL' : "k6's default",
+            ]
+          : [undefined, ''];
   if (url === undefined) return undefined;
   const target = storeTarget(url, env, source);
   // k6 writes where the harness does: the same URL (credentials apart) and the same credentials.
   const k6Env: Record<string, string> = {
     K6_PROMETHEUS_RW_SERVER_URL: target.url,
-    ...(target.username !== undefined && !env.K6_PROMETHEUS_RW_BEARER_TOKEN ? { K6_PROMETHEUS_RW_USERNAME: target.username, K6_PROMETHEUS_RW_PASSWORD: target.password ?? '' } : {}),
+    ...(target.username !== undefined && !env.K6_PROMETHEUS_RW_BEARER_TOKEN
+      ? { K6_PROMETHEUS_RW_USERNAME: target.username, K6_PROMETHEUS_RW_PASSWORD: target.password ?? '' }
+      : {}),
   };
-  return { url: target.url, headers: target.headers ?? {}, source, k6: { args: k6Writes ? [] : ['--out', PROMETHEUS_RW_OUTPUT], env: k6Env } };
+  return {
+    url: target.url,
+    headers: target.headers ?? {},
+    source,
+    k6: { args: k6Writes ? [] : ['--out', PROMETHEUS_RW_OUTPUT], env: k6Env },
+  };
 }
 
 /** Writes `series` to the store and says so; a failure is logged, never thrown: the verdict stands. */
-export async function publish(store: MetricsStore, what: string, series: readonly TimeSeries[], options?: WriteOptions): Promise<boolean> {
+export async function publish(
+  store: MetricsStore,
+  what: string,
+  series: readonly TimeSeries[],
+  options?: WriteOptions,
+): Promise<boolean> {
   if (series.length === 0) return true;
   const started = Date.now();
   try {

@@ -5,8 +5,16 @@ import { check, receiverSuite } from '../registry.js';
 
 receiverSuite('receiver-acceptance', () => {
   check('RCV-ACCEPT-EVENT-TYPES', (t) =>
-    expectAcknowledged(t, EVENT_TYPES.map((type) => ({ purpose: 'valid', label: type, body: envelopeBody(type).body }))));
+    expectAcknowledged(
+      t,
+      EVENT_TYPES.map((type) => ({ purpose: 'valid', label: type, body: envelopeBody(type).body })),
+    ),
+  );
 
   check('RCV-ACCEPT-RAW-BODIES', (t) =>
-    expectAcknowledged(t, RAW_BODY_FIXTURES.map((fixture) => ({ purpose: 'valid', label: fixture.name, body: rawBody(fixture).body }))));
+    expectAcknowledged(
+      t,
+      RAW_BODY_FIXTURES.map((fixture) => ({ purpose: 'valid', label: fixture.name, body: rawBody(fixture).body })),
+    ),
+  );
 });

@@ -40,7 +40,11 @@ async function sendReplays(t: ReceiverCheck): Promise<ReplayRun> {
   // A fresh timestamp needs the next second.
   await sleep(1000 - (Date.now() % 1000) + 20);
   const sameBytes = await t.sender.deliver({ purpose: 'valid', label: 'replay, same bytes, later timestamp', body });
-  const reformatted = await t.sender.deliver({ purpose: 'valid', label: 'replay, re-formatted envelope', body: JSON.stringify(envelope, null, 2) });
+  const reformatted = await t.sender.deliver({
+    purpose: 'valid',
+    label: 'replay, re-formatted envelope',
+    body: JSON.stringify(envelope, null, 2),
+  });
   return { id, original, replays: [sameBytes, reformatted] };
 }
 
@@ -50,9 +54,12 @@ async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: num
     for (;;) {
       const answer = await t.sender.processedCount(run.id);
       if (answer?.count === undefined) {
-        t.skip(`TARGET_RECEIVER_COUNT_URL gave no count for ${run.id} (${answer === undefined ? 'not set' : describeAnswer(answer.exchange)}; expected JSON {"processed_count": n})`);
+        t.skip(
+          `TARGET_RECEIVER_COUNT_URL gave no count for ${run.id} (${answer === undefined ? 'not set' : describeAnswer(answer.exchange)}; expected JSON {"processed_count": n})`,
+        );
       }
-      if (answer.count > 0 || Date.now() - started > COUNT_SETTLE_MS) return { count: answer.count, source: 'TARGET_RECEIVER_COUNT_URL' };
+      if (answer.count > 0 || Date.now() - started > COUNT_SETTLE_MS)
+        return { count: answer.count, source: 'TARGET_RECEIVER_COUNT_URL' };
       await sleep(250);
     }
   }
@@ -75,14 +82,18 @@ receiverSuite('receiver-replay', () => {
 
   check('RCV-REPLAY-PROCESSED-ONCE', async (t) => {
     const run = await replayRun(t);
-    if (!acknowledged(run.original)) t.skip(`the original delivery of ${run.id} was not acknowledged (${describeAnswer(run.original)})`);
+    if (!acknowledged(run.original))
+      t.skip(`the original delivery of ${run.id} was not acknowledged (${describeAnswer(run.original)})`);
     const counted = await readCount(t, run);
     if (counted === undefined) {
-      return t.skip(`the receiver offers no count (no TARGET_RECEIVER_COUNT_URL, no ${COUNT_HEADER} header): what was seen is in RCV-REPLAY-OBSERVED`);
+      return t.skip(
+        `the receiver offers no count (no TARGET_RECEIVER_COUNT_URL, no ${COUNT_HEADER} header): what was seen is in RCV-REPLAY-OBSERVED`,
+      );
     }
     const { count, source } = counted;
     t.measureAll({ processed_count: count, source });
-    if (count !== 1) t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`);
+    if (count !== 1)
+      t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`);
     t.detail(`${run.id} processed once after the original and 2 replays (${source})`);
   });
 
@@ -92,8 +103,11 @@ receiverSuite('receiver-replay', () => {
     const headerCounts = all.map((e) => e.headers[COUNT_HEADER] ?? '-');
     const statuses = all.map((e) => describeAnswer(e));
     const times = all.map((e) => Math.round(e.durationMs));
-    const detail = `${run.id}: answers ${statuses.join(', ')}; times ${times.join(', ')} ms; ${COUNT_HEADER}: ${headerCounts.join(', ')}` +
-      (t.sender.hasCountUrl || all.some((e) => e.headers[COUNT_HEADER] !== undefined) ? '' : '; no count offered, so processing once cannot be seen from outside');
+    const detail =
+      `${run.id}: answers ${statuses.join(', ')}; times ${times.join(', ')} ms; ${COUNT_HEADER}: ${headerCounts.join(', ')}` +
+      (t.sender.hasCountUrl || all.some((e) => e.headers[COUNT_HEADER] !== undefined)
+        ? ''
+        : '; no count offered, so processing once cannot be seen from outside');
     t.measureAll({ statuses, times_ms: times, count_header: headerCounts });
     t.detail(detail);
   });

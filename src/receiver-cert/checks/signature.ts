@@ -10,7 +10,12 @@ import type { DeliveryRequest } from '../sender.js';
 import { check, receiverSuite } from '../registry.js';
 
 /** A request whose signature is computed from the body and its right signature. */
-function variant(t: ReceiverCheck, label: string, make: (body: string, right: string) => string | null, body = envelopeBody().body): DeliveryRequest {
+function variant(
+  t: ReceiverCheck,
+  label: string,
+  make: (body: string, right: string) => string | null,
+  body = envelopeBody().body,
+): DeliveryRequest {
   return { purpose: 'invalid', label, body, signature: make(body, t.sender.sign(body)) };
 }
 
@@ -25,18 +30,26 @@ receiverSuite('receiver-signature', () => {
     expectRejected(t, [
       variant(t, 'random 64 hex', (_b, right) => differentHex(right)),
       variant(t, 'all zeros', () => '0'.repeat(64)),
-    ]));
+    ]),
+  );
 
   check('RCV-REJECT-OTHER-SECRET', (t) => {
     const other = `whsec_other_${randomBytes(12).toString('hex')}`;
-    return expectRejected(t, [variant(t, 'signed with another secret', (body) => createHmac('sha256', other).update(body).digest('hex'))]);
+    return expectRejected(t, [
+      variant(t, 'signed with another secret', (body) => createHmac('sha256', other).update(body).digest('hex')),
+    ]);
   });
 
   check('RCV-REJECT-TAMPERED-BODY', (t) => {
     const { body } = envelopeBody('voice.call.completed');
     const right = t.sender.sign(body);
     return expectRejected(t, [
-      { purpose: 'invalid', label: 'duration_seconds 42 changed to 43', body: body.replace('"duration_seconds":42', '"duration_seconds":43'), signature: right },
+      {
+        purpose: 'invalid',
+        label: 'duration_seconds 42 changed to 43',
+        body: body.replace('"duration_seconds":42', '"duration_seconds":43'),
+        signature: right,
+      },
       { purpose: 'invalid', label: 'a space appended to the body', body: `${body} `, signature: right },
     ]);
   });
@@ -52,19 +65,22 @@ receiverSuite('receiver-signature', () => {
     expectRejected(t, [
       variant(t, 'base64', (_b, right) => Buffer.from(right, 'hex').toString('base64')),
       variant(t, 'base64url', (_b, right) => Buffer.from(right, 'hex').toString('base64url')),
-    ]));
+    ]),
+  );
 
   check('RCV-REJECT-TRUNCATED', (t) =>
     expectRejected(t, [
       variant(t, '63 hex chars', (_b, right) => right.slice(0, 63)),
       variant(t, '32 hex chars', (_b, right) => right.slice(0, 32)),
-    ]));
+    ]),
+  );
 
   check('RCV-REJECT-OVERLONG', (t) =>
     expectRejected(t, [
       variant(t, 'right + "0" (65 chars)', (_b, right) => `${right}0`),
       variant(t, 'right twice (128 chars)', (_b, right) => right + right),
-    ]));
+    ]),
+  );
 
   check('RCV-REJECT-EMPTY-SIGNATURE', (t) => expectRejected(t, [variant(t, 'empty header', () => '')]));
 
@@ -78,7 +94,12 @@ receiverSuite('receiver-signature', () => {
         const again = reserialize(body, style);
         // Where the round trip keeps the bytes, its signature is the right one: not a bad signature.
         if (again === body) continue;
-        requests.push({ purpose: 'invalid', label: `${fixture.name} (${style} round trip)`, body, signature: t.sender.sign(again) });
+        requests.push({
+          purpose: 'invalid',
+          label: `${fixture.name} (${style} round trip)`,
+          body,
+          signature: t.sender.sign(again),
+        });
       }
     }
     return expectRejected(t, requests);
@@ -87,7 +108,12 @@ receiverSuite('receiver-signature', () => {
   check('RCV-REJECT-TIMESTAMP-DOT-BODY', (t) => {
     const { body } = envelopeBody();
     return expectRejected(t, [
-      { purpose: 'invalid', label: 'HMAC of "<timestamp>.<body>"', body, signature: (timestamp) => t.sender.sign(`${timestamp ?? ''}.${body}`) },
+      {
+        purpose: 'invalid',
+        label: 'HMAC of "<timestamp>.<body>"',
+        body,
+        signature: (timestamp) => t.sender.sign(`${timestamp ?? ''}.${body}`),
+      },
     ]);
   });
 });

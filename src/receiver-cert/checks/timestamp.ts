@@ -35,19 +35,34 @@ async function refineOffset(t: ReceiverCheck): Promise<void> {
     if (est.hi - est.lo <= Math.max(0.05, (2 * rttMs) / 1000 + 0.02)) return;
     const at = sender.clock.nextProbeAtMs(Date.now(), rttMs);
     await sleep(at - Date.now());
-    await sender.deliver({ purpose: 'invalid', label: 'clock probe (unsigned)', body: envelopeBody().body, signature: null });
+    await sender.deliver({
+      purpose: 'invalid',
+      label: 'clock probe (unsigned)',
+      body: envelopeBody().body,
+      signature: null,
+    });
   }
 }
 
 function recentRoundTripMs(log: readonly Exchange[]): number {
-  const times = log.filter((e) => e.status !== null && e.purpose !== 'count').slice(-10).map((e) => e.durationMs);
+  const times = log
+    .filter((e) => e.status !== null && e.purpose !== 'count')
+    .slice(-10)
+    .map((e) => e.durationMs);
   return times.length === 0 ? 5 : Math.min(...times);
 }
 
 type Direction = 'behind' | 'ahead';
 
 /** The timestamp to send, computed at send time from the harness clock and the offset bounds. */
-function timestampFor(nowMs: number, est: OffsetEstimate, allowanceS: number, direction: Direction, seconds: number, expect: 'reject' | 'accept'): number {
+function timestampFor(
+  nowMs: number,
+  est: OffsetEstimate,
+  allowanceS: number,
+  direction: Direction,
+  seconds: number,
+  expect: 'reject' | 'accept',
+): number {
   const now = nowMs / 1000;
   // Receiver clock at arrival lies in [now + lo, now + hi + allowance]. Choose the side that
   // keeps the true difference beyond 300 s (reject) or within it (accept).
@@ -63,7 +78,11 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
     const tries: string[] = [];
     for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
       const est = t.sender.clock.estimate();
-      const allowanceS = Math.min(ARRIVAL_ALLOWANCE_S.max, Math.max(ARRIVAL_ALLOWANCE_S.min, (3 * recentRoundTripMs(t.sender.log)) / 1000)) * attempt;
+      const allowanceS =
+        Math.min(
+          ARRIVAL_ALLOWANCE_S.max,
+          Math.max(ARRIVAL_ALLOWANCE_S.min, (3 * recentRoundTripMs(t.sender.log)) / 1000),
+        ) * attempt;
       let sent = 0;
       const exchange = await t.sender.deliver({
         purpose: expect === 'reject' ? 'invalid' : 'valid',
@@ -73,15 +92,22 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
       });
       const bounds = skewBounds(sent, exchange.sentAtMs, exchange.receivedAtMs, est)[direction];
       const range = `${bounds[0].toFixed(1)}-${bounds[1].toFixed(1)} s ${direction === 'behind' ? 'behind' : 'ahead of'} the receiver's clock`;
-      t.measureAll({ skew_min_s: round1(bounds[0]), skew_max_s: round1(bounds[1]), offset_ms: Math.round(est.offset * 1000), tries: attempt });
+      t.measureAll({
+        skew_min_s: round1(bounds[0]),
+        skew_max_s: round1(bounds[1]),
+        offset_ms: Math.round(est.offset * 1000),
+        tries: attempt,
+      });
       const acked = acknowledged(exchange);
       if (expect === 'accept') {
         if (acked) return t.detail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}`);
         if (exchange.status === null) t.fail(`a timestamp ${range}: ${describeAnswer(exchange)}`);
-        if (bounds[1] < TOLERANCE_S) t.fail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`);
+        if (bounds[1] < TOLERANCE_S)
+          t.fail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`);
       } else {
         if (!acked) return t.detail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}`);
-        if (bounds[0] > TOLERANCE_S) t.fail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`);
+        if (bounds[0] > TOLERANCE_S)
+          t.fail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`);
       }
       tries.push(`try ${attempt}: ${describeAnswer(exchange)} for ${range}`);
     }
@@ -94,15 +120,25 @@ receiverSuite('receiver-timestamp', () => {
     await refineOffset(t);
     const est = t.sender.clock.estimate();
     const ms = (s: number) => Math.round(s * 1000);
-    t.measureAll({ offset_ms: ms(est.offset), offset_lo_ms: ms(est.lo), offset_hi_ms: ms(est.hi), date_headers: est.samples, basis: est.basis });
+    t.measureAll({
+      offset_ms: ms(est.offset),
+      offset_lo_ms: ms(est.lo),
+      offset_hi_ms: ms(est.hi),
+      date_headers: est.samples,
+      basis: est.basis,
+    });
     if (est.basis === 'assumed') {
-      t.detail(`no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`);
+      t.detail(
+        `no Date header in the receiver's answers: the ±299/±301 s checks assume the clocks agree within ±${est.hi} s`,
+      );
       return;
     }
     const side = est.offset >= 0 ? 'ahead of' : 'behind';
     let detail = `receiver clock ${Math.abs(est.offset).toFixed(3)} s ${side} the harness (between ${est.lo.toFixed(3)} and ${est.hi.toFixed(3)} s, from ${est.samples} Date headers)`;
-    if (est.basis === 'inconsistent-date-headers') detail += '; the Date headers disagree (several servers with different clocks?), so the median is used with ±1 s';
-    if (Math.abs(est.offset) > 5) detail += `; a ${Math.round(Math.abs(est.offset))} s difference eats into the 300 s window: check NTP on both sides`;
+    if (est.basis === 'inconsistent-date-headers')
+      detail += '; the Date headers disagree (several servers with different clocks?), so the median is used with ±1 s';
+    if (Math.abs(est.offset) > 5)
+      detail += `; a ${Math.round(Math.abs(est.offset))} s difference eats into the 300 s window: check NTP on both sides`;
     t.detail(detail);
   });
 
@@ -118,23 +154,44 @@ receiverSuite('receiver-timestamp', () => {
     expectRejected(t, [
       { purpose: 'invalid', label: 'no header', body: envelopeBody().body, timestamp: null },
       { purpose: 'invalid', label: 'empty header', body: envelopeBody().body, timestamp: '' },
-    ]));
+    ]),
+  );
 
   check('RCV-REJECT-TIMESTAMP-NON-NUMERIC', (t) =>
     expectRejected(t, [
       { purpose: 'invalid', label: '"abc"', body: envelopeBody().body, timestamp: 'abc' },
       { purpose: 'invalid', label: '"now"', body: envelopeBody().body, timestamp: 'now' },
-    ]));
+    ]),
+  );
 
   // These carry the current time in a form other than Unix seconds: a lenient parser
   // (parseInt, Date.parse) still reads a fresh time from them, so accepting them defeats no
   // replay protection; the spec's form is Unix seconds, hence `should`.
   check('RCV-REJECT-TIMESTAMP-LENIENT', (t) =>
     expectRejected(t, [
-      { purpose: 'invalid', label: 'ISO 8601 date of now', body: envelopeBody().body, timestamp: (nowMs) => new Date(nowMs).toISOString() },
-      { purpose: 'invalid', label: 'now followed by "abc"', body: envelopeBody().body, timestamp: (nowMs) => `${unixSeconds(nowMs)}abc` },
-    ]));
+      {
+        purpose: 'invalid',
+        label: 'ISO 8601 date of now',
+        body: envelopeBody().body,
+        timestamp: (nowMs) => new Date(nowMs).toISOString(),
+      },
+      {
+        purpose: 'invalid',
+        label: 'now followed by "abc"',
+        body: envelopeBody().body,
+        timestamp: (nowMs) => `${unixSeconds(nowMs)}abc`,
+      },
+    ]),
+  );
 
   check('RCV-REJECT-TIMESTAMP-MILLISECONDS', (t) =>
-    expectRejected(t, [{ purpose: 'invalid', label: 'now in Unix milliseconds', body: envelopeBody().body, timestamp: (nowMs) => String(nowMs) }]));
+    expectRejected(t, [
+      {
+        purpose: 'invalid',
+        label: 'now in Unix milliseconds',
+        body: envelopeBody().body,
+        timestamp: (nowMs) => String(nowMs),
+      },
+    ]),
+  );
 });

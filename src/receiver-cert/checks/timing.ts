@@ -11,7 +11,13 @@
 import { envelopeBody } from '../fixtures.js';
 import { requireBaseline } from '../context.js';
 import { acknowledged } from '../sender.js';
-import { MIN_VISIBLE_SPREAD_MS, RHO_THRESHOLD, signatureWithPrefix, summarizeTiming, type TimingSample } from '../timing.js';
+import {
+  MIN_VISIBLE_SPREAD_MS,
+  RHO_THRESHOLD,
+  signatureWithPrefix,
+  summarizeTiming,
+  type TimingSample,
+} from '../timing.js';
 import { BudgetExhausted } from '../../errors.js';
 import { check, receiverSuite } from '../registry.js';
 
@@ -43,11 +49,21 @@ receiverSuite('receiver-timing', () => {
     let stopped = '';
     try {
       for (let i = 0; i < WARM_UP; i++) {
-        await t.sender.deliver({ purpose: 'invalid', label: 'timing warm-up', body, signature: signatureWithPrefix(right, 0, t.random) });
+        await t.sender.deliver({
+          purpose: 'invalid',
+          label: 'timing warm-up',
+          body,
+          signature: signatureWithPrefix(right, 0, t.random),
+        });
       }
       for (let round = 0; round < rounds; round++) {
         for (const prefix of shuffle([...PREFIX_LENGTHS], t.random)) {
-          const exchange = await t.sender.deliver({ purpose: 'invalid', label: `timing probe, ${prefix} chars right`, body, signature: signatureWithPrefix(right, prefix, t.random) });
+          const exchange = await t.sender.deliver({
+            purpose: 'invalid',
+            label: `timing probe, ${prefix} chars right`,
+            body,
+            signature: signatureWithPrefix(right, prefix, t.random),
+          });
           if (acknowledged(exchange)) accepted++;
           if (exchange.status !== null) samples.push({ prefix, ms: exchange.durationMs });
         }
@@ -62,7 +78,8 @@ receiverSuite('receiver-timing', () => {
     const finding = summary.leakSuspected
       ? `TIMING SIGNAL: answers take longer as more leading characters match (+${summary.spreadMs.toFixed(3)} ms from ${summary.prefixLengths[0]} to ${summary.prefixLengths.at(-1)} chars, about ${summary.slopeUsPerChar.toFixed(1)} µs per char, Spearman ρ=${summary.spearmanRho}); this looks like an early-exit comparison`
       : `no timing signal above the noise (spread ${summary.spreadMs.toFixed(3)} ms, Spearman ρ=${summary.spearmanRho}, threshold ρ≥${RHO_THRESHOLD})`;
-    const detail = `${finding}. Median ms by matching prefix length ${medians} over ${summary.samples} samples` +
+    const detail =
+      `${finding}. Median ms by matching prefix length ${medians} over ${summary.samples} samples` +
       `${accepted > 0 ? `; ${accepted} wrong signatures were ACKNOWLEDGED` : ''}${stopped}. ${LIMITS}`;
     t.measureAll({
       prefix_lengths: summary.prefixLengths,

@@ -6,7 +6,20 @@
  * Reads `measurements.polls` ([{ atMs, connection, status, code? }]), `propagation_ms`
  * and `last_accepted_ms` of REVOKE-PROPAGATION (suites/revocation.suite.ts).
  */
-import { esc, formatMs, isNumber, isRecord, linearTicks, marker, px, svgRoot, textTable, tickLabel, type Figure, type Shape } from './svg.js';
+import {
+  esc,
+  formatMs,
+  isNumber,
+  isRecord,
+  linearTicks,
+  marker,
+  px,
+  svgRoot,
+  textTable,
+  tickLabel,
+  type Figure,
+  type Shape,
+} from './svg.js';
 
 export const REVOCATION_LIMIT_MS = 60_000;
 
@@ -32,14 +45,28 @@ export function propagationSeries(measurements: Record<string, unknown> | undefi
   for (const item of raw) {
     if (!isRecord(item) || !isNumber(item.atMs) || !isNumber(item.status)) continue;
     const connection = typeof item.connection === 'string' ? item.connection : 'unknown';
-    polls.push({ atMs: item.atMs, connection, status: item.status, ...(typeof item.code === 'string' ? { code: item.code } : {}) });
+    polls.push({
+      atMs: item.atMs,
+      connection,
+      status: item.status,
+      ...(typeof item.code === 'string' ? { code: item.code } : {}),
+    });
   }
   if (polls.length === 0) return undefined;
   polls.sort((a, b) => a.atMs - b.atMs);
   // The suite's own figures win; without them, work them out from the polls.
-  const first = isNumber(measurements?.propagation_ms) ? measurements.propagation_ms : polls.find((p) => p.status === 401)?.atMs;
-  const last = isNumber(measurements?.last_accepted_ms) ? measurements.last_accepted_ms : [...polls].reverse().find((p) => p.status === 200)?.atMs;
-  return { polls, limitMs: REVOCATION_LIMIT_MS, ...(first !== undefined ? { firstRejectionMs: first } : {}), ...(last !== undefined ? { lastAcceptedMs: last } : {}) };
+  const first = isNumber(measurements?.propagation_ms)
+    ? measurements.propagation_ms
+    : polls.find((p) => p.status === 401)?.atMs;
+  const last = isNumber(measurements?.last_accepted_ms)
+    ? measurements.last_accepted_ms
+    : [...polls].reverse().find((p) => p.status === 200)?.atMs;
+  return {
+    polls,
+    limitMs: REVOCATION_LIMIT_MS,
+    ...(first !== undefined ? { firstRejectionMs: first } : {}),
+    ...(last !== undefined ? { lastAcceptedMs: last } : {}),
+  };
 }
 
 type Outcome = 'accepted' | 'rejected' | 'other';
@@ -100,8 +127,12 @@ export function renderPropagation(checkId: string, series: PropagationSeries): F
   // Lanes: a light band per connection kind, a label per row.
   connections.forEach((connection, ci) => {
     const y0 = rowY(ci * outcomes.length) - rowH / 2;
-    parts.push(`<rect class="lane" x="${left}" y="${px(y0)}" width="${px(right - left)}" height="${px(outcomes.length * rowH)}"/>`);
-    parts.push(`<text class="lane-label" x="8" y="${px(y0 + (outcomes.length * rowH) / 2 + 4)}">${esc(connection)}</text>`);
+    parts.push(
+      `<rect class="lane" x="${left}" y="${px(y0)}" width="${px(right - left)}" height="${px(outcomes.length * rowH)}"/>`,
+    );
+    parts.push(
+      `<text class="lane-label" x="8" y="${px(y0 + (outcomes.length * rowH) / 2 + 4)}">${esc(connection)}</text>`,
+    );
   });
   rows.forEach((row, i) => {
     const y = rowY(i);
@@ -113,13 +144,19 @@ export function renderPropagation(checkId: string, series: PropagationSeries): F
   for (const tick of axis.ticks) {
     const x = axis.x(tick);
     parts.push(`<line class="grid" x1="${px(x)}" y1="${top}" x2="${px(x)}" y2="${px(plotBottom)}"/>`);
-    parts.push(`<text class="tick" x="${px(x)}" y="${px(plotBottom + 16)}" text-anchor="middle">${esc(tickLabel(tick))}</text>`);
+    parts.push(
+      `<text class="tick" x="${px(x)}" y="${px(plotBottom + 16)}" text-anchor="middle">${esc(tickLabel(tick))}</text>`,
+    );
   }
   if (axis.breakAt !== undefined) {
     const b = axis.breakAt + 12;
-    parts.push(`<path class="axis-break" d="M${px(b - 4)} ${px(plotBottom + 6)}L${px(b + 2)} ${px(plotBottom - 6)}M${px(b + 2)} ${px(plotBottom + 6)}L${px(b + 8)} ${px(plotBottom - 6)}"/>`);
+    parts.push(
+      `<path class="axis-break" d="M${px(b - 4)} ${px(plotBottom + 6)}L${px(b + 2)} ${px(plotBottom - 6)}M${px(b + 2)} ${px(plotBottom + 6)}L${px(b + 8)} ${px(plotBottom - 6)}"/>`,
+    );
   }
-  parts.push(`<text class="axis-title" x="${px((left + right) / 2)}" y="${px(height - 6)}" text-anchor="middle">time since the revocation${axis.broken ? ' (axis broken before the limit)' : ''}</text>`);
+  parts.push(
+    `<text class="axis-title" x="${px((left + right) / 2)}" y="${px(height - 6)}" text-anchor="middle">time since the revocation${axis.broken ? ' (axis broken before the limit)' : ''}</text>`,
+  );
   // The polls.
   series.polls.forEach((poll) => {
     const index = rows.findIndex((row) => row.connection === poll.connection && row.outcome === outcomeOf(poll));
@@ -130,16 +167,22 @@ export function renderPropagation(checkId: string, series: PropagationSeries): F
   // Reference lines: the limit, the first 401, the last 200.
   const limitX = axis.x(series.limitMs);
   parts.push(`<line class="limit" x1="${px(limitX)}" y1="${top - 6}" x2="${px(limitX)}" y2="${px(plotBottom)}"/>`);
-  parts.push(`<text class="ref-label" x="${px(limitX)}" y="${top - 10}" text-anchor="end">${esc(`${tickLabel(series.limitMs)} limit`)}</text>`);
+  parts.push(
+    `<text class="ref-label" x="${px(limitX)}" y="${top - 10}" text-anchor="end">${esc(`${tickLabel(series.limitMs)} limit`)}</text>`,
+  );
   if (series.firstRejectionMs !== undefined) {
     const x = axis.x(series.firstRejectionMs);
     parts.push(`<line class="first-reject" x1="${px(x)}" y1="14" x2="${px(x)}" y2="${px(plotBottom)}"/>`);
-    parts.push(`<text class="ref-label" x="${px(x + 4)}" y="12">${esc(`first 401 at ${formatMs(series.firstRejectionMs)}`)}</text>`);
+    parts.push(
+      `<text class="ref-label" x="${px(x + 4)}" y="12">${esc(`first 401 at ${formatMs(series.firstRejectionMs)}`)}</text>`,
+    );
   }
   if (series.lastAcceptedMs !== undefined) {
     const x = axis.x(series.lastAcceptedMs);
     parts.push(`<line class="last-accept" x1="${px(x)}" y1="28" x2="${px(x)}" y2="${px(plotBottom)}"/>`);
-    parts.push(`<text class="ref-label" x="${px(x - 4)}" y="26" text-anchor="end">${esc(`last 200 at ${formatMs(series.lastAcceptedMs)}`)}</text>`);
+    parts.push(
+      `<text class="ref-label" x="${px(x - 4)}" y="26" text-anchor="end">${esc(`last 200 at ${formatMs(series.lastAcceptedMs)}`)}</text>`,
+    );
   }
 
   const first = series.firstRejectionMs;
@@ -147,7 +190,9 @@ export function renderPropagation(checkId: string, series: PropagationSeries): F
   const description =
     `${series.polls.length} polls on ${connections.join(' and ')} connections after the token was revoked; ` +
     (first !== undefined ? `first 401 at ${formatMs(first)}` : 'never rejected') +
-    (series.lastAcceptedMs !== undefined ? `, last 200 at ${formatMs(series.lastAcceptedMs)}` : ', no 200 after the revocation') +
+    (series.lastAcceptedMs !== undefined
+      ? `, last 200 at ${formatMs(series.lastAcceptedMs)}`
+      : ', no 200 after the revocation') +
     `; the limit is ${tickLabel(series.limitMs)}. Circles are 200 answers, crosses 401, triangles any other answer.`;
   const svg = svgRoot(id, width, height, title, description, parts.join(''));
 
@@ -165,7 +210,11 @@ export function renderPropagation(checkId: string, series: PropagationSeries): F
       lastAccept === undefined ? 'none' : formatMs(lastAccept),
     ];
   });
-  const summary = textTable('Polls per connection kind', ['connection', 'polls', '200', '401', 'other', 'first 401', 'last 200'], tableRows);
+  const summary = textTable(
+    'Polls per connection kind',
+    ['connection', 'polls', '200', '401', 'other', 'first 401', 'last 200'],
+    tableRows,
+  );
   const all = textTable(
     'Every poll, in time order',
     ['ms after revocation', 'connection', 'status', 'code'],

@@ -9,7 +9,21 @@
  * report with only `expected_gaps_ms` and `observed_gaps_ms` is drawn without bands.
  * A delay is measured from the end of the failed attempt to the arrival of the next.
  */
-import { esc, formatMs, preciseMs, isNumber, isRecord, logScale, logTicks, marker, px, svgRoot, textTable, tickLabel, type Figure } from './svg.js';
+import {
+  esc,
+  formatMs,
+  preciseMs,
+  isNumber,
+  isRecord,
+  logScale,
+  logTicks,
+  marker,
+  px,
+  svgRoot,
+  textTable,
+  tickLabel,
+  type Figure,
+} from './svg.js';
 
 export interface RetryGap {
   retry: number;
@@ -29,14 +43,18 @@ export interface RetrySeries {
   toleranceText?: string;
 }
 
-const numbers = (value: unknown): number[] | undefined => (Array.isArray(value) && value.every(isNumber) ? (value as number[]) : undefined);
+const numbers = (value: unknown): number[] | undefined =>
+  Array.isArray(value) && value.every(isNumber) ? (value as number[]) : undefined;
 
 /** The series from a check's measurements, or undefined when they hold no retry schedule. */
 export function retrySeries(measurements: Record<string, unknown> | undefined): RetrySeries | undefined {
   if (!measurements) return undefined;
   const timeScale = isNumber(measurements.time_scale) ? measurements.time_scale : undefined;
   const toleranceText = typeof measurements.tolerance === 'string' ? measurements.tolerance : undefined;
-  const base = { ...(timeScale !== undefined ? { timeScale } : {}), ...(toleranceText !== undefined ? { toleranceText } : {}) };
+  const base = {
+    ...(timeScale !== undefined ? { timeScale } : {}),
+    ...(toleranceText !== undefined ? { toleranceText } : {}),
+  };
   if (Array.isArray(measurements.gaps) && measurements.gaps.length > 0) {
     const gaps: RetryGap[] = [];
     for (const [index, item] of measurements.gaps.entries()) {
@@ -46,7 +64,11 @@ export function retrySeries(measurements: Record<string, unknown> | undefined): 
         expectedMs: item.expectedMs,
         ...(isNumber(item.observedMs) ? { observedMs: item.observedMs } : {}),
         ...(isNumber(item.toleranceMs) ? { earlyMs: item.toleranceMs } : {}),
-        ...(isNumber(item.lateToleranceMs) ? { lateMs: item.lateToleranceMs } : isNumber(item.toleranceMs) ? { lateMs: item.toleranceMs } : {}),
+        ...(isNumber(item.lateToleranceMs)
+          ? { lateMs: item.lateToleranceMs }
+          : isNumber(item.toleranceMs)
+            ? { lateMs: item.toleranceMs }
+            : {}),
         ...(item.timed === false ? { countedOnly: true } : {}),
       });
     }
@@ -110,22 +132,36 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
   const rowH = 30;
   const plotBottom = top + gaps.length * rowH;
   const height = plotBottom + 48;
-  const values = gaps.flatMap((g) => [g.expectedMs - (g.earlyMs ?? 0), g.expectedMs + (g.lateMs ?? 0), g.expectedMs, ...(g.observedMs !== undefined ? [g.observedMs] : [])]).filter((v) => v > 0);
+  const values = gaps
+    .flatMap((g) => [
+      g.expectedMs - (g.earlyMs ?? 0),
+      g.expectedMs + (g.lateMs ?? 0),
+      g.expectedMs,
+      ...(g.observedMs !== undefined ? [g.observedMs] : []),
+    ])
+    .filter((v) => v > 0);
   const low = 10 ** Math.floor(Math.log10(Math.min(...values) / 1.2));
   const high = 10 ** Math.ceil(Math.log10(Math.max(...values) * 1.2));
   const x = logScale([low, high], [left, right]);
   const y = (index: number) => top + index * rowH + rowH / 2;
 
   const parts: string[] = [
-    '<defs><pattern id="' + esc(id) + '-hatch" class="hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6"/></pattern></defs>',
+    '<defs><pattern id="' +
+      esc(id) +
+      '-hatch" class="hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6"/></pattern></defs>',
   ];
   // Label the 2 and 5 ticks too when there is room: at most two decades.
   const labelMinor = Math.log10(high / low) <= 2;
   for (const tick of logTicks(low, high)) {
     const tx = x(tick);
     const major = Number.isInteger(Math.log10(tick));
-    parts.push(`<line class="grid${major ? ' major' : ''}" x1="${px(tx)}" y1="${top}" x2="${px(tx)}" y2="${px(plotBottom)}"/>`);
-    if (major || labelMinor) parts.push(`<text class="tick" x="${px(tx)}" y="${px(plotBottom + 16)}" text-anchor="middle">${esc(tickLabel(tick))}</text>`);
+    parts.push(
+      `<line class="grid${major ? ' major' : ''}" x1="${px(tx)}" y1="${top}" x2="${px(tx)}" y2="${px(plotBottom)}"/>`,
+    );
+    if (major || labelMinor)
+      parts.push(
+        `<text class="tick" x="${px(tx)}" y="${px(plotBottom + 16)}" text-anchor="middle">${esc(tickLabel(tick))}</text>`,
+      );
   }
   parts.push(`<line class="axis" x1="${left}" y1="${px(plotBottom)}" x2="${right}" y2="${px(plotBottom)}"/>`);
   parts.push(
@@ -137,21 +173,42 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
     const cy = y(index);
     const spec = specDelayLabel(gap.expectedMs, series.timeScale);
     const judgement = judgeGap(gap);
-    if (index % 2 === 0) parts.push(`<rect class="lane" x="${left}" y="${px(cy - rowH / 2)}" width="${px(right - left)}" height="${rowH}"/>`);
-    parts.push(`<text class="row-label" x="${left - 10}" y="${px(cy + 4)}" text-anchor="end">${esc(`retry ${gap.retry}${spec ? ` (${spec})` : ''}`)}</text>`);
+    if (index % 2 === 0)
+      parts.push(
+        `<rect class="lane" x="${left}" y="${px(cy - rowH / 2)}" width="${px(right - left)}" height="${rowH}"/>`,
+      );
+    parts.push(
+      `<text class="row-label" x="${left - 10}" y="${px(cy + 4)}" text-anchor="end">${esc(`retry ${gap.retry}${spec ? ` (${spec})` : ''}`)}</text>`,
+    );
     if (gap.earlyMs !== undefined && gap.lateMs !== undefined) {
       const x0 = x(Math.max(low, gap.expectedMs - gap.earlyMs));
       const x1 = x(gap.expectedMs + gap.lateMs);
       const band = `accepted: ${acceptedWindow(gap)}`;
-      parts.push(`<rect class="band" x="${px(x0)}" y="${px(cy - 9)}" width="${px(Math.max(2, x1 - x0))}" height="18"><title>${esc(band)}</title></rect>`);
-      parts.push(`<rect class="band-hatch" fill="url(#${esc(id)}-hatch)" x="${px(x0)}" y="${px(cy - 9)}" width="${px(Math.max(2, x1 - x0))}" height="18"/>`);
+      parts.push(
+        `<rect class="band" x="${px(x0)}" y="${px(cy - 9)}" width="${px(Math.max(2, x1 - x0))}" height="18"><title>${esc(band)}</title></rect>`,
+      );
+      parts.push(
+        `<rect class="band-hatch" fill="url(#${esc(id)}-hatch)" x="${px(x0)}" y="${px(cy - 9)}" width="${px(Math.max(2, x1 - x0))}" height="18"/>`,
+      );
     }
     parts.push(marker('diamond', x(gap.expectedMs), cy, 14, 'mk expected', `expected ${formatMs(gap.expectedMs)}`));
     if (gap.observedMs !== undefined) {
       const ok = judgement === 'within' || judgement === 'unjudged' || judgement === 'counted';
-      parts.push(marker(ok ? 'circle' : 'cross', x(gap.observedMs), cy, ok ? 8 : 12, `mk observed ${judgement}`, `observed ${formatMs(gap.observedMs)}: ${JUDGEMENT_TEXT[judgement]}`));
+      parts.push(
+        marker(
+          ok ? 'circle' : 'cross',
+          x(gap.observedMs),
+          cy,
+          ok ? 8 : 12,
+          `mk observed ${judgement}`,
+          `observed ${formatMs(gap.observedMs)}: ${JUDGEMENT_TEXT[judgement]}`,
+        ),
+      );
     }
-    const said = gap.observedMs === undefined ? JUDGEMENT_TEXT.missing : `${preciseMs(gap.observedMs)} (${JUDGEMENT_TEXT[judgement]})`;
+    const said =
+      gap.observedMs === undefined
+        ? JUDGEMENT_TEXT.missing
+        : `${preciseMs(gap.observedMs)} (${JUDGEMENT_TEXT[judgement]})`;
     parts.push(`<text class="value-label ${judgement}" x="${right + 12}" y="${px(cy + 4)}">${esc(said)}</text>`);
   });
   // Legend: shapes named in words.
@@ -162,7 +219,9 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
   parts.push(`<text class="legend" x="${left + 98}" y="${ly + 4}">observed, in band</text>`);
   parts.push(marker('cross', left + 222, ly, 10, 'mk observed late'));
   parts.push(`<text class="legend" x="${left + 231}" y="${ly + 4}">observed, outside</text>`);
-  parts.push(`<rect class="band" x="${left + 350}" y="${ly - 7}" width="22" height="14"/><rect class="band-hatch" fill="url(#${esc(id)}-hatch)" x="${left + 350}" y="${ly - 7}" width="22" height="14"/>`);
+  parts.push(
+    `<rect class="band" x="${left + 350}" y="${ly - 7}" width="22" height="14"/><rect class="band-hatch" fill="url(#${esc(id)}-hatch)" x="${left + 350}" y="${ly - 7}" width="22" height="14"/>`,
+  );
   parts.push(`<text class="legend" x="${left + 378}" y="${ly + 4}">tolerance band</text>`);
 
   const outside = gaps.filter((g) => ['early', 'late', 'missing'].includes(judgeGap(g)));
@@ -171,10 +230,17 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
   const description =
     `${gaps.length} retries${series.timeScale ? ` at time scale ${series.timeScale}` : ''}, log time axis; ` +
     `diamonds are the expected delays, hatched bands the tolerance${series.toleranceText ? ` (${series.toleranceText})` : ''}, circles observed delays inside it, crosses outside it; ` +
-    (outside.length === 0 ? 'every timed retry came within its tolerance' : `${outside.length} outside or missing: ${outside.map((g) => `retry ${g.retry} ${JUDGEMENT_TEXT[judgeGap(g)]}`).join(', ')}`) +
-    (counted.length > 0 ? `; ${counted.map((g) => `retry ${g.retry}`).join(', ')} counted, not timed (too short to time at this scale).` : '.');
+    (outside.length === 0
+      ? 'every timed retry came within its tolerance'
+      : `${outside.length} outside or missing: ${outside.map((g) => `retry ${g.retry} ${JUDGEMENT_TEXT[judgeGap(g)]}`).join(', ')}`) +
+    (counted.length > 0
+      ? `; ${counted.map((g) => `retry ${g.retry}`).join(', ')} counted, not timed (too short to time at this scale).`
+      : '.');
   const rows = gaps.map((gap) => {
-    const deviation = gap.observedMs === undefined ? '' : `${gap.observedMs >= gap.expectedMs ? '+' : ''}${preciseMs(gap.observedMs - gap.expectedMs)}`;
+    const deviation =
+      gap.observedMs === undefined
+        ? ''
+        : `${gap.observedMs >= gap.expectedMs ? '+' : ''}${preciseMs(gap.observedMs - gap.expectedMs)}`;
     const spec = specDelayLabel(gap.expectedMs, series.timeScale);
     return [
       `${gap.retry}${spec ? ` (${spec})` : ''}`,
@@ -191,6 +257,10 @@ export function renderRetryTimeline(checkId: string, series: RetrySeries): Figur
     title,
     caption: description,
     svg: svgRoot(id, width, height, title, description, parts.join('')),
-    table: textTable('Retry delays against the schedule', ['retry (spec delay)', 'expected', 'accepted', 'observed', 'deviation', 'verdict'], rows),
+    table: textTable(
+      'Retry delays against the schedule',
+      ['retry (spec delay)', 'expected', 'accepted', 'observed', 'deviation', 'verdict'],
+      rows,
+    ),
   };
 }

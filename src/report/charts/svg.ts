@@ -124,7 +124,14 @@ export function marker(shape: Shape, x: number, y: number, size: number, cls: st
 }
 
 /** An <svg> root with a title and description referenced for assistive technology. */
-export function svgRoot(id: string, width: number, height: number, title: string, description: string, body: string): string {
+export function svgRoot(
+  id: string,
+  width: number,
+  height: number,
+  title: string,
+  description: string,
+  body: string,
+): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="${esc(id)}-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
     `role="img" aria-labelledby="${esc(id)}-t ${esc(id)}-d"><title id="${esc(id)}-t">${esc(title)}</title><desc id="${esc(id)}-d">${esc(description)}</desc>${body}</svg>`
@@ -139,4 +146,5 @@ export function textTable(caption: string, head: readonly string[], rows: Readon
 }
 
 export const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

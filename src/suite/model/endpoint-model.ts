@@ -18,7 +18,20 @@
  * Re-enabling with 25 active is not generated: the spec does not say whether it is refused.
  */
 import fc from 'fast-check';
-import { describeAnswer as describe, is2xx, ModelViolation, record, RemoveAgain, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Removal, type Scenario } from './run.js';
+import {
+  describeAnswer as describe,
+  is2xx,
+  ModelViolation,
+  record,
+  RemoveAgain,
+  runModel,
+  type Answer,
+  type ModelRunOptions,
+  type ModelRunResult,
+  type Real as ModelReal,
+  type Removal,
+  type Scenario,
+} from './run.js';
 
 /** The spec's limit on active endpoints per workspace. */
 export const ENDPOINT_LIMIT = 25;
@@ -48,21 +61,27 @@ export interface EndpointTarget {
    * Fires one event of `type`; which of `expected` it did not reach within the delivery bound,
    * and which of `silent` it reached by the time every expected one had it.
    */
-  fireEvent(type: string, expected: readonly number[], silent: readonly number[]): Promise<{ missing: number[]; reachedSilent: number[]; boundMs: number }>;
+  fireEvent(
+    type: string,
+    expected: readonly number[],
+    silent: readonly number[],
+  ): Promise<{ missing: number[]; reachedSilent: number[]; boundMs: number }>;
   /** The dashboard's re-enable of a disabled endpoint (health model only). */
   enableEndpoint?(index: number): Promise<Answer>;
 }
 
 type Real = ModelReal<EndpointTarget>;
 
-const inState = (model: Readonly<EndpointModel>, wanted: EndpointState): number[] => model.endpoints.flatMap((state, index) => (state === wanted ? [index] : []));
+const inState = (model: Readonly<EndpointModel>, wanted: EndpointState): number[] =>
+  model.endpoints.flatMap((state, index) => (state === wanted ? [index] : []));
 const activeOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'active');
 const disabledOf = (model: Readonly<EndpointModel>): number[] => inState(model, 'disabled');
 const subscribed = (model: Readonly<EndpointModel>, index: number, type: string): boolean => {
   const events = model.subscriptions[index]!;
   return events.includes('*') || events.includes(type);
 };
-const describeSubscription = (events: readonly string[]): string => (events.includes('*') ? 'every type' : events.join(', '));
+const describeSubscription = (events: readonly string[]): string =>
+  events.includes('*') ? 'every type' : events.join(', ');
 
 /** Creates one endpoint subscribed to `events`, judged against the limit; true when it was created. */
 async function createOne(model: EndpointModel, real: Real, events: readonly string[] = EVERY_TYPE): Promise<boolean> {
@@ -73,7 +92,10 @@ async function createOne(model: EndpointModel, real: Real, events: readonly stri
   const result = await real.target.createEndpoint(events);
   if ('created' in result) {
     real.steps.push({ operation: `create ${what} (${counts})`, answer: `created, endpoint ${result.created + 1}` });
-    if (active >= ENDPOINT_LIMIT) throw new ModelViolation(`endpoint ${active + 1} was created with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
+    if (active >= ENDPOINT_LIMIT)
+      throw new ModelViolation(
+        `endpoint ${active + 1} was created with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`,
+      );
     model.endpoints.push('active');
     model.subscriptions.push(events);
     return true;
@@ -81,7 +103,9 @@ async function createOne(model: EndpointModel, real: Real, events: readonly stri
   real.steps.push({ operation: `create ${what} (${counts})`, answer: `refused ${describe(result.refused)}` });
   const isRefusal = result.refused.status >= 400 && result.refused.status < 500;
   if (active < ENDPOINT_LIMIT || !isRefusal) {
-    throw new ModelViolation(`an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT} active, and a deleted or disabled endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`);
+    throw new ModelViolation(
+      `an endpoint was refused (${describe(result.refused)}) with ${active} active: ${active < ENDPOINT_LIMIT ? `the limit is ${ENDPOINT_LIMIT} active, and a deleted or disabled endpoint's slot is free` : 'a refusal at the limit is a 4xx'}`,
+    );
   }
   return false;
 }
@@ -98,7 +122,9 @@ class CreateEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
   }
 
   toString(): string {
-    return this.events === EVERY_TYPE ? 'create an endpoint' : `create an endpoint for ${describeSubscription(this.events)}`;
+    return this.events === EVERY_TYPE
+      ? 'create an endpoint'
+      : `create an endpoint for ${describeSubscription(this.events)}`;
   }
 }
 
@@ -121,10 +147,20 @@ class CreateEndpointsAtOnce implements fc.AsyncCommand<EndpointModel, Real> {
     // The target numbers endpoints as their creations answer; the model keeps the same order.
     const created = results.flatMap((result) => ('created' in result ? [result.created] : [])).sort((a, b) => a - b);
     const refusals = results.flatMap((result) => ('refused' in result ? [describe(result.refused)] : []));
-    const answer = [created.length > 0 ? `created, endpoint${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}` : '', refusals.length > 0 ? `refused ${refusals.join(', ')}` : ''].filter(Boolean).join('; ');
+    const answer = [
+      created.length > 0
+        ? `created, endpoint${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}`
+        : '',
+      refusals.length > 0 ? `refused ${refusals.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     real.steps.push({ operation: `create ${this.count} endpoints at once (${active} active)`, answer });
     const free = Math.max(0, ENDPOINT_LIMIT - active);
-    if (created.length > free) throw new ModelViolation(`${created.length} of ${this.count} endpoints created at once were granted with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`);
+    if (created.length > free)
+      throw new ModelViolation(
+        `${created.length} of ${this.count} endpoints created at once were granted with ${active} active: a workspace holds at most ${ENDPOINT_LIMIT}`,
+      );
     model.endpoints.push(...created.map((): EndpointState => 'active'));
     model.subscriptions.push(...created.map(() => EVERY_TYPE));
   }
@@ -150,7 +186,10 @@ class FillToLimit implements fc.AsyncCommand<EndpointModel, Real> {
       // One step in the report, a violation or not: how many were created, and how the last was answered.
       const made = real.steps.splice(before);
       const created = made.filter((step) => step.answer.startsWith('created')).length;
-      real.steps.push({ operation: `create endpoints up to the limit, then one more (${made[0]?.operation.match(/\(([^)]*)\)/)?.[1] ?? '?'} before)`, answer: `${created} created; the last: ${made.at(-1)?.answer ?? 'nothing'}` });
+      real.steps.push({
+        operation: `create endpoints up to the limit, then one more (${made[0]?.operation.match(/\(([^)]*)\)/)?.[1] ?? '?'} before)`,
+        answer: `${created} created; the last: ${made.at(-1)?.answer ?? 'nothing'}`,
+      });
     }
   }
 
@@ -170,8 +209,11 @@ class DeleteEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
     const present = model.endpoints.flatMap((state, index) => (state === 'deleted' ? [] : [index]));
     const index = present[this.pick % present.length]!;
     const state = model.endpoints[index]!;
-    const answer = await record(real, `delete endpoint ${index + 1} (${state})`, () => real.target.deleteEndpoint(index));
-    if (!is2xx(answer)) throw new ModelViolation(`deleting ${state} endpoint ${index + 1} was refused (${describe(answer)})`);
+    const answer = await record(real, `delete endpoint ${index + 1} (${state})`, () =>
+      real.target.deleteEndpoint(index),
+    );
+    if (!is2xx(answer))
+      throw new ModelViolation(`deleting ${state} endpoint ${index + 1} was refused (${describe(answer)})`);
     model.endpoints[index] = 'deleted';
   }
 
@@ -190,8 +232,13 @@ class EnableEndpoint implements fc.AsyncCommand<EndpointModel, Real> {
   async run(model: EndpointModel, real: Real): Promise<void> {
     const disabled = disabledOf(model);
     const index = disabled[this.pick % disabled.length]!;
-    const answer = await record(real, `re-enable endpoint ${index + 1} (${activeOf(model).length} active)`, () => real.target.enableEndpoint!(index));
-    if (!is2xx(answer)) throw new ModelViolation(`re-enabling disabled endpoint ${index + 1} was refused (${describe(answer)}) with ${activeOf(model).length} active`);
+    const answer = await record(real, `re-enable endpoint ${index + 1} (${activeOf(model).length} active)`, () =>
+      real.target.enableEndpoint!(index),
+    );
+    if (!is2xx(answer))
+      throw new ModelViolation(
+        `re-enabling disabled endpoint ${index + 1} was refused (${describe(answer)}) with ${activeOf(model).length} active`,
+      );
     model.endpoints[index] = 'active';
   }
 
@@ -231,17 +278,31 @@ class FireEvent implements fc.AsyncCommand<EndpointModel, Real> {
     const reachedDisabled = reachedSilent.filter((index) => disabled.includes(index));
     const reachedUnsubscribed = reachedSilent.filter((index) => unsubscribed.includes(index));
     const answer = [
-      missing.length === 0 ? `reached all ${expected.length} active subscribed` : `active endpoint(s) ${names(missing)} got nothing in ${boundMs} ms`,
+      missing.length === 0
+        ? `reached all ${expected.length} active subscribed`
+        : `active endpoint(s) ${names(missing)} got nothing in ${boundMs} ms`,
       ...(reachedDisabled.length > 0 ? [`disabled endpoint(s) ${names(reachedDisabled)} got it`] : []),
-      ...(reachedUnsubscribed.length > 0 ? [`endpoint(s) ${names(reachedUnsubscribed)}, not subscribed to it, got it`] : []),
+      ...(reachedUnsubscribed.length > 0
+        ? [`endpoint(s) ${names(reachedUnsubscribed)}, not subscribed to it, got it`]
+        : []),
     ].join('; ');
     const counts = `${active.length} active${unsubscribed.length > 0 ? `, ${unsubscribed.length} of them not subscribed` : ''}${disabled.length > 0 ? `, ${disabled.length} disabled` : ''}`;
     real.steps.push({ operation: `fire ${this.type} (${counts})`, answer });
-    if (missing.length > 0) throw new ModelViolation(`an event did not reach active endpoint(s) ${names(missing)} within ${boundMs} ms, though subscribed to ${this.type}`);
-    if (reachedDisabled.length > 0) throw new ModelViolation(`an event reached disabled endpoint(s) ${names(reachedDisabled)}: a disabled endpoint gets no further deliveries`);
+    if (missing.length > 0)
+      throw new ModelViolation(
+        `an event did not reach active endpoint(s) ${names(missing)} within ${boundMs} ms, though subscribed to ${this.type}`,
+      );
+    if (reachedDisabled.length > 0)
+      throw new ModelViolation(
+        `an event reached disabled endpoint(s) ${names(reachedDisabled)}: a disabled endpoint gets no further deliveries`,
+      );
     if (reachedUnsubscribed.length > 0) {
-      const subscriptions = reachedUnsubscribed.map((index) => `${index + 1}: ${describeSubscription(model.subscriptions[index]!)}`).join('; ');
-      throw new ModelViolation(`${this.type} reached endpoint(s) not subscribed to it (${subscriptions}): an endpoint gets the event types it subscribed to, after a re-enable too`);
+      const subscriptions = reachedUnsubscribed
+        .map((index) => `${index + 1}: ${describeSubscription(model.subscriptions[index]!)}`)
+        .join('; ');
+      throw new ModelViolation(
+        `${this.type} reached endpoint(s) not subscribed to it (${subscriptions}): an endpoint gets the event types it subscribed to, after a re-enable too`,
+      );
     }
   }
 
@@ -263,14 +324,28 @@ export const ENDPOINT_COMMANDS = [
 /** One sequence per rule of the endpoint model, run before the generated ones. */
 export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
   { rule: 'a workspace holds at most 25 active endpoints', commands: [new FillToLimit()] },
-  { rule: 'a deleted endpoint frees its slot once, however often it is deleted', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new RemoveAgain(DELETE_ENDPOINT, 0), new FillToLimit()] },
-  { rule: 'an event reaches every active endpoint, those created after a deletion too', commands: [new CreateEndpoint(), new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()] },
-  { rule: 'endpoints created at once take no more than the free slots', commands: [new FillToLimit(), new DeleteEndpoint(0), new CreateEndpointsAtOnce(3), new FireEvent()] },
+  {
+    rule: 'a deleted endpoint frees its slot once, however often it is deleted',
+    commands: [new CreateEndpoint(), new DeleteEndpoint(0), new RemoveAgain(DELETE_ENDPOINT, 0), new FillToLimit()],
+  },
+  {
+    rule: 'an event reaches every active endpoint, those created after a deletion too',
+    commands: [new CreateEndpoint(), new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()],
+  },
+  {
+    rule: 'endpoints created at once take no more than the free slots',
+    commands: [new FillToLimit(), new DeleteEndpoint(0), new CreateEndpointsAtOnce(3), new FireEvent()],
+  },
 ];
 
 /** ENDPOINT_SCENARIOS, then generated sequences of ENDPOINT_COMMANDS, against fresh workspaces (run.ts). */
 export function runEndpointModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  return runModel(ENDPOINT_COMMANDS, (): EndpointModel => ({ endpoints: [], subscriptions: [] }), options, ENDPOINT_SCENARIOS);
+  return runModel(
+    ENDPOINT_COMMANDS,
+    (): EndpointModel => ({ endpoints: [], subscriptions: [] }),
+    options,
+    ENDPOINT_SCENARIOS,
+  );
 }
 
 const [PLAN_UPGRADED, EMAIL_SENT, REPLY_RECEIVED] = MODEL_EVENT_TYPES;
@@ -285,7 +360,12 @@ export const DISABLED_SUBSCRIPTIONS: ReadonlyArray<readonly string[]> = [[PLAN_U
 /** Endpoints every sequence of the health model starts with, already auto-disabled by the target. */
 export const DISABLED_AT_START = DISABLED_SUBSCRIPTIONS.length;
 /** What a created endpoint of the health model subscribes to. */
-const HEALTH_SUBSCRIPTIONS: ReadonlyArray<readonly string[]> = [EVERY_TYPE, [EMAIL_SENT], [REPLY_RECEIVED], [PLAN_UPGRADED, REPLY_RECEIVED]];
+const HEALTH_SUBSCRIPTIONS: ReadonlyArray<readonly string[]> = [
+  EVERY_TYPE,
+  [EMAIL_SENT],
+  [REPLY_RECEIVED],
+  [PLAN_UPGRADED, REPLY_RECEIVED],
+];
 
 /** The health model's operations: the endpoint model's, with chosen subscriptions and event types, and the dashboard's re-enable. */
 export const ENDPOINT_HEALTH_COMMANDS = [
@@ -299,11 +379,19 @@ export const ENDPOINT_HEALTH_COMMANDS = [
 
 /** One sequence per rule on disabled endpoints, each from DISABLED_AT_START of them; run before the generated ones. */
 export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointTarget>> = [
-  { rule: 'a re-enabled endpoint is active and delivered to again', commands: [new EnableEndpoint(0), new FireEvent()] },
+  {
+    rule: 'a re-enabled endpoint is active and delivered to again',
+    commands: [new EnableEndpoint(0), new FireEvent()],
+  },
   {
     // Endpoint 2 takes plan upgrades and sent emails; the endpoint for every type shows how long a reply event takes to arrive.
     rule: 'a re-enabled endpoint gets exactly the event types it subscribed to',
-    commands: [new EnableEndpoint(1), new CreateEndpoint(EVERY_TYPE), new FireEvent(EMAIL_SENT), new FireEvent(REPLY_RECEIVED)],
+    commands: [
+      new EnableEndpoint(1),
+      new CreateEndpoint(EVERY_TYPE),
+      new FireEvent(EMAIL_SENT),
+      new FireEvent(REPLY_RECEIVED),
+    ],
   },
   { rule: 'a disabled endpoint gets no delivery', commands: [new CreateEndpoint(), new FireEvent()] },
   { rule: 'a disabled endpoint holds no active slot', commands: [new FillToLimit()] },
@@ -315,6 +403,9 @@ export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, En
  * (their receivers answer 2xx again).
  */
 export function runEndpointHealthModel(options: ModelRunOptions<EndpointTarget>): Promise<ModelRunResult> {
-  const initial = (): EndpointModel => ({ endpoints: DISABLED_SUBSCRIPTIONS.map(() => 'disabled' as const), subscriptions: [...DISABLED_SUBSCRIPTIONS] });
+  const initial = (): EndpointModel => ({
+    endpoints: DISABLED_SUBSCRIPTIONS.map(() => 'disabled' as const),
+    subscriptions: [...DISABLED_SUBSCRIPTIONS],
+  });
   return runModel(ENDPOINT_HEALTH_COMMANDS, initial, options, ENDPOINT_HEALTH_SCENARIOS);
 }

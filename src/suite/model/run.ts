@@ -31,7 +31,11 @@ export const describeAnswer = (answer: Answer): string => `${answer.status}${ans
 export const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
 
 /** Runs one operation of the target and records it as a step. */
-export async function record<Target>(real: Real<Target>, operation: string, run: () => Promise<Answer>): Promise<Answer> {
+export async function record<Target>(
+  real: Real<Target>,
+  operation: string,
+  run: () => Promise<Answer>,
+): Promise<Answer> {
   const answer = await run();
   real.steps.push({ operation, answer: describeAnswer(answer) });
   return answer;
@@ -65,7 +69,9 @@ export class RemoveAgain<Model extends object, Target> implements fc.AsyncComman
   async run(model: Model, real: Real<Target>): Promise<void> {
     const removed = this.removal.removed(model);
     const index = removed[this.pick % removed.length]!;
-    await record(real, `${this.removal.verb} ${this.removal.item} ${index + 1} again`, () => this.removal.remove(real.target, index));
+    await record(real, `${this.removal.verb} ${this.removal.item} ${index + 1} again`, () =>
+      this.removal.remove(real.target, index),
+    );
   }
 
   toString(): string {
@@ -156,9 +162,16 @@ class SequenceRunner<Target> {
   }
 }
 
-async function runScenario<Model extends object, Target>(scenario: Scenario<Model, Target>, model: Model, real: Real<Target>): Promise<void> {
+async function runScenario<Model extends object, Target>(
+  scenario: Scenario<Model, Target>,
+  model: Model,
+  real: Real<Target>,
+): Promise<void> {
   for (const command of scenario.commands) {
-    if (!command.check(model)) throw new ScenarioError(`the scenario "${scenario.rule}" holds "${command.toString()}" where its model does not allow it; fix the scenario`);
+    if (!command.check(model))
+      throw new ScenarioError(
+        `the scenario "${scenario.rule}" holds "${command.toString()}" where its model does not allow it; fix the scenario`,
+      );
     await command.run(model, real);
   }
 }
@@ -180,8 +193,15 @@ export async function runModel<Model extends object, Target>(
   const runner = new SequenceRunner(options);
   const result = (failed: boolean): ModelRunResult => {
     if (runner.fatal) throw runner.fatal.error;
-    const counterexample = failed ? { counterexample: runner.lastFailure ?? { steps: [], violation: 'the run failed' } } : {};
-    return { sequences: runner.sequences, scenarios: Math.min(scenarios.length, runner.sequences), steps: runner.steps, ...counterexample };
+    const counterexample = failed
+      ? { counterexample: runner.lastFailure ?? { steps: [], violation: 'the run failed' } }
+      : {};
+    return {
+      sequences: runner.sequences,
+      scenarios: Math.min(scenarios.length, runner.sequences),
+      steps: runner.steps,
+      ...counterexample,
+    };
   };
   for (const scenario of scenarios) {
     try {
@@ -206,8 +226,11 @@ export async function runModel<Model extends object, Target>(
   );
   // fast-check counts a run its time limit cut short before one sequence passed as failed, with
   // no counterexample: a slow network did that, not the target.
-  const failed = (await Promise.all(checks)).find((checked) => checked.failed && !(checked.interrupted && checked.counterexample === null));
-  if (failed && !runner.lastFailure) runner.lastFailure = { steps: [], violation: String(failed.errorInstance ?? 'the run failed') };
+  const failed = (await Promise.all(checks)).find(
+    (checked) => checked.failed && !(checked.interrupted && checked.counterexample === null),
+  );
+  if (failed && !runner.lastFailure)
+    runner.lastFailure = { steps: [], violation: String(failed.errorInstance ?? 'the run failed') };
   return result(failed !== undefined);
 }
 

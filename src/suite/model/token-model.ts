@@ -20,7 +20,20 @@
  */
 import fc from 'fast-check';
 import { pollUntil } from '../../clock/wait.js';
-import { describeAnswer as describe, is2xx, ModelViolation, record, RemoveAgain, runModel, type Answer, type ModelRunOptions, type ModelRunResult, type Real as ModelReal, type Removal, type Scenario } from './run.js';
+import {
+  describeAnswer as describe,
+  is2xx,
+  ModelViolation,
+  record,
+  RemoveAgain,
+  runModel,
+  type Answer,
+  type ModelRunOptions,
+  type ModelRunResult,
+  type Real as ModelReal,
+  type Removal,
+  type Scenario,
+} from './run.js';
 
 export type { Answer, ModelRunResult, Step } from './run.js';
 
@@ -59,15 +72,23 @@ export interface TokenTarget {
 
 type Real = ModelReal<TokenTarget>;
 
-const refused = (answer: Answer, code: string): boolean => answer.status >= 400 && answer.status < 500 && answer.code === code;
+const refused = (answer: Answer, code: string): boolean =>
+  answer.status >= 400 && answer.status < 500 && answer.code === code;
 const activeCount = (model: TokenModel): number => model.tokens.filter((token) => token.state === 'active').length;
 
 /**
  * Asks `whoami` with token `index` until `done`, or SETTLE_LIMIT_MS; the last answer. What
  * it saw is added to the answer of the step that waits on it (a suspension, a reinstatement).
  */
-async function settle(real: Real, index: number, done: (answer: Answer) => boolean): Promise<{ answer: Answer; afterMs: number }> {
-  const { last: answer, elapsedMs } = await pollUntil(() => real.target.whoami(index), done, { intervalMs: POLL_EVERY_MS, timeoutMs: SETTLE_LIMIT_MS });
+async function settle(
+  real: Real,
+  index: number,
+  done: (answer: Answer) => boolean,
+): Promise<{ answer: Answer; afterMs: number }> {
+  const { last: answer, elapsedMs } = await pollUntil(() => real.target.whoami(index), done, {
+    intervalMs: POLL_EVERY_MS,
+    timeoutMs: SETTLE_LIMIT_MS,
+  });
   const afterMs = Math.round(elapsedMs);
   const step = real.steps.at(-1);
   if (step) step.answer += `; then whoami with token ${index + 1}: ${describe(answer)} within ${afterMs} ms`;
@@ -87,13 +108,19 @@ class CreateToken implements fc.AsyncCommand<TokenModel, Real> {
     const result = await real.target.createToken(this.narrowed);
     if ('created' in result) {
       real.steps.push({ operation, answer: `created, token ${result.created + 1}` });
-      if (active >= 2) throw new ModelViolation(`a third active token was created (${active} active before): a workspace holds at most two`);
+      if (active >= 2)
+        throw new ModelViolation(
+          `a third active token was created (${active} active before): a workspace holds at most two`,
+        );
       model.tokens.push({ state: 'active', narrowed: this.narrowed });
       return;
     }
     real.steps.push({ operation, answer: `refused ${describe(result.refused)}` });
     // On a suspended workspace a refusal is a reasonable choice; otherwise a free slot must be given.
-    if (active < 2 && !model.suspended) throw new ModelViolation(`a token was refused (${describe(result.refused)}) with only ${active} active: a revoked token's slot must be free`);
+    if (active < 2 && !model.suspended)
+      throw new ModelViolation(
+        `a token was refused (${describe(result.refused)}) with only ${active} active: a revoked token's slot must be free`,
+      );
   }
 
   toString(): string {
@@ -119,9 +146,19 @@ class CreateAtOnce implements fc.AsyncCommand<TokenModel, Real> {
     // The target numbers tokens as their creations answer; the model keeps the same order.
     const created = results.flatMap((result) => ('created' in result ? [result.created] : [])).sort((a, b) => a - b);
     const refusals = results.flatMap((result) => ('refused' in result ? [describe(result.refused)] : []));
-    const answer = [created.length > 0 ? `created, token${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}` : '', refusals.length > 0 ? `refused ${refusals.join(', ')}` : ''].filter(Boolean).join('; ');
+    const answer = [
+      created.length > 0
+        ? `created, token${created.length > 1 ? 's' : ''} ${created.map((index) => index + 1).join(', ')}`
+        : '',
+      refusals.length > 0 ? `refused ${refusals.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     real.steps.push({ operation: `create ${this.count} tokens at once (${active} active)`, answer });
-    if (active + created.length > 2) throw new ModelViolation(`${created.length} of ${this.count} tokens created at once were granted with ${active} active: a workspace holds at most two`);
+    if (active + created.length > 2)
+      throw new ModelViolation(
+        `${created.length} of ${this.count} tokens created at once were granted with ${active} active: a workspace holds at most two`,
+      );
     model.tokens.push(...created.map((): ModelToken => ({ state: 'active', narrowed: false })));
   }
 
@@ -175,23 +212,36 @@ class UseToken implements fc.AsyncCommand<TokenModel, Real> {
     const lacksScope = this.request === 'agents' && token.narrowed;
     const kind = `${token.state}${token.narrowed ? ', narrowed to voice:write' : ''}${model.suspended ? ', workspace suspended' : ''}`;
     const what = this.request === 'whoami' ? 'whoami' : 'list agents';
-    const answer = await record(real, `${what} with token ${index + 1} (${kind})`, () => (this.request === 'whoami' ? real.target.whoami(index) : real.target.listAgents(index)));
+    const answer = await record(real, `${what} with token ${index + 1} (${kind})`, () =>
+      this.request === 'whoami' ? real.target.whoami(index) : real.target.listAgents(index),
+    );
     const asActive = lacksScope ? refused(answer, 'missing_scope') : answer.status === 200;
     const expected = lacksScope ? '4xx missing_scope (it lacks voice:read)' : '200';
     if (model.suspended) {
       // Which refusal wins on a suspended workspace is not stated: the workspace's, or the token's own.
-      const ok = refused(answer, 'workspace_disabled') || (token.state !== 'active' && refused(answer, 'invalid_token')) || (lacksScope && refused(answer, 'missing_scope'));
-      if (!ok) throw new ModelViolation(`${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, not workspace_disabled`);
+      const ok =
+        refused(answer, 'workspace_disabled') ||
+        (token.state !== 'active' && refused(answer, 'invalid_token')) ||
+        (lacksScope && refused(answer, 'missing_scope'));
+      if (!ok)
+        throw new ModelViolation(
+          `${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, not workspace_disabled`,
+        );
       return;
     }
     if (token.state === 'active') {
-      if (!asActive) throw new ModelViolation(`${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, expected ${expected}`);
+      if (!asActive)
+        throw new ModelViolation(
+          `${what} with token ${index + 1} (${kind}) answered ${describe(answer)}, expected ${expected}`,
+        );
       return;
     }
     const sinceMs = Math.round(performance.now() - token.revokedAtMs!);
     const rejected = answer.status === 401 && answer.code === 'invalid_token';
     if (!rejected && (!asActive || sinceMs > SETTLE_LIMIT_MS)) {
-      throw new ModelViolation(`${what} with token ${index + 1}, revoked ${sinceMs} ms before, answered ${describe(answer)}: expected 401 invalid_token (or ${expected} while the revocation propagates, under a minute)`);
+      throw new ModelViolation(
+        `${what} with token ${index + 1}, revoked ${sinceMs} ms before, answered ${describe(answer)}: expected 401 invalid_token (or ${expected} while the revocation propagates, under a minute)`,
+      );
     }
   }
 
@@ -222,8 +272,11 @@ class SetSuspension implements fc.AsyncCommand<TokenModel, Real> {
 
   async run(model: TokenModel, real: Real): Promise<void> {
     const verb = this.suspend ? 'suspend' : 'reinstate';
-    const answer = await record(real, this.toString(), () => (this.suspend ? real.target.suspend() : real.target.reinstate()));
-    if (!is2xx(answer)) throw new ModelViolation(`the control interface refused to ${verb} the workspace (${describe(answer)})`);
+    const answer = await record(real, this.toString(), () =>
+      this.suspend ? real.target.suspend() : real.target.reinstate(),
+    );
+    if (!is2xx(answer))
+      throw new ModelViolation(`the control interface refused to ${verb} the workspace (${describe(answer)})`);
     model.suspended = this.suspend;
     const active = model.tokens.findIndex((token) => token.state === 'active');
     if (active === -1) return;
@@ -256,10 +309,42 @@ export const TOKEN_COMMANDS = [
 
 /** One sequence per rule of the token model, run before the generated ones. */
 export const TOKEN_SCENARIOS: ReadonlyArray<Scenario<TokenModel, TokenTarget>> = [
-  { rule: 'a revoked token frees its slot once, however often it is revoked', commands: [new CreateToken(false), new RevokeToken(0), new RemoveAgain(REVOKE_TOKEN, 0), new CreateToken(false), new CreateToken(false), new CreateToken(false)] },
-  { rule: 'a token revoked on a suspended workspace frees its slot', commands: [new CreateToken(false), new CreateToken(false), new SetSuspension(true), new RevokeToken(0), new SetSuspension(false), new CreateToken(false)] },
-  { rule: 'a token created on a suspended workspace counts toward the limit', commands: [new SetSuspension(true), new CreateToken(false), new SetSuspension(false), new CreateToken(false), new CreateToken(false)] },
-  { rule: 'a reinstated workspace keeps a narrowed token narrowed', commands: [new CreateToken(true), new SetSuspension(true), new SetSuspension(false), new UseToken(0, 'agents')] },
+  {
+    rule: 'a revoked token frees its slot once, however often it is revoked',
+    commands: [
+      new CreateToken(false),
+      new RevokeToken(0),
+      new RemoveAgain(REVOKE_TOKEN, 0),
+      new CreateToken(false),
+      new CreateToken(false),
+      new CreateToken(false),
+    ],
+  },
+  {
+    rule: 'a token revoked on a suspended workspace frees its slot',
+    commands: [
+      new CreateToken(false),
+      new CreateToken(false),
+      new SetSuspension(true),
+      new RevokeToken(0),
+      new SetSuspension(false),
+      new CreateToken(false),
+    ],
+  },
+  {
+    rule: 'a token created on a suspended workspace counts toward the limit',
+    commands: [
+      new SetSuspension(true),
+      new CreateToken(false),
+      new SetSuspension(false),
+      new CreateToken(false),
+      new CreateToken(false),
+    ],
+  },
+  {
+    rule: 'a reinstated workspace keeps a narrowed token narrowed',
+    commands: [new CreateToken(true), new SetSuspension(true), new SetSuspension(false), new UseToken(0, 'agents')],
+  },
 ];
 
 /** TOKEN_SCENARIOS, then generated sequences of TOKEN_COMMANDS, against fresh workspaces (run.ts). */

@@ -34,7 +34,12 @@ export interface ScaleChoice {
 }
 
 /** The scale for `spanMs` of spec time: `wanted`, capped by `maxScale`, and whether the span then fits `boundMs`. */
-export function chooseScale(wanted: number, maxScale: number, spanMs: number, boundMs = SCALED_SPAN_BOUND_MS): ScaleChoice {
+export function chooseScale(
+  wanted: number,
+  maxScale: number,
+  spanMs: number,
+  boundMs = SCALED_SPAN_BOUND_MS,
+): ScaleChoice {
   const scale = Math.max(1, Math.min(wanted, maxScale));
   const realMs = spanMs / scale;
   return { scale, realMs, withinBound: realMs <= boundMs };
@@ -76,7 +81,9 @@ export interface BoundedTimeout {
 export function boundedTimeoutMs(timeout: BoundedTimeout): number {
   const ms = Math.ceil(timeout.fixedMs + (timeout.stretch ?? 1) * longestRealMs(timeout.spanMs, timeout.watchedMs));
   if (ms > LONGEST_BOUNDED_TIMEOUT_MS) {
-    throw new RangeError(`a check's time-out of ${Math.round(ms / 1000)} s at the time-scale bound is over the ${LONGEST_BOUNDED_TIMEOUT_MS / 1000} s the run's deadline leaves room for`);
+    throw new RangeError(
+      `a check's time-out of ${Math.round(ms / 1000)} s at the time-scale bound is over the ${LONGEST_BOUNDED_TIMEOUT_MS / 1000} s the run's deadline leaves room for`,
+    );
   }
   return ms;
 }

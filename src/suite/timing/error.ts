@@ -81,7 +81,8 @@ export function watchEventLoopDelay(): EventLoopWatch {
     },
     stallBetween(fromMs, toMs) {
       let worst = 0;
-      for (const stall of stalls) if (stall.endedAtMs >= fromMs && stall.endedAtMs - stall.ms <= toMs) worst = Math.max(worst, stall.ms);
+      for (const stall of stalls)
+        if (stall.endedAtMs >= fromMs && stall.endedAtMs - stall.ms <= toMs) worst = Math.max(worst, stall.ms);
       return Math.round(worst * 10) / 10;
     },
   };
@@ -108,7 +109,8 @@ export function scheduleTolerance(error: TimingError): ArrivalTolerance {
  * worse of its p99 and the longest stall during that gap (see TimingError.stallBetween).
  */
 export function gapTolerance(error: TimingError): (fromMs: number, toMs: number) => ArrivalTolerance {
-  return (fromMs, toMs) => toleranceWith(error, Math.max(error.eventLoopP99Ms, error.stallBetween?.(fromMs, toMs) ?? 0));
+  return (fromMs, toMs) =>
+    toleranceWith(error, Math.max(error.eventLoopP99Ms, error.stallBetween?.(fromMs, toMs) ?? 0));
 }
 
 function toleranceWith(error: TimingError, eventLoopDelayMs: number): ArrivalTolerance {

@@ -13,7 +13,14 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** The six retry delays: 1 minute, 5 minutes, 30 minutes, 2 hours, 12 hours, 24 hours. */
-export const SPEC_RETRY_DELAYS_MS: readonly number[] = [MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 12 * HOUR_MS, 24 * HOUR_MS];
+export const SPEC_RETRY_DELAYS_MS: readonly number[] = [
+  MINUTE_MS,
+  5 * MINUTE_MS,
+  30 * MINUTE_MS,
+  2 * HOUR_MS,
+  12 * HOUR_MS,
+  24 * HOUR_MS,
+];
 export const SPEC_RETRY_LABELS: readonly string[] = ['1m', '5m', '30m', '2h', '12h', '24h'];
 /** Consecutive failures for this long disable an endpoint (States and transitions). */
 export const SPEC_AUTO_DISABLE_MS = 24 * HOUR_MS;
@@ -102,10 +109,19 @@ export function matchSchedule(
     const expectedMs = delaysMs[i - 1]!;
     const observedMs = attempts[i]!.startMs - attempts[i - 1]!.endMs;
     const deviationMs = observedMs - expectedMs;
-    const gapTolerance = typeof tolerance === 'function' ? tolerance(attempts[i - 1]!.endMs, attempts[i]!.startMs) : tolerance;
+    const gapTolerance =
+      typeof tolerance === 'function' ? tolerance(attempts[i - 1]!.endMs, attempts[i]!.startMs) : tolerance;
     const early = toleranceMs(expectedMs, gapTolerance);
     const late = lateToleranceMs(expectedMs, gapTolerance);
-    gaps.push({ retry: i, expectedMs, observedMs, deviationMs, toleranceMs: early, lateToleranceMs: late, ok: deviationMs >= -early && deviationMs <= late });
+    gaps.push({
+      retry: i,
+      expectedMs,
+      observedMs,
+      deviationMs,
+      toleranceMs: early,
+      lateToleranceMs: late,
+      ok: deviationMs >= -early && deviationMs <= late,
+    });
   }
   const firstMismatch = gaps.find((gap) => !gap.ok);
   return {
@@ -118,7 +134,10 @@ export function matchSchedule(
 
 /** One line about a gap: "retry 3 came 67 ms after the end of attempt 3, expected 500 ms (-100/+500 ms)". */
 export function describeGap(gap: GapVerdict): string {
-  const allowed = gap.toleranceMs === gap.lateToleranceMs ? `±${Math.round(gap.toleranceMs)} ms` : `-${Math.round(gap.toleranceMs)}/+${Math.round(gap.lateToleranceMs)} ms`;
+  const allowed =
+    gap.toleranceMs === gap.lateToleranceMs
+      ? `±${Math.round(gap.toleranceMs)} ms`
+      : `-${Math.round(gap.toleranceMs)}/+${Math.round(gap.lateToleranceMs)} ms`;
   return `retry ${gap.retry} came ${round1(gap.observedMs)} ms after the end of attempt ${gap.retry}, expected ${round1(gap.expectedMs)} ms (${allowed})`;
 }
 
@@ -126,7 +145,10 @@ export function describeGap(gap: GapVerdict): string {
  * For a chart: per attempt, the observed arrival and the nominal one (the first arrival
  * plus the cumulative delays), both relative to the first arrival, in ms.
  */
-export function arrivalSeries(attempts: readonly AttemptTiming[], delaysMs: readonly number[]): { observedMs: number[]; nominalMs: number[] } {
+export function arrivalSeries(
+  attempts: readonly AttemptTiming[],
+  delaysMs: readonly number[],
+): { observedMs: number[]; nominalMs: number[] } {
   const first = attempts[0]?.startMs ?? 0;
   const nominalMs = [0];
   for (const delay of delaysMs) nominalMs.push(nominalMs[nominalMs.length - 1]! + delay);
@@ -137,7 +159,10 @@ export function arrivalSeries(attempts: readonly AttemptTiming[], delaysMs: read
 }
 
 /** Whether a transition seen between two polls can lie in [lowMs, highMs]: early, late or in the window. */
-export function judgeWindow(seen: { afterMs: number; byMs: number }, window: { lowMs: number; highMs: number }): 'early' | 'late' | 'ok' {
+export function judgeWindow(
+  seen: { afterMs: number; byMs: number },
+  window: { lowMs: number; highMs: number },
+): 'early' | 'late' | 'ok' {
   if (seen.byMs < window.lowMs) return 'early';
   if (seen.afterMs > window.highMs) return 'late';
   return 'ok';
@@ -155,7 +180,12 @@ export interface EventAttempts {
  * How many retries the schedule puts in [fromMs, toMs], if every delivery kept failing:
  * the next one after each event's last attempt and the ones after it.
  */
-export function retriesDueIn(events: readonly EventAttempts[], delaysMs: readonly number[], fromMs: number, toMs: number): number {
+export function retriesDueIn(
+  events: readonly EventAttempts[],
+  delaysMs: readonly number[],
+  fromMs: number,
+  toMs: number,
+): number {
   let due = 0;
   for (const event of events) {
     let at = event.lastEndMs;
@@ -170,7 +200,9 @@ export function retriesDueIn(events: readonly EventAttempts[], delaysMs: readonl
 }
 
 /** Each retry's expected and observed gap with its tolerance band: the series the report charts. */
-export function gapSeries(match: ScheduleMatch): Array<Pick<GapVerdict, 'retry' | 'expectedMs' | 'observedMs' | 'toleranceMs' | 'lateToleranceMs'>> {
+export function gapSeries(
+  match: ScheduleMatch,
+): Array<Pick<GapVerdict, 'retry' | 'expectedMs' | 'observedMs' | 'toleranceMs' | 'lateToleranceMs'>> {
   return match.gaps.map((gap) => ({
     retry: gap.retry,
     expectedMs: round1(gap.expectedMs),
@@ -179,4 +211,3 @@ export function gapSeries(match: ScheduleMatch): Array<Pick<GapVerdict, 'retry' 
     lateToleranceMs: round1(gap.lateToleranceMs),
   }));
 }
-

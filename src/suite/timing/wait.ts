@@ -64,7 +64,12 @@ export async function chooseTimeScale(t: CheckContext, wanted: number, spanMs: n
 }
 
 /** Waits for the first attempt of `eventId` at `inbox`; fails the check when none comes within `boundMs` of now. */
-export async function firstAttempt(t: CheckContext, inbox: ReceiverEndpoint, eventId: string, boundMs = ARRIVAL_SLACK_MS): Promise<CapturedDelivery> {
+export async function firstAttempt(
+  t: CheckContext,
+  inbox: ReceiverEndpoint,
+  eventId: string,
+  boundMs = ARRIVAL_SLACK_MS,
+): Promise<CapturedDelivery> {
   const arrived = await within(inbox, (all) => attemptsOf(all, eventId).length >= 1, boundMs);
   if (!arrived) t.fail(`${eventId} never arrived at the endpoint within ${seconds(boundMs)} of being fired`);
   return attemptsOf(arrived, eventId)[0]!;
@@ -75,7 +80,11 @@ export function seconds(ms: number): string {
 }
 
 /** Waits (bounded) until the receiver has finished answering `delivery`: sent, reset, timed out or hung up on. */
-export async function settled(inbox: ReceiverEndpoint, delivery: CapturedDelivery, boundMs: number): Promise<CapturedDelivery> {
+export async function settled(
+  inbox: ReceiverEndpoint,
+  delivery: CapturedDelivery,
+  boundMs: number,
+): Promise<CapturedDelivery> {
   await within(inbox, () => delivery.answer !== 'pending', boundMs);
   return delivery;
 }

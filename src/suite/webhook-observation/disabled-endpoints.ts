@@ -40,7 +40,10 @@ export async function disabledEndpointWorkspaces(
 ): Promise<DisabledWorkspace[] | undefined> {
   const { count, subscriptions, scale, event } = options;
   const missing = subscriptions.find((events) => !events.includes('*') && !events.includes(event));
-  if (missing) throw new TypeError(`an endpoint subscribed to ${missing.join(', ')} never gets ${event}, which is to fail it until disabled`);
+  if (missing)
+    throw new TypeError(
+      `an endpoint subscribed to ${missing.join(', ')} never gets ${event}, which is to fail it until disabled`,
+    );
   const intervalMs = EVENT_EVERY_MS / scale;
   const periodMs = SPEC_AUTO_DISABLE_MS / scale;
   const prepared = await Promise.all(
@@ -58,14 +61,27 @@ export async function disabledEndpointWorkspaces(
   return driveToDisabled(prepared, { intervalMs, periodMs, event });
 }
 
-async function driveToDisabled(prepared: DisabledWorkspace[], o: { intervalMs: number; periodMs: number; event: string }): Promise<DisabledWorkspace[] | undefined> {
-  const firing = repeatedly(() => Promise.all(prepared.map((p) => p.workspace.fireEvent(o.event, { certify: 'endpoint health model: auto-disable' }))), o.intervalMs);
+async function driveToDisabled(
+  prepared: DisabledWorkspace[],
+  o: { intervalMs: number; periodMs: number; event: string },
+): Promise<DisabledWorkspace[] | undefined> {
+  const firing = repeatedly(
+    () =>
+      Promise.all(
+        prepared.map((p) => p.workspace.fireEvent(o.event, { certify: 'endpoint health model: auto-disable' })),
+      ),
+    o.intervalMs,
+  );
   try {
     await sleep(FIRST_READ_AT * o.periodMs);
     const states = await Promise.all(
       prepared.flatMap((p) =>
         p.hooks.map((hook) =>
-          pollUntil(() => p.workspace.getEndpoint(hook.registered.endpointId), (status) => status.state === 'disabled', { intervalMs: POLL_MS, timeoutMs: (1 - FIRST_READ_AT) * o.periodMs + slackMs(o.periodMs, o.intervalMs) }),
+          pollUntil(
+            () => p.workspace.getEndpoint(hook.registered.endpointId),
+            (status) => status.state === 'disabled',
+            { intervalMs: POLL_MS, timeoutMs: (1 - FIRST_READ_AT) * o.periodMs + slackMs(o.periodMs, o.intervalMs) },
+          ),
         ),
       ),
     );

@@ -23,7 +23,14 @@ export function parseIsoUtc(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
   const match = ISO_UTC.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return undefined;
   const ms = Date.parse(text);
   return Number.isFinite(ms) ? ms : undefined;
@@ -36,21 +43,29 @@ export function envelopeProblems(delivery: CapturedDelivery, workspaceId: string
   const problems: string[] = [];
   const { id, type, created_at: createdAt, workspace_id: ws, api_version: apiVersion, data } = json;
   if (typeof id !== 'string' || !ID_PATTERNS.event.test(id)) problems.push(`id ${JSON.stringify(id)} is not evt_<id>`);
-  if (typeof type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(type)) problems.push(`type ${JSON.stringify(type)} is not one of the eight event types`);
+  if (typeof type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(type))
+    problems.push(`type ${JSON.stringify(type)} is not one of the eight event types`);
   const createdMs = parseIsoUtc(createdAt);
-  if (createdMs === undefined) problems.push(`created_at ${JSON.stringify(createdAt)} is not an ISO 8601 UTC timestamp`);
+  if (createdMs === undefined)
+    problems.push(`created_at ${JSON.stringify(createdAt)} is not an ISO 8601 UTC timestamp`);
   else if (Math.abs(createdMs - delivery.receivedAtMs) > CREATED_AT_WINDOW_MS) {
-    problems.push(`created_at ${String(createdAt)} is ${Math.round((createdMs - delivery.receivedAtMs) / 60_000)} min from the arrival time`);
+    problems.push(
+      `created_at ${String(createdAt)} is ${Math.round((createdMs - delivery.receivedAtMs) / 60_000)} min from the arrival time`,
+    );
   }
   if (ws === undefined) problems.push('workspace_id is missing');
-  else if (typeof ws !== 'string' || !ID_PATTERNS.workspace.test(ws)) problems.push(`workspace_id ${JSON.stringify(ws)} is not ws_<id>`);
+  else if (typeof ws !== 'string' || !ID_PATTERNS.workspace.test(ws))
+    problems.push(`workspace_id ${JSON.stringify(ws)} is not ws_<id>`);
   else if (ws !== workspaceId) problems.push(`workspace_id ${ws} is not the workspace's ${workspaceId}`);
   const date = typeof apiVersion === 'string' ? DATE_ONLY.exec(apiVersion) : null;
   if (!date) problems.push(`api_version ${JSON.stringify(apiVersion)} is not YYYY-MM-DD`);
-  else if (!isRealDate(Number(date[1]), Number(date[2]), Number(date[3]))) problems.push(`api_version ${String(apiVersion)} is not a real date`);
-  if (!isObject(data)) problems.push(`data is ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data}, not an object`);
+  else if (!isRealDate(Number(date[1]), Number(date[2]), Number(date[3])))
+    problems.push(`api_version ${String(apiVersion)} is not a real date`);
+  if (!isObject(data))
+    problems.push(`data is ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data}, not an object`);
   // The schema says the same about the fields (test/capturing-receiver/envelope.test.ts holds the two
   // to one verdict) and also checks voice.call.completed's data, which these rules leave to it.
-  if (!delivery.verdicts.envelope.valid && problems.length === 0) problems.push(...delivery.verdicts.envelope.errors.map((error) => `schema: ${error}`));
+  if (!delivery.verdicts.envelope.valid && problems.length === 0)
+    problems.push(...delivery.verdicts.envelope.errors.map((error) => `schema: ${error}`));
   return problems;
 }

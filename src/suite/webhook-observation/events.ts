@@ -15,7 +15,12 @@ import { isObject } from '../../json/shape.js';
 
 export const ALL_EVENT_TYPES: readonly EventType[] = EVENT_TYPES;
 /** The types the public API cannot cause; the control interface fires them. */
-export const FIRED_TYPES: readonly EventType[] = ['mailer.email.sent', 'mailer.reply.received', 'mailer.campaign.completed', 'workspace.plan.upgraded'];
+export const FIRED_TYPES: readonly EventType[] = [
+  'mailer.email.sent',
+  'mailer.reply.received',
+  'mailer.campaign.completed',
+  'workspace.plan.upgraded',
+];
 
 /** call_progress auto promises completion within 2 s of real time; this leaves room for delivery. */
 export const CALL_EVENTS_TIMEOUT_MS = 10_000;
@@ -39,7 +44,8 @@ export function callIdOf(delivery: CapturedDelivery): string | undefined {
   return typeof data['call_id'] === 'string' ? data['call_id'] : findFirstId(data, ID_PATTERNS.call);
 }
 
-export const ofCall = (callId: string, type: string) => (d: CapturedDelivery) => typeOf(d) === type && callIdOf(d) === callId;
+export const ofCall = (callId: string, type: string) => (d: CapturedDelivery) =>
+  typeOf(d) === type && callIdOf(d) === callId;
 
 /** Waits like `waitFor` but resolves on time-out too, with what had arrived by then. */
 export async function settle(
@@ -66,10 +72,20 @@ export interface PlacedCall {
  * Places a call on the reserved test number; fails the check when the API refuses it.
  * `metadata` null sends none at all (the call's `metadata` is then the empty object).
  */
-export async function placeCall(t: CheckContext, workspace: TestWorkspace, token: string, metadata: Record<string, unknown> | null = {}): Promise<PlacedCall> {
+export async function placeCall(
+  t: CheckContext,
+  workspace: TestWorkspace,
+  token: string,
+  metadata: Record<string, unknown> | null = {},
+): Promise<PlacedCall> {
   const agentId = workspace.agentId;
-  const res = await t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER, ...(metadata === null ? {} : { metadata }) });
-  if (!is2xx(res.status)) failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`, res);
+  const res = await t.api.placeCall(token, {
+    agent_id: agentId,
+    to: RESERVED_TEST_NUMBER,
+    ...(metadata === null ? {} : { metadata }),
+  });
+  if (!is2xx(res.status))
+    failWith(`placing a call (needed to cause voice.* events): expected a 2xx, got ${describeResponse(res)}`, res);
   const callId = findFirstId(res.json, ID_PATTERNS.call);
   if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`, res);
   // The checks select events by the call id they got; calls placed by an unanswered attempt are recorded, not judged.
@@ -85,7 +101,9 @@ export async function placeCall(t: CheckContext, workspace: TestWorkspace, token
 function unconfirmedCallDeliveries(t: CheckContext, leg: TourLeg, token: string): Set<CapturedDelivery> {
   if (t.api.unconfirmedPlacements(token) === 0) return new Set();
   const known = new Set([...leg.expected.values()].map((cause) => cause.callId).filter((id) => id !== undefined));
-  return new Set(leg.hook.inbox.deliveries.filter((d) => typeOf(d)?.startsWith('voice.') && !known.has(callIdOf(d) ?? '')));
+  return new Set(
+    leg.hook.inbox.deliveries.filter((d) => typeOf(d)?.startsWith('voice.') && !known.has(callIdOf(d) ?? '')),
+  );
 }
 
 /** Data for fired events: nested values and characters a re-serializer would change. */
@@ -114,7 +132,8 @@ export interface Tour {
 }
 
 const matchesCause = (type: EventType, cause: { eventId?: string; callId?: string }) => (d: CapturedDelivery) =>
-  typeOf(d) === type && (cause.eventId ? idOf(d) === cause.eventId : cause.callId ? callIdOf(d) === cause.callId : true);
+  typeOf(d) === type &&
+  (cause.eventId ? idOf(d) === cause.eventId : cause.callId ? callIdOf(d) === cause.callId : true);
 
 /**
  * Causes all eight event types: a call in a call_progress auto workspace (queued, started,
@@ -129,12 +148,22 @@ export async function eventTour(t: CheckContext, events: readonly string[] = ['*
     t.workspaceWithToken({ callProgress: 'auto' }),
     t.workspaceWithToken({ callProgress: 'manual' }),
   ]);
-  const autoLeg: TourLeg = { workspace: auto.workspace, hook: await t.hookEndpoint(auto.workspace, events, nextEndpointName(`${t.spec.id}-auto`)), expected: new Map() };
-  const manualLeg: TourLeg = { workspace: manual.workspace, hook: await t.hookEndpoint(manual.workspace, events, nextEndpointName(`${t.spec.id}-manual`)), expected: new Map() };
+  const autoLeg: TourLeg = {
+    workspace: auto.workspace,
+    hook: await t.hookEndpoint(auto.workspace, events, nextEndpointName(`${t.spec.id}-auto`)),
+    expected: new Map(),
+  };
+  const manualLeg: TourLeg = {
+    workspace: manual.workspace,
+    hook: await t.hookEndpoint(manual.workspace, events, nextEndpointName(`${t.spec.id}-manual`)),
+    expected: new Map(),
+  };
 
   const completed = await placeCall(t, auto.workspace, auto.token.token, { lead_id: 'lead_certifytour' });
-  for (const type of ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const) autoLeg.expected.set(type, { callId: completed.callId });
-  for (const type of FIRED_TYPES) autoLeg.expected.set(type, { eventId: await auto.workspace.fireEvent(type, firedData(type)) });
+  for (const type of ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const)
+    autoLeg.expected.set(type, { callId: completed.callId });
+  for (const type of FIRED_TYPES)
+    autoLeg.expected.set(type, { eventId: await auto.workspace.fireEvent(type, firedData(type)) });
 
   const failed = await placeCall(t, manual.workspace, manual.token.token, { lead_id: 'lead_certifyfail' });
   await manual.workspace.progressCall(failed.callId, { state: 'failed' });
@@ -154,11 +183,20 @@ export async function eventTour(t: CheckContext, events: readonly string[] = ['*
     }),
   );
   const legs = [autoLeg, manualLeg];
-  const ignored = new Set([...unconfirmedCallDeliveries(t, autoLeg, auto.token.token), ...unconfirmedCallDeliveries(t, manualLeg, manual.token.token)]);
-  if (ignored.size > 0) t.measure('ignored_deliveries', [...ignored].map((d) => `${typeOf(d) ?? '?'} of ${callIdOf(d) ?? '?'} (a call placed by an unanswered attempt)`));
+  const ignored = new Set([
+    ...unconfirmedCallDeliveries(t, autoLeg, auto.token.token),
+    ...unconfirmedCallDeliveries(t, manualLeg, manual.token.token),
+  ]);
+  if (ignored.size > 0)
+    t.measure(
+      'ignored_deliveries',
+      [...ignored].map((d) => `${typeOf(d) ?? '?'} of ${callIdOf(d) ?? '?'} (a call placed by an unanswered attempt)`),
+    );
   return {
     legs,
-    deliveries: legs.flatMap((leg) => leg.hook.inbox.deliveries.filter((delivery) => !ignored.has(delivery)).map((delivery) => ({ leg, delivery }))),
+    deliveries: legs.flatMap((leg) =>
+      leg.hook.inbox.deliveries.filter((delivery) => !ignored.has(delivery)).map((delivery) => ({ leg, delivery })),
+    ),
     missing: ALL_EVENT_TYPES.filter((type) => missing.includes(type)),
   };
 }

@@ -23,13 +23,29 @@ import {
   type ArrivalTolerance,
 } from '../timing/schedule.js';
 import { pollUntil, sleep } from '../../clock/wait.js';
-import { ARRIVAL_SLACK_MS, attemptsOf, chooseTimeScale, firstAttempt, repeatedly, timingOf, within } from '../timing/wait.js';
+import {
+  ARRIVAL_SLACK_MS,
+  attemptsOf,
+  chooseTimeScale,
+  firstAttempt,
+  repeatedly,
+  timingOf,
+  within,
+} from '../timing/wait.js';
 import { chooseScale, SCALED_SPAN_BOUND_MS } from '../timing/budget.js';
-import { fastestRoundTripMs, gapTolerance, scheduleTolerance, TIMED_DELAY_MS, watchEventLoopDelay, type TimingError } from '../timing/error.js';
+import {
+  fastestRoundTripMs,
+  gapTolerance,
+  scheduleTolerance,
+  TIMED_DELAY_MS,
+  watchEventLoopDelay,
+  type TimingError,
+} from '../timing/error.js';
 import { round1 } from '../../stats/summary.js';
 
 /** The fastest of a few unauthenticated whoami round trips: the network part of the timing error. */
-export const serviceRoundTripMs = (t: CheckContext): Promise<number> => fastestRoundTripMs(() => t.api.whoami(undefined));
+export const serviceRoundTripMs = (t: CheckContext): Promise<number> =>
+  fastestRoundTripMs(() => t.api.whoami(undefined));
 
 export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -63,7 +79,8 @@ export const SCHEDULE_SPAN_MS = sum(SPEC_RETRY_DELAYS_MS) + AFTER_DROP_WATCH_MS;
  * every delay, then the last once more for an attempt or a flag after the drop (a target
  * that never flags is waited out that long before the check fails).
  */
-export const SCHEDULE_LONGEST_WAIT_MS = sum(SPEC_RETRY_DELAYS_MS) + SPEC_RETRY_DELAYS_MS[SPEC_RETRY_DELAYS_MS.length - 1]!;
+export const SCHEDULE_LONGEST_WAIT_MS =
+  sum(SPEC_RETRY_DELAYS_MS) + SPEC_RETRY_DELAYS_MS[SPEC_RETRY_DELAYS_MS.length - 1]!;
 /** What the auto-disable observation waits out, in spec time: the 24 h, one event interval, the silent window. */
 export const DISABLE_SPAN_MS = SPEC_AUTO_DISABLE_MS + DISABLE_EVENT_EVERY_MS + SILENT_WINDOW_MS;
 const POLL_MS = 100;
@@ -155,15 +172,21 @@ export function planShortDelays(maxScale: number): { planned: DelayPlan[]; unpla
   SPEC_RETRY_DELAYS_MS.forEach((delay, index) => {
     if (fullScheduleTimes(delay, maxScale)) return;
     const plan = delayPlan(index + 1, Math.max(1, Math.min(maxScale, Math.floor(delay / TIMED_DELAY_MS))));
-    if (!measurableAlone(plan.retry)) unplanned.push({ ...plan, why: 'the failures before it would auto-disable the endpoint first' });
-    else if (plan.realMs > SCALED_SPAN_BOUND_MS) unplanned.push({ ...plan, why: `over the ${SCALED_SPAN_BOUND_MS / 1000} s bound on scaled time` });
+    if (!measurableAlone(plan.retry))
+      unplanned.push({ ...plan, why: 'the failures before it would auto-disable the endpoint first' });
+    else if (plan.realMs > SCALED_SPAN_BOUND_MS)
+      unplanned.push({ ...plan, why: `over the ${SCALED_SPAN_BOUND_MS / 1000} s bound on scaled time` });
     else planned.push(plan);
   });
   return { planned, unplanned };
 }
 
 /** Spec time of the longest retry measured on its own (its failures, then it): what a re-measurement may add to a check. */
-export const LONGEST_ALONE_MS = Math.max(...SPEC_RETRY_DELAYS_MS.map((_, index) => (measurableAlone(index + 1) ? sum(SPEC_RETRY_DELAYS_MS.slice(0, index + 1)) : 0)));
+export const LONGEST_ALONE_MS = Math.max(
+  ...SPEC_RETRY_DELAYS_MS.map((_, index) =>
+    measurableAlone(index + 1) ? sum(SPEC_RETRY_DELAYS_MS.slice(0, index + 1)) : 0,
+  ),
+);
 
 /** Retry `retry` (1-based) measured on its own at `scale`. */
 export function delayPlan(retry: number, scale: number): DelayPlan {
@@ -225,7 +248,11 @@ export async function timeRetry(t: CheckContext, plan: RetryTimingPlan): Promise
     // Stopped however the wait ends: a check failed here leaves no sampler running.
     eventLoopP99Ms = eventLoop.stop();
   }
-  const error: TimingError = { eventLoopP99Ms, roundTripMs: await serviceRoundTripMs(t), stallBetween: eventLoop.stallBetween };
+  const error: TimingError = {
+    eventLoopP99Ms,
+    roundTripMs: await serviceRoundTripMs(t),
+    stallBetween: eventLoop.stallBetween,
+  };
   const attempts = attemptsOf(hook.inbox.deliveries, eventId).slice(0, failures + 1);
   const gap = matchSchedule(attempts.map(timingOf), delaysMs, gapTolerance(error)).gaps[failures - 1];
   return { scale, eventId, attempts, ...(gap ? { gap } : {}), boundMs, tolerance: scheduleTolerance(error) };
@@ -260,13 +287,21 @@ export interface ScheduleObservation {
 }
 
 export async function observeSchedule(t: CheckContext): Promise<ScheduleObservation> {
-  const scale = await chooseTimeScale(t, HIGH_SCALE, SCHEDULE_SPAN_MS, 'the whole retry schedule (38.6 h) and the 2 h watch after its drop');
+  const scale = await chooseTimeScale(
+    t,
+    HIGH_SCALE,
+    SCHEDULE_SPAN_MS,
+    'the whole retry schedule (38.6 h) and the 2 h watch after its drop',
+  );
   const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
   const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
   hook.inbox.respond({ eventType: SCHEDULE_EVENT, status: 500 });
   const initial = await workspace.getEndpoint(hook.registered.endpointId);
-  const fillers = repeatedly(() => workspace.fireEvent(FILLER_EVENT, { plan: 'certify filler' }), scaled(FILLER_EVERY_MS, scale));
+  const fillers = repeatedly(
+    () => workspace.fireEvent(FILLER_EVENT, { plan: 'certify filler' }),
+    scaled(FILLER_EVERY_MS, scale),
+  );
   const status = watchStatus(workspace, hook.registered.endpointId, FLAG_POLL_MS);
   const watchAfterDropMs = Math.max(MIN_AFTER_DROP_WATCH_REAL_MS, scaled(AFTER_DROP_WATCH_MS, scale));
   const attemptsNow = () => attemptsOf(hook.inbox.deliveries, eventId);
@@ -285,7 +320,10 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
         const previous = attemptsNow()[n - 2]!;
         await until(() => previous.answer !== 'pending', performance.now() + 5_000);
         const delay = delaysMs[n - 2]!;
-        complete = await until(() => attemptsNow().length >= n, timingOf(previous).endMs + delay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS);
+        complete = await until(
+          () => attemptsNow().length >= n,
+          timingOf(previous).endMs + delay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS,
+        );
       }
       if (complete) {
         // After the 6th and the 7th: the next attempt, or the flag (the drop), whichever comes first.
@@ -294,7 +332,10 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
           await until(() => previous.answer !== 'pending', performance.now() + 5_000);
           const lastDelay = delaysMs[delaysMs.length - 1]!;
           const startMs = performance.now();
-          await until(() => attemptsNow().length >= n || status.seen.flagged !== undefined, timingOf(previous).endMs + lastDelay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS);
+          await until(
+            () => attemptsNow().length >= n || status.seen.flagged !== undefined,
+            timingOf(previous).endMs + lastDelay * (1 + WAIT_FRACTION) + ARRIVAL_SLACK_MS,
+          );
           if (attemptsNow().length >= n) {
             if (n === 8) {
               ended = 'extra-attempt';
@@ -342,7 +383,9 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
       fired: fillers.stats.fired,
       errors: fillers.stats.errors,
       total: fillerDeliveries.length,
-      acked: fillerDeliveries.filter((d) => d.answeredStatus !== null && d.answeredStatus >= 200 && d.answeredStatus < 300).length,
+      acked: fillerDeliveries.filter(
+        (d) => d.answeredStatus !== null && d.answeredStatus >= 200 && d.answeredStatus < 300,
+      ).length,
     },
     ended,
     watchedAfterLastMs,
@@ -388,7 +431,12 @@ export interface DisableObservation {
 
 export async function observeDisable(t: CheckContext): Promise<DisableObservation> {
   const disableMs = SPEC_AUTO_DISABLE_MS;
-  const scale = await chooseTimeScale(t, HIGH_SCALE, DISABLE_SPAN_MS, 'the 24 h auto-disable period, one event interval and the 3 h watch after it');
+  const scale = await chooseTimeScale(
+    t,
+    HIGH_SCALE,
+    DISABLE_SPAN_MS,
+    'the 24 h auto-disable period, one event interval and the 3 h watch after it',
+  );
   const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
   const periodMs = scaled(disableMs, scale);
   const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);
@@ -397,7 +445,10 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
   const endpointId = hook.registered.endpointId;
   hook.inbox.failAll({ status: 500 });
   const events: string[] = [];
-  const firing = repeatedly(async () => events.push(await workspace.fireEvent(DISABLE_EVENT, { certify: 'auto-disable' })), intervalMs);
+  const firing = repeatedly(
+    async () => events.push(await workspace.fireEvent(DISABLE_EVENT, { certify: 'auto-disable' })),
+    intervalMs,
+  );
   let stopped = false;
   const stopFiring = async () => {
     if (!stopped) await firing.stop();
@@ -422,7 +473,9 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       toleranceMs: tolerance,
       eventsBefore: events.length,
       failuresBefore: before.length,
-      notFailed: before.filter((d) => d.answeredStatus !== 500 && d.answer !== 'pending').map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
+      notFailed: before
+        .filter((d) => d.answeredStatus !== 500 && d.answer !== 'pending')
+        .map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
     };
     if (!polled.ok) return observation;
     const disabledAt = polled.atMs;
@@ -444,13 +497,22 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
     }
     const after = hook.inbox.deliveries
       .filter((d) => d.receivedAtMono > disabledAt)
-      .map((d) => ({ eventId: d.verdicts.eventId ?? '?', attempt: d.attempt, afterDisableMs: round1(d.receivedAtMono - disabledAt) }));
+      .map((d) => ({
+        eventId: d.verdicts.eventId ?? '?',
+        attempt: d.attempt,
+        afterDisableMs: round1(d.receivedAtMono - disabledAt),
+      }));
     observation.silent = {
       windowMs,
       eventsFired: events.length - firedAtDisable,
       arrivals: after.filter((a) => a.afterDisableMs > IN_FLIGHT_GRACE_MS),
       inFlight: after.filter((a) => a.afterDisableMs <= IN_FLIGHT_GRACE_MS).length,
-      retriesDue: retriesDueIn([...byEvent.values()], SPEC_RETRY_DELAYS_MS.map((d) => scaled(d, scale)), disabledAt, disabledAt + windowMs),
+      retriesDue: retriesDueIn(
+        [...byEvent.values()],
+        SPEC_RETRY_DELAYS_MS.map((d) => scaled(d, scale)),
+        disabledAt,
+        disabledAt + windowMs,
+      ),
     };
 
     // Re-enable: answer 204 from now on, enable, expect `active` and a new event delivered.
@@ -459,12 +521,20 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
     hook.inbox.reset();
     const enabledAt = performance.now();
     await workspace.enableEndpoint(endpointId);
-    const active = await pollUntil(() => workspace.getEndpoint(endpointId), (status) => status.state === 'active', { intervalMs: POLL_MS, timeoutMs: 3_000 });
+    const active = await pollUntil(
+      () => workspace.getEndpoint(endpointId),
+      (status) => status.state === 'active',
+      { intervalMs: POLL_MS, timeoutMs: 3_000 },
+    );
     const stateAfter = active.last.state;
     const firedAt = performance.now();
     const otherEventId = await workspace.fireEvent(UNSUBSCRIBED_EVENT, { certify: 're-enabled, not subscribed' });
     const eventId = await workspace.fireEvent(DISABLE_EVENT, { certify: 're-enabled' });
-    const delivered = await within(hook.inbox, (all) => all.some((d) => d.verdicts.eventId === eventId && d.answer !== 'pending'), 5_000);
+    const delivered = await within(
+      hook.inbox,
+      (all) => all.some((d) => d.verdicts.eventId === eventId && d.answer !== 'pending'),
+      5_000,
+    );
     const delivery = delivered?.find((d) => d.verdicts.eventId === eventId);
     if (delivery) await sleep(UNSUBSCRIBED_WATCH_MS);
     const signature = delivery?.verdicts.signature;
@@ -472,11 +542,20 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       stateAfter,
       ...(active.ok ? { activeAfterMs: round1(active.atMs - enabledAt) } : {}),
       eventId,
-      ...(delivery ? { arrivedAfterMs: round1(delivery.receivedAtMono - firedAt), answered: delivery.answeredStatus ?? delivery.answer } : {}),
+      ...(delivery
+        ? {
+            arrivedAfterMs: round1(delivery.receivedAtMono - firedAt),
+            answered: delivery.answeredStatus ?? delivery.answer,
+          }
+        : {}),
       ...(signature !== undefined ? { ownSecret: signature !== 'no-secret' && signature.ok } : {}),
       registered: { url: hook.registered.url ?? hook.inbox.url, events: [DISABLE_EVENT] },
       read: { url: active.last.url, events: active.last.events },
-      unsubscribed: { type: UNSUBSCRIBED_EVENT, eventId: otherEventId, arrivals: attemptsOf(hook.inbox.deliveries, otherEventId).length },
+      unsubscribed: {
+        type: UNSUBSCRIBED_EVENT,
+        eventId: otherEventId,
+        arrivals: attemptsOf(hook.inbox.deliveries, otherEventId).length,
+      },
     };
     return observation;
   } finally {
@@ -518,7 +597,12 @@ export interface NoAnswerDisableObservation {
  * when the first event was fired.
  */
 export async function observeDisableWithoutAnswer(t: CheckContext): Promise<NoAnswerDisableObservation> {
-  const scale = await chooseTimeScale(t, HIGH_SCALE, NO_ANSWER_DISABLE_SPAN_MS, 'the 24 h auto-disable period and one event interval');
+  const scale = await chooseTimeScale(
+    t,
+    HIGH_SCALE,
+    NO_ANSWER_DISABLE_SPAN_MS,
+    'the 24 h auto-disable period and one event interval',
+  );
   const intervalMs = scaled(DISABLE_EVENT_EVERY_MS, scale);
   const periodMs = scaled(SPEC_AUTO_DISABLE_MS, scale);
   const tolerance = toleranceMs(periodMs, DISABLE_TOLERANCE);
@@ -539,15 +623,25 @@ export async function observeDisableWithoutAnswer(t: CheckContext): Promise<NoAn
     const window = { lowMs: periodMs - tolerance, highMs: periodMs + intervalMs + tolerance };
     const watched = [
       { how: 'reset' as const, endpointId: reset.registered.endpointId, window },
-      { how: 'refused' as const, endpointId: refused.endpointId, window: { lowMs: window.lowMs - (startMs - firstFiredAt), highMs: window.highMs } },
+      {
+        how: 'refused' as const,
+        endpointId: refused.endpointId,
+        window: { lowMs: window.lowMs - (startMs - firstFiredAt), highMs: window.highMs },
+      },
     ];
     const endpoints = await Promise.all(
       watched.map(async (endpoint): Promise<NoAnswerEndpoint> => {
-        const polled = await pollUntil(() => workspace.getEndpoint(endpoint.endpointId), (status) => status.state === 'disabled', {
-          intervalMs: POLL_MS,
-          timeoutMs: startMs + window.highMs + 2_000 - performance.now(),
-        });
-        const disabled = polled.ok ? { afterMs: (polled.previousSentAtMs ?? polled.sentAtMs) - startMs, byMs: polled.atMs - startMs } : undefined;
+        const polled = await pollUntil(
+          () => workspace.getEndpoint(endpoint.endpointId),
+          (status) => status.state === 'disabled',
+          {
+            intervalMs: POLL_MS,
+            timeoutMs: startMs + window.highMs + 2_000 - performance.now(),
+          },
+        );
+        const disabled = polled.ok
+          ? { afterMs: (polled.previousSentAtMs ?? polled.sentAtMs) - startMs, byMs: polled.atMs - startMs }
+          : undefined;
         return { ...endpoint, lastState: polled.last.state, ...(disabled ? { disabled } : {}) };
       }),
     );
@@ -559,7 +653,9 @@ export async function observeDisableWithoutAnswer(t: CheckContext): Promise<NoAn
       endpoints,
       eventsFired: fired,
       resetAttempts: attempts.length,
-      notReset: attempts.filter((d) => d.answer !== 'reset' && d.answer !== 'pending').map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
+      notReset: attempts
+        .filter((d) => d.answer !== 'reset' && d.answer !== 'pending')
+        .map((d) => `${d.verdicts.eventId} attempt ${d.attempt}: ${d.answeredStatus ?? d.answer}`),
     };
   } finally {
     await firing.stop();

@@ -41,12 +41,19 @@ function decodedKey(secret: string): Buffer | undefined {
  * Names the recipe the signature matches, or undefined when it matches none known.
  * `otherSecrets` lets the caller learn that another endpoint's secret was used.
  */
-export function diagnoseSignature(secret: string, delivery: CapturedDelivery, otherSecrets: readonly string[] = []): string | undefined {
+export function diagnoseSignature(
+  secret: string,
+  delivery: CapturedDelivery,
+  otherSecrets: readonly string[] = [],
+): string | undefined {
   const received = signatureOf(delivery);
   if (received === undefined || received === '') return 'no X-Service-Signature header';
   const raw = delivery.rawBody;
   const timestamp = timestampOf(delivery) ?? '';
-  const messages: Array<[string, string | Buffer]> = [['the raw body', raw], [`"<timestamp>.<body>"`, Buffer.concat([Buffer.from(`${timestamp}.`), raw])]];
+  const messages: Array<[string, string | Buffer]> = [
+    ['the raw body', raw],
+    [`"<timestamp>.<body>"`, Buffer.concat([Buffer.from(`${timestamp}.`), raw])],
+  ];
   messages.push([`"<timestamp><body>"`, Buffer.concat([Buffer.from(timestamp), raw])]);
   const parsed = delivery.verdicts.json;
   if (parsed !== undefined) {
@@ -55,8 +62,10 @@ export function diagnoseSignature(secret: string, delivery: CapturedDelivery, ot
   }
   const keys: Array<[string, string | Buffer]> = [["the endpoint's secret", secret]];
   const decoded = decodedKey(secret);
-  if (decoded) keys.push(["the base64-decoded part of the secret after its prefix", decoded]);
-  otherSecrets.forEach((other, i) => keys.push([`another endpoint's secret${otherSecrets.length > 1 ? ` (#${i + 1})` : ''}`, other]));
+  if (decoded) keys.push(['the base64-decoded part of the secret after its prefix', decoded]);
+  otherSecrets.forEach((other, i) =>
+    keys.push([`another endpoint's secret${otherSecrets.length > 1 ? ` (#${i + 1})` : ''}`, other]),
+  );
   for (const [keyName, key] of keys) {
     for (const [messageName, message] of messages) {
       const digest = hmac(key, message);
@@ -77,7 +86,11 @@ export function diagnoseSignature(secret: string, delivery: CapturedDelivery, ot
 }
 
 /** One line about a signature that did not verify: the receiver's reason and the recipe it matches. */
-export function describeBadSignature(secret: string, delivery: CapturedDelivery, otherSecrets: readonly string[] = []): string {
+export function describeBadSignature(
+  secret: string,
+  delivery: CapturedDelivery,
+  otherSecrets: readonly string[] = [],
+): string {
   const verdict = delivery.verdicts.signature;
   const reason = verdict === 'no-secret' ? 'not checked' : verdict.ok ? 'ok' : verdict.reason;
   const recipe = diagnoseSignature(secret, delivery, otherSecrets);

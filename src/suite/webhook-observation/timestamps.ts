@@ -32,17 +32,27 @@ function parseTimestamp(delivery: CapturedDelivery): { header: string | undefine
 export function readTimestamp(delivery: CapturedDelivery, clock: ClockOffset | undefined): TimestampReading {
   const { header, seconds } = parseTimestamp(delivery);
   if (header === undefined || header === '') return { header, problem: 'no X-Service-Timestamp header' };
-  if (seconds === undefined) return { header, problem: `X-Service-Timestamp ${JSON.stringify(header)} is not an integer number of seconds` };
+  if (seconds === undefined)
+    return { header, problem: `X-Service-Timestamp ${JSON.stringify(header)} is not an integer number of seconds` };
   const arrivalMs = delivery.receivedAtMs + (clock?.offsetMs ?? 0);
   if (seconds > SECONDS_CEILING) {
     const ratio = (seconds / (arrivalMs / 1000)).toFixed(0);
-    return { header, seconds, problem: `X-Service-Timestamp ${header} is ${ratio}x the Unix time in seconds: milliseconds, not seconds` };
+    return {
+      header,
+      seconds,
+      problem: `X-Service-Timestamp ${header} is ${ratio}x the Unix time in seconds: milliseconds, not seconds`,
+    };
   }
   const skewMs = seconds * 1000 - arrivalMs;
   // The header is the floor of the send time, which precedes the arrival: allow one more second below.
   const slack = DELIVERY_TIME_TOLERANCE_MS + (clock?.uncertaintyMs ?? 0);
   if (skewMs > slack || skewMs < -(slack + 1000)) {
-    return { header, seconds, skewMs, problem: `X-Service-Timestamp ${header} is ${(skewMs / 1000).toFixed(1)} s from the arrival time (allowed ±${(slack / 1000).toFixed(1)} s)` };
+    return {
+      header,
+      seconds,
+      skewMs,
+      problem: `X-Service-Timestamp ${header} is ${(skewMs / 1000).toFixed(1)} s from the arrival time (allowed ±${(slack / 1000).toFixed(1)} s)`,
+    };
   }
   return { header, seconds, skewMs };
 }
@@ -62,5 +72,7 @@ export function timestampOffsetsMs(deliveries: readonly CapturedDelivery[]): num
 }
 
 export function describeClock(clock: ClockOffset | undefined): string {
-  return clock ? `service clock offset ${clock.offsetMs} ms ±${clock.uncertaintyMs} ms from ${clock.samples} Date headers` : 'no Date header from the service: clock offset taken as 0';
+  return clock
+    ? `service clock offset ${clock.offsetMs} ms ±${clock.uncertaintyMs} ms from ${clock.samples} Date headers`
+    : 'no Date header from the service: clock offset taken as 0';
 }

@@ -10,16 +10,33 @@ import { segmentArgs } from '../../../src/load/distributed/segments.js';
 const dir = mkdtempSync(join(tmpdir(), 'merge-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const metricLine = (name: string, type: string) => JSON.stringify({ type: 'Metric', data: { name, type, contains: 'default', thresholds: [], submetrics: null }, metric: name });
+const metricLine = (name: string, type: string) =>
+  JSON.stringify({
+    type: 'Metric',
+    data: { name, type, contains: 'default', thresholds: [], submetrics: null },
+    metric: name,
+  });
 const point = (metric: string, value: number, tags: Record<string, string>, second = 0) =>
-  JSON.stringify({ metric, type: 'Point', data: { time: new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString(), value, tags } });
+  JSON.stringify({
+    metric,
+    type: 'Point',
+    data: { time: new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString(), value, tags },
+  });
 
 /** A segment's k6 --out json file: `durations` on the place-call endpoint, one request each, `failed` of them failed. */
 function segment(file: string, durations: readonly number[], failed: number, gzip: boolean): string {
-  const lines = [metricLine('http_req_duration', 'trend'), metricLine('http_req_failed', 'rate'), metricLine('http_reqs', 'counter')];
+  const lines = [
+    metricLine('http_req_duration', 'trend'),
+    metricLine('http_req_failed', 'rate'),
+    metricLine('http_reqs', 'counter'),
+  ];
   durations.forEach((ms, i) => {
     const tags = { endpoint: 'calls.place', scenario: 'constant_rate' };
-    lines.push(point('http_req_duration', ms, tags, i % 60), point('http_req_failed', i < failed ? 1 : 0, tags, i % 60), point('http_reqs', 1, tags, i % 60));
+    lines.push(
+      point('http_req_duration', ms, tags, i % 60),
+      point('http_req_failed', i < failed ? 1 : 0, tags, i % 60),
+      point('http_reqs', 1, tags, i % 60),
+    );
     // Another endpoint's slow request: outside the submetric, never in its percentiles.
     lines.push(point('http_req_duration', 60_000, { endpoint: 'whoami' }, i % 60));
   });
@@ -41,20 +58,26 @@ describe('merging segments into one verdict', () => {
     dropped_iterations: ['count<=0'],
   };
 
-  it('judges a percentile on every sample, not on an average of the segments\' percentiles', async () => {
+  it("judges a percentile on every sample, not on an average of the segments' percentiles", async () => {
     const merged = await mergeSegments({ files, thresholds, durationMs: 100_000 });
     const duration = merged.metrics['http_req_duration{endpoint:calls.place}']!;
     const all = [...fast, ...slowTail].sort((a, b) => a - b);
     expect(duration.values['p(99)']).toBeCloseTo(percentile(all, 0.99), 6);
     expect(duration.values.count).toBe(1095);
     // Segment 2 alone has p(99) 2000 ms; the average of the two segments' p(99)s is over 1 s.
-    const p99b = percentile([...slowTail].sort((a, b) => a - b), 0.99);
-    const p99a = percentile([...fast].sort((a, b) => a - b), 0.99);
+    const p99b = percentile(
+      [...slowTail].sort((a, b) => a - b),
+      0.99,
+    );
+    const p99a = percentile(
+      [...fast].sort((a, b) => a - b),
+      0.99,
+    );
     expect((p99a + p99b) / 2).toBeGreaterThan(1000);
     expect(duration.thresholds).toEqual({ 'p(99)<1000': { ok: true }, 'max<1000': { ok: false } });
   });
 
-  it('counts rates and counters over all segments and the whole run\'s duration; a metric without samples is zero', async () => {
+  it("counts rates and counters over all segments and the whole run's duration; a metric without samples is zero", async () => {
     const merged = await mergeSegments({ files, thresholds, durationMs: 100_000 });
     expect(merged.metrics['http_req_failed{endpoint:calls.place}']!.values.rate).toBeCloseTo(3 / 1095, 9);
     expect(merged.metrics['http_req_failed{endpoint:calls.place}']!.thresholds).toEqual({ 'rate<=0.01': { ok: true } });
@@ -66,23 +89,44 @@ describe('merging segments into one verdict', () => {
   it('adds the percentiles asked for (--summary-trend-stats) to every trend it summarizes', async () => {
     const merged = await mergeSegments({ files, thresholds, durationMs: 100_000, percentiles: [99.9, 50] });
     const all = [...fast, ...slowTail].sort((a, b) => a - b);
-    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(99.9)']).toBeCloseTo(percentile(all, 0.999), 6);
-    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(50)']).toBeCloseTo(percentile(all, 0.5), 6);
+    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(99.9)']).toBeCloseTo(
+      percentile(all, 0.999),
+      6,
+    );
+    expect(merged.metrics['http_req_duration{endpoint:calls.place}']!.values['p(50)']).toBeCloseTo(
+      percentile(all, 0.5),
+      6,
+    );
   });
 
-  it('says which runs the samples are of, and the tags every sample k6 wrote carries, k6\'s own apart', async () => {
+  it("says which runs the samples are of, and the tags every sample k6 wrote carries, k6's own apart", async () => {
     const tagged = (file: string, runId: string, extra: Record<string, string>) => {
       const path = join(dir, file);
-      writeFileSync(path, [metricLine('http_reqs', 'counter'), point('http_reqs', 1, { run_id: runId, testid: 'r2.4', scenario: 'constant_rate', group: '', ...extra }), point('http_reqs', 1, { run_id: runId, testid: 'r2.4', group: '::setup' })].join('\n'));
+      writeFileSync(
+        path,
+        [
+          metricLine('http_reqs', 'counter'),
+          point('http_reqs', 1, { run_id: runId, testid: 'r2.4', scenario: 'constant_rate', group: '', ...extra }),
+          point('http_reqs', 1, { run_id: runId, testid: 'r2.4', group: '::setup' }),
+        ].join('\n'),
+      );
       return path;
     };
     // The harness's own figures (fan-out's receivers) carry no tag: they take nothing away.
     const observed = join(dir, 'observed.ndjson');
     writeFileSync(observed, point('http_reqs', 0, {}) + '\n');
-    const merged = await mergeSegments({ files: [tagged('r1.ndjson', 'run1', { shard: 'a' }), tagged('r2.ndjson', 'run1', { shard: 'b' }), observed], thresholds: { http_reqs: ['count>0'] }, durationMs: 1_000 });
+    const merged = await mergeSegments({
+      files: [tagged('r1.ndjson', 'run1', { shard: 'a' }), tagged('r2.ndjson', 'run1', { shard: 'b' }), observed],
+      thresholds: { http_reqs: ['count>0'] },
+      durationMs: 1_000,
+    });
     expect(merged.run_ids).toEqual(['run1']);
     expect(merged.run_tags).toEqual({ run_id: 'run1', testid: 'r2.4' });
-    const two = await mergeSegments({ files: [tagged('r3.ndjson', 'run1', {}), tagged('r4.ndjson', 'run2', {})], thresholds: { http_reqs: ['count>0'] }, durationMs: 1_000 });
+    const two = await mergeSegments({
+      files: [tagged('r3.ndjson', 'run1', {}), tagged('r4.ndjson', 'run2', {})],
+      thresholds: { http_reqs: ['count>0'] },
+      durationMs: 1_000,
+    });
     expect(two.run_ids).toEqual(['run1', 'run2']);
   });
 
@@ -90,18 +134,27 @@ describe('merging segments into one verdict', () => {
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${metricLine('http_reqs', 'counter')}\nnot json at all\n`);
     await expect(mergeSegments({ files: [bad], thresholds, durationMs: 1_000 })).rejects.toThrow(SamplesError);
-    await expect(mergeSegments({ files: [bad], thresholds, durationMs: 1_000 })).rejects.toThrow(/bad\.ndjson:2 is not a line of k6's JSON output/);
+    await expect(mergeSegments({ files: [bad], thresholds, durationMs: 1_000 })).rejects.toThrow(
+      /bad\.ndjson:2 is not a line of k6's JSON output/,
+    );
   });
 
   it('refuses a threshold on a custom metric it knows nothing of, rather than passing it', async () => {
-    await expect(mergeSegments({ files, thresholds: { never_seen: ['count==0'] }, durationMs: 1_000 })).rejects.toThrow(/never_seen: no sample and no type/);
-    const typed = await mergeSegments({ files, thresholds: { never_seen: ['count==0'] }, durationMs: 1_000, knownTypes: { never_seen: 'counter' } });
+    await expect(mergeSegments({ files, thresholds: { never_seen: ['count==0'] }, durationMs: 1_000 })).rejects.toThrow(
+      /never_seen: no sample and no type/,
+    );
+    const typed = await mergeSegments({
+      files,
+      thresholds: { never_seen: ['count==0'] },
+      durationMs: 1_000,
+      knownTypes: { never_seen: 'counter' },
+    });
     expect(typed.metrics.never_seen!.thresholds).toEqual({ 'count==0': { ok: true } });
   });
 });
 
 describe('threshold expressions and metric keys', () => {
-  it('reads k6\'s aggregates and operators', () => {
+  it("reads k6's aggregates and operators", () => {
     const values = { 'p(95)': 480, rate: 1, count: 3, avg: 10 };
     expect(holds('p(95)<500', values)).toBe(true);
     expect(holds('p(95) < 480', values)).toBe(false);
@@ -114,8 +167,15 @@ describe('threshold expressions and metric keys', () => {
   });
 
   it('parses submetric keys, tag values with spaces included', () => {
-    expect(parseMetricKey('checks{check:answer names a call_ id}')).toEqual({ key: 'checks{check:answer names a call_ id}', name: 'checks', tags: { check: 'answer names a call_ id' } });
-    expect(parseMetricKey('http_reqs{endpoint:calls.place,status:201}').tags).toEqual({ endpoint: 'calls.place', status: '201' });
+    expect(parseMetricKey('checks{check:answer names a call_ id}')).toEqual({
+      key: 'checks{check:answer names a call_ id}',
+      name: 'checks',
+      tags: { check: 'answer names a call_ id' },
+    });
+    expect(parseMetricKey('http_reqs{endpoint:calls.place,status:201}').tags).toEqual({
+      endpoint: 'calls.place',
+      status: '201',
+    });
     expect(() => parseMetricKey('http_reqs{endpoint}')).toThrow(SamplesError);
     expect(() => parseMetricKey('http_reqs{endpoint}')).toThrow(/not tag:value/);
   });

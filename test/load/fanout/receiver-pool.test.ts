@@ -14,18 +14,31 @@ const DELIVERIES = 120;
 
 /** One delivery on its own connection (agent: false), so the kernel picks a process for each. */
 function deliver(url: string, seq: number, secret: string): Promise<number> {
-  const body = JSON.stringify({ id: `evt_pool${seq}`, type: 'voice.call.completed', created_at: new Date().toISOString(), data: { call_id: `call_pool${seq}` } });
+  const body = JSON.stringify({
+    id: `evt_pool${seq}`,
+    type: 'voice.call.completed',
+    created_at: new Date().toISOString(),
+    data: { call_id: `call_pool${seq}` },
+  });
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      agent: false,
-      rejectUnauthorized: false,
-      timeout: 10_000,
-      headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, body), 'x-service-timestamp': String(Math.floor(Date.now() / 1000)) },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        rejectUnauthorized: false,
+        timeout: 10_000,
+        headers: {
+          'content-type': 'application/json',
+          'x-service-signature': signBody(secret, body),
+          'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('delivery timed out')));
     req.on('error', reject);
     req.end(body);
@@ -54,7 +67,8 @@ describe('a receiver pool', () => {
     expect(endpoint.url).toBe(registeredUrl);
     expect(new URL(endpoint.url).port).toBe(String(pool.port));
     const statuses = [];
-    for (let i = 0; i < DELIVERIES; i += 10) statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => deliver(endpoint.url, i + j, SECRET)))));
+    for (let i = 0; i < DELIVERIES; i += 10)
+      statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => deliver(endpoint.url, i + j, SECRET)))));
     expect(statuses.every((status) => status === 204)).toBe(true);
     const until = Date.now() + 5_000;
     while (arrivals.length < DELIVERIES && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));

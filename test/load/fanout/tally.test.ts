@@ -5,12 +5,22 @@ const T0 = 1_800_000_000_000;
 
 /** One valid first arrival; tests change one thing. */
 function arrival(change: Partial<Arrival> = {}): Arrival {
-  return { endpoint: 'e1', receivedAtMs: T0 + 100, eventType: 'voice.call.completed', callId: 'call_1', createdAtMs: T0 + 60, signatureOk: true, duplicate: false, ...change };
+  return {
+    endpoint: 'e1',
+    receivedAtMs: T0 + 100,
+    eventType: 'voice.call.completed',
+    callId: 'call_1',
+    createdAtMs: T0 + 60,
+    signatureOk: true,
+    duplicate: false,
+    ...change,
+  };
 }
 
 /** Every lifecycle event of `callId` at every endpoint. */
 function deliverAll(tally: FanoutTally, callId: string, endpoints: string[], at = T0 + 100): void {
-  for (const endpoint of endpoints) for (const eventType of LIFECYCLE_EVENTS) tally.arrive(arrival({ endpoint, callId, eventType, receivedAtMs: at }));
+  for (const endpoint of endpoints)
+    for (const eventType of LIFECYCLE_EVENTS) tally.arrive(arrival({ endpoint, callId, eventType, receivedAtMs: at }));
 }
 
 describe('fan-out tally', () => {
@@ -18,7 +28,14 @@ describe('fan-out tally', () => {
     const tally = new FanoutTally(['e1', 'e2']);
     tally.expect('call_1', T0);
     deliverAll(tally, 'call_1', ['e1', 'e2']);
-    expect(tally.stats()).toMatchObject({ calls_expected: 1, expected: 6, arrived: 6, lost: 0, deliveries_total: 6, bad_signatures: 0 });
+    expect(tally.stats()).toMatchObject({
+      calls_expected: 1,
+      expected: 6,
+      arrived: 6,
+      lost: 0,
+      deliveries_total: 6,
+      bad_signatures: 0,
+    });
   });
 
   it('a missing completed event at one endpoint is one loss', () => {

@@ -1,11 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { HARNESS_TREND_STATS, REFUSED, extraPercentiles, k6OptionsHelp, k6RunArgs, parseK6Options } from '../../../src/load/k6/options.js';
+import {
+  HARNESS_TREND_STATS,
+  REFUSED,
+  extraPercentiles,
+  k6OptionsHelp,
+  k6RunArgs,
+  parseK6Options,
+} from '../../../src/load/k6/options.js';
 
 describe('k6 options after --', () => {
   it('go to k6 as given, with the tags and outputs read from them', () => {
-    const options = parseK6Options(['--out', 'experimental-prometheus-rw', '--tag', 'testid=release-2.4', '-o', 'influxdb=http://127.0.0.1:8086/k6', '--http-debug=full', '-q'], 4);
-    expect(options.args).toEqual(['--out', 'experimental-prometheus-rw', '--tag', 'testid=release-2.4', '-o', 'influxdb=http://127.0.0.1:8086/k6', '--http-debug=full', '-q']);
+    const options = parseK6Options(
+      [
+        '--out',
+        'experimental-prometheus-rw',
+        '--tag',
+        'testid=release-2.4',
+        '-o',
+        'influxdb=http://127.0.0.1:8086/k6',
+        '--http-debug=full',
+        '-q',
+      ],
+      4,
+    );
+    expect(options.args).toEqual([
+      '--out',
+      'experimental-prometheus-rw',
+      '--tag',
+      'testid=release-2.4',
+      '-o',
+      'influxdb=http://127.0.0.1:8086/k6',
+      '--http-debug=full',
+      '-q',
+    ]);
     expect(options.tags).toEqual({ testid: 'release-2.4' });
     expect(options.outputs).toEqual(['experimental-prometheus-rw', 'influxdb']);
   });
@@ -48,7 +76,13 @@ describe('k6 options after --', () => {
   });
 
   it('refuse a file or port every k6 process would share only when the run starts more than one', () => {
-    for (const argv of [['--out', 'json=samples.json'], ['-o', 'csv=a.csv'], ['--summary-export', 's.json'], ['--console-output', 'c.log'], ['-a', '127.0.0.1:6565']]) {
+    for (const argv of [
+      ['--out', 'json=samples.json'],
+      ['-o', 'csv=a.csv'],
+      ['--summary-export', 's.json'],
+      ['--console-output', 'c.log'],
+      ['-a', '127.0.0.1:6565'],
+    ]) {
       expect(parseK6Options(argv, 1).args).toEqual(argv);
       expect(() => parseK6Options(argv, 2)).toThrow(/every k6 process of this run .* would share/);
     }
@@ -64,12 +98,28 @@ describe('the arguments of one k6 run', () => {
   const k6Options = parseK6Options(['--tag', 'testid=r1', '--summary-trend-stats', 'p(99.9)'], 1);
 
   it('tag every sample with the run id and the scenario, then add the user options', () => {
-    const args = k6RunArgs({ k6Options, runId: 'abcd1234', scenario: 'calls', tty: false, extra: ['--out', 'json=x.ndjson.gz'] });
+    const args = k6RunArgs({
+      k6Options,
+      runId: 'abcd1234',
+      scenario: 'calls',
+      tty: false,
+      extra: ['--out', 'json=x.ndjson.gz'],
+    });
     expect(args).toEqual([
-      'run', '--no-usage-report', '--quiet', '--no-color',
-      '--tag', 'run_id=abcd1234', '--tag', 'load_scenario=calls',
-      '--summary-trend-stats', 'avg,min,med,max,p(90),p(95),p(99),count,p(99.9)',
-      '--out', 'json=x.ndjson.gz', '--tag', 'testid=r1',
+      'run',
+      '--no-usage-report',
+      '--quiet',
+      '--no-color',
+      '--tag',
+      'run_id=abcd1234',
+      '--tag',
+      'load_scenario=calls',
+      '--summary-trend-stats',
+      'avg,min,med,max,p(90),p(95),p(99),count,p(99.9)',
+      '--out',
+      'json=x.ndjson.gz',
+      '--tag',
+      'testid=r1',
     ]);
   });
 

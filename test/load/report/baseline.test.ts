@@ -11,7 +11,7 @@ describe('baseline comparison', () => {
     const result = compareDigests([digest()], [digest()], 0.1);
     expect(result.regressions).toBe(0);
     expect(result.rows.length).toBeGreaterThan(0);
-    expect(result.rows.some((r) => r.figure.includes("expected_response"))).toBe(false);
+    expect(result.rows.some((r) => r.figure.includes('expected_response'))).toBe(false);
   });
 
   it('latency 20 % slower than the baseline is a regression at 10 % tolerance', () => {
@@ -36,13 +36,25 @@ describe('baseline comparison', () => {
   });
 
   it('moves under the absolute floor do not count, even from zero', () => {
-    expect(isRegression({ value: 0.2, unit: 'ms', better: 'lower' }, { value: 0.9, unit: 'ms', better: 'lower' }, 0.1)).toBe(false);
-    expect(isRegression({ value: 0, unit: 'ratio', better: 'lower' }, { value: 0.0005, unit: 'ratio', better: 'lower' }, 0.1)).toBe(false);
-    expect(isRegression({ value: 0, unit: 'ratio', better: 'lower' }, { value: 0.02, unit: 'ratio', better: 'lower' }, 0.1)).toBe(true);
+    expect(
+      isRegression({ value: 0.2, unit: 'ms', better: 'lower' }, { value: 0.9, unit: 'ms', better: 'lower' }, 0.1),
+    ).toBe(false);
+    expect(
+      isRegression(
+        { value: 0, unit: 'ratio', better: 'lower' },
+        { value: 0.0005, unit: 'ratio', better: 'lower' },
+        0.1,
+      ),
+    ).toBe(false);
+    expect(
+      isRegression({ value: 0, unit: 'ratio', better: 'lower' }, { value: 0.02, unit: 'ratio', better: 'lower' }, 0.1),
+    ).toBe(true);
   });
 
   it('one lost delivery where the baseline lost none is a regression', () => {
-    expect(isRegression({ value: 0, unit: 'count', better: 'lower' }, { value: 1, unit: 'count', better: 'lower' }, 0.1)).toBe(true);
+    expect(
+      isRegression({ value: 0, unit: 'count', better: 'lower' }, { value: 1, unit: 'count', better: 'lower' }, 0.1),
+    ).toBe(true);
   });
 
   it('the change is null against a zero baseline', () => {

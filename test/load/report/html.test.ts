@@ -7,7 +7,9 @@ describe('the load report page', () => {
   const html = renderHtml(loadReport([digestSummary(callsSummary({ ok: false, p95: 612.5 }), 99, 'calls')]));
 
   it('shows the figure each threshold judged beside its verdict', () => {
-    expect(html).toContain('<td><code>p(95)&lt;500</code></td><td class="num">612.5</td><td><span class="fail">failed</span></td>');
+    expect(html).toContain(
+      '<td><code>p(95)&lt;500</code></td><td class="num">612.5</td><td><span class="fail">failed</span></td>',
+    );
   });
 
   it("names the run's id, the label of its series in a metrics store", () => {

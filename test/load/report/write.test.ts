@@ -11,13 +11,23 @@ describe('load verdict lines', () => {
 
   it('name a failed threshold without a report figure by what the summary says it judged', () => {
     const summary = callsSummary();
-    summary.metrics['checks{check:answer names a call_ id}'] = { type: 'rate', values: { rate: 0.5 }, thresholds: { 'rate==1': { ok: false } } };
-    expect(failureReasons(digestSummary(summary, 99))).toEqual(['checks{check:answer names a call_ id} rate==1 (rate 0.5)']);
+    summary.metrics['checks{check:answer names a call_ id}'] = {
+      type: 'rate',
+      values: { rate: 0.5 },
+      thresholds: { 'rate==1': { ok: false } },
+    };
+    expect(failureReasons(digestSummary(summary, 99))).toEqual([
+      'checks{check:answer names a call_ id} rate==1 (rate 0.5)',
+    ]);
   });
 
   it('name a failed threshold by its expression alone when the summary lacks the figure', () => {
     const summary = callsSummary();
-    summary.metrics['checks{check:answer names a call_ id}'] = { type: 'rate', values: {}, thresholds: { 'rate==1': { ok: false } } };
+    summary.metrics['checks{check:answer names a call_ id}'] = {
+      type: 'rate',
+      values: {},
+      thresholds: { 'rate==1': { ok: false } },
+    };
     expect(failureReasons(digestSummary(summary, 99))).toEqual(['checks{check:answer names a call_ id} rate==1']);
   });
 

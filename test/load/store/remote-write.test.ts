@@ -9,14 +9,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../src/errors.js';
-import { encodeWriteRequest, remoteWrite, snappyBlock, varint, type TimeSeries } from '../../../src/load/store/remote-write.js';
+import {
+  encodeWriteRequest,
+  remoteWrite,
+  snappyBlock,
+  varint,
+  type TimeSeries,
+} from '../../../src/load/store/remote-write.js';
 
 interface Vectors {
-  write_requests: Array<{ name: string; series: Array<{ labels: [string, string][]; samples: [number, number][] }>; expected_hex: string }>;
+  write_requests: Array<{
+    name: string;
+    series: Array<{ labels: [string, string][]; samples: [number, number][] }>;
+    expected_hex: string;
+  }>;
   snappy: Array<{ name: string; input_hex: string; expected_hex: string }>;
 }
 
-const vectors = JSON.parse(readFileSync(new URL('../../../fixtures/vectors/prometheus-remote-write.json', import.meta.url), 'utf8')) as Vectors;
+const vectors = JSON.parse(
+  readFileSync(new URL('../../../fixtures/vectors/prometheus-remote-write.json', import.meta.url), 'utf8'),
+) as Vectors;
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 describe('remote-write encoding', () => {
@@ -28,9 +40,12 @@ describe('remote-write encoding', () => {
     expect(hex(encodeWriteRequest(series))).toBe(vector.expected_hex);
   });
 
-  it.each(vectors.snappy.map((v) => [v.name, v] as const))('%s: a snappy block that decodes to its input', (_, vector) => {
-    expect(hex(snappyBlock(Buffer.from(vector.input_hex, 'hex')))).toBe(vector.expected_hex);
-  });
+  it.each(vectors.snappy.map((v) => [v.name, v] as const))(
+    '%s: a snappy block that decodes to its input',
+    (_, vector) => {
+      expect(hex(snappyBlock(Buffer.from(vector.input_hex, 'hex')))).toBe(vector.expected_hex);
+    },
+  );
 
   it('cuts a block into literals of at most 64 KiB, each with a two-byte length', () => {
     const data = new Uint8Array(0x10000 + 3).fill(7);
@@ -68,7 +83,9 @@ describe('remote-write client', () => {
     return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v1/write`;
   }
 
-  const SERIES: TimeSeries[] = [{ labels: { __name__: 'svc_load_passed', run_id: 'r1' }, samples: [{ value: 1, timestampMs: 1_795_726_948_752 }] }];
+  const SERIES: TimeSeries[] = [
+    { labels: { __name__: 'svc_load_passed', run_id: 'r1' }, samples: [{ value: 1, timestampMs: 1_795_726_948_752 }] },
+  ];
 
   it('posts the snappy WriteRequest with the headers of the protocol', async () => {
     const seen: Array<{ headers: IncomingMessage['headers']; body: Buffer }> = [];
@@ -113,7 +130,9 @@ describe('remote-write client', () => {
       calls++;
     });
     const started = Date.now();
-    await expect(remoteWrite({ url }, SERIES, { timeoutMs: 200, attempts: 2, backoffMs: 1 })).rejects.toThrow(/no answer within 200 ms/);
+    await expect(remoteWrite({ url }, SERIES, { timeoutMs: 200, attempts: 2, backoffMs: 1 })).rejects.toThrow(
+      /no answer within 200 ms/,
+    );
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
