@@ -20,6 +20,8 @@ export const FAULTS = {
   'revocation-slow': 'a revoked token keeps working for 75 s',
   'revocation-stale-node': 'one node of three keeps accepting a revoked token forever',
   'third-token': 'a workspace may hold a third active token',
+  'token-limit-every-workspace':
+    'the two-token limit counts the active tokens of every workspace (of the fault prefix): the count lost its workspace condition',
   'token-limit-check-then-insert':
     'the two-token limit is checked, then the token inserted after a store round trip: concurrent creations all pass the check',
   'empty-token-scopes-all':
@@ -60,6 +62,7 @@ export const FAULTS = {
   'transcript-always-403': 'every transcript is answered 403, to its owner too',
   'revocation-whoami-only': 'a revoked token is refused on whoami only; the other endpoints keep accepting it',
   'tenant-agent-leak': "a call may be placed with another workspace's agent",
+  'agent-id-normalised': 'agent ids are looked up trimmed and case-insensitively: " AGT_…" places a call with agt_…',
   'malformed-json-500': 'a malformed JSON body makes the server answer 500',
   'malformed-json-accepted': 'a malformed JSON body is answered 201 as if a call had been placed',
   'whoami-204': 'GET /v1/whoami answers 204 without a body instead of 200',
@@ -69,6 +72,8 @@ export const FAULTS = {
   'call-id-missing': 'POST /v1/voice/calls answers 202 without the call_ id',
   'unknown-path-200': 'an unknown path under /v1 answers 200 with an empty object',
   'invalid-call-accepted': 'POST /v1/voice/calls accepts a missing or invalid to/agent_id with 201',
+  'control-progress-unauthenticated':
+    "the control interface's call-progress route is mounted before its authentication: it answers without the control token",
   // Webhook signing and timestamps
   'sign-reserialized': 'the body is sent pretty-printed but signed in its compact form',
   'sign-timestamp-body': 'the signature covers `${timestamp}.${body}` instead of the body',
@@ -89,6 +94,8 @@ export const FAULTS = {
   'retry-exponential': 'retry delays are 1, 2, 4, 8, 16, 32 minutes',
   'retry-too-few': 'a failed delivery is retried only 5 times',
   'retry-too-many': 'a failed delivery is retried 8 times',
+  'retry-to-every-subscriber':
+    'a retry re-publishes the event: every endpoint subscribed to its type gets the retry, those that acknowledged it too',
   'retry-immediately': 'the first retry comes at once instead of 1 min after the failure',
   'retry-1m-late-20pct': 'the first retry comes after 72 s instead of 1 min',
   'retry-5m-early-10pct': 'the second retry comes after 4.5 min instead of 5 (just outside the 5% jitter allowed)',

@@ -233,8 +233,39 @@ certifySuite('auth-errors', () => {
         wrong.length === 0,
         `the control interface did not answer 401 to ${wrong.length} of ${credentials.length} requests without its token; ${wrong.join('; ')}`,
       );
+      // Every route, not only the one probed: a route mounted before the authentication answers without it.
+      const ws = 'ws_certifynoauth';
+      const routes: ReadonlyArray<readonly [method: string, path: string]> = [
+        ['POST', '/workspaces'],
+        ['DELETE', `/workspaces/${ws}`],
+        ['POST', `/workspaces/${ws}/suspend`],
+        ['POST', `/workspaces/${ws}/reinstate`],
+        ['POST', `/workspaces/${ws}/tokens`],
+        ['DELETE', `/workspaces/${ws}/tokens/tok_certifynoauth`],
+        ['PUT', `/workspaces/${ws}/identity-provider`],
+        ['POST', `/workspaces/${ws}/members`],
+        ['POST', `/workspaces/${ws}/webhook-endpoints`],
+        ['GET', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth`],
+        ['POST', `/workspaces/${ws}/webhook-endpoints/we_certifynoauth/enable`],
+        ['POST', `/workspaces/${ws}/events`],
+        ['POST', `/workspaces/${ws}/deliveries/replay`],
+        ['POST', `/workspaces/${ws}/calls/call_certifynoauth/progress`],
+      ];
+      const open: string[] = [];
+      for (const [method, path] of routes) {
+        const res = await control.request({
+          method,
+          path,
+          ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }),
+        });
+        if (res.status !== 401) open.push(`${method} ${path}: ${describeResponse(res)}`);
+      }
+      assert(
+        open.length === 0,
+        `${open.length} of ${routes.length} control routes did not answer 401 without Authorization; ${open.join('; ')}`,
+      );
       t.detail(
-        `${credentials.length} requests without the control token (none, another scheme, near misses) answered 401`,
+        `${credentials.length} requests without the control token (none, another scheme, near misses) answered 401, and every one of ${routes.length} other control routes without Authorization`,
       );
     } finally {
       await control.close();

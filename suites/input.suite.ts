@@ -203,6 +203,41 @@ certifySuite('input', () => {
     t.detail(`${answers.length} invalid bodies refused`);
   });
 
+  // Ids are opaque strings handed out by the service: one that differs by a character, a case or
+  // white space names no agent, whatever normalising a lookup might do.
+  check('CALL-AGENT-NEAR-MISS', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken();
+    const real = workspace.agentId;
+    // The agt_ prefix kept: a service may check the id's shape first, and the lookup behind it is what is tried.
+    const prefix = real.startsWith('agt_') ? 'agt_' : '';
+    const swapped =
+      prefix +
+      [...real.slice(prefix.length)]
+        .map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()))
+        .join('');
+    const last = real.at(-1)!;
+    const nearMisses: ReadonlyArray<readonly [string, string]> = [
+      ['every letter after agt_ in the other case', swapped],
+      ['white space around it', ` ${real} `],
+      ['one character more', `${real}0`],
+      ['one character less', real.slice(0, -1)],
+      ['the last character changed', `${real.slice(0, -1)}${last === 'a' ? 'b' : 'a'}`],
+    ];
+    const placed: string[] = [];
+    const statuses: Record<string, number | string> = {};
+    for (const [what, agentId] of nearMisses) {
+      if (agentId === real) continue;
+      const res = await t.api.placeCall(token.token, { agent_id: agentId, to: RESERVED_TEST_NUMBER });
+      statuses[what] = res.status;
+      if (is2xx(res.status)) placed.push(`${what}: ${describeResponse(res)}`);
+    }
+    t.measure('status_by_near_miss', statuses);
+    assert(placed.length === 0, `an agent_id one step from the workspace's agent placed a call: ${placed.join('; ')}`);
+    t.detail(
+      `${Object.keys(statuses).length} near misses of the workspace's agent id placed no call (${Object.values(statuses).join(', ')})`,
+    );
+  });
+
   check('INPUT-MALFORMED-REQUEST', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();
     const answers = await sendOddRequests(t, workspace.agentId, token.token);

@@ -71,6 +71,13 @@ certifySuite('tokens', () => {
       refusal = error;
     }
     assert(refusal, 'a third active token was created: the workspace holds more than two');
+    // The limit is the workspace's: another workspace takes its first token while this one is full.
+    const other = await t.workspace();
+    const elsewhere = await doneOrRefused(() => other.createToken('certify other workspace'));
+    assert(
+      elsewhere === 'done',
+      `with one workspace at its two tokens, another workspace's first token was ${elsewhere}: the limit counted beyond the workspace`,
+    );
     await workspace.revokeToken(first);
     const replacement = await workspace.createToken('certify replacement');
     const res = await t.api.whoami(replacement.token);
@@ -79,7 +86,9 @@ certifySuite('tokens', () => {
       `a token created after revoking one: expected whoami 200, got ${describeResponse(res)}`,
       res,
     );
-    t.detail(`third token refused with ${refusal.status}; a slot freed after revocation`);
+    t.detail(
+      `third token refused with ${refusal.status}; another workspace took a token meanwhile; a slot freed after revocation`,
+    );
     t.measure('third_token_status', refusal.status);
   });
 

@@ -11,6 +11,7 @@
  * time-out is `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
  */
 import { randomUUID } from 'node:crypto';
+import { sleep } from '../src/clock/wait.js';
 import type { CapturedDelivery, ProgrammedAnswer } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
 import { SPEC_RETRY_DELAYS_MS, describeGap, describeTolerance, round1, scaled } from '../src/suite/timing/schedule.js';
@@ -217,6 +218,34 @@ certifySuite('webhook-delivery', () => {
       );
     },
     { timeoutMs: RETRY_TIMEOUT_MS },
+  );
+
+  // A retry is of one delivery: the endpoint that acknowledged the same event is done with it.
+  check(
+    'HOOK-RETRY-TARGET',
+    async (t: CheckContext) => {
+      const { scale, hooks, fire } = await setUp(t, 2);
+      const [failing, acknowledging] = hooks as [HookedEndpoint, HookedEndpoint];
+      failing.inbox.failFirst(1);
+      const eventId = await fire();
+      await settled(failing.inbox, await firstAttempt(t, failing.inbox, eventId), ARRIVAL_SLACK_MS);
+      const { retry, watchMs } = await retryWithin(failing, eventId, scale);
+      if (!retry)
+        t.skip(
+          `no retry of ${eventId} came to the endpoint that failed within ${seconds(watchMs)} (see HOOK-RETRY-ON-5XX): nothing to judge`,
+        );
+      await settled(failing.inbox, retry, ARRIVAL_SLACK_MS);
+      await sleep(QUIET_MARGIN_MS);
+      const received = attemptsOf(acknowledging.inbox.deliveries, eventId).length;
+      t.measure('time_scale', scale);
+      t.measure('acknowledging_endpoint_attempts', received);
+      assert(
+        received === 1,
+        `${eventId} was retried to the endpoint that failed it, and the other subscribed endpoint, which acknowledged it at once, got it ${received} times: expected once`,
+      );
+      t.detail(`one endpoint failed ${eventId} once and got its retry; the other acknowledged it and got it once`);
+    },
+    { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
   );
 
   check('HOOK-RETRY-ON-4XX', (t: CheckContext) => expectRetryAfter(t, { status: 400 }, 'answered 400'), {

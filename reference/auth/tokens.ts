@@ -62,6 +62,14 @@ export function issueToken(
 ): TokenIssue {
   const refusal = limitChecked ? undefined : tokenLimitRefusal(workspace, faults);
   if (refusal) return refusal;
+  // Fault token-limit-every-workspace: the active tokens counted without the workspace in the condition.
+  if (faults.has('token-limit-every-workspace')) {
+    const everywhere = [...store.workspaces.values()]
+      .filter((w) => w.faults.has('token-limit-every-workspace'))
+      .flatMap((w) => [...w.tokens.values()]);
+    if (everywhere.filter((token) => token.revokedAt === null).length >= MAX_ACTIVE_TOKENS)
+      return { ok: false, status: 409, code: 'token_limit_reached', message: 'token limit reached' };
+  }
   let scopes: readonly Scope[];
   if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
     scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];

@@ -126,6 +126,9 @@ const placeCall: Operation = {
     if (agent && faults.has('second-agent-unusable') && agent !== workspace.agents.values().next().value)
       agent = undefined;
     if (!agent && faults.has('tenant-agent-leak')) agent = app.store.agentsById.get(agentId);
+    // Fault agent-id-normalised: the lookup trims and folds case, as a case-insensitive database column would.
+    if (!agent && faults.has('agent-id-normalised'))
+      agent = [...workspace.agents.values()].find((a) => a.id.toLowerCase() === agentId.trim().toLowerCase());
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
     const id = faults.has('call-id-sequence-race') ? await racySequenceId(workspace, 'call_') : undefined;
     const call = app.calls.place(workspace, agent, to, metadata ?? {}, id);

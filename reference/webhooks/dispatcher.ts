@@ -277,6 +277,11 @@ export class Dispatcher {
     const timer = this.options.clock.setTimer(delayMs, () => {
       endpoint.pendingRetries.delete(timer);
       this.attempt(delivery);
+      // Fault retry-to-every-subscriber: the retry goes out as the event did, to each of its receivers.
+      if (delivery.failedAttempts > 0 && endpoint.workspace.faults.has('retry-to-every-subscriber')) {
+        for (const other of this.receivers(endpoint.workspace, delivery.event.type))
+          if (other !== endpoint) this.attempt({ event: delivery.event, endpoint: other, failedAttempts: 0 });
+      }
     });
     endpoint.pendingRetries.add(timer);
   }

@@ -258,7 +258,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'auth-errors',
     level: 'must',
     title:
-      'The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401',
+      'The control interface lets in its token only: none, another scheme, and near misses of the token (a character changed, dropped or added, its case changed) get 401, and every control route answers 401 without Authorization',
     clauses: ['CTL-AUTH'],
     ground: 'CTL-AUTH',
     accepts: 'any body with the 401',
@@ -598,6 +598,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['EP-CALLS'],
     ground: 'EP-CALLS',
     accepts: 'any answer but a 2xx (validation errors are not shown); INPUT-MALFORMED-4XX asks for a 4xx',
+  }),
+  // The spec does not say ids compare exactly; an id handed out is opaque, and a lookup that normalises it finds what was not named.
+  service({
+    id: 'CALL-AGENT-NEAR-MISS',
+    area: 'input',
+    level: 'should',
+    title:
+      "An agent_id one step from the workspace's agent (case, white space, a character more, less or changed) places no call",
+    clauses: ['EP-CALLS', 'RES-AGENT'],
+    accepts: 'any answer but a 2xx',
   }),
   service({
     id: 'INPUT-MALFORMED-REQUEST',
@@ -1229,6 +1239,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['EP-RECEIVER-ACK'],
     ground: 'EP-RECEIVER-ACK',
     accepts: 'any 2xx body',
+  }),
+  service({
+    id: 'HOOK-RETRY-TARGET',
+    area: 'webhook-delivery',
+    level: 'should',
+    title:
+      'A failed delivery is retried to its own endpoint only: another endpoint subscribed to the event, which acknowledged it, gets it once',
+    clauses: ['RETRY-1', 'RETRY-2', 'EVT-DELIVERY'],
+    accepts: 'watched until the retry to the failing endpoint has been answered, and 1.5 s more',
   }),
   service({
     id: 'HOOK-RETRY-ON-3XX',

@@ -18,12 +18,8 @@ const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
  */
 const OWED_BEFORE_MERGE: readonly string[] = [
   'SVC-2 × connection: TENANT-KEPT-ALIVE',
-  'STATE-TOKEN-LIMIT × target: LIMIT-PER-WORKSPACE',
-  'EP-CALLS × near-miss: CALL-AGENT-NEAR-MISS',
   'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
   'REG-4 × target: LIMIT-PER-WORKSPACE',
-  'RETRY-1 × target: HOOK-RETRY-TARGET',
-  'CTL-AUTH × every-operation: AUTH-CONTROL-NEAR-MISS',
   'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
 ];
 

@@ -56,6 +56,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   ),
   proof('scope-transcript-unchecked', 'SCOPE-TRANSCRIPT-READ'),
   proof('third-token', 'TOKEN-LIMIT-TWO'),
+  proof('token-limit-every-workspace', 'TOKEN-LIMIT-TWO'),
   // Races on the limits: only creations sent at once show them; the token model's shrinks to one or two steps.
   proof('token-limit-check-then-insert', 'TOKEN-LIMIT-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
   proof('revoke-race-frees-slot', 'TOKEN-REVOKE-CONCURRENT'),
@@ -100,6 +101,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Input
   proof('malformed-json-500', 'INPUT-MALFORMED-4XX'),
   proof('malformed-json-accepted', 'INPUT-MALFORMED-REQUEST'),
+  proof('agent-id-normalised', 'CALL-AGENT-NEAR-MISS'),
+  proof('retry-to-every-subscriber', 'HOOK-RETRY-TARGET'),
   proof('invalid-call-accepted', 'INPUT-CALL-INVALID'),
   proof('agents-list-empty', 'INPUT-CALL-AGENTS-LIST'),
   proof('call-id-missing', 'INPUT-CALL-PLACED'),
@@ -212,6 +215,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('token-case-insensitive', 'AUTH-NEAR-MISS-TOKEN'),
   proof('token-prefix-compared', 'AUTH-NEAR-MISS-TOKEN'),
   proof('control-token-prefix-compared', 'AUTH-CONTROL-NEAR-MISS'),
+  proof('control-progress-unauthenticated', 'AUTH-CONTROL-NEAR-MISS'),
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
