@@ -29,6 +29,7 @@ import type { HookedEndpoint } from '../src/suite/webhooks.js';
 import { chooseTimeScale, within } from '../src/suite/timing/wait.js';
 import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 import type { TestWorkspace } from '../src/suite/workspace.js';
+import { DELIVERY_TIMEOUT_MS } from '../src/suite/webhook-observation/events.js';
 
 /**
  * Sequences and steps per run: the fast tier's fit beside its longest check; the full tier's
@@ -71,7 +72,7 @@ const HEALTH_TIMEOUT_MS = boundedTimeoutMs({
 /** How long a disabled endpoint is watched for the event after every active one has it. */
 const SILENT_WATCH_MS = 500;
 /** How long an event may take to reach an active endpoint (a delivery, not a retry). */
-const DELIVERY_BOUND_MS = 10_000;
+const DELIVERY_BOUND_MS = DELIVERY_TIMEOUT_MS;
 
 function answerOf(res: { status: number; json?: unknown }): Answer {
   const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;

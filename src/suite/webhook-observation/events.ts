@@ -22,10 +22,14 @@ export const FIRED_TYPES: readonly EventType[] = [
   'workspace.plan.upgraded',
 ];
 
-/** call_progress auto promises completion within 2 s of real time; this leaves room for delivery. */
-export const CALL_EVENTS_TIMEOUT_MS = 10_000;
+/**
+ * call_progress auto promises completion within 2 s of real time; this leaves room for delivery.
+ * The spec bounds no delivery's latency: these are the harness's patience, not a rule, so they
+ * leave room for a busy machine (a passing check stops waiting at the delivery).
+ */
+export const CALL_EVENTS_TIMEOUT_MS = 20_000;
 /** A fired event reaches a healthy endpoint well within this. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+export const DELIVERY_TIMEOUT_MS = 20_000;
 /** How long a placed call's transcript may take to become readable by its own workspace. */
 export const TRANSCRIPT_READY_MS = 15_000;
 
