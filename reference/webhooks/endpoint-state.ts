@@ -50,7 +50,11 @@ export class EndpointHealth {
   recordFailure(): void {
     if (this.failingSince !== null) {
       // Fault enable-keeps-failure-streak: the kept streak is checked at each failure, and is already 24 h old.
-      if (this.state === 'active' && this.options.clock.now() - this.failingSince >= this.options.disableAfterMs())
+      if (
+        this.state === 'active' &&
+        !this.options.faults().has('no-auto-disable') &&
+        this.options.clock.now() - this.failingSince >= this.options.disableAfterMs()
+      )
         this.disable();
       return;
     }

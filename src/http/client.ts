@@ -145,7 +145,7 @@ export class HttpClient {
     const sending = outgoing(req);
     const described = {
       request: describeRequest(method, req.path, sending),
-      reproduce: curlCommand({ method, url: this.baseUrl + req.path, ...sending }, this.secretPlaceholder),
+      reproduce: () => curlCommand({ method, url: this.baseUrl + req.path, ...sending }, this.secretPlaceholder),
     };
     let rateLimited = 0;
     let waitedForLimitsMs = 0;
@@ -348,23 +348,40 @@ function describeRequest(method: string, path: string, { headers, body }: Outgoi
  * report field passes (the check's record, then src/report/write.ts), not on each request.
  */
 function exchangeOf(
-  { request, reproduce }: { request: string; reproduce: string },
+  { request, reproduce }: { request: string; reproduce: () => string },
   outcome: HttpResponse | string,
 ): Exchange {
-  if (typeof outcome === 'string') return { request, answer: outcome.slice(0, HEADER_CHARS), reproduce };
+  if (typeof outcome === 'string') return withReproduce({ request, answer: outcome.slice(0, HEADER_CHARS) }, reproduce);
   const headers = Object.fromEntries(
     TELLING_HEADERS.filter((name) => outcome.headers[name] !== undefined).map((name) => [
       name,
       outcome.headers[name]!.slice(0, HEADER_CHARS),
     ]),
   );
-  return {
-    request,
-    answer: outcome.status,
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}),
+  return withReproduce(
+    {
+      request,
+      answer: outcome.status,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(outcome.text ? { body: outcome.text.slice(0, EVIDENCE_BODY_CHARS) } : {}),
+    },
     reproduce,
-  };
+  );
+}
+
+/**
+ * `exchange` with its reproduce line, written on first read: a run keeps many exchanges and
+ * reports few, and the line (every argument searched for every secret the run learnt) costs
+ * the CPU that the checks' timing and the webhook receivers need. Enumerable, so a copy, JSON
+ * or a structured clone carries the line.
+ */
+function withReproduce(exchange: Exchange, reproduce: () => string): Exchange {
+  let line: string | undefined;
+  return Object.defineProperty(exchange, 'reproduce', {
+    enumerable: true,
+    configurable: true,
+    get: () => (line ??= reproduce()),
+  });
 }
 
 /** Why one attempt got no answer (internal: the request may still be sent again). */

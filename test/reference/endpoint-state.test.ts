@@ -59,4 +59,13 @@ describe('endpoint state machine', () => {
     await h.advance(30 * HOUR, HOUR / 4);
     expect(h.endpoint.health.state).toBe('active');
   });
+
+  it('fault no-auto-disable keeps it active through failures that come after 24 h of them', async () => {
+    const h = harness(['no-auto-disable']);
+    for (let hour = 0; hour < 30; hour++) {
+      h.dispatcher.publish(h.workspace, 'voice.call.queued', {});
+      await h.advance(HOUR, HOUR / 4);
+    }
+    expect(h.endpoint.health.state).toBe('active');
+  });
 });

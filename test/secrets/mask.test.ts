@@ -25,4 +25,24 @@ describe('mask', () => {
     registerSecret('fake-nested-secret-42');
     expect(maskDeep({ a: ['fake-nested-secret-42'], b: { c: 1 } })).toEqual({ a: ['***(21 chars)'], b: { c: 1 } });
   });
+
+  it('masks every occurrence of each of many registered secrets, at either end of the text', () => {
+    const secrets = Array.from({ length: 500 }, (_, i) => `fake-bulk-secret-${String(i).padStart(4, '0')}-end`);
+    for (const secret of secrets) registerSecret(secret);
+    const text = `${secrets[499]} and ${secrets[7]}, ${secrets[7]}; ${secrets[0]}`;
+    expect(mask(text)).toBe('***(25 chars) and ***(25 chars), ***(25 chars); ***(25 chars)');
+  });
+
+  it('masks the longest secret where two start at one place, and one that shares its ending with another', () => {
+    registerSecret('fake-overlap-secret-short');
+    registerSecret('fake-overlap-secret-short-and-longer');
+    registerSecret('other-prefix-secret-short');
+    expect(mask('[fake-overlap-secret-short-and-longer]')).toBe('[***(36 chars)]');
+    expect(mask('[other-prefix-secret-short|fake-overlap-secret-short]')).toBe('[***(25 chars)|***(25 chars)]');
+  });
+
+  it('masks a registered secret shorter than the index key', () => {
+    registerSecret('fakeK9z');
+    expect(mask('a fakeK9z b fakeK9z')).toBe('a ***(7 chars) b ***(7 chars)');
+  });
 });
