@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/longest-first.js';
 
 // The harness's own unit tests. The fault-catching runs have their own config
 // (vitest.faults.config.ts); conformance suites run through `npm run certify`.
@@ -14,5 +15,6 @@ export default defineConfig({
     // ran the files one after another. The long ones (k6 smoke and threshold runs, receiver
     // certification) mostly wait on their child processes, so they share the cores well.
     maxWorkers: 4,
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
