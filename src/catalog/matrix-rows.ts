@@ -382,6 +382,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       concurrent: na('No interface creates agents.'),
       'handed-out': checked('INPUT-CALL-AGENTS-LIST', 'INPUT-CALL-PLACED'),
+      'near-miss': checked('CALL-AGENT-NEAR-MISS'),
     },
   },
   'RES-CALL': {
@@ -1047,7 +1048,13 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'LIMIT-SESSION-LIFETIME': {
     kind: 'duration',
     cells: {
-      'duration-edges': checked('SESSION-VALIDITY-EDGES', 'SESSION-EXPIRED', 'SESSION-LIFETIME-61S', 'SESSION-NO-EXP'),
+      'duration-edges': checked(
+        'SESSION-VALIDITY-EDGES',
+        'SESSION-EXPIRED',
+        'SESSION-LIFETIME-61S',
+        'SESSION-NO-EXP',
+        'SESSION-NBF-FUTURE',
+      ),
     },
   },
   'LIMIT-RECEIVER-TIMEOUT': {
@@ -1162,12 +1169,29 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-UNKNOWN-KID',
         'SESSION-MUTATION-PROPERTY',
         'SESSION-KID-INJECTION',
+        // Forged tokens that pass for the real thing with a verifier that trusts the token's own header.
+        'SESSION-TAMPERED',
+        'SESSION-FOREIGN-KEY',
+        'SESSION-ALG-NONE',
+        'SESSION-HS256-CONFUSION',
+        'SESSION-EMBEDDED-JWK',
+        'SESSION-JKU-INJECTION',
+        'SESSION-PSYCHIC-SIGNATURE',
+        'SESSION-CRIT-UNKNOWN',
+        'SESSION-DUPLICATE-CLAIMS',
       ),
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),
-      'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
+      // The scopes come from the member record on every operation, whatever scope claim the JWT carries.
+      // SESSION-ES256: every signature algorithm the provider may use, not only RS256.
+      'every-operation': checked(
+        'SESSION-SCOPES-MATCH',
+        'SESSION-SUSPENDED-CODE',
+        'SESSION-SCOPE-CLAIM-IGNORED',
+        'SESSION-ES256',
+      ),
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
