@@ -42,8 +42,8 @@ const BUDGET = {
 } as const;
 /** Endpoint sequences fill a workspace to 25 endpoints and fan events out to them: fewer, shorter ones. */
 const ENDPOINT_BUDGET = {
-  fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_000, streams: 4 },
-  full: { sequences: 1_500, maxSteps: 25, timeLimitMs: 240_000, streams: 4 },
+  fast: { sequences: 300, maxSteps: 15, timeLimitMs: 30_000, streams: 4, shrinkLimitMs: 60_000 },
+  full: { sequences: 1_500, maxSteps: 25, timeLimitMs: 240_000, streams: 4, shrinkLimitMs: 60_000 },
 } as const;
 /**
  * The health model's workspaces are auto-disabled in batches before the sequences use them

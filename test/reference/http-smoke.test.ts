@@ -69,7 +69,7 @@ describe('reference over HTTP', () => {
     const caps = await control('GET', '/capabilities');
     expect(caps).toEqual({
       status: 200,
-      json: { contract: '1', max_time_scale: 3600, delivery_timeout_ms: 2000, environment: 'staging' },
+      json: { contract: '1', max_time_scale: 3600, delivery_timeout_ms: 10_000, environment: 'staging' },
     });
     const anonymous = await fetch(reference.controlUrl + '/capabilities');
     expect(anonymous.status).toBe(401);

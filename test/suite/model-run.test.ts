@@ -187,4 +187,51 @@ describe('runModel', () => {
     });
     expect(result.counterexample).toBeUndefined();
   });
+
+  it('goes on shrinking, on its own budget, a failure whose shrinking the time limit cut short', async () => {
+    /** A step of no consequence. */
+    class Pause implements fc.AsyncCommand<Counter, Real<CounterTarget>> {
+      check(): boolean {
+        return true;
+      }
+      async run(_model: Counter, real: Real<CounterTarget>): Promise<void> {
+        await record(real, 'pause', async () => ({ status: 200 }));
+      }
+      toString(): string {
+        return 'pause';
+      }
+    }
+    /** Forgets every third increment, and answers it late: a check that waits out a missing delivery. */
+    const lateWhenForgetful = (): CounterTarget => {
+      let value = 0;
+      let calls = 0;
+      return {
+        async increment() {
+          calls += 1;
+          if (calls % 3 !== 0) return (value += 1);
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return value;
+        },
+      };
+    };
+    const run = (shrinkLimitMs: number) =>
+      runModel(
+        [fc.constant(new Increment()), fc.constant(new Pause()), fc.constant(new Pause())],
+        () => ({ value: 0 }),
+        {
+          ...options,
+          sequences: 200,
+          maxSteps: 12,
+          seed: 7,
+          // Time to find the failure, not to shrink it: each failing sequence costs 400 ms.
+          timeLimitMs: 700,
+          shrinkLimitMs,
+          newTarget: async () => lateWhenForgetful(),
+        },
+      );
+    const operations = async (shrinkLimitMs: number) =>
+      (await run(shrinkLimitMs)).counterexample?.steps.map((step) => step.operation);
+    expect((await operations(0))?.length).toBeGreaterThan(3);
+    expect(await operations(20_000)).toEqual(['increment', 'increment', 'increment']);
+  });
 });

@@ -85,6 +85,8 @@ export interface ModelRunOptions<Target> {
   seed: number;
   /** Generation and shrinking end by then; a run cut short still reports what it found. */
   timeLimitMs: number;
+  /** When the time limit cut a failure's shrinking short: how much longer it may go on (default: not at all). */
+  shrinkLimitMs?: number;
   /** A fresh workspace of the target for each sequence. */
   newTarget(): Promise<Target>;
   /** Errors that end the whole run and are rethrown (the target cannot do an operation), not a counterexample. */
@@ -216,19 +218,29 @@ export async function runModel<Model extends object, Target>(
   const timeLeftMs = options.timeLimitMs - (performance.now() - started);
   if (generated <= 0 || timeLeftMs <= 0 || runner.fatal) return result(false);
   const streams = Math.max(1, Math.min(options.streams ?? 1, generated));
+  const property = (stream: number) =>
+    fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), (sequence) =>
+      runner.run((real) => fc.asyncModelRun(() => ({ model: initial(), real }), sequence), stream),
+    );
   const checks = shares(generated, streams).map((numRuns, stream) =>
-    fc.check(
-      fc.asyncProperty(fc.commands([...commands], { maxCommands: options.maxSteps, size: 'max' }), (sequence) =>
-        runner.run((real) => fc.asyncModelRun(() => ({ model: initial(), real }), sequence), stream),
-      ),
-      { numRuns, seed: options.seed + stream, interruptAfterTimeLimit: timeLeftMs },
-    ),
+    fc.check(property(stream), { numRuns, seed: options.seed + stream, interruptAfterTimeLimit: timeLeftMs }),
   );
   // fast-check counts a run its time limit cut short before one sequence passed as failed, with
   // no counterexample: a slow network did that, not the target.
-  const failed = (await Promise.all(checks)).find(
+  const outcomes = await Promise.all(checks);
+  const failed = outcomes.find(
     (checked) => checked.failed && !(checked.interrupted && checked.counterexample === null),
   );
+  // A failure found late leaves its shrinking little of the time limit (a step that waits out a
+  // missing delivery costs the whole wait): the shrinking goes on from where it stopped, on its own budget.
+  if (failed?.interrupted && failed.counterexamplePath && options.shrinkLimitMs) {
+    const stream = outcomes.indexOf(failed);
+    await fc.check(property(stream), {
+      seed: failed.seed,
+      path: failed.counterexamplePath,
+      interruptAfterTimeLimit: options.shrinkLimitMs,
+    });
+  }
   if (failed && !runner.lastFailure)
     runner.lastFailure = { steps: [], violation: String(failed.errorInstance ?? 'the run failed') };
   return result(failed !== undefined);
