@@ -2,7 +2,7 @@ import type { JwtPayload, VerifyOptions } from 'jsonwebtoken';
 import type { JwksClient } from 'jwks-rsa';
 import type { FaultSet } from '../faults.js';
 import type { IdentityProvider, Store, Workspace } from '../store.js';
-import type { SessionPrincipal } from './session.js';
+import { JWKS_TIMEOUT_MS, type SessionPrincipal } from './session.js';
 
 // Session tokens the way most Node services verify them (the `jsonwebtoken` personality):
 // jsonwebtoken checks signature, algorithm, iss, aud, exp and nbf; jwks-rsa finds the key
@@ -16,8 +16,6 @@ export const JSONWEBTOKEN_ALGORITHMS: VerifyOptions['algorithms'] = ['RS256', 'E
 export const JWKS_CACHE_MAX_AGE_MS = 10_000;
 /** Kids cached per provider. */
 export const JWKS_CACHE_MAX_ENTRIES = 10;
-/** A JWKS fetch that takes longer fails (the token is refused); jwks-rsa's own `timeout` is not used with a `fetcher`. */
-export const JWKS_TIMEOUT_MS = 2_000;
 
 type Jwt = typeof import('jsonwebtoken');
 type JwksRsa = typeof import('jwks-rsa');
@@ -46,6 +44,7 @@ function jwksClientFor(jwksRsa: JwksRsa, provider: IdentityProvider): JwksClient
       cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
       // Through the reference's outbound rules (REFERENCE_OUTBOUND_HOST, added latency).
       fetcher: async (uri) => {
+        // jwks-rsa's own `timeout` is not used with a `fetcher`: the fetch is bounded here.
         const response = await provider.fetch(uri, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`JWKS ${response.status}`);
         return (await response.json()) as { keys: unknown };

@@ -56,6 +56,13 @@ export function looksLikeJwt(credential: string): boolean {
   return JWT_SHAPE.test(credential);
 }
 
+/**
+ * How long a JWKS fetch may take before the token is refused. Generous, as deployments set it:
+ * the harness's identity provider shares a busy machine with the checks in CI, and a fetch that
+ * outlasted a short time-out refused valid session tokens.
+ */
+export const JWKS_TIMEOUT_MS = 10_000;
+
 export function createIdentityProvider(
   issuer: string,
   jwksUri: string,
@@ -65,7 +72,7 @@ export function createIdentityProvider(
   const keySet = createRemoteJWKSet(new URL(jwksUri), {
     cooldownDuration: 500,
     cacheMaxAge: 2000,
-    timeoutDuration: 2000,
+    timeoutDuration: JWKS_TIMEOUT_MS,
     [customFetch]: outbound.fetch,
   });
   return { issuer, jwksUri, audience, keySet, fetch: outbound.fetch };
@@ -192,7 +199,7 @@ function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
     keySet = createRemoteJWKSet(new URL(provider.jwksUri), {
       cooldownDuration: Infinity,
       cacheMaxAge: Infinity,
-      timeoutDuration: 2000,
+      timeoutDuration: JWKS_TIMEOUT_MS,
       [customFetch]: provider.fetch,
     });
     frozenKeySets.set(provider, keySet);
