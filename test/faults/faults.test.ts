@@ -26,7 +26,7 @@ const missedRuns = new Set<string>();
  * fault. The two noise runs, declared last, start once the first waiting runs end.
  */
 const waitingRuns = limiter(16);
-const shortRuns = limiter(6);
+const shortRuns = limiter(4);
 /**
  * The runs likely to take longest start first, so that none begins near the end: the full
  * tier's, then by the area of their checks in the runner's own start order (the retry
