@@ -438,7 +438,7 @@ certifySuite('webhook-retry', () => {
       t.detail(
         `disabled for ${seconds(s.windowMs)} (3 h at time scale ${o.scale}): ${s.eventsFired} new events fired and ${s.retriesDue} retries of earlier deliveries were due by the schedule; none arrived` +
           (s.inFlight > 0
-            ? ` (${s.inFlight} delivery arrived within ${IN_FLIGHT_GRACE_MS} ms of the poll that read disabled: in flight at the transition, not counted)`
+            ? ` (${s.inFlight} delivery arrived within ${IN_FLIGHT_GRACE_MS} ms, plus this process's own stall, of the poll that read disabled: in flight at the transition, not counted)`
             : ''),
       );
     },

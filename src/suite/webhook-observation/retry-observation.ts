@@ -443,6 +443,8 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
   const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook: HookedEndpoint = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
   const endpointId = hook.registered.endpointId;
+  // This process's own stalls: an attempt in flight at the transition reaches the receiver late by as much.
+  const eventLoop = watchEventLoopDelay();
   hook.inbox.failAll({ status: 500 });
   const events: string[] = [];
   const firing = repeatedly(
@@ -501,12 +503,14 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
         eventId: d.verdicts.eventId ?? '?',
         attempt: d.attempt,
         afterDisableMs: round1(d.receivedAtMono - disabledAt),
+        inFlight:
+          d.receivedAtMono - disabledAt <= IN_FLIGHT_GRACE_MS + eventLoop.stallBetween(disabledAt, d.receivedAtMono),
       }));
     observation.silent = {
       windowMs,
       eventsFired: events.length - firedAtDisable,
-      arrivals: after.filter((a) => a.afterDisableMs > IN_FLIGHT_GRACE_MS),
-      inFlight: after.filter((a) => a.afterDisableMs <= IN_FLIGHT_GRACE_MS).length,
+      arrivals: after.filter((a) => !a.inFlight).map(({ inFlight: _, ...arrival }) => arrival),
+      inFlight: after.filter((a) => a.inFlight).length,
       retriesDue: retriesDueIn(
         [...byEvent.values()],
         SPEC_RETRY_DELAYS_MS.map((d) => scaled(d, scale)),
@@ -559,6 +563,7 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
     };
     return observation;
   } finally {
+    eventLoop.stop();
     await stopFiring();
   }
 }
