@@ -294,6 +294,40 @@ export const FAULTS = {
   'jwt-scope-claim-trusted': "a session JWT carrying a scope claim gets those (licensed) scopes, not its member's",
   'auto-disable-from-last-success':
     "the 24 h before auto-disable is counted from the endpoint's creation or last success, not from the first failure of the streak",
+  // Red team, round 4
+  'token-env-prefix-ignored':
+    'bearer tokens are looked up by the random part after svc_test_/svc_live_: the token with its other environment prefix (never issued) is accepted',
+  'token-revoke-lost-update':
+    "a revocation reads the workspace's token states, then writes them all back after a store round trip: of two tokens revoked at once, one comes back active",
+  'endpoint-recreate-revives-deleted':
+    'registering the URL of a deleted endpoint again restores that endpoint (an upsert on workspace and URL): the new one gets the deleted id and signing secret',
+  'jwt-aud-empty-array-accepted':
+    'the session JWT audience is checked only when the aud array has entries: a JWT whose aud is [] is accepted',
+  'reinstate-resets-settings':
+    'reinstating a workspace resets its settings to the creation defaults: call_progress manual becomes auto and time_scale 1',
+  'session-keepalive-suspension-stale':
+    "a kept-alive connection remembers that a session token's workspace was active: on that connection the same JWT is served after the workspace is suspended",
+  'idp-previous-kept-alongside':
+    'the identity provider PUT again adds the new settings beside the old: JWTs of the previous issuer, audience and JWKS are still accepted',
+  'replay-signed-with-first-delivery':
+    "a replay to an endpoint that had no delivery of the event re-sends the event's first recorded delivery signature, made with another endpoint's secret",
+  'transcript-gone-after-completion':
+    "a call's transcript answers 404 call_not_found from 5 s after the call finished: the transcript_url handed out stops working",
+  'ack-text-body-fails':
+    "a 2xx answer with a non-empty body that is not JSON counts as a failure (the receiver's reply is parsed as JSON) and is retried",
+  'auto-progress-slow':
+    'call_progress auto rings for 1.2 s and talks for 1.6 s: a call completes 2.8 s after it was placed, not within 2 s',
+  'body-parsed-before-auth':
+    'POST /v1/voice/calls reads its body before authenticating: a bad body with a missing or revoked credential is answered 400/415, not 401 invalid_token',
+  // Proofs of the checks written for the fault matrix's last owed cells (issue 45)
+  'connection-first-workspace':
+    "the workspace is resolved once per connection: a later credential on a kept-alive connection is checked, then served in the first credential's workspace",
+  'endpoint-secret-from-count':
+    "an endpoint's signing secret is derived from its workspace and endpoint count, read before a store round trip: endpoints created at once share a secret",
+  'endpoint-limit-every-workspace':
+    'the 25-endpoint limit counts the active endpoints of every workspace (of the fault prefix): the count lost its workspace condition',
+  'suspension-holds-counted':
+    'each suspension is a hold that one reinstatement lifts: a workspace suspended twice stays suspended after its reinstatement',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

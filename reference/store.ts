@@ -73,6 +73,8 @@ export interface Workspace {
   tokens: Map<string, BearerToken>;
   members: Map<string, Member>;
   identityProvider: IdentityProvider | null;
+  /** Fault idp-previous-kept-alongside: the providers a later PUT should have replaced. */
+  previousProviders?: IdentityProvider[];
   /** Faults rotation-flush and rotation-flush-late: every token of the workspace is refused in this window. */
   rejectAllTokens: { from: number; until: number };
 }

@@ -46,6 +46,17 @@ async function sendWithoutCredential(t: CheckContext): Promise<Array<readonly [s
       'calls without Authorization',
       await t.api.placeCall(undefined, { agent_id: 'agt_x', to: '+15555550123' }, STATUS_ONLY),
     ],
+    // The credential is judged before the body: a service that parses first answers 400 here.
+    [
+      'calls without Authorization, with a malformed JSON body',
+      await t.api.raw({
+        method: 'POST',
+        path: '/v1/voice/calls',
+        headers: { 'content-type': 'application/json' },
+        body: '{"agent_id": "agt_',
+        idempotent: true,
+      }),
+    ],
   ];
   for (const value of ['Bearer', 'Bearer ', 'Bearer  ']) {
     answers.push([

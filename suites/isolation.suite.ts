@@ -184,4 +184,35 @@ certifySuite('isolation', () => {
     );
     t.measure('foreign_agent_call_status', call.status);
   });
+
+  check('TENANT-KEPT-ALIVE', async (t) => {
+    const { a, b } = await twoTenants(t);
+    const tenants = { A: a, B: b };
+    // A, then B, then A again, one after the other over one connection of the check's own: a
+    // service that keeps a connection's first workspace answers B's request with A's agents.
+    const connection = t.api.ownConnection();
+    t.defer(() => connection.close());
+    const seen: string[] = [];
+    for (const [name, otherName] of [
+      ['A', 'B'],
+      ['B', 'A'],
+      ['A', 'B'],
+    ] as const) {
+      const listed = await t.api.listAgents(tenants[name].token.token, { connection });
+      assert(
+        is2xx(listed.status),
+        `listing ${name}'s agents over the kept-alive connection after ${seen.length} request(s) on it: expected a 2xx, got ${describeResponse(listed)}`,
+        listed,
+      );
+      const visible = findAllIds(listed.json, ID_PATTERNS.agent);
+      const foreign = tenants[otherName].workspace.agentIds.filter((agent) => visible.includes(agent));
+      assert(
+        foreign.length === 0,
+        `over one kept-alive connection, after ${seen.join(', then ')}, ${name}'s token listed workspace ${otherName}'s agents: ${foreign.join(', ')}`,
+        listed,
+      );
+      seen.push(`${name}'s token`);
+    }
+    t.detail(`over one kept-alive connection, ${seen.join(', then ')}: each listed only its own workspace's agents`);
+  });
 });

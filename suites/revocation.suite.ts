@@ -176,6 +176,31 @@ certifySuite('revocation', () => {
           'calls',
           (fresh) => t.api.placeCall(token, { agent_id: agentId, to: RESERVED_TEST_NUMBER }, { fresh, ...STATUS_ONLY }),
         ],
+        // "Its requests" whatever their body: a service that reads the body before the credential answers these 400 or 415.
+        [
+          'calls with a malformed JSON body',
+          (fresh) =>
+            t.api.raw({
+              method: 'POST',
+              path: '/v1/voice/calls',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: '{"agent_id": "agt_',
+              fresh,
+              idempotent: true,
+            }),
+        ],
+        [
+          'calls with a text body',
+          (fresh) =>
+            t.api.raw({
+              method: 'POST',
+              path: '/v1/voice/calls',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+              body: 'certify',
+              fresh,
+              idempotent: true,
+            }),
+        ],
         ...(callId
           ? [
               ['transcript', (fresh: boolean) => t.api.transcript(token, callId, { fresh })] as [

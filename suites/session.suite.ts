@@ -44,6 +44,8 @@ import {
 
 const unknownKid = () => `kid-${randomBytes(6).toString('hex')}`;
 
+/** The session token SESSION-SUSPENDED-CODE uses before and after the suspension: valid past the wait for the suspension to show. */
+const KEPT_TOKEN_LIFETIME_S = 300;
 /** The narrowed member of SESSION-SUSPENDED-CODE: reads, cannot place calls. */
 const NARROWED_MEMBER: readonly Scope[] = ['voice:read'];
 /** How long a suspension or reinstatement may take to show: the bound the workspace checks give it. */
@@ -180,6 +182,12 @@ certifySuite('session', () => {
       await expectControlAccepted(t, await s.mint(), s.idp);
       const { callId } = await placeCall(t, s.workspace, bearer.token);
       const ops = operations(s.workspace.agentId, callId);
+      // One session token used on one kept-alive connection before the suspension and after it: a
+      // connection that remembers what it saw with a token must not outlive the suspension.
+      const connection = t.api.ownConnection();
+      t.defer(() => connection.close());
+      const keptToken = await s.mint({ lifetimeSec: KEPT_TOKEN_LIFETIME_S });
+      const keptBefore = await t.api.whoami(keptToken, { connection });
       await s.workspace.suspend();
       const suspended = await pollUntil(
         () => whoami(t, bearer.token),
@@ -205,6 +213,20 @@ certifySuite('session', () => {
           ...suspendedProblems(op.name, `a member narrowed to ${NARROWED_MEMBER.join(' ')}`, byNarrowed, byBearer),
         );
       }
+      const keptAfter = await t.api.whoami(keptToken, { connection });
+      if (keptBefore.status === 200)
+        problems.push(
+          ...suspendedProblems(
+            'whoami on a kept-alive connection that served the same token before the suspension',
+            'a member with every scope',
+            keptAfter,
+            suspended.last,
+          ),
+        );
+      statuses['whoami, kept-alive connection used before the suspension'] = {
+        bearer: suspended.last.status,
+        member: keptAfter.status,
+      };
       t.measure('statuses_while_suspended', statuses);
       if (problems.length > 0)
         t.fail(
@@ -410,6 +432,9 @@ certifySuite('session', () => {
       ['aud in upper case', await s.mint({ claims: { aud: s.audience.toUpperCase() } })],
       ['aud with a space after it', await s.mint({ claims: { aud: `${s.audience} ` } })],
       ['no aud', await s.mint({ claims: { aud: undefined } })],
+      // Absent and empty: an empty array contains no audience at all.
+      ['aud an empty array', await s.mint({ claims: { aud: [] } })],
+      ['aud an empty string', await s.mint({ claims: { aud: '' } })],
     ]);
   });
 

@@ -229,6 +229,41 @@ certifySuite('tokens', () => {
     );
   });
 
+  // A revocation that reads the workspace's tokens, then writes them back after a round trip,
+  // undoes another revocation made meanwhile: only two tokens revoked at once show it.
+  check('TOKEN-REVOKE-BOTH-AT-ONCE', async (t) => {
+    const workspace = await t.workspace();
+    const tokens = [
+      await workspace.createToken('certify revoked at once 1'),
+      await workspace.createToken('certify revoked at once 2'),
+    ];
+    await Promise.all(tokens.map((token) => workspace.revokeToken(token)));
+    const outcomes = await Promise.all(
+      tokens.map((token) =>
+        pollUntil(
+          () => t.api.whoami(token.token, { fresh: true, timed: true }),
+          (res) => res.status === 401,
+          { timeoutMs: REVOCATION_LIMIT_MS, intervalMs: 250 },
+        ),
+      ),
+    );
+    t.measure(
+      'refused_after_ms',
+      outcomes.map((outcome) => (outcome.ok ? Math.round(outcome.elapsedMs) : null)),
+    );
+    const accepted = outcomes.flatMap((outcome, i) =>
+      outcome.ok ? [] : [`token ${i + 1}: ${describeResponse(outcome.last)}`],
+    );
+    assert(
+      accepted.length === 0,
+      `two tokens revoked at once (both revocations answered 2xx), one of them still accepted ${REVOCATION_LIMIT_MS / 1000} s later: ${accepted.join('; ')}`,
+      outcomes.find((outcome) => !outcome.ok)?.last,
+    );
+    t.detail(
+      `two tokens revoked at once; both refused with 401, after ${outcomes.map((outcome) => `${(outcome.elapsedMs / 1000).toFixed(1)} s`).join(' and ')}`,
+    );
+  });
+
   check('TOKEN-EMPTY-SCOPES', async (t) => {
     const workspace = await t.workspace();
     const creation = await tryCreate(() => workspace.createToken('certify empty scopes', []));

@@ -143,6 +143,36 @@ async function completedFor(hook: { inbox: Parameters<typeof settle>[0] }, callI
   return completed;
 }
 
+/** A call placed on a workspace of call_progress auto, and the first delivery and created_at (ms, when it parses) of each of its LIFECYCLE events. */
+async function autoLifecycle(
+  t: CheckContext,
+): Promise<{ callId: string; first: CapturedDelivery[]; created: Array<number | undefined> }> {
+  const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+  const hook = await t.hookEndpoint(workspace, ['*']);
+  const { callId } = await placeCall(t, workspace, token.token);
+  const all = (ds: readonly CapturedDelivery[]) => LIFECYCLE.every((type) => ds.some(ofCall(callId, type)));
+  const { deliveries } = await settle(
+    hook.inbox,
+    all,
+    CALL_EVENTS_TIMEOUT_MS,
+    `queued, started and completed of ${callId}`,
+  );
+  const mine = deliveries.filter((d) => callIdOf(d) === callId);
+  const missing = LIFECYCLE.filter((type) => !mine.some((d) => typeOf(d) === type));
+  assert(
+    missing.length === 0,
+    `call ${callId} (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(mine)}`,
+  );
+  const first = LIFECYCLE.map((type) => mine.find((d) => typeOf(d) === type) as CapturedDelivery);
+  const created = first.map((d) => parseIsoUtc((d.verdicts.json as Record<string, unknown>)['created_at']));
+  return { callId, first, created };
+}
+
+/** How long after its first read a transcript URL is read again: it must still work. */
+const TRANSCRIPT_READ_AGAIN_MS = 10_000;
+/** call_progress auto: queued to completed within this (the control contract). */
+const AUTO_PROGRESS_LIMIT_MS = 2_000;
+
 certifySuite('webhook-envelope', () => {
   check(
     'HOOK-ENVELOPE',
@@ -414,24 +444,7 @@ certifySuite('webhook-envelope', () => {
   });
 
   check('HOOK-LIFECYCLE-COMPLETED', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
-    const hook = await t.hookEndpoint(workspace, ['*']);
-    const call = await placeCall(t, workspace, token.token);
-    const all = (ds: readonly CapturedDelivery[]) => LIFECYCLE.every((type) => ds.some(ofCall(call.callId, type)));
-    const { deliveries } = await settle(
-      hook.inbox,
-      all,
-      CALL_EVENTS_TIMEOUT_MS,
-      `queued, started and completed of ${call.callId}`,
-    );
-    const mine = deliveries.filter((d) => callIdOf(d) === call.callId);
-    const missing = LIFECYCLE.filter((type) => !mine.some((d) => typeOf(d) === type));
-    assert(
-      missing.length === 0,
-      `call ${call.callId} (call_progress auto): no ${missing.join(', ')} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(mine)}`,
-    );
-    const first = LIFECYCLE.map((type) => mine.find((d) => typeOf(d) === type) as CapturedDelivery);
-    const created = first.map((d) => parseIsoUtc((d.verdicts.json as Record<string, unknown>)['created_at']));
+    const { callId, first, created } = await autoLifecycle(t);
     const arrival = first.map((d) => d.seq);
     t.measure('created_at_ms', Object.fromEntries(LIFECYCLE.map((type, i) => [type, created[i] ?? null])));
     t.measure('arrival_ms', Object.fromEntries(LIFECYCLE.map((type, i) => [type, first[i]?.receivedAtMs ?? null])));
@@ -443,11 +456,33 @@ certifySuite('webhook-envelope', () => {
     };
     assert(
       notAfter(0, 1) && notAfter(1, 2),
-      `call ${call.callId}: created_at not in the order queued, started, completed (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')})`,
+      `call ${callId}: created_at not in the order queued, started, completed (${created.map((c) => (c === undefined ? '?' : new Date(c).toISOString())).join(', ')})`,
     );
     const arrivalOrdered = arrival[0]! < arrival[1]! && arrival[1]! < arrival[2]!;
     t.detail(
-      `queued, started, completed for ${call.callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`,
+      `queued, started, completed for ${callId}${arrivalOrdered ? ', arriving in that order' : '; created_at in order, arrival order differed (deliveries are independent)'}`,
+    );
+  });
+
+  // The control contract's promise behind every auto-progressed call: queued to completed
+  // within 2 s of real time, judged on the service's own created_at (network and this
+  // process's stalls left out). A clock of whole seconds shows only a gap of 3 s or more.
+  check('CALL-AUTO-PROGRESS-2S', async (t) => {
+    const { callId, created } = await autoLifecycle(t);
+    const [queued, , completed] = created;
+    if (queued === undefined || completed === undefined)
+      return t.skip(`created_at of ${callId}'s events does not parse (HOOK-ENVELOPE judges it): no gap to measure`);
+    const wholeSeconds = queued % 1000 === 0 && completed % 1000 === 0;
+    const gapMs = completed - queued;
+    t.measure('queued_to_completed_ms', gapMs);
+    t.measure('created_at_resolution', wholeSeconds ? 'seconds' : 'milliseconds');
+    const limitMs = wholeSeconds ? AUTO_PROGRESS_LIMIT_MS + 1_000 : AUTO_PROGRESS_LIMIT_MS;
+    assert(
+      gapMs < limitMs || (!wholeSeconds && gapMs === limitMs),
+      `call ${callId} (call_progress auto) took ${gapMs} ms from voice.call.queued to voice.call.completed by their created_at: auto completes a call within 2 s${wholeSeconds ? ' (whole seconds: 3 s or more apart)' : ''}`,
+    );
+    t.detail(
+      `voice.call.queued to voice.call.completed: ${gapMs} ms by created_at${wholeSeconds ? ' (whole seconds)' : ''}`,
     );
   });
 
@@ -482,6 +517,37 @@ certifySuite('webhook-envelope', () => {
       typeof answer === 'string' ? base : answer,
     );
   });
+
+  // A URL handed out keeps working: a client reads a call's transcript when its own queue gets
+  // to the event, not at once. The spec gives it no lifetime; seconds are far below any a user expects.
+  check(
+    'HOOK-TRANSCRIPT-URL-LASTS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+      const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+      const call = await placeCall(t, workspace, token.token);
+      const text = dataOf(await completedFor(hook, call.callId))?.['transcript_url'];
+      const url = typeof text === 'string' ? parseUrl(text) : undefined;
+      if (!url) return t.skip(`transcript_url ${JSON.stringify(text)} is no URL (HOOK-TRANSCRIPT-URL judges its form)`);
+      const first = await atOwnOrigin(t, url, token.token);
+      if (typeof first === 'string' || !is2xx(first.status))
+        return t.skip(
+          `${url.href} did not answer with the transcript at once (${typeof first === 'string' ? first : first.status}; HOOK-TRANSCRIPT-URL-AS-GIVEN judges it): nothing to read again`,
+        );
+      await sleep(TRANSCRIPT_READ_AGAIN_MS);
+      const later = await atOwnOrigin(t, url, token.token);
+      t.measure('later_status', typeof later === 'string' ? later : later.status);
+      assert(
+        typeof later !== 'string' && is2xx(later.status),
+        `${url.href} answered ${first.status} right after voice.call.completed, then ${typeof later === 'string' ? `no answer (${later})` : describeResponse(later)} ${TRANSCRIPT_READ_AGAIN_MS / 1000} s later: a transcript URL handed out stopped working`,
+        typeof later === 'string' ? first : later,
+      );
+      t.detail(
+        `${url.href} answered ${first.status} after voice.call.completed and ${later.status} ${TRANSCRIPT_READ_AGAIN_MS / 1000} s later`,
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
 
   // A value handed in comes back: the length the call was reported with, not one the service measured
   // between its own events, and 0 as a length, not as an absent one.

@@ -24,6 +24,9 @@ import { sleep } from '../src/clock/wait.js';
 const LIMIT = 25;
 /** Creations sent at once beside 24 active endpoints: one free slot, three too many. */
 const CONCURRENT_CREATIONS = 4;
+/** Endpoints created at once whose signing secrets must all differ. */
+const CONCURRENT_SECRETS = 4;
+const OWN_SECRET_TYPE = 'workspace.plan.upgraded';
 /** How long an endpoint that must get nothing is still watched once its wildcard companion has everything. */
 const QUIET_WATCH_MS = 1_000;
 
@@ -46,6 +49,44 @@ async function register(t: CheckContext, workspace: TestWorkspace, url: string, 
 
 function refusal(result: Registration): string {
   return result.accepted ? 'accepted' : `refused with ${result.status}${result.code ? ` ${result.code}` : ''}`;
+}
+
+/**
+ * Each endpoint's secret differs from the others' (compared here, never printed), and one event
+ * fired to all of them arrives at each signed with its own secret and with no other's. Answers
+ * the fired event's id.
+ */
+async function expectOwnSecrets(
+  workspace: TestWorkspace,
+  hooks: readonly HookedEndpoint[],
+  what: string,
+): Promise<string> {
+  const secrets = hooks.map((hook) => hook.registered.secret);
+  const shared = secrets.flatMap((secret, i) =>
+    secrets.indexOf(secret) < i ? [`${secrets.indexOf(secret) + 1} and ${i + 1}`] : [],
+  );
+  assert(shared.length === 0, `${what} were given the same signing secret (endpoints ${shared.join(', ')})`);
+  const eventId = await workspace.fireEvent(OWN_SECRET_TYPE, firedData(OWN_SECRET_TYPE));
+  for (const [index, own] of hooks.entries()) {
+    const name = `endpoint ${index + 1} of ${what}`;
+    const others = secrets.filter((_, i) => i !== index);
+    const { deliveries, timedOut } = await settle(
+      own.inbox,
+      (ds) => ds.some((d) => idOf(d) === eventId),
+      DELIVERY_TIMEOUT_MS,
+      `${OWN_SECRET_TYPE} ${eventId}`,
+    );
+    assert(!timedOut, `${name} received no delivery of ${OWN_SECRET_TYPE} ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`);
+    const delivery = deliveries.find((d) => idOf(d) === eventId);
+    assert(delivery, `${name}: its delivery of ${eventId} is gone`);
+    assert(
+      verifiesWith(own.registered.secret, delivery),
+      `${name}: its delivery does not verify with its own secret (${describeBadSignature(own.registered.secret, delivery, others)})`,
+    );
+    const alsoOther = others.findIndex((secret) => verifiesWith(secret, delivery));
+    assert(alsoOther === -1, `${name}: its delivery also verifies with another endpoint's secret`);
+  }
+  return eventId;
 }
 
 certifySuite('webhook-registration', () => {
@@ -111,6 +152,13 @@ certifySuite('webhook-registration', () => {
       }
       const extra = await register(t, workspace, url(LIMIT + 1), 'registering a 26th active endpoint');
       assert(!extra.accepted, 'a 26th active endpoint was accepted: expected a 4xx refusal');
+      // The limit is the workspace's: another workspace takes its first endpoint while this one is full.
+      const other = await t.workspace();
+      const elsewhere = await register(t, other, url(LIMIT + 3), "registering another workspace's first endpoint");
+      assert(
+        elsewhere.accepted,
+        `with one workspace at its 25 endpoints, another workspace's first endpoint was ${refusal(elsewhere)}: the limit counted beyond the workspace`,
+      );
       const first = ids[0];
       assert(first, 'no endpoint id was kept');
       await workspace.deleteEndpoint(first);
@@ -125,7 +173,9 @@ certifySuite('webhook-registration', () => {
         `after deleting one of 25 endpoints a new one was ${refusal(replacement)}: expected it accepted`,
       );
       t.measure('refusal_status', extra.accepted ? null : extra.status);
-      t.detail(`25 accepted; the 26th ${refusal(extra)}; a new one accepted after deleting one`);
+      t.detail(
+        `25 accepted; the 26th ${refusal(extra)}; another workspace's first accepted meanwhile; a new one accepted after deleting one`,
+      );
     },
     { timeoutMs: 60_000 },
   );
@@ -231,40 +281,41 @@ certifySuite('webhook-registration', () => {
 
   check('HOOK-OWN-SECRET', async (t) => {
     const workspace = await t.workspace();
-    const type = 'workspace.plan.upgraded';
-    const [one, two] = [await t.hookEndpoint(workspace, [type]), await t.hookEndpoint(workspace, [type])];
+    const hooks = [
+      await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]),
+      await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]),
+    ];
+    const eventId = await expectOwnSecrets(workspace, hooks, 'two endpoints of one workspace');
+    t.detail(`two endpoints, two different secrets; ${eventId} verified at each with its own secret only`);
+  });
+
+  // Deleting an endpoint and registering its URL again is how a leaked secret is replaced: the
+  // new endpoint must not come back with the deleted one's secret (an upsert on workspace and URL).
+  check('HOOK-RECREATED-OWN-SECRET', async (t) => {
+    const workspace = await t.workspace();
+    const deleted = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]);
+    await workspace.deleteEndpoint(deleted.registered.endpointId);
+    const again = await workspace.createEndpoint(deleted.registered.url ?? deleted.inbox.url, [OWN_SECRET_TYPE]);
+    t.measure('same_id_as_deleted', again.endpointId === deleted.registered.endpointId);
     // Compared here, never printed.
     assert(
-      one.registered.secret !== two.registered.secret,
-      'two endpoints of one workspace were given the same signing secret',
+      again.secret !== deleted.registered.secret,
+      `the deleted endpoint's URL registered again came back with the deleted endpoint's signing secret${again.endpointId === deleted.registered.endpointId ? ' and id' : ''}: each endpoint has its own secret`,
     );
-    const eventId = await workspace.fireEvent(type, firedData(type));
-    const pairs = [
-      { name: 'first', own: one, other: two },
-      { name: 'second', own: two, other: one },
-    ];
-    for (const { name, own, other } of pairs) {
-      const { deliveries, timedOut } = await settle(
-        own.inbox,
-        (ds) => ds.some((d) => idOf(d) === eventId),
-        DELIVERY_TIMEOUT_MS,
-        `${type} ${eventId}`,
-      );
-      assert(
-        !timedOut,
-        `the ${name} endpoint received no delivery of ${type} ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`,
-      );
-      const delivery = deliveries.find((d) => idOf(d) === eventId);
-      assert(delivery, `the ${name} endpoint's delivery of ${eventId} is gone`);
-      assert(
-        verifiesWith(own.registered.secret, delivery),
-        `the ${name} endpoint's delivery does not verify with its own secret (${describeBadSignature(own.registered.secret, delivery, [other.registered.secret])})`,
-      );
-      assert(
-        !verifiesWith(other.registered.secret, delivery),
-        `the ${name} endpoint's delivery also verifies with the other endpoint's secret`,
-      );
-    }
-    t.detail(`two endpoints, two different secrets; ${eventId} verified at each with its own secret only`);
+    t.detail(
+      `an endpoint deleted, its URL registered again: a new secret${again.endpointId === deleted.registered.endpointId ? ', the same id' : ' and a new id'}`,
+    );
+  });
+
+  check('HOOK-SECRETS-DISTINCT-CONCURRENT', async (t) => {
+    const workspace = await t.workspace();
+    // Created at once: a secret drawn from the clock, or from a generator seeded per request, repeats here.
+    const hooks = await Promise.all(
+      Array.from({ length: CONCURRENT_SECRETS }, () => t.hookEndpoint(workspace, [OWN_SECRET_TYPE])),
+    );
+    const eventId = await expectOwnSecrets(workspace, hooks, `${CONCURRENT_SECRETS} endpoints created at once`);
+    t.detail(
+      `${CONCURRENT_SECRETS} endpoints created at once, ${CONCURRENT_SECRETS} different secrets; ${eventId} verified at each with its own secret only`,
+    );
   });
 });

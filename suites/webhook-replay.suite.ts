@@ -15,7 +15,7 @@ import {
   typeCounts,
   typeOf,
 } from '../src/suite/webhook-observation/events.js';
-import { describeBadSignature, timestampOf } from '../src/suite/webhook-observation/signature.js';
+import { describeBadSignature, timestampOf, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/webhook-observation/timestamps.js';
 import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
 import type { EndpointStatus } from '../src/control/types.js';
@@ -266,6 +266,50 @@ certifySuite('webhook-replay', () => {
     t.detail(
       `the replay of ${eventId} reached the endpoint it named; the other endpoint subscribed to ${TYPE} kept its one delivery (watched ${OTHER_ENDPOINT_WATCH_MS / 1000} s more)`,
     );
+  });
+
+  // A replay is signed anew for the endpoint it goes to: one that never had the event gets no
+  // other endpoint's signature of it (a replay that re-sends the first delivery's headers).
+  check('HOOK-REPLAY-OTHER-ENDPOINT-SIGNED', async (t) => {
+    const workspace = await t.workspace();
+    const first = await t.hookEndpoint(workspace, [TYPE]);
+    const eventId = await workspace.fireEvent(TYPE, firedData(TYPE));
+    const ofEvent = (ds: readonly CapturedDelivery[]) => ds.filter((d) => idOf(d) === eventId);
+    const delivered = await settle(
+      first.inbox,
+      (ds) => ofEvent(ds).length > 0,
+      DELIVERY_TIMEOUT_MS,
+      `the delivery of ${eventId}`,
+    );
+    assert(!delivered.timedOut, `${eventId} was not delivered within ${DELIVERY_TIMEOUT_MS} ms: no replay to judge`);
+    const later = await t.hookEndpoint(workspace, [TYPE]);
+    try {
+      await workspace.replay(eventId, later.registered.endpointId);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('replay', `refused ${error.status}`);
+      t.detail(
+        `a replay of ${eventId} to an endpoint created after it was refused with ${error.status}: a reasonable choice, nothing delivered to judge`,
+      );
+      return;
+    }
+    t.measure('replay', 'accepted');
+    const replayed = await settle(
+      later.inbox,
+      (ds) => ofEvent(ds).length > 0,
+      DELIVERY_TIMEOUT_MS,
+      `the replay of ${eventId}`,
+    );
+    assert(
+      !replayed.timedOut,
+      `the replay of ${eventId} to an endpoint created after it was accepted and did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
+    const replay = ofEvent(replayed.deliveries)[0]!;
+    assert(
+      verifiesWith(later.registered.secret, replay),
+      `the replay of ${eventId} to an endpoint that never had it is not signed with that endpoint's secret (${describeBadSignature(later.registered.secret, replay, [first.registered.secret])})`,
+    );
+    t.detail(`${eventId} replayed to an endpoint created after it: signed with that endpoint's own secret`);
   });
 
   check('HOOK-REPLAY-FRESH', async (t) => {

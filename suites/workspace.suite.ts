@@ -14,10 +14,13 @@ import {
   type CheckContext,
 } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
-import { placeCall } from '../src/suite/webhook-observation/events.js';
+import { DELIVERY_TIMEOUT_MS, ofCall, placeCall, settle } from '../src/suite/webhook-observation/events.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
+const CALL_STARTED = 'voice.call.started';
+/** call_progress auto moves a call within 2 s (the control contract): a manual one is watched longer. */
+const AUTO_PROGRESS_WATCH_MS = 3_000;
 /** Requests of the workspace that was not suspended, once the other is. */
 const OTHER_WORKSPACE_REQUESTS = 12;
 
@@ -104,6 +107,53 @@ certifySuite('workspace', () => {
       t.measure('reinstatement_effective_ms', afterMs);
     },
     { timeoutMs: 150_000 },
+  );
+
+  // A transition keeps what the workspace was created with: once reinstated, a workspace of
+  // call_progress manual still leaves its calls queued until they are moved.
+  check(
+    'WS-REINSTATED-KEEPS-SETTINGS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+      const hook = await t.hookEndpoint(workspace, [CALL_STARTED]);
+      await workspace.suspend();
+      await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      await workspace.reinstate();
+      const { res } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (status) => status === 200,
+      );
+      if (res.status !== 200)
+        t.skip(`whoami after reinstatement got ${describeResponse(res)} (WS-REINSTATED judges it): no call to place`);
+      const { callId } = await placeCall(t, workspace, token.token);
+      await sleep(AUTO_PROGRESS_WATCH_MS);
+      const moved = hook.inbox.deliveries.filter(ofCall(callId, CALL_STARTED));
+      assert(
+        moved.length === 0,
+        `a call placed after a call_progress manual workspace was suspended and reinstated moved by itself: ${CALL_STARTED} within ${AUTO_PROGRESS_WATCH_MS / 1000} s, as under auto`,
+      );
+      // The endpoint hears a move when one is made: the silence above was the call's, not the endpoint's.
+      await workspace.progressCall(callId, { state: 'started' });
+      const started = await settle(
+        hook.inbox,
+        (ds) => ds.some(ofCall(callId, CALL_STARTED)),
+        DELIVERY_TIMEOUT_MS,
+        `${CALL_STARTED} of ${callId}`,
+      );
+      assert(
+        !started.timedOut,
+        `${callId}, moved to started by the control interface, sent no ${CALL_STARTED} within ${DELIVERY_TIMEOUT_MS} ms`,
+      );
+      t.detail(
+        `call_progress manual, suspended and reinstated: a call placed then stayed queued ${AUTO_PROGRESS_WATCH_MS / 1000} s, and moved when told to`,
+      );
+    },
+    { timeoutMs: 180_000 },
   );
 
   check(

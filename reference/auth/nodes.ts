@@ -61,6 +61,12 @@ export const COMPARED_TOKEN_CHARACTERS = 40;
  * found by a looser comparison among the tokens of workspaces that carry the same fault.
  */
 function nearMissToken(store: Store, secret: string, faults: FaultSet): BearerToken | undefined {
+  if (faults.has('token-env-prefix-ignored')) {
+    // Fault: the environment prefix is cosmetic; the lookup keys on the random part after it.
+    const other = otherEnvironmentPrefix(secret);
+    const token = other === undefined ? undefined : store.tokensBySecret.get(other);
+    if (token && store.workspace(token.workspaceId)?.faults.has('token-env-prefix-ignored')) return token;
+  }
   const caseless = faults.has('token-case-insensitive');
   const prefix = faults.has('token-prefix-compared');
   if (!caseless && !prefix) return undefined;
@@ -76,6 +82,13 @@ function nearMissToken(store: Store, secret: string, faults: FaultSet): BearerTo
     )
       return token;
   }
+  return undefined;
+}
+
+/** Fault token-env-prefix-ignored: the secret under the other environment's prefix. */
+function otherEnvironmentPrefix(secret: string): string | undefined {
+  if (secret.startsWith('svc_live_')) return 'svc_test_' + secret.slice('svc_live_'.length);
+  if (secret.startsWith('svc_test_')) return 'svc_live_' + secret.slice('svc_test_'.length);
   return undefined;
 }
 

@@ -237,6 +237,17 @@ export class SessionVerifier {
       const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
     }
+    // Fault idp-previous-kept-alongside: the providers an identity-provider PUT replaced are still tried.
+    for (const workspace of this.store.workspaces.values()) {
+      if (!workspace.previousProviders) continue;
+      const faults = unionFaults(requestFaults, workspace.faults);
+      if (!faults.has('idp-previous-kept-alongside')) continue;
+      for (const provider of workspace.previousProviders) {
+        if (provider.issuer !== iss) continue;
+        const principal = await this.verifyFor(workspace, jwt, claims, faults, provider);
+        if (principal) return principal;
+      }
+    }
     return null;
   }
 
@@ -245,8 +256,8 @@ export class SessionVerifier {
     jwt: string,
     claims: Claims,
     faults: FaultSet,
+    provider = workspace.identityProvider,
   ): Promise<SessionPrincipal | null> {
-    const provider = workspace.identityProvider;
     if (!provider) return null;
     const crossWorkspace = faults.has('jwt-cross-workspace');
     let payload: JWTPayload;
@@ -323,7 +334,13 @@ export class SessionVerifier {
     if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
       // Fault: `audience.includes(aud)`, written for an array, run on the configured string.
       if (!provider.audience.includes(payload.aud)) throw new Error('audience mismatch');
-    } else if (!faults.has('jwt-ignore-aud') && !audienceCheckedLater(faults) && !crossWorkspace)
+    } else if (
+      !faults.has('jwt-ignore-aud') &&
+      !audienceCheckedLater(faults) &&
+      !crossWorkspace &&
+      // Fault jwt-aud-empty-array-accepted: `auds.length > 0 && !auds.includes(audience)` refuses, so [] passes.
+      !(faults.has('jwt-aud-empty-array-accepted') && Array.isArray(payload.aud) && payload.aud.length === 0)
+    )
       options.audience = provider.audience;
     const nowSeconds = Date.now() / 1000;
     if (faults.has('jwt-ignore-exp') && typeof payload.exp === 'number' && payload.exp <= nowSeconds) {

@@ -15,6 +15,8 @@ export interface Call {
   outcome: string | null;
   durationSeconds: number | null;
   createdAt: number;
+  /** Fault transcript-gone-after-completion: when the call completed or failed. */
+  finishedAt?: number;
   /** Pending automatic progress steps (call_progress auto). */
   timers: TimerHandle[];
 }

@@ -13,6 +13,9 @@ import { REFERENCE_PERSONALITY, type Personality } from '../personality.js';
 export const AUTO_START_AFTER_MS = 200;
 /** …and started → completed this long after that. */
 export const AUTO_COMPLETE_AFTER_MS = 400;
+/** Fault auto-progress-slow: a simulated ring time, then talk time (2.8 s in all). */
+const SLOW_RING_MS = 1_200;
+const SLOW_TALK_MS = 1_600;
 
 export type ProgressRequest =
   | { state: 'started' }
@@ -67,15 +70,16 @@ export class CallService {
     }
     this.emit(workspace, 'voice.call.queued', () => this.callSummary(call));
     if (workspace.callProgress === 'auto') {
+      const slow = workspace.faults.has('auto-progress-slow');
       // The completion is timed once the call has started, never set beside it: two timers
       // set at once fire out of order when the event loop lags (under fan-out load, calls
       // completed before they started, and lost their voice.call.started).
       call.timers.push(
-        this.clock.setTimer(AUTO_START_AFTER_MS, () => {
+        this.clock.setTimer(slow ? SLOW_RING_MS : AUTO_START_AFTER_MS, () => {
           const started = this.progress(workspace, call.id, { state: 'started' });
           if (!started.ok) return;
           call.timers = [
-            this.clock.setTimer(AUTO_COMPLETE_AFTER_MS, () => {
+            this.clock.setTimer(slow ? SLOW_TALK_MS : AUTO_COMPLETE_AFTER_MS, () => {
               call.timers = [];
               this.progress(workspace, call.id, {
                 state: 'completed',
@@ -157,6 +161,7 @@ export class CallService {
         break;
     }
     if (request.state !== 'started') {
+      if (faults.has('transcript-gone-after-completion')) call.finishedAt = this.clock.now();
       for (const timer of call.timers) timer.cancel();
       call.timers = [];
     }

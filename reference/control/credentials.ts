@@ -72,6 +72,20 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
         )
       : undefined;
   const token = workspace.tokens.get(tokenId);
+  if (faults.has('token-revoke-lost-update') && token) {
+    // Fault: the workspace's token states are read, then written back whole after the round trip.
+    const read = [...workspace.tokens.values()].map((t) => ({
+      t,
+      revokedAt: t.revokedAt,
+      effectiveAt: t.revocationEffectiveAt,
+    }));
+    await sleep(STORE_ROUND_TRIP_MS);
+    for (const { t, revokedAt, effectiveAt } of read) {
+      if (t.id === tokenId) continue;
+      t.revokedAt = revokedAt;
+      t.revocationEffectiveAt = effectiveAt;
+    }
+  }
   if (faults.has('revoke-race-frees-slot') && token?.revokedAt === null) {
     // Read as active, written after the round trip: a revocation that lost the race still decrements the count.
     await sleep(STORE_ROUND_TRIP_MS);
@@ -111,6 +125,9 @@ export const putIdentityProvider: ControlHandler = (request) => {
   const previous = workspace.identityProvider;
   // Fault idp-reconfigure-ignored: the settings are written once, at first configuration.
   if (previous && faults.has('idp-reconfigure-ignored')) return { status: 204 };
+  // Fault idp-previous-kept-alongside: the PUT appends a provider to the workspace's list, not replacing it.
+  if (previous && faults.has('idp-previous-kept-alongside'))
+    workspace.previousProviders = [...(workspace.previousProviders ?? []), previous];
   const provider = createIdentityProvider(issuer, jwksUri, audience, request.app.outbound);
   // Fault idp-old-keys-kept: the key set, cached per workspace, is not rebuilt for the new jwks_uri.
   if (previous && faults.has('idp-old-keys-kept'))

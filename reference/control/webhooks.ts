@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { STORE_ROUND_TRIP_MS } from '../auth/tokens.js';
@@ -26,16 +27,30 @@ export const createEndpoint: ControlHandler = async (request) => {
     if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
     await sleep(STORE_ROUND_TRIP_MS);
   }
+  // Fault endpoint-secret-from-count: the secret derived from the workspace and its endpoint
+  // count, read before a store round trip; endpoints created at once read the same count.
+  const derivedSecret = faults.has('endpoint-secret-from-count')
+    ? await secretFromCount(workspace.id, registry.createdCount(workspace.id))
+    : undefined;
   // Fault empty-events-all: an empty list taken for "no filter".
   const events = parsed.data.events.length === 0 && faults.has('empty-events-all') ? ['*'] : parsed.data.events;
   const created = registry.create(workspace, parsed.data.url, events, faults, {
     limitChecked: checkThenInsert,
     emptyEventsAccepted: request.app.personality.emptyEventsAccepted,
+    ...(derivedSecret ? { secret: derivedSecret } : {}),
   });
   if (!created.ok) return refuse(created.status, created.code, created.message);
   const { endpoint } = created;
   return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
 };
+
+async function secretFromCount(workspaceId: string, count: number): Promise<string> {
+  await sleep(STORE_ROUND_TRIP_MS);
+  return (
+    'whsec_' +
+    createHmac('sha256', 'reference-fault-seed').update(`${workspaceId}:${count}`).digest('base64').slice(0, 32)
+  );
+}
 
 function endpointOf(request: ControlRequest) {
   return request.app.endpoints.get(request.params.ws ?? '', request.params.endpoint ?? '');

@@ -52,11 +52,16 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
   return { status: 201, body: { workspace_id: id, agent_ids: [...agents.keys()] } };
 };
 
+/** Fault suspension-holds-counted: the suspensions not yet lifted, per workspace. */
+const suspensionHolds = new WeakMap<Workspace, number>();
+
 export const suspendWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
   if (!faults.has('suspension-ignored')) workspace.suspended = true;
+  // Fault suspension-holds-counted: each suspension is a hold (billing, trust and safety) that a reinstatement lifts one at a time.
+  if (faults.has('suspension-holds-counted')) suspensionHolds.set(workspace, (suspensionHolds.get(workspace) ?? 0) + 1);
   // Fault suspend-revokes-tokens: suspension implemented as revoking every credential of the workspace.
   if (faults.has('suspend-revokes-tokens'))
     for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
@@ -68,7 +73,10 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
-  if (!faults.has('reinstate-ignored')) workspace.suspended = false;
+  const holdsLeft = Math.max(0, (suspensionHolds.get(workspace) ?? 0) - 1);
+  suspensionHolds.set(workspace, holdsLeft);
+  if (!faults.has('reinstate-ignored') && !(faults.has('suspension-holds-counted') && holdsLeft > 0))
+    workspace.suspended = false;
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace))
     other.suspended = workspace.suspended;
   // Fault reinstate-every-suspended: "set suspended = false where suspended", the workspace left out of the condition.
@@ -79,6 +87,11 @@ export const reinstateWorkspace: ControlHandler = (request) => {
     for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
   if (faults.has('reinstate-widens-members'))
     for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
+  if (faults.has('reinstate-resets-settings')) {
+    // Fault: the workspace's settings record is written anew from the creation defaults.
+    workspace.callProgress = 'auto';
+    workspace.timeScale = 1;
+  }
   return { status: 204 };
 };
 

@@ -5,11 +5,30 @@ import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
 import { racySequenceId } from '../racy-sequence.js';
-import { isPlainObject, readJsonBody } from './body.js';
+import { isPlainObject, readJsonBody, type BodyOutcome } from './body.js';
 import { sendEmpty, sendJson, sendPublicError, type RequestContext } from './respond.js';
 
 // The public API under /v1. Every operation runs the same gate in the spec's order:
 // authentication → suspended workspace → scope → the operation's own validation.
+
+/** Fault body-parsed-before-auth: the bodies a parser ahead of the authentication has read. */
+const preReadBodies = new WeakMap<IncomingMessage, BodyOutcome>();
+/** Fault session-keepalive-suspension-stale: the connection-memory key of a session token served while its workspace was active. */
+const SESSION_ACTIVE_KEY = 'session-workspace-active ';
+const FIRST_WORKSPACE_KEY = 'first-workspace';
+
+/**
+ * Fault connection-first-workspace: the tenant is resolved once per connection, as a context
+ * cached on the socket: every later credential on it is checked, then served in the first's workspace.
+ */
+function connectionWorkspace(principal: Principal, ctx: RequestContext): Principal {
+  if (!principal.faults.has('connection-first-workspace') || !ctx.connectionMemory) return principal;
+  const first = ctx.connectionMemory.get(FIRST_WORKSPACE_KEY) as Principal['workspace'] | undefined;
+  if (!first) ctx.connectionMemory.set(FIRST_WORKSPACE_KEY, principal.workspace);
+  return first ? { ...principal, workspace: first } : principal;
+}
+/** Fault transcript-gone-after-completion: how long a finished call's transcript is still served. */
+const FINISHED_TRANSCRIPT_KEPT_MS = 5_000;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const AGENT_ID = /^agt_[A-Za-z0-9]+$/;
@@ -61,7 +80,8 @@ const placeCall: Operation = {
   async run(app, req, res, ctx, principal) {
     const faults = principal.faults;
     const { personality } = app;
-    const body = await readJsonBody(req, personality.maxBodyBytes, personality.lenientContentType);
+    const body =
+      preReadBodies.get(req) ?? (await readJsonBody(req, personality.maxBodyBytes, personality.lenientContentType));
     if (!body.ok) {
       if (body.code === 'malformed_json' && faults.has('malformed-json-500')) {
         return sendPublicError(res, ctx, faults, 500, 'internal_error', 'unexpected error');
@@ -153,6 +173,13 @@ const getTranscript: Operation = {
     if (!call && principal.faults.has('tenant-transcript-redirect') && app.store.callInAnyWorkspace(callId)) {
       return sendEmpty(res, 302, { Location: `/v1/voice/calls/${callId}/transcript?owner=other` });
     }
+    // Fault transcript-gone-after-completion: finished calls leave the live table the transcript route reads.
+    if (
+      call?.finishedAt !== undefined &&
+      principal.faults.has('transcript-gone-after-completion') &&
+      app.config.clock.now() - call.finishedAt > FINISHED_TRANSCRIPT_KEPT_MS
+    )
+      call = undefined;
     if (!call)
       return sendPublicError(res, ctx, principal.faults, 404, 'call_not_found', 'no such call in this workspace');
     if (principal.faults.has('transcript-always-403'))
@@ -222,6 +249,21 @@ export async function handlePublicRequest(
       Allow: match.allow,
     });
   }
+  // Fault body-parsed-before-auth: a JSON body parser mounted ahead of the authentication.
+  if (ctx.faults.has('body-parsed-before-auth') && match.operation === placeCall) {
+    const body = await readJsonBody(req, app.personality.maxBodyBytes, app.personality.lenientContentType);
+    if (!body.ok)
+      return sendPublicError(
+        res,
+        ctx,
+        ctx.faults,
+        body.status,
+        body.code,
+        body.message,
+        body.status === 413 ? { Connection: 'close' } : undefined,
+      );
+    preReadBodies.set(req, body);
+  }
   if (req.headers.authorization === undefined && ctx.faults.has('no-credential-empty-401')) {
     return sendEmpty(res, 401, { 'WWW-Authenticate': 'Bearer', 'Content-Length': '0' });
   }
@@ -256,13 +298,17 @@ export async function handlePublicRequest(
       status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined,
     );
   }
-  const { principal } = auth;
+  const principal = connectionWorkspace(auth.principal, ctx);
   const faults: FaultSet = principal.faults;
   const { operation } = match;
+  // Fault session-keepalive-suspension-stale: the connection remembers the workspace status it saw with this JWT.
+  const staleSession = principal.scheme === 'session_token' && faults.has('session-keepalive-suspension-stale');
   const gateSkipped =
     faults.has('suspension-ignored') ||
     (operation === getTranscript && faults.has('suspended-transcript-served')) ||
-    (principal.scheme === 'session_token' && faults.has('session-suspension-ignored'));
+    (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
+    (staleSession &&
+      ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id);
   if (principal.workspace.suspended && !gateSkipped) {
     return sendPublicError(
       res,
@@ -273,6 +319,8 @@ export async function handlePublicRequest(
       'the workspace is suspended',
     );
   }
+  if (staleSession && !principal.workspace.suspended)
+    ctx.connectionMemory?.set(SESSION_ACTIVE_KEY + req.headers.authorization, principal.workspace.id);
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
   if (

@@ -22,6 +22,8 @@ interface Delivery {
   failedAttempts: number;
   /** Fault retry-signature-header-appended: the signatures of the attempts so far. */
   signatures?: string[];
+  /** Fault replay-signed-with-first-delivery: the recorded signature a replay re-sends. */
+  resentSignature?: string;
 }
 
 export interface AttemptRecord {
@@ -143,7 +145,13 @@ export class Dispatcher {
       event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
     }
-    this.attempt({ event, endpoint, failedAttempts: 0 }, forced);
+    // Fault replay-signed-with-first-delivery: the replay re-sends a recorded delivery, the first one when this endpoint has none.
+    const recorded = workspace.faults.has('replay-signed-with-first-delivery') ? event.sentSignatures : undefined;
+    const resentSignature = recorded && !recorded.has(endpoint.id) ? recorded.values().next().value : undefined;
+    this.attempt(
+      { event, endpoint, failedAttempts: 0, ...(resentSignature !== undefined ? { resentSignature } : {}) },
+      forced,
+    );
     // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
     if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
       for (const other of this.receivers(workspace, event.type))
@@ -209,7 +217,9 @@ export class Dispatcher {
     let timestamp = timestampFor(Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
-    let signature = signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
+    let signature = delivery.resentSignature ?? signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
+    if (faults.has('replay-signed-with-first-delivery') && !event.sentSignatures?.has(endpoint.id))
+      (event.sentSignatures ??= new Map()).set(endpoint.id, signature);
     if (faults.has('retry-signature-header-appended')) {
       // Fault: the header list is kept with the delivery and each attempt adds its own.
       delivery.signatures = [...(delivery.signatures ?? []), signature];
@@ -223,7 +233,9 @@ export class Dispatcher {
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
-    const sent = this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method);
+    const sent = faults.has('ack-text-body-fails')
+      ? this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method, true)
+      : this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method);
     const running = (
       faults.has('redirect-followed')
         ? sent.then((outcome) => this.followRedirects(outcome, endpoint.url, bodies.sent, headers, timeoutMs))

@@ -52,19 +52,22 @@ export class EndpointRegistry {
   private readonly deletedCount = new Map<string, number>();
   /** Fault deleted-endpoint-still-delivered: endpoints a deletion only hid, per workspace. */
   private readonly hiddenByWorkspace = new Map<string, Map<string, Endpoint>>();
+  /** Fault endpoint-recreate-revives-deleted: the id and secret of deleted endpoints, per workspace and URL. */
+  private readonly deletedByUrl = new Map<string, Map<string, { id: string; secret: string }>>();
 
   constructor(private readonly clock: Clock) {}
 
   /**
    * @param options.limitChecked the caller has read the count already (fault endpoint-limit-check-then-insert)
    * @param options.emptyEventsAccepted an empty event list subscribes to nothing (the alternate personality), not refused
+   * @param options.secret the signing secret, when the caller derived one (fault endpoint-secret-from-count)
    */
   create(
     workspace: EndpointWorkspace,
     url: string,
     events: readonly string[],
     faults: FaultSet,
-    options: { limitChecked?: boolean; emptyEventsAccepted?: boolean } = {},
+    options: { limitChecked?: boolean; emptyEventsAccepted?: boolean; secret?: string } = {},
   ): EndpointCreation {
     let parsed: URL;
     try {
@@ -95,14 +98,22 @@ export class EndpointRegistry {
     const refusal = options.limitChecked ? undefined : this.limitRefusal(workspace, faults);
     if (refusal) return refusal;
     const endpoints = this.endpointsOf(workspace.id);
-    let secret = newSigningSecret();
+    let secret = options.secret ?? newSigningSecret();
     if (faults.has('secret-shared')) {
       secret = this.sharedSecrets.get(workspace.id) ?? secret;
       this.sharedSecrets.set(workspace.id, secret);
     }
+    // Fault endpoint-recreate-revives-deleted: an upsert on (workspace, URL) that clears the deleted row's mark.
+    const revived = faults.has('endpoint-recreate-revives-deleted')
+      ? this.deletedByUrl.get(workspace.id)?.get(url)
+      : undefined;
+    if (revived) {
+      this.deletedByUrl.get(workspace.id)?.delete(url);
+      secret = revived.secret;
+    }
     const pendingRetries = new Set<TimerHandle>();
     const endpoint: Endpoint = {
-      id: newId('we_'),
+      id: revived?.id ?? newId('we_'),
       workspace,
       url: parsed,
       urlText: url,
@@ -137,7 +148,13 @@ export class EndpointRegistry {
   limitRefusal(workspace: EndpointWorkspace, faults: FaultSet): Extract<EndpointCreation, { ok: false }> | undefined {
     const holdsSlot = (e: Endpoint): boolean =>
       e.health.state === 'active' || faults.has('disabled-endpoint-holds-slot');
-    const active = [...this.endpointsOf(workspace.id).values()].filter((e) => !e.hidden && holdsSlot(e)).length;
+    // Fault endpoint-limit-every-workspace: the active endpoints counted without the workspace in the condition.
+    const counted = faults.has('endpoint-limit-every-workspace')
+      ? [...this.byWorkspace.values()].flatMap((endpoints) =>
+          [...endpoints.values()].filter((e) => e.workspace.faults.has('endpoint-limit-every-workspace')),
+        )
+      : [...this.endpointsOf(workspace.id).values()];
+    const active = counted.filter((e) => !e.hidden && holdsSlot(e)).length;
     const deleted = faults.has('endpoint-limit-counts-deleted') ? (this.deletedCount.get(workspace.id) ?? 0) : 0;
     const limit =
       (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) +
@@ -150,6 +167,11 @@ export class EndpointRegistry {
       code: 'endpoint_limit_reached',
       message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace`,
     };
+  }
+
+  /** How many endpoints the workspace holds now (fault endpoint-secret-from-count). */
+  createdCount(workspaceId: string): number {
+    return this.endpointsOf(workspaceId).size;
   }
 
   /** The workspace id of an endpoint of a workspace carrying `fault`, found by its id alone (fault control-ids-any-workspace). */
@@ -198,6 +220,12 @@ export class EndpointRegistry {
       return true;
     }
     this.retire(endpoint);
+    if (faults.has('endpoint-recreate-revives-deleted')) {
+      // Fault: a soft delete, whose row a later registration of the same URL restores.
+      let deleted = this.deletedByUrl.get(workspaceId);
+      if (!deleted) this.deletedByUrl.set(workspaceId, (deleted = new Map()));
+      deleted.set(endpoint.urlText, { id: endpoint.id, secret: endpoint.secret });
+    }
     return true;
   }
 
@@ -214,6 +242,7 @@ export class EndpointRegistry {
     this.sharedSecrets.delete(workspaceId);
     this.extraSlots.delete(workspaceId);
     this.deletedCount.delete(workspaceId);
+    this.deletedByUrl.delete(workspaceId);
   }
 
   /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */

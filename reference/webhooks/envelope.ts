@@ -18,6 +18,8 @@ export interface StoredEvent {
   firstTimestamp: string | null;
   /** Faults of the workspace when the event happened. */
   faults: FaultSet;
+  /** Fault replay-signed-with-first-delivery: the signature each endpoint's first attempt carried, in order. */
+  sentSignatures?: Map<string, string>;
 }
 
 function createdAtText(createdAt: number, faults: FaultSet): string {

@@ -75,10 +75,22 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
     if (status === 204 && faults.has('ack-204-fails')) return { success: false, retry: true };
     if (status > 204 && faults.has('ack-known-2xx-only')) return { success: false, retry: true };
     if (elapsedMs > deliveryTimeoutMs / 4 && faults.has('slow-ack-fails')) return { success: false, retry: true };
+    // Fault ack-text-body-fails: the receiver's reply is parsed as JSON, and a parse error fails the attempt.
+    if (faults.has('ack-text-body-fails') && outcome.body?.trim() && !parsesAsJson(outcome.body))
+      return { success: false, retry: true };
     return { success: true };
   }
   if (status >= 300 && status < 400 && faults.has('redirect-success')) return { success: true };
   if (status >= 400 && status < 500 && faults.has('4xx-no-retry')) return { success: false, retry: false };
   if (status >= 500 && faults.has('5xx-no-retry')) return { success: false, retry: false };
   return { success: false, retry: true };
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -5,18 +5,22 @@ import { Outbound } from '../outbound.js';
 // connections opened as needed), so a slow receiver only ties up its own sockets.
 
 export type SendOutcome =
-  | { kind: 'response'; status: number; elapsedMs: number; location?: string }
+  | { kind: 'response'; status: number; elapsedMs: number; location?: string; body?: string }
   | { kind: 'timeout' }
   | { kind: 'error'; reason: string };
 
 export interface DeliverySender {
-  /** `method`: POST, as the spec says (another only under fault deliver-with-put). */
+  /**
+   * `method`: POST, as the spec says (another only under fault deliver-with-put).
+   * `keepBody`: the response body is returned as text (fault ack-text-body-fails), not discarded.
+   */
   send(
     url: URL,
     body: string,
     headers: Record<string, string>,
     timeoutMs: number,
     method?: 'POST' | 'PUT',
+    keepBody?: boolean,
   ): Promise<SendOutcome>;
   close(): Promise<void>;
 }
@@ -45,6 +49,7 @@ export class UndiciSender implements DeliverySender {
     headers: Record<string, string>,
     timeoutMs: number,
     method: 'POST' | 'PUT' = 'POST',
+    keepBody = false,
   ): Promise<SendOutcome> {
     const refusal = this.outbound.refusal(url);
     if (refusal) return { kind: 'error', reason: refusal };
@@ -67,13 +72,15 @@ export class UndiciSender implements DeliverySender {
         bodyTimeout: timeoutMs,
       });
       // The response counts only once complete: read (and discard) its body.
-      await response.body.dump({ limit: 64 * 1024, signal });
+      const text = keepBody ? await response.body.text() : undefined;
+      if (!keepBody) await response.body.dump({ limit: 64 * 1024, signal });
       const location = response.headers.location;
       return {
         kind: 'response',
         status: response.statusCode,
         elapsedMs: performance.now() - started,
         ...(typeof location === 'string' ? { location } : {}),
+        ...(text !== undefined ? { body: text } : {}),
       };
     } catch (error) {
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };

@@ -2,7 +2,7 @@
  * The service's public API as the spec shows it: four operations, each answering the
  * raw response, because a conformance check needs to see the status and body exactly.
  */
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpClient, HttpResponse, OwnConnection } from '../http/client.js';
 
 export interface CallRequest {
   agent_id: string;
@@ -18,6 +18,8 @@ export const RESERVED_TEST_NUMBER = '+15555550123';
 
 export interface CallOptions {
   fresh?: boolean;
+  /** Over this connection of the check's own (ServiceApi.ownConnection), not the shared pool. */
+  connection?: OwnConnection;
   timeoutMs?: number;
   /**
    * Placing the call twice changes nothing the check judges (it reads the status alone, and
@@ -36,6 +38,11 @@ export class ServiceApi {
   private readonly unconfirmed = new Map<string, number>();
 
   constructor(private readonly http: HttpClient) {}
+
+  /** A kept-alive connection for a check's own requests (kept-alive rules); the check closes it. */
+  ownConnection(): OwnConnection {
+    return this.http.ownConnection();
+  }
 
   whoami(credential: string | undefined, options: CallOptions = {}): Promise<HttpResponse> {
     return this.http.request({ path: '/v1/whoami', headers: bearer(credential), ...options });

@@ -433,6 +433,14 @@ export const CATALOG: readonly CatalogEntry[] = [
       'one creation granted and the others refused with any 4xx, or all refused (recorded); a created token that whoami refuses with 401 afterwards is not counted active',
   }),
   service({
+    id: 'TOKEN-REVOKE-BOTH-AT-ONCE',
+    area: 'tokens',
+    level: 'must',
+    title: 'Two tokens revoked at once are both refused with 401 within a minute',
+    clauses: ['STATE-TOKEN-REVOKE', 'ERR-RULE-2', 'CTL-TOKEN-REVOKE', 'LIMIT-REVOCATION'],
+    ground: 'STATE-TOKEN-REVOKE',
+  }),
+  service({
     id: 'TOKEN-REVOKE-CONCURRENT',
     area: 'tokens',
     level: 'must',
@@ -514,6 +522,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'any 4xx; skipped where DELETE /workspaces/{ws} is not supported (the workspace still takes a new token)',
   }),
   service({
+    id: 'WS-REINSTATED-KEEPS-SETTINGS',
+    area: 'workspace',
+    level: 'must',
+    title:
+      'A reinstated workspace keeps its settings: under call_progress manual, a call placed after it stays queued until moved',
+    clauses: ['CTL-WS-REINSTATE', 'CTL-WS-CALL-PROGRESS'],
+    ground: 'CTL-WS-CALL-PROGRESS',
+  }),
+  service({
     id: 'WS-SUSPEND-ONE-WORKSPACE',
     area: 'workspace',
     level: 'must',
@@ -568,6 +585,17 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['SVC-2', 'AUTH-TOKEN-1'],
     ground: 'SVC-2',
     accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape',
+  }),
+  service({
+    id: 'TENANT-KEPT-ALIVE',
+    area: 'isolation',
+    level: 'must',
+    title:
+      "One kept-alive connection used with one workspace's token, then another's, answers each for its own workspace",
+    clauses: ['SVC-2', 'AUTH-TOKEN-1'],
+    ground: 'SVC-2',
+    accepts:
+      'the connection closed by the service between requests (then the next goes on a new one, recorded); an agent list in any shape',
   }),
 
   // --- Input handling ------------------------------------------------------------------------
@@ -978,7 +1006,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-REG-LIMIT-25',
     area: 'webhook-registration',
     level: 'must',
-    title: '25 active endpoints are accepted and a 26th refused',
+    title: "25 active endpoints are accepted and a 26th refused; another workspace's first is accepted meanwhile",
     clauses: ['REG-4', 'LIMIT-ENDPOINTS', 'CTL-HOOK-REFUSED'],
     ground: 'CTL-HOOK-REFUSED',
     accepts: 'the 26th refused with any 4xx',
@@ -988,6 +1016,24 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-registration',
     level: 'must',
     title: "Each endpoint's deliveries are signed with its own secret",
+    clauses: ['REG-2', 'CTL-HOOK-SECRET'],
+    ground: 'REG-2',
+  }),
+  service({
+    id: 'HOOK-RECREATED-OWN-SECRET',
+    area: 'webhook-registration',
+    level: 'must',
+    title: "A deleted endpoint's URL registered again gets a new signing secret, not the deleted endpoint's",
+    clauses: ['REG-2'],
+    ground: 'REG-2',
+    accepts: 'the same endpoint id or a new one (recorded)',
+  }),
+  service({
+    id: 'HOOK-SECRETS-DISTINCT-CONCURRENT',
+    area: 'webhook-registration',
+    level: 'must',
+    title:
+      'Endpoints created at once each get a signing secret of their own, and each delivery verifies with its own only',
     clauses: ['REG-2', 'CTL-HOOK-SECRET'],
     ground: 'REG-2',
   }),
@@ -1104,6 +1150,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'deliveries in any order; equal created_at values',
   }),
   service({
+    id: 'CALL-AUTO-PROGRESS-2S',
+    area: 'webhook-envelope',
+    level: 'must',
+    title:
+      'Under call_progress auto, a call goes from voice.call.queued to voice.call.completed within 2 s, by their created_at',
+    clauses: ['CTL-WS-CALL-PROGRESS'],
+    ground: 'CTL-WS-CALL-PROGRESS',
+    accepts: 'created_at in whole seconds (then only 3 s or more apart fails)',
+  }),
+  service({
     id: 'HOOK-TRANSCRIPT-URL-AS-GIVEN',
     area: 'webhook-envelope',
     level: 'should',
@@ -1111,6 +1167,14 @@ export const CATALOG: readonly CatalogEntry[] = [
       "transcript_url works as given: fetched at its own origin, path and query, with the workspace's token, it answers with the transcript",
     clauses: ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'],
     accepts: 'any origin that answers (a proxy or tunnel); GET, or POST where GET answers 405 with Allow: POST',
+  }),
+  service({
+    id: 'HOOK-TRANSCRIPT-URL-LASTS',
+    area: 'webhook-envelope',
+    level: 'should',
+    title: 'transcript_url still answers with the transcript 10 s after its first read: a URL handed out keeps working',
+    clauses: ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'],
+    accepts: 'any lifetime beyond 10 s (the spec gives none)',
   }),
   service({
     id: 'HOOK-COMPLETED-AS-REPORTED',
@@ -1235,7 +1299,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-ACK-ANY-2XX',
     area: 'webhook-delivery',
     level: 'must',
-    title: 'Any 2xx (200, 201, 202, 204, and the unusual 206 and 299) acknowledges a delivery: no retry',
+    title:
+      'Any 2xx (200, 201, 202, 204, the unusual 206 and 299, and 200s with a text or HTML body) acknowledges a delivery: no retry',
     clauses: ['EP-RECEIVER-ACK'],
     ground: 'EP-RECEIVER-ACK',
     accepts: 'any 2xx body',
@@ -1367,6 +1432,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'A disabled endpoint receives no deliveries',
     clauses: ['STATE-ENDPOINT-DISABLE'],
     ground: 'STATE-ENDPOINT-DISABLE',
+    accepts:
+      "an attempt in flight at the transition: one arriving within 500 ms (plus this process's own stall) of the poll that read disabled, or one already due by then (a retry by the schedule, or the first attempt of an event fired before)",
   }),
   service({
     id: 'HOOK-REENABLE',
@@ -1444,6 +1511,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'A replayed delivery carries the same event id and envelope',
     clauses: ['RETRY-4', 'ENV-ID'],
     ground: 'RETRY-4',
+  }),
+  service({
+    id: 'HOOK-REPLAY-OTHER-ENDPOINT-SIGNED',
+    area: 'webhook-replay',
+    level: 'must',
+    title: "A replay to an endpoint that never had the event is signed with that endpoint's own secret",
+    clauses: ['RETRY-4', 'SIG-1', 'REG-2'],
+    ground: 'RETRY-4',
+    accepts: 'the replay refused with any 4xx (recorded; nothing delivered to judge)',
   }),
   service({
     id: 'HOOK-REPLAY-FRESH',

@@ -5,14 +5,12 @@
  */
 import type { ClauseId } from './spec-clauses.js';
 import type { FaultClassId } from './fault-classes.js';
-import type { Cell, ClauseKind, Owed, Reason, ReasonKind, Row } from './matrix.js';
+import type { Cell, ClauseKind, Reason, ReasonKind, Row } from './matrix.js';
 
 // --- Building blocks ---------------------------------------------------------------------------
 
 const checked = (...checks: string[]): Cell => ({ checks });
-const owe = (check: string, what: string): Owed => ({ check, what });
 /** A cell no check covers yet. */
-const owed = (...owedChecks: Owed[]): Cell => ({ checks: [], owed: owedChecks });
 const reason = (kind: ReasonKind, text: string): Reason => ({ kind, text });
 const because = (r: Reason): Cell => ({ reason: r });
 const na = (text: string): Cell => because(reason('not-applicable', text));
@@ -295,13 +293,6 @@ export const APPLIES: Record<ClauseKind, readonly FaultClassId[]> = {
   error: ['error-shape', 'every-operation'],
 };
 
-// --- Owed checks, named once -------------------------------------------------------------------
-
-const PER_WORKSPACE = owe(
-  'LIMIT-PER-WORKSPACE',
-  "a workspace's full token and endpoint limits do not refuse creations in another workspace",
-);
-
 // --- The rows ------------------------------------------------------------------------------------
 
 const restated = (...clauses: ClauseId[]): Row => ({ kind: 'restated', restates: clauses });
@@ -321,12 +312,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         ['ERR-CODE-INVALID-TOKEN', 'CTL-SESSION-JWT'],
         'A caller never names its workspace: it follows from the credential, whose near misses are on the credential rows.',
       ),
-      connection: owed(
-        owe(
-          'TENANT-KEPT-ALIVE',
-          "one kept-alive connection used with workspace A's token and then B's answers each request for its own workspace (TENANT-AGENTS sends both tokens over the kept-alive pool and may catch it already: prove it with a fault that remembers a connection's first credential)",
-        ),
-      ),
+      connection: checked('TENANT-KEPT-ALIVE'),
       'setting-changed': seeRow(
         ['CTL-SESSION-JWT'],
         "A workspace's settings a caller changes are its identity provider and members: CTL-SESSION-JWT's row.",
@@ -436,7 +422,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       empty: checked('HOOK-CALL-COMPLETED-FIELDS'),
       // HOOK-TRANSCRIPT-URL fetches the path through SVC_BASE_URL (a tunnel or proxy may announce another origin); -AS-GIVEN fetches the URL itself.
       // HOOK-TRANSCRIPT-URL places two calls one after the other: each URL names its own call.
-      'handed-out': checked('HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN'),
+      'handed-out': checked('HOOK-TRANSCRIPT-URL', 'HOOK-TRANSCRIPT-URL-AS-GIVEN', 'HOOK-TRANSCRIPT-URL-LASTS'),
     },
   },
   'CALL-FIELD-METADATA': {
@@ -507,7 +493,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       concurrent: checked('TOKEN-LIMIT-CONCURRENT', 'TOKEN-REVOKE-CONCURRENT', 'MODEL-TOKENS-SUSPENSION'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
       'other-state': checked('MODEL-TOKENS-SUSPENSION', 'TOKEN-LIMIT-TWO'),
-      // Another workspace takes its first token while one is full (TOKEN-LIMIT-TWO); the endpoint limit's twin is still owed on REG-4.
+      // Another workspace takes its first token while one is full (TOKEN-LIMIT-TWO); its first endpoint, HOOK-REG-LIMIT-25.
       target: checked('TOKEN-LIMIT-TWO'),
     },
   },
@@ -520,7 +506,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
       target: checked('REVOKE-ONE-TOKEN', 'TENANT-CONTROL-IDS', 'ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       'every-operation': checked('REVOKE-STAYS-REVOKED'),
-      concurrent: checked('TOKEN-REVOKE-CONCURRENT'),
+      concurrent: checked('TOKEN-REVOKE-CONCURRENT', 'TOKEN-REVOKE-BOTH-AT-ONCE'),
       'error-shape': checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
       'duration-edges': seeRow(['LIMIT-REVOCATION'], "The propagation bound: LIMIT-REVOCATION's row."),
       // Every backend is warmed with the token before it is revoked.
@@ -747,12 +733,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'registration',
     cells: {
       'near-miss': seeRow(['SIG-1', 'SIG-4'], 'Receivers compare signatures: the signature rows.'),
-      concurrent: owed(
-        owe(
-          'HOOK-SECRETS-DISTINCT-CONCURRENT',
-          "endpoints created at once get distinct signing secrets (each delivery verifies with its own endpoint's secret only)",
-        ),
-      ),
+      concurrent: checked('HOOK-SECRETS-DISTINCT-CONCURRENT'),
+      // A deleted endpoint's URL registered again: a new endpoint, with a secret of its own.
+      repeated: checked('HOOK-RECREATED-OWN-SECRET'),
+      'other-state': checked('HOOK-RECREATED-OWN-SECRET'),
       empty: na('The service makes the secret; the caller gives none.'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES'),
       target: checked('HOOK-OWN-SECRET'),
@@ -779,7 +763,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       concurrent: checked('HOOK-REG-LIMIT-CONCURRENT', 'MODEL-ENDPOINTS'),
       repeated: checked('MODEL-ENDPOINTS'),
       'other-state': checked('MODEL-ENDPOINT-HEALTH', 'MODEL-ENDPOINTS', 'HOOK-REG-LIMIT-25'),
-      target: owed(PER_WORKSPACE),
+      target: checked('HOOK-REG-LIMIT-25'),
     },
   },
   'ENV-ID': {
@@ -932,7 +916,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         "Whether a replay that fails is retried is not stated: the dashboard's replay is one more delivery of a dropped one.",
       ),
       'other-state': checked('HOOK-REPLAY-DISABLED', 'HOOK-DELETED-SILENT'),
-      target: checked('HOOK-REPLAY-ONE-ENDPOINT', 'TENANT-REPLAY'),
+      target: checked('HOOK-REPLAY-ONE-ENDPOINT', 'TENANT-REPLAY', 'HOOK-REPLAY-OTHER-ENDPOINT-SIGNED'),
       'handed-out': checked(
         'HOOK-REPLAY-SAME-ID',
         'HOOK-REPLAY-FRESH',
@@ -1108,13 +1092,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     cells: {
       'other-state': checked('WS-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
       transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
-      connection: checked('MODEL-TOKENS-SUSPENSION'),
-      repeated: owed(
-        owe(
-          'MODEL-TOKENS-SUSPENSION',
-          'suspending a suspended workspace (billing, then trust-and-safety), then one reinstatement: the workspace serves again',
-        ),
-      ),
+      connection: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
+      repeated: checked('MODEL-TOKENS-SUSPENSION'),
       target: checked('WS-SUSPEND-ONE-WORKSPACE'),
       'every-operation': checked('WS-SUSPENDED-CODE', 'SESSION-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
       concurrent: noRule(
@@ -1127,7 +1106,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'transition',
     cells: {
       'other-state': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),
-      transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
+      transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE', 'WS-REINSTATED-KEEPS-SETTINGS'),
       connection: checked('MODEL-TOKENS-SUSPENSION'),
       repeated: seeRow(
         ['CTL-WS-SUSPEND'],
@@ -1151,9 +1130,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: checked('HOOK-PROGRESS-ONE-CALL'),
       'every-operation': na('One operation (progress) beside the automatic mode.'),
       concurrent: checked('CALL-PLACE-CONCURRENT'),
-      'duration-edges': na(
-        'The 2 s of the automatic mode is a staging convenience for the harness, which waits longer and judges the events, not their speed.',
-      ),
+      'duration-edges': checked('CALL-AUTO-PROGRESS-2S'),
       'cached-past-validity': na('Moves a call; no credential or subscription stops being valid.'),
     },
   },

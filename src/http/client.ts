@@ -66,6 +66,8 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Use a new connection for this request only. */
   fresh?: boolean;
+  /** Go over this connection of the caller's own (see HttpClient.ownConnection), not the shared pool. */
+  connection?: OwnConnection;
   /**
    * Whether sending the request twice is harmless, when it got no answer; default: by its
    * method (GET, PUT, DELETE… yes; POST no). A POST a check repeats harmlessly may say so.
@@ -102,6 +104,16 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * a connection they are closing. Those it still meets are caught by ./reuse.ts.
  */
 const POOL = { connections: 64, keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 2_000 };
+
+/**
+ * One kept-alive connection held by one caller: the requests given it go over the same
+ * connection while the other side keeps it open (the shared pool hands a request whichever
+ * connection is free, often one another check just used).
+ */
+export interface OwnConnection {
+  readonly dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 export class HttpClient {
@@ -223,6 +235,12 @@ export class HttpClient {
     await this.pool.destroy().catch(() => undefined);
   }
 
+  /** A kept-alive connection of the caller's own, kept as the pool keeps its own; the caller closes it. */
+  ownConnection(): OwnConnection {
+    const dispatcher = createDispatcher(this.tls, this.env, { ...POOL, connections: 1 });
+    return { dispatcher, close: () => dispatcher.destroy().catch(() => undefined) };
+  }
+
   /**
    * Waits for the request's slot: a timed request for the one it reserved, another until one is
    * free (src/http/pacing.ts). Those others wait in line per lane, and only the first of a line
@@ -262,7 +280,7 @@ export class HttpClient {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const dispatcher = req.fresh
       ? createDispatcher(this.tls, this.env, { connections: 1, keepAliveTimeout: 1 })
-      : this.pool;
+      : (req.connection?.dispatcher ?? this.pool);
     const sentAtMs = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {

@@ -11,19 +11,6 @@ const UNKNOWN = 'SIG-9' as ClauseId;
 const CHECK_IDS = new Set(CATALOG.map((check) => check.id));
 
 /**
- * Cells owed a check that is being written on another branch (or is still to be handed to a
- * check writer). Each must become a check before this branch is merged: the list is here so
- * that a new owed cell fails at once, and so that the integrator sees what is left. Keep it
- * exact: a cell no longer owed must leave the list too.
- */
-const OWED_BEFORE_MERGE: readonly string[] = [
-  'SVC-2 × connection: TENANT-KEPT-ALIVE',
-  'REG-2 × concurrent: HOOK-SECRETS-DISTINCT-CONCURRENT',
-  'REG-4 × target: LIMIT-PER-WORKSPACE',
-  'CTL-WS-SUSPEND × repeated: MODEL-TOKENS-SUSPENSION',
-];
-
-/**
  * Service checks in no cell: each holds a rule that its clause's row reasons away as seen elsewhere,
  * and the row's reason names the check.
  */
@@ -45,8 +32,8 @@ describe('the fault matrix', () => {
     expect(unplaced).toEqual(PLACED_BY_REASON);
   });
 
-  it('holds no owed cell beyond the ones listed as being written (owed cells are resolved before merge)', () => {
-    expect(owedCells()).toEqual(OWED_BEFORE_MERGE);
+  it('holds no owed cell: a rule found is a check written, not a note', () => {
+    expect(owedCells()).toEqual([]);
   });
 
   it('numbers its classes 1 to n, in column order, with ids the method names', () => {

@@ -8,6 +8,7 @@ import { getCheck } from '../../src/catalog/checks.js';
 import { runCertify } from './certify-child.js';
 import { FAULTS, LOAD_BUDGET_FAULTS, NOISE_FAULTS } from '../../reference/faults.js';
 import { limiter } from '../support/limit.js';
+import { certifyPool } from './certify-pool.js';
 import { FAULT_PROOFS, type FaultProof } from './registry.js';
 import { startRank } from '../../src/runner/selection.js';
 
@@ -26,7 +27,26 @@ const missedRuns = new Set<string>();
  * fault. The two noise runs, declared last, start once the first waiting runs end.
  */
 const waitingRuns = limiter(16);
-const shortRuns = limiter(4);
+/**
+ * The short runs go to long-lived workers that run the CLI's certify again and again
+ * (certify-pool.ts): a run's own Node start-up and loading of the harness cost more CPU than
+ * most short runs' checks.
+ */
+const shortRuns = certifyPool(4);
+/** Lets every other test reach its pool before a calm one looks at the short pool. */
+const CALM_START_DELAY_MS = 2_000;
+
+/**
+ * The moment for a run at the edge of a tolerance (`calm` in the registry): once every other
+ * short run has ended. Their start-ups stall this machine for hundreds of milliseconds at a
+ * time, and a check widens each tolerance by the stalls it measures, past a fault a tenth or a
+ * fifth off. Calm runs share the moment with the waiting runs still going, which are mostly idle.
+ */
+async function calmMoment(): Promise<void> {
+  await new Promise((wait) => setTimeout(wait, CALM_START_DELAY_MS));
+  await shortRuns.idle();
+}
+
 /**
  * The runs likely to take longest start first, so that none begins near the end: the full
  * tier's, then by the area of their checks in the runner's own start order (the retry
@@ -42,6 +62,7 @@ function firstRank(proof: FaultProof): number {
 
 describe.concurrent('faults', () => {
   afterAll(() => {
+    shortRuns.close();
     // The score counts every fault of the reference, so one without a proof counts as missed;
     // a load budget is no spec rule, so its faults are proved by test/load instead.
     const faults = Object.keys(FAULTS).filter(
@@ -59,14 +80,15 @@ describe.concurrent('faults', () => {
       const { fault } = proof;
       let shown = false;
       try {
-        const pool = proof.waits ? waitingRuns : shortRuns;
-        const run = await pool(() =>
-          runCertify({
-            ...faultedTarget(proof.tier, `/faults/${fault}`),
-            CERTIFY_CHECKS: proof.breaks.join(','),
-            CERTIFY_TIER: proof.tier ?? 'fast',
-          }),
-        );
+        const settings = {
+          ...faultedTarget(proof.calm ? 'calm' : proof.tier, `/faults/${fault}`),
+          CERTIFY_CHECKS: proof.breaks.join(','),
+          CERTIFY_TIER: proof.tier ?? 'fast',
+        };
+        if (proof.calm) await calmMoment();
+        const run = proof.waits
+          ? await waitingRuns(() => runCertify(settings))
+          : await runCertify(settings, shortRuns.run);
         expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
         const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
         for (const id of proof.breaks) {
@@ -137,9 +159,11 @@ describe.concurrent('faults', () => {
   });
 });
 
-/** Settings for a run against the reference of `tier` with the path prefix that switches a fault on ('' for none). */
-function faultedTarget(tier: 'full' | undefined, prefix: string) {
-  const { baseUrl, controlUrl, controlToken } = inject(tier === 'full' ? 'realTimeoutReference' : 'reference');
+/** Settings for a run against the reference of `tier` (or the calm one) with the path prefix that switches a fault on ('' for none). */
+function faultedTarget(tier: 'full' | 'calm' | undefined, prefix: string) {
+  const { baseUrl, controlUrl, controlToken } = inject(
+    tier === 'full' ? 'realTimeoutReference' : tier === 'calm' ? 'calmReference' : 'reference',
+  );
   return {
     SVC_BASE_URL: `${baseUrl}${prefix}`,
     SVC_CONTROL_URL: controlUrl.replace(baseUrl, `${baseUrl}${prefix}`),

@@ -17,6 +17,13 @@ export interface FaultProof {
    * The matrix gives such runs slots of their own (faults.test.ts).
    */
   waits?: true;
+  /**
+   * The fault sits just outside a timing tolerance (a retry a tenth early, a fifth late), which a
+   * busy machine hides: the check widens its tolerance by the stalls it measures, and a busy
+   * service fires its timers late. Certified once the other short runs have ended, against a
+   * reference no other run loads (faults.test.ts, global-setup.ts).
+   */
+  calm?: true;
 }
 
 const proof = (fault: FaultName, ...breaks: string[]): FaultProof => ({ fault, breaks });
@@ -192,10 +199,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
     'HOOK-RETRY-ON-RESET',
     'HOOK-RETRY-EARLY-SCHEDULE',
   ),
-  proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
-  proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
-  proof('retry-30m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
-  proof('retry-2h-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  { ...proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
+  { ...proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
+  { ...proof('retry-30m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
+  { ...proof('retry-2h-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
   waits(proof('retry-12h-late-20pct', 'HOOK-RETRY-FULL-SCHEDULE')),
   waits(proof('no-flag-on-drop', 'HOOK-DROP-AND-FLAG')),
   waits(proof('no-auto-disable', 'HOOK-AUTO-DISABLE')),
@@ -288,8 +295,31 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-localhost-case', 'HOOK-REG-LOCALHOST'),
   proof('replay-data-empty', 'HOOK-REPLAY-SAME-ID'),
   proof('agents-list-all-workspaces', 'TENANT-AGENTS'),
-  proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'MODEL-ENDPOINTS', 'CALL-PLACE-CONCURRENT'),
+  // The endpoint model's fixed scenario fires one type twice in a row, which lands in one second
+  // most times, not always; the checks that fire at once show it every time.
+  proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'CALL-PLACE-CONCURRENT'),
   waits(proof('streak-not-ended-by-success', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
+  // Red team, round 4 (docs/red-team/round-4.json): the two caught on first contact, then the
+  // survivors with the checks written for them.
+  proof('token-env-prefix-ignored', 'AUTH-NEAR-MISS-TOKEN'),
+  proof('idp-previous-kept-alongside', 'SESSION-PROVIDER-CHANGED'),
+  // Waits out the minute a revocation has.
+  waits(proof('token-revoke-lost-update', 'TOKEN-REVOKE-BOTH-AT-ONCE')),
+  proof('endpoint-recreate-revives-deleted', 'HOOK-RECREATED-OWN-SECRET'),
+  proof('jwt-aud-empty-array-accepted', 'SESSION-WRONG-AUDIENCE'),
+  proof('reinstate-resets-settings', 'WS-REINSTATED-KEEPS-SETTINGS'),
+  proof('session-keepalive-suspension-stale', 'SESSION-SUSPENDED-CODE'),
+  proof('replay-signed-with-first-delivery', 'HOOK-REPLAY-OTHER-ENDPOINT-SIGNED'),
+  proof('transcript-gone-after-completion', 'HOOK-TRANSCRIPT-URL-LASTS'),
+  proof('ack-text-body-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('auto-progress-slow', 'CALL-AUTO-PROGRESS-2S'),
+  proof('body-parsed-before-auth', 'REVOKE-STAYS-REVOKED', 'AUTH-NO-CREDENTIAL-401'),
+  // The fault matrix's last owed cells (issue 45).
+  proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
+  proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'),
+  proof('endpoint-limit-every-workspace', 'HOOK-REG-LIMIT-25'),
+  // Waits out the model's minute for a reinstatement to show.
+  waits(proof('suspension-holds-counted', 'MODEL-TOKENS-SUSPENSION')),
   // Replay
   proof('replay-new-id', 'HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH'),
   // Mostly waiting: the endpoint's 24 s (scaled) of failures before it is disabled.

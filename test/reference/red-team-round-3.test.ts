@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, eventually, sleep, startAll } from './red-team-support.js';
+import { eventually, sleep, startAll, both as bothOf, type FaultClient } from './red-team-support.js';
 
 // Red team, round 3: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -15,20 +15,10 @@ afterAll(async () => {
   await all?.close();
 });
 
-type Client = ReturnType<typeof client>;
-const prefixOf = (fault: string) => `/faults/${fault}`;
+type Client = FaultClient;
 
-/** Runs `observe` clean and under `fault` at the same time (the slow ones wait tens of seconds), and returns both. */
-async function both<T>(
-  fault: string,
-  observe: (c: Client, prefix: string) => Promise<T>,
-): Promise<{ clean: T; faulted: T }> {
-  const [clean, faulted] = await Promise.all([
-    observe(client(all.reference, ''), ''),
-    observe(client(all.reference, prefixOf(fault)), prefixOf(fault)),
-  ]);
-  return { clean, faulted };
-}
+const both = <T>(fault: string, observe: (c: Client, prefix: string) => Promise<T>) =>
+  bothOf(all.reference, fault, observe);
 
 /** A workspace whose identity provider is the test JWKS, with member u1 holding `scopes`. */
 async function sessionWorkspace(c: Client, scopes: string[], jwksUri = all.keys.url) {

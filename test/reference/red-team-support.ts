@@ -24,6 +24,8 @@ export async function startRecordingReceiver() {
   /** Status answered per path (default 204), and the Location sent with it. */
   const statusOf = new Map<string, number>();
   const locationOf = new Map<string, string>();
+  /** Body (and its Content-Type) answered per path; none by default. */
+  const bodyOf = new Map<string, { text: string; contentType: string }>();
   const server = createHttpsServer(makeSelfSignedCert(), (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -34,7 +36,9 @@ export async function startRecordingReceiver() {
       res.statusCode = statusOf.get(path) ?? 204;
       const location = locationOf.get(path);
       if (location !== undefined) res.setHeader('location', location);
-      res.end();
+      const answer = bodyOf.get(path);
+      if (answer !== undefined) res.setHeader('content-type', answer.contentType);
+      res.end(answer?.text);
     });
   });
   const base = `https://127.0.0.1:${await listen(server)}`;
@@ -51,6 +55,11 @@ export async function startRecordingReceiver() {
       statusOf.set(path, status);
       if (location === undefined) locationOf.delete(path);
       else locationOf.set(path, location);
+    },
+    /** From now on, `path` answers `status` with this body. */
+    answerWithBody(path: string, status: number, text: string, contentType = 'text/plain'): void {
+      statusOf.set(path, status);
+      bodyOf.set(path, { text, contentType });
     },
     at(path: string): Delivery[] {
       return received.filter((d) => d.path === path);
@@ -142,6 +151,24 @@ export function client(reference: RunningReference, prefix: string) {
     return { id: created.json.endpoint_id as string, secret: created.json.secret as string };
   }
   return { control, api, workspace, token, endpoint };
+}
+
+export type FaultClient = ReturnType<typeof client>;
+
+/** `/faults/<fault>`: the prefix that switches a fault on. */
+export const prefixOf = (fault: string): string => `/faults/${fault}`;
+
+/** Runs `observe` clean and under `fault` at the same time (the slow ones wait tens of seconds), and returns both. */
+export async function both<T>(
+  reference: RunningReference,
+  fault: string,
+  observe: (c: FaultClient, prefix: string) => Promise<T>,
+): Promise<{ clean: T; faulted: T }> {
+  const [clean, faulted] = await Promise.all([
+    observe(client(reference, ''), ''),
+    observe(client(reference, prefixOf(fault)), prefixOf(fault)),
+  ]);
+  return { clean, faulted };
 }
 
 export async function startAll() {

@@ -4,6 +4,7 @@ import {
   arrivalSeries,
   describeTolerance,
   judgeWindow,
+  lateBeyondTolerance,
   matchSchedule,
   retriesDueIn,
   scaledDelays,
@@ -71,6 +72,15 @@ describe('retry schedule matching', () => {
     expect(matchSchedule(attempts([1_150]), [1_000], tolerance).firstMismatch).toBeUndefined();
     expect(matchSchedule(attempts([1_151]), [1_000], tolerance).firstMismatch?.retry).toBe(1);
     expect(matchSchedule(attempts([849]), [1_000], tolerance).firstMismatch?.deviationMs).toBe(-151);
+  });
+
+  it('only a gap late beyond its tolerance is worth timing again; an early or fitting one is not', () => {
+    const tolerance = { fraction: 0.05, errorMs: 10, lateMs: 20 };
+    const [late, fitting, early] = [1_081, 1_080, 939].map(
+      (gap) => matchSchedule(attempts([gap]), [1_000], tolerance).gaps[0]!,
+    );
+    expect([late!.ok, fitting!.ok, early!.ok]).toEqual([false, true, false]);
+    expect([late, fitting, early].map((gap) => lateBeyondTolerance(gap!))).toEqual([true, false, false]);
   });
 
   it('lateness gets the round trips on top; earliness does not', () => {

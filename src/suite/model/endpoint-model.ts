@@ -336,6 +336,10 @@ export const ENDPOINT_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, EndpointT
     rule: 'endpoints created at once take no more than the free slots',
     commands: [new FillToLimit(), new DeleteEndpoint(0), new CreateEndpointsAtOnce(3), new FireEvent()],
   },
+  {
+    rule: 'every event is delivered, however soon it follows another of its type',
+    commands: [new CreateEndpoint(), new FireEvent(), new FireEvent()],
+  },
 ];
 
 /** ENDPOINT_SCENARIOS, then generated sequences of ENDPOINT_COMMANDS, against fresh workspaces (run.ts). */

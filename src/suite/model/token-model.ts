@@ -14,7 +14,8 @@
  *
  * Left open by the spec, so accepted either way: creating or revoking a token while the
  * workspace is suspended (done, or refused with a 4xx), revoking a revoked token again (done
- * or refused), which refusal a revoked or narrowed token gets on a suspended workspace
+ * or refused), suspending a suspended workspace again (done, or refused with a 4xx; either
+ * way one reinstatement then serves it again, as a user expects), which refusal a revoked or narrowed token gets on a suspended workspace
  * (invalid_token, missing_scope or workspace_disabled), and missing_scope's status (any
  * 4xx).
  */
@@ -295,6 +296,28 @@ class SetSuspension implements fc.AsyncCommand<TokenModel, Real> {
   }
 }
 
+/**
+ * Suspends a suspended workspace again (billing, then trust and safety): done or refused with a
+ * 4xx, and it stays suspended. A reinstatement after it must serve the workspace (SetSuspension).
+ */
+class SuspendAgain implements fc.AsyncCommand<TokenModel, Real> {
+  check(model: Readonly<TokenModel>): boolean {
+    return model.suspended;
+  }
+
+  async run(_model: TokenModel, real: Real): Promise<void> {
+    const answer = await record(real, this.toString(), () => real.target.suspend());
+    if (!is2xx(answer) && !(answer.status >= 400 && answer.status < 500))
+      throw new ModelViolation(
+        `suspending a suspended workspace again: expected it done or refused with a 4xx, got ${describe(answer)}`,
+      );
+  }
+
+  toString(): string {
+    return 'suspend the suspended workspace again';
+  }
+}
+
 /** Every operation a sequence may hold; a revoke and a use pick among the tokens there are. */
 export const TOKEN_COMMANDS = [
   fc.boolean().map((narrowed) => new CreateToken(narrowed)),
@@ -304,6 +327,7 @@ export const TOKEN_COMMANDS = [
   fc.nat(9).map((pick) => new UseToken(pick, 'agents')),
   fc.nat(9).map((pick) => new RemoveAgain(REVOKE_TOKEN, pick)),
   fc.constant(new SetSuspension(true)),
+  fc.constant(new SuspendAgain()),
   fc.constant(new SetSuspension(false)),
 ];
 
@@ -340,6 +364,10 @@ export const TOKEN_SCENARIOS: ReadonlyArray<Scenario<TokenModel, TokenTarget>> =
       new CreateToken(false),
       new CreateToken(false),
     ],
+  },
+  {
+    rule: 'one reinstatement serves a workspace however often it was suspended',
+    commands: [new CreateToken(false), new SetSuspension(true), new SuspendAgain(), new SetSuspension(false)],
   },
   {
     rule: 'a reinstated workspace keeps a narrowed token narrowed',

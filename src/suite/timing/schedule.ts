@@ -132,6 +132,16 @@ export function matchSchedule(
   };
 }
 
+/**
+ * Whether a gap outside its tolerance is worth timing once more: only when it came late. A
+ * gap runs from our answer going out (at or before the service reads it) to our receipt of
+ * the next attempt (at or after the service sends it), and a busy machine delays timers
+ * and receipts but never advances them: a gap early beyond its tolerance is the service's own.
+ */
+export function lateBeyondTolerance(gap: GapVerdict): boolean {
+  return gap.deviationMs > gap.lateToleranceMs;
+}
+
 /** One line about a gap: "retry 3 came 67 ms after the end of attempt 3, expected 500 ms (-100/+500 ms)". */
 export function describeGap(gap: GapVerdict): string {
   const allowed =

@@ -36,6 +36,7 @@ import { chooseScale, SCALED_SPAN_BOUND_MS } from '../timing/budget.js';
 import {
   fastestRoundTripMs,
   gapTolerance,
+  SCHEDULE_JITTER,
   scheduleTolerance,
   TIMED_DELAY_MS,
   watchEventLoopDelay,
@@ -497,6 +498,19 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       if (!id) continue;
       byEvent.set(id, { failedAttempts: delivery.attempt, lastEndMs: timingOf(delivery).endMs });
     }
+    const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
+    // An attempt that fell due before the poll read `disabled` (a retry due by then, or the first
+    // attempt of an event fired by then) may have been started by the service before it disabled
+    // the endpoint, and reach us late: the sending machine's stalls are not this process's.
+    const firedBeforeDisable = new Set(events.slice(0, firedAtDisable));
+    const dueBeforeDisable = (d: CapturedDelivery): boolean => {
+      const eventId = d.verdicts.eventId ?? '';
+      const last = byEvent.get(eventId);
+      if (d.attempt === 1) return !last && firedBeforeDisable.has(eventId);
+      if (!last || d.attempt !== last.failedAttempts + 1) return false;
+      const delay = delaysMs[last.failedAttempts - 1];
+      return delay !== undefined && last.lastEndMs + delay * (1 - SCHEDULE_JITTER) <= disabledAt;
+    };
     const after = hook.inbox.deliveries
       .filter((d) => d.receivedAtMono > disabledAt)
       .map((d) => ({
@@ -504,7 +518,8 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
         attempt: d.attempt,
         afterDisableMs: round1(d.receivedAtMono - disabledAt),
         inFlight:
-          d.receivedAtMono - disabledAt <= IN_FLIGHT_GRACE_MS + eventLoop.stallBetween(disabledAt, d.receivedAtMono),
+          d.receivedAtMono - disabledAt <= IN_FLIGHT_GRACE_MS + eventLoop.stallBetween(disabledAt, d.receivedAtMono) ||
+          dueBeforeDisable(d),
       }));
     observation.silent = {
       windowMs,
