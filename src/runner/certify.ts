@@ -36,14 +36,8 @@ import { controlText, networkText } from '../report/markdown.js';
 import { CheckCollector } from './collector.js';
 import { endChildren, watchChildren } from './children.js';
 import { ProgressLine } from './progress.js';
-import {
-  CLOSE_LIMIT_MS,
-  minutes,
-  RUN_DEADLINE_MS,
-  RunStop,
-  STOPPED_CLOSE_LIMIT_MS,
-  type StopReason,
-} from './deadline.js';
+import { CLOSE_LIMIT_MS, RUN_DEADLINE_MS, STOPPED_CLOSE_LIMIT_MS } from './deadline.js';
+import { holdStopSignals, minutes, STOP_SIGNALS, watchStop, type HeldSignals, type StopReason } from './run-stop.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks, startOrder } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -319,16 +313,14 @@ async function runSuites(
     throw new RegistrationError(
       `no suite for ${missing.join(', ')}: the catalog names areas that no suite file declares`,
     );
-  let stopped: StopReason | undefined;
-  if (areas.length === 0) return { collector, stopped, release: () => undefined };
-  const signals = ['SIGINT', 'SIGTERM'] as const;
+  if (areas.length === 0) return { collector, stopped: undefined, release: () => undefined };
   const rejectionsBefore = new Set(process.listeners('unhandledRejection'));
   // vitest's logger exits the process on SIGINT/SIGTERM; the runner must first remove what
   // the run created and write a partial report, so it takes those signals over. Each of
   // vitest's signal listeners is removed in the microtask after it is added: no signal
   // event can reach it in between (a signal held meanwhile is acted on below).
   const dropSignalListener = (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((signals as readonly (string | symbol)[]).includes(event))
+    if ((STOP_SIGNALS as readonly (string | symbol)[]).includes(event))
       queueMicrotask(() => process.off(event as NodeJS.Signals, listener));
   };
   process.on('newListener', dropSignalListener);
@@ -361,46 +353,28 @@ async function runSuites(
   // ended the worker): such an error is reported, and the run still cleans up and reports.
   for (const listener of process.listeners('unhandledRejection'))
     if (!rejectionsBefore.has(listener)) process.off('unhandledRejection', listener);
-  // An error outside any check (the worker gone: a signal to the whole process group, the
-  // OOM killer) must not end the process before the clean-up and the report either.
-  const onRunnerError = (error: unknown) => {
-    if (stop.reason) return;
-    const lost = (error as NodeJS.ErrnoException)?.code === 'ERR_IPC_CHANNEL_CLOSED';
-    collector.suiteErrors.push(
-      mask(
-        lost
-          ? 'the test worker ended unexpectedly'
-          : `test runner: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
-      ),
-    );
-    stop.stop('crashed');
-  };
-  // A stop (signal or deadline) cancels the run; checks still running after a short grace
-  // are stopped by closing the runner, and what they created is removed (src/run-state/created-resources.ts).
-  const stop = new RunStop(deadlineMs, (reason) => {
-    stopped = reason;
-    collector.stop();
-    writeFileSync(stopMarkerPath(run.createdResourcesPath), reason);
-    const why =
-      reason === 'deadline'
-        ? `the run's deadline of ${minutes(deadlineMs)} passed`
-        : reason === 'crashed'
-          ? collector.suiteErrors.at(-1)
-          : 'interrupted';
-    print(`${why}: stopping the checks, then removing what the run created`);
-    void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+  // A stop (signal, deadline or crash: src/runner/run-stop.ts) cancels the run; checks still
+  // running after a short grace are stopped by closing the runner, and what they created is
+  // removed (src/run-state/created-resources.ts).
+  const stop = watchStop({
+    deadlineMs,
+    onSignal: (signal) => print(`${signal} received`),
+    onStop: (reason, crash) => {
+      if (crash) collector.suiteErrors.push(mask(crash));
+      collector.stop();
+      writeFileSync(stopMarkerPath(run.createdResourcesPath), reason);
+      const why =
+        reason === 'deadline'
+          ? `the run's deadline of ${minutes(deadlineMs)} passed`
+          : reason === 'crashed'
+            ? collector.suiteErrors.at(-1)
+            : 'interrupted';
+      print(`${why}: stopping the checks, then removing what the run created`);
+      void vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+    },
   });
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (!stop.reason) print(`${signal} received`);
-    // A signal to the whole process group may end the worker before it reaches the runner.
-    if (stop.reason === 'crashed') stopped = 'interrupted';
-    stop.stop('interrupted');
-  };
-  for (const signal of signals) process.on(signal, onSignal);
-  process.on('unhandledRejection', onRunnerError);
-  process.on('uncaughtException', onRunnerError);
   // A signal held while vitest was being set up stops the run before it starts.
-  if (held.received) onSignal(held.received);
+  if (held.received) stop.signal(held.received);
   try {
     if (!stop.reason) {
       const started = vitest.start();
@@ -418,14 +392,9 @@ async function runSuites(
       stop.reason ? STOPPED_CLOSE_LIMIT_MS : CLOSE_LIMIT_MS,
       undefined,
     );
-    for (const signal of signals) process.off(signal, onSignal);
   }
-  // Kept until the run ends: after a stop, vitest may still post to a worker that is gone.
-  const release = () => {
-    process.off('unhandledRejection', onRunnerError);
-    process.off('uncaughtException', onRunnerError);
-  };
-  return { collector, stopped, release };
+  // Errors are watched until the run ends: after a stop, vitest may still post to a worker that is gone.
+  return { collector, stopped: stop.reason, release: () => stop.release() };
 }
 
 /**
@@ -457,39 +426,6 @@ function transformCache(): { fsModuleCache: boolean; fsModuleCachePath?: string 
 async function creationsSettled(createdResourcesPath: string, limitMs: number): Promise<void> {
   const until = performance.now() + limitMs;
   while (pendingCreations(createdResourcesPath) > 0 && performance.now() < until) await sleep(50);
-}
-
-interface HeldSignals {
-  /** The first SIGINT/SIGTERM since the run began, if any. */
-  readonly received: NodeJS.Signals | undefined;
-  readonly signalled: Promise<NodeJS.Signals>;
-  release(): void;
-}
-
-/**
- * Listens for SIGINT/SIGTERM from the start of a run to its end, so that a signal before
- * the suites' runner takes them over (during the start probe, while vitest is set up) or
- * after it lets go (clean-up, reports) never kills the process: it is held and acted on.
- */
-function holdStopSignals(): HeldSignals {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  let received: NodeJS.Signals | undefined;
-  let notify: (signal: NodeJS.Signals) => void = () => undefined;
-  const signalled = new Promise<NodeJS.Signals>((resolve) => {
-    notify = resolve;
-  });
-  const onSignal = (signal: NodeJS.Signals) => {
-    received ??= signal;
-    notify(signal);
-  };
-  for (const signal of signals) process.on(signal, onSignal);
-  return {
-    get received() {
-      return received;
-    },
-    signalled,
-    release: () => signals.forEach((signal) => process.off(signal, onSignal)),
-  };
 }
 
 /**

@@ -5,10 +5,9 @@
  *
  * Each check has its own time-out (src/suite/check.ts) and each request its own
  * (src/http/client.ts); the deadline is the backstop for a run whose target keeps every
- * check at its limit, or whose test runner does not end by itself. What the suites' worker
- * also obeys once a run stops is one layer down, in src/run-state/stop.ts.
+ * check at its limit, or whose test runner does not end by itself. How a run stops is
+ * src/runner/run-stop.ts; what the suites' worker obeys then, src/run-state/stop.ts.
  */
-import { STOP_GRACE_MS } from '../run-state/stop.js';
 
 /**
  * Whole-run deadline for the checks, per tier. A clean fast run against a target of the
@@ -29,37 +28,3 @@ export const CLOSE_LIMIT_MS = 10_000;
  * CLOSE_LIMIT_MS, which would make an interrupt slow to answer.
  */
 export const STOPPED_CLOSE_LIMIT_MS = 2_000;
-
-/** `crashed`: the test runner or its worker ended unexpectedly (killed, out of memory). */
-export type StopReason = 'interrupted' | 'deadline' | 'crashed';
-
-/** A one-shot stop: by a signal or by the deadline, whichever comes first. */
-export class RunStop {
-  reason: StopReason | undefined;
-  private readonly timers: NodeJS.Timeout[] = [];
-  private forceNow!: () => void;
-  /** Resolves STOP_GRACE_MS after the stop: time to stop waiting for the checks. */
-  readonly forced = new Promise<void>((resolve) => (this.forceNow = resolve));
-
-  constructor(
-    deadlineMs: number,
-    private readonly onStop: (reason: StopReason) => void,
-  ) {
-    this.timers.push(setTimeout(() => this.stop('deadline'), deadlineMs));
-  }
-
-  stop(reason: StopReason): void {
-    if (this.reason) return;
-    this.reason = reason;
-    this.onStop(reason);
-    this.timers.push(setTimeout(() => this.forceNow(), STOP_GRACE_MS));
-  }
-
-  clear(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-  }
-}
-
-export function minutes(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${(ms / 1000).toFixed(0)} s`;
-}
