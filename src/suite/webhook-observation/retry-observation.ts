@@ -141,6 +141,42 @@ async function until(done: () => boolean, deadlineMs: number): Promise<boolean> 
   return true;
 }
 
+/** What an endpoint's observed disable looked like, for judging the attempts that came after it. */
+export interface DisableTransition {
+  /** When the poll that read `disabled` answered (monotonic ms). */
+  disabledAtMs: number;
+  /** This process's longest stall between the transition and `atMs`. */
+  stallMs: (atMs: number) => number;
+  /** Events whose firing had been answered by then. */
+  firedBefore: ReadonlySet<string>;
+  /** Per event, its failed attempts by then. */
+  lastFailedBefore: ReadonlyMap<string, EventAttempts>;
+  /** The retry delays at the workspace's time scale. */
+  delaysMs: readonly number[];
+}
+
+/**
+ * Whether an attempt that arrived after the poll read `disabled` was in flight at the
+ * transition: it arrived within IN_FLIGHT_GRACE_MS plus this process's own stall, or it was
+ * already due by then (a retry due by the schedule, its jitter allowed, or the first attempt of
+ * an event fired by then). The service may have started such an attempt before it disabled the
+ * endpoint, and its own machine's stalls, which this process cannot see, may delay it.
+ */
+export function inFlightAtDisable(
+  attempt: Pick<CapturedDelivery, 'attempt' | 'receivedAtMono'> & { verdicts: { eventId?: string | null } },
+  transition: DisableTransition,
+): boolean {
+  const { disabledAtMs, lastFailedBefore, delaysMs } = transition;
+  if (attempt.receivedAtMono - disabledAtMs <= IN_FLIGHT_GRACE_MS + transition.stallMs(attempt.receivedAtMono))
+    return true;
+  const eventId = attempt.verdicts.eventId ?? '';
+  const last = lastFailedBefore.get(eventId);
+  if (attempt.attempt === 1) return !last && transition.firedBefore.has(eventId);
+  if (!last || attempt.attempt !== last.failedAttempts + 1) return false;
+  const delay = delaysMs[last.failedAttempts - 1];
+  return delay !== undefined && last.lastEndMs + delay * (1 - SCHEDULE_JITTER) <= disabledAtMs;
+}
+
 // --- One delay on its own: HOOK-RETRY-EARLY-SCHEDULE ---------------------------------------------
 
 /** One retry delay measured on its own: retry `retry` (1-based) at `scale`, lasting `realMs` with the delays before it. */
@@ -498,18 +534,12 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       if (!id) continue;
       byEvent.set(id, { failedAttempts: delivery.attempt, lastEndMs: timingOf(delivery).endMs });
     }
-    const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
-    // An attempt that fell due before the poll read `disabled` (a retry due by then, or the first
-    // attempt of an event fired by then) may have been started by the service before it disabled
-    // the endpoint, and reach us late: the sending machine's stalls are not this process's.
-    const firedBeforeDisable = new Set(events.slice(0, firedAtDisable));
-    const dueBeforeDisable = (d: CapturedDelivery): boolean => {
-      const eventId = d.verdicts.eventId ?? '';
-      const last = byEvent.get(eventId);
-      if (d.attempt === 1) return !last && firedBeforeDisable.has(eventId);
-      if (!last || d.attempt !== last.failedAttempts + 1) return false;
-      const delay = delaysMs[last.failedAttempts - 1];
-      return delay !== undefined && last.lastEndMs + delay * (1 - SCHEDULE_JITTER) <= disabledAt;
+    const transition: DisableTransition = {
+      disabledAtMs: disabledAt,
+      stallMs: (atMs) => eventLoop.stallBetween(disabledAt, atMs),
+      firedBefore: new Set(events.slice(0, firedAtDisable)),
+      lastFailedBefore: byEvent,
+      delaysMs: SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale)),
     };
     const after = hook.inbox.deliveries
       .filter((d) => d.receivedAtMono > disabledAt)
@@ -517,9 +547,7 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
         eventId: d.verdicts.eventId ?? '?',
         attempt: d.attempt,
         afterDisableMs: round1(d.receivedAtMono - disabledAt),
-        inFlight:
-          d.receivedAtMono - disabledAt <= IN_FLIGHT_GRACE_MS + eventLoop.stallBetween(disabledAt, d.receivedAtMono) ||
-          dueBeforeDisable(d),
+        inFlight: inFlightAtDisable(d, transition),
       }));
     observation.silent = {
       windowMs,
