@@ -328,6 +328,31 @@ export const FAULTS = {
     'the 25-endpoint limit counts the active endpoints of every workspace (of the fault prefix): the count lost its workspace condition',
   'suspension-holds-counted':
     'each suspension is a hold that one reinstatement lifts: a workspace suspended twice stays suspended after its reinstatement',
+  // Red team, round 5
+  'token-id-is-slot':
+    "a token's id names its slot (one of the workspace's two): a token created after a revocation gets the revoked token's id, and revoking that id again revokes the new token",
+  'endpoint-delete-by-url':
+    'deleting an endpoint deletes every endpoint of the workspace registered with the same URL (the delete is keyed by workspace and URL)',
+  'disabled-endpoint-undeletable':
+    'deleting an auto-disabled endpoint answers 404 and leaves it in place (the delete looks among the active endpoints only)',
+  'ack-large-body-fails':
+    'a 2xx answered with a body over 4 KiB counts as a failure and is retried (the answer is read into a 4 KiB buffer for the delivery log, which overflows)',
+  'delivery-url-query-dropped':
+    "deliveries are POSTed to the endpoint URL's origin and path: its query string is dropped",
+  'replay-call-events-unknown':
+    'a replay of a voice.call.* event (its id read from a delivery) answers 404 event_not_found: only events fired from the dashboard are kept for replay',
+  'metadata-empty-values-dropped':
+    'call events carry the caller\'s metadata without its empty values: a key whose value is "" (or null) is left out',
+  'session-transcript-refused':
+    'the call transcript refuses session tokens with 401 invalid_token (its route resolves bearer tokens only), even for a member holding voice:read',
+  'suspend-disables-endpoints':
+    'suspending a workspace disables its webhook endpoints; reinstating it leaves them disabled (they read disabled and get nothing until re-enabled)',
+  'member-add-lost-update':
+    "adding a member reads the workspace's member list, then writes it back whole after a store round trip: of two members added at once, one is lost",
+  'session-error-request-id-uuid':
+    "a refused session token's error carries a bare UUID as error.request_id, not req_<id> (the session middleware's own error body)",
+  'session-scopes-cached':
+    'a session JWT keeps, until its exp, the scopes its member had when the JWT was first used: the member added again with other scopes changes only new JWTs',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -44,6 +44,8 @@ import {
 
 const unknownKid = () => `kid-${randomBytes(6).toString('hex')}`;
 
+/** Members SESSION-MEMBERS-AT-ONCE adds at once. */
+const MEMBERS_AT_ONCE = 3;
 /** The session token SESSION-SUSPENDED-CODE uses before and after the suspension: valid past the wait for the suspension to show. */
 const KEPT_TOKEN_LIFETIME_S = 300;
 /** The narrowed member of SESSION-SUSPENDED-CODE: reads, cannot place calls. */
@@ -262,6 +264,22 @@ certifySuite('session', () => {
     },
     { timeoutMs: 2 * SETTLE_POLL.timeoutMs + 30_000 },
   );
+
+  // Members added at once, as a dashboard's bulk invite sends them: each is a member, and each
+  // one's session token is accepted (a members list read, then written back after a round trip,
+  // keeps one of them).
+  check('SESSION-MEMBERS-AT-ONCE', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const subjects = await Promise.all(Array.from({ length: MEMBERS_AT_ONCE }, () => s.addMember(ALL_SCOPES)));
+    for (const [i, sub] of subjects.entries())
+      await expectAccepted(
+        t,
+        await s.mint({ sub }),
+        `the session token of member ${i + 1} of ${MEMBERS_AT_ONCE} added at once`,
+      );
+    t.detail(`${MEMBERS_AT_ONCE} members added at once: each one's session token answered 200`);
+  });
 
   check('SESSION-ES256', async (t) => {
     const s = await sessionWorkspace(t);
@@ -724,7 +742,8 @@ certifySuite('session', () => {
     'SESSION-MEMBER-RESCOPED',
     async (t) => {
       const s = await sessionWorkspace(t);
-      const before = await s.mint();
+      // Used before the member is narrowed, and again after: its scopes are the member's at each request.
+      const before = await s.mint({ lifetimeSec: KEPT_TOKEN_LIFETIME_S });
       const agents = await t.api.listAgents(before);
       if (!(agents.status >= 200 && agents.status < 300))
         t.fail(
@@ -756,6 +775,13 @@ certifySuite('session', () => {
         'missing_scope',
         'listing agents with the session token of a member narrowed to voice:write',
       );
+      const reused = await t.api.listAgents(before);
+      t.measure('token_used_before_status', reused.status);
+      if (reused.status >= 200 && reused.status < 300)
+        t.fail(
+          `a session token used before its member was narrowed to voice:write still lists agents (voice:read) after new tokens are refused: the scopes it was first given stayed with it`,
+          reused,
+        );
       const call = await t.api.placeCall(await s.mint(), { agent_id: s.workspace.agentId, to: RESERVED_TEST_NUMBER });
       if (!(call.status >= 200 && call.status < 300))
         t.fail(
@@ -763,7 +789,7 @@ certifySuite('session', () => {
           call,
         );
       t.detail(
-        `the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, a call placed`,
+        `the member added again with voice:write: agents refused missing_scope after ${(narrowed.elapsedMs / 1000).toFixed(1)} s, to the token used before too (${reused.status}); a call placed`,
       );
     },
     { timeoutMs: SETTING_LIMIT_MS + 20_000 },

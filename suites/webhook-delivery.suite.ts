@@ -166,7 +166,8 @@ certifySuite('webhook-delivery', () => {
     'HOOK-ACK-ANY-2XX',
     async (t: CheckContext) => {
       // The usual members of the class, two a switch over known codes would miss, and 200s with
-      // bodies a receiver commonly sends (text, HTML) that a sender parsing the answer as JSON trips on.
+      // bodies a receiver commonly sends (text, HTML, a large JSON echo) that a sender parsing or
+      // capping the answer trips on.
       const answers2xx: ReadonlyArray<{ label: string; answer: ProgrammedAnswer & { status: number } }> = [
         ...[200, 201, 202, 204, 206, 299].map((status) => ({ label: String(status), answer: { status } })),
         {
@@ -176,6 +177,14 @@ certifySuite('webhook-delivery', () => {
         {
           label: '200 text/html',
           answer: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>received</body></html>' },
+        },
+        {
+          label: '200 application/json of 16 KiB',
+          answer: {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ received: true, echo: 'x'.repeat(16_384) }),
+          },
         },
       ];
       const { scale, hooks, fire } = await setUp(t, answers2xx.length);

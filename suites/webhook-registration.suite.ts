@@ -307,6 +307,74 @@ certifySuite('webhook-registration', () => {
     );
   });
 
+  // A deletion names one endpoint by its id: another endpoint of the workspace at the same URL
+  // (a second subscription, a staging and a canary handler behind one path) stays.
+  check('HOOK-DELETE-ONE-ENDPOINT', async (t) => {
+    const workspace = await t.workspace();
+    const deleted = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]);
+    const url = deleted.registered.url ?? deleted.inbox.url;
+    let kept: Awaited<ReturnType<typeof workspace.createEndpoint>>;
+    try {
+      kept = await workspace.createEndpoint(url, [OWN_SECRET_TYPE]);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('same_url_again', `refused ${error.status}`);
+      return t.detail(`a second endpoint at the same URL was refused with ${error.status}: nothing to delete apart`);
+    }
+    await workspace.deleteEndpoint(deleted.registered.endpointId);
+    const eventId = await workspace.fireEvent(OWN_SECRET_TYPE, firedData(OWN_SECRET_TYPE));
+    const arrived = await settle(
+      deleted.inbox,
+      (ds) => ds.some((d) => idOf(d) === eventId),
+      DELIVERY_TIMEOUT_MS,
+      `${eventId} at the endpoint kept`,
+    );
+    assert(
+      !arrived.timedOut,
+      `two endpoints at one URL, one deleted by its id: the other received nothing of ${eventId} within ${DELIVERY_TIMEOUT_MS} ms (a deletion by URL takes both)`,
+    );
+    await sleep(QUIET_WATCH_MS);
+    const copies = deleted.inbox.deliveries.filter((d) => idOf(d) === eventId);
+    assert(
+      copies.every((d) => verifiesWith(kept.secret, d)),
+      `${eventId} arrived ${copies.length} time(s) at the shared URL, not all signed with the kept endpoint's secret: the deleted endpoint still got it`,
+    );
+    t.detail(`two endpoints at one URL, one deleted by its id: ${eventId} arrived once, for the endpoint kept`);
+  });
+
+  // Receivers route and authenticate by the query of the URL they hand out (?tenant=…, ?key=…):
+  // a delivery goes to the URL as registered, query and all.
+  check('HOOK-URL-QUERY-KEPT', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const inbox = receiver.createEndpoint({ name: 'query kept' });
+    const query = 'certify=query-kept&tenant=a%2Fb';
+    let registered: Awaited<ReturnType<typeof workspace.createEndpoint>>;
+    try {
+      registered = await workspace.createEndpoint(`${inbox.url}?${query}`, [OWN_SECRET_TYPE]);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('registration', `refused ${error.status}`);
+      return t.detail(
+        `an endpoint URL with a query string was refused with ${error.status}: nothing delivered to judge`,
+      );
+    }
+    inbox.setSecret(registered.secret);
+    const eventId = await workspace.fireEvent(OWN_SECRET_TYPE, firedData(OWN_SECRET_TYPE));
+    const arrived = await settle(inbox, (ds) => ds.some((d) => idOf(d) === eventId), DELIVERY_TIMEOUT_MS, `${eventId}`);
+    assert(
+      !arrived.timedOut,
+      `an endpoint registered as ${inbox.url}?${query} received nothing of ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
+    const delivery = arrived.deliveries.find((d) => idOf(d) === eventId)!;
+    t.measure('query_received', delivery.query);
+    assert(
+      delivery.query === query,
+      `an endpoint registered with the query ?${query} got ${eventId} with ${delivery.query ? `the query ?${delivery.query}` : 'no query'}: a delivery goes to the URL as registered`,
+    );
+    t.detail(`registered with ?${query}; ${eventId} arrived with that query`);
+  });
+
   check('HOOK-SECRETS-DISTINCT-CONCURRENT', async (t) => {
     const workspace = await t.workspace();
     // Created at once: a secret drawn from the clock, or from a generator seeded per request, repeats here.

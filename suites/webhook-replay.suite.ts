@@ -8,9 +8,12 @@ import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
 import {
+  CALL_EVENTS_TIMEOUT_MS,
   DELIVERY_TIMEOUT_MS,
   firedData,
   idOf,
+  ofCall,
+  placeCall,
   settle,
   typeCounts,
   typeOf,
@@ -27,6 +30,7 @@ import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 /** Long enough that a fresh second-resolution timestamp must differ from the original. */
 const FRESHNESS_WAIT_MS = 1_100;
 const TYPE = 'mailer.reply.received';
+const CALL_COMPLETED = 'voice.call.completed';
 /** The workspace whose endpoint is auto-disabled runs its 24 h this much faster (capped by the target). */
 const DISABLE_TIME_SCALE = 3_600;
 /** Failing events are fired every 4 scaled hours, so a target that disables at the first failure after 24 h sees one soon. */
@@ -266,6 +270,43 @@ certifySuite('webhook-replay', () => {
     t.detail(
       `the replay of ${eventId} reached the endpoint it named; the other endpoint subscribed to ${TYPE} kept its one delivery (watched ${OTHER_ENDPOINT_WATCH_MS / 1000} s more)`,
     );
+  });
+
+  // "A delivery can be replayed": every delivery, the call events a service emits by itself
+  // included, not only the events fired through the control interface.
+  check('HOOK-REPLAY-CALL-EVENT', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, [CALL_COMPLETED]);
+    const { callId } = await placeCall(t, workspace, token.token);
+    const first = await settle(
+      hook.inbox,
+      (ds) => ds.some(ofCall(callId, CALL_COMPLETED)),
+      CALL_EVENTS_TIMEOUT_MS,
+      `${CALL_COMPLETED} of ${callId}`,
+    );
+    const original = first.deliveries.find(ofCall(callId, CALL_COMPLETED));
+    assert(original, `no ${CALL_COMPLETED} of ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms: no call event to replay`);
+    const eventId = idOf(original);
+    assert(eventId, `${CALL_COMPLETED} of ${callId} carries no id: no call event to replay`);
+    try {
+      await workspace.replay(eventId, hook.registered.endpointId);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.fail(
+        `replaying ${eventId} (${CALL_COMPLETED} of ${callId}, delivered and acknowledged) was refused with ${error.status}: a delivery can be replayed`,
+      );
+    }
+    const replayed = await settle(
+      hook.inbox,
+      (ds) => ds.filter((d) => idOf(d) === eventId).length > 1,
+      DELIVERY_TIMEOUT_MS,
+      `the replay of ${eventId}`,
+    );
+    assert(
+      !replayed.timedOut,
+      `the replay of ${eventId} (${CALL_COMPLETED}, accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
+    t.detail(`${eventId}, the ${CALL_COMPLETED} of ${callId}, replayed and delivered again with its id`);
   });
 
   // A replay is signed anew for the endpoint it goes to: one that never had the event gets no

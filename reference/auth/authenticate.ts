@@ -41,6 +41,8 @@ export interface AuthFailure {
   crash?: boolean;
   /** The HTTP status, when not the 401 (or fault bad-token-403's 403) of every other failure. */
   status?: number;
+  /** A session token was refused (fault session-error-request-id-uuid answers it apart). */
+  session?: boolean;
 }
 
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
@@ -159,12 +161,21 @@ export class Authenticator {
     const cached = this.verifiedSessions.get(jwt);
     const session =
       cached !== undefined && cached.until > now ? cached.session : await this.sessions.verify(jwt, requestFaults);
-    if (!session) return fail('session token not accepted', requestFaults);
+    if (!session) {
+      const refused = fail('session token not accepted', requestFaults);
+      if (!refused.ok && requestFaults.has('session-error-request-id-uuid')) refused.failure.session = true;
+      return refused;
+    }
     const faults = unionFaults(requestFaults, session.workspace.faults);
     if (cached === undefined && faults.has('jwt-verified-cache-past-exp')) {
       // Fault: a verified JWT is remembered by its text, and exp is not looked at again.
       if (this.verifiedSessions.size >= VERIFIED_SESSION_CACHE_SIZE) this.verifiedSessions.clear();
       this.verifiedSessions.set(jwt, { session, until: now + VERIFIED_SESSION_CACHE_MS });
+    } else if (cached === undefined && faults.has('session-scopes-cached')) {
+      // Fault: the principal a JWT resolved to (member and scopes) is remembered by its text until its exp.
+      const exp = decodeUnverified(jwt)?.payload.exp;
+      if (this.verifiedSessions.size >= VERIFIED_SESSION_CACHE_SIZE) this.verifiedSessions.clear();
+      if (typeof exp === 'number') this.verifiedSessions.set(jwt, { session, until: exp * 1000 });
     }
     return {
       ok: true,

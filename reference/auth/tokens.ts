@@ -91,7 +91,7 @@ export function issueToken(
     scopes = [...new Set(request.scopes)];
   }
   const token: BearerToken = {
-    id: newId('tok_'),
+    id: faults.has('token-id-is-slot') ? slotTokenId(workspace) : newId('tok_'),
     secret: tokenPrefix(environment, faults) + randomBase62(40),
     workspaceId: workspace.id,
     label: request.label,
@@ -102,6 +102,18 @@ export function issueToken(
   };
   store.addToken(workspace, token);
   return { ok: true, token };
+}
+
+/**
+ * Fault token-id-is-slot: the id of the workspace's first slot (of two) that no active token
+ * holds, as a dashboard of "key 1" and "key 2" numbers them; a revoked token's slot is reused.
+ */
+function slotTokenId(workspace: Workspace): string {
+  const held = new Set([...workspace.tokens.values()].filter((t) => t.revokedAt === null).map((t) => t.id));
+  for (let slot = 1; ; slot++) {
+    const id = `tok_${workspace.id.slice('ws_'.length)}${slot}`;
+    if (!held.has(id)) return id;
+  }
 }
 
 /**

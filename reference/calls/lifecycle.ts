@@ -68,7 +68,7 @@ export class CallService {
       this.previousCall.set(call, this.lastPlaced.get(workspace.id) ?? call.id);
       this.lastPlaced.set(workspace.id, call.id);
     }
-    this.emit(workspace, 'voice.call.queued', () => this.callSummary(call));
+    this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, workspace.faults));
     if (workspace.callProgress === 'auto') {
       const slow = workspace.faults.has('auto-progress-slow');
       // The completion is timed once the call has started, never set beside it: two timers
@@ -138,7 +138,7 @@ export class CallService {
         call.state = 'started';
         this.startedAt.set(call, this.clock.now());
         if (!faults.has('lifecycle-no-started'))
-          this.emit(workspace, 'voice.call.started', () => this.callSummary(call));
+          this.emit(workspace, 'voice.call.started', () => this.callSummary(call, faults));
         break;
       case 'completed':
         call.state = 'completed';
@@ -156,7 +156,7 @@ export class CallService {
           call.durationSeconds = 0;
           this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         } else {
-          this.emit(workspace, 'voice.call.failed', () => ({ ...this.callSummary(call), reason: 'no_answer' }));
+          this.emit(workspace, 'voice.call.failed', () => ({ ...this.callSummary(call, faults), reason: 'no_answer' }));
         }
         break;
     }
@@ -179,8 +179,8 @@ export class CallService {
       : `${base}/v1/voice/calls/${callId}/transcript`;
   }
 
-  private callSummary(call: Call): Record<string, unknown> {
-    return { call_id: call.id, agent_id: call.agentId, to: call.to, metadata: call.metadata };
+  private callSummary(call: Call, faults: FaultSet): Record<string, unknown> {
+    return { call_id: call.id, agent_id: call.agentId, to: call.to, metadata: eventMetadata(call, faults) };
   }
 
   /** Every call field of the spec. */
@@ -193,7 +193,7 @@ export class CallService {
       duration_seconds: faults.has('duration-string') ? String(duration) : duration,
       outcome: call.outcome ?? 'answered',
       transcript_url: this.transcriptUrl(workspace, call, faults),
-      metadata: faults.has('metadata-dropped') ? {} : call.metadata,
+      metadata: faults.has('metadata-dropped') ? {} : eventMetadata(call, faults),
     };
     if (faults.has('metadata-omitted-when-empty') && Object.keys(call.metadata).length === 0) delete data['metadata'];
     if (faults.has('duration-zero-omitted') && duration === 0) delete data['duration_seconds'];
@@ -207,6 +207,13 @@ export class CallService {
   ): void {
     this.dispatcher.publishIfReceived(workspace, type, data);
   }
+}
+
+/** The metadata a call's events carry: the caller's, as given. */
+function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
+  if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
+  // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
+  return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));
 }
 
 /** A synthetic transcript: staging dials nobody, so the conversation is canned. */

@@ -141,7 +141,7 @@ const memberSchema = z.object({
   scopes: z.array(z.enum(ALL_SCOPES)).default([]),
 });
 
-export const addMember: ControlHandler = (request) => {
+export const addMember: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const parsed = memberSchema.safeParse(request.body);
@@ -159,6 +159,14 @@ export const addMember: ControlHandler = (request) => {
   if (existing && faults.has('member-repost-keeps-scopes')) return { status: 201, body: { member_id: existing.id } };
   // Adding a subject again replaces its scopes (one member per subject).
   const member = { id: workspace.members.get(subject)?.id ?? newId('mem_'), subject, scopes: [...new Set(scopes)] };
+  if (faults.has('member-add-lost-update')) {
+    // Fault: the member list is read, then written back whole (with the new member) after a store round trip.
+    const read = new Map(workspace.members);
+    await sleep(STORE_ROUND_TRIP_MS);
+    read.set(subject, member);
+    workspace.members = read;
+    return { status: 201, body: { member_id: member.id } };
+  }
   workspace.members.set(subject, member);
   return { status: 201, body: { member_id: member.id } };
 };

@@ -66,6 +66,9 @@ export const suspendWorkspace: ControlHandler = (request) => {
   if (faults.has('suspend-revokes-tokens'))
     for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
+  // Fault suspend-disables-endpoints: deliveries are stopped by disabling the endpoints, which reinstatement forgets.
+  if (faults.has('suspend-disables-endpoints'))
+    for (const endpoint of request.app.endpoints.allOf(workspace.id)) endpoint.health.disableForSuspension();
   return { status: 204 };
 };
 

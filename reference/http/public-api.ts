@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { AuthOutcome, Principal } from '../auth/authenticate.js';
@@ -290,7 +291,8 @@ export async function handlePublicRequest(
     const status = failure.status ?? (failure.faults.has('bad-token-403') ? 403 : 401);
     return sendPublicError(
       res,
-      ctx,
+      // Fault session-error-request-id-uuid: the session middleware writes its own error body, with its own id.
+      failure.session ? { ...ctx, requestId: randomUUID() } : ctx,
       failure.faults,
       status,
       failure.code,
@@ -301,6 +303,11 @@ export async function handlePublicRequest(
   const principal = connectionWorkspace(auth.principal, ctx);
   const faults: FaultSet = principal.faults;
   const { operation } = match;
+  // Fault session-transcript-refused: the transcript route's guard knows bearer tokens only.
+  if (operation === getTranscript && principal.scheme === 'session_token' && faults.has('session-transcript-refused'))
+    return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'not a valid API token', {
+      'WWW-Authenticate': 'Bearer',
+    });
   // Fault session-keepalive-suspension-stale: the connection remembers the workspace status it saw with this JWT.
   const staleSession = principal.scheme === 'session_token' && faults.has('session-keepalive-suspension-stale');
   const gateSkipped =

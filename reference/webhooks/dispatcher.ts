@@ -127,7 +127,9 @@ export class Dispatcher {
       : undefined;
     const original =
       this.events.get(workspace.id, eventId) ?? (anywhere ? this.events.getAnywhere(eventId) : crossWorkspace);
-    if (!original) return 'unknown_event';
+    // Fault replay-call-events-unknown: the replay store is fed by the dashboard's fired events only.
+    if (!original || (workspace.faults.has('replay-call-events-unknown') && original.type.startsWith('voice.call.')))
+      return 'unknown_event';
     const hidden = workspace.faults.has('deleted-endpoint-still-delivered')
       ? this.options.endpoints.hidden(workspace.id, endpointId)
       : undefined;
@@ -233,12 +235,17 @@ export class Dispatcher {
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
-    const sent = faults.has('ack-text-body-fails')
-      ? this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method, true)
-      : this.options.sender.send(endpoint.url, bodies.sent, headers, timeoutMs, method);
+    // Fault delivery-url-query-dropped: the request is built from the URL's origin and path.
+    const target = faults.has('delivery-url-query-dropped')
+      ? new URL(endpoint.url.origin + endpoint.url.pathname)
+      : endpoint.url;
+    const sent =
+      faults.has('ack-text-body-fails') || faults.has('ack-large-body-fails')
+        ? this.options.sender.send(target, bodies.sent, headers, timeoutMs, method, true)
+        : this.options.sender.send(target, bodies.sent, headers, timeoutMs, method);
     const running = (
       faults.has('redirect-followed')
-        ? sent.then((outcome) => this.followRedirects(outcome, endpoint.url, bodies.sent, headers, timeoutMs))
+        ? sent.then((outcome) => this.followRedirects(outcome, target, bodies.sent, headers, timeoutMs))
         : sent
     )
       .then((outcome) => {

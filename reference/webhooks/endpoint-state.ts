@@ -83,6 +83,12 @@ export class EndpointHealth {
     this.cancelTimer();
   }
 
+  /** Fault suspend-disables-endpoints: disabled by the workspace's suspension, as the 24 h of failures would. */
+  disableForSuspension(): void {
+    this.cancelTimer();
+    this.disable();
+  }
+
   dispose(): void {
     this.cancelTimer();
   }

@@ -196,7 +196,10 @@ export class EndpointRegistry {
   }
 
   delete(workspaceId: string, endpointId: string, faults: FaultSet): boolean {
-    const endpoint = this.get(workspaceId, endpointId);
+    let endpoint = this.get(workspaceId, endpointId);
+    // Fault disabled-endpoint-undeletable: the delete looks the endpoint up among the workspace's active ones.
+    if (endpoint && faults.has('disabled-endpoint-undeletable') && endpoint.health.state !== 'active')
+      endpoint = undefined;
     if (!endpoint) {
       if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId))
         this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
@@ -220,6 +223,14 @@ export class EndpointRegistry {
       return true;
     }
     this.retire(endpoint);
+    // Fault endpoint-delete-by-url: the delete's condition is the workspace and the URL, not the endpoint.
+    if (faults.has('endpoint-delete-by-url')) {
+      for (const other of this.allOf(workspaceId)) {
+        if (other.urlText !== endpoint.urlText || other.hidden) continue;
+        this.byWorkspace.get(workspaceId)?.delete(other.id);
+        this.retire(other);
+      }
+    }
     if (faults.has('endpoint-recreate-revives-deleted')) {
       // Fault: a soft delete, whose row a later registration of the same URL restores.
       let deleted = this.deletedByUrl.get(workspaceId);

@@ -65,6 +65,9 @@ function stallOnce(index: number, timeScale: number, faults: FaultSet): number {
   return 1.2;
 }
 
+/** Fault ack-large-body-fails: the size of the buffer a receiver's answer is logged into. */
+const LOGGED_ANSWER_BYTES = 4096;
+
 export type AttemptVerdict = { success: true } | { success: false; retry: boolean };
 
 export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, deliveryTimeoutMs: number): AttemptVerdict {
@@ -77,6 +80,9 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
     if (elapsedMs > deliveryTimeoutMs / 4 && faults.has('slow-ack-fails')) return { success: false, retry: true };
     // Fault ack-text-body-fails: the receiver's reply is parsed as JSON, and a parse error fails the attempt.
     if (faults.has('ack-text-body-fails') && outcome.body?.trim() && !parsesAsJson(outcome.body))
+      return { success: false, retry: true };
+    // Fault ack-large-body-fails: the reply is copied into a fixed buffer for the delivery log, and overflows it.
+    if (faults.has('ack-large-body-fails') && Buffer.byteLength(outcome.body ?? '') > LOGGED_ANSWER_BYTES)
       return { success: false, retry: true };
     return { success: true };
   }

@@ -739,6 +739,14 @@ export const CATALOG: readonly CatalogEntry[] = [
       'any 4xx the same operation gives a bearer token of the workspace (recorded); a call placed with a member token lacking voice:write is not sent while suspended (which refusal wins is not stated)',
   }),
   service({
+    id: 'SESSION-MEMBERS-AT-ONCE',
+    area: 'session',
+    level: 'must',
+    title: "Members added at once are each a member: each one's session token is accepted",
+    clauses: ['CTL-SESSION-JWT'],
+    ground: 'CTL-SESSION-JWT',
+  }),
+  service({
     id: 'SESSION-ES256',
     area: 'session',
     level: 'must',
@@ -1029,6 +1037,22 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'the same endpoint id or a new one (recorded)',
   }),
   service({
+    id: 'HOOK-DELETE-ONE-ENDPOINT',
+    area: 'webhook-registration',
+    level: 'should',
+    title: 'Deleting one of two endpoints at the same URL leaves the other receiving',
+    clauses: ['REG-2', 'REG-3'],
+    accepts: 'a second endpoint at the same URL refused with any 4xx (recorded; nothing to judge)',
+  }),
+  service({
+    id: 'HOOK-URL-QUERY-KEPT',
+    area: 'webhook-registration',
+    level: 'should',
+    title: "A delivery goes to the endpoint's URL as registered, its query string included",
+    clauses: ['EP-RECEIVER'],
+    accepts: 'a URL with a query refused at registration with any 4xx (recorded; nothing to judge)',
+  }),
+  service({
     id: 'HOOK-SECRETS-DISTINCT-CONCURRENT',
     area: 'webhook-registration',
     level: 'must',
@@ -1300,7 +1324,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-delivery',
     level: 'must',
     title:
-      'Any 2xx (200, 201, 202, 204, the unusual 206 and 299, and 200s with a text or HTML body) acknowledges a delivery: no retry',
+      'Any 2xx (200, 201, 202, 204, the unusual 206 and 299, and 200s with a text, HTML or 16 KiB JSON body) acknowledges a delivery: no retry',
     clauses: ['EP-RECEIVER-ACK'],
     ground: 'EP-RECEIVER-ACK',
     accepts: 'any 2xx body',
@@ -1510,6 +1534,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     level: 'must',
     title: 'A replayed delivery carries the same event id and envelope',
     clauses: ['RETRY-4', 'ENV-ID'],
+    ground: 'RETRY-4',
+  }),
+  service({
+    id: 'HOOK-REPLAY-CALL-EVENT',
+    area: 'webhook-replay',
+    level: 'must',
+    title:
+      'A call event the service emitted by itself (voice.call.completed) can be replayed, and arrives again with its id',
+    clauses: ['RETRY-4'],
     ground: 'RETRY-4',
   }),
   service({

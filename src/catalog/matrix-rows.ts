@@ -715,7 +715,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'cached-past-validity': checked('HOOK-DELETED-SILENT', 'HOOK-DISABLED-SILENT'),
       concurrent: checked('EVENT-FIRE-CONCURRENT'),
       target: checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-OWN-SECRET', 'MODEL-ENDPOINTS'),
-      'handed-out': checked('HOOK-DELIVERY-POST', 'HOOK-CONTENT-TYPE'),
+      'handed-out': checked('HOOK-DELIVERY-POST', 'HOOK-CONTENT-TYPE', 'HOOK-URL-QUERY-KEPT'),
     },
   },
   'REG-1': {
@@ -739,7 +739,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('HOOK-RECREATED-OWN-SECRET'),
       empty: na('The service makes the secret; the caller gives none.'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES'),
-      target: checked('HOOK-OWN-SECRET'),
+      // A deletion by id leaves another endpoint at the same URL (red team round 5).
+      target: checked('HOOK-OWN-SECRET', 'HOOK-DELETE-ONE-ENDPOINT'),
       'handed-out': checked('HOOK-OWN-SECRET', 'HOOK-SIGNATURE-RAW-BODY'),
     },
   },
@@ -924,6 +925,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'RCV-REPLAY-PROCESSED-ONCE',
       ),
       repeated: checked('HOOK-REPLAY-SAME-ID', 'RCV-REPLAY-PROCESSED-ONCE'),
+      // Every delivery, the call events the service emits by itself included (red team round 5).
+      'every-operation': checked('HOOK-REPLAY-CALL-EVENT'),
       concurrent: noRule(
         'Each replay is a delivery of the same id; receivers are idempotent on it and no bound on replays is stated (docs/method.md).',
       ),
@@ -1161,6 +1164,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
       target: checked('SESSION-OTHER-WORKSPACE'),
+      // Members added at once (red team round 5: a lost update keeps one).
+      concurrent: checked('SESSION-MEMBERS-AT-ONCE'),
       // The scopes come from the member record on every operation, whatever scope claim the JWT carries.
       // SESSION-ES256: every signature algorithm the provider may use, not only RS256.
       'every-operation': checked(

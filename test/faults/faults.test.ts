@@ -21,18 +21,17 @@ const missedRuns = new Set<string>();
  * Two pools of runs, side by side. A run that waits out a time limit (`waits` in the registry,
  * and the two noise runs, mostly idle) holds a slot of the first; the short runs (mostly their
  * start-up, CPU-bound) share the second. Under one limit for all, long runs held every slot
- * while the CPU sat idle. The short pool is kept small enough that the machine stays calm for
- * the tolerance-edge faults (a retry 10% early): their checks widen each tolerance by the
- * event-loop stalls they measure, and a burst of start-ups beside them widened it past the
- * fault. The two noise runs, declared last, start once the first waiting runs end.
+ * while the CPU sat idle. The faults at the edge of a timing tolerance run once the short runs
+ * have ended (calmMoment), so the short pool can keep the CPU busy. The two noise runs, declared
+ * last, start once the first waiting runs end.
  */
 const waitingRuns = limiter(16);
 /**
  * The short runs go to long-lived workers that run the CLI's certify again and again
  * (certify-pool.ts): a run's own Node start-up and loading of the harness cost more CPU than
- * most short runs' checks.
+ * most short runs' checks. Six keep two cores busy: each run also waits on the reference.
  */
-const shortRuns = certifyPool(4);
+const shortRuns = certifyPool(6);
 /** Lets every other test reach its pool before a calm one looks at the short pool. */
 const CALM_START_DELAY_MS = 2_000;
 

@@ -314,6 +314,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('ack-text-body-fails', 'HOOK-ACK-ANY-2XX'),
   proof('auto-progress-slow', 'CALL-AUTO-PROGRESS-2S'),
   proof('body-parsed-before-auth', 'REVOKE-STAYS-REVOKED', 'AUTH-NO-CREDENTIAL-401'),
+  // Red team, round 5 (docs/red-team/round-5.json): the six caught on first contact, with the
+  // checks whose rule each breaks, then the survivors with the checks written for them.
+  proof('token-id-is-slot', 'MODEL-TOKENS-SUSPENSION'),
+  waits(proof('disabled-endpoint-undeletable', 'MODEL-ENDPOINT-HEALTH')),
+  proof('metadata-empty-values-dropped', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('session-transcript-refused', 'SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
+  proof('suspend-disables-endpoints', 'WS-REINSTATED-KEEPS-SETTINGS'),
+  proof('session-error-request-id-uuid', 'SESSION-WRONG-ISSUER', 'SESSION-NOT-MEMBER', 'AUTH-MALFORMED-PROPERTY'),
+  proof('endpoint-delete-by-url', 'HOOK-DELETE-ONE-ENDPOINT'),
+  proof('ack-large-body-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('delivery-url-query-dropped', 'HOOK-URL-QUERY-KEPT'),
+  proof('replay-call-events-unknown', 'HOOK-REPLAY-CALL-EVENT'),
+  proof('member-add-lost-update', 'SESSION-MEMBERS-AT-ONCE'),
+  proof('session-scopes-cached', 'SESSION-MEMBER-RESCOPED'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'),
