@@ -353,6 +353,26 @@ export const FAULTS = {
     "a refused session token's error carries a bare UUID as error.request_id, not req_<id> (the session middleware's own error body)",
   'session-scopes-cached':
     'a session JWT keeps, until its exp, the scopes its member had when the JWT was first used: the member added again with other scopes changes only new JWTs',
+  // Red team, round 6
+  'workspace-disabled-flat-error':
+    'a suspended workspace\'s requests are answered {"error": "workspace_disabled", "message": …}: error is a bare string, with no error.code or error.request_id (the suspension gate writes its own body)',
+  'session-missing-scope-invalid-token':
+    'a session token whose member lacks the scope an operation requires is answered 401 invalid_token, not missing_scope (bearer tokens still get missing_scope)',
+  'jwt-iss-trailing-slash-ignored':
+    'the session JWT issuer is compared with trailing slashes stripped: iss "https://idp.example/" is accepted for the issuer "https://idp.example"',
+  'revoked-while-suspended-restored':
+    'suspending a workspace snapshots its tokens and reinstating restores the snapshot: a token revoked while suspended works again after the reinstatement',
+  'reinstate-rekeys-endpoints':
+    'reinstating a workspace gives each of its webhook endpoints a new signing secret that nobody is told: deliveries after it do not verify with the secret handed out',
+  'ack-error-field-fails':
+    'a 2xx answered with a JSON object that has an "error" member (even null) counts as a failure and is retried',
+  'replay-not-retried': 'a replay that fails (non-2xx or time-out) is not retried: the dashboard sends it once',
+  'duration-capped-3600':
+    "duration_seconds is clamped to 3600 (an agent's maximum call length): a call reported at 3601 s or more is carried as 3600",
+  'licensed-scopes-empty-all':
+    'a workspace created with licensed_scopes [] is licensed for all five scopes (an empty list read as "not given"): its tokens get them by default',
+  'scope-cached-per-connection':
+    'a kept-alive connection remembers each operation whose scope check passed: a later credential on it lacking that scope is served',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
@@ -361,6 +381,11 @@ export type FaultName = keyof typeof FAULTS;
 export const LOAD_BUDGET_FAULTS: readonly FaultName[] = ['deliveries-delayed-5s'];
 /** Faults that break no rule: a conforming service on a busy machine; certify must pass them (test/faults). */
 export const NOISE_FAULTS: readonly FaultName[] = ['retry-late-once'];
+/**
+ * Red-team faults that take a choice the spec leaves open, so no check may fail them: written as
+ * bugs, they are reasonable implementations (docs/proving.md, survivors closed by a reason).
+ */
+export const OPEN_CHOICE_FAULTS: readonly FaultName[] = ['replay-not-retried'];
 export type FaultSet = ReadonlySet<FaultName>;
 
 export const NO_FAULTS: FaultSet = new Set<FaultName>();

@@ -115,6 +115,31 @@ certifySuite('scopes', () => {
     );
   });
 
+  // A scope is the credential's, not the connection's: on one kept-alive connection, a token
+  // holding voice:read lists agents, then one without it is refused (a check passed once and
+  // remembered on the connection lets it through).
+  check('SCOPE-KEPT-ALIVE', async (t) => {
+    const workspace = await t.workspace();
+    const reader = await workspace.createToken('certify reads', ['voice:read']);
+    const writer = await workspace.createToken('certify writes only', ['voice:write']);
+    const connection = t.api.ownConnection();
+    t.defer(() => connection.close());
+    const allowed = await t.api.listAgents(reader.token, { connection });
+    assert(
+      allowed.status >= 200 && allowed.status < 300,
+      `listing agents with a voice:read token on a kept-alive connection: expected a 2xx, got ${describeResponse(allowed)}`,
+      allowed,
+    );
+    expectAuthError(
+      await t.api.listAgents(writer.token, { connection }),
+      'missing_scope',
+      'listing agents with a voice:write token, next on the same kept-alive connection',
+    );
+    t.detail(
+      'on one kept-alive connection: a voice:read token listed agents, then a voice:write token was refused missing_scope',
+    );
+  });
+
   check('SCOPE-SUBSET-PROPERTY', async (t) => {
     const fx = await fixture(t);
     const seed = t.run.seed;

@@ -115,6 +115,24 @@ certifySuite('tokens', () => {
       `placing a call with a default-scope token of a fully licensed workspace: expected a 2xx, got ${describeResponse(placed)}`,
       placed,
     );
+    // Licensed for nothing: a default token holds nothing (an empty list is no "not given").
+    let none: Awaited<ReturnType<typeof t.workspace>>;
+    try {
+      none = await t.workspace({ licensedScopes: [] });
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('workspace_licensed_nothing', `refused ${error.status}`);
+      return;
+    }
+    t.measure('workspace_licensed_nothing', 'created');
+    const created = await tryCreate(() => none.createToken('certify default scopes, nothing licensed'));
+    t.measure('token_of_unlicensed_workspace', 'created' in created ? 'created' : `refused ${created.refused}`);
+    if ('refused' in created) return;
+    expectAuthError(
+      await t.api.listAgents(created.created.token),
+      'missing_scope',
+      'agents with a default-scope token of a workspace licensed for no scope',
+    );
   });
 
   check('TOKEN-STAGING-PREFIX', async (t) => {

@@ -179,6 +179,15 @@ certifySuite('webhook-delivery', () => {
           answer: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>received</body></html>' },
         },
         {
+          // A receiver framework's envelope: success, with an error member that is empty.
+          label: '200 application/json with "error": null',
+          answer: {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ received: true, error: null }),
+          },
+        },
+        {
           label: '200 application/json of 16 KiB',
           answer: {
             status: 200,

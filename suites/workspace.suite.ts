@@ -15,6 +15,7 @@ import {
 } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
 import { DELIVERY_TIMEOUT_MS, ofCall, placeCall, settle } from '../src/suite/webhook-observation/events.js';
+import { describeBadSignature, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 
 /** Propagation of a suspension is not bounded by the spec; give it the revocation bound. */
 const SETTLE_LIMIT_MS = 60_000;
@@ -149,8 +150,14 @@ certifySuite('workspace', () => {
         !started.timedOut,
         `${callId}, moved to started by the control interface, sent no ${CALL_STARTED} within ${DELIVERY_TIMEOUT_MS} ms`,
       );
+      // The endpoint registered before the suspension keeps the secret it was given.
+      const delivery = started.deliveries.find(ofCall(callId, CALL_STARTED))!;
+      assert(
+        verifiesWith(hook.registered.secret, delivery),
+        `after the suspension and reinstatement, ${CALL_STARTED} of ${callId} is not signed with the secret its endpoint was registered with (${describeBadSignature(hook.registered.secret, delivery, [])}): nobody was told of a new one`,
+      );
       t.detail(
-        `call_progress manual, suspended and reinstated: a call placed then stayed queued ${AUTO_PROGRESS_WATCH_MS / 1000} s, and moved when told to`,
+        `call_progress manual, suspended and reinstated: a call placed then stayed queued ${AUTO_PROGRESS_WATCH_MS / 1000} s, moved when told to, and its event was signed with the endpoint's secret as registered`,
       );
     },
     { timeoutMs: 180_000 },

@@ -233,7 +233,10 @@ export class SessionVerifier {
       const faults = unionFaults(requestFaults, workspace.faults);
       const caseless =
         faults.has('jwt-iss-case-insensitive') && workspace.identityProvider.issuer.toLowerCase() === iss.toLowerCase();
-      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace') && !caseless) continue;
+      const slashless =
+        faults.has('jwt-iss-trailing-slash-ignored') &&
+        withoutTrailingSlashes(workspace.identityProvider.issuer) === withoutTrailingSlashes(iss);
+      if (!faults.has('jwt-ignore-iss') && !faults.has('jwt-cross-workspace') && !caseless && !slashless) continue;
       const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
     }
@@ -329,6 +332,13 @@ export class SessionVerifier {
     if (faults.has('jwt-iss-case-insensitive')) {
       // Fault: the issuer compared ignoring case, as a host name would be.
       if (typeof payload.iss !== 'string' || payload.iss.toLowerCase() !== provider.issuer.toLowerCase())
+        throw new Error('issuer mismatch');
+    } else if (faults.has('jwt-iss-trailing-slash-ignored')) {
+      // Fault: issuers are URLs, compared with their trailing slashes stripped.
+      if (
+        typeof payload.iss !== 'string' ||
+        withoutTrailingSlashes(payload.iss) !== withoutTrailingSlashes(provider.issuer)
+      )
         throw new Error('issuer mismatch');
     } else if (!faults.has('jwt-ignore-iss')) options.issuer = provider.issuer;
     if (faults.has('jwt-aud-substring') && typeof payload.aud === 'string') {
@@ -471,4 +481,9 @@ export class SessionVerifier {
     }
     throw new Error('no public key verifies the HS256 signature');
   }
+}
+
+/** Fault jwt-iss-trailing-slash-ignored: an issuer URL without its trailing slashes. */
+function withoutTrailingSlashes(issuer: string): string {
+  return issuer.replace(/\/+$/, '');
 }

@@ -16,6 +16,8 @@ export const AUTO_COMPLETE_AFTER_MS = 400;
 /** Fault auto-progress-slow: a simulated ring time, then talk time (2.8 s in all). */
 const SLOW_RING_MS = 1_200;
 const SLOW_TALK_MS = 1_600;
+/** Fault duration-capped-3600: the longest call an agent is configured for, s. */
+const MAX_CALL_SECONDS = 3_600;
 
 export type ProgressRequest =
   | { state: 'started' }
@@ -144,6 +146,8 @@ export class CallService {
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
+        // Fault duration-capped-3600: the duration is clamped to the agent's maximum call length.
+        if (faults.has('duration-capped-3600')) call.durationSeconds = Math.min(call.durationSeconds, MAX_CALL_SECONDS);
         // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
         if (faults.has('duration-from-timestamps'))
           call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { revokeToken } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { CallRecords } from '../calls/records.js';
-import { ALL_SCOPES, type Agent, type Workspace } from '../store.js';
+import { ALL_SCOPES, type Agent, type BearerToken, type Workspace } from '../store.js';
+import { newSigningSecret } from '../webhooks/signing.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
 
 // Capabilities and the workspace lifecycle (create, suspend, reinstate, delete).
@@ -35,7 +36,14 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
   }
   const workspace: Workspace = {
     id,
-    licensedScopes: [...new Set(parsed.data.licensed_scopes ?? ALL_SCOPES)],
+    // Fault licensed-scopes-empty-all: an empty list is read as a list not given.
+    licensedScopes: [
+      ...new Set(
+        faults.has('licensed-scopes-empty-all') && parsed.data.licensed_scopes?.length === 0
+          ? ALL_SCOPES
+          : (parsed.data.licensed_scopes ?? ALL_SCOPES),
+      ),
+    ],
     timeScale: parsed.data.time_scale ?? 1,
     callProgress: parsed.data.call_progress ?? 'auto',
     suspended: false,
@@ -52,6 +60,12 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
   return { status: 201, body: { workspace_id: id, agent_ids: [...agents.keys()] } };
 };
 
+/** Fault revoked-while-suspended-restored: each suspended workspace's token states when it was suspended. */
+const tokenSnapshots = new WeakMap<
+  Workspace,
+  { t: BearerToken; revokedAt: number | null; effectiveAt: number | null }[]
+>();
+
 /** Fault suspension-holds-counted: the suspensions not yet lifted, per workspace. */
 const suspensionHolds = new WeakMap<Workspace, number>();
 
@@ -67,6 +81,12 @@ export const suspendWorkspace: ControlHandler = (request) => {
     for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
   // Fault suspend-disables-endpoints: deliveries are stopped by disabling the endpoints, which reinstatement forgets.
+  // Fault revoked-while-suspended-restored: the token states at suspension, put back on reinstatement.
+  if (faults.has('revoked-while-suspended-restored') && !tokenSnapshots.has(workspace))
+    tokenSnapshots.set(
+      workspace,
+      [...workspace.tokens.values()].map((t) => ({ t, revokedAt: t.revokedAt, effectiveAt: t.revocationEffectiveAt })),
+    );
   if (faults.has('suspend-disables-endpoints'))
     for (const endpoint of request.app.endpoints.allOf(workspace.id)) endpoint.health.disableForSuspension();
   return { status: 204 };
@@ -90,6 +110,17 @@ export const reinstateWorkspace: ControlHandler = (request) => {
     for (const token of workspace.tokens.values()) token.scopes = [...workspace.licensedScopes];
   if (faults.has('reinstate-widens-members'))
     for (const member of workspace.members.values()) member.scopes = [...workspace.licensedScopes];
+  const snapshot = tokenSnapshots.get(workspace);
+  if (snapshot && !workspace.suspended) {
+    tokenSnapshots.delete(workspace);
+    for (const { t, revokedAt, effectiveAt } of snapshot) {
+      t.revokedAt = revokedAt;
+      t.revocationEffectiveAt = effectiveAt;
+    }
+  }
+  // Fault reinstate-rekeys-endpoints: a reinstated workspace's endpoints are re-keyed, and nobody is told.
+  if (faults.has('reinstate-rekeys-endpoints'))
+    for (const endpoint of request.app.endpoints.allOf(workspace.id)) endpoint.secret = newSigningSecret();
   if (faults.has('reinstate-resets-settings')) {
     // Fault: the workspace's settings record is written anew from the creation defaults.
     workspace.callProgress = 'auto';

@@ -17,6 +17,8 @@ const preReadBodies = new WeakMap<IncomingMessage, BodyOutcome>();
 /** Fault session-keepalive-suspension-stale: the connection-memory key of a session token served while its workspace was active. */
 const SESSION_ACTIVE_KEY = 'session-workspace-active ';
 const FIRST_WORKSPACE_KEY = 'first-workspace';
+/** Fault scope-cached-per-connection: the connection-memory key of a scope check passed. */
+const SCOPE_PASSED_KEY = 'scope-passed ';
 
 /**
  * Fault connection-first-workspace: the tenant is resolved once per connection, as a context
@@ -317,6 +319,12 @@ export async function handlePublicRequest(
     (staleSession &&
       ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id);
   if (principal.workspace.suspended && !gateSkipped) {
+    // Fault workspace-disabled-flat-error: the suspension gate writes its own, flat error body.
+    if (faults.has('workspace-disabled-flat-error'))
+      return sendJson(res, app.personality.workspaceDisabledStatus, {
+        error: 'workspace_disabled',
+        message: 'the workspace is suspended',
+      });
     return sendPublicError(
       res,
       ctx,
@@ -330,11 +338,23 @@ export async function handlePublicRequest(
     ctx.connectionMemory?.set(SESSION_ACTIVE_KEY + req.headers.authorization, principal.workspace.id);
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
+  // Fault scope-cached-per-connection: the connection remembers the operations whose scope check passed.
+  const scopeKey = SCOPE_PASSED_KEY + (scope ?? '');
+  const scopeRemembered =
+    scope !== undefined &&
+    faults.has('scope-cached-per-connection') &&
+    ctx.connectionMemory?.get(scopeKey) === principal.workspace.id;
   if (
     scope &&
+    !scopeRemembered &&
     !holdsScope(principal.scopes, scope, faults) &&
     !(operation.scope && faults.has(operation.scope.uncheckedBy))
   ) {
+    // Fault session-missing-scope-invalid-token: the session guard refuses any shortfall as an invalid credential.
+    if (principal.scheme === 'session_token' && faults.has('session-missing-scope-invalid-token'))
+      return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'the session token is not valid here', {
+        'WWW-Authenticate': 'Bearer',
+      });
     const status = app.personality.missingScopeStatus;
     // A 401 names its scheme (RFC 9110); RFC 6750's error for this case is insufficient_scope.
     const headers =
@@ -349,5 +369,7 @@ export async function handlePublicRequest(
       headers,
     );
   }
+  if (scope !== undefined && faults.has('scope-cached-per-connection'))
+    ctx.connectionMemory?.set(scopeKey, principal.workspace.id);
   await operation.run(app, req, res, ctx, principal, match.params);
 }

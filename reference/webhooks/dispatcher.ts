@@ -24,6 +24,8 @@ interface Delivery {
   signatures?: string[];
   /** Fault replay-signed-with-first-delivery: the recorded signature a replay re-sends. */
   resentSignature?: string;
+  /** Fault replay-not-retried: a replay, sent once whatever its answer. */
+  once?: boolean;
 }
 
 export interface AttemptRecord {
@@ -151,7 +153,13 @@ export class Dispatcher {
     const recorded = workspace.faults.has('replay-signed-with-first-delivery') ? event.sentSignatures : undefined;
     const resentSignature = recorded && !recorded.has(endpoint.id) ? recorded.values().next().value : undefined;
     this.attempt(
-      { event, endpoint, failedAttempts: 0, ...(resentSignature !== undefined ? { resentSignature } : {}) },
+      {
+        event,
+        endpoint,
+        failedAttempts: 0,
+        ...(resentSignature !== undefined ? { resentSignature } : {}),
+        ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
+      },
       forced,
     );
     // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
@@ -240,7 +248,7 @@ export class Dispatcher {
       ? new URL(endpoint.url.origin + endpoint.url.pathname)
       : endpoint.url;
     const sent =
-      faults.has('ack-text-body-fails') || faults.has('ack-large-body-fails')
+      faults.has('ack-text-body-fails') || faults.has('ack-large-body-fails') || faults.has('ack-error-field-fails')
         ? this.options.sender.send(target, bodies.sent, headers, timeoutMs, method, true)
         : this.options.sender.send(target, bodies.sent, headers, timeoutMs, method);
     const running = (
@@ -267,7 +275,7 @@ export class Dispatcher {
         delivery.failedAttempts += 1;
         endpoint.failuresInARow = (endpoint.failuresInARow ?? 0) + 1;
         endpoint.health.recordFailure();
-        if (verdict.retry) this.scheduleRetry(delivery, faults);
+        if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults);
       })
       .finally(() => this.inFlight.delete(running));
     this.inFlight.add(running);

@@ -84,6 +84,8 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
     // Fault ack-large-body-fails: the reply is copied into a fixed buffer for the delivery log, and overflows it.
     if (faults.has('ack-large-body-fails') && Buffer.byteLength(outcome.body ?? '') > LOGGED_ANSWER_BYTES)
       return { success: false, retry: true };
+    // Fault ack-error-field-fails: a JSON answer with an "error" member is read as the receiver's refusal.
+    if (faults.has('ack-error-field-fails') && hasErrorMember(outcome.body)) return { success: false, retry: true };
     return { success: true };
   }
   if (status >= 300 && status < 400 && faults.has('redirect-success')) return { success: true };
@@ -96,6 +98,17 @@ function parsesAsJson(text: string): boolean {
   try {
     JSON.parse(text);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fault ack-error-field-fails: whether the answer is a JSON object with an "error" member. */
+function hasErrorMember(text: string | undefined): boolean {
+  if (!text?.trim()) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
   } catch {
     return false;
   }

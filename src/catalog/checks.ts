@@ -354,6 +354,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'any 4xx status (recorded by SCOPE-MISSING-STATUS)',
   }),
   service({
+    id: 'SCOPE-KEPT-ALIVE',
+    area: 'scopes',
+    level: 'must',
+    title:
+      'On one kept-alive connection, a token without voice:read is refused missing_scope after one with it listed agents',
+    clauses: ['AUTH-SCOPE-VOICE-READ', 'ERR-CODE-MISSING-SCOPE'],
+    ground: 'ERR-CODE-MISSING-SCOPE',
+    accepts: 'the refusal with any 4xx and missing_scope',
+  }),
+  service({
     id: 'SCOPE-SUBSET-PROPERTY',
     area: 'scopes',
     level: 'must',
@@ -526,8 +536,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'workspace',
     level: 'must',
     title:
-      'A reinstated workspace keeps its settings: under call_progress manual, a call placed after it stays queued until moved',
-    clauses: ['CTL-WS-REINSTATE', 'CTL-WS-CALL-PROGRESS'],
+      "A reinstated workspace keeps its settings and its endpoints' secrets: under call_progress manual, a call placed after it stays queued until moved, and its event is signed with the secret as registered",
+    clauses: ['CTL-WS-REINSTATE', 'CTL-WS-CALL-PROGRESS', 'REG-2'],
     ground: 'CTL-WS-CALL-PROGRESS',
   }),
   service({
@@ -1205,7 +1215,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s included, not figures of the service's own",
+      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s and over two hours included, not figures of the service's own",
     clauses: ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'],
     ground: 'CALL-FIELD-DURATION-SECONDS',
   }),
@@ -1324,7 +1334,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-delivery',
     level: 'must',
     title:
-      'Any 2xx (200, 201, 202, 204, the unusual 206 and 299, and 200s with a text, HTML or 16 KiB JSON body) acknowledges a delivery: no retry',
+      'Any 2xx (200, 201, 202, 204, the unusual 206 and 299, and 200s with a text, HTML, "error": null or 16 KiB JSON body) acknowledges a delivery: no retry',
     clauses: ['EP-RECEIVER-ACK'],
     ground: 'EP-RECEIVER-ACK',
     accepts: 'any 2xx body',

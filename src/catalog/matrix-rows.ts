@@ -670,6 +670,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       empty: seeRow(['AUTH-TOKEN-4'], "Empty and absent scope lists: AUTH-TOKEN-4's row."),
       transition: seeRow(['AUTH-TOKEN-4'], "Scopes across suspension: AUTH-TOKEN-4's row."),
       'every-operation': checked('SCOPE-AGENTS-READ', 'SCOPE-TRANSCRIPT-READ', 'SESSION-SCOPES-MATCH'),
+      // Two tokens on one kept-alive connection: a scope check remembered by the connection (red team round 6).
+      connection: checked('SCOPE-KEPT-ALIVE'),
     },
   },
   'AUTH-SCOPE-VOICE-WRITE': {

@@ -328,6 +328,18 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('replay-call-events-unknown', 'HOOK-REPLAY-CALL-EVENT'),
   proof('member-add-lost-update', 'SESSION-MEMBERS-AT-ONCE'),
   proof('session-scopes-cached', 'SESSION-MEMBER-RESCOPED'),
+  // Red team, round 6 (docs/red-team/round-6.json): the five caught on first contact, then four
+  // survivors with the checks written for them; replay-not-retried takes a choice the spec
+  // leaves open (OPEN_CHOICE_FAULTS).
+  proof('session-missing-scope-invalid-token', 'SESSION-SCOPES-MATCH'),
+  proof('jwt-iss-trailing-slash-ignored', 'SESSION-WRONG-ISSUER'),
+  proof('workspace-disabled-flat-error', 'WS-SUSPENDED-CODE'),
+  proof('revoked-while-suspended-restored', 'MODEL-TOKENS-SUSPENSION'),
+  proof('scope-cached-per-connection', 'SCOPE-KEPT-ALIVE', 'SCOPE-CALLS-WRITE'),
+  proof('reinstate-rekeys-endpoints', 'WS-REINSTATED-KEEPS-SETTINGS'),
+  proof('ack-error-field-fails', 'HOOK-ACK-ANY-2XX'),
+  proof('duration-capped-3600', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('licensed-scopes-empty-all', 'TOKEN-DEFAULT-SCOPES'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'),
