@@ -114,6 +114,7 @@ export interface OwnConnection {
   readonly dispatcher: Dispatcher;
   close(): Promise<void>;
 }
+
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 export class HttpClient {

@@ -36,10 +36,11 @@ const shortRuns = certifyPool(6);
 const CALM_START_DELAY_MS = 2_000;
 
 /**
- * The moment for a run at the edge of a tolerance (`calm` in the registry): once every other
- * short run has ended. Their start-ups stall this machine for hundreds of milliseconds at a
- * time, and a check widens each tolerance by the stalls it measures, past a fault a tenth or a
- * fifth off. Calm runs share the moment with the waiting runs still going, which are mostly idle.
+ * The moment for a run at the edge of a tolerance or in a race's window (`calm` in the
+ * registry): once every other short run has ended. Their start-ups stall this machine for
+ * hundreds of milliseconds at a time: a check widens each tolerance by the stalls it measures,
+ * past a fault a tenth or a fifth off, and requests sent at once reach a busy reference too far
+ * apart to race. Calm runs share the moment with the waiting runs still going, mostly idle.
  */
 async function calmMoment(): Promise<void> {
   await new Promise((wait) => setTimeout(wait, CALM_START_DELAY_MS));

@@ -277,6 +277,35 @@ describe('HttpClient on kept-alive connections the other side closes', () => {
   });
 });
 
+describe("HttpClient on a caller's own connection", () => {
+  it('sends every request given one connection over it, while the shared pool opens others beside it', async () => {
+    const sockets = new Set<object>();
+    const requestsBySocket = new Map<object, number>();
+    const counting = createServer((req, res) => {
+      sockets.add(req.socket);
+      requestsBySocket.set(req.socket, (requestsBySocket.get(req.socket) ?? 0) + 1);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    const client = new HttpClient(`http://127.0.0.1:${(counting.address() as AddressInfo).port}`, { paced: false });
+    const connection = client.ownConnection();
+    try {
+      // The pool's requests at once take connections of their own; the caller's three share one.
+      const pooled = Promise.all([1, 2, 3].map((i) => client.request({ path: `/pooled/${i}` })));
+      for (const i of [1, 2, 3]) expect((await client.request({ path: `/own/${i}`, connection })).status).toBe(200);
+      await pooled;
+      expect([...requestsBySocket.values()]).toContain(3);
+      expect(sockets.size).toBeGreaterThan(1);
+    } finally {
+      await connection.close();
+      await client.close();
+      counting.closeAllConnections();
+      await new Promise((resolve) => counting.close(resolve));
+    }
+  });
+});
+
 describe('HttpClient against a target that answers with what is not HTTP', () => {
   it('keeps bytes that are not HTTP as the target answer (a failure), not a lost one, and does not resend them', async () => {
     steps = [(req) => req.socket.end('HELLO this is not HTTP\r\n\r\n')];
