@@ -17,6 +17,7 @@ import {
   matchSchedule,
   retriesDueIn,
   scaled,
+  scaledDelays,
   toleranceMs,
   type EventAttempts,
   type GapVerdict,
@@ -330,7 +331,7 @@ export async function observeSchedule(t: CheckContext): Promise<ScheduleObservat
     SCHEDULE_SPAN_MS,
     'the whole retry schedule (38.6 h) and the 2 h watch after its drop',
   );
-  const delaysMs = SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale));
+  const delaysMs = scaledDelays(scale);
   const workspace = await t.sharedWorkspace({ timeScale: scale });
   const hook = await t.hookEndpoint(workspace, [SCHEDULE_EVENT, FILLER_EVENT]);
   hook.inbox.respond({ eventType: SCHEDULE_EVENT, status: 500 });
@@ -539,7 +540,7 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       stallMs: (atMs) => eventLoop.stallBetween(disabledAt, atMs),
       firedBefore: new Set(events.slice(0, firedAtDisable)),
       lastFailedBefore: byEvent,
-      delaysMs: SPEC_RETRY_DELAYS_MS.map((delay) => scaled(delay, scale)),
+      delaysMs: scaledDelays(scale),
     };
     const after = hook.inbox.deliveries
       .filter((d) => d.receivedAtMono > disabledAt)
@@ -554,12 +555,7 @@ export async function observeDisable(t: CheckContext): Promise<DisableObservatio
       eventsFired: events.length - firedAtDisable,
       arrivals: after.filter((a) => !a.inFlight).map(({ inFlight: _, ...arrival }) => arrival),
       inFlight: after.filter((a) => a.inFlight).length,
-      retriesDue: retriesDueIn(
-        [...byEvent.values()],
-        SPEC_RETRY_DELAYS_MS.map((d) => scaled(d, scale)),
-        disabledAt,
-        disabledAt + windowMs,
-      ),
+      retriesDue: retriesDueIn([...byEvent.values()], transition.delaysMs, disabledAt, disabledAt + windowMs),
     };
 
     // Re-enable: answer 204 from now on, enable, expect `active` and a new event delivered.

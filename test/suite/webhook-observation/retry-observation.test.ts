@@ -4,10 +4,11 @@ import {
   inFlightAtDisable,
   type DisableTransition,
 } from '../../../src/suite/webhook-observation/retry-observation.js';
+import { scaledDelays } from '../../../src/suite/timing/schedule.js';
 
 const DISABLED_AT_MS = 100_000;
 /** The spec's delays at time scale 3600: 1 minute is 16.7 ms, 5 minutes 83.3 ms, and so on. */
-const DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000, 86_400_000].map((d) => d / 3_600);
+const DELAYS_MS = scaledDelays(3_600);
 
 function transition(overrides: Partial<DisableTransition> = {}): DisableTransition {
   return {
