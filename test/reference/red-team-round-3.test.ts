@@ -1,24 +1,14 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, sleep, startAll, both as bothOf, type FaultClient } from './red-team-support.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
 
 // Red team, round 3: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
 
-let all: Awaited<ReturnType<typeof startAll>>;
-
-beforeAll(async () => {
-  all = await startAll();
-});
-
-afterAll(async () => {
-  await all?.close();
-});
+const all = redTeamRound();
+const both = all.both;
 
 type Client = FaultClient;
-
-const both = <T>(fault: string, observe: (c: Client, prefix: string) => Promise<T>) =>
-  bothOf(all.reference, fault, observe);
 
 /** A workspace whose identity provider is the test JWKS, with member u1 holding `scopes`. */
 async function sessionWorkspace(c: Client, scopes: string[], jwksUri = all.keys.url) {

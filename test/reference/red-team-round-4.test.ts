@@ -1,25 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, sleep, startAll, type Delivery, both as bothOf, type FaultClient } from './red-team-support.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, sleep, type Delivery, redTeamRound, type FaultClient } from './red-team-support.js';
 
 // Red team, round 4: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
 
-let all: Awaited<ReturnType<typeof startAll>>;
-
-beforeAll(async () => {
-  all = await startAll();
-});
-
-afterAll(async () => {
-  await all?.close();
-});
+const all = redTeamRound();
+const both = all.both;
 
 type Client = FaultClient;
-
-const both = <T>(fault: string, observe: (c: Client, prefix: string) => Promise<T>) =>
-  bothOf(all.reference, fault, observe);
 
 /** Signs a session JWT for member u1 with the test JWKS's first key, valid 60 s. */
 const sessionJwt = (issuer: string, aud: string | string[] = 'svc') =>

@@ -1,25 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, sleep, startAll, both as bothOf, type FaultClient } from './red-team-support.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
 
 // Red team, round 6: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
 
-let all: Awaited<ReturnType<typeof startAll>>;
-
-beforeAll(async () => {
-  all = await startAll();
-});
-
-afterAll(async () => {
-  await all?.close();
-});
+const all = redTeamRound();
+const both = all.both;
 
 type Client = FaultClient;
-
-const both = <T>(fault: string, observe: (c: Client, prefix: string) => Promise<T>) =>
-  bothOf(all.reference, fault, observe);
 
 /** A workspace whose identity provider is the test JWKS (audience svc), with member u1 holding `scopes`. */
 async function sessionWorkspace(c: Client, scopes: string[] = ['voice:read']) {

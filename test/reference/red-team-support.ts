@@ -2,6 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { Agent, request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import { makeSelfSignedCert } from '../../reference/dev/self-signed-cert.js';
 import { startReference, type RunningReference } from '../../reference/index.js';
 import { controlRequest } from './control.js';
@@ -186,5 +187,38 @@ export async function startAll() {
       await receiver.close();
       await keys.close();
     },
+  };
+}
+
+type Started = Awaited<ReturnType<typeof startAll>>;
+
+/**
+ * A red-team round's setup: the reference, the recording receiver and the key set started
+ * before the file's tests and closed after them, and `both` bound to that reference.
+ */
+export function redTeamRound() {
+  let started: Started | undefined;
+  beforeAll(async () => {
+    started = await startAll();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const all = (): Started => {
+    if (!started) throw new Error('the round has not started: use it inside a test');
+    return started;
+  };
+  return {
+    get reference() {
+      return all().reference;
+    },
+    get receiver() {
+      return all().receiver;
+    },
+    get keys() {
+      return all().keys;
+    },
+    both: <T>(fault: string, observe: (c: FaultClient, prefix: string) => Promise<T>) =>
+      both(all().reference, fault, observe),
   };
 }
