@@ -20,11 +20,11 @@ import {
 } from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, timestampOf, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 import { describeClock, readTimestamp } from '../src/suite/webhook-observation/timestamps.js';
-import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
-import type { EndpointStatus } from '../src/control/types.js';
+import { sleep } from '../src/clock/wait.js';
 import { ControlError } from '../src/errors.js';
 import { SPEC_AUTO_DISABLE_MS } from '../src/suite/timing/schedule.js';
-import { chooseTimeScale, repeatedly } from '../src/suite/timing/wait.js';
+import { chooseTimeScale } from '../src/suite/timing/wait.js';
+import { failUntilDisabled } from '../src/suite/webhook-observation/disabled-endpoints.js';
 import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 
 /** Long enough that a fresh second-resolution timestamp must differ from the original. */
@@ -33,14 +33,11 @@ const TYPE = 'mailer.reply.received';
 const CALL_COMPLETED = 'voice.call.completed';
 /** The workspace whose endpoint is auto-disabled runs its 24 h this much faster (capped by the target). */
 const DISABLE_TIME_SCALE = 3_600;
-/** Failing events are fired every 4 scaled hours, so a target that disables at the first failure after 24 h sees one soon. */
-const FAILING_EVENT_EVERY_MS = 4 * 3_600_000;
 const FAILING_EVENT = 'workspace.plan.upgraded';
 /** A replay arrives within a second when it is sent at all: five show one that is held back briefly too. */
 const REPLAY_WATCH_MS = 5_000;
 /** After re-enable, how long the arrival of an accepted replay is waited for (recorded, not judged). */
 const AFTER_ENABLE_WATCH_MS = 3_000;
-const STATE_POLL_MS = 500;
 /** Once the named endpoint has its replay, how long another endpoint is watched for one too. */
 const OTHER_ENDPOINT_WATCH_MS = 1_500;
 /** Driven to disabled for up to a tenth more than 24 h and one event interval, at the slowest scale the bound allows. */
@@ -126,23 +123,11 @@ certifySuite('webhook-replay', () => {
         !first.timedOut,
         `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms, so no replay of it can be judged`,
       );
-      hook.inbox.failAll({ status: 500 });
-      const periodMs = SPEC_AUTO_DISABLE_MS / scale;
-      const intervalMs = FAILING_EVENT_EVERY_MS / scale;
-      const failing = repeatedly(
-        () => workspace.fireEvent(FAILING_EVENT, { certify: 'replay to a disabled endpoint' }),
-        intervalMs,
-      );
-      let disabled: PollResult<EndpointStatus>;
-      try {
-        disabled = await pollUntil(
-          () => workspace.getEndpoint(endpointId),
-          (status) => status.state === 'disabled',
-          { intervalMs: STATE_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 },
-        );
-      } finally {
-        await failing.stop();
-      }
+      const disabled = await failUntilDisabled(workspace, hook, {
+        scale,
+        event: FAILING_EVENT,
+        certify: 'replay to a disabled endpoint',
+      });
       if (!disabled.ok)
         t.skip(
           'the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): no replay to a disabled endpoint to judge',

@@ -73,14 +73,13 @@ import {
   attemptsOf,
   chooseTimeScale,
   firstAttempt,
-  repeatedly,
   seconds,
   settled,
   timingOf,
   within,
 } from '../src/suite/timing/wait.js';
-import { pollUntil, sleep, type PollResult } from '../src/clock/wait.js';
-import type { EndpointStatus } from '../src/control/types.js';
+import { pollUntil, sleep } from '../src/clock/wait.js';
+import { failUntilDisabled } from '../src/suite/webhook-observation/disabled-endpoints.js';
 import {
   gapTolerance,
   SCHEDULE_JITTER,
@@ -120,9 +119,8 @@ const NO_ANSWER_DISABLE_TIMEOUT_MS = boundedTimeoutMs({
   fixedMs: 60_000,
 });
 
-/** HOOK-REENABLE-FRESH-STREAK: 24 h last 24 s; failing events every 4 scaled hours; the state read this long after a failure that follows the re-enable. */
+/** HOOK-REENABLE-FRESH-STREAK: 24 h last 24 s; the state read this long after a failure that follows the re-enable. */
 const FRESH_STREAK_SCALE = 3_600;
-const FRESH_STREAK_EVENT_EVERY_MS = 4 * 3_600_000;
 const AFTER_FRESH_FAILURE_MS = 2_000;
 const POLL_STATE_MS = 500;
 
@@ -523,23 +521,11 @@ certifySuite('webhook-retry', () => {
       const workspace = await t.workspace({ timeScale: scale });
       const hook = await t.hookEndpoint(workspace, [DISABLE_EVENT]);
       const endpointId = hook.registered.endpointId;
-      hook.inbox.failAll({ status: 500 });
-      const periodMs = scaled(SPEC_AUTO_DISABLE_MS, scale);
-      const intervalMs = scaled(FRESH_STREAK_EVENT_EVERY_MS, scale);
-      const failing = repeatedly(
-        () => workspace.fireEvent(DISABLE_EVENT, { certify: 'disable before re-enable' }),
-        intervalMs,
-      );
-      let disabled: PollResult<EndpointStatus>;
-      try {
-        disabled = await pollUntil(
-          () => workspace.getEndpoint(endpointId),
-          (status) => status.state === 'disabled',
-          { intervalMs: POLL_STATE_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 },
-        );
-      } finally {
-        await failing.stop();
-      }
+      const disabled = await failUntilDisabled(workspace, hook, {
+        scale,
+        event: DISABLE_EVENT,
+        certify: 'disable before re-enable',
+      });
       if (!disabled.ok)
         t.skip(
           'the endpoint never read disabled after 24 h (scaled) of failures (see HOOK-AUTO-DISABLE): nothing to re-enable',

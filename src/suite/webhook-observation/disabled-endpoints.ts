@@ -8,7 +8,8 @@
  * back"), as the spec's re-enable assumes. The events, their retries and the reads are kept
  * few: the batch runs beside timing checks of the same run.
  */
-import { pollUntil, sleep } from '../../clock/wait.js';
+import { pollUntil, sleep, type PollResult } from '../../clock/wait.js';
+import type { EndpointStatus } from '../../control/types.js';
 import type { CheckContext } from '../context.js';
 import { SPEC_AUTO_DISABLE_MS } from '../timing/schedule.js';
 import { repeatedly } from '../timing/wait.js';
@@ -17,6 +18,8 @@ import type { TestWorkspace } from '../workspace.js';
 
 const EVENT_EVERY_MS = 4 * 3_600_000;
 const POLL_MS = 1_000;
+/** One endpoint driven alone is read more often: its checks time what follows the transition. */
+const ONE_ENDPOINT_POLL_MS = 500;
 /** Reads start at this fraction of the period: disabling early is HOOK-AUTO-DISABLE's to judge. */
 const FIRST_READ_AT = 0.9;
 /** Past the scaled 24 h: one more event interval, a tenth of the period and 3 s for the reads. */
@@ -91,4 +94,31 @@ async function driveToDisabled(
   }
   for (const p of prepared) for (const hook of p.hooks) hook.inbox.reset();
   return prepared;
+}
+
+/**
+ * Fails `hook`'s deliveries (500) and fires `event` every 4 scaled hours until its endpoint
+ * reads disabled, for a check that judges what follows the auto-disable (a replay, a
+ * re-enable). Read from the start, for up to a tenth more than the scaled 24 h, one event
+ * interval and 3 s; the result is not ok when it never read disabled (HOOK-AUTO-DISABLE judges
+ * that; the caller skips). The receiver keeps failing afterwards: the caller says when it is back.
+ */
+export async function failUntilDisabled(
+  workspace: TestWorkspace,
+  hook: HookedEndpoint,
+  options: { scale: number; event: string; certify: string },
+): Promise<PollResult<EndpointStatus>> {
+  hook.inbox.failAll({ status: 500 });
+  const periodMs = SPEC_AUTO_DISABLE_MS / options.scale;
+  const intervalMs = EVENT_EVERY_MS / options.scale;
+  const failing = repeatedly(() => workspace.fireEvent(options.event, { certify: options.certify }), intervalMs);
+  try {
+    return await pollUntil(
+      () => workspace.getEndpoint(hook.registered.endpointId),
+      (status) => status.state === 'disabled',
+      { intervalMs: ONE_ENDPOINT_POLL_MS, timeoutMs: 1.1 * periodMs + intervalMs + 3_000 },
+    );
+  } finally {
+    await failing.stop();
+  }
 }

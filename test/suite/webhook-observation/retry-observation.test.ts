@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  delayPlan,
   IN_FLIGHT_GRACE_MS,
   inFlightAtDisable,
+  LONGEST_ALONE_MS,
+  measurableAlone,
+  planShortDelays,
   type DisableTransition,
 } from '../../../src/suite/webhook-observation/retry-observation.js';
 import { scaledDelays } from '../../../src/suite/timing/schedule.js';
@@ -59,5 +63,55 @@ describe('attempts in flight when an endpoint was disabled', () => {
   it('counts the first attempt of an event fired before the transition, not of one fired after', () => {
     expect(inFlightAtDisable(arrival('evt_before', 1, 1_600), transition())).toBe(true);
     expect(inFlightAtDisable(arrival('evt_after', 1, 1_600), transition())).toBe(false);
+  });
+});
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('retries measured on their own (HOOK-RETRY-EARLY-SCHEDULE)', () => {
+  it('measures a retry alone only while the failures before it last less than the 24 h auto-disable', () => {
+    // 1m + 5m + 30m + 2h + 12h is 14.6 h of failures; the 24 h retry would need 38.6 h.
+    expect([1, 2, 3, 4, 5, 6].map(measurableAlone)).toEqual([true, true, true, true, true, false]);
+    expect(LONGEST_ALONE_MS).toBe(MINUTE + 5 * MINUTE + 30 * MINUTE + 2 * HOUR + 12 * HOUR);
+  });
+
+  it('lasts the delays up to and including its own, at its scale', () => {
+    expect(delayPlan(3, 3_600)).toEqual({ retry: 3, scale: 3_600, realMs: (36 * MINUTE) / 3_600 });
+    expect(delayPlan(1, 1).realMs).toBe(MINUTE);
+  });
+
+  it('at scale 3600 times alone the four retries the full schedule makes shorter than 5 s', () => {
+    // The full schedule fits the bound there, and times the 12 h and 24 h retries itself.
+    const { planned, unplanned } = planShortDelays(3_600);
+    expect(unplanned).toEqual([]);
+    // Each at the scale where it lasts 5 s: 1 min at 12, 5 min at 60, 30 min at 360, 2 h at 1440.
+    expect(planned.map(({ retry, scale }) => [retry, scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 360],
+      [4, 1_440],
+    ]);
+    expect(planned.map((plan) => plan.realMs)).toEqual([5_000, 6_000, 6_000, 6_500]);
+  });
+
+  it('on a target capped at scale 100 leaves the 12 h retry over the bound and the 24 h one to the auto-disable', () => {
+    const { planned, unplanned } = planShortDelays(100);
+    expect(planned.map(({ retry, scale }) => [retry, scale])).toEqual([
+      [1, 12],
+      [2, 60],
+      [3, 100],
+      [4, 100],
+    ]);
+    expect(unplanned.map(({ retry, why }) => [retry, why])).toEqual([
+      [5, 'over the 300 s bound on scaled time'],
+      [6, 'the failures before it would auto-disable the endpoint first'],
+    ]);
+  });
+
+  it('on a target with no time scale measures only the 1 min retry', () => {
+    const { planned, unplanned } = planShortDelays(1);
+    expect(planned).toEqual([{ retry: 1, scale: 1, realMs: MINUTE }]);
+    expect(unplanned.map((plan) => plan.retry)).toEqual([2, 3, 4, 5, 6]);
   });
 });
