@@ -98,6 +98,8 @@ export class HttpError extends HarnessError {
     readonly kind: HttpFailureKind,
     /** The system or TLS error code behind a lost answer (ECONNRESET, SELF_SIGNED_CERT_IN_CHAIN…), when known. */
     readonly causeCode?: string,
+    /** The request that got no answer, as evidence, for a check that judges the missing answer. */
+    readonly exchange?: Exchange,
   ) {
     super(message);
     this.code = HTTP_CODES[kind];

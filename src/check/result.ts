@@ -5,6 +5,7 @@ import { verdictOf, type CheckResult } from '../report/model.js';
 import { mask } from '../secrets/mask.js';
 import type { CheckMeta } from './record.js';
 import type { NetworkTally } from '../http/tally.js';
+import type { Exchange } from '../exchange.js';
 
 export interface CheckIdentity {
   id: string;
@@ -62,13 +63,14 @@ function networkMattered(network: NetworkTally): boolean {
  */
 export async function settle(
   body: () => Promise<void>,
-): Promise<{ state: CheckState; failure?: string; skipReason?: string }> {
+): Promise<{ state: CheckState; failure?: string; judged?: Exchange; skipReason?: string }> {
   try {
     await body();
     return { state: 'passed' };
   } catch (error) {
     if (error instanceof CheckSkip) return { state: 'skipped', skipReason: error.message };
     const message = (error as Error)?.message ?? String(error);
-    return { state: 'failed', failure: error instanceof CheckFailure ? message : `check crashed: ${message}` };
+    if (!(error instanceof CheckFailure)) return { state: 'failed', failure: `check crashed: ${message}` };
+    return { state: 'failed', failure: message, ...(error.judged ? { judged: error.judged } : {}) };
   }
 }

@@ -171,18 +171,26 @@ export class HttpClient {
       count(tally, this.pacer ? 'requests' : 'control_requests', 1);
       let outcome:
         | HttpResponse
-        | { unanswered: Unanswered; message: string; errorCode?: string; staleConnection?: boolean };
+        | {
+            unanswered: Unanswered;
+            message: string;
+            exchange: Exchange;
+            errorCode?: string;
+            staleConnection?: boolean;
+          };
       try {
         const answered = await this.attempt({ ...req, fresh }, sending, method, what);
         outcome = { ...answered, exchange: exchangeOf(described, answered) };
         if (traffic) keepExchange(traffic, outcome.exchange!);
       } catch (error) {
-        if (traffic) keepExchange(traffic, exchangeOf(described, (error as Error).message));
+        const failed = exchangeOf(described, (error as Error).message);
+        if (traffic) keepExchange(traffic, failed);
         if (!(error instanceof Unanswerable)) throw error;
-        if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode));
+        if (!this.resend) throw unanswered(tally, new HttpError(error.message, error.kind, error.errorCode, failed));
         outcome = {
           unanswered: error.kind,
           message: error.message,
+          exchange: failed,
           ...(error.errorCode ? { errorCode: error.errorCode } : {}),
           ...(error.staleConnection ? { staleConnection: true } : {}),
         };
@@ -221,7 +229,10 @@ export class HttpClient {
         };
         if (resends > resendsFor(outcome.unanswered) || !safeToResend(method, failure, req.idempotent)) {
           const tried = resends > 1 ? ` (sent ${resends} times)` : '';
-          throw unanswered(tally, new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode));
+          throw unanswered(
+            tally,
+            new HttpError(`${outcome.message}${tried}`, outcome.unanswered, outcome.errorCode, outcome.exchange),
+          );
         }
         if (mayHaveReachedTarget(failure)) unconfirmedAttempts += 1;
         // A connection the other side had closed says nothing of the network: no back-off.

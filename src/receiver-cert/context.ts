@@ -76,6 +76,7 @@ export async function expectAcknowledged(
     t.measureAll({ deliveries: exchanges.length, not_acknowledged: refused.length });
     t.fail(
       `${refused.length} of ${exchanges.length} not acknowledged: ${refused.map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ')}`,
+      refused[0],
     );
   }
   t.measureAll({ deliveries: exchanges.length, slowest_ms: slowest });
@@ -90,7 +91,7 @@ export async function expectRejected(t: ReceiverCheck, requests: DeliveryRequest
   const accepted = exchanges.filter(acknowledged);
   const answers = exchanges.map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ');
   if (accepted.length > 0)
-    t.fail(`acknowledged ${accepted.length} of ${exchanges.length} that must be rejected: ${answers}`);
+    t.fail(`acknowledged ${accepted.length} of ${exchanges.length} that must be rejected: ${answers}`, accepted[0]);
   t.detail(`rejected all ${exchanges.length}: ${answers}`);
 }
 

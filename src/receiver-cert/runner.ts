@@ -12,6 +12,7 @@ import { writeLine } from '../text/console.js';
 import { RECEIVER_CHECKS, type ReceiverCheckSpec } from './catalog.js';
 import { RECEIVER_CHECK_BODIES } from './checks/index.js';
 import { checkResult, settle } from '../check/result.js';
+import { countedIn, emptyTraffic, judgedFirst } from '../http/tally.js';
 import { ReceiverCheck, type CheckEnv } from './context.js';
 import { envelopeBody } from './fixtures.js';
 import { DeliverySender, describeAnswer, type Exchange } from './sender.js';
@@ -103,32 +104,45 @@ async function runCheck(spec: ReceiverCheckSpec, env: CheckEnv, runDeadlineMs: n
   // Requests stop starting at the check's deadline; one in flight ends within its own time-out.
   const hardStopMs = budgetMs + env.settings.timeoutMs + 1_000;
   let timer: NodeJS.Timeout | undefined;
-  const outcome = await settle(async () => {
-    if (startedMs >= runDeadlineMs) return t.skip('not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
-    if (body === undefined) return t.skip('not implemented in this harness version');
-    env.sender.currentCheck = spec.id;
-    env.sender.checkDeadlineMs = startedMs + budgetMs;
-    try {
-      await Promise.race([
-        body(t),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
-        }),
-      ]);
-    } catch (error) {
-      if (error instanceof BudgetExhausted) t.skip(`not finished: ${error.message}`);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      env.sender.checkDeadlineMs = Infinity;
-    }
-  });
+  // The check's own requests, kept (the last few) as the evidence of a failure.
+  const traffic = emptyTraffic();
+  const outcome = await countedIn(traffic, () =>
+    settle(async () => {
+      if (startedMs >= runDeadlineMs) return t.skip('not run: run time cap reached (TARGET_RECEIVER_MAX_RUN_SECONDS)');
+      if (body === undefined) return t.skip('not implemented in this harness version');
+      env.sender.currentCheck = spec.id;
+      env.sender.checkDeadlineMs = startedMs + budgetMs;
+      try {
+        await Promise.race([
+          body(t),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`the check did not finish within ${hardStopMs} ms`)), hardStopMs);
+          }),
+        ]);
+      } catch (error) {
+        if (error instanceof BudgetExhausted) t.skip(`not finished: ${error.message}`);
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        env.sender.checkDeadlineMs = Infinity;
+      }
+    }),
+  );
+  const evidence =
+    outcome.state === 'failed'
+      ? { exchanges: judgedFirst(outcome.judged, traffic.exchanges), rerun: rerunCommand(spec.id, env.settings.seed) }
+      : undefined;
   return checkResult(spec, {
     state: outcome.state,
     ...(outcome.failure ? { failure: outcome.failure } : {}),
-    meta: t.toMeta(outcome.skipReason),
+    meta: t.toMeta(outcome.skipReason, undefined, undefined, evidence),
     durationMs: Date.now() - startedMs,
   });
+}
+
+/** The command that runs one receiver check again, with the run's seed. */
+export function rerunCommand(checkId: string, seed: number): string {
+  return `svc-harness certify receiver --checks ${checkId} --seed ${seed}`;
 }
 
 /** Generous for ordinary checks; the timing probe stops sampling at its budget and reports what it has. */

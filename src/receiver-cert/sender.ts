@@ -7,6 +7,7 @@
  * feeds the clock-offset estimate.
  */
 import { BudgetExhausted, HttpError, type HttpFailureKind } from '../errors.js';
+import type { Exchange as Evidence } from '../exchange.js';
 import { HttpClient } from '../http/client.js';
 import { signBody } from '../signing/index.js';
 import { ClockOffset } from '../clock/date-offset.js';
@@ -30,6 +31,11 @@ export interface Exchange {
   receivedAtMs: number;
   durationMs: number;
   text: string;
+  /**
+   * The request and answer as a report shows them, with a reproduce line (src/exchange.ts), so
+   * that a failing check hands over the one it judged: `t.fail(reason, exchange)`.
+   */
+  exchange?: Evidence;
 }
 
 export interface DeliveryRequest {
@@ -198,6 +204,7 @@ export class DeliverySender {
         receivedAtMs,
         durationMs: performance.now() - started,
         text: res.text.slice(0, 500),
+        ...(res.exchange ? { exchange: res.exchange } : {}),
       };
       if (client === this.#client) this.clock.add(res.headers['date'], sentAtMs, receivedAtMs);
     } catch (error) {
@@ -214,6 +221,7 @@ export class DeliverySender {
         receivedAtMs: Date.now(),
         durationMs: performance.now() - started,
         text: '',
+        ...(error instanceof HttpError && error.exchange ? { exchange: error.exchange } : {}),
       };
     }
     this.log.push(exchange);

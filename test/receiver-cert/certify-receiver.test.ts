@@ -24,7 +24,9 @@ const SECRET = 'whsec_rcvcert_5ecret_for_tests';
  * answer of these in-process receivers even on a saturated machine (3 s was missed there), so
  * that only the `slow` fault, which sets its own 1 s, runs into it.
  */
+const SEED = 4242;
 const SHARED = {
+  FAST_CHECK_SEED: String(SEED),
   TARGET_RECEIVER_SECRET: SECRET,
   TARGET_RECEIVER_TIMING_SAMPLES: '3',
   TARGET_RECEIVER_TIMEOUT_MS: '10000',
@@ -53,6 +55,25 @@ const explain = (report: RunReport) =>
     .filter((c) => c.verdict !== 'pass')
     .map((c) => `${c.verdict} ${c.id}: ${c.detail}`)
     .join('\n');
+
+/**
+ * Why a failing check's evidence is not what a person needs, or undefined when it is: the
+ * delivery its assertion judged first, with the request sent (its signature and timestamp
+ * headers) and a reproduce line, then the command that runs the check again.
+ */
+function judgedEvidenceProblem(check: CheckResult): string | undefined {
+  const evidence = check.measurements?.['evidence'] as Array<Record<string, unknown>> | undefined;
+  const first = evidence?.[0];
+  if (first?.['judged'] !== true) return `shows no judged exchange first: ${JSON.stringify(evidence)?.slice(0, 300)}`;
+  if (!String(first['request']).startsWith('POST ') && !String(first['request']).startsWith('GET '))
+    return `judged exchange has no request line: ${String(first['request']).slice(0, 100)}`;
+  if (!String(first['reproduce']).startsWith('curl '))
+    return `judged exchange has no reproduce line: ${String(first['reproduce'])}`;
+  if (String(first['reproduce']).includes(SECRET)) return 'reproduce line holds the signing secret';
+  if (check.measurements?.['rerun'] !== `svc-harness certify receiver --checks ${check.id} --seed ${SEED}`)
+    return `rerun line is ${String(check.measurements?.['rerun'])}`;
+  return undefined;
+}
 
 beforeAll(async () => {
   capturing = await CapturingReceiver.start({});
@@ -125,6 +146,10 @@ describe('receiver certification', () => {
       const got = nonPassing(report);
       if (!FAULT_EXPECTATIONS[fault].conformant)
         killed.set(fault, expected.length > 0 && expected.every((id) => got.includes(id)));
+      for (const id of got) {
+        const unjudged = judgedEvidenceProblem(byId(report, id));
+        if (unjudged) problems.push(`${fault}: ${id} ${unjudged}`);
+      }
       if (JSON.stringify(got) !== JSON.stringify(expected)) {
         problems.push(
           `${fault} (${RECEIVER_FAULTS[fault]}):\n  expected ${expected.join(', ')}\n  got      ${got.join(', ')}\n${explain(report)}`,

@@ -48,7 +48,11 @@ async function sendReplays(t: ReceiverCheck): Promise<ReplayRun> {
   return { id, original, replays: [sameBytes, reformatted] };
 }
 
-async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: number; source: string } | undefined> {
+/** The receiver's count of `run`'s event, where it was read, and the answer that carried it. */
+async function readCount(
+  t: ReceiverCheck,
+  run: ReplayRun,
+): Promise<{ count: number; source: string; answer: Exchange } | undefined> {
   if (t.sender.hasCountUrl) {
     const started = Date.now();
     for (;;) {
@@ -59,7 +63,7 @@ async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: num
         );
       }
       if (answer.count > 0 || Date.now() - started > COUNT_SETTLE_MS)
-        return { count: answer.count, source: 'TARGET_RECEIVER_COUNT_URL' };
+        return { count: answer.count, source: 'TARGET_RECEIVER_COUNT_URL', answer: answer.exchange };
       await sleep(250);
     }
   }
@@ -68,7 +72,7 @@ async function readCount(t: ReceiverCheck, run: ReplayRun): Promise<{ count: num
   if (last === undefined) return undefined;
   const value = last.headers[COUNT_HEADER]!.trim();
   if (!/^\d+$/.test(value)) t.skip(`${COUNT_HEADER} is not a whole number: ${JSON.stringify(value.slice(0, 40))}`);
-  return { count: Number(value), source: `${COUNT_HEADER} on the answer to the ${last.label}` };
+  return { count: Number(value), source: `${COUNT_HEADER} on the answer to the ${last.label}`, answer: last };
 }
 
 receiverSuite('receiver-replay', () => {
@@ -76,7 +80,7 @@ receiverSuite('receiver-replay', () => {
     const run = await replayRun(t);
     const answers = [run.original, ...run.replays].map((e) => `${e.label} -> ${describeAnswer(e)}`).join('; ');
     const refused = run.replays.filter((e) => !acknowledged(e));
-    if (refused.length > 0) t.fail(`${run.id}: ${answers}`);
+    if (refused.length > 0) t.fail(`${run.id}: ${answers}`, refused[0]);
     t.detail(`${run.id}: ${answers}`);
   });
 
@@ -90,10 +94,10 @@ receiverSuite('receiver-replay', () => {
         `the receiver offers no count (no TARGET_RECEIVER_COUNT_URL, no ${COUNT_HEADER} header): what was seen is in RCV-REPLAY-OBSERVED`,
       );
     }
-    const { count, source } = counted;
+    const { count, source, answer } = counted;
     t.measureAll({ processed_count: count, source });
     if (count !== 1)
-      t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`);
+      t.fail(`${run.id} processed ${count} times after the original and 2 replays (${source}); must be once`, answer);
     t.detail(`${run.id} processed once after the original and 2 replays (${source})`);
   });
 

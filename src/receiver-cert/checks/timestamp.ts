@@ -101,13 +101,16 @@ function timestampCheck(direction: Direction, seconds: number, expect: 'reject' 
       const acked = acknowledged(exchange);
       if (expect === 'accept') {
         if (acked) return t.detail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}`);
-        if (exchange.status === null) t.fail(`a timestamp ${range}: ${describeAnswer(exchange)}`);
+        if (exchange.status === null) t.fail(`a timestamp ${range}: ${describeAnswer(exchange)}`, exchange);
         if (bounds[1] < TOLERANCE_S)
-          t.fail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`);
+          t.fail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}, within the 300 s tolerance`, exchange);
       } else {
         if (!acked) return t.detail(`rejected (${describeAnswer(exchange)}) a timestamp ${range}`);
         if (bounds[0] > TOLERANCE_S)
-          t.fail(`acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`);
+          t.fail(
+            `acknowledged (${describeAnswer(exchange)}) a timestamp ${range}, beyond the 300 s tolerance`,
+            exchange,
+          );
       }
       tries.push(`try ${attempt}: ${describeAnswer(exchange)} for ${range}`);
     }
