@@ -373,6 +373,32 @@ export const FAULTS = {
     'a workspace created with licensed_scopes [] is licensed for all five scopes (an empty list read as "not given"): its tokens get them by default',
   'scope-cached-per-connection':
     'a kept-alive connection remembers each operation whose scope check passed: a later credential on it lacking that scope is served',
+  // Red team, round 7
+  'malformed-token-code':
+    'a credential of no known shape (neither a svc_ token nor a JWT) is answered 401 with code malformed_token, not invalid_token',
+  'missing-scope-no-request-id':
+    'missing_scope error bodies lack error.request_id (the scope guard builds its own error object); other errors carry it',
+  'idp-audience-not-updated':
+    'the identity provider PUT again takes the new issuer and JWKS but keeps the first audience: JWTs for the new audience are refused, for the old one accepted',
+  'revoked-slot-held-until-propagated':
+    'a revoked token keeps its slot for 60 s (the propagation limit): a new token right after a revocation is refused 409 though one is active',
+  'endpoint-limit-25th-refused':
+    'the 25-endpoint limit is off by one the other way: the 25th active endpoint is refused',
+  'signature-cached-per-event':
+    "the signature is computed once per event and cached with its body: the event's other endpoints get the first endpoint's signature",
+  'replay-once-per-endpoint':
+    'a second replay of an event to the same endpoint is answered 202 but never sent (the replay outbox is keyed by event and endpoint)',
+  'metadata-keys-snake-cased':
+    "call events carry the caller's metadata with its keys snake_cased (crmLeadId becomes crm_lead_id): a deep key transform of the payload",
+  'duration-billed-minutes':
+    'duration_seconds is rounded up to whole minutes (the billed length): a call reported at 42 s is carried as 60',
+  'wildcard-and-type-delivered-twice':
+    'an endpoint subscribed to * and to a type gets each event of that type twice, once per matching subscription entry',
+  'progress-repeat-reemits':
+    'a completed call moved to completed again is answered 204 and fires a second voice.call.completed under a new event id',
+  'suspend-toggles': 'suspending a suspended workspace reinstates it (the suspend route toggles the flag)',
+  'member-scopes-keyed-by-subject':
+    'members are keyed by subject across workspaces (of the fault prefix): adding subject u1 to one workspace sets the scopes of u1 in the others',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

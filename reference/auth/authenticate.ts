@@ -34,7 +34,7 @@ export interface Principal {
 }
 
 export interface AuthFailure {
-  code: 'invalid_token' | 'token_revoked';
+  code: 'invalid_token' | 'token_revoked' | 'malformed_token';
   message: string;
   faults: FaultSet;
   /** Fault long-token-500: the server "crashes" on this credential. */
@@ -103,7 +103,8 @@ export class Authenticator {
       return this.authenticateBearer(compared, nodeIndex, faults, forWhoami);
     }
     if (looksLikeJwt(credential)) return this.authenticateSession(credential, faults);
-    return fail('malformed token', faults);
+    // Fault malformed-token-code: the shape check names its own code.
+    return fail('malformed token', faults, faults.has('malformed-token-code') ? 'malformed_token' : 'invalid_token');
   }
 
   private authenticateBearer(

@@ -40,14 +40,23 @@ function tokenPrefix(environment: Environment, faults: FaultSet): string {
   return 'svc_test_';
 }
 
+/** Fault revoked-slot-held-until-propagated: how long a revoked token still holds its slot. */
+export const REVOKED_SLOT_HELD_MS = 60_000;
+
 /** The refusal of one more token when the workspace holds its two, else undefined. */
 export function tokenLimitRefusal(
   workspace: Workspace,
   faults: FaultSet,
+  now = Date.now(),
 ): Extract<TokenIssue, { ok: false }> | undefined {
   const tokens = [...workspace.tokens.values()];
+  // Fault revoked-slot-held-until-propagated: the count reads tokens "not yet revoked everywhere".
+  const propagating = (t: BearerToken): boolean =>
+    faults.has('revoked-slot-held-until-propagated') &&
+    t.revokedAt !== null &&
+    now - t.revokedAt < REVOKED_SLOT_HELD_MS;
   const active =
-    tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot).length -
+    tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot || propagating(t)).length -
     tokens.filter((t) => t.revokedAgain).length;
   if (active < MAX_ACTIVE_TOKENS || faults.has('third-token')) return undefined;
   return {

@@ -114,6 +114,15 @@ export class CallService {
   private progressOne(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
     const call = workspace.calls.get(callId);
     if (!call) return { ok: false, status: 404, code: 'call_not_found', message: 'no such call in this workspace' };
+    // Fault progress-repeat-reemits: a repeated completion is taken as an update, and its event fired anew.
+    if (
+      call.state === 'completed' &&
+      request.state === 'completed' &&
+      workspace.faults.has('progress-repeat-reemits')
+    ) {
+      this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, workspace.faults));
+      return { ok: true };
+    }
     if (call.state === 'completed' || call.state === 'failed') {
       return { ok: false, status: 409, code: 'call_finished', message: `the call is already ${call.state}` };
     }
@@ -146,6 +155,8 @@ export class CallService {
         call.state = 'completed';
         call.outcome = request.outcome;
         call.durationSeconds = request.durationSeconds;
+        // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
+        if (faults.has('duration-billed-minutes')) call.durationSeconds = Math.ceil(call.durationSeconds / 60) * 60;
         // Fault duration-capped-3600: the duration is clamped to the agent's maximum call length.
         if (faults.has('duration-capped-3600')) call.durationSeconds = Math.min(call.durationSeconds, MAX_CALL_SECONDS);
         // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
@@ -215,6 +226,14 @@ export class CallService {
 
 /** The metadata a call's events carry: the caller's, as given. */
 function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
+  // Fault metadata-keys-snake-cased: the payload's keys, metadata's too, go through a snake_case transform.
+  if (faults.has('metadata-keys-snake-cased'))
+    return Object.fromEntries(
+      Object.entries(call.metadata).map(([key, value]) => [
+        key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(),
+        value,
+      ]),
+    );
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));

@@ -128,7 +128,9 @@ export const putIdentityProvider: ControlHandler = (request) => {
   // Fault idp-previous-kept-alongside: the PUT appends a provider to the workspace's list, not replacing it.
   if (previous && faults.has('idp-previous-kept-alongside'))
     workspace.previousProviders = [...(workspace.previousProviders ?? []), previous];
-  const provider = createIdentityProvider(issuer, jwksUri, audience, request.app.outbound);
+  // Fault idp-audience-not-updated: the update statement lists issuer and jwks_uri, not audience.
+  const kept = previous && faults.has('idp-audience-not-updated') ? previous.audience : audience;
+  const provider = createIdentityProvider(issuer, jwksUri, kept, request.app.outbound);
   // Fault idp-old-keys-kept: the key set, cached per workspace, is not rebuilt for the new jwks_uri.
   if (previous && faults.has('idp-old-keys-kept'))
     Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
@@ -168,5 +170,11 @@ export const addMember: ControlHandler = async (request) => {
     return { status: 201, body: { member_id: member.id } };
   }
   workspace.members.set(subject, member);
+  // Fault member-scopes-keyed-by-subject: the members table's key is the subject alone, not workspace and subject.
+  if (faults.has('member-scopes-keyed-by-subject'))
+    for (const other of request.app.store.workspaces.values()) {
+      const same = other.faults.has('member-scopes-keyed-by-subject') ? other.members.get(subject) : undefined;
+      if (same && other !== workspace) other.members.set(subject, { ...same, scopes: member.scopes });
+    }
   return { status: 201, body: { member_id: member.id } };
 };

@@ -73,7 +73,9 @@ export const suspendWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
-  if (!faults.has('suspension-ignored')) workspace.suspended = true;
+  // Fault suspend-toggles: the suspend route flips the flag.
+  if (faults.has('suspend-toggles')) workspace.suspended = !workspace.suspended;
+  else if (!faults.has('suspension-ignored')) workspace.suspended = true;
   // Fault suspension-holds-counted: each suspension is a hold (billing, trust and safety) that a reinstatement lifts one at a time.
   if (faults.has('suspension-holds-counted')) suspensionHolds.set(workspace, (suspensionHolds.get(workspace) ?? 0) + 1);
   // Fault suspend-revokes-tokens: suspension implemented as revoking every credential of the workspace.

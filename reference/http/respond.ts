@@ -81,7 +81,9 @@ export function sendPublicError(
   const requestId = faults.has('request-id-reused') ? REUSED_REQUEST_ID : ctx.requestId;
   if (requestId !== ctx.requestId) setRequestId(res, requestId);
   const error: Record<string, string> = { code, message };
-  if (!faults.has('no-request-id')) error.request_id = requestId;
+  // Fault missing-scope-no-request-id: the scope guard's error object is built without the request id.
+  const scopeGuardOwnBody = code === 'missing_scope' && faults.has('missing-scope-no-request-id');
+  if (!faults.has('no-request-id') && !scopeGuardOwnBody) error.request_id = requestId;
   const text = JSON.stringify({ error });
   const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
   res.writeHead(
@@ -92,7 +94,13 @@ export function sendPublicError(
 }
 
 /** The error codes of the spec's authentication failures: their body shape is the spec's in every personality. */
-const AUTHENTICATION_CODES = new Set(['invalid_token', 'token_revoked', 'missing_scope', 'workspace_disabled']);
+const AUTHENTICATION_CODES = new Set([
+  'invalid_token',
+  'token_revoked',
+  'malformed_token',
+  'missing_scope',
+  'workspace_disabled',
+]);
 
 const PROBLEM_TITLES: Record<string, string> = {
   malformed_json: 'Malformed JSON',

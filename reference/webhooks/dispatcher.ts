@@ -142,6 +142,11 @@ export class Dispatcher {
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
+    // Fault replay-once-per-endpoint: the replay outbox's key is event and endpoint, so a second replay is a no-op.
+    if (workspace.faults.has('replay-once-per-endpoint')) {
+      if (original.replayedTo?.has(endpoint.id)) return 'accepted';
+      (original.replayedTo ??= new Set()).add(endpoint.id);
+    }
     let event = original;
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
@@ -228,6 +233,8 @@ export class Dispatcher {
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
     let signature = delivery.resentSignature ?? signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
+    // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
+    if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;
     if (faults.has('replay-signed-with-first-delivery') && !event.sentSignatures?.has(endpoint.id))
       (event.sentSignatures ??= new Map()).set(endpoint.id, signature);
     if (faults.has('retry-signature-header-appended')) {

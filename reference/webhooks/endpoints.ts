@@ -156,8 +156,10 @@ export class EndpointRegistry {
       : [...this.endpointsOf(workspace.id).values()];
     const active = counted.filter((e) => !e.hidden && holdsSlot(e)).length;
     const deleted = faults.has('endpoint-limit-counts-deleted') ? (this.deletedCount.get(workspace.id) ?? 0) : 0;
+    // Fault endpoint-limit-25th-refused: "at most 25" read as "fewer than 25 before this one is added".
+    const base = faults.has('endpoint-limit-25th-refused') ? MAX_ACTIVE_ENDPOINTS - 1 : MAX_ACTIVE_ENDPOINTS;
     const limit =
-      (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : MAX_ACTIVE_ENDPOINTS) +
+      (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : base) +
       (this.extraSlots.get(workspace.id) ?? 0) -
       deleted;
     if (active < limit) return undefined;
@@ -268,7 +270,15 @@ export class EndpointRegistry {
     const faults = workspace.faults;
     const result: Endpoint[] = [];
     for (const endpoint of endpoints.values()) {
-      if (subscribes(endpoint.events, type, faults)) result.push(endpoint);
+      if (!subscribes(endpoint.events, type, faults)) continue;
+      result.push(endpoint);
+      // Fault wildcard-and-type-delivered-twice: one row per matching subscription entry (a join, no DISTINCT).
+      if (
+        faults.has('wildcard-and-type-delivered-twice') &&
+        endpoint.events.includes('*') &&
+        endpoint.events.includes(type)
+      )
+        result.push(endpoint);
     }
     return result;
   }

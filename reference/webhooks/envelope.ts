@@ -20,6 +20,10 @@ export interface StoredEvent {
   faults: FaultSet;
   /** Fault replay-signed-with-first-delivery: the signature each endpoint's first attempt carried, in order. */
   sentSignatures?: Map<string, string>;
+  /** Fault signature-cached-per-event: the signature of the event's first attempt, cached with its body. */
+  cachedSignature?: string;
+  /** Fault replay-once-per-endpoint: the endpoints a replay of the event was queued for. */
+  replayedTo?: Set<string>;
 }
 
 function createdAtText(createdAt: number, faults: FaultSet): string {
