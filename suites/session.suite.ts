@@ -638,6 +638,54 @@ certifySuite('session', () => {
     ]);
   });
 
+  // An identity provider's user may be a member of two workspaces, with other scopes in each
+  // ("all access is scoped to one workspace"): a member record keyed by subject alone mixes them.
+  check('SESSION-SAME-SUBJECT', async (t) => {
+    const shared = await startProvider(t);
+    const readOnly = await sessionWorkspace(t, { idp: shared, scopes: NARROWED_MEMBER });
+    const full = await sessionWorkspace(t, { idp: shared, audience: newAudience() });
+    // The read-only member of the first workspace becomes a member of the second with every scope.
+    await full.addMember(ALL_SCOPES, readOnly.subject);
+    const inFull = await pollUntil(
+      async () =>
+        t.api.placeCall(await full.mint({ sub: readOnly.subject }), {
+          agent_id: full.workspace.agentId,
+          to: RESERVED_TEST_NUMBER,
+        }),
+      (res) => res.status >= 200 && res.status < 300,
+      SETTLE_POLL,
+    );
+    if (!inFull.ok)
+      t.fail(
+        `the subject added to a second workspace with every scope could not place a call there: ${describeResponse(inFull.last)}`,
+        inFull.last,
+      );
+    const agents = await t.api.listAgents(await readOnly.mint());
+    if (!(agents.status >= 200 && agents.status < 300))
+      t.fail(
+        `the same subject's session token for its first workspace (voice:read) could not list agents: ${describeResponse(agents)}`,
+        agents,
+      );
+    const call = await t.api.placeCall(await readOnly.mint(), {
+      agent_id: readOnly.workspace.agentId,
+      to: RESERVED_TEST_NUMBER,
+    });
+    t.measure('first_workspace_call_status', call.status);
+    if (call.status >= 200 && call.status < 300)
+      t.fail(
+        `a member with voice:read in one workspace placed a call there (voice:write) once the same subject was a member of another workspace with every scope: that workspace's scopes reached this one`,
+        call,
+      );
+    expectAuthError(
+      call,
+      'missing_scope',
+      "placing a call with the session token of the first workspace's voice:read member",
+    );
+    t.detail(
+      'one subject, voice:read in one workspace and every scope in another: a call placed in the second, refused missing_scope in the first, whose agents it lists',
+    );
+  });
+
   check(
     'SESSION-MUTATION-PROPERTY',
     async (t) => {

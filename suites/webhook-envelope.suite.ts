@@ -5,6 +5,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
+import type { HookedEndpoint } from '../src/suite/webhooks.js';
+import type { TestWorkspace } from '../src/suite/workspace.js';
 import {
   assert,
   certifySuite,
@@ -33,7 +35,7 @@ import {
 } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
-import { HttpError } from '../src/errors.js';
+import { ControlError, HttpError } from '../src/errors.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { sleep } from '../src/clock/wait.js';
 
@@ -89,6 +91,10 @@ const STRING_METADATA = {
   lead_id: 'lead_certify42',
   'free-form key ✓': 'Q4 “outreach”, é, </script>',
   empty: '',
+  // Keys a case-converting serializer or a case-insensitive store would change or merge.
+  crmLeadId: 'crm_7',
+  Region: 'EU',
+  region: 'eu',
 };
 
 const NESTED_METADATA = {
@@ -597,14 +603,7 @@ certifySuite('webhook-envelope', () => {
       !queued.timedOut,
       `voice.call.queued did not arrive for both calls within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(queued.deliveries)}`,
     );
-    await workspace.progressCall(moved.callId, { state: 'started' });
-    await workspace.progressCall(moved.callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
-    const done = await settle(
-      hook.inbox,
-      (ds) => ds.some(ofCall(moved.callId, 'voice.call.completed')),
-      CALL_EVENTS_TIMEOUT_MS,
-      `voice.call.completed of ${moved.callId}`,
-    );
+    const done = await completeByHand(workspace, hook, moved.callId);
     assert(
       !done.timedOut,
       `the call moved to completed emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms`,
@@ -635,6 +634,44 @@ certifySuite('webhook-envelope', () => {
       `failing call ${waiting.callId} also emitted voice.call.failed for ${moved.callId}`,
     );
     t.detail(`of two queued calls, the one moved completed alone; the other stayed queued until it was failed, alone`);
+  });
+
+  // "Call ended cleanly" happens once: a receiver keyed on the event id would act on a second
+  // end under a new id as on a new call's.
+  check('HOOK-CALL-ENDS-ONCE', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const hook = await t.hookEndpoint(workspace, ['*']);
+    const call = await placeCall(t, workspace, token.token);
+    const done = await completeByHand(workspace, hook, call.callId);
+    if (done.timedOut)
+      t.skip(
+        `the completed call emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms (see HOOK-PROGRESS-ONE-CALL): no end to repeat`,
+      );
+    const moves: string[] = [];
+    for (const move of [
+      { state: 'completed', outcome: 'answered', durationSeconds: 42 },
+      { state: 'failed' },
+    ] as const) {
+      try {
+        await workspace.progressCall(call.callId, move);
+        moves.push(`${move.state}: accepted`);
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        moves.push(`${move.state}: refused ${error.status}`);
+      }
+    }
+    t.measure('moves_after_the_end', moves);
+    await sleep(QUIET_GRACE_MS);
+    const ends = hook.inbox.deliveries.filter(
+      (d) => callIdOf(d) === call.callId && ['voice.call.completed', 'voice.call.failed'].includes(typeOf(d) ?? ''),
+    );
+    const endIds = new Set(ends.map((d) => idOf(d)));
+    t.measure('end_event_ids', endIds.size);
+    assert(
+      endIds.size === 1,
+      `call ${call.callId} completed, then was moved again (${moves.join(', ')}): it emitted ${typeCounts(ends)} under ${endIds.size} event ids, so it ended ${endIds.size} times`,
+    );
+    t.detail(`a completed call moved again (${moves.join(', ')}) emitted no second end event`);
   });
 
   check('HOOK-LIFECYCLE-FAILED', async (t) => {
@@ -751,6 +788,57 @@ certifySuite('webhook-envelope', () => {
     { timeoutMs: 40_000 },
   );
 
+  check('HOOK-ONE-DELIVERY-PER-EVENT', async (t) => {
+    const workspace = await t.workspace();
+    const type = 'mailer.email.sent';
+    const subscriptions = [
+      ['*', type],
+      [type, type],
+    ];
+    const hooks = [];
+    const refused: string[] = [];
+    for (const events of subscriptions) {
+      try {
+        hooks.push({ events, hook: await t.hookEndpoint(workspace, events) });
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        refused.push(`[${events.join(', ')}] refused ${error.status}`);
+      }
+    }
+    t.measure('refused_subscriptions', refused);
+    if (hooks.length === 0) t.skip(`both subscriptions were refused: ${refused.join('; ')}`);
+    const ids = [await workspace.fireEvent(type, firedData(type)), await workspace.fireEvent(type, firedData(type))];
+    for (const { events, hook } of hooks) {
+      const got = await settle(
+        hook.inbox,
+        (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)),
+        DELIVERY_TIMEOUT_MS,
+        `${ids.join(' and ')} at the endpoint on ${events.join(', ')}`,
+      );
+      assert(
+        !got.timedOut,
+        `an endpoint subscribed to ${events.join(', ')} did not receive both fired ${type} events within ${DELIVERY_TIMEOUT_MS} ms`,
+      );
+    }
+    await sleep(QUIET_GRACE_MS);
+    const counts = hooks.map(({ events, hook }) => ({
+      events,
+      perEvent: ids.map((id) => hook.inbox.deliveries.filter((d) => idOf(d) === id).length),
+    }));
+    t.measure(
+      'deliveries_per_event',
+      counts.map(({ events, perEvent }) => `[${events.join(', ')}]: ${perEvent.join(', ')}`),
+    );
+    const repeated = counts.filter(({ perEvent }) => perEvent.some((n) => n > 1));
+    assert(
+      repeated.length === 0,
+      `acknowledged events were delivered again: ${repeated.map(({ events, perEvent }) => `the endpoint on [${events.join(', ')}] got them ${perEvent.join(' and ')} times`).join('; ')}`,
+    );
+    t.detail(
+      `two ${type} events, each delivered once to ${counts.map(({ events }) => `[${events.join(', ')}]`).join(' and ')}${refused.length > 0 ? `; ${refused.join('; ')}` : ''}`,
+    );
+  });
+
   check('HOOK-CONTENT-TYPE', async (t) => {
     const deliveries = await twoFiredDeliveries(t);
     const contentTypes = deliveries.map((d) => d.headers['content-type']);
@@ -774,6 +862,18 @@ certifySuite('webhook-envelope', () => {
     t.detail(`${methods.length} deliveries, all POST`);
   });
 });
+
+/** Moves a queued call (manual progress) to started, then completed, and awaits its voice.call.completed. */
+async function completeByHand(workspace: TestWorkspace, hook: HookedEndpoint, callId: string) {
+  await workspace.progressCall(callId, { state: 'started' });
+  await workspace.progressCall(callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
+  return settle(
+    hook.inbox,
+    (ds) => ds.some(ofCall(callId, 'voice.call.completed')),
+    CALL_EVENTS_TIMEOUT_MS,
+    `voice.call.completed of ${callId}`,
+  );
+}
 
 /** Two fired events (mailer.email.sent, workspace.plan.upgraded) delivered to a fresh endpoint. */
 async function twoFiredDeliveries(t: CheckContext): Promise<readonly CapturedDelivery[]> {

@@ -5,6 +5,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
+import type { HookedEndpoint } from '../src/suite/webhooks.js';
+import type { TestWorkspace } from '../src/suite/workspace.js';
 import { assert, certifySuite, check, is2xx, type CheckContext } from '../src/suite/index.js';
 import { measureClockOffset } from '../src/suite/webhook-observation/clock.js';
 import {
@@ -78,7 +80,7 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
     `the replay of ${eventId} (accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
   );
   t.measure('replay_arrival_after_request_ms', replay.receivedAtMs - replayedAt);
-  return { hook, eventId, original, replay };
+  return { workspace, hook, eventId, original, replay };
 }
 
 certifySuite('webhook-replay', () => {
@@ -339,7 +341,7 @@ certifySuite('webhook-replay', () => {
   });
 
   check('HOOK-REPLAY-FRESH', async (t) => {
-    const [{ hook, eventId, original, replay }, clock] = await Promise.all([
+    const [{ workspace, hook, eventId, original, replay }, clock] = await Promise.all([
       deliveredThenReplayed(t, FRESHNESS_WAIT_MS),
       measureClockOffset(t.api),
     ]);
@@ -368,8 +370,55 @@ certifySuite('webhook-replay', () => {
       stats.uniqueEventIds === 1,
       `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for one event and its replay`,
     );
+    const again = await replayAgain(workspace, hook, eventId, replay);
     t.detail(
-      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 1 event id; ${describeClock(clock)}`,
+      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 1 event id; ${again}; ${describeClock(clock)}`,
     );
   });
 });
+
+/**
+ * "A delivery can be replayed": again, after a first replay. A second replay accepted must be
+ * sent, with the same id, a timestamp of its own and a valid signature; refused, it is recorded.
+ */
+async function replayAgain(
+  workspace: TestWorkspace,
+  hook: HookedEndpoint,
+  eventId: string,
+  firstReplay: CapturedDelivery,
+): Promise<string> {
+  const sinceFirst = Date.now() - firstReplay.receivedAtMs;
+  if (sinceFirst < FRESHNESS_WAIT_MS) await sleep(FRESHNESS_WAIT_MS - sinceFirst);
+  const before = hook.inbox.deliveries.length;
+  try {
+    await workspace.replay(eventId, hook.registered.endpointId);
+  } catch (error) {
+    if (!(error instanceof ControlError) || !error.refused) throw error;
+    return `a second replay was refused with ${error.status}`;
+  }
+  const arrived = await settle(
+    hook.inbox,
+    (ds) => ds.length > before,
+    DELIVERY_TIMEOUT_MS,
+    `the second replay of ${eventId}`,
+  );
+  const second = arrived.deliveries[before];
+  assert(
+    second,
+    `a second replay of ${eventId}, accepted by the control interface, did not arrive within ${DELIVERY_TIMEOUT_MS} ms: an accepted replay is sent, the second as the first`,
+  );
+  assert(
+    idOf(second) === eventId,
+    `the second replay of ${eventId} carries id ${idOf(second) ?? '(none)'}: the id must be unchanged on replay`,
+  );
+  assert(
+    timestampOf(second) !== timestampOf(firstReplay),
+    `the second replay carries the first replay's timestamp ${timestampOf(firstReplay)}, ${second.receivedAtMs - firstReplay.receivedAtMs} ms later`,
+  );
+  const verdict = second.verdicts.signature;
+  assert(
+    verdict !== 'no-secret' && verdict.ok,
+    `the second replay's signature does not verify: ${describeBadSignature(hook.registered.secret, second)}`,
+  );
+  return 'a second replay arrived fresh and signed too';
+}

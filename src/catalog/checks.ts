@@ -757,6 +757,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'CTL-SESSION-JWT',
   }),
   service({
+    id: 'SESSION-SAME-SUBJECT',
+    area: 'session',
+    level: 'must',
+    title:
+      "One subject, a member of two workspaces with other scopes: each workspace's session token carries that workspace's scopes",
+    clauses: ['SVC-2', 'CTL-SESSION-JWT'],
+    ground: 'CTL-SESSION-JWT',
+  }),
+  service({
     id: 'SESSION-ES256',
     area: 'session',
     level: 'must',
@@ -1143,7 +1152,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-METADATA-ROUNDTRIP',
     area: 'webhook-envelope',
     level: 'must',
-    title: "The caller's string-valued metadata comes back in voice.call.completed",
+    title: "The caller's string-valued metadata comes back in voice.call.completed, every key as given",
     clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'],
     ground: 'CTL-OPEN-METADATA',
     accepts: 'any keys; only string values are required to round-trip',
@@ -1229,6 +1238,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'CTL-WS-CALL-PROGRESS',
   }),
   service({
+    id: 'HOOK-CALL-ENDS-ONCE',
+    area: 'webhook-envelope',
+    level: 'should',
+    title:
+      'A call ends once: moved to completed or failed again after it completed, it emits no second voice.call.completed or voice.call.failed',
+    clauses: ['TYPE-VOICE-CALL-COMPLETED', 'STATE-CALL', 'ENV-ID'],
+    accepts:
+      'each move after the end refused with any 4xx, or accepted with nothing emitted (which transitions exist is not shown)',
+  }),
+  service({
     id: 'HOOK-LIFECYCLE-FAILED',
     area: 'webhook-envelope',
     level: 'must',
@@ -1252,6 +1271,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'An endpoint subscribed to * receives every event type',
     clauses: ['REG-3'],
     ground: 'REG-3',
+  }),
+  service({
+    id: 'HOOK-ONE-DELIVERY-PER-EVENT',
+    area: 'webhook-envelope',
+    level: 'should',
+    title:
+      'An endpoint whose subscription names an event type twice (* and the type, or the type twice) gets each acknowledged event once',
+    clauses: ['REG-3', 'EP-RECEIVER-ACK', 'ENV-ID'],
+    accepts: 'either subscription refused with any 4xx (a check of the other one), both refused (skipped)',
   }),
   service({
     id: 'HOOK-DELIVERY-POST',

@@ -323,6 +323,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'TENANT-REPLAY',
         'TENANT-CONTROL-IDS',
         'SESSION-OTHER-WORKSPACE',
+        // One subject, a member of two workspaces (red team round 7).
+        'SESSION-SAME-SUBJECT',
         'REVOKE-ONE-TOKEN',
         'WS-SUSPEND-ONE-WORKSPACE',
         'HOOK-ENVELOPE',
@@ -519,7 +521,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       ['CTL-WS-CALL-PROGRESS'],
       "The moves between call states are not shown; the contract's call progress carries the classes (CTL-WS-CALL-PROGRESS).",
     ),
-    cells: { 'other-state': checked('HOOK-LIFECYCLE-FAILED') },
+    // An ended call moved again ends no second time (red team round 7).
+    cells: { 'other-state': checked('HOOK-LIFECYCLE-FAILED'), repeated: checked('HOOK-CALL-ENDS-ONCE') },
   },
   'STATE-CAMPAIGN': whole('no-path', NO_PATH),
 
@@ -755,6 +758,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       empty: checked('HOOK-REG-EMPTY-EVENTS'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'),
       target: checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-SUBSCRIPTION-WILDCARD', 'MODEL-ENDPOINTS'),
+      // A type named twice in one subscription (* and the type): one delivery per event (red team round 7).
+      repeated: checked('HOOK-ONE-DELIVERY-PER-EVENT'),
       'handed-out': na(
         "The event types are the caller's; the control interface reads them back (HOOK-REENABLE-KEEPS-ATTRIBUTES).",
       ),
@@ -926,7 +931,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'RCV-REPLAY-ACKNOWLEDGED',
         'RCV-REPLAY-PROCESSED-ONCE',
       ),
-      repeated: checked('HOOK-REPLAY-SAME-ID', 'RCV-REPLAY-PROCESSED-ONCE'),
+      // Replayed twice: the second accepted replay is sent too (red team round 7).
+      repeated: checked('HOOK-REPLAY-SAME-ID', 'HOOK-REPLAY-FRESH', 'RCV-REPLAY-PROCESSED-ONCE'),
       // Every delivery, the call events the service emits by itself included (red team round 5).
       'every-operation': checked('HOOK-REPLAY-CALL-EVENT'),
       concurrent: noRule(
@@ -1165,7 +1171,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
       'setting-changed': checked('SESSION-PROVIDER-CHANGED', 'SESSION-MEMBER-RESCOPED', 'SESSION-KEY-ROTATION'),
-      target: checked('SESSION-OTHER-WORKSPACE'),
+      target: checked('SESSION-OTHER-WORKSPACE', 'SESSION-SAME-SUBJECT'),
       // Members added at once (red team round 5: a lost update keeps one).
       concurrent: checked('SESSION-MEMBERS-AT-ONCE'),
       // The scopes come from the member record on every operation, whatever scope claim the JWT carries.

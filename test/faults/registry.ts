@@ -342,6 +342,23 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('ack-error-field-fails', 'HOOK-ACK-ANY-2XX'),
   proof('duration-capped-3600', 'HOOK-COMPLETED-AS-REPORTED'),
   proof('licensed-scopes-empty-all', 'TOKEN-DEFAULT-SCOPES'),
+  // Red team, round 7 (docs/red-team/round-7.json): the eight caught on first contact, then the
+  // five survivors with the checks written for them.
+  proof('malformed-token-code', 'AUTH-UNKNOWN-TOKEN', 'AUTH-MALFORMED-HEADER'),
+  proof('missing-scope-no-request-id', 'SCOPE-MISSING-CODE'),
+  proof('revoked-slot-held-until-propagated', 'TOKEN-LIMIT-TWO'),
+  // Waits out the minute a provider's new settings may take before it fails.
+  waits(proof('idp-audience-not-updated', 'SESSION-PROVIDER-CHANGED')),
+  proof('endpoint-limit-25th-refused', 'HOOK-REG-LIMIT-25'),
+  proof('signature-cached-per-event', 'HOOK-OWN-SECRET'),
+  proof('duration-billed-minutes', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('suspend-toggles', 'MODEL-TOKENS-SUSPENSION'),
+  // Waits out the delivery time-out for the second replay that never comes.
+  waits(proof('replay-once-per-endpoint', 'HOOK-REPLAY-FRESH')),
+  proof('metadata-keys-snake-cased', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('wildcard-and-type-delivered-twice', 'HOOK-ONE-DELIVERY-PER-EVENT'),
+  proof('progress-repeat-reemits', 'HOOK-CALL-ENDS-ONCE'),
+  proof('member-scopes-keyed-by-subject', 'SESSION-SAME-SUBJECT'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
