@@ -12,6 +12,17 @@ export interface CallRequest {
 
 /** The spec's prefix of staging tokens (production: `svc_live_`). */
 const STAGING_TOKEN_PREFIX = 'svc_test_';
+/** A compact JWS: the harness mints session tokens only from its own test identity provider. */
+const SESSION_TOKEN_SHAPE = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
+
+/**
+ * A credential of a staging workspace: a staging token, or a session token, which only the
+ * harness's test identity provider mints, for the workspaces it made through the control
+ * interface (staging only).
+ */
+export function isStagingCredential(credential: string): boolean {
+  return credential.startsWith(STAGING_TOKEN_PREFIX) || SESSION_TOKEN_SHAPE.test(credential);
+}
 
 /** A number in a reserved fictional range (555-0100 to 555-0199): never a real line. */
 export const RESERVED_TEST_NUMBER = '+15555550123';
@@ -58,7 +69,7 @@ export class ServiceApi {
    * whose id the harness never got, and `unconfirmedPlacements` counts it for the credential.
    */
   async placeCall(credential: string | undefined, call: CallRequest, options: CallOptions = {}): Promise<HttpResponse> {
-    const staging = credential?.startsWith(STAGING_TOKEN_PREFIX) === true;
+    const staging = credential !== undefined && isStagingCredential(credential);
     const res = await this.http.request({
       method: 'POST',
       path: '/v1/voice/calls',

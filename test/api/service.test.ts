@@ -92,11 +92,22 @@ describe('requests that got no answer, by what they do', () => {
     expect(seen).toEqual(['POST /v1/voice/calls', 'POST /v1/voice/calls']);
   });
 
-  it('does not place a call again with a credential that is not a staging token', async () => {
+  it('places a call again after a reset with a session token: only staging workspaces have one', async () => {
     const api = await serviceResetting(1, { status: 201, body: '{"call_id":"call_abc"}' });
-    await expect(api.placeCall('svc_live_fake', { agent_id: 'agt_1', to: '+15555550123' })).rejects.toMatchObject({
-      kind: 'network',
-    });
-    expect(seen).toEqual(['POST /v1/voice/calls']);
+    const session = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.ZmFrZS1zaWduYXR1cmU';
+    expect((await api.placeCall(session, { agent_id: 'agt_1', to: '+15555550123' })).status).toBe(201);
+    expect(api.unconfirmedPlacements(session)).toBe(1);
+    expect(seen).toEqual(['POST /v1/voice/calls', 'POST /v1/voice/calls']);
+  });
+
+  it('does not place a call again with a production token or a credential of no known shape', async () => {
+    for (const credential of ['svc_live_fake', 'not-a-token.at.all']) {
+      const api = await serviceResetting(1, { status: 201, body: '{"call_id":"call_abc"}' });
+      await expect(api.placeCall(credential, { agent_id: 'agt_1', to: '+15555550123' })).rejects.toMatchObject({
+        kind: 'network',
+      });
+      expect(seen).toEqual(['POST /v1/voice/calls']);
+      await new Promise((done) => server?.close(done));
+    }
   });
 });
