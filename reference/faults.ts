@@ -397,6 +397,10 @@ export const FAULTS = {
   'progress-repeat-reemits':
     'a completed call moved to completed again is answered 204 and fires a second voice.call.completed under a new event id',
   'suspend-toggles': 'suspending a suspended workspace reinstates it (the suspend route toggles the flag)',
+  'progress-started-reemits':
+    'a started call moved to started again is answered 204 and fires a second voice.call.started under a new event id',
+  'fired-data-compacted':
+    "a fired event's data loses its null values and empty objects at every depth (a payload clean-up step)",
   'member-scopes-keyed-by-subject':
     'members are keyed by subject across workspaces (of the fault prefix): adding subject u1 to one workspace sets the scopes of u1 in the others',
 } as const;

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
 import type { TestWorkspace } from '../src/suite/workspace.js';
+import type { CallProgress } from '../src/control/types.js';
 import {
   assert,
   certifySuite,
@@ -636,22 +637,14 @@ certifySuite('webhook-envelope', () => {
     t.detail(`of two queued calls, the one moved completed alone; the other stayed queued until it was failed, alone`);
   });
 
-  // "Call ended cleanly" happens once: a receiver keyed on the event id would act on a second
-  // end under a new id as on a new call's.
-  check('HOOK-CALL-ENDS-ONCE', async (t) => {
+  // "Call ended cleanly" happens once, and a call starts once: a receiver keyed on the event id
+  // would act on a second start or end under a new id as on a new call's.
+  check('HOOK-CALL-STATES-ONCE', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const hook = await t.hookEndpoint(workspace, ['*']);
     const call = await placeCall(t, workspace, token.token);
-    const done = await completeByHand(workspace, hook, call.callId);
-    if (done.timedOut)
-      t.skip(
-        `the completed call emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms (see HOOK-PROGRESS-ONE-CALL): no end to repeat`,
-      );
     const moves: string[] = [];
-    for (const move of [
-      { state: 'completed', outcome: 'answered', durationSeconds: 42 },
-      { state: 'failed' },
-    ] as const) {
+    const moveAgain = async (move: CallProgress) => {
       try {
         await workspace.progressCall(call.callId, move);
         moves.push(`${move.state}: accepted`);
@@ -659,19 +652,34 @@ certifySuite('webhook-envelope', () => {
         if (!(error instanceof ControlError) || !error.refused) throw error;
         moves.push(`${move.state}: refused ${error.status}`);
       }
-    }
-    t.measure('moves_after_the_end', moves);
+    };
+    await workspace.progressCall(call.callId, { state: 'started' });
+    await moveAgain({ state: 'started' });
+    const done = await completeByHand(workspace, hook, call.callId, { started: true });
+    if (done.timedOut)
+      t.skip(
+        `the completed call emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms (see HOOK-PROGRESS-ONE-CALL): no end to repeat`,
+      );
+    await moveAgain({ state: 'completed', outcome: 'answered', durationSeconds: 42 });
+    await moveAgain({ state: 'failed' });
+    t.measure('repeated_moves', moves);
     await sleep(QUIET_GRACE_MS);
-    const ends = hook.inbox.deliveries.filter(
-      (d) => callIdOf(d) === call.callId && ['voice.call.completed', 'voice.call.failed'].includes(typeOf(d) ?? ''),
+    const ofCallTypes = (types: readonly string[]) =>
+      hook.inbox.deliveries.filter((d) => callIdOf(d) === call.callId && types.includes(typeOf(d) ?? ''));
+    const starts = ofCallTypes(['voice.call.started']);
+    const ends = ofCallTypes(['voice.call.completed', 'voice.call.failed']);
+    const idsOf = (ds: readonly CapturedDelivery[]) => new Set(ds.map((d) => idOf(d)));
+    const [startIds, endIds] = [idsOf(starts), idsOf(ends)];
+    t.measure('event_ids', { started: startIds.size, ended: endIds.size });
+    assert(
+      startIds.size === 1,
+      `call ${call.callId} was moved to started twice (${moves[0]}): it emitted ${typeCounts(starts)} under ${startIds.size} event ids, so it started ${startIds.size} times`,
     );
-    const endIds = new Set(ends.map((d) => idOf(d)));
-    t.measure('end_event_ids', endIds.size);
     assert(
       endIds.size === 1,
-      `call ${call.callId} completed, then was moved again (${moves.join(', ')}): it emitted ${typeCounts(ends)} under ${endIds.size} event ids, so it ended ${endIds.size} times`,
+      `call ${call.callId} completed, then was moved again (${moves.slice(1).join(', ')}): it emitted ${typeCounts(ends)} under ${endIds.size} event ids, so it ended ${endIds.size} times`,
     );
-    t.detail(`a completed call moved again (${moves.join(', ')}) emitted no second end event`);
+    t.detail(`a call moved into states it had reached (${moves.join(', ')}) emitted each of its events once`);
   });
 
   check('HOOK-LIFECYCLE-FAILED', async (t) => {
@@ -788,6 +796,50 @@ certifySuite('webhook-envelope', () => {
     { timeoutMs: 40_000 },
   );
 
+  check('HOOK-FIRED-DATA', async (t) => {
+    const workspace = await t.workspace();
+    // Two events with every kind of value, and one fired with empty data.
+    const firings: Array<{ type: string; data: Record<string, unknown> }> = [
+      { type: 'mailer.reply.received', data: firedData('mailer.reply.received') },
+      { type: 'workspace.plan.upgraded', data: firedData('workspace.plan.upgraded') },
+      { type: 'mailer.email.sent', data: {} },
+    ];
+    const hook = await t.hookEndpoint(
+      workspace,
+      firings.map(({ type }) => type),
+    );
+    const fired: Array<{ type: string; data: Record<string, unknown>; id: string }> = [];
+    for (const { type, data } of firings) fired.push({ type, data, id: await workspace.fireEvent(type, data) });
+    const got = await settle(
+      hook.inbox,
+      (ds) => fired.every(({ id }) => ds.some((d) => idOf(d) === id)),
+      DELIVERY_TIMEOUT_MS,
+      'the fired events',
+    );
+    assert(
+      !got.timedOut,
+      `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(got.deliveries)}`,
+    );
+    const added: string[] = [];
+    for (const { type, data, id } of fired) {
+      const delivered = dataOf(got.deliveries.find((d) => idOf(d) === id)!);
+      assert(
+        delivered !== undefined,
+        `${type} ${id} fired with data ${JSON.stringify(data).slice(0, 300)} was delivered without a data object`,
+      );
+      const changed = Object.keys(data).filter((key) => !isDeepStrictEqual(delivered[key], data[key]));
+      assert(
+        changed.length === 0,
+        `${type} ${id} fired with data ${JSON.stringify(data).slice(0, 300)} was delivered with ${changed.map((key) => `${key}: ${JSON.stringify(delivered[key])?.slice(0, 120) ?? 'absent'}`).join('; ')}`,
+      );
+      added.push(...Object.keys(delivered).filter((key) => !(key in data)));
+    }
+    t.measure('keys_added', added);
+    t.detail(
+      `${fired.length} fired events delivered with their data as given${added.length > 0 ? `, and the service added ${added.join(', ')}` : ''}`,
+    );
+  });
+
   check('HOOK-ONE-DELIVERY-PER-EVENT', async (t) => {
     const workspace = await t.workspace();
     const type = 'mailer.email.sent';
@@ -863,9 +915,14 @@ certifySuite('webhook-envelope', () => {
   });
 });
 
-/** Moves a queued call (manual progress) to started, then completed, and awaits its voice.call.completed. */
-async function completeByHand(workspace: TestWorkspace, hook: HookedEndpoint, callId: string) {
-  await workspace.progressCall(callId, { state: 'started' });
+/** Moves a queued (or `started`) call by hand to started, then completed, and awaits its voice.call.completed. */
+async function completeByHand(
+  workspace: TestWorkspace,
+  hook: HookedEndpoint,
+  callId: string,
+  options: { started?: boolean } = {},
+) {
+  if (!options.started) await workspace.progressCall(callId, { state: 'started' });
   await workspace.progressCall(callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
   return settle(
     hook.inbox,

@@ -126,6 +126,11 @@ export class CallService {
     if (call.state === 'completed' || call.state === 'failed') {
       return { ok: false, status: 409, code: 'call_finished', message: `the call is already ${call.state}` };
     }
+    // Fault progress-started-reemits: a started call moved to started again is taken as news, and its event fired anew.
+    if (call.state === 'started' && request.state === 'started' && workspace.faults.has('progress-started-reemits')) {
+      this.emit(workspace, 'voice.call.started', () => this.callSummary(call, workspace.faults));
+      return { ok: true };
+    }
     if (request.state === 'started' && call.state !== 'queued') {
       return {
         ok: false,

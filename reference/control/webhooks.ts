@@ -113,7 +113,9 @@ export const fireEvent: ControlHandler = async (request) => {
   if (!parsed.success) return invalid(parsed.error.issues);
   const faults = unionFaults(request.faults, workspace.faults);
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
-  const event = request.app.dispatcher.publish(workspace, parsed.data.type, parsed.data.data, id);
+  // Fault fired-data-compacted: the data goes through a "clean payload" step that drops nulls and empty objects.
+  const data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
+  const event = request.app.dispatcher.publish(workspace, parsed.data.type, data, id);
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
   if (faults.has('fire-event-id-mismatch'))
     return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
@@ -140,3 +142,17 @@ export const replayDelivery: ControlHandler = (request) => {
       return refuse(409, 'endpoint_disabled', 'the endpoint is disabled; enable it first');
   }
 };
+
+/** `value` without nulls and empty objects, at every depth (fault fired-data-compacted). */
+function compacted<T>(value: T): T {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(compacted) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const kept = Object.entries(value)
+    .filter(([, item]) => item !== null)
+    .map(([key, item]) => [key, compacted(item)] as const)
+    .filter(
+      ([, item]) =>
+        !(typeof item === 'object' && item !== null && !Array.isArray(item) && Object.keys(item).length === 0),
+    );
+  return Object.fromEntries(kept) as T;
+}

@@ -1238,14 +1238,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'CTL-WS-CALL-PROGRESS',
   }),
   service({
-    id: 'HOOK-CALL-ENDS-ONCE',
+    id: 'HOOK-CALL-STATES-ONCE',
     area: 'webhook-envelope',
     level: 'should',
     title:
-      'A call ends once: moved to completed or failed again after it completed, it emits no second voice.call.completed or voice.call.failed',
-    clauses: ['TYPE-VOICE-CALL-COMPLETED', 'STATE-CALL', 'ENV-ID'],
+      'A call reaches each state once: moved to started again, then to completed or failed after it completed, it emits no second voice.call.started or end event',
+    clauses: ['TYPE-VOICE-CALL-COMPLETED', 'STATE-CALL', 'CTL-WS-CALL-PROGRESS', 'ENV-ID'],
     accepts:
-      'each move after the end refused with any 4xx, or accepted with nothing emitted (which transitions exist is not shown)',
+      'each repeated move refused with any 4xx, or accepted with nothing emitted (which transitions exist is not shown)',
   }),
   service({
     id: 'HOOK-LIFECYCLE-FAILED',
@@ -1271,6 +1271,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'An endpoint subscribed to * receives every event type',
     clauses: ['REG-3'],
     ground: 'REG-3',
+  }),
+  service({
+    id: 'HOOK-FIRED-DATA',
+    area: 'webhook-envelope',
+    level: 'must',
+    title:
+      'A fired event is delivered with the data it was fired with: every key and value as given (text, nesting, a 14-digit number)',
+    clauses: ['CTL-EVENT-FIRE', 'ENV-DATA'],
+    ground: 'CTL-EVENT-FIRE',
+    accepts: 'keys the service adds beside the given ones (recorded)',
   }),
   service({
     id: 'HOOK-ONE-DELIVERY-PER-EVENT',

@@ -7,7 +7,7 @@
  * makes are not quoted: a target that does not serve them cannot be run at all.
  *
  * Ids: `CTL-` then a short name under the section's prefix (AUTH Transport, WS Workspaces, TOKEN Bearer
- * tokens, SESSION Session tokens, HOOK Webhook endpoints, OPEN "What the public API leaves
+ * tokens, SESSION Session tokens, HOOK Webhook endpoints, EVENT Events and deliveries, OPEN "What the public API leaves
  * open"). Ids are stable: reword a text to follow the contract, never an id.
  *
  * `text` quotes the contract as written, lines joined by one space. A unit test holds every
@@ -22,6 +22,7 @@ const WORKSPACES = `${CONTRACT} > Workspaces`;
 const TOKENS = `${CONTRACT} > Bearer tokens`;
 const SESSIONS = `${CONTRACT} > Session tokens`;
 const ENDPOINTS = `${CONTRACT} > Webhook endpoints`;
+const EVENTS = `${CONTRACT} > Events and deliveries`;
 const OPEN = `${CONTRACT} > What the public API leaves open`;
 
 export const CONTRACT_CLAUSE_DATA = {
@@ -63,6 +64,10 @@ export const CONTRACT_CLAUSE_DATA = {
     section: ENDPOINTS,
     text: 'In staging an implementation must deliver to `https://127.0.0.1:<port>/…` and either trust the certificate it is given or not verify certificates for loopback addresses.',
     note: 'Every delivery check depends on it; a target that cannot reach the receiver fails the probe delivery before any check (exit 2), not a check.',
+  },
+  'CTL-EVENT-FIRE': {
+    section: EVENTS,
+    text: '`POST /workspaces/{ws}/events` body `{"type": "<event type>", "data": {…}}` -> 201 `{"event_id": "evt_…"}`: fires that event through the normal delivery pipeline (for types the public API cannot cause: `mailer.*`, `workspace.plan.upgraded`).',
   },
   'CTL-OPEN-CALL-ID': {
     section: OPEN,

@@ -522,7 +522,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       "The moves between call states are not shown; the contract's call progress carries the classes (CTL-WS-CALL-PROGRESS).",
     ),
     // An ended call moved again ends no second time (red team round 7).
-    cells: { 'other-state': checked('HOOK-LIFECYCLE-FAILED'), repeated: checked('HOOK-CALL-ENDS-ONCE') },
+    cells: { 'other-state': checked('HOOK-LIFECYCLE-FAILED'), repeated: checked('HOOK-CALL-STATES-ONCE') },
   },
   'STATE-CAMPAIGN': whole('no-path', NO_PATH),
 
@@ -1135,9 +1135,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('HOOK-LIFECYCLE-FAILED'),
       transition: checked('HOOK-LIFECYCLE-COMPLETED', 'HOOK-CALL-COMPLETED-FIELDS', 'HOOK-METADATA-ROUNDTRIP'),
       connection: na('Moves calls; no credential involved.'),
-      repeated: noRule(
-        'Moving a call into the state it is in: the moves between call states are not shown (STATE-CALL).',
-      ),
+      // A should: which moves exist is not shown (STATE-CALL), but a state is reached once.
+      repeated: checked('HOOK-CALL-STATES-ONCE'),
       target: checked('HOOK-PROGRESS-ONE-CALL'),
       'every-operation': na('One operation (progress) beside the automatic mode.'),
       concurrent: checked('CALL-PLACE-CONCURRENT'),
@@ -1212,5 +1211,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     ),
   ),
   'CTL-OPEN-CALL-ID': restated('RES-CALL'),
+  'CTL-EVENT-FIRE': {
+    kind: 'field',
+    cells: {
+      // The event fired is the event delivered: its type to the endpoints subscribed, its data as given.
+      'handed-out': checked('HOOK-FIRED-DATA', 'HOOK-FIRED-EVENT-ID'),
+      // Fired with `{}`: delivered with a data object all the same.
+      empty: checked('HOOK-FIRED-DATA'),
+      target: seeRow(['REG-3'], "Which endpoints a fired event reaches: REG-3's row."),
+    },
+  },
   'CTL-OPEN-METADATA': restated('CALL-FIELD-METADATA'),
 };

@@ -357,8 +357,11 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('replay-once-per-endpoint', 'HOOK-REPLAY-FRESH')),
   proof('metadata-keys-snake-cased', 'HOOK-METADATA-ROUNDTRIP'),
   proof('wildcard-and-type-delivered-twice', 'HOOK-ONE-DELIVERY-PER-EVENT'),
-  proof('progress-repeat-reemits', 'HOOK-CALL-ENDS-ONCE'),
+  proof('progress-repeat-reemits', 'HOOK-CALL-STATES-ONCE'),
   proof('member-scopes-keyed-by-subject', 'SESSION-SAME-SUBJECT'),
+  // Before round 8: the same classes on the rules next to round 7's survivors.
+  proof('progress-started-reemits', 'HOOK-CALL-STATES-ONCE'),
+  proof('fired-data-compacted', 'HOOK-FIRED-DATA'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
