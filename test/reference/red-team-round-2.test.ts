@@ -42,9 +42,6 @@ async function sessionWorkspace(c: Client, scopes: string[], audience = 'svc') {
   return { ws, issuer, jwt };
 }
 
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
-
 describe('red team round 2', () => {
   it("suspend-revokes-tokens: a reinstated workspace's token answers 401", async () => {
     const seen = await both('suspend-revokes-tokens', async (c) => {
@@ -107,7 +104,7 @@ describe('red team round 2', () => {
       const ws = await c.workspace({ time_scale: 3600 });
       const { url, path } = all.receiver.url(500);
       const endpoint = await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       const read = async () =>
         (await c.control('GET', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}`)).json.state as string;
       const until = Date.now() + 30_000;
@@ -115,7 +112,7 @@ describe('red team round 2', () => {
       expect(await read()).toBe('disabled');
       await c.control('POST', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}/enable`);
       const before = all.receiver.at(path).length;
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await eventually(() => (all.receiver.at(path).length > before ? true : undefined));
       await sleep(300);
       return read();
@@ -144,8 +141,8 @@ describe('red team round 2', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       const { secret } = await c.endpoint(ws.id, url);
-      await fire(c, ws.id, 'mailer.reply.received', { body: 'Merci, très intéressé 👍', sentiment: 'positive' });
-      await fire(c, ws.id, 'mailer.reply.received', { body: 'plain ascii', sentiment: 'neutral' });
+      await c.fire(ws.id, 'mailer.reply.received', { body: 'Merci, très intéressé 👍', sentiment: 'positive' });
+      await c.fire(ws.id, 'mailer.reply.received', { body: 'plain ascii', sentiment: 'neutral' });
       const deliveries = await eventually(() =>
         all.receiver.at(path).length >= 2 ? all.receiver.at(path) : undefined,
       );
@@ -162,7 +159,7 @@ describe('red team round 2', () => {
       const ws = await c.workspace({ time_scale: 3600 });
       const { url, path } = all.receiver.url(500);
       const { secret } = await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       const attempts = await eventually(() => (all.receiver.at(path).length >= 2 ? all.receiver.at(path) : undefined));
       const second = attempts![1]!;
       return createHmac('sha256', secret).update(second.body).digest('hex') === second.headers['x-service-signature'];
@@ -175,9 +172,9 @@ describe('red team round 2', () => {
       const ws = await c.workspace({ time_scale: 60 });
       const { url, path } = all.receiver.url(500);
       await c.endpoint(ws.id, url);
-      const first = await fire(c, ws.id);
+      const first = await c.fire(ws.id);
       await eventually(() => (all.receiver.at(path).length >= 1 ? true : undefined));
-      const second = await fire(c, ws.id, 'mailer.email.sent');
+      const second = await c.fire(ws.id, 'mailer.email.sent');
       // At scale 60 the first retry is 1 s after a failure; the second delay, 5 s.
       await sleep(2500);
       const of = (id: string) => all.receiver.at(path).filter((d) => d.event.id === id).length;
@@ -189,7 +186,7 @@ describe('red team round 2', () => {
   it("replay-cross-workspace: another workspace's event is replayed to this workspace's endpoint", async () => {
     const seen = await both('replay-cross-workspace', async (c) => {
       const [a, b] = [await c.workspace(), await c.workspace()];
-      const fired = await fire(c, a.id, 'mailer.reply.received', { body: 'secret of A', sentiment: 'neutral' });
+      const fired = await c.fire(a.id, 'mailer.reply.received', { body: 'secret of A', sentiment: 'neutral' });
       const { url, path } = all.receiver.url();
       const endpointB = await c.endpoint(b.id, url);
       const replay = await c.control('POST', `/workspaces/${b.id}/deliveries/replay`, {
@@ -235,7 +232,7 @@ describe('red team round 2', () => {
       const [a, b] = [all.receiver.url(), all.receiver.url()];
       await c.endpoint(ws.id, a.url);
       await c.endpoint(ws.id, b.url);
-      const fired = await fire(c, ws.id);
+      const fired = await c.fire(ws.id);
       await eventually(() => (all.receiver.at(a.path).length && all.receiver.at(b.path).length ? true : undefined));
       return [
         all.receiver.at(a.path)[0]!.event.id === fired.json.event_id,

@@ -30,9 +30,6 @@ async function sessionWorkspace(c: Client, scopes: string[], jwksUri = all.keys.
   return { ws, jwt };
 }
 
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
-
 /** Polls the endpoint's state until `until` (ms since epoch); returns the last state read. */
 async function stateAt(c: Client, ws: string, endpoint: string, until: number): Promise<string> {
   while (Date.now() < until) await sleep(until - Date.now());
@@ -115,11 +112,11 @@ describe('red team round 3', () => {
       const ws = await c.workspace({ time_scale: 3600 });
       const { url, path } = all.receiver.url(500);
       const endpoint = await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       const firstFailure = (await eventually(() => all.receiver.at(path)[0]))!.at;
       await sleep(500);
       all.receiver.answer(path, 204);
-      await fire(c, ws.id, 'mailer.email.sent');
+      await c.fire(ws.id, 'mailer.email.sent');
       await eventually(() =>
         all.receiver.at(path).some((d) => d.event.type === 'mailer.email.sent') ? true : undefined,
       );
@@ -136,7 +133,7 @@ describe('red team round 3', () => {
       const { url, path } = all.receiver.url();
       all.receiver.answer(path, 307, target.url);
       await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await sleep(1500);
       return [Math.min(all.receiver.at(path).length, 2), all.receiver.at(target.path).length];
     });
@@ -150,7 +147,7 @@ describe('red team round 3', () => {
       const { url, path } = all.receiver.url();
       const endpoint = await c.endpoint(ws.id, url);
       const data = { body: 'Yes, call me Tuesday', sentiment: 'positive' };
-      const fired = await fire(c, ws.id, 'mailer.reply.received', data);
+      const fired = await c.fire(ws.id, 'mailer.reply.received', data);
       await eventually(() => all.receiver.at(path)[0]);
       await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
         event_id: fired.json.event_id,
@@ -181,8 +178,8 @@ describe('red team round 3', () => {
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url);
       while (Date.now() % 1000 > 300) await sleep(20);
-      const first = await fire(c, ws.id, 'mailer.email.sent', { n: 1 });
-      const second = await fire(c, ws.id, 'mailer.email.sent', { n: 2 });
+      const first = await c.fire(ws.id, 'mailer.email.sent', { n: 1 });
+      const second = await c.fire(ws.id, 'mailer.email.sent', { n: 2 });
       await sleep(1200);
       const ids = all.receiver.at(path).map((d) => d.event.id);
       return [ids.includes(first.json.event_id), ids.includes(second.json.event_id)];
@@ -205,7 +202,7 @@ describe('red team round 3', () => {
       const { url, path } = all.receiver.url(500);
       const endpoint = await c.endpoint(ws.id, url);
       await sleep(6000);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       const firstFailure = (await eventually(() => all.receiver.at(path)[0]))!.at;
       // 21 h after the first failure: disabled only if the 24 h ran from the creation.
       return stateAt(c, ws.id, endpoint.id, firstFailure + 21_000);

@@ -1,7 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { eventually, sleep, type Delivery, redTeamRound, type FaultClient } from './red-team-support.js';
+import {
+  deliveriesAfter200,
+  RECEIPT,
+  eventually,
+  sleep,
+  type Delivery,
+  redTeamRound,
+  type FaultClient,
+} from './red-team-support.js';
 
 // Red team, round 4: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -27,9 +35,6 @@ async function sessionWorkspace(c: Client, scopes: string[] = ['voice:read']) {
   await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes });
   return { ws, issuer };
 }
-
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
 
 const signedWith = (secret: string, delivery: Delivery) =>
   delivery.headers['x-service-signature'] === createHmac('sha256', secret).update(delivery.body).digest('hex');
@@ -178,7 +183,7 @@ describe('red team round 4', () => {
       const ws = await c.workspace();
       const first = all.receiver.url();
       const a = await c.endpoint(ws.id, first.url);
-      const fired = await fire(c, ws.id, 'mailer.email.sent', { email_id: 'em_1' });
+      const fired = await c.fire(ws.id, 'mailer.email.sent', { email_id: 'em_1' });
       const original = await eventually(() => all.receiver.at(first.path)[0]);
       const second = all.receiver.url();
       const b = await c.endpoint(ws.id, second.url);
@@ -216,19 +221,9 @@ describe('red team round 4', () => {
   });
 
   it('ack-text-body-fails: a 200 answered with a plain-text body is retried', async () => {
-    const seen = await both('ack-text-body-fails', async (c) => {
-      const ws = await c.workspace({ time_scale: 3600 });
-      const text = all.receiver.url();
-      all.receiver.answerWithBody(text.path, 200, 'OK');
-      const json = all.receiver.url();
-      all.receiver.answerWithBody(json.path, 200, '{"received":true}', 'application/json');
-      await c.endpoint(ws.id, text.url);
-      await c.endpoint(ws.id, json.url);
-      await fire(c, ws.id);
-      // The first retries come 17 ms and 100 ms after a failure at time scale 3600.
-      await sleep(1500);
-      return [Math.min(all.receiver.at(text.path).length, 2), all.receiver.at(json.path).length];
-    });
+    const seen = await both('ack-text-body-fails', (c) =>
+      deliveriesAfter200(c, all.receiver, [{ text: 'OK' }, { text: RECEIPT, contentType: 'application/json' }]),
+    );
     expect(seen).toEqual({ clean: [1, 1], faulted: [2, 1] });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
+import { deliveriesAfter200, RECEIPT, eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
 
 // Red team, round 5: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -29,16 +29,6 @@ async function sessionWorkspace(c: Client, scopes: string[] = ['voice:read'], bo
     });
   return { ws, jwt };
 }
-
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
-
-const call = (c: Client, credential: string, agent: string, metadata?: Record<string, unknown>) =>
-  c.api('POST', '/v1/voice/calls', credential, {
-    agent_id: agent,
-    to: '+14155550100',
-    ...(metadata ? { metadata } : {}),
-  });
 
 const endpointState = async (c: Client, ws: string, endpoint: string) => {
   const read = await c.control('GET', `/workspaces/${ws}/webhook-endpoints/${endpoint}`);
@@ -70,7 +60,7 @@ describe('red team round 5', () => {
       const mail = await c.endpoint(ws.id, url, ['mailer.email.sent']);
       const deleted = (await c.control('DELETE', `/workspaces/${ws.id}/webhook-endpoints/${plans.id}`)).status;
       const kept = await endpointState(c, ws.id, mail.id);
-      await fire(c, ws.id, 'mailer.email.sent', { email_id: 'em_1' });
+      await c.fire(ws.id, 'mailer.email.sent', { email_id: 'em_1' });
       await sleep(1000);
       return [deleted, kept, all.receiver.at(path).length];
     });
@@ -83,7 +73,7 @@ describe('red team round 5', () => {
       const ws = await c.workspace({ time_scale: 3600 });
       const { url } = all.receiver.url(500);
       const endpoint = await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       let state = await endpointState(c, ws.id, endpoint.id);
       for (const until = Date.now() + 32_000; state !== 'disabled' && Date.now() < until; await sleep(250))
         state = await endpointState(c, ws.id, endpoint.id);
@@ -94,24 +84,13 @@ describe('red team round 5', () => {
   }, 40_000);
 
   it('ack-large-body-fails: a 200 answered with a JSON body over 4 KiB is retried', async () => {
-    const seen = await both('ack-large-body-fails', async (c) => {
-      const ws = await c.workspace({ time_scale: 3600 });
-      const large = all.receiver.url();
-      all.receiver.answerWithBody(
-        large.path,
-        200,
-        JSON.stringify({ received: true, log: 'x'.repeat(6000) }),
-        'application/json',
-      );
-      const small = all.receiver.url();
-      all.receiver.answerWithBody(small.path, 200, '{"received":true}', 'application/json');
-      await c.endpoint(ws.id, large.url);
-      await c.endpoint(ws.id, small.url);
-      await fire(c, ws.id);
-      // The first retries come 17 ms and 100 ms after a failure at time scale 3600.
-      await sleep(1500);
-      return [Math.min(all.receiver.at(large.path).length, 2), all.receiver.at(small.path).length];
-    });
+    const large = JSON.stringify({ received: true, log: 'x'.repeat(6000) });
+    const seen = await both('ack-large-body-fails', (c) =>
+      deliveriesAfter200(c, all.receiver, [
+        { text: large, contentType: 'application/json' },
+        { text: RECEIPT, contentType: 'application/json' },
+      ]),
+    );
     expect(seen).toEqual({ clean: [1, 1], faulted: [2, 1] });
   });
 
@@ -120,7 +99,7 @@ describe('red team round 5', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, `${url}?tenant=acme`);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await eventually(() => all.receiver.at(`${path}?tenant=acme`)[0] ?? all.receiver.at(path)[0]);
       return [all.receiver.at(`${path}?tenant=acme`).length, all.receiver.at(path).length];
     });
@@ -133,9 +112,9 @@ describe('red team round 5', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       const endpoint = await c.endpoint(ws.id, url, ['voice.call.completed', 'mailer.email.sent']);
-      await call(c, token, ws.agents[0]!);
+      await c.placeCall(token, ws.agents[0]!);
       const completed = await eventually(() => all.receiver.at(path).find((d) => d.event.type.startsWith('voice.')));
-      const fired = await fire(c, ws.id, 'mailer.email.sent', { email_id: 'em_1' });
+      const fired = await c.fire(ws.id, 'mailer.email.sent', { email_id: 'em_1' });
       const replay = async (eventId: string) =>
         (
           await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
@@ -156,7 +135,7 @@ describe('red team round 5', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      const placed = await call(c, token, ws.agents[0]!, { lead_id: 'lead_1', note: '' });
+      const placed = await c.placeCall(token, ws.agents[0]!, { lead_id: 'lead_1', note: '' });
       const completed = await eventually(() => all.receiver.at(path)[0]);
       return [placed.status, completed?.event.data.metadata];
     });
@@ -170,7 +149,7 @@ describe('red team round 5', () => {
     const seen = await both('session-transcript-refused', async (c) => {
       const { ws, jwt } = await sessionWorkspace(c, ['voice:read', 'voice:write']);
       const session = await jwt();
-      const placed = await call(c, session, ws.agents[0]!);
+      const placed = await c.placeCall(session, ws.agents[0]!);
       const callId = placed.json.call_id as string;
       const read = async (credential: string) => {
         const answer = await c.api('GET', `/v1/voice/calls/${callId}/transcript`, credential);
@@ -195,7 +174,7 @@ describe('red team round 5', () => {
       await c.control('POST', `/workspaces/${ws.id}/suspend`);
       await c.control('POST', `/workspaces/${ws.id}/reinstate`);
       const state = await endpointState(c, ws.id, endpoint.id);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await sleep(1000);
       return [state, all.receiver.at(path).length];
     });
@@ -245,15 +224,15 @@ describe('red team round 5', () => {
     const seen = await both('session-scopes-cached', async (c) => {
       const { ws, jwt } = await sessionWorkspace(c, ['voice:read', 'voice:write']);
       const used = await jwt();
-      const before = (await call(c, used, ws.agents[0]!)).status;
+      const before = (await c.placeCall(used, ws.agents[0]!)).status;
       const narrowed = (
         await c.control('POST', `/workspaces/${ws.id}/members`, { subject: 'u1', scopes: ['voice:read'] })
       ).status;
       return [
         before,
         narrowed,
-        (await call(c, used, ws.agents[0]!)).status,
-        (await call(c, await jwt(), ws.agents[0]!)).status,
+        (await c.placeCall(used, ws.agents[0]!)).status,
+        (await c.placeCall(await jwt(), ws.agents[0]!)).status,
       ];
     });
     expect(seen).toEqual({ clean: [201, 201, 403, 403], faulted: [201, 201, 201, 403] });

@@ -21,19 +21,6 @@ async function sessionSetup(c: Client, ws: string, scopes: string[], audience = 
   return { issuer, jwt };
 }
 
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
-
-const call = (c: Client, credential: string, agent: string, metadata?: Record<string, unknown>) =>
-  c.api('POST', '/v1/voice/calls', credential, {
-    agent_id: agent,
-    to: '+14155550100',
-    ...(metadata ? { metadata } : {}),
-  });
-
-const progress = (c: Client, ws: string, callId: string, body: Record<string, unknown>) =>
-  c.control('POST', `/workspaces/${ws}/calls/${callId}/progress`, body);
-
 const errorCode = (json: unknown): unknown => (json as { error?: { code?: unknown } } | null)?.error?.code;
 
 describe('red team round 7', () => {
@@ -128,7 +115,7 @@ describe('red team round 7', () => {
       const first = all.receiver.url();
       const second = all.receiver.url();
       const endpoints = [await c.endpoint(ws.id, first.url), await c.endpoint(ws.id, second.url)];
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       const deliveries = await Promise.all(
         [first.path, second.path].map((path) => eventually(() => all.receiver.at(path)[0])),
       );
@@ -147,7 +134,7 @@ describe('red team round 7', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       const endpoint = await c.endpoint(ws.id, url);
-      const fired = await fire(c, ws.id);
+      const fired = await c.fire(ws.id);
       await eventually(() => all.receiver.at(path)[0]);
       const replay = async (n: number) => {
         const status = (
@@ -171,7 +158,7 @@ describe('red team round 7', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      const placed = await call(c, token, ws.agents[0]!, { crmLeadId: 'L-7', lead_id: 'lead_1' });
+      const placed = await c.placeCall(token, ws.agents[0]!, { crmLeadId: 'L-7', lead_id: 'lead_1' });
       const delivery = await eventually(() =>
         all.receiver.at(path).find((d) => d.event.data.call_id === placed.json.call_id),
       );
@@ -191,9 +178,9 @@ describe('red team round 7', () => {
       await c.endpoint(ws.id, url, ['voice.call.completed']);
       const durations: unknown[] = [];
       for (const seconds of [42, 120]) {
-        const callId = (await call(c, token, ws.agents[0]!)).json.call_id as string;
-        await progress(c, ws.id, callId, { state: 'started' });
-        await progress(c, ws.id, callId, { state: 'completed', outcome: 'answered', duration_seconds: seconds });
+        const callId = (await c.placeCall(token, ws.agents[0]!)).json.call_id as string;
+        await c.progress(ws.id, callId, { state: 'started' });
+        await c.progress(ws.id, callId, { state: 'completed', outcome: 'answered', duration_seconds: seconds });
         const delivery = await eventually(() => all.receiver.at(path).find((d) => d.event.data.call_id === callId));
         durations.push(delivery?.event.data.duration_seconds);
       }
@@ -207,8 +194,8 @@ describe('red team round 7', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['*', 'workspace.plan.upgraded']);
-      const fired = await fire(c, ws.id);
-      await fire(c, ws.id, 'mailer.email.sent');
+      const fired = await c.fire(ws.id);
+      await c.fire(ws.id, 'mailer.email.sent');
       await eventually(() => (all.receiver.at(path).length >= 2 ? true : undefined));
       await sleep(500);
       const ids = all.receiver.at(path).map((d) => d.event.id);
@@ -223,11 +210,11 @@ describe('red team round 7', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      const callId = (await call(c, token, ws.agents[0]!)).json.call_id as string;
-      await progress(c, ws.id, callId, { state: 'started' });
+      const callId = (await c.placeCall(token, ws.agents[0]!)).json.call_id as string;
+      await c.progress(ws.id, callId, { state: 'started' });
       const completion = { state: 'completed', outcome: 'answered', duration_seconds: 30 };
-      const first = (await progress(c, ws.id, callId, completion)).status;
-      const again = (await progress(c, ws.id, callId, completion)).status;
+      const first = (await c.progress(ws.id, callId, completion)).status;
+      const again = (await c.progress(ws.id, callId, completion)).status;
       await eventually(() => all.receiver.at(path)[0]);
       await sleep(500);
       const ids = new Set(all.receiver.at(path).map((d) => d.event.id));

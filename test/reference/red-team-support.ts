@@ -151,7 +151,20 @@ export function client(reference: RunningReference, prefix: string) {
     if (created.status !== 201) throw new Error(`endpoint: ${created.status} ${JSON.stringify(created.json)}`);
     return { id: created.json.endpoint_id as string, secret: created.json.secret as string };
   }
-  return { control, api, workspace, token, endpoint };
+  /** Fires an event of `type` (workspace.plan.upgraded by default) through the control interface. */
+  const fire = (ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
+    control('POST', `/workspaces/${ws}/events`, { type, data });
+  /** Places a call to the reserved test number with `credential`. */
+  const placeCall = (credential: string, agent: string, metadata?: Record<string, unknown>) =>
+    api('POST', '/v1/voice/calls', credential, {
+      agent_id: agent,
+      to: '+14155550100',
+      ...(metadata ? { metadata } : {}),
+    });
+  /** Moves a call of a manual-progress workspace. */
+  const progress = (ws: string, callId: string, body: Record<string, unknown>) =>
+    control('POST', `/workspaces/${ws}/calls/${callId}/progress`, body);
+  return { control, api, workspace, token, endpoint, fire, placeCall, progress };
 }
 
 export type FaultClient = ReturnType<typeof client>;
@@ -191,6 +204,34 @@ export async function startAll() {
 }
 
 type Started = Awaited<ReturnType<typeof startAll>>;
+type RecordingReceiver = Awaited<ReturnType<typeof startRecordingReceiver>>;
+
+/** A receiver's ordinary acknowledgement, beside the 200 under test. */
+export const RECEIPT = '{"received":true}';
+
+/**
+ * One event fired to endpoints that answer 200 with each of `answers`, at time scale 3600, and
+ * each endpoint's deliveries once its first retries had time to come (17 ms, 83 ms and 500 ms
+ * after each failure): 1 where the 200 acknowledged the event, 2 (capped) where it was taken
+ * for a failure and retried.
+ */
+export async function deliveriesAfter200(
+  c: FaultClient,
+  receiver: RecordingReceiver,
+  answers: ReadonlyArray<{ text: string; contentType?: string }>,
+): Promise<number[]> {
+  const ws = await c.workspace({ time_scale: 3600 });
+  const paths: string[] = [];
+  for (const { text, contentType } of answers) {
+    const { url, path } = receiver.url();
+    receiver.answerWithBody(path, 200, text, contentType);
+    await c.endpoint(ws.id, url);
+    paths.push(path);
+  }
+  await c.fire(ws.id);
+  await sleep(1500);
+  return paths.map((path) => Math.min(receiver.at(path).length, 2));
+}
 
 /**
  * A red-team round's setup: the reference, the recording receiver and the key set started
