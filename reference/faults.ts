@@ -403,6 +403,30 @@ export const FAULTS = {
     "a fired event's data loses its null values and empty objects at every depth (a payload clean-up step)",
   'member-scopes-keyed-by-subject':
     'members are keyed by subject across workspaces (of the fault prefix): adding subject u1 to one workspace sets the scopes of u1 in the others',
+  // Red team, round 8
+  'session-expired-code':
+    "an expired session JWT is answered 401 with code token_expired, not invalid_token (the JWT library's error name passed through)",
+  'jwt-aud-array-every':
+    'a session JWT whose aud is an array is accepted only when every entry is the audience (every where some was meant): ["svc", "other"] is refused',
+  'token-label-truncated-32':
+    "a token's label is cut to its first 32 characters (a varchar(32) column): the label answered is not the one given",
+  'endpoint-url-lowercased':
+    "an endpoint's URL is stored lower-cased (a normalisation meant for the host): its path changes case, and deliveries go to that path",
+  'endpoint-deleted-reads-disabled':
+    'a deleted endpoint is soft-deleted: GET on it answers 200 with state disabled instead of 404',
+  'gone-410-disables-endpoint':
+    'a delivery answered 410 Gone disables the endpoint at once, not after 24 h of failures',
+  'replay-created-at-refreshed':
+    "a replay's envelope carries the replay's time as created_at (the envelope rebuilt at send time), not the event's",
+  'to-plus-stripped': "voice.call.completed carries to without its leading + (the carrier's digits-only form)",
+  'metadata-values-stringified':
+    'call events carry the caller\'s metadata with every value turned into a string (a string-valued key/value table): 2 becomes "2"',
+  'fire-dedupe-by-payload':
+    "firing an event with the same type and data as one fired in the last 60 s answers that event's id and delivers nothing (an idempotency key hashed from the body)",
+  'queued-emitted-at-dial-out':
+    'voice.call.queued is emitted when the call starts (by the dialler picking it up), right after voice.call.started, not when the call is accepted',
+  'reinstate-forgets-identity-provider':
+    "reinstating a workspace clears its identity provider settings: its members' session tokens are refused until the provider is configured again",
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -34,7 +34,7 @@ export interface Principal {
 }
 
 export interface AuthFailure {
-  code: 'invalid_token' | 'token_revoked' | 'malformed_token';
+  code: 'invalid_token' | 'token_revoked' | 'malformed_token' | 'token_expired';
   message: string;
   faults: FaultSet;
   /** Fault long-token-500: the server "crashes" on this credential. */
@@ -163,11 +163,22 @@ export class Authenticator {
     const session =
       cached !== undefined && cached.until > now ? cached.session : await this.sessions.verify(jwt, requestFaults);
     if (!session) {
+      // Fault session-expired-code: the verifier's "expired" error is passed through under its own code.
+      const exp = requestFaults.has('session-expired-code') ? decodeUnverified(jwt)?.payload.exp : undefined;
+      if (typeof exp === 'number' && exp * 1000 <= now)
+        return fail('session token expired', requestFaults, 'token_expired');
       const refused = fail('session token not accepted', requestFaults);
       if (!refused.ok && requestFaults.has('session-error-request-id-uuid')) refused.failure.session = true;
       return refused;
     }
     const faults = unionFaults(requestFaults, session.workspace.faults);
+    // Fault jwt-aud-array-every: an aud array must hold the audience and nothing else (every, where some was meant).
+    if (faults.has('jwt-aud-array-every')) {
+      const aud = decodeUnverified(jwt)?.payload.aud;
+      const audience = session.workspace.identityProvider?.audience;
+      if (Array.isArray(aud) && !aud.every((entry) => entry === audience))
+        return fail('session token not accepted', requestFaults);
+    }
     if (cached === undefined && faults.has('jwt-verified-cache-past-exp')) {
       // Fault: a verified JWT is remembered by its text, and exp is not looked at again.
       if (this.verifiedSessions.size >= VERIFIED_SESSION_CACHE_SIZE) this.verifiedSessions.clear();

@@ -70,7 +70,9 @@ export class CallService {
       this.previousCall.set(call, this.lastPlaced.get(workspace.id) ?? call.id);
       this.lastPlaced.set(workspace.id, call.id);
     }
-    this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, workspace.faults));
+    // Fault queued-emitted-at-dial-out: queued is announced by the dialler when it picks the call up (at its start).
+    if (!workspace.faults.has('queued-emitted-at-dial-out'))
+      this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, workspace.faults));
     if (workspace.callProgress === 'auto') {
       const slow = workspace.faults.has('auto-progress-slow');
       // The completion is timed once the call has started, never set beside it: two timers
@@ -155,6 +157,8 @@ export class CallService {
         this.startedAt.set(call, this.clock.now());
         if (!faults.has('lifecycle-no-started'))
           this.emit(workspace, 'voice.call.started', () => this.callSummary(call, faults));
+        if (faults.has('queued-emitted-at-dial-out'))
+          this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, faults));
         break;
       case 'completed':
         call.state = 'completed';
@@ -209,7 +213,8 @@ export class CallService {
     const data: Record<string, unknown> = {
       call_id: call.id,
       agent_id: call.agentId,
-      to: call.to,
+      // Fault to-plus-stripped: the number is carried in the carrier's digits-only form.
+      to: faults.has('to-plus-stripped') ? call.to.replace(/^\+/, '') : call.to,
       duration_seconds: faults.has('duration-string') ? String(duration) : duration,
       outcome: call.outcome ?? 'answered',
       transcript_url: this.transcriptUrl(workspace, call, faults),
@@ -231,6 +236,14 @@ export class CallService {
 
 /** The metadata a call's events carry: the caller's, as given. */
 function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
+  // Fault metadata-values-stringified: the metadata went through a string-valued key/value table.
+  if (faults.has('metadata-values-stringified'))
+    return Object.fromEntries(
+      Object.entries(call.metadata).map(([key, value]) => [
+        key,
+        typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+      ]),
+    );
   // Fault metadata-keys-snake-cased: the payload's keys, metadata's too, go through a snake_case transform.
   if (faults.has('metadata-keys-snake-cased'))
     return Object.fromEntries(

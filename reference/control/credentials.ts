@@ -29,7 +29,10 @@ export const createToken: ControlHandler = async (request) => {
     if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
     await sleep(STORE_ROUND_TRIP_MS);
   }
-  const label = parsed.data.label ?? '';
+  // Fault token-label-truncated-32: the label column is a varchar(32).
+  const label = faults.has('token-label-truncated-32')
+    ? (parsed.data.label ?? '').slice(0, 32)
+    : (parsed.data.label ?? '');
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())

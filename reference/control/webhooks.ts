@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { STORE_ROUND_TRIP_MS } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
+import type { Endpoint } from '../webhooks/endpoints.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { racySequenceId } from '../racy-sequence.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler, type ControlRequest } from './reply.js';
@@ -58,9 +59,20 @@ function endpointOf(request: ControlRequest) {
 
 const NO_ENDPOINT = refuse(404, 'endpoint_not_found', 'no such webhook endpoint');
 
+/** Fault endpoint-deleted-reads-disabled: the rows a deletion only marked, by workspace and endpoint id. */
+const softDeleted = new Map<string, Endpoint>();
+
 export const getEndpoint: ControlHandler = (request) => {
-  if (!workspaceOf(request)) return NO_WORKSPACE;
+  const workspace = workspaceOf(request);
+  if (!workspace) return NO_WORKSPACE;
   const endpoint = endpointOf(request);
+  const marked = softDeleted.get(`${workspace.id}/${request.params.endpoint ?? ''}`);
+  // Fault endpoint-deleted-reads-disabled: the page reads the marked row, shown as disabled.
+  if (!endpoint && marked && unionFaults(request.faults, workspace.faults).has('endpoint-deleted-reads-disabled'))
+    return {
+      status: 200,
+      body: { endpoint_id: marked.id, url: marked.urlText, events: marked.events, state: 'disabled', flagged: false },
+    };
   if (!endpoint) return NO_ENDPOINT;
   return {
     status: 200,
@@ -97,7 +109,10 @@ export const deleteEndpoint: ControlHandler = (request) => {
     faults.has('control-ids-any-workspace') && !request.app.endpoints.get(workspace.id, endpointId)
       ? request.app.endpoints.ownerOf(endpointId, 'control-ids-any-workspace')
       : undefined;
+  const deleting = request.app.endpoints.get(workspace.id, endpointId);
   if (!request.app.endpoints.delete(elsewhere ?? workspace.id, endpointId, faults)) return NO_ENDPOINT;
+  if (deleting && faults.has('endpoint-deleted-reads-disabled'))
+    softDeleted.set(`${workspace.id}/${endpointId}`, deleting);
   return { status: 204 };
 };
 
@@ -105,6 +120,10 @@ const eventSchema = z.object({
   type: z.enum(EVENT_TYPES),
   data: z.record(z.string(), z.unknown()).default({}),
 });
+
+/** Fault fire-dedupe-by-payload: the events fired lately, by workspace, type and data. */
+const firedPayloads = new Map<string, { id: string; at: number }>();
+const PAYLOAD_DEDUPE_MS = 60_000;
 
 export const fireEvent: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
@@ -115,7 +134,13 @@ export const fireEvent: ControlHandler = async (request) => {
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   // Fault fired-data-compacted: the data goes through a "clean payload" step that drops nulls and empty objects.
   const data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
+  // Fault fire-dedupe-by-payload: an idempotency key hashed from the type and data, kept 60 s.
+  const payloadKey = `${workspace.id} ${parsed.data.type} ${JSON.stringify(data)}`;
+  const now = request.app.config.clock.now();
+  const recent = faults.has('fire-dedupe-by-payload') ? firedPayloads.get(payloadKey) : undefined;
+  if (recent && now - recent.at < PAYLOAD_DEDUPE_MS) return { status: 201, body: { event_id: recent.id } };
   const event = request.app.dispatcher.publish(workspace, parsed.data.type, data, id);
+  if (faults.has('fire-dedupe-by-payload')) firedPayloads.set(payloadKey, { id: event.id, at: now });
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
   if (faults.has('fire-event-id-mismatch'))
     return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };

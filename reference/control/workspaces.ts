@@ -123,6 +123,8 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   // Fault reinstate-rekeys-endpoints: a reinstated workspace's endpoints are re-keyed, and nobody is told.
   if (faults.has('reinstate-rekeys-endpoints'))
     for (const endpoint of request.app.endpoints.allOf(workspace.id)) endpoint.secret = newSigningSecret();
+  // Fault reinstate-forgets-identity-provider: the reinstated workspace is rebuilt from its billing record, which holds no provider.
+  if (faults.has('reinstate-forgets-identity-provider')) request.app.store.setIdentityProvider(workspace, null);
   if (faults.has('reinstate-resets-settings')) {
     // Fault: the workspace's settings record is written anew from the creation defaults.
     workspace.callProgress = 'auto';

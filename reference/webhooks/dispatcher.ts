@@ -148,6 +148,9 @@ export class Dispatcher {
       (original.replayedTo ??= new Set()).add(endpoint.id);
     }
     let event = original;
+    // Fault replay-created-at-refreshed: the replay's envelope is built anew, stamped with the time it is sent.
+    if (workspace.faults.has('replay-created-at-refreshed'))
+      event = { ...original, createdAt: this.options.clock.now(), bodies: null };
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
     if (workspace.faults.has('replay-new-id')) {
@@ -282,6 +285,11 @@ export class Dispatcher {
         delivery.failedAttempts += 1;
         endpoint.failuresInARow = (endpoint.failuresInARow ?? 0) + 1;
         endpoint.health.recordFailure();
+        // Fault gone-410-disables-endpoint: a 410 Gone is taken as the receiver's wish to unsubscribe.
+        if (outcome.kind === 'response' && outcome.status === 410 && faults.has('gone-410-disables-endpoint')) {
+          endpoint.health.disableForSuspension();
+          return;
+        }
         if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults);
       })
       .finally(() => this.inFlight.delete(running));

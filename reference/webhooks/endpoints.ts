@@ -69,6 +69,8 @@ export class EndpointRegistry {
     faults: FaultSet,
     options: { limitChecked?: boolean; emptyEventsAccepted?: boolean; secret?: string } = {},
   ): EndpointCreation {
+    // Fault endpoint-url-lowercased: the URL is normalised to lower case whole, path included.
+    if (faults.has('endpoint-url-lowercased')) url = url.toLowerCase();
     let parsed: URL;
     try {
       parsed = new URL(url);
