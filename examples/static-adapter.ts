@@ -99,7 +99,7 @@ export default function createStaticAdapter(
       // Not ours to delete: it stays as provisioned.
     },
 
-    async createToken(workspaceId: string, label: string, scopes?: readonly string[]): Promise<CreatedToken> {
+    async createToken(workspaceId: string, _label: string, scopes?: readonly string[]): Promise<CreatedToken> {
       const wanted = scopes ?? ALL_SCOPES;
       const token = workspace(workspaceId)?.tokens?.find(
         (candidate) => !handedOut.has(candidate.token_id) && sameSet(candidate.scopes, wanted),
@@ -108,7 +108,8 @@ export default function createStaticAdapter(
         throw new ControlUnsupported(
           `the static adapter has no unused token with scopes ${wanted.join(' ')} in ${workspaceId}`,
         );
-      return take(token.token_id, { tokenId: token.token_id, token: token.token, label, scopes: token.scopes });
+      // Provisioned by hand with a label of its own: the label asked for is not claimed.
+      return take(token.token_id, { tokenId: token.token_id, token: token.token, scopes: token.scopes });
     },
 
     async createEndpoint(

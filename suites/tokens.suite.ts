@@ -18,6 +18,8 @@ import {
 import { pollUntil, sleep } from '../src/clock/wait.js';
 
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
+/** A label past a short column's width, with non-ASCII characters: free text, as the spec says. */
+const LONG_LABEL = 'certify deploy 2026-11 — ünïcode ✓ rotation of the billing service token';
 const REVOCATION_LIMIT_MS = 60_000;
 /** How long the new token is still watched after the old one is first refused. */
 const ROTATION_SETTLE_MS = 5_000;
@@ -141,6 +143,25 @@ certifySuite('tokens', () => {
     const { token } = await t.workspaceWithToken();
     assert(token.token.startsWith(expected), `a ${capabilities.environment} token does not start with ${expected}`);
     t.detail(`${capabilities.environment} tokens carry ${expected}`);
+  });
+
+  // "Label (free text chosen at creation)": the answer names it as chosen, or refuses it.
+  check('TOKEN-LABEL-AS-GIVEN', async (t) => {
+    const workspace = await t.workspace();
+    let created: CreatedToken;
+    try {
+      created = await workspace.createToken(LONG_LABEL);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      return t.detail(`a label of ${[...LONG_LABEL].length} characters was refused with ${error.status}`);
+    }
+    t.measure('label_answered', created.label ?? null);
+    if (created.label === undefined) return t.detail("the creation's answer names no label: nothing to compare");
+    assert(
+      created.label === LONG_LABEL,
+      `a token created with the label ${JSON.stringify(LONG_LABEL)} (${[...LONG_LABEL].length} characters) was answered with ${JSON.stringify(created.label)}`,
+    );
+    t.detail(`a label of ${[...LONG_LABEL].length} characters, non-ASCII ones too, answered as given`);
   });
 
   check('ROTATION-BOTH-ACTIVE', async (t) => {

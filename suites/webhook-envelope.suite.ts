@@ -403,11 +403,12 @@ certifySuite('webhook-envelope', () => {
     const metadata = dataOf(await completedFor(hook, callId))?.['metadata'];
     const same = isDeepStrictEqual(metadata, NESTED_METADATA);
     t.measure('returned_as_sent', same);
-    t.detail(
-      same
-        ? 'accepted; nested values came back deep-equal'
-        : `accepted; came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}`,
+    // Accepted means kept: a caller who gets "7" for 7 finds out in production.
+    assert(
+      same,
+      `metadata with nested, numeric, boolean and null values was accepted and came back changed: ${JSON.stringify(metadata)?.slice(0, 300) ?? 'nothing'}; sent ${JSON.stringify(NESTED_METADATA)}`,
     );
+    t.detail('accepted; nested values came back deep-equal');
   });
 
   check('HOOK-TRANSCRIPT-URL', async (t) => {
@@ -798,10 +799,11 @@ certifySuite('webhook-envelope', () => {
 
   check('HOOK-FIRED-DATA', async (t) => {
     const workspace = await t.workspace();
-    // Two events with every kind of value, and one fired with empty data.
+    // Two events with every kind of value, and two alike fired with empty data: each firing is an event.
     const firings: Array<{ type: string; data: Record<string, unknown> }> = [
       { type: 'mailer.reply.received', data: firedData('mailer.reply.received') },
       { type: 'workspace.plan.upgraded', data: firedData('workspace.plan.upgraded') },
+      { type: 'mailer.email.sent', data: {} },
       { type: 'mailer.email.sent', data: {} },
     ];
     const hook = await t.hookEndpoint(
@@ -810,6 +812,11 @@ certifySuite('webhook-envelope', () => {
     );
     const fired: Array<{ type: string; data: Record<string, unknown>; id: string }> = [];
     for (const { type, data } of firings) fired.push({ type, data, id: await workspace.fireEvent(type, data) });
+    const distinct = new Set(fired.map(({ id }) => id));
+    assert(
+      distinct.size === fired.length,
+      `${fired.length} events fired (two of them mailer.email.sent with the same empty data) were answered with ${distinct.size} distinct event ids: ${fired.map(({ id }) => id).join(', ')}`,
+    );
     const got = await settle(
       hook.inbox,
       (ds) => fired.every(({ id }) => ds.some((d) => idOf(d) === id)),

@@ -79,6 +79,8 @@ import {
   within,
 } from '../src/suite/timing/wait.js';
 import { pollUntil, sleep } from '../src/clock/wait.js';
+import { ControlError } from '../src/errors.js';
+import type { TestWorkspace } from '../src/suite/workspace.js';
 import { failUntilDisabled } from '../src/suite/webhook-observation/disabled-endpoints.js';
 import {
   gapTolerance,
@@ -149,6 +151,17 @@ function toleranceOf(
     `${describeTolerance(base)}, wider on a gap during which the event loop stalled longer than its p99`,
   );
   return { base, perGap: gapTolerance(error) };
+}
+
+/** Reading an endpoint after its deletion: "refused <status>", or what a 2xx answer named. */
+async function readDeletedEndpoint(workspace: TestWorkspace, endpointId: string): Promise<string> {
+  try {
+    const { state } = await workspace.getEndpoint(endpointId);
+    return `answered with state ${state}`;
+  } catch (error) {
+    if (!(error instanceof ControlError) || !error.refused) throw error;
+    return `refused ${error.status}`;
+  }
 }
 
 certifySuite('webhook-retry', () => {
@@ -623,6 +636,7 @@ certifySuite('webhook-retry', () => {
     const failure = await settled(doomed.inbox, await firstAttempt(t, doomed.inbox, failedEvent), ARRIVAL_SLACK_MS);
     await workspace.deleteEndpoint(doomed.registered.endpointId);
     const deletedAtMs = Date.now();
+    const readBack = await readDeletedEndpoint(workspace, doomed.registered.endpointId);
     const retryDueAtMs =
       failure.receivedAtMs +
       (failure.answeredAfterMs ?? 0) +
@@ -642,6 +656,11 @@ certifySuite('webhook-retry', () => {
     t.measure('time_scale', scale);
     t.measure('replay', replay);
     t.measure('later_event_witnessed', witnessed !== undefined);
+    t.measure('read_after_deletion', readBack);
+    assert(
+      readBack.startsWith('refused'),
+      `the deleted endpoint still reads back (${readBack}): a deleted endpoint is gone, and reading it is refused (404)`,
+    );
     t.measure(
       'arrivals_after_deletion',
       after.map((delivery) => delivery.verdicts.eventId ?? null),
@@ -652,7 +671,7 @@ certifySuite('webhook-retry', () => {
     );
     t.detail(
       `deleted with a retry of ${failedEvent} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale}); ` +
-        `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay})`,
+        `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay}); reading it was ${readBack}`,
     );
   });
 

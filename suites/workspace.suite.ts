@@ -14,6 +14,7 @@ import {
   type CheckContext,
 } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
+import { newSubject, secret, startProvider } from './session/fixture.js';
 import { DELIVERY_TIMEOUT_MS, ofCall, placeCall, settle } from '../src/suite/webhook-observation/events.js';
 import { describeBadSignature, verifiesWith } from '../src/suite/webhook-observation/signature.js';
 
@@ -117,6 +118,14 @@ certifySuite('workspace', () => {
     async (t) => {
       const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
       const hook = await t.hookEndpoint(workspace, [CALL_STARTED]);
+      // Its identity provider and members are its settings too.
+      const idp = await startProvider(t);
+      await workspace.setIdentityProvider({ issuer: idp.issuer, jwksUri: idp.jwksUri, audience: idp.audience });
+      const member = newSubject();
+      await workspace.addMember(member, ['voice:read']);
+      const sessionWhoami = async () =>
+        t.api.whoami(secret(await idp.mint({ sub: member, claims: { aud: idp.audience } })));
+      const sessionBefore = await sessionWhoami();
       await workspace.suspend();
       await untilStatus(
         t,
@@ -131,6 +140,16 @@ certifySuite('workspace', () => {
       );
       if (res.status !== 200)
         t.skip(`whoami after reinstatement got ${describeResponse(res)} (WS-REINSTATED judges it): no call to place`);
+      // Judged only where a member's session token was accepted before the suspension (SESSION-VALID judges that).
+      if (sessionBefore.status === 200) {
+        const sessionAfter = await sessionWhoami();
+        t.measure('session_whoami_after', sessionAfter.status);
+        assert(
+          sessionAfter.status === 200,
+          `after the suspension and reinstatement, a member's fresh session token got ${describeResponse(sessionAfter)} (200 before the suspension): the workspace's identity provider and members went with it`,
+          sessionAfter,
+        );
+      }
       const { callId } = await placeCall(t, workspace, token.token);
       await sleep(AUTO_PROGRESS_WATCH_MS);
       const moved = hook.inbox.deliveries.filter(ofCall(callId, CALL_STARTED));
@@ -157,7 +176,7 @@ certifySuite('workspace', () => {
         `after the suspension and reinstatement, ${CALL_STARTED} of ${callId} is not signed with the secret its endpoint was registered with (${describeBadSignature(hook.registered.secret, delivery, [])}): nobody was told of a new one`,
       );
       t.detail(
-        `call_progress manual, suspended and reinstated: a call placed then stayed queued ${AUTO_PROGRESS_WATCH_MS / 1000} s, moved when told to, and its event was signed with the endpoint's secret as registered`,
+        `call_progress manual, suspended and reinstated: a call placed then stayed queued ${AUTO_PROGRESS_WATCH_MS / 1000} s, moved when told to, and its event was signed with the endpoint's secret as registered; a member's session token ${sessionBefore.status === 200 ? 'was accepted before and after' : `was not accepted before the suspension (${sessionBefore.status}), so not judged after`}`,
       );
     },
     { timeoutMs: 180_000 },

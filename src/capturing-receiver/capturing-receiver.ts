@@ -174,7 +174,8 @@ export class CapturingReceiver {
 
   createEndpoint(options: CreateEndpointOptions = {}): ReceiverEndpoint {
     if (this.#closed) throw new InternalError('the receiver is closed');
-    const path = options.path ?? `/hooks/${randomBytes(12).toString('base64url')}`;
+    // Upper and lower case in every path: a target that changes a URL's case delivers elsewhere.
+    const path = options.path ?? `/Hooks/${randomBytes(12).toString('base64url')}`;
     if (path !== CATCH_ALL && (!path.startsWith('/') || path.includes('?') || path.includes('#'))) {
       throw new TypeError(`endpoint path must start with / and have no query or fragment: ${path}`);
     }

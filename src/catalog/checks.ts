@@ -406,6 +406,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'AUTH-TOKEN-2',
   }),
   service({
+    id: 'TOKEN-LABEL-AS-GIVEN',
+    area: 'tokens',
+    level: 'should',
+    title: 'A token created with a label is answered with that label, every character as given',
+    clauses: ['RES-TOKEN'],
+    accepts: 'the label refused with any 4xx (a length or character limit), or no label in the answer (recorded)',
+  }),
+  service({
     id: 'ROTATION-BOTH-ACTIVE',
     area: 'tokens',
     level: 'must',
@@ -536,8 +544,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'workspace',
     level: 'must',
     title:
-      "A reinstated workspace keeps its settings and its endpoints' secrets: under call_progress manual, a call placed after it stays queued until moved, and its event is signed with the secret as registered",
-    clauses: ['CTL-WS-REINSTATE', 'CTL-WS-CALL-PROGRESS', 'REG-2'],
+      "A reinstated workspace keeps its settings and its endpoints' secrets: under call_progress manual, a call placed after it stays queued until moved, its event is signed with the secret as registered, and a member's session token is still accepted",
+    clauses: ['CTL-WS-REINSTATE', 'CTL-WS-CALL-PROGRESS', 'REG-2', 'CTL-SESSION-JWT'],
     ground: 'CTL-WS-CALL-PROGRESS',
   }),
   service({
@@ -1160,11 +1168,11 @@ export const CATALOG: readonly CatalogEntry[] = [
   service({
     id: 'HOOK-METADATA-NESTED',
     area: 'webhook-envelope',
-    level: 'observe',
+    level: 'should',
     title:
-      'Whether metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or accepted and returned as sent',
-    clauses: ['CALL-FIELD-METADATA'],
-    accepts: 'refusing values other than strings, or accepting them (recorded)',
+      'Metadata values other than strings (objects, arrays, numbers, booleans, null) are refused, or returned as sent: never accepted and changed',
+    clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'],
+    accepts: 'refusing values other than strings with any 4xx (only string values are required to round-trip)',
   }),
   service({
     id: 'HOOK-TRANSCRIPT-URL',
@@ -1277,7 +1285,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      'A fired event is delivered with the data it was fired with: every key and value as given (text, nesting, a 14-digit number)',
+      'Each firing is an event of its own (two alike get two ids), delivered with the data it was fired with: every key and value as given (text, nesting, a 14-digit number)',
     clauses: ['CTL-EVENT-FIRE', 'ENV-DATA'],
     ground: 'CTL-EVENT-FIRE',
     accepts: 'keys the service adds beside the given ones (recorded)',
@@ -1399,8 +1407,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-RETRY-ON-4XX',
     area: 'webhook-delivery',
     level: 'must',
-    title: 'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once',
-    clauses: ['RETRY-1', 'RETRY-2'],
+    title:
+      'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once; a 401, 403, 404, 410 or 422 is retried too and leaves the endpoint active',
+    clauses: ['RETRY-1', 'RETRY-2', 'RETRY-3'],
     ground: 'RETRY-1',
     tolerance: RETRY_SCHEDULE,
   }),
@@ -1532,7 +1541,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-retry',
     level: 'should',
     title:
-      'A deleted endpoint gets nothing more: no event fired after the deletion, no retry that falls due after it, no replay naming it',
+      'A deleted endpoint gets nothing more and stays gone: no event fired after the deletion, no retry that falls due after it, no replay naming it, and reading it is refused',
     clauses: ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'],
     accepts: 'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due)',
   }),

@@ -394,7 +394,13 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'identifier',
     cells: {
       concurrent: checked('TOKEN-LIMIT-CONCURRENT'),
-      'handed-out': checked('AUTH-WHOAMI-ACCEPTED', 'TOKEN-STAGING-PREFIX', 'ROTATION-BOTH-ACTIVE'),
+      // The label too, "free text chosen at creation", as the creation's answer names it (red team round 8).
+      'handed-out': checked(
+        'AUTH-WHOAMI-ACCEPTED',
+        'TOKEN-STAGING-PREFIX',
+        'ROTATION-BOTH-ACTIVE',
+        'TOKEN-LABEL-AS-GIVEN',
+      ),
     },
   },
   'RES-ENDPOINT': restated('REG-1', 'REG-2', 'REG-3'),

@@ -148,7 +148,7 @@ export class ControlClient implements ControlAdapter {
     return {
       tokenId,
       token,
-      label: String(json.label ?? label),
+      ...(typeof json.label === 'string' ? { label: json.label } : {}),
       scopes: Array.isArray(json.scopes) ? json.scopes.map(String) : [],
     };
   }

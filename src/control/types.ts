@@ -36,7 +36,8 @@ export interface CreatedWorkspace {
 export interface CreatedToken {
   tokenId: string;
   token: string;
-  label: string;
+  /** The label as the creation's answer names it; absent when it names none. */
+  label?: string;
   scopes: string[];
 }
 

@@ -126,8 +126,7 @@ export async function certify(options: CertifyOptions = {}): Promise<number> {
     };
     // The suites take the signals over once they run; before, an interrupted probe must still end in a report and a clean-up.
     const probe = await untilDoneOrSignalled(probeTargetReach(run), held.signalled);
-    if ('value' in probe && probe.value)
-      print(`reach probe inconclusive (${probe.value}); the checks will judge the target`);
+    if ('value' in probe && probe.value) print(`reach probe: ${probe.value}; the checks will judge the target`);
     const control: NonNullable<RunReport['control']> = settings.CERTIFY_CONTROL_ADAPTER
       ? { kind: 'adapter', adapter: settings.CERTIFY_CONTROL_ADAPTER }
       : { kind: run.controlUrl ? 'interface' : 'none' };

@@ -16,6 +16,7 @@ import { HttpClient } from '../http/client.js';
 import { JwksServer, TestIdentityProvider } from '../idp/index.js';
 import { CapturingReceiver } from '../capturing-receiver/index.js';
 import { registerSecret } from '../secrets/mask.js';
+import { printable } from '../text/printable.js';
 import { jwksServerOptions } from '../suite/identity-provider.js';
 import type { RunContext } from '../suite/run-context.js';
 
@@ -24,6 +25,8 @@ export const PROBE_DELIVERY_MS = 15_000;
 /** Bounds each request of the probe, so a target that hangs delays the run by seconds, not minutes. */
 export const PROBE_REQUEST_MS = 5_000;
 const SEE = '(README: "Reaching your service")';
+/** How much of a path the target sent elsewhere a note shows. */
+const STRAY_PATH_CHARS = 120;
 
 /**
  * Throws RunAbort when the target shows it cannot reach the receiver or the identity
@@ -59,11 +62,17 @@ export async function probeReach(
       probeSession(control, ws, jwks, http),
     ]);
     const problems = outcomes.flatMap((outcome) =>
-      outcome.status === 'fulfilled' && outcome.value ? [outcome.value] : [],
+      outcome.status === 'fulfilled' && outcome.value?.problem ? [outcome.value.problem] : [],
     );
     if (problems.length > 0) throw new RunAbort(`${problems.join('; and ')} ${SEE}`);
-    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    return failed ? (failed.reason as Error).message : undefined;
+    const notes = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected'
+        ? [(outcome.reason as Error).message]
+        : outcome.value?.note
+          ? [outcome.value.note]
+          : [],
+    );
+    return notes.length > 0 ? notes.join('; ') : undefined;
   } catch (error) {
     if (error instanceof RunAbort) throw error;
     return (error as Error).message;
@@ -73,13 +82,20 @@ export async function probeReach(
   }
 }
 
-/** One event to one endpoint at the receiver; undefined when it arrived. */
+/** What a probe found: nothing wrong (undefined), a reason to stop the run, or a note for the checks. */
+type ProbeFinding = { problem: string; note?: never } | { note: string; problem?: never } | undefined;
+
+/**
+ * One event to one endpoint at the receiver; undefined when it arrived. A delivery that came to
+ * another path of the receiver shows the target reaches it: the URL was changed on the way
+ * (a conformance matter the checks judge), so the run goes on, with a note.
+ */
 async function probeDelivery(
   control: ControlAdapter,
   workspaceId: string,
   receiver: CapturingReceiver,
   waitMs: number,
-): Promise<string | undefined> {
+): Promise<ProbeFinding> {
   let inbox = receiver.createEndpoint({ name: 'reach-probe' });
   const endpoint = await control.createEndpoint(workspaceId, inbox.url, ['*']);
   // An endpoint registered by hand (a control adapter's) is delivered to at its own path.
@@ -95,7 +111,14 @@ async function probeDelivery(
         () => inbox.deliveries.length > 0,
       );
     if (arrived) return undefined;
-    return `the target cannot reach the receiver: no probe delivery to ${inbox.url} within ${waitMs / 1000} s; make that URL reachable from the service and set RECEIVER_PUBLIC_URL (and RECEIVER_HOST, RECEIVER_PORT)`;
+    const elsewhere = receiver.strays.find((request) => request.method === 'POST');
+    if (elsewhere)
+      return {
+        note: `the probe delivery for ${inbox.url} came to the path ${JSON.stringify(printable(elsewhere.path, STRAY_PATH_CHARS))} instead`,
+      };
+    return {
+      problem: `the target cannot reach the receiver: no probe delivery to ${inbox.url} within ${waitMs / 1000} s; make that URL reachable from the service and set RECEIVER_PUBLIC_URL (and RECEIVER_HOST, RECEIVER_PORT)`,
+    };
   } finally {
     await control.deleteEndpoint(workspaceId, endpoint.endpointId).catch(() => undefined);
   }
@@ -107,7 +130,7 @@ async function probeSession(
   workspaceId: string,
   jwks: JwksServer,
   http: HttpClient,
-): Promise<string | undefined> {
+): Promise<ProbeFinding> {
   const idp = await TestIdentityProvider.start({ server: jwks });
   try {
     await control.setIdentityProvider(workspaceId, {
@@ -122,7 +145,9 @@ async function probeSession(
     const res = await http.request({ path: '/v1/whoami', headers: { authorization: `Bearer ${token}` } });
     // Only a refusal (401) without a fetch shows the JWKS out of reach; any other answer is the checks' to judge.
     if (res.status !== 401 || idp.jwksFetchCount > 0) return undefined;
-    return `the target cannot reach the identity provider: a probe session token got ${res.status} and ${idp.jwksUri} was never fetched; make it reachable from the service and set IDP_PUBLIC_URL (and IDP_HOST, IDP_PORT)`;
+    return {
+      problem: `the target cannot reach the identity provider: a probe session token got ${res.status} and ${idp.jwksUri} was never fetched; make it reachable from the service and set IDP_PUBLIC_URL (and IDP_HOST, IDP_PORT)`,
+    };
   } finally {
     await idp.close();
   }

@@ -98,7 +98,7 @@ describe('capturing receiver: waiting, closing, settings', () => {
   it('builds endpoint URLs on the public URL it is given', async () => {
     const receiver = await startReceiver({ publicUrl: 'https://tunnel.example.test/' });
     const ep = receiver.createEndpoint({ name: 'via-tunnel' });
-    expect(ep.url).toMatch(/^https:\/\/tunnel\.example\.test\/hooks\/[A-Za-z0-9_-]+$/);
+    expect(ep.url).toMatch(/^https:\/\/tunnel\.example\.test\/Hooks\/[A-Za-z0-9_-]+$/);
   });
 
   it('a catch-all endpoint takes every path no other endpoint owns', async () => {

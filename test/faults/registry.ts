@@ -362,6 +362,22 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Before round 8: the same classes on the rules next to round 7's survivors.
   proof('progress-started-reemits', 'HOOK-CALL-STATES-ONCE'),
   proof('fired-data-compacted', 'HOOK-FIRED-DATA'),
+  // Red team, round 8 (docs/red-team/round-8.json): the seven caught on first contact, then the
+  // five survivors with the checks written or widened for them.
+  proof('session-expired-code', 'SESSION-EXPIRED'),
+  proof('jwt-aud-array-every', 'SESSION-VALID'),
+  proof('replay-created-at-refreshed', 'HOOK-REPLAY-SAME-ID'),
+  proof('to-plus-stripped', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('fire-dedupe-by-payload', 'HOOK-FIRED-DATA'),
+  // Waits out the queued events that never come.
+  waits(proof('queued-emitted-at-dial-out', 'HOOK-PROGRESS-ONE-CALL')),
+  proof('reinstate-forgets-identity-provider', 'WS-REINSTATED-KEEPS-SETTINGS'),
+  proof('token-label-truncated-32', 'TOKEN-LABEL-AS-GIVEN'),
+  // Waits out deliveries that go to another path.
+  waits(proof('endpoint-url-lowercased', 'HOOK-URL-QUERY-KEPT', 'HOOK-ENVELOPE')),
+  proof('endpoint-deleted-reads-disabled', 'HOOK-DELETED-SILENT'),
+  proof('gone-410-disables-endpoint', 'HOOK-RETRY-ON-4XX'),
+  proof('metadata-values-stringified', 'HOOK-METADATA-NESTED'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },

@@ -20,19 +20,6 @@ async function sessionSetup(c: Client, ws: string, scopes: string[], audience = 
   return { issuer, jwt };
 }
 
-const fire = (c: Client, ws: string, type = 'workspace.plan.upgraded', data: Record<string, unknown> = {}) =>
-  c.control('POST', `/workspaces/${ws}/events`, { type, data });
-
-const call = (c: Client, credential: string, agent: string, metadata?: Record<string, unknown>) =>
-  c.api('POST', '/v1/voice/calls', credential, {
-    agent_id: agent,
-    to: '+14155550100',
-    ...(metadata ? { metadata } : {}),
-  });
-
-const progress = (c: Client, ws: string, callId: string, body: Record<string, unknown>) =>
-  c.control('POST', `/workspaces/${ws}/calls/${callId}/progress`, body);
-
 const errorCode = (json: unknown): unknown => (json as { error?: { code?: unknown } } | null)?.error?.code;
 
 /** The receiver's base URL (scheme, host and port) from one of its hook URLs. */
@@ -80,7 +67,7 @@ describe('red team round 8', () => {
       const url = originOf(all.receiver.url().url) + path;
       const endpoint = await c.endpoint(ws.id, url);
       const read = await c.control('GET', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}`);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await eventually(() => all.receiver.at(path)[0] ?? all.receiver.at(path.toLowerCase())[0]);
       return [read.json.url === url, all.receiver.at(path).length, all.receiver.at(path.toLowerCase()).length];
     });
@@ -103,7 +90,7 @@ describe('red team round 8', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url(410);
       const endpoint = await c.endpoint(ws.id, url);
-      await fire(c, ws.id);
+      await c.fire(ws.id);
       await eventually(() => all.receiver.at(path)[0]);
       await sleep(200);
       const read = await c.control('GET', `/workspaces/${ws.id}/webhook-endpoints/${endpoint.id}`);
@@ -117,7 +104,7 @@ describe('red team round 8', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       const endpoint = await c.endpoint(ws.id, url);
-      const fired = await fire(c, ws.id, 'mailer.email.sent', { lead_id: 'lead_1' });
+      const fired = await c.fire(ws.id, 'mailer.email.sent', { lead_id: 'lead_1' });
       await eventually(() => all.receiver.at(path)[0]);
       await sleep(50);
       const replay = await c.control('POST', `/workspaces/${ws.id}/deliveries/replay`, {
@@ -137,7 +124,7 @@ describe('red team round 8', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      const placed = await call(c, token, ws.agents[0]!);
+      const placed = await c.placeCall(token, ws.agents[0]!);
       const delivery = await eventually(() =>
         all.receiver.at(path).find((d) => d.event.data.call_id === placed.json.call_id),
       );
@@ -152,7 +139,7 @@ describe('red team round 8', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.completed']);
-      const placed = await call(c, token, ws.agents[0]!, { lead_id: 'lead_1', attempt: 2, vip: true });
+      const placed = await c.placeCall(token, ws.agents[0]!, { lead_id: 'lead_1', attempt: 2, vip: true });
       const delivery = await eventually(() =>
         all.receiver.at(path).find((d) => d.event.data.call_id === placed.json.call_id),
       );
@@ -169,8 +156,8 @@ describe('red team round 8', () => {
       const ws = await c.workspace();
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url);
-      const first = await fire(c, ws.id, 'mailer.reply.received', { body: 'Thanks!', sentiment: 'positive' });
-      const second = await fire(c, ws.id, 'mailer.reply.received', { body: 'Thanks!', sentiment: 'positive' });
+      const first = await c.fire(ws.id, 'mailer.reply.received', { body: 'Thanks!', sentiment: 'positive' });
+      const second = await c.fire(ws.id, 'mailer.reply.received', { body: 'Thanks!', sentiment: 'positive' });
       await eventually(() => all.receiver.at(path)[0]);
       await sleep(500);
       return [first.status, second.status, first.json.event_id === second.json.event_id, all.receiver.at(path).length];
@@ -184,10 +171,10 @@ describe('red team round 8', () => {
       const { token } = await c.token(ws.id);
       const { url, path } = all.receiver.url();
       await c.endpoint(ws.id, url, ['voice.call.queued', 'voice.call.started']);
-      const callId = (await call(c, token, ws.agents[0]!)).json.call_id as string;
+      const callId = (await c.placeCall(token, ws.agents[0]!)).json.call_id as string;
       await sleep(500);
       const beforeStart = all.receiver.at(path).map((d) => d.event.type);
-      await progress(c, ws.id, callId, { state: 'started' });
+      await c.progress(ws.id, callId, { state: 'started' });
       await eventually(() => (all.receiver.at(path).length >= 2 ? true : undefined));
       await sleep(200);
       return [beforeStart, [...all.receiver.at(path)].sort((a, b) => a.at - b.at).map((d) => d.event.type)];

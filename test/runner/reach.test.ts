@@ -54,6 +54,25 @@ describe('the reach probe', () => {
     }
   });
 
+  test('goes on, with a note, when the probe delivery comes to another path of the receiver', async () => {
+    // The reference's fault endpoint-url-lowercased stores every endpoint URL in lower case.
+    const prefixed = `${reference.baseUrl}/faults/endpoint-url-lowercased`;
+    const lowercasing = new ControlClient(
+      reference.controlUrl.replace(reference.baseUrl, prefixed),
+      reference.controlToken,
+      {
+        timeoutMs: 5_000,
+      },
+    );
+    try {
+      await expect(probeReach(run, lowercasing, 2_000)).resolves.toMatch(
+        /^the probe delivery for https:\/\/\S+\/Hooks\/\S+ came to the path "\/hooks\/[a-z0-9_-]+" instead$/,
+      );
+    } finally {
+      await lowercasing.close();
+    }
+  });
+
   test('refuses a target that cannot reach the identity provider, naming IDP_PUBLIC_URL', async () => {
     const refused = probeReach({ ...run, idp: { ...run.idp, publicUrl: `http://${NOWHERE}` } }, control, 5_000);
     await expect(refused).rejects.toBeInstanceOf(RunAbort);
