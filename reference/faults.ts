@@ -427,6 +427,28 @@ export const FAULTS = {
     'voice.call.queued is emitted when the call starts (by the dialler picking it up), right after voice.call.started, not when the call is accepted',
   'reinstate-forgets-identity-provider':
     "reinstating a workspace clears its identity provider settings: its members' session tokens are refused until the provider is configured again",
+  // Red team, round 9
+  'transcript-needs-write':
+    'the call transcript requires voice:write, not voice:read: a voice:read token gets missing_scope (the guard names the wrong scope)',
+  'suspended-whoami-served':
+    'GET /v1/whoami of a suspended workspace answers 200 (the health-check route is exempted from the suspension gate)',
+  'token-second-scope-dropped':
+    'a token created with several scopes holds the first only (the scope column written from scopes[0]); the creation answer still lists them all',
+  'token-label-trimmed': "a token's label is stored trimmed: leading and trailing spaces are lost",
+  'endpoint-localhost-substring':
+    'an endpoint URL is refused as localhost whenever its text contains "localhost" (a path or query holding the word too)',
+  'sign-key-prefix-stripped':
+    'the HMAC key is the secret without its whsec_ prefix (the prefix sliced off, the rest used as text)',
+  'retry-timestamp-dropped': 'retries are sent without X-Service-Timestamp (only the first attempt sets it)',
+  'replay-timestamp-ms': "a replay's X-Service-Timestamp is in milliseconds (the replay path stamps Date.now())",
+  'created-at-no-zone':
+    'created_at is written without its zone designator and fraction (a timestamp-without-time-zone column): 2026-11-28T10:00:00',
+  'subscription-first-type-only':
+    'an endpoint subscribed to several event types gets the first listed only (the filter reads events[0])',
+  'completed-agent-first':
+    "voice.call.completed carries the workspace's first agent as agent_id, whichever agent placed the call",
+  'jwt-future-iat-refused':
+    'a session JWT whose iat is ahead of the service clock (an identity provider a few seconds fast) is refused, though within nbf and exp',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -376,6 +376,9 @@ export class SessionVerifier {
     ) {
       throw new Error('the session token expires too soon');
     }
+    // Fault jwt-future-iat-refused: an iat ahead of the service clock taken for a forged token.
+    if (faults.has('jwt-future-iat-refused') && typeof payload.iat === 'number' && payload.iat > nowSeconds)
+      throw new Error('the session token was issued in the future');
     if (
       faults.has('jwt-string-dates-skipped') &&
       (typeof payload.exp === 'string' || typeof payload.nbf === 'string')

@@ -101,12 +101,14 @@ export function issueToken(
     }
     scopes = [...new Set(request.scopes)];
   }
+  // Fault token-second-scope-dropped: the scope column is written from the first entry.
+  const stored = faults.has('token-second-scope-dropped') ? scopes.slice(0, 1) : scopes;
   const token: BearerToken = {
     id: faults.has('token-id-is-slot') ? slotTokenId(workspace) : newId('tok_'),
     secret: tokenPrefix(environment, faults) + randomBase62(40),
     workspaceId: workspace.id,
     label: request.label,
-    scopes,
+    scopes: stored,
     revokedAt: null,
     revocationEffectiveAt: null,
     ...(workspace.suspended && faults.has('suspended-create-uncounted') ? { uncounted: true } : {}),

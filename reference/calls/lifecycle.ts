@@ -212,7 +212,10 @@ export class CallService {
     const duration = call.durationSeconds ?? 0;
     const data: Record<string, unknown> = {
       call_id: call.id,
-      agent_id: call.agentId,
+      // Fault completed-agent-first: the agent read from the workspace's first agent, not the call.
+      agent_id: faults.has('completed-agent-first')
+        ? (workspace.agents.values().next().value?.id ?? call.agentId)
+        : call.agentId,
       // Fault to-plus-stripped: the number is carried in the carrier's digits-only form.
       to: faults.has('to-plus-stripped') ? call.to.replace(/^\+/, '') : call.to,
       duration_seconds: faults.has('duration-string') ? String(duration) : duration,

@@ -30,9 +30,13 @@ export const createToken: ControlHandler = async (request) => {
     await sleep(STORE_ROUND_TRIP_MS);
   }
   // Fault token-label-truncated-32: the label column is a varchar(32).
+  const given = parsed.data.label ?? '';
+  // Fault token-label-trimmed: the label is trimmed before it is stored.
   const label = faults.has('token-label-truncated-32')
-    ? (parsed.data.label ?? '').slice(0, 32)
-    : (parsed.data.label ?? '');
+    ? given.slice(0, 32)
+    : faults.has('token-label-trimmed')
+      ? given.trim()
+      : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())
@@ -49,7 +53,10 @@ export const createToken: ControlHandler = async (request) => {
   if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
   const { token } = issued;
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
-  return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes: token.scopes } };
+  // Fault token-second-scope-dropped: the answer echoes the scopes asked for, not the ones stored.
+  const scopes =
+    faults.has('token-second-scope-dropped') && parsed.data.scopes ? [...new Set(parsed.data.scopes)] : token.scopes;
+  return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes } };
 };
 
 export const revokeTokenHandler: ControlHandler = async (request) => {

@@ -314,6 +314,8 @@ export async function handlePublicRequest(
   const staleSession = principal.scheme === 'session_token' && faults.has('session-keepalive-suspension-stale');
   const gateSkipped =
     faults.has('suspension-ignored') ||
+    // Fault suspended-whoami-served: whoami, taken for a health check, skips the suspension gate.
+    (operation === whoami && faults.has('suspended-whoami-served')) ||
     (operation === getTranscript && faults.has('suspended-transcript-served')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
     (staleSession &&
@@ -338,6 +340,8 @@ export async function handlePublicRequest(
     ctx.connectionMemory?.set(SESSION_ACTIVE_KEY + req.headers.authorization, principal.workspace.id);
   let scope = operation.scope?.name;
   if (operation === whoami && faults.has('whoami-needs-scope')) scope = 'voice:read';
+  // Fault transcript-needs-write: the transcript guard names the write scope.
+  if (operation === getTranscript && faults.has('transcript-needs-write')) scope = 'voice:write';
   // Fault scope-cached-per-connection: the connection remembers the operations whose scope check passed.
   const scopeKey = SCOPE_PASSED_KEY + (scope ?? '');
   const scopeRemembered =

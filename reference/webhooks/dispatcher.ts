@@ -26,6 +26,8 @@ interface Delivery {
   resentSignature?: string;
   /** Fault replay-not-retried: a replay, sent once whatever its answer. */
   once?: boolean;
+  /** Fault replay-timestamp-ms: the delivery is a dashboard replay. */
+  replay?: boolean;
 }
 
 export interface AttemptRecord {
@@ -167,6 +169,7 @@ export class Dispatcher {
         failedAttempts: 0,
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
+        ...(workspace.faults.has('replay-timestamp-ms') ? { replay: true } : {}),
       },
       forced,
     );
@@ -235,6 +238,8 @@ export class Dispatcher {
     let timestamp = timestampFor(Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
+    // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
+    if (delivery.replay && faults.has('replay-timestamp-ms')) timestamp = String(Date.now());
     let signature = delivery.resentSignature ?? signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
     // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
     if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;
@@ -251,6 +256,8 @@ export class Dispatcher {
       'user-agent': 'svc-reference-webhooks/1',
     };
     if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
+    // Fault retry-timestamp-dropped: only the first attempt sets the timestamp header.
+    if (delivery.failedAttempts > 0 && faults.has('retry-timestamp-dropped')) delete headers['x-service-timestamp'];
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
     // Fault delivery-url-query-dropped: the request is built from the URL's origin and path.

@@ -83,9 +83,12 @@ export class EndpointRegistry {
     }
     const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
     // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
+    // Fault endpoint-localhost-substring: the URL text is searched for the word, anywhere in it.
     const localhostRefused = faults.has('endpoint-localhost-case')
       ? /^https?:\/\/localhost(?:[:/?#]|$)/.test(url)
-      : host === 'localhost' || host.endsWith('.localhost');
+      : host === 'localhost' ||
+        host.endsWith('.localhost') ||
+        (faults.has('endpoint-localhost-substring') && url.toLowerCase().includes('localhost'));
     if (localhostRefused && !faults.has('accept-localhost')) {
       return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
     }
@@ -322,6 +325,8 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
   if (faults.has('subscriptions-ignored')) return true;
   if (faults.has('subscription-family-match') && events.some((e) => e !== '*' && typeFamily(e) === typeFamily(type)))
     return true;
+  // Fault subscription-first-type-only: the filter reads the first listed type only.
+  if (faults.has('subscription-first-type-only') && !events.includes('*')) return events[0] === type;
   if (events.includes(type)) return true;
   if (!events.includes('*')) return false;
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));

@@ -27,6 +27,8 @@ export interface StoredEvent {
 }
 
 function createdAtText(createdAt: number, faults: FaultSet): string {
+  // Fault created-at-no-zone: a timestamp-without-time-zone column, read back as text.
+  if (faults.has('created-at-no-zone')) return new Date(createdAt).toISOString().slice(0, 19);
   if (!faults.has('created-at-offset')) return new Date(createdAt).toISOString();
   // The same instant written in +01:00 local time instead of UTC.
   return new Date(createdAt + 3_600_000).toISOString().replace('Z', '+01:00');

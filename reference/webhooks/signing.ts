@@ -15,9 +15,12 @@ export function newSigningSecret(): string {
 
 /** The X-Service-Signature value for `signedBody`, as the faults (if any) get it wrong. */
 export function signatureFor(secret: string, signedBody: string, timestamp: string, faults: FaultSet): string {
+  // Fault sign-key-prefix-stripped: the prefix sliced off, the rest used as text.
   const key: string | Uint8Array = faults.has('sign-decoded-key')
     ? Buffer.from(secret.slice('whsec_'.length), 'base64')
-    : secret;
+    : faults.has('sign-key-prefix-stripped')
+      ? secret.replace(/^whsec_/, '')
+      : secret;
   const text = faults.has('sign-timestamp-body') ? `${timestamp}.${signedBody}` : signedBody;
   // Fault sign-latin1-body: the string is hashed as latin1, one byte per UTF-16 unit, not as the UTF-8 sent.
   const message = faults.has('sign-latin1-body') ? Buffer.from(text, 'latin1') : text;
