@@ -22,7 +22,7 @@ import {
   withKid,
   type JwtMutation,
 } from '../src/idp/index.js';
-import { certifySuite, check, describeResponse, doneOrRefused, expectAuthError } from '../src/suite/index.js';
+import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { placeCall } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
@@ -97,6 +97,8 @@ const EDGE_EXP_LEFT_S = 15;
 const EDGE_NBF_PAST_S = 2;
 /** SESSION-EXPIRES-AFTER-USE: the lifetime of the token used, and how long past its exp a leeway is waited out. */
 const SHORT_LIFETIME_S = 5;
+/** How far ahead a token's iat is set: past any clock skew a check allows, well inside its exp. */
+const IAT_AHEAD_S = 30;
 const EXPIRY_WATCH_MS = 65_000;
 const MUTATION_RUNS = 40;
 /** Well inside the 60 s lifetime of the token being mutated, so every mutation is judged while the original is valid. */
@@ -396,6 +398,7 @@ certifySuite('session', () => {
       if (!spent.ok)
         t.fail(
           `a token of the same exp, never used before, was still accepted ${Math.round((Date.now() - expiresAtMs) / 1000)} s after its exp (SESSION-LIFETIME-61S judges the leeway)`,
+          spent.last,
         );
       const pastExpS = Math.round((Date.now() - expiresAtMs) / 1000);
       t.measure('seconds_past_exp', pastExpS);
@@ -418,6 +421,22 @@ certifySuite('session', () => {
       ['nbf in 1 h', await s.mint({ claims: { iat: now + 3_600, nbf: now + 3_600, exp: now + 3_660 } })],
       ['nbf in 2 min as a string', await s.mint({ claims: { nbf: String(now + 120), exp: now + 180 } })],
     ]);
+  });
+
+  // The contract's conditions are the signature, iss, aud, nbf/exp and membership; iat is none of
+  // them. Some libraries refuse an iat ahead of their clock (PyJWT): a should, not a must.
+  check('SESSION-IAT-AHEAD', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const now = nowSeconds();
+    const res = await whoami(t, await s.mint({ claims: { iat: now + IAT_AHEAD_S, exp: now + 120 } }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token issued ${IAT_AHEAD_S} s ahead (its iat), valid by its nbf and exp, got ${describeResponse(res)}: iat is none of the contract's conditions for a session token`,
+      res,
+    );
+    t.detail(`a session token whose iat is ${IAT_AHEAD_S} s ahead, valid by nbf and exp, was accepted`);
   });
 
   check('SESSION-WRONG-ISSUER', async (t) => {
@@ -696,6 +715,7 @@ certifySuite('session', () => {
       const statuses: Record<string, number> = {};
       let runs = 0;
       let offending: string | undefined;
+      let offendingAnswer: HttpResponse | undefined;
       const result = await fc.check(
         fc.asyncProperty(jwtMutation(valid), async (mutation: JwtMutation) => {
           runs += 1;
@@ -703,7 +723,10 @@ certifySuite('session', () => {
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           // The contract: anything but a valid token is 401 invalid_token, however it fails.
           const problem = refusalProblem(res, mutation.description);
-          if (problem) offending = `${mutation.description} got ${describeResponse(res)} (${problem})`;
+          if (problem) {
+            offending = `${mutation.description} got ${describeResponse(res)} (${problem})`;
+            offendingAnswer = res;
+          }
           return problem === undefined;
         }),
         {
@@ -723,6 +746,7 @@ certifySuite('session', () => {
           `${fc.stringify(result.counterexample?.[0])}: ${String((result.errorInstance as Error | undefined)?.message ?? 'error')}`;
         t.fail(
           `a mutated session token was not refused with 401 invalid_token: ${cause} (seed ${seed}, path ${result.counterexamplePath}; rerun with FAST_CHECK_SEED=${seed})`,
+          offendingAnswer,
         );
       }
       // The original must still be good, or the mutations were judged against an expired token.

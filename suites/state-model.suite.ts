@@ -9,6 +9,7 @@
  * that replays it.
  */
 import { CheckSkip, ControlError, ControlUnsupported } from '../src/errors.js';
+import type { HttpResponse } from '../src/http/client.js';
 import { certifySuite, check, type CheckContext } from '../src/suite/index.js';
 import type { CreatedToken } from '../src/control/types.js';
 import { runTokenModel, type Answer, type TokenTarget } from '../src/suite/model/token-model.js';
@@ -74,9 +75,13 @@ const SILENT_WATCH_MS = 500;
 /** How long an event may take to reach an active endpoint (a delivery, not a retry). */
 const DELIVERY_BOUND_MS = DELIVERY_TIMEOUT_MS;
 
-function answerOf(res: { status: number; json?: unknown }): Answer {
+function answerOf(res: HttpResponse): Answer {
   const code = (res.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-  return { status: res.status, ...(typeof code === 'string' ? { code } : {}) };
+  return {
+    status: res.status,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(res.exchange ? { exchange: res.exchange } : {}),
+  };
 }
 
 /** A refusal of the control interface (a 4xx) as an answer; anything else is thrown on. */
@@ -216,6 +221,7 @@ async function checkModel<Target>(
     const found = scenario ? `The fixed scenario "${scenario}"` : 'Shortest sequence found';
     t.fail(
       `${violation}. ${found} (${steps.length} steps, each on a fresh workspace): ${numbered} (seed ${seed}; rerun with FAST_CHECK_SEED=${seed})`,
+      { exchange: result.counterexample.judged },
     );
   }
   t.detail(

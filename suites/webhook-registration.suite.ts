@@ -126,7 +126,15 @@ certifySuite('webhook-registration', () => {
         `an endpoint URL on localhost (${url}) was accepted: expected a 4xx refusal (host names are case-insensitive)`,
       );
     }
+    // The rule is about the host: "localhost" in the path or query of another host is a URL like any other.
+    const notLocal = `${receiver.publicUrl}/certify/localhost-relay?next=localhost`;
+    const other = await register(t, workspace, notLocal, `registering ${notLocal}`);
+    results[notLocal] = refusal(other);
     t.measure('answers', results);
+    assert(
+      other.accepted,
+      `an endpoint URL whose host is not localhost, only its path and query naming it (${notLocal}), was ${refusal(other)}: only a URL whose host is localhost is refused`,
+    );
     t.detail(
       Object.entries(results)
         .map(([url, answer]) => `${url} ${answer}`)

@@ -835,6 +835,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'CTL-SESSION-JWT',
   }),
   service({
+    id: 'SESSION-IAT-AHEAD',
+    area: 'session',
+    level: 'should',
+    title: 'A session token whose iat is 30 s ahead, valid by its nbf and exp, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    accepts:
+      'a should: the contract names signature, iss, aud, nbf/exp and membership, not iat, but common libraries refuse an iat ahead of their clock',
+  }),
+  service({
     id: 'SESSION-WRONG-ISSUER',
     area: 'session',
     level: 'must',
@@ -1032,9 +1041,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-REG-LOCALHOST',
     area: 'webhook-registration',
     level: 'must',
-    title: 'An endpoint URL on localhost is refused',
+    title: 'An endpoint URL on localhost is refused; one whose path and query only name localhost is not',
     clauses: ['REG-1', 'CTL-HOOK-REFUSED'],
-    ground: 'REG-1',
+    ground: 'CTL-HOOK-REFUSED',
     accepts: 'any 4xx and any error body from the control interface',
   }),
   service({

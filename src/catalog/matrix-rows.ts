@@ -1172,6 +1172,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-PSYCHIC-SIGNATURE',
         'SESSION-CRIT-UNKNOWN',
         'SESSION-DUPLICATE-CLAIMS',
+        // A claim that is none of the conditions (iat ahead): no reason to refuse (red team round 9).
+        'SESSION-IAT-AHEAD',
       ),
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),

@@ -378,6 +378,22 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-deleted-reads-disabled', 'HOOK-DELETED-SILENT'),
   proof('gone-410-disables-endpoint', 'HOOK-RETRY-ON-4XX'),
   proof('metadata-values-stringified', 'HOOK-METADATA-NESTED'),
+  // Red team, round 9 (docs/red-team/round-9.json): the eight caught on first contact, then the
+  // four survivors with the checks written or widened for them.
+  proof('transcript-needs-write', 'SCOPE-TRANSCRIPT-READ'),
+  proof('token-second-scope-dropped', 'SCOPE-SUBSET-PROPERTY'),
+  // Waits out the minute a suspension may take to show.
+  waits(proof('suspended-whoami-served', 'WS-SUSPENDED-CODE')),
+  proof('retry-timestamp-dropped', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
+  proof('replay-timestamp-ms', 'HOOK-REPLAY-FRESH'),
+  proof('sign-key-prefix-stripped', 'HOOK-OWN-SECRET'),
+  proof('created-at-no-zone', 'HOOK-ENVELOPE'),
+  // Waits out the deliveries of the types that never come.
+  waits(proof('subscription-first-type-only', 'HOOK-SUBSCRIPTION-FILTER')),
+  proof('token-label-trimmed', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('endpoint-localhost-substring', 'HOOK-REG-LOCALHOST'),
+  proof('completed-agent-first', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('jwt-future-iat-refused', 'SESSION-IAT-AHEAD'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },

@@ -17,6 +17,9 @@ const CHECKS = [
   'AUTH-MALFORMED-PROPERTY',
   'REVOKE-PROPAGATION',
   'REVOKE-STAYS-REVOKED',
+  // A property over mutated session tokens and the token model: the answer of the failing step.
+  'SESSION-MUTATION-PROPERTY',
+  'MODEL-TOKENS-SUSPENSION',
 ];
 /** A credential of the spec's shape, or a JWT: none may reach a reproduce line. */
 const CREDENTIAL = /svc_(?:live|test)_[A-Za-z0-9]|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\./;
@@ -45,7 +48,13 @@ describe('the judged exchange under bad-token-403', () => {
     const failing = run.report!.checks.filter((check) => check.verdict === 'fail');
     // The fault breaks each of these; REVOKE-STAYS-REVOKED among them, which once failed with no evidence at all.
     expect(failing.map((check) => check.id).sort()).toEqual(
-      expect.arrayContaining(['AUTH-UNKNOWN-TOKEN', 'REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED']),
+      expect.arrayContaining([
+        'AUTH-UNKNOWN-TOKEN',
+        'REVOKE-PROPAGATION',
+        'REVOKE-STAYS-REVOKED',
+        'SESSION-MUTATION-PROPERTY',
+        'MODEL-TOKENS-SUSPENSION',
+      ]),
     );
     for (const check of failing) {
       const evidence = check.measurements?.['evidence'] as Array<Record<string, unknown>> | undefined;

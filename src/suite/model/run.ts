@@ -6,11 +6,14 @@
  */
 import fc from 'fast-check';
 import { isUnanswered, ModelViolation, ScenarioError } from '../../errors.js';
+import type { Exchange } from '../../exchange.js';
 
 /** What one answer of the target says, as the commands judge it. */
 export interface Answer {
   status: number;
   code?: string;
+  /** The HTTP exchange it came in, when a request gave it: a violation's evidence. */
+  exchange?: Exchange;
 }
 
 /** One operation and what the target answered, for the report. */
@@ -23,6 +26,8 @@ export interface Step {
 export interface Real<Target> {
   target: Target;
   steps: Step[];
+  /** The exchange of the last answer judged, shown first when the sequence violates the model. */
+  judged?: Exchange;
 }
 
 export { ModelViolation, ScenarioError };
@@ -38,6 +43,7 @@ export async function record<Target>(
 ): Promise<Answer> {
   const answer = await run();
   real.steps.push({ operation, answer: describeAnswer(answer) });
+  real.judged = answer.exchange;
   return answer;
 }
 
@@ -109,7 +115,7 @@ export interface ModelRunResult {
    * The failing sequence, its steps as they ran, and why it failed: a fixed scenario (named
    * by its rule), or else the shortest generated sequence found (shrunk).
    */
-  counterexample?: { steps: Step[]; violation: string; scenario?: string };
+  counterexample?: { steps: Step[]; violation: string; scenario?: string; judged?: Exchange };
 }
 
 type Command<Model extends object, Target> = fc.AsyncCommand<Model, Real<Target>>;
@@ -156,7 +162,11 @@ class SequenceRunner<Target> {
       }
       if (this.failedStream !== undefined && this.failedStream !== stream) return;
       this.failedStream = stream;
-      this.lastFailure = { steps: [...real.steps], violation: (error as Error).message };
+      this.lastFailure = {
+        steps: [...real.steps],
+        violation: (error as Error).message,
+        ...(real.judged ? { judged: real.judged } : {}),
+      };
       throw error;
     } finally {
       this.steps += real.steps.length;

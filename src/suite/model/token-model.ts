@@ -91,6 +91,7 @@ async function settle(
     timeoutMs: SETTLE_LIMIT_MS,
   });
   const afterMs = Math.round(elapsedMs);
+  real.judged = answer.exchange;
   const step = real.steps.at(-1);
   if (step) step.answer += `; then whoami with token ${index + 1}: ${describe(answer)} within ${afterMs} ms`;
   return { answer, afterMs };

@@ -82,7 +82,8 @@ export async function placeCall(
   token: string,
   metadata: Record<string, unknown> | null = {},
 ): Promise<PlacedCall> {
-  const agentId = workspace.agentId;
+  // The workspace's last agent: where it has several, events naming another one (its first) show.
+  const agentId = workspace.agentIds.at(-1) ?? workspace.agentId;
   const res = await t.api.placeCall(token, {
     agent_id: agentId,
     to: RESERVED_TEST_NUMBER,
