@@ -5,8 +5,9 @@
  * the service's; so one probe delivery and one probe session token are tried first, and a
  * target that gets neither is refused with one line naming the setting to fix (exit 2).
  *
- * Only arrival is judged here: a delivery with a bad signature, or a JWKS fetched and the
- * token still refused, reached us, and the checks will say what was wrong with it.
+ * Only arrival is judged here: a delivery with a bad signature, or at another path of the
+ * receiver, or a JWKS fetched and the token still refused, reached us, and the checks will say
+ * what was wrong with it.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,7 +32,8 @@ const STRAY_PATH_CHARS = 120;
 /**
  * Throws RunAbort when the target shows it cannot reach the receiver or the identity
  * provider. When the probe itself cannot be made (the control interface refuses, the API
- * hangs), that proves nothing about reach: it returns why, and the checks judge the target.
+ * hangs), that proves nothing about reach: it returns why, and the checks judge the target;
+ * so it does when the probe delivery came to another path of the receiver.
  */
 export async function probeReach(
   run: RunContext,
