@@ -1,25 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
+import { sessionSetup, eventually, sleep, redTeamRound } from './red-team-support.js';
 
 // Red team, round 7: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
 
 const all = redTeamRound();
 const both = all.both;
-
-type Client = FaultClient;
-
-/** Configures the test JWKS as the workspace's identity provider (issuer per workspace) and adds member u1. */
-async function sessionSetup(c: Client, ws: string, scopes: string[], audience = 'svc') {
-  const issuer = `https://idp.example/${ws}`;
-  await c.control('PUT', `/workspaces/${ws}/identity-provider`, { issuer, jwks_uri: all.keys.url, audience });
-  await c.control('POST', `/workspaces/${ws}/members`, { subject: 'u1', scopes });
-  /** A session JWT for u1, valid 60 s, for `aud`. */
-  const jwt = (aud = audience) =>
-    all.keys.sign({ iss: issuer, aud, sub: 'u1', exp: Math.floor(Date.now() / 1000) + 60 });
-  return { issuer, jwt };
-}
 
 const errorCode = (json: unknown): unknown => (json as { error?: { code?: unknown } } | null)?.error?.code;
 
@@ -68,7 +55,7 @@ describe('red team round 7', () => {
   it('idp-audience-not-updated: after a second PUT the first audience stays in force', async () => {
     const seen = await both('idp-audience-not-updated', async (c) => {
       const ws = await c.workspace();
-      const { issuer, jwt } = await sessionSetup(c, ws.id, ['voice:read'], 'svc');
+      const { issuer, jwt } = await sessionSetup(c, all.keys, ws.id, ['voice:read'], 'svc');
       const put = await c.control('PUT', `/workspaces/${ws.id}/identity-provider`, {
         issuer,
         jwks_uri: all.keys.url,
@@ -246,7 +233,7 @@ describe('red team round 7', () => {
     const seen = await both('member-scopes-keyed-by-subject', async (c) => {
       const a = await c.workspace();
       const b = await c.workspace();
-      const { jwt } = await sessionSetup(c, a.id, ['voice:read']);
+      const { jwt } = await sessionSetup(c, all.keys, a.id, ['voice:read']);
       const before = await c.api('GET', '/v1/voice/agents', await jwt());
       await c.control('POST', `/workspaces/${b.id}/members`, { subject: 'u1', scopes: ['mailer:read'] });
       const after = await c.api('GET', '/v1/voice/agents', await jwt());

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, sleep, redTeamRound, type FaultClient } from './red-team-support.js';
+import { sessionSetup, eventually, sleep, redTeamRound } from './red-team-support.js';
 
 // Red team, round 8: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
 
 const all = redTeamRound();
 const both = all.both;
-
-type Client = FaultClient;
-
-/** Configures the test JWKS as the workspace's identity provider (issuer per workspace) and adds member u1. */
-async function sessionSetup(c: Client, ws: string, scopes: string[], audience = 'svc') {
-  const issuer = `https://idp.example/${ws}`;
-  await c.control('PUT', `/workspaces/${ws}/identity-provider`, { issuer, jwks_uri: all.keys.url, audience });
-  await c.control('POST', `/workspaces/${ws}/members`, { subject: 'u1', scopes });
-  /** A session JWT for u1 that expires `lifetime` seconds from now, for `aud`. */
-  const jwt = (aud: string | string[] = audience, lifetime = 60) =>
-    all.keys.sign({ iss: issuer, aud, sub: 'u1', exp: Math.floor(Date.now() / 1000) + lifetime });
-  return { issuer, jwt };
-}
 
 const errorCode = (json: unknown): unknown => (json as { error?: { code?: unknown } } | null)?.error?.code;
 
@@ -29,7 +16,7 @@ describe('red team round 8', () => {
   it('session-expired-code: an expired session JWT gets code token_expired', async () => {
     const seen = await both('session-expired-code', async (c) => {
       const ws = await c.workspace();
-      const { jwt } = await sessionSetup(c, ws.id, ['voice:read']);
+      const { jwt } = await sessionSetup(c, all.keys, ws.id, ['voice:read']);
       const expired = await c.api('GET', '/v1/whoami', await jwt('svc', -120));
       const valid = await c.api('GET', '/v1/whoami', await jwt());
       return [expired.status, errorCode(expired.json), valid.status];
@@ -40,7 +27,7 @@ describe('red team round 8', () => {
   it('jwt-aud-array-every: an aud array holding the audience and another entry is refused', async () => {
     const seen = await both('jwt-aud-array-every', async (c) => {
       const ws = await c.workspace();
-      const { jwt } = await sessionSetup(c, ws.id, ['voice:read']);
+      const { jwt } = await sessionSetup(c, all.keys, ws.id, ['voice:read']);
       const statuses = [];
       for (const aud of ['svc', ['svc'], ['svc', 'billing'], ['billing', 'svc']])
         statuses.push((await c.api('GET', '/v1/whoami', await jwt(aud))).status);
@@ -187,7 +174,7 @@ describe('red team round 8', () => {
   it("reinstate-forgets-identity-provider: after a reinstatement the members' session tokens are refused", async () => {
     const seen = await both('reinstate-forgets-identity-provider', async (c) => {
       const ws = await c.workspace();
-      const { jwt } = await sessionSetup(c, ws.id, ['voice:read']);
+      const { jwt } = await sessionSetup(c, all.keys, ws.id, ['voice:read']);
       const before = (await c.api('GET', '/v1/whoami', await jwt())).status;
       await c.control('POST', `/workspaces/${ws.id}/suspend`);
       const suspended = errorCode((await c.api('GET', '/v1/whoami', await jwt())).json);

@@ -169,6 +169,22 @@ export function client(reference: RunningReference, prefix: string) {
 
 export type FaultClient = ReturnType<typeof client>;
 
+type KeySet = Awaited<ReturnType<typeof startKeySet>>;
+
+/**
+ * Sets the key set up as the identity provider of `ws` (an issuer per workspace, `audience`)
+ * and adds member u1 with `scopes`; `jwt` signs a session token for u1 that expires `lifetime`
+ * seconds from now.
+ */
+export async function sessionSetup(c: FaultClient, keys: KeySet, ws: string, scopes: string[], audience = 'svc') {
+  const issuer = `https://idp.example/${ws}`;
+  await c.control('PUT', `/workspaces/${ws}/identity-provider`, { issuer, jwks_uri: keys.url, audience });
+  await c.control('POST', `/workspaces/${ws}/members`, { subject: 'u1', scopes });
+  const jwt = (aud: string | string[] = audience, lifetime = 60) =>
+    keys.sign({ iss: issuer, aud, sub: 'u1', exp: Math.floor(Date.now() / 1000) + lifetime });
+  return { issuer, jwt };
+}
+
 /** `/faults/<fault>`: the prefix that switches a fault on. */
 export const prefixOf = (fault: string): string => `/faults/${fault}`;
 
