@@ -462,6 +462,20 @@ export const NOISE_FAULTS: readonly FaultName[] = ['retry-late-once'];
  * bugs, they are reasonable implementations (docs/proving.md, survivors closed by a reason).
  */
 export const OPEN_CHOICE_FAULTS: readonly FaultName[] = ['replay-not-retried'];
+/**
+ * Faults whose bug shows only when two requests meet inside one store round trip
+ * (STORE_ROUND_TRIP_MS): their proofs must run when nothing else loads the reference.
+ */
+export const RACE_WINDOW_FAULTS: readonly FaultName[] = [
+  'token-limit-check-then-insert',
+  'revoke-race-frees-slot',
+  'token-revoke-lost-update',
+  'member-add-lost-update',
+  'endpoint-limit-check-then-insert',
+  'endpoint-secret-from-count',
+  'call-id-sequence-race',
+  'event-id-sequence-race',
+];
 export type FaultSet = ReadonlySet<FaultName>;
 
 export const NO_FAULTS: FaultSet = new Set<FaultName>();

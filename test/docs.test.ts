@@ -7,6 +7,7 @@ import { PUBLISHED_SCHEMAS } from '../src/docs/schemas.js';
 import { checkBodyLines, declaredCheckLocations } from '../src/docs/check-bodies.js';
 import { faultsByCheck, renderTraceability } from '../src/docs/traceability.js';
 import { renderFaultMatrix } from '../src/docs/fault-matrix.js';
+import { RACE_WINDOW_FAULTS } from '../reference/faults.js';
 import { FAULT_PROOFS } from './faults/registry.js';
 import { FAULT_EXPECTATIONS } from './receiver-cert/faults.js';
 
@@ -75,6 +76,19 @@ describe('docs/traceability.md', () => {
       (check) => check.id,
     );
     expect(unproven).toEqual([]);
+  });
+
+  it('proves the faults of a race window at the calm moment', () => {
+    // On the shared, busy reference two requests sent at once can arrive a round trip apart.
+    const notCalm = RACE_WINDOW_FAULTS.filter((fault) =>
+      FAULT_PROOFS.some((proof) => proof.fault === fault && proof.calm !== true),
+    );
+    expect(notCalm).toEqual([]);
+    for (const fault of RACE_WINDOW_FAULTS)
+      expect(
+        FAULT_PROOFS.some((proof) => proof.fault === fault),
+        fault,
+      ).toBe(true);
   });
 
   it('names in the fault registry only checks of the catalog', () => {
