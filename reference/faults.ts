@@ -449,6 +449,31 @@ export const FAULTS = {
     "voice.call.completed carries the workspace's first agent as agent_id, whichever agent placed the call",
   'jwt-future-iat-refused':
     'a session JWT whose iat is ahead of the service clock (an identity provider a few seconds fast) is refused, though within nbf and exp',
+  // Red team, round 10
+  'missing-scope-code-insufficient':
+    "a credential lacking the operation's scope is answered with code insufficient_scope (RFC 6750's name), not missing_scope",
+  'idp-issuer-first-workspace-only':
+    'session JWTs are resolved through an issuer index that keeps one workspace per issuer: a second workspace configured with the same issuer has its tokens refused',
+  'token-default-scopes-from-previous':
+    "a token created without scopes gets the scopes of the workspace's previously created token (a form default remembered), not every licensed scope",
+  'token-label-html-escaped':
+    'a token\'s label is stored HTML-escaped (an input sanitiser): & < > " come back as &amp; &lt; &gt; &quot;',
+  'enable-revives-deleted':
+    're-enabling a deleted endpoint answers 204 and brings it back (enable sets the status column that deletion also wrote): it reads active and gets deliveries again',
+  'sign-sha256-prefix': 'X-Service-Signature carries a sha256= prefix before the hex digest (the GitHub header form)',
+  'retry-429-after-1s':
+    'a delivery answered 429 is retried after a fixed 1 s throttle back-off, not on the 1 min, 5 min, … schedule',
+  'replay-data-latest-of-type':
+    "a replay carries the event's id but the data of the workspace's latest event of its type (a payload cache keyed by type)",
+  'to-15-digits-refused':
+    'POST /v1/voice/calls refuses a 15-digit international number (the longest E.164 allows): the pattern stops at 14 digits',
+  'call-event-id-from-call':
+    "a call's events all carry one id derived from the call id (the type left out of the key): a receiver idempotent on id drops started and completed",
+  'fired-data-omitted-null': 'an event fired without data is delivered with data null instead of an empty object',
+  'delete-workspace-session-alive':
+    "a deleted workspace's identity provider stays in the issuer index: its members' session tokens keep authenticating after the deletion",
+  'secret-cached-by-url':
+    "deliveries are signed with the secret cached by receiver URL: when another workspace registers the same URL, this endpoint's deliveries are signed with that endpoint's secret",
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

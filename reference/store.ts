@@ -129,7 +129,8 @@ export class Store {
     for (const token of workspace.tokens.values()) this.tokensBySecret.delete(token.secret);
     for (const call of workspace.calls.values()) for (const timer of call.timers) timer.cancel();
     for (const agent of workspace.agents.values()) this.agentsById.delete(agent.id);
-    this.setIdentityProvider(workspace, null);
+    // Fault delete-workspace-session-alive: the issuer index keeps the deleted workspace's entry.
+    if (!workspace.faults.has('delete-workspace-session-alive')) this.setIdentityProvider(workspace, null);
     return workspace;
   }
 

@@ -224,8 +224,11 @@ export class SessionVerifier {
     // provider verifies it and whose members include its subject.
     for (const workspace of this.store.workspacesWithIssuer(iss)) {
       tried.add(workspace);
-      const principal = await this.verifyFor(workspace, jwt, claims, unionFaults(requestFaults, workspace.faults));
+      const faults = unionFaults(requestFaults, workspace.faults);
+      const principal = await this.verifyFor(workspace, jwt, claims, faults);
       if (principal) return principal;
+      // Fault idp-issuer-first-workspace-only: the issuer index holds one workspace, the first configured.
+      if (faults.has('idp-issuer-first-workspace-only')) return null;
     }
     // Faults that relax the issuer or cross workspaces must look beyond the issuer's workspaces.
     for (const workspace of this.store.workspaces.values()) {

@@ -87,7 +87,11 @@ export function issueToken(
       return { ok: false, status: 409, code: 'token_limit_reached', message: 'token limit reached' };
   }
   let scopes: readonly Scope[];
-  if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
+  // Fault token-default-scopes-from-previous: the form's default is the scopes last chosen in the workspace.
+  const previous = faults.has('token-default-scopes-from-previous') ? [...workspace.tokens.values()].at(-1) : undefined;
+  if (request.scopes === undefined && previous) {
+    scopes = [...previous.scopes];
+  } else if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
     scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];
   } else {
     const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));

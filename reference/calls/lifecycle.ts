@@ -72,7 +72,7 @@ export class CallService {
     }
     // Fault queued-emitted-at-dial-out: queued is announced by the dialler when it picks the call up (at its start).
     if (!workspace.faults.has('queued-emitted-at-dial-out'))
-      this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, workspace.faults));
+      this.emit(workspace, call, 'voice.call.queued', () => this.callSummary(call, workspace.faults));
     if (workspace.callProgress === 'auto') {
       const slow = workspace.faults.has('auto-progress-slow');
       // The completion is timed once the call has started, never set beside it: two timers
@@ -122,7 +122,7 @@ export class CallService {
       request.state === 'completed' &&
       workspace.faults.has('progress-repeat-reemits')
     ) {
-      this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, workspace.faults));
+      this.emit(workspace, call, 'voice.call.completed', () => this.completedData(workspace, call, workspace.faults));
       return { ok: true };
     }
     if (call.state === 'completed' || call.state === 'failed') {
@@ -130,7 +130,7 @@ export class CallService {
     }
     // Fault progress-started-reemits: a started call moved to started again is taken as news, and its event fired anew.
     if (call.state === 'started' && request.state === 'started' && workspace.faults.has('progress-started-reemits')) {
-      this.emit(workspace, 'voice.call.started', () => this.callSummary(call, workspace.faults));
+      this.emit(workspace, call, 'voice.call.started', () => this.callSummary(call, workspace.faults));
       return { ok: true };
     }
     if (request.state === 'started' && call.state !== 'queued') {
@@ -156,9 +156,9 @@ export class CallService {
         call.state = 'started';
         this.startedAt.set(call, this.clock.now());
         if (!faults.has('lifecycle-no-started'))
-          this.emit(workspace, 'voice.call.started', () => this.callSummary(call, faults));
+          this.emit(workspace, call, 'voice.call.started', () => this.callSummary(call, faults));
         if (faults.has('queued-emitted-at-dial-out'))
-          this.emit(workspace, 'voice.call.queued', () => this.callSummary(call, faults));
+          this.emit(workspace, call, 'voice.call.queued', () => this.callSummary(call, faults));
         break;
       case 'completed':
         call.state = 'completed';
@@ -171,16 +171,19 @@ export class CallService {
         // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
         if (faults.has('duration-from-timestamps'))
           call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);
-        this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
+        this.emit(workspace, call, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         break;
       case 'failed':
         call.state = 'failed';
         call.outcome = 'failed';
         if (faults.has('failed-reported-completed')) {
           call.durationSeconds = 0;
-          this.emit(workspace, 'voice.call.completed', () => this.completedData(workspace, call, faults));
+          this.emit(workspace, call, 'voice.call.completed', () => this.completedData(workspace, call, faults));
         } else {
-          this.emit(workspace, 'voice.call.failed', () => ({ ...this.callSummary(call, faults), reason: 'no_answer' }));
+          this.emit(workspace, call, 'voice.call.failed', () => ({
+            ...this.callSummary(call, faults),
+            reason: 'no_answer',
+          }));
         }
         break;
     }
@@ -230,10 +233,13 @@ export class CallService {
 
   private emit(
     workspace: Workspace,
+    call: Call,
     type: Parameters<Dispatcher['publish']>[1],
     data: () => Record<string, unknown>,
   ): void {
-    this.dispatcher.publishIfReceived(workspace, type, data);
+    // Fault call-event-id-from-call: the event id derived from the call's, the type left out of the key.
+    const id = workspace.faults.has('call-event-id-from-call') ? `evt_${call.id.slice('call_'.length)}` : undefined;
+    this.dispatcher.publishIfReceived(workspace, type, data, id);
   }
 }
 

@@ -32,11 +32,14 @@ export const createToken: ControlHandler = async (request) => {
   // Fault token-label-truncated-32: the label column is a varchar(32).
   const given = parsed.data.label ?? '';
   // Fault token-label-trimmed: the label is trimmed before it is stored.
+  // Fault token-label-html-escaped: an input sanitiser escapes the label for HTML before it is stored.
   const label = faults.has('token-label-truncated-32')
     ? given.slice(0, 32)
     : faults.has('token-label-trimmed')
       ? given.trim()
-      : given;
+      : faults.has('token-label-html-escaped')
+        ? htmlEscaped(given)
+        : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())
@@ -188,3 +191,8 @@ export const addMember: ControlHandler = async (request) => {
     }
   return { status: 201, body: { member_id: member.id } };
 };
+
+/** Fault token-label-html-escaped: the text as an HTML sanitiser writes it. */
+function htmlEscaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -89,9 +89,14 @@ export const getEndpoint: ControlHandler = (request) => {
 export const enableEndpoint: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  const endpoint = endpointOf(request);
-  if (!endpoint) return NO_ENDPOINT;
   const faults = unionFaults(request.faults, workspace.faults);
+  // Fault enable-revives-deleted: the re-enable's update also finds a deleted endpoint's row.
+  const endpoint =
+    endpointOf(request) ??
+    (faults.has('enable-revives-deleted')
+      ? request.app.endpoints.revive(workspace.id, request.params.endpoint ?? '')
+      : undefined);
+  if (!endpoint) return NO_ENDPOINT;
   request.app.endpoints.enable(endpoint, faults);
   // Fault enable-enables-all: the re-enable is applied to the workspace's endpoints, not to the one named.
   if (faults.has('enable-enables-all'))
@@ -133,7 +138,10 @@ export const fireEvent: ControlHandler = async (request) => {
   const faults = unionFaults(request.faults, workspace.faults);
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   // Fault fired-data-compacted: the data goes through a "clean payload" step that drops nulls and empty objects.
-  const data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
+  let data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
+  // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
+  const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
+  if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
   // Fault fire-dedupe-by-payload: an idempotency key hashed from the type and data, kept 60 s.
   const payloadKey = `${workspace.id} ${parsed.data.type} ${JSON.stringify(data)}`;
   const now = request.app.config.clock.now();

@@ -34,6 +34,8 @@ function connectionWorkspace(principal: Principal, ctx: RequestContext): Princip
 const FINISHED_TRANSCRIPT_KEPT_MS = 5_000;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
+/** Fault to-15-digits-refused: the pattern a digit short of E.164's 15. */
+const E164_TO_14_DIGITS = /^\+[1-9]\d{6,13}$/;
 const AGENT_ID = /^agt_[A-Za-z0-9]+$/;
 
 interface Operation {
@@ -124,7 +126,8 @@ const placeCall: Operation = {
     if (typeof agentId !== 'string' || !AGENT_ID.test(agentId)) {
       return sendPublicError(res, ctx, faults, 422, 'validation_failed', 'agent_id must be a string agt_<id>');
     }
-    if (typeof to !== 'string' || !E164.test(to)) {
+    const e164 = faults.has('to-15-digits-refused') ? E164_TO_14_DIGITS : E164;
+    if (typeof to !== 'string' || !e164.test(to)) {
       return sendPublicError(
         res,
         ctx,
@@ -368,7 +371,8 @@ export async function handlePublicRequest(
       ctx,
       faults,
       status,
-      'missing_scope',
+      // Fault missing-scope-code-insufficient: the OAuth library's error name (RFC 6750) passed through.
+      faults.has('missing-scope-code-insufficient') ? 'insufficient_scope' : 'missing_scope',
       `this operation requires the ${scope} scope`,
       headers,
     );

@@ -99,6 +99,7 @@ const AUTHENTICATION_CODES = new Set([
   'token_revoked',
   'malformed_token',
   'missing_scope',
+  'insufficient_scope',
   'workspace_disabled',
 ]);
 

@@ -1,7 +1,7 @@
 import { newId } from '../ids.js';
 import type { Clock } from '../clock.js';
 import type { FaultSet } from '../faults.js';
-import type { Endpoint, EndpointRegistry, EndpointWorkspace } from './endpoints.js';
+import { signingSecretByUrl, type Endpoint, type EndpointRegistry, type EndpointWorkspace } from './endpoints.js';
 import { eventBodies, type StoredEvent } from './envelope.js';
 import type { EventType } from './event-types.js';
 import { EventStore } from './event-store.js';
@@ -15,6 +15,8 @@ import type { DeliverySender, SendOutcome } from './transport.js';
 
 /** Fault deliveries-delayed-5s: how long a backlog holds each first attempt. */
 const BACKLOG_DELAY_MS = 5_000;
+/** Fault retry-429-after-1s: the fixed back-off after a 429. */
+const THROTTLE_BACKOFF_MS = 1_000;
 
 interface Delivery {
   event: StoredEvent;
@@ -78,9 +80,14 @@ export class Dispatcher {
    * named for a replay: recording it would only cost a placement its id, its Map entry and
    * the heap it holds (a load run placing calls in a workspace without endpoints).
    */
-  publishIfReceived(workspace: EndpointWorkspace, type: EventType, data: () => Record<string, unknown>): void {
+  publishIfReceived(
+    workspace: EndpointWorkspace,
+    type: EventType,
+    data: () => Record<string, unknown>,
+    id?: string,
+  ): void {
     const receivers = this.receivers(workspace, type);
-    if (receivers.length > 0) this.deliver(workspace, type, data(), receivers);
+    if (receivers.length > 0) this.deliver(workspace, type, data(), receivers, id);
   }
 
   /** The endpoints an event of `type` goes to now. */
@@ -153,6 +160,11 @@ export class Dispatcher {
     // Fault replay-created-at-refreshed: the replay's envelope is built anew, stamped with the time it is sent.
     if (workspace.faults.has('replay-created-at-refreshed'))
       event = { ...original, createdAt: this.options.clock.now(), bodies: null };
+    // Fault replay-data-latest-of-type: the payload read from a cache keyed by workspace and type.
+    if (workspace.faults.has('replay-data-latest-of-type')) {
+      const latest = this.events.latestOfType(workspace.id, original.type);
+      if (latest && latest !== original) event = { ...original, data: latest.data, bodies: null };
+    }
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
     if (workspace.faults.has('replay-new-id')) {
@@ -240,7 +252,11 @@ export class Dispatcher {
     event.firstTimestamp ??= timestamp;
     // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
     if (delivery.replay && faults.has('replay-timestamp-ms')) timestamp = String(Date.now());
-    let signature = delivery.resentSignature ?? signatureFor(endpoint.secret, bodies.signed, timestamp, faults);
+    // Fault secret-cached-by-url: the key read from a cache keyed by the receiver's URL, not from the endpoint.
+    const secret = faults.has('secret-cached-by-url')
+      ? (signingSecretByUrl.get(endpoint.urlText) ?? endpoint.secret)
+      : endpoint.secret;
+    let signature = delivery.resentSignature ?? signatureFor(secret, bodies.signed, timestamp, faults);
     // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
     if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;
     if (faults.has('replay-signed-with-first-delivery') && !event.sentSignatures?.has(endpoint.id))
@@ -297,13 +313,16 @@ export class Dispatcher {
           endpoint.health.disableForSuspension();
           return;
         }
-        if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults);
+        // Fault retry-429-after-1s: a throttled answer gets a fixed short back-off instead of the schedule.
+        const throttled = outcome.kind === 'response' && outcome.status === 429 && faults.has('retry-429-after-1s');
+        if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults, throttled);
       })
       .finally(() => this.inFlight.delete(running));
     this.inFlight.add(running);
   }
 
-  private scheduleRetry(delivery: Delivery, faults: FaultSet): void {
+  /** @param throttled fault retry-429-after-1s: the answer was a 429, retried after THROTTLE_BACKOFF_MS */
+  private scheduleRetry(delivery: Delivery, faults: FaultSet, throttled = false): void {
     const { endpoint } = delivery;
     if (this.closed || endpoint.deleted) return;
     // Fault retry-count-per-endpoint: the schedule position is the endpoint's failure count.
@@ -317,7 +336,7 @@ export class Dispatcher {
     }
     // A disabled endpoint gets nothing: the delivery is dropped rather than held.
     if (!endpoint.health.acceptsDeliveries()) return;
-    this.attemptLater(delivery, delay);
+    this.attemptLater(delivery, throttled ? THROTTLE_BACKOFF_MS : delay);
   }
 
   /** An attempt after `delayMs`, cancelled with the endpoint's other pending attempts. */

@@ -11,6 +11,9 @@ import { newSigningSecret } from './signing.js';
 
 export const MAX_ACTIVE_ENDPOINTS = 25;
 
+/** Fault secret-cached-by-url: the signing secret last registered for each receiver URL. */
+export const signingSecretByUrl = new Map<string, string>();
+
 /** What the registry needs to know about a workspace. */
 export interface EndpointWorkspace {
   id: string;
@@ -54,6 +57,8 @@ export class EndpointRegistry {
   private readonly hiddenByWorkspace = new Map<string, Map<string, Endpoint>>();
   /** Fault endpoint-recreate-revives-deleted: the id and secret of deleted endpoints, per workspace and URL. */
   private readonly deletedByUrl = new Map<string, Map<string, { id: string; secret: string }>>();
+  /** Fault enable-revives-deleted: deleted endpoints whose row a re-enable brings back, by workspace and endpoint id. */
+  private readonly deletedRows = new Map<string, Endpoint>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -135,6 +140,7 @@ export class EndpointRegistry {
       }),
     };
     endpoints.set(endpoint.id, endpoint);
+    if (faults.has('secret-cached-by-url')) signingSecretByUrl.set(endpoint.urlText, endpoint.secret);
     return { ok: true, endpoint };
   }
 
@@ -230,6 +236,8 @@ export class EndpointRegistry {
       return true;
     }
     this.retire(endpoint);
+    // Fault enable-revives-deleted: the deletion only writes the status column, which a re-enable overwrites.
+    if (faults.has('enable-revives-deleted')) this.deletedRows.set(`${workspaceId}/${endpointId}`, endpoint);
     // Fault endpoint-delete-by-url: the delete's condition is the workspace and the URL, not the endpoint.
     if (faults.has('endpoint-delete-by-url')) {
       for (const other of this.allOf(workspaceId)) {
@@ -247,6 +255,17 @@ export class EndpointRegistry {
     return true;
   }
 
+  /** Fault enable-revives-deleted: the deleted endpoint back in its workspace, as a re-enable finds its row. */
+  revive(workspaceId: string, endpointId: string): Endpoint | undefined {
+    const key = `${workspaceId}/${endpointId}`;
+    const endpoint = this.deletedRows.get(key);
+    if (!endpoint) return undefined;
+    this.deletedRows.delete(key);
+    endpoint.deleted = false;
+    this.endpointsOf(workspaceId).set(endpoint.id, endpoint);
+    return endpoint;
+  }
+
   /** A deleted endpoint that a replay still finds under fault deleted-endpoint-still-delivered. */
   hidden(workspaceId: string, endpointId: string): Endpoint | undefined {
     return this.hiddenByWorkspace.get(workspaceId)?.get(endpointId);
@@ -261,6 +280,7 @@ export class EndpointRegistry {
     this.extraSlots.delete(workspaceId);
     this.deletedCount.delete(workspaceId);
     this.deletedByUrl.delete(workspaceId);
+    for (const key of [...this.deletedRows.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deletedRows.delete(key);
   }
 
   /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */

@@ -36,6 +36,17 @@ export class EventStore {
     return undefined;
   }
 
+  /** Fault replay-data-latest-of-type: the workspace's latest event of `type`. */
+  latestOfType(workspaceId: string, type: string): StoredEvent | undefined {
+    const generations = this.byWorkspace.get(workspaceId);
+    if (!generations) return undefined;
+    for (const generation of [generations.current, generations.previous]) {
+      const events = [...generation.values()];
+      for (let i = events.length - 1; i >= 0; i--) if (events[i]!.type === type) return events[i];
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, eventId: string): StoredEvent | undefined {
     const generations = this.byWorkspace.get(workspaceId);
     return generations?.current.get(eventId) ?? generations?.previous.get(eventId);

@@ -27,6 +27,8 @@ export function signatureFor(secret: string, signedBody: string, timestamp: stri
   const hmac = createHmac('sha256', key).update(message);
   if (faults.has('sign-base64')) return hmac.digest('base64');
   const hex = hmac.digest('hex');
+  // Fault sign-sha256-prefix: the digest written in GitHub's header form, sha256=<hex>.
+  if (faults.has('sign-sha256-prefix')) return `sha256=${hex}`;
   return faults.has('sign-uppercase') ? hex.toUpperCase() : hex;
 }
 
