@@ -148,6 +148,9 @@ async function expectRefused(t: CheckContext, what: string, send: () => Promise<
   return res.status;
 }
 
+/** 15 digits after the +, the longest an E.164 number may be: Vienna (+43 1), an extension of a fictional line. */
+const LONGEST_NUMBER = '+431555012345678';
+
 certifySuite('input', () => {
   check('INPUT-CALL-AGENTS-LIST', async (t) => {
     const { workspace, token } = await t.workspaceWithToken();
@@ -186,6 +189,20 @@ certifySuite('input', () => {
       `${callIds.length} calls placed one after another were given ${new Set(callIds).size} distinct call ids`,
     );
     t.detail(`a call placed with each of the workspace's ${workspace.agentIds.length} agents`);
+  });
+
+  // "International format" is E.164, whose numbers run to 15 digits: a validator one digit short
+  // refuses real destinations (long Austrian and German extensions).
+  check('INPUT-CALL-LONGEST-NUMBER', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const res = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: LONGEST_NUMBER });
+    t.measure('status', res.status);
+    assert(
+      is2xx(res.status),
+      `placing a call to ${LONGEST_NUMBER} (15 digits, the most E.164's international format allows) got ${describeResponse(res)}; ${RESERVED_TEST_NUMBER} is placed (INPUT-CALL-PLACED)`,
+      res,
+    );
+    t.detail(`a call to a 15-digit number in international format placed (${res.status})`);
   });
 
   // Validation errors are "not shown": any refusal holds the rule; INPUT-MALFORMED-4XX asks for a 4xx.

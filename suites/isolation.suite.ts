@@ -16,6 +16,7 @@ import {
 import { ControlError } from '../src/errors.js';
 import { sleep } from '../src/clock/wait.js';
 import type { HookedEndpoint } from '../src/suite/webhooks.js';
+import { verifiesWith } from '../src/suite/webhook-observation/signature.js';
 import type { TestWorkspace } from '../src/suite/workspace.js';
 
 const REPLAY_TYPE = 'mailer.reply.received';
@@ -115,6 +116,53 @@ certifySuite('isolation', () => {
       Object.entries(answers)
         .map(([what, answer]) => `${what}: ${answer}, nothing sent`)
         .join('; '),
+    );
+  });
+
+  // Two tenants may hand the service one URL (a shared gateway, a SaaS receiver routing on the
+  // envelope's workspace_id): each workspace's events are signed with its own endpoint's secret.
+  check('TENANT-SAME-URL-OWN-SECRET', async (t) => {
+    const [a, b] = [await t.workspace(), await t.workspace()];
+    const hookA = await t.hookEndpoint(a, [REPLAY_TYPE]);
+    const url = hookA.registered.url ?? hookA.inbox.url;
+    let endpointB: Awaited<ReturnType<typeof b.createEndpoint>>;
+    try {
+      endpointB = await b.createEndpoint(url, [REPLAY_TYPE]);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('same_url_other_workspace', `refused ${error.status}`);
+      return t.detail(
+        `another workspace's endpoint at the same URL was refused with ${error.status}: nothing to sign apart`,
+      );
+    }
+    t.measure('same_url_other_workspace', 'created');
+    const secrets = { A: hookA.registered.secret, B: endpointB.secret };
+    const fired = {
+      A: await a.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE)),
+      B: await b.fireEvent(REPLAY_TYPE, firedData(REPLAY_TYPE)),
+    };
+    const got = await settle(
+      hookA.inbox,
+      (ds) => Object.values(fired).every((eventId) => ds.some((d) => idOf(d) === eventId)),
+      DELIVERY_TIMEOUT_MS,
+      `${fired.A} and ${fired.B} at the shared URL`,
+    );
+    const arrivals = (name: 'A' | 'B') => hookA.inbox.deliveries.filter((d) => idOf(d) === fired[name]);
+    assert(
+      !got.timedOut,
+      `one URL registered by workspaces A and B: within ${DELIVERY_TIMEOUT_MS} ms A's ${fired.A} arrived ${arrivals('A').length} time(s), B's ${fired.B} ${arrivals('B').length} time(s); each workspace's event goes to its endpoint`,
+    );
+    // Compared here, never printed.
+    const missigned = (['A', 'B'] as const).filter(
+      (name) => !arrivals(name).every((d) => verifiesWith(secrets[name], d)),
+    );
+    t.measure('missigned', missigned);
+    assert(
+      missigned.length === 0,
+      `one URL registered by workspaces A and B: ${missigned.map((name) => `${name}'s event ${fired[name]} was not signed with ${name}'s endpoint secret${arrivals(name).some((d) => verifiesWith(secrets[name === 'A' ? 'B' : 'A'], d)) ? ` (it verifies with the other workspace's)` : ''}`).join('; ')}: each endpoint has its own signing secret`,
+    );
+    t.detail(
+      `one URL registered by two workspaces: each workspace's event arrived signed with its own endpoint's secret`,
     );
   });
 

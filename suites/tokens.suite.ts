@@ -19,7 +19,7 @@ import { pollUntil, sleep } from '../src/clock/wait.js';
 
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
 /** A label past a short column's width, with non-ASCII characters and spaces at both ends and twice inside: free text, as the spec says. */
-const LONG_LABEL = ' certify deploy 2026-11 — ünïcode ✓  rotation of the billing service token ';
+const LONG_LABEL = ` certify deploy 2026-11 — ünïcode ✓  rotation of the "billing" <service> token & its 'backup' `;
 const REVOCATION_LIMIT_MS = 60_000;
 /** How long the new token is still watched after the old one is first refused. */
 const ROTATION_SETTLE_MS = 5_000;
@@ -109,12 +109,14 @@ certifySuite('tokens', () => {
       'missing_scope',
       'placing a call with a default-scope token of a workspace not licensed voice:write',
     );
+    // A narrowed token first: the default is the licensed scopes, not what the last token got.
     const full = await t.workspace();
+    await full.createToken('certify narrowed before the default', ['voice:read']);
     const fullToken = await full.createToken('certify default scopes, all licensed');
     const placed = await t.api.placeCall(fullToken.token, { agent_id: full.agentId, to: RESERVED_TEST_NUMBER });
     assert(
       is2xx(placed.status),
-      `placing a call with a default-scope token of a fully licensed workspace: expected a 2xx, got ${describeResponse(placed)}`,
+      `placing a call with a default-scope token of a fully licensed workspace, created after a voice:read token: expected a 2xx, got ${describeResponse(placed)}`,
       placed,
     );
     // Licensed for nothing: a default token holds nothing (an empty list is no "not given").

@@ -330,6 +330,13 @@ certifySuite('webhook-delivery', () => {
     { timeoutMs: RETRY_TIMEOUT_MS + ONE_MINUTE_TIMEOUT_MS },
   );
 
+  // Senders often special-case 429; without a Retry-After the spec's schedule is the only rule.
+  check(
+    'HOOK-RETRY-ON-429',
+    (t: CheckContext) => expectRetryAfter(t, { status: 429 }, 'answered 429 Too Many Requests without Retry-After'),
+    { timeoutMs: RETRY_TIMEOUT_MS },
+  );
+
   check('HOOK-RETRY-ON-5XX', (t: CheckContext) => expectRetryAfter(t, { status: 503 }, 'answered 503'), {
     timeoutMs: RETRY_TIMEOUT_MS,
   });

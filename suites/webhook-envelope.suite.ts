@@ -812,6 +812,17 @@ certifySuite('webhook-envelope', () => {
     );
     const fired: Array<{ type: string; data: Record<string, unknown>; id: string }> = [];
     for (const { type, data } of firings) fired.push({ type, data, id: await workspace.fireEvent(type, data) });
+    // Fired with no data member at all: refused, or delivered with a data object (the envelope's data is an object).
+    const bare = 'mailer.email.sent';
+    let bareId: string | undefined;
+    try {
+      bareId = await workspace.fireEventWithoutData(bare);
+      fired.push({ type: bare, data: {}, id: bareId });
+      t.measure('fired_without_data', 'accepted');
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('fired_without_data', `refused ${error.status}`);
+    }
     const distinct = new Set(fired.map(({ id }) => id));
     assert(
       distinct.size === fired.length,
@@ -832,7 +843,7 @@ certifySuite('webhook-envelope', () => {
       const delivered = dataOf(got.deliveries.find((d) => idOf(d) === id)!);
       assert(
         delivered !== undefined,
-        `${type} ${id} fired with data ${JSON.stringify(data).slice(0, 300)} was delivered without a data object`,
+        `${type} ${id} fired with ${id === bareId ? 'no data member' : `data ${JSON.stringify(data).slice(0, 300)}`} was delivered without a data object: the envelope's data is an object`,
       );
       const changed = Object.keys(data).filter((key) => !isDeepStrictEqual(delivered[key], data[key]));
       assert(

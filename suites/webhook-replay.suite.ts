@@ -68,6 +68,19 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
     original,
     `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(first.deliveries)} (answers ${first.deliveries.map((d) => d.answeredStatus ?? d.answer).join(', ')})`,
   );
+  // A later event of the same type, with other data, delivered before the replay: the replay is
+  // of the event named, not of the type's latest.
+  const laterId = await workspace.fireEvent(TYPE, { ...firedData(TYPE), certify_fired: 'after the replayed event' });
+  const later = await settle(
+    hook.inbox,
+    (ds) => ds.some((d) => idOf(d) === laterId && d.answeredStatus !== null),
+    DELIVERY_TIMEOUT_MS,
+    `the later event ${laterId}`,
+  );
+  assert(
+    !later.timedOut,
+    `a second event of the type, ${laterId}, was not delivered within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(later.deliveries)}`,
+  );
   const before = hook.inbox.deliveries.length;
   const sinceArrival = Date.now() - original.receivedAtMs;
   if (waitBeforeReplayMs > sinceArrival) await sleep(waitBeforeReplayMs - sinceArrival);
@@ -80,7 +93,7 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
     `the replay of ${eventId} (accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
   );
   t.measure('replay_arrival_after_request_ms', replay.receivedAtMs - replayedAt);
-  return { workspace, hook, eventId, original, replay };
+  return { workspace, hook, eventId, laterId, original, replay };
 }
 
 certifySuite('webhook-replay', () => {
@@ -366,13 +379,14 @@ certifySuite('webhook-replay', () => {
     const stats = hook.inbox.stats();
     t.measure('unique_event_ids', stats.uniqueEventIds);
     t.measure('deliveries', stats.total);
+    // The event, and the later one of its type fired before the replay.
     assert(
-      stats.uniqueEventIds === 1,
-      `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for one event and its replay`,
+      stats.uniqueEventIds === 2,
+      `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for two events and the replay of one`,
     );
     const again = await replayAgain(workspace, hook, eventId, replay);
     t.detail(
-      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 1 event id; ${again}; ${describeClock(clock)}`,
+      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 2 event ids (the event and a later one); ${again}; ${describeClock(clock)}`,
     );
   });
 });

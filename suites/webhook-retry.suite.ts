@@ -636,6 +636,8 @@ certifySuite('webhook-retry', () => {
     const failure = await settled(doomed.inbox, await firstAttempt(t, doomed.inbox, failedEvent), ARRIVAL_SLACK_MS);
     await workspace.deleteEndpoint(doomed.registered.endpointId);
     const deletedAtMs = Date.now();
+    // Re-enabling is for a disabled endpoint: a deleted one stays deleted whatever the answer.
+    const enable = await doneOrRefused(() => workspace.enableEndpoint(doomed.registered.endpointId), 'answered 2xx');
     const readBack = await readDeletedEndpoint(workspace, doomed.registered.endpointId);
     const retryDueAtMs =
       failure.receivedAtMs +
@@ -655,11 +657,12 @@ certifySuite('webhook-retry', () => {
           : (eventId ?? 'a delivery without an id');
     t.measure('time_scale', scale);
     t.measure('replay', replay);
+    t.measure('enable_after_deletion', enable);
     t.measure('later_event_witnessed', witnessed !== undefined);
     t.measure('read_after_deletion', readBack);
     assert(
       readBack.startsWith('refused'),
-      `the deleted endpoint still reads back (${readBack}): a deleted endpoint is gone, and reading it is refused (404)`,
+      `the deleted endpoint still reads back (${readBack}; re-enabling it after the deletion ${enable}): a deleted endpoint is gone, and reading it is refused (404)`,
     );
     t.measure(
       'arrivals_after_deletion',
@@ -667,11 +670,11 @@ certifySuite('webhook-retry', () => {
     );
     assert(
       after.length === 0,
-      `${after.length} deliveries reached the endpoint after its deletion was answered: ${after.map((delivery) => `${what(delivery.verdicts.eventId)} ${delivery.receivedAtMs - deletedAtMs} ms after`).join('; ')}; a deleted endpoint gets nothing more (replay ${replay})`,
+      `${after.length} deliveries reached the endpoint after its deletion was answered: ${after.map((delivery) => `${what(delivery.verdicts.eventId)} ${delivery.receivedAtMs - deletedAtMs} ms after`).join('; ')}; a deleted endpoint gets nothing more (replay ${replay}; re-enabling it ${enable})`,
     );
     t.detail(
       `deleted with a retry of ${failedEvent} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale}); ` +
-        `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay}); reading it was ${readBack}`,
+        `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay}); re-enabling it ${enable}, reading it was ${readBack}`,
     );
   });
 

@@ -258,6 +258,19 @@ certifySuite('workspace', () => {
       const before = await t.api.whoami(token.token);
       if (!(before.status >= 200 && before.status < 300))
         t.skip(`the token answered ${describeResponse(before)} before the deletion (see AUTH-VALID-TOKEN)`);
+      // A member's session token is a credential of the workspace too (where the control interface can add one).
+      const idp = await startProvider(t);
+      const member = newSubject();
+      const sessionWhoami = async () =>
+        t.api.whoami(secret(await idp.mint({ sub: member, claims: { aud: idp.audience } })));
+      let sessionBefore = 0;
+      try {
+        await workspace.setIdentityProvider({ issuer: idp.issuer, jwksUri: idp.jwksUri, audience: idp.audience });
+        await workspace.addMember(member, ['voice:read']);
+        sessionBefore = (await sessionWhoami()).status;
+      } catch (error) {
+        if (!(error instanceof ControlUnsupported)) throw error;
+      }
       await t.control.deleteWorkspace(workspace.id);
       // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
       const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
@@ -276,7 +289,26 @@ certifySuite('workspace', () => {
         res.status >= 400 && res.status < 500,
         `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`,
       );
-      t.detail(`deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms`);
+      // Judged only where a member's session token was accepted before the deletion (SESSION-VALID judges that).
+      let sessionAfter: string;
+      if (sessionBefore === 200) {
+        const session = await untilStatus(t, sessionWhoami, (status) => status >= 400 && status < 500);
+        t.measure('session_after_delete_status', session.res.status);
+        assert(
+          session.res.status >= 400 && session.res.status < 500,
+          `the workspace was deleted, and a member's fresh session token still answers ${describeResponse(session.res)} ${session.afterMs} ms later (its bearer token answered ${res.status})`,
+          session.res,
+        );
+        sessionAfter = `; a member's session token ${session.res.status} after ${session.afterMs} ms`;
+      } else {
+        sessionAfter =
+          sessionBefore === 0
+            ? '; no session token judged (the control adapter cannot set a provider)'
+            : `; no session token judged (${sessionBefore} before the deletion)`;
+      }
+      t.detail(
+        `deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms${sessionAfter}`,
+      );
     },
     { timeoutMs: 90_000 },
   );

@@ -605,6 +605,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'the foreign agent refused with any 4xx (recorded); an agent list in any shape',
   }),
   service({
+    id: 'TENANT-SAME-URL-OWN-SECRET',
+    area: 'isolation',
+    level: 'must',
+    title: "Two workspaces' endpoints at one URL: each workspace's events are signed with its own endpoint's secret",
+    clauses: ['SVC-2', 'REG-2'],
+    ground: 'REG-2',
+    accepts: "the second workspace's endpoint at the same URL refused with any 4xx (recorded; nothing to judge)",
+  }),
+  service({
     id: 'TENANT-KEPT-ALIVE',
     area: 'isolation',
     level: 'must',
@@ -625,6 +634,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['EP-AGENTS', 'RES-AGENT'],
     ground: 'EP-AGENTS',
     accepts: 'any 2xx body that holds the agt_ ids, in any shape',
+  }),
+  service({
+    id: 'INPUT-CALL-LONGEST-NUMBER',
+    area: 'input',
+    level: 'should',
+    title: 'A call to a 15-digit number, the longest the international format (E.164) allows, is placed',
+    clauses: ['EP-CALLS', 'CALL-FIELD-TO'],
+    source: 'ITU-T E.164, 6.1: a number of at most 15 digits',
   }),
   service({
     id: 'INPUT-CALL-PLACED',
@@ -1294,10 +1311,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      'Each firing is an event of its own (two alike get two ids), delivered with the data it was fired with: every key and value as given (text, nesting, a 14-digit number)',
+      'Each firing is an event of its own (two alike get two ids), delivered with the data it was fired with: every key and value as given (text, nesting, a 14-digit number); one fired with no data member is delivered with a data object',
     clauses: ['CTL-EVENT-FIRE', 'ENV-DATA'],
     ground: 'CTL-EVENT-FIRE',
-    accepts: 'keys the service adds beside the given ones (recorded)',
+    accepts:
+      'keys the service adds beside the given ones (recorded); a firing without a data member refused with any 4xx (recorded)',
   }),
   service({
     id: 'HOOK-ONE-DELIVERY-PER-EVENT',
@@ -1420,6 +1438,16 @@ export const CATALOG: readonly CatalogEntry[] = [
       'A 4xx answer is a failure, retried 1 minute (scaled) later, not at once; a 401, 403, 404, 410 or 422 is retried too and leaves the endpoint active',
     clauses: ['RETRY-1', 'RETRY-2', 'RETRY-3'],
     ground: 'RETRY-1',
+    tolerance: RETRY_SCHEDULE,
+  }),
+  service({
+    id: 'HOOK-RETRY-ON-429',
+    area: 'webhook-delivery',
+    level: 'must',
+    title:
+      'A 429 answer without Retry-After is a failure like any non-2xx: retried on the schedule, 1 minute (scaled) later, not sooner',
+    clauses: ['RETRY-1', 'RETRY-2'],
+    ground: 'RETRY-2',
     tolerance: RETRY_SCHEDULE,
   }),
   service({

@@ -576,7 +576,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'operation',
     cells: {
       // INPUT-CALL-INVALID refuses an unknown agent; a loose lookup lets a near miss of a real one through, and places a real call from a typo.
-      'near-miss': checked('INPUT-CALL-INVALID', 'CALL-AGENT-NEAR-MISS'),
+      // The valid edge too: a 15-digit destination, the longest E.164 allows (red team round 10).
+      'near-miss': checked('INPUT-CALL-INVALID', 'CALL-AGENT-NEAR-MISS', 'INPUT-CALL-LONGEST-NUMBER'),
       concurrent: checked('CALL-PLACE-CONCURRENT'),
       'other-state': checked('WS-SUSPENDED-CODE', 'SESSION-SUSPENDED-CODE', 'REVOKE-STAYS-REVOKED'),
       empty: checked('INPUT-CALL-INVALID', 'INPUT-MALFORMED-REQUEST'),
@@ -750,8 +751,9 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('HOOK-RECREATED-OWN-SECRET'),
       empty: na('The service makes the secret; the caller gives none.'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES'),
-      // A deletion by id leaves another endpoint at the same URL (red team round 5).
-      target: checked('HOOK-OWN-SECRET', 'HOOK-DELETE-ONE-ENDPOINT'),
+      // A deletion by id leaves another endpoint at the same URL (red team round 5); another
+      // workspace's endpoint at the same URL signs with its own secret (round 10).
+      target: checked('HOOK-OWN-SECRET', 'HOOK-DELETE-ONE-ENDPOINT', 'TENANT-SAME-URL-OWN-SECRET'),
       'handed-out': checked('HOOK-OWN-SECRET', 'HOOK-SIGNATURE-RAW-BODY'),
     },
   },
@@ -884,6 +886,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'HOOK-ACK-ANY-2XX',
         'HOOK-RETRY-ON-3XX',
         'HOOK-RETRY-ON-4XX',
+        'HOOK-RETRY-ON-429',
         'HOOK-RETRY-ON-5XX',
         'HOOK-RETRY-ON-RESET',
         'HOOK-RETRY-ON-TIMEOUT',
@@ -906,7 +909,14 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'HOOK-RETRY-REAL-TIME',
         'HOOK-DROP-AND-FLAG',
       ),
-      'receiver-answers': checked('HOOK-RETRY-ON-3XX', 'HOOK-RETRY-ON-4XX', 'HOOK-RETRY-ON-5XX', 'HOOK-RETRY-ON-RESET'),
+      // A 429 without Retry-After retried on the schedule, not sooner (red team round 10).
+      'receiver-answers': checked(
+        'HOOK-RETRY-ON-3XX',
+        'HOOK-RETRY-ON-4XX',
+        'HOOK-RETRY-ON-429',
+        'HOOK-RETRY-ON-5XX',
+        'HOOK-RETRY-ON-RESET',
+      ),
       target: seeRow(['RETRY-1'], "Which endpoint a retry reaches: RETRY-1's row."),
     },
   },

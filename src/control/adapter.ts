@@ -45,8 +45,8 @@ export interface ControlAdapter {
   getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointStatus>;
   enableEndpoint(workspaceId: string, endpointId: string): Promise<void>;
   deleteEndpoint(workspaceId: string, endpointId: string): Promise<void>;
-  /** Returns the event id (evt_…). */
-  fireEvent(workspaceId: string, type: EventType | string, data: Record<string, unknown>): Promise<string>;
+  /** Returns the event id (evt_…); `data` undefined sends a body without a `data` member. */
+  fireEvent(workspaceId: string, type: EventType | string, data: Record<string, unknown> | undefined): Promise<string>;
   replay(workspaceId: string, eventId: string, endpointId: string): Promise<void>;
   progressCall(workspaceId: string, callId: string, progress: CallProgress): Promise<void>;
   close(): Promise<void>;

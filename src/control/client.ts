@@ -218,8 +218,16 @@ export class ControlClient implements ControlAdapter {
     this.options.onRemoved?.({ kind: 'endpoint', workspaceId, endpointId });
   }
 
-  async fireEvent(workspaceId: string, type: EventType | string, data: Record<string, unknown>): Promise<string> {
-    const json = await this.call('POST', `/workspaces/${workspaceId}/events`, { type, data });
+  async fireEvent(
+    workspaceId: string,
+    type: EventType | string,
+    data: Record<string, unknown> | undefined,
+  ): Promise<string> {
+    const json = await this.call(
+      'POST',
+      `/workspaces/${workspaceId}/events`,
+      data === undefined ? { type } : { type, data },
+    );
     const eventId = findFirstId(json, ID_PATTERNS.event);
     if (!eventId) throw new ControlError('POST /events answered without an evt_ id', undefined, undefined);
     return eventId;

@@ -105,6 +105,11 @@ export class TestWorkspace {
     return this.control.fireEvent(this.id, type, data);
   }
 
+  /** Fires an event with a body of its type alone: the contract shows `data` but does not say it is required. */
+  fireEventWithoutData(type: EventType | string): Promise<string> {
+    return this.control.fireEvent(this.id, type, undefined);
+  }
+
   replay(eventId: string, endpointId: string): Promise<void> {
     return this.control.replay(this.id, eventId, endpointId);
   }

@@ -394,6 +394,22 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-localhost-substring', 'HOOK-REG-LOCALHOST'),
   proof('completed-agent-first', 'HOOK-CALL-COMPLETED-FIELDS'),
   proof('jwt-future-iat-refused', 'SESSION-IAT-AHEAD'),
+  // Red team, round 10 (docs/red-team/round-10.json): the five caught on first contact, then the
+  // eight survivors with the checks written or widened for them.
+  proof('missing-scope-code-insufficient', 'SCOPE-MISSING-CODE'),
+  proof('token-default-scopes-from-previous', 'TOKEN-DEFAULT-SCOPES'),
+  proof('idp-issuer-first-workspace-only', 'SESSION-OTHER-WORKSPACE'),
+  proof('sign-sha256-prefix', 'HOOK-OWN-SECRET'),
+  proof('call-event-id-from-call', 'CALL-PLACE-CONCURRENT'),
+  proof('token-label-html-escaped', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('enable-revives-deleted', 'HOOK-DELETED-SILENT'),
+  proof('retry-429-after-1s', 'HOOK-RETRY-ON-429'),
+  proof('replay-data-latest-of-type', 'HOOK-REPLAY-SAME-ID'),
+  proof('to-15-digits-refused', 'INPUT-CALL-LONGEST-NUMBER'),
+  proof('fired-data-omitted-null', 'HOOK-FIRED-DATA'),
+  // Waits out the minute a deleted workspace's credentials may take to stop.
+  waits(proof('delete-workspace-session-alive', 'WS-DELETED-TOKENS')),
+  proof('secret-cached-by-url', 'TENANT-SAME-URL-OWN-SECRET'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
