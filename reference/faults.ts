@@ -474,6 +474,9 @@ export const FAULTS = {
     "a deleted workspace's identity provider stays in the issuer index: its members' session tokens keep authenticating after the deletion",
   'secret-cached-by-url':
     "deliveries are signed with the secret cached by receiver URL: when another workspace registers the same URL, this endpoint's deliveries are signed with that endpoint's secret",
+  // Proofs of the checks written before red-team round 11 (a re-enable or reinstatement of what is active)
+  'reinstate-toggles': 'reinstating flips the suspension: an active workspace asked to reinstate is suspended',
+  'enable-toggles': 'the re-enable flips the state: an active endpoint asked to re-enable is disabled',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -350,6 +350,44 @@ certifySuite('webhook-registration', () => {
     t.detail(`two endpoints at one URL, one deleted by its id: ${eventId} arrived once, for the endpoint kept`);
   });
 
+  // Re-enabling is for a disabled endpoint; asked of an active one, it changes nothing (a toggle
+  // would disable it; a reset would re-key it).
+  check('HOOK-ENABLE-ACTIVE-UNCHANGED', async (t) => {
+    const workspace = await t.workspace();
+    const hook = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]);
+    const endpointId = hook.registered.endpointId;
+    let enable = 'answered 2xx';
+    try {
+      await workspace.enableEndpoint(endpointId);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      enable = `refused ${error.status}`;
+    }
+    t.measure('enable_of_active', enable);
+    const { state } = await workspace.getEndpoint(endpointId);
+    t.measure('state_after', state);
+    assert(state === 'active', `an active endpoint asked to re-enable (${enable}) then read ${state}: it was active`);
+    const eventId = await workspace.fireEvent(OWN_SECRET_TYPE, firedData(OWN_SECRET_TYPE));
+    const got = await settle(
+      hook.inbox,
+      (ds) => ds.some((d) => idOf(d) === eventId),
+      DELIVERY_TIMEOUT_MS,
+      `${eventId} after the enable`,
+    );
+    assert(
+      !got.timedOut,
+      `an active endpoint asked to re-enable (${enable}) received nothing of ${eventId} within ${DELIVERY_TIMEOUT_MS} ms`,
+    );
+    const delivery = got.deliveries.find((d) => idOf(d) === eventId)!;
+    assert(
+      verifiesWith(hook.registered.secret, delivery),
+      `after an active endpoint was asked to re-enable (${enable}), ${eventId} is not signed with the secret it was registered with (${describeBadSignature(hook.registered.secret, delivery)})`,
+    );
+    t.detail(
+      `re-enabling an active endpoint ${enable}; it stayed active, received ${eventId}, signed with its own secret`,
+    );
+  });
+
   // Receivers route and authenticate by the query of the URL they hand out (?tenant=…, ?key=…):
   // a delivery goes to the URL as registered, query and all.
   check('HOOK-URL-QUERY-KEPT', async (t) => {

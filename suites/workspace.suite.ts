@@ -26,6 +26,8 @@ const CALL_STARTED = 'voice.call.started';
 const AUTO_PROGRESS_WATCH_MS = 3_000;
 /** Requests of the workspace that was not suspended, once the other is. */
 const OTHER_WORKSPACE_REQUESTS = 12;
+/** Requests, 250 ms apart, that show an active workspace asked to reinstate still active. */
+const ACTIVE_WATCH_REQUESTS = 4;
 
 async function untilStatus(
   _t: CheckContext,
@@ -84,6 +86,18 @@ certifySuite('workspace', () => {
     'WS-REINSTATED',
     async (t) => {
       const { workspace, token } = await t.workspaceWithToken();
+      // Reinstating a workspace that is active leaves it active (no toggle, no hold counted).
+      const early = await doneOrRefused(() => workspace.reinstate(), 'answered 2xx');
+      t.measure('reinstate_of_active', early);
+      for (let i = 0; i < ACTIVE_WATCH_REQUESTS; i++) {
+        const res = await t.api.whoami(token.token);
+        assert(
+          res.status === 200,
+          `an active workspace asked to reinstate (${early}) then answered whoami ${describeResponse(res)}: it was active`,
+          res,
+        );
+        await sleep(250);
+      }
       await workspace.suspend();
       await untilStatus(
         t,
@@ -108,6 +122,9 @@ certifySuite('workspace', () => {
         agents,
       );
       t.measure('reinstatement_effective_ms', afterMs);
+      t.detail(
+        `an active workspace asked to reinstate (${early}) stayed active; suspended, then reinstated: whoami 200 after ${afterMs} ms, agents ${agents.status}`,
+      );
     },
     { timeoutMs: 150_000 },
   );

@@ -98,6 +98,11 @@ export const reinstateWorkspace: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
   const faults = unionFaults(request.faults, workspace.faults);
+  // Fault reinstate-toggles: the dashboard's button flips the suspension, so an active workspace is suspended.
+  if (faults.has('reinstate-toggles') && !workspace.suspended) {
+    workspace.suspended = true;
+    return { status: 204 };
+  }
   const holdsLeft = Math.max(0, (suspensionHolds.get(workspace) ?? 0) - 1);
   suspensionHolds.set(workspace, holdsLeft);
   if (!faults.has('reinstate-ignored') && !(faults.has('suspension-holds-counted') && holdsLeft > 0))

@@ -147,6 +147,11 @@ export class EndpointRegistry {
   /** The dashboard's re-enable of a disabled endpoint. */
   enable(endpoint: Endpoint, faults: FaultSet): void {
     const wasDisabled = endpoint.health.state === 'disabled';
+    // Fault enable-toggles: the re-enable flips the state, so an active endpoint is disabled.
+    if (faults.has('enable-toggles') && !wasDisabled) {
+      endpoint.health.disableForSuspension();
+      return;
+    }
     endpoint.health.enable();
     if (!wasDisabled || endpoint.health.state !== 'active') return;
     // Fault reenable-resets-subscription: the endpoint comes back with the default subscription, not its own.

@@ -526,9 +526,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'WS-REINSTATED',
     area: 'workspace',
     level: 'must',
-    title: 'After reinstatement the workspace answers 200 again',
+    title: 'After reinstatement the workspace answers 200 again; reinstating an active workspace leaves it active',
     clauses: ['ERR-CODE-WORKSPACE-DISABLED', 'CTL-WS-REINSTATE'],
     ground: 'CTL-WS-REINSTATE',
+    accepts: 'the reinstatement of an active workspace answered 2xx or refused with any 4xx (recorded)',
   }),
   // The contract makes DELETE optional and states nothing after it; every user expects a deleted workspace's tokens to stop.
   service({
@@ -1096,6 +1097,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'Deleting one of two endpoints at the same URL leaves the other receiving',
     clauses: ['REG-2', 'REG-3'],
     accepts: 'a second endpoint at the same URL refused with any 4xx (recorded; nothing to judge)',
+  }),
+  service({
+    id: 'HOOK-ENABLE-ACTIVE-UNCHANGED',
+    area: 'webhook-registration',
+    level: 'should',
+    title: 'Re-enabling an endpoint that is active leaves it active, receiving, and signing with its own secret',
+    clauses: ['STATE-ENDPOINT-REENABLE', 'REG-2'],
+    accepts: 'the re-enable of an active endpoint answered 2xx or refused with any 4xx (recorded)',
   }),
   service({
     id: 'HOOK-URL-QUERY-KEPT',

@@ -464,7 +464,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       // The red team's round 2 enable-keeps-failure-streak passed every check then: none let a re-enabled endpoint fail once.
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH', 'HOOK-REENABLE-FRESH-STREAK'),
       connection: na('The service opens the connections to a receiver; no credential of a caller travels on them.'),
-      repeated: na('The dashboard offers re-enable on a disabled endpoint only; a second re-enable finds it active.'),
+      // A re-enable that finds the endpoint active changes nothing: no toggle, no new secret.
+      repeated: checked('HOOK-ENABLE-ACTIVE-UNCHANGED'),
       target: checked('MODEL-ENDPOINT-HEALTH'),
       'every-operation': checked('HOOK-REENABLE', 'MODEL-ENDPOINT-HEALTH'),
       concurrent: noRule(
@@ -1135,10 +1136,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),
       transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE', 'WS-REINSTATED-KEEPS-SETTINGS'),
       connection: checked('MODEL-TOKENS-SUSPENSION'),
-      repeated: seeRow(
-        ['CTL-WS-SUSPEND'],
-        "A reinstatement that finds the workspace active: with the double suspension on CTL-WS-SUSPEND's row.",
-      ),
+      // A reinstatement that finds the workspace active leaves it active.
+      repeated: checked('WS-REINSTATED'),
       target: checked('WS-SUSPEND-ONE-WORKSPACE'),
       'every-operation': checked('WS-REINSTATED'),
       concurrent: noRule('A reinstatement hands out nothing and counts against no limit.'),

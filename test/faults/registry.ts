@@ -410,6 +410,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Waits out the minute a deleted workspace's credentials may take to stop.
   waits(proof('delete-workspace-session-alive', 'WS-DELETED-TOKENS')),
   proof('secret-cached-by-url', 'TENANT-SAME-URL-OWN-SECRET'),
+  // A re-enable or reinstatement of what is already active (written before round 11).
+  proof('reinstate-toggles', 'WS-REINSTATED'),
+  proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
