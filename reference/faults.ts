@@ -474,9 +474,11 @@ export const FAULTS = {
     "a deleted workspace's identity provider stays in the issuer index: its members' session tokens keep authenticating after the deletion",
   'secret-cached-by-url':
     "deliveries are signed with the secret cached by receiver URL: when another workspace registers the same URL, this endpoint's deliveries are signed with that endpoint's secret",
-  // Proofs of the checks written before red-team round 11 (a re-enable or reinstatement of what is active)
+  // Proofs of the checks written before red-team round 11 (what is active enabled again, an outcome)
   'reinstate-toggles': 'reinstating flips the suspension: an active workspace asked to reinstate is suspended',
   'enable-toggles': 'the re-enable flips the state: an active endpoint asked to re-enable is disabled',
+  'outcome-always-answered':
+    'voice.call.completed carries outcome answered whatever outcome the call was completed with',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

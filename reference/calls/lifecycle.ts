@@ -162,7 +162,8 @@ export class CallService {
         break;
       case 'completed':
         call.state = 'completed';
-        call.outcome = request.outcome;
+        // Fault outcome-always-answered: a completed call is taken as answered, whatever outcome it reported.
+        call.outcome = faults.has('outcome-always-answered') ? 'answered' : request.outcome;
         call.durationSeconds = request.durationSeconds;
         // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
         if (faults.has('duration-billed-minutes')) call.durationSeconds = Math.ceil(call.durationSeconds / 60) * 60;

@@ -1270,6 +1270,7 @@ export const CATALOG: readonly CatalogEntry[] = [
       "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s and over two hours included, not figures of the service's own",
     clauses: ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'],
     ground: 'CALL-FIELD-DURATION-SECONDS',
+    accepts: 'an outcome other than answered refused with any 4xx (recorded)',
   }),
   service({
     id: 'HOOK-PROGRESS-ONE-CALL',
