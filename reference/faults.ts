@@ -474,11 +474,27 @@ export const FAULTS = {
     "a deleted workspace's identity provider stays in the issuer index: its members' session tokens keep authenticating after the deletion",
   'secret-cached-by-url':
     "deliveries are signed with the secret cached by receiver URL: when another workspace registers the same URL, this endpoint's deliveries are signed with that endpoint's secret",
-  // Proofs of the checks written before red-team round 11 (what is active enabled again, an outcome)
+  // Red team, round 11
+  'token-limit-429': 'a third active token is refused with 429 (a rate-limit answer) instead of 409',
+  'token-label-nfkc':
+    'the label is NFKC-normalised before it is stored: ligatures and full-width letters come back rewritten',
+  'suspended-call-placed': 'POST /v1/voice/calls skips the suspension gate: a suspended workspace still places calls',
+  'jwt-iat-required': 'a session JWT without an iat claim is refused with invalid_token',
+  'jwt-lifetime-over-60s-refused':
+    'a session JWT whose exp is more than 60 s away is refused, as if the 60-second lifetime were enforced on the token',
+  'outcome-forced-answered': 'voice.call.completed always carries outcome answered, whatever outcome the call reported',
+  'fired-data-empty-string-null': 'empty strings in fired event data are delivered as null (an empty-to-NULL column)',
+  'api-version-datetime': 'api_version is a full ISO date-time (2026-11-01T00:00:00.000Z), not YYYY-MM-DD',
+  'request-id-no-prefix': 'error.request_id is the bare id, without its req_ prefix',
+  'endpoint-https-uppercase-refused':
+    'an endpoint URL is checked by a case-sensitive https:// prefix: HTTPS://… is refused',
+  'duration-cached-per-agent':
+    "duration_seconds of a completed call is the first duration reported for its agent, not the call's own",
+  'replay-to-first-subscriber':
+    "a replay is sent to the event's first subscribed endpoint, not the endpoint named in the request",
+  // Proofs of the checks written before red-team round 11 (a re-enable or reinstatement of what is active)
   'reinstate-toggles': 'reinstating flips the suspension: an active workspace asked to reinstate is suspended',
   'enable-toggles': 'the re-enable flips the state: an active endpoint asked to re-enable is disabled',
-  'outcome-always-answered':
-    'voice.call.completed carries outcome answered whatever outcome the call was completed with',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -379,6 +379,12 @@ export class SessionVerifier {
     ) {
       throw new Error('the session token expires too soon');
     }
+    // Fault jwt-iat-required: iat is read to judge the token's age, and a token without one is refused.
+    if (faults.has('jwt-iat-required') && typeof payload.iat !== 'number')
+      throw new Error('the session token has no iat');
+    // Fault jwt-lifetime-over-60s-refused: the spec's 60-second lifetime enforced on exp.
+    if (faults.has('jwt-lifetime-over-60s-refused') && typeof payload.exp === 'number' && payload.exp - nowSeconds > 61)
+      throw new Error('the session token lives too long');
     // Fault jwt-future-iat-refused: an iat ahead of the service clock taken for a forged token.
     if (faults.has('jwt-future-iat-refused') && typeof payload.iat === 'number' && payload.iat > nowSeconds)
       throw new Error('the session token was issued in the future');

@@ -33,6 +33,8 @@ export class CallService {
   private readonly sharedMetadata: Record<string, unknown> = {};
   /** Fault duration-from-timestamps: when each call started. */
   private readonly startedAt = new WeakMap<Call, number>();
+  /** Fault duration-cached-per-agent: the duration first reported for each agent, memoised by agent id. */
+  private readonly durationByAgent = new Map<string, number>();
   private readonly previousCall = new WeakMap<Call, string>();
 
   constructor(
@@ -162,13 +164,19 @@ export class CallService {
         break;
       case 'completed':
         call.state = 'completed';
-        // Fault outcome-always-answered: a completed call is taken as answered, whatever outcome it reported.
-        call.outcome = faults.has('outcome-always-answered') ? 'answered' : request.outcome;
+        // Fault outcome-forced-answered: the clean-end path writes the example outcome.
+        call.outcome = faults.has('outcome-forced-answered') ? 'answered' : request.outcome;
         call.durationSeconds = request.durationSeconds;
         // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
         if (faults.has('duration-billed-minutes')) call.durationSeconds = Math.ceil(call.durationSeconds / 60) * 60;
         // Fault duration-capped-3600: the duration is clamped to the agent's maximum call length.
         if (faults.has('duration-capped-3600')) call.durationSeconds = Math.min(call.durationSeconds, MAX_CALL_SECONDS);
+        // Fault duration-cached-per-agent: a memo meant for the agent's average keeps its first call's duration.
+        if (faults.has('duration-cached-per-agent')) {
+          const first = this.durationByAgent.get(call.agentId);
+          if (first === undefined) this.durationByAgent.set(call.agentId, call.durationSeconds);
+          else call.durationSeconds = first;
+        }
         // Fault duration-from-timestamps: the length measured by the service's clock, from started (or placed).
         if (faults.has('duration-from-timestamps'))
           call.durationSeconds = Math.round((this.clock.now() - (this.startedAt.get(call) ?? call.createdAt)) / 1000);

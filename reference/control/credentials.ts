@@ -39,7 +39,10 @@ export const createToken: ControlHandler = async (request) => {
       ? given.trim()
       : faults.has('token-label-html-escaped')
         ? htmlEscaped(given)
-        : given;
+        : // Fault token-label-nfkc: labels are normalised (NFKC) so that look-alikes compare equal.
+          faults.has('token-label-nfkc')
+          ? given.normalize('NFKC')
+          : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())
@@ -53,7 +56,11 @@ export const createToken: ControlHandler = async (request) => {
     faults,
     checkThenInsert,
   );
-  if (!issued.ok) return refuse(issued.status, issued.code, issued.message);
+  if (!issued.ok) {
+    // Fault token-limit-429: the limit refusal is answered as a quota, with 429.
+    const status = issued.status === 409 && faults.has('token-limit-429') ? 429 : issued.status;
+    return refuse(status, issued.code, issued.message);
+  }
   const { token } = issued;
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
   // Fault token-second-scope-dropped: the answer echoes the scopes asked for, not the ones stored.

@@ -139,6 +139,9 @@ export const fireEvent: ControlHandler = async (request) => {
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   // Fault fired-data-compacted: the data goes through a "clean payload" step that drops nulls and empty objects.
   let data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
+  // Fault fired-data-empty-string-null: the data's top-level empty strings stored as NULL.
+  if (faults.has('fired-data-empty-string-null'))
+    data = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, value === '' ? null : value]));
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;

@@ -320,6 +320,8 @@ export async function handlePublicRequest(
     // Fault suspended-whoami-served: whoami, taken for a health check, skips the suspension gate.
     (operation === whoami && faults.has('suspended-whoami-served')) ||
     (operation === getTranscript && faults.has('suspended-transcript-served')) ||
+    // Fault suspended-call-placed: the call route's gate list forgot the suspension check.
+    (operation === placeCall && faults.has('suspended-call-placed')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
     (staleSession &&
       ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id);

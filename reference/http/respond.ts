@@ -83,7 +83,9 @@ export function sendPublicError(
   const error: Record<string, string> = { code, message };
   // Fault missing-scope-no-request-id: the scope guard's error object is built without the request id.
   const scopeGuardOwnBody = code === 'missing_scope' && faults.has('missing-scope-no-request-id');
-  if (!faults.has('no-request-id') && !scopeGuardOwnBody) error.request_id = requestId;
+  // Fault request-id-no-prefix: the error body carries the request id's bare column value.
+  if (!faults.has('no-request-id') && !scopeGuardOwnBody)
+    error.request_id = faults.has('request-id-no-prefix') ? requestId.replace(/^req_/, '') : requestId;
   const text = JSON.stringify({ error });
   const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
   res.writeHead(

@@ -174,10 +174,14 @@ export class Dispatcher {
     // Fault replay-signed-with-first-delivery: the replay re-sends a recorded delivery, the first one when this endpoint has none.
     const recorded = workspace.faults.has('replay-signed-with-first-delivery') ? event.sentSignatures : undefined;
     const resentSignature = recorded && !recorded.has(endpoint.id) ? recorded.values().next().value : undefined;
+    // Fault replay-to-first-subscriber: the replay is checked against the endpoint named but sent to the event's first receiver.
+    const target = workspace.faults.has('replay-to-first-subscriber')
+      ? (this.receivers(workspace, event.type)[0] ?? endpoint)
+      : endpoint;
     this.attempt(
       {
         event,
-        endpoint,
+        endpoint: target,
         failedAttempts: 0,
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),

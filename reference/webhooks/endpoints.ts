@@ -83,7 +83,9 @@ export class EndpointRegistry {
       return { ok: false, status: 422, code: 'invalid_url', message: 'url is not a valid URL' };
     }
     const httpAllowed = faults.has('accept-http-url') && parsed.protocol === 'http:';
-    if (parsed.protocol !== 'https:' && !httpAllowed) {
+    // Fault endpoint-https-uppercase-refused: the scheme is checked on the URL text, case-sensitively.
+    const textRefused = faults.has('endpoint-https-uppercase-refused') && !url.startsWith('https://');
+    if ((parsed.protocol !== 'https:' && !httpAllowed) || textRefused) {
       return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
     }
     const host = parsed.hostname.toLowerCase().replace(/\.$/, '');

@@ -42,7 +42,12 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
     created_at: createdAtText(event.createdAt, faults),
   };
   if (!faults.has('envelope-missing-workspace')) envelope.workspace_id = event.workspaceId;
-  envelope.api_version = faults.has('api-version-not-date') ? 'v1' : API_VERSION;
+  envelope.api_version = faults.has('api-version-not-date')
+    ? 'v1'
+    : // Fault api-version-datetime: the version is a date column serialised as a full timestamp.
+      faults.has('api-version-datetime')
+      ? new Date(API_VERSION).toISOString()
+      : API_VERSION;
   envelope.data = event.data;
   return envelope;
 }

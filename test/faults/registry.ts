@@ -413,7 +413,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // A re-enable or reinstatement of what is already active (written before round 11).
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
-  proof('outcome-always-answered', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('outcome-forced-answered', 'HOOK-COMPLETED-AS-REPORTED'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
