@@ -99,6 +99,8 @@ const EDGE_NBF_PAST_S = 2;
 const SHORT_LIFETIME_S = 5;
 /** How far ahead a token's iat is set: past any clock skew a check allows, well inside its exp. */
 const IAT_AHEAD_S = 30;
+/** A session token's lifetime past the spec's 60 s: ten minutes, a common provider setting. */
+const LONG_LIFETIME_S = 600;
 const EXPIRY_WATCH_MS = 65_000;
 const MUTATION_RUNS = 40;
 /** Well inside the 60 s lifetime of the token being mutated, so every mutation is judged while the original is valid. */
@@ -437,6 +439,36 @@ certifySuite('session', () => {
       res,
     );
     t.detail(`a session token whose iat is ${IAT_AHEAD_S} s ahead, valid by nbf and exp, was accepted`);
+  });
+
+  // iat is none of the contract's conditions: a token without one is accepted like any other.
+  check('SESSION-NO-IAT', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const res = await whoami(t, await s.mint({ claims: { iat: undefined } }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token without iat, valid by its signature, iss, aud, nbf/exp and member, got ${describeResponse(res)}: iat is none of the contract's conditions for a session token`,
+      res,
+    );
+    t.detail('a session token without iat was accepted');
+  });
+
+  // The spec's 60 s is the provider's lifetime for the tokens it issues; the contract's condition is
+  // "within nbf/exp". A provider configured for longer tokens is still within them: a should.
+  check('SESSION-LONG-LIFETIME', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const now = nowSeconds();
+    const res = await whoami(t, await s.mint({ claims: { iat: now, exp: now + LONG_LIFETIME_S } }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token issued now, expiring in ${LONG_LIFETIME_S} s, got ${describeResponse(res)}: it is within its nbf/exp, the contract's condition`,
+      res,
+    );
+    t.detail(`a session token with a ${LONG_LIFETIME_S} s lifetime was accepted`);
   });
 
   check('SESSION-WRONG-ISSUER', async (t) => {

@@ -19,7 +19,8 @@ import { pollUntil, sleep } from '../src/clock/wait.js';
 
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
 /** A label past a short column's width, with non-ASCII characters and spaces at both ends and twice inside: free text, as the spec says. */
-const LONG_LABEL = ` certify deploy 2026-11 — ünïcode ✓  rotation of the "billing" <service> token & its 'backup' `;
+// Characters a normaliser changes (NFC, NFKC), an HTML escaper, a trimmer or a short column would alter.
+const LONG_LABEL = ` certify deploy 2026-11 — ünïcode ✓  rotation of the "billing" <service> token & its 'backup' \uFB01le Ｑ４ cafe\u0301 `;
 const REVOCATION_LIMIT_MS = 60_000;
 /** How long the new token is still watched after the old one is first refused. */
 const ROTATION_SETTLE_MS = 5_000;
@@ -92,6 +93,19 @@ certifySuite('tokens', () => {
       `third token refused with ${refusal.status}; another workspace took a token meanwhile; a slot freed after revocation`,
     );
     t.measure('third_token_status', refusal.status);
+  });
+
+  // TOKEN-LIMIT-TWO takes any 4xx as the refusal; the contract names the status, and a 429 or a
+  // 5xx-like retryable answer would have a client try again for ever.
+  check('TOKEN-LIMIT-409', async (t) => {
+    const workspace = await t.workspace();
+    await workspace.createToken('certify first');
+    await workspace.createToken('certify second');
+    const third = await doneOrRefused(() => workspace.createToken('certify third'), 'created');
+    t.measure('third_token', third);
+    if (third === 'created') t.skip('a third token was created (TOKEN-LIMIT-TWO fails it): no refusal to read');
+    assert(third === 'refused 409', `a third active token was ${third}: the contract refuses it with 409`);
+    t.detail('a third active token refused with 409');
   });
 
   check('TOKEN-DEFAULT-SCOPES', async (t) => {

@@ -142,6 +142,20 @@ certifySuite('webhook-registration', () => {
     );
   });
 
+  // "URL must use HTTPS": a scheme is case-insensitive (RFC 3986, 3.1), so HTTPS:// is HTTPS.
+  check('HOOK-REG-SCHEME-CASE', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const url = `${receiver.publicUrl.replace(/^https:/i, 'HTTPS:')}/certify-scheme-case`;
+    const result = await register(t, workspace, url, `registering ${url}`);
+    t.measure('answer', refusal(result));
+    assert(
+      result.accepted,
+      `an HTTPS endpoint URL with its scheme in capitals (${url}) was ${refusal(result)}: a URL's scheme is case-insensitive, and this one is HTTPS`,
+    );
+    t.detail(`${url} accepted`);
+  });
+
   check(
     'HOOK-REG-LIMIT-25',
     async (t) => {

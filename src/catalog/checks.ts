@@ -390,6 +390,13 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'the third token refused with any 4xx (the contract names 409; the status is recorded)',
   }),
   service({
+    id: 'TOKEN-LIMIT-409',
+    area: 'tokens',
+    level: 'should',
+    title: 'A third active token is refused with 409, the status the contract names',
+    clauses: ['CTL-TOKEN-LIMIT'],
+  }),
+  service({
     id: 'TOKEN-DEFAULT-SCOPES',
     area: 'tokens',
     level: 'must',
@@ -862,6 +869,23 @@ export const CATALOG: readonly CatalogEntry[] = [
       'a should: the contract names signature, iss, aud, nbf/exp and membership, not iat, but common libraries refuse an iat ahead of their clock',
   }),
   service({
+    id: 'SESSION-NO-IAT',
+    area: 'session',
+    level: 'must',
+    title: 'A session token without iat, valid by its signature, iss, aud, nbf/exp and member, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    ground: 'CTL-SESSION-JWT',
+  }),
+  service({
+    id: 'SESSION-LONG-LIFETIME',
+    area: 'session',
+    level: 'should',
+    title: 'A session token expiring in ten minutes, valid otherwise, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    accepts:
+      "a should: the contract's condition is nbf/exp, and the spec's 60 seconds is the lifetime of the provider's tokens, which a service could read as a limit",
+  }),
+  service({
     id: 'SESSION-WRONG-ISSUER',
     area: 'session',
     level: 'must',
@@ -1054,6 +1078,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['REG-1', 'CTL-HOOK-REFUSED'],
     ground: 'REG-1',
     accepts: 'any 4xx and any error body from the control interface',
+  }),
+  service({
+    id: 'HOOK-REG-SCHEME-CASE',
+    area: 'webhook-registration',
+    level: 'should',
+    title: 'An HTTPS endpoint URL whose scheme is written in capitals (HTTPS://) is accepted',
+    clauses: ['REG-1'],
+    source: 'RFC 3986, 3.1: schemes are case-insensitive',
   }),
   service({
     id: 'HOOK-REG-LOCALHOST',

@@ -504,6 +504,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'other-state': checked('MODEL-TOKENS-SUSPENSION', 'TOKEN-LIMIT-TWO'),
       // Another workspace takes its first token while one is full (TOKEN-LIMIT-TWO); its first endpoint, HOOK-REG-LIMIT-25.
       target: checked('TOKEN-LIMIT-TWO'),
+      // The refusal's status, as the contract names it (red team round 11).
+      'error-shape': checked('TOKEN-LIMIT-409'),
     },
   },
   'STATE-TOKEN-REVOKE': {
@@ -734,7 +736,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'REG-1': {
     kind: 'registration',
     cells: {
-      'near-miss': checked('HOOK-REG-LOCALHOST', 'HOOK-REG-HTTPS-ONLY'),
+      // The accepting side of a near miss too: HTTPS:// in capitals (red team round 11).
+      'near-miss': checked('HOOK-REG-LOCALHOST', 'HOOK-REG-HTTPS-ONLY', 'HOOK-REG-SCHEME-CASE'),
       concurrent: na('A rule on each URL alone: nothing shared between creations.'),
       empty: na('A URL is the endpoint: without one there is nothing to register (refused or not, no rule states it).'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES'),
@@ -1181,8 +1184,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-PSYCHIC-SIGNATURE',
         'SESSION-CRIT-UNKNOWN',
         'SESSION-DUPLICATE-CLAIMS',
-        // A claim that is none of the conditions (iat ahead): no reason to refuse (red team round 9).
+        // A claim that is none of the conditions (iat ahead): no reason to refuse (red team round 9);
+        // a lifetime past 60 s, still within exp (round 11).
         'SESSION-IAT-AHEAD',
+        'SESSION-LONG-LIFETIME',
       ),
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
@@ -1201,7 +1206,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       'error-shape': checked('SESSION-MUTATION-PROPERTY', 'SESSION-WRONG-ISSUER', 'SESSION-EXPIRED'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
-      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP', 'SESSION-JWKS-UNAVAILABLE'),
+      // SESSION-NO-IAT: a claim that is none of the conditions, absent (red team round 11).
+      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP', 'SESSION-JWKS-UNAVAILABLE', 'SESSION-NO-IAT'),
       'cached-past-validity': checked(
         'SESSION-EXPIRES-AFTER-USE',
         'SESSION-KEY-ROTATION',

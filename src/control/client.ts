@@ -74,6 +74,7 @@ export class ControlClient implements ControlAdapter {
       timeoutMs: options.timeoutMs ?? 15_000,
       paced: false,
       secretPlaceholder: '$SVC_CONTROL_TOKEN',
+      lastRateLimitIsAnswer: true,
     });
   }
 

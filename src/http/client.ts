@@ -94,6 +94,16 @@ export interface HttpClientOptions extends NetworkOptions {
   resend?: boolean;
   /** What stands for a secret in a reproduce line: the shell variable a reader sets (default "$SVC_TOKEN"). */
   secretPlaceholder?: string;
+  /**
+   * Whether a 429 without Retry-After, still answered once the waits are spent, is returned as the
+   * answer (default no: it is an unanswered request, no verdict). The control contract sets no rate
+   * limit and takes any 4xx as a refusal, so its client asks for that 429 itself: a limit refused
+   * with 429 is judged like any refusal. A 429 with Retry-After says when to come back: a rate
+   * limit, unanswered either way.
+   */
+  lastRateLimitIsAnswer?: boolean;
+  /** How long 429s are waited out in all for one request (default RATE_LIMIT_WAIT_BUDGET_MS). */
+  rateLimitWaitBudgetMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -131,6 +141,8 @@ export class HttpClient {
   /** Per lane, the last of the untimed requests waiting for a slot: each waits for the one before. */
   private readonly lines = new Map<string, Promise<void>>();
   private readonly secretPlaceholder: string;
+  private readonly lastRateLimitIsAnswer: boolean;
+  private readonly rateLimitWaitBudgetMs: number;
 
   constructor(baseUrl: string, options: HttpClientOptions = {}) {
     const url = new URL(baseUrl);
@@ -145,6 +157,8 @@ export class HttpClient {
     this.pacer = options.paced === false || options.resend === false ? undefined : new Pacer(options.rateLimit);
     this.resend = options.resend !== false;
     this.secretPlaceholder = options.secretPlaceholder ?? '$SVC_TOKEN';
+    this.lastRateLimitIsAnswer = options.lastRateLimitIsAnswer === true;
+    this.rateLimitWaitBudgetMs = options.rateLimitWaitBudgetMs ?? RATE_LIMIT_WAIT_BUDGET_MS;
   }
 
   /** The request's answer, after waiting out 429s and resending what got no answer where safe. */
@@ -206,9 +220,13 @@ export class HttpClient {
         const givingUp =
           rateLimited > RATE_LIMIT_RETRIES ||
           waitMs > MAX_RETRY_AFTER_MS ||
-          waitedForLimitsMs + waitMs > RATE_LIMIT_WAIT_BUDGET_MS;
+          waitedForLimitsMs + waitMs > this.rateLimitWaitBudgetMs;
         // A wait the run will not honour ends this request; it must not stall every other one as long.
         if (!givingUp) this.pacer?.limited(lane, waitMs);
+        if (givingUp && this.lastRateLimitIsAnswer && outcome.headers['retry-after'] === undefined) {
+          this.pacer?.answered(lane);
+          return outcome;
+        }
         if (givingUp) {
           throw unanswered(
             tally,

@@ -410,10 +410,25 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Waits out the minute a deleted workspace's credentials may take to stop.
   waits(proof('delete-workspace-session-alive', 'WS-DELETED-TOKENS')),
   proof('secret-cached-by-url', 'TENANT-SAME-URL-OWN-SECRET'),
+  // Red team, round 11 (docs/red-team/round-11.json): the seven caught on first contact (one by a
+  // check committed minutes before the round's faults were read: HOOK-COMPLETED-AS-REPORTED's other
+  // outcome), then the five survivors with the checks written or widened for them.
+  proof('suspended-call-placed', 'WS-SUSPENDED-CODE'),
+  proof('jwt-lifetime-over-60s-refused', 'SESSION-IAT-AHEAD', 'SESSION-LONG-LIFETIME'),
+  proof('outcome-forced-answered', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('api-version-datetime', 'HOOK-ENVELOPE'),
+  proof('request-id-no-prefix', 'AUTH-ERROR-SHAPE'),
+  proof('duration-cached-per-agent', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('replay-to-first-subscriber', 'HOOK-REPLAY-OTHER-ENDPOINT-SIGNED'),
+  proof('token-label-nfkc', 'TOKEN-LABEL-AS-GIVEN'),
+  // Waits out the control client's 429 budget before the refusal is judged.
+  waits(proof('token-limit-429', 'TOKEN-LIMIT-409')),
+  proof('jwt-iat-required', 'SESSION-NO-IAT'),
+  proof('fired-data-empty-string-null', 'HOOK-FIRED-DATA'),
+  proof('endpoint-https-uppercase-refused', 'HOOK-REG-SCHEME-CASE'),
   // A re-enable or reinstatement of what is already active (written before round 11).
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
-  proof('outcome-forced-answered', 'HOOK-COMPLETED-AS-REPORTED'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },

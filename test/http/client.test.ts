@@ -97,6 +97,24 @@ describe('HttpClient against a rate-limited target', () => {
     expect(tally.unanswered).toBe(1);
   });
 
+  it('returns a 429 without Retry-After itself once the waits are spent, when told 429 is an answer (the control interface)', async () => {
+    steps = [tooMany()];
+    const tally = emptyTally();
+    const asAnswer = { paced: false, lastRateLimitIsAnswer: true, rateLimitWaitBudgetMs: 1_000 };
+    const res = await countedIn(tally, () =>
+      withClient((client) => client.request({ method: 'POST', path: '/workspaces/ws_1/tokens', json: {} }), asAnswer),
+    );
+    expect(res.status).toBe(429);
+    expect(tally.unanswered).toBe(0);
+    expect(tally.rate_limited).toBeGreaterThan(1);
+    // A Retry-After says when to come back: a rate limit, no answer, whatever the client was told.
+    steps = [tooMany('31')];
+    const limited = await withClient((client) => client.request({ path: '/capabilities' }), asAnswer).catch(
+      (caught: unknown) => caught,
+    );
+    expect((limited as HttpError).kind).toBe('rate-limited');
+  });
+
   it('counts requests to the control interface apart from the public API', async () => {
     steps = [tooMany('0'), ok];
     const tally = emptyTally();

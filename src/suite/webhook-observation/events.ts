@@ -117,6 +117,10 @@ export function firedData(type: string): Record<string, unknown> {
     note: `certify ${type}: “quotes”, é, ✓, </script>, \u2028 and a / slash`,
     nested: { list: [1, 2.5, 'three', null, { deep: true }], empty: {} },
     large_number: 12345678901234,
+    // Top-level empty and falsy values, which a "drop or null the blanks" pass changes.
+    empty_text: '',
+    zero: 0,
+    no: false,
   };
 }
 
