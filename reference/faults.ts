@@ -492,9 +492,10 @@ export const FAULTS = {
     "duration_seconds of a completed call is the first duration reported for its agent, not the call's own",
   'replay-to-first-subscriber':
     "a replay is sent to the event's first subscribed endpoint, not the endpoint named in the request",
-  // Proofs of the checks written before red-team round 11 (a re-enable or reinstatement of what is active)
+  // Proofs of checks written between red-team rounds (what is active enabled again, a control status)
   'reinstate-toggles': 'reinstating flips the suspension: an active workspace asked to reinstate is suspended',
   'enable-toggles': 'the re-enable flips the state: an active endpoint asked to re-enable is disabled',
+  'token-created-200': 'a token creation answers 200 instead of the 201 the contract names',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

@@ -14,6 +14,7 @@ import {
   type CheckContext,
 } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
+import { HttpClient } from '../src/http/client.js';
 import { ControlUnsupported } from '../src/errors.js';
 import { newSubject, secret, startProvider } from './session/fixture.js';
 import { DELIVERY_TIMEOUT_MS, ofCall, placeCall, settle } from '../src/suite/webhook-observation/events.js';
@@ -329,6 +330,74 @@ certifySuite('workspace', () => {
     },
     { timeoutMs: 90_000 },
   );
+
+  // The contract names the status of every control operation's success; the client takes any 2xx,
+  // so these are read here, over HTTP, one operation each.
+  check('CTL-SUCCESS-STATUSES', async (t) => {
+    const { controlUrl, controlToken } = t.run;
+    if (!controlUrl || !controlToken)
+      return t.skip('needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN), not an adapter');
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const receiver = await t.receiver();
+    const idp = await startProvider(t);
+    const control = new HttpClient(controlUrl, {
+      ...t.run.network,
+      paced: false,
+      secretPlaceholder: '$SVC_CONTROL_TOKEN',
+    });
+    const ws = `/workspaces/${workspace.id}`;
+    const seen: Array<{ operation: string; expected: number; status: number | string }> = [];
+    const send = async (operation: string, expected: number, json?: unknown) => {
+      const [method, path] = operation.split(' ') as [string, string];
+      const res = await control.request({
+        method,
+        path,
+        headers: { authorization: `Bearer ${controlToken}` },
+        ...(json === undefined ? {} : { json }),
+      });
+      seen.push({ operation: operation.replace(workspace.id, '{ws}'), expected, status: res.status });
+      return res.json as Record<string, unknown> | undefined;
+    };
+    try {
+      await send('GET /capabilities', 200);
+      const created = await send(`POST ${ws}/tokens`, 201, { label: 'certify statuses', scopes: ['voice:read'] });
+      const tokenId = typeof created?.['token_id'] === 'string' ? created['token_id'] : undefined;
+      if (tokenId) await send(`DELETE ${ws}/tokens/${encodeURIComponent(tokenId)}`, 204);
+      const endpoint = await send(`POST ${ws}/webhook-endpoints`, 201, {
+        url: `${receiver.publicUrl}/certify-statuses`,
+        events: ['workspace.plan.upgraded'],
+      });
+      const endpointId = typeof endpoint?.['endpoint_id'] === 'string' ? endpoint['endpoint_id'] : undefined;
+      const fired = await send(`POST ${ws}/events`, 201, { type: 'workspace.plan.upgraded', data: {} });
+      if (endpointId) {
+        const path = `${ws}/webhook-endpoints/${encodeURIComponent(endpointId)}`;
+        await send(`GET ${path}`, 200);
+        await send(`POST ${path}/enable`, 204);
+        if (typeof fired?.['event_id'] === 'string')
+          await send(`POST ${ws}/deliveries/replay`, 202, { event_id: fired['event_id'], endpoint_id: endpointId });
+        await send(`DELETE ${path}`, 204);
+      }
+      await send(`PUT ${ws}/identity-provider`, 204, {
+        issuer: idp.issuer,
+        jwks_uri: idp.jwksUri,
+        audience: idp.audience,
+      });
+      await send(`POST ${ws}/members`, 201, { subject: newSubject(), scopes: ['voice:read'] });
+      const call = await placeCall(t, workspace, token.token);
+      await send(`POST ${ws}/calls/${encodeURIComponent(call.callId)}/progress`, 204, { state: 'started' });
+      await send(`POST ${ws}/suspend`, 204);
+      await send(`POST ${ws}/reinstate`, 204);
+    } finally {
+      await control.close();
+    }
+    t.measure('statuses', Object.fromEntries(seen.map(({ operation, status }) => [operation, status])));
+    const other = seen.filter(({ expected, status }) => status !== expected);
+    assert(
+      other.length === 0,
+      `control operations answered other statuses than the contract names: ${other.map(({ operation, expected, status }) => `${operation} ${status} (contract: ${expected})`).join('; ')}`,
+    );
+    t.detail(`${seen.length} control operations, each answered with the status the contract names`);
+  });
 
   check(
     'WS-DISABLED-STATUS',

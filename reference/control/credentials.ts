@@ -66,7 +66,9 @@ export const createToken: ControlHandler = async (request) => {
   // Fault token-second-scope-dropped: the answer echoes the scopes asked for, not the ones stored.
   const scopes =
     faults.has('token-second-scope-dropped') && parsed.data.scopes ? [...new Set(parsed.data.scopes)] : token.scopes;
-  return { status: 201, body: { token_id: token.id, token: token.secret, label: token.label, scopes } };
+  // Fault token-created-200: the creation answers 200, not the 201 the contract names.
+  const status = faults.has('token-created-200') ? 200 : 201;
+  return { status, body: { token_id: token.id, token: token.secret, label: token.label, scopes } };
 };
 
 export const revokeTokenHandler: ControlHandler = async (request) => {

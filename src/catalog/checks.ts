@@ -566,6 +566,22 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'CTL-WS-SUSPEND',
   }),
   service({
+    id: 'CTL-SUCCESS-STATUSES',
+    area: 'workspace',
+    level: 'should',
+    title:
+      'Every control operation that succeeds answers the status the contract names: 201 for a creation or a fired event, 204 for a change, 202 for a replay, 200 for a read',
+    clauses: [
+      'CTL-WS-SUSPEND',
+      'CTL-WS-REINSTATE',
+      'CTL-TOKEN-REVOKE',
+      'CTL-EVENT-FIRE',
+      'CTL-HOOK-SECRET',
+      'CTL-WS-CALL-PROGRESS',
+    ],
+    accepts: 'the operations of a control adapter are not read (skipped: no HTTP statuses)',
+  }),
+  service({
     id: 'WS-DISABLED-STATUS',
     area: 'workspace',
     level: 'observe',

@@ -1142,7 +1142,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       // A reinstatement that finds the workspace active leaves it active.
       repeated: checked('WS-REINSTATED'),
       target: checked('WS-SUSPEND-ONE-WORKSPACE'),
-      'every-operation': checked('WS-REINSTATED'),
+      // Every control operation's success status, as the contract names it.
+      'every-operation': checked('WS-REINSTATED', 'CTL-SUCCESS-STATUSES'),
       concurrent: noRule('A reinstatement hands out nothing and counts against no limit.'),
       'cached-past-validity': checked('WS-REINSTATED', 'MODEL-TOKENS-SUSPENSION'),
     },

@@ -426,9 +426,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-iat-required', 'SESSION-NO-IAT'),
   proof('fired-data-empty-string-null', 'HOOK-FIRED-DATA'),
   proof('endpoint-https-uppercase-refused', 'HOOK-REG-SCHEME-CASE'),
-  // A re-enable or reinstatement of what is already active (written before round 11).
+  // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
+  proof('token-created-200', 'CTL-SUCCESS-STATUSES'),
   // The fault matrix's last owed cells (issue 45).
   proof('connection-first-workspace', 'TENANT-KEPT-ALIVE'),
   { ...proof('endpoint-secret-from-count', 'HOOK-SECRETS-DISTINCT-CONCURRENT'), calm: true },
