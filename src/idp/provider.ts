@@ -19,7 +19,7 @@ export interface IdentityProviderOptions {
   server?: JwksServer;
   /** Default: this provider's own base URL (<server URL>/idp/<random>). */
   issuer?: string;
-  /** Default: a random 'aud-…'. */
+  /** Default: a random URL-shaped audience, mixed case (`https://API.certify.example/Aud-…`). */
   audience?: string;
 }
 
@@ -65,7 +65,7 @@ export class TestIdentityProvider {
       mounted,
       ownServer,
       options.issuer ?? mounted.base,
-      options.audience ?? `aud-${randomBytes(6).toString('hex')}`,
+      options.audience ?? `https://API.certify.example/Aud-${randomBytes(6).toString('hex')}`,
     );
     try {
       await provider.addKey('RS256');

@@ -11,11 +11,15 @@ import { registerSecret } from '../../src/secrets/mask.js';
 import { sharedJwksServer } from '../../src/suite/identity-provider.js';
 import type { CheckContext, TestWorkspace } from '../../src/suite/index.js';
 
-/** A subject no workspace has heard of. */
-export const newSubject = (): string => `user_${randomBytes(8).toString('hex')}`;
+/**
+ * A subject no workspace has heard of, shaped like real providers' (`auth0|…`, an e-mail): a
+ * pipe, mixed case, a dot, a plus and an @, which a store that trims, folds case or splits
+ * on punctuation would change.
+ */
+export const newSubject = (): string => `auth0|Certify.User+${randomBytes(6).toString('hex')}@Example.test`;
 
-/** A fresh audience, for a second workspace that shares a provider. */
-export const newAudience = (): string => `aud-${randomBytes(6).toString('hex')}`;
+/** A fresh audience, for a second workspace that shares a provider: a URL, as many providers use. */
+export const newAudience = (): string => `https://API.certify.example/Aud-${randomBytes(6).toString('hex')}`;
 
 /** Registers a credential for masking and hands it back: wrap every token a check sends. */
 export function secret(token: string): string {
