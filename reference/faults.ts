@@ -496,6 +496,30 @@ export const FAULTS = {
   'reinstate-toggles': 'reinstating flips the suspension: an active workspace asked to reinstate is suspended',
   'enable-toggles': 'the re-enable flips the state: an active endpoint asked to re-enable is disabled',
   'token-created-200': 'a token creation answers 200 instead of the 201 the contract names',
+  // Red team, round 12
+  'suspended-revoked-disabled':
+    'a revoked token of a suspended workspace is answered workspace_disabled, not 401 invalid_token (the revocation check skipped while the suspension gate is to answer)',
+  'jwt-kid-required': 'a session JWT without a kid header is refused, though a key of the JWKS verifies it',
+  'token-label-whitespace-collapsed':
+    "a token's label has its inner runs of whitespace collapsed to one space (a form clean-up): two spaces or a tab come back as one space",
+  'endpoint-url-trailing-slash':
+    'an endpoint URL whose path lacks a trailing slash is stored with one added: it reads back changed and deliveries go to path/',
+  'endpoint-limit-distinct-urls':
+    'the 25-endpoint limit counts distinct URLs (COUNT(DISTINCT url)): endpoints sharing one URL are never refused',
+  'retry-new-event-id':
+    'each retry carries a new event id (the retry re-enqueued as a new event), not the id of its first attempt',
+  'replay-body-newline-unsigned':
+    "a replay's body is sent with a trailing newline that its signature does not cover (the replay writer appends it after signing)",
+  'outcome-lowercased':
+    'voice.call.completed carries the outcome lower-cased (an enum normalisation): Voicemail_Left becomes voicemail_left',
+  'metadata-nested-flattened':
+    'call events carry the caller\'s nested metadata flattened to dotted keys: {crm: {id: 7}} becomes {"crm.id": 7}',
+  'wildcard-missing-workspace-events':
+    'an endpoint subscribed to * gets voice.* and mailer.* events only (the wildcard expanded to the product prefixes): no workspace.plan.upgraded',
+  'delete-workspace-retries-sent':
+    'deleting a workspace removes its endpoints from the index but leaves their retry timers running: a failing delivery is still retried after the deletion',
+  'time-scale-max-refused':
+    'a workspace created with time_scale equal to max_time_scale is refused (an exclusive upper bound): the largest accepted is one less',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

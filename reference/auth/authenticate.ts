@@ -122,8 +122,11 @@ export class Authenticator {
     if (lookup.kind === 'revoked') {
       // Re-check with the workspace's faults: the stale node may be switched on there.
       const staleOperationCache = faults.has('revocation-whoami-only') && !forWhoami;
+      // Fault suspended-revoked-disabled: the revocation check is skipped when the suspension gate will refuse anyway.
+      const leftToSuspensionGate = faults.has('suspended-revoked-disabled') && workspace.suspended;
       if (
         !staleOperationCache &&
+        !leftToSuspensionGate &&
         !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')
       ) {
         return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');

@@ -442,6 +442,8 @@ export class SessionVerifier {
     if (header.alg === 'HS256' && faults.has('jwt-hs256-confusion')) {
       return this.verifyWithPublicKeyAsSecret(provider, jwt, { ...options, algorithms: ['HS256'] });
     }
+    // Fault jwt-kid-required: the key lookup wants a kid, though the JWKS's keys could be tried.
+    if (faults.has('jwt-kid-required') && typeof header.kid !== 'string') throw new Error('kid required');
     let keySet = faults.has('jwks-cached-forever') ? frozenKeySet(provider) : provider.keySet;
     if (faults.has('jwt-unknown-kid')) {
       // Fault: a kid missing from the JWKS falls back to trying every key.

@@ -166,6 +166,9 @@ export class CallService {
         call.state = 'completed';
         // Fault outcome-forced-answered: the clean-end path writes the example outcome.
         call.outcome = faults.has('outcome-forced-answered') ? 'answered' : request.outcome;
+        // Fault outcome-lowercased: the outcome normalised as an enum value.
+        if (faults.has('outcome-lowercased') && typeof call.outcome === 'string')
+          call.outcome = call.outcome.toLowerCase();
         call.durationSeconds = request.durationSeconds;
         // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
         if (faults.has('duration-billed-minutes')) call.durationSeconds = Math.ceil(call.durationSeconds / 60) * 60;
@@ -270,9 +273,22 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
         value,
       ]),
     );
+  // Fault metadata-nested-flattened: the metadata is stored as a flat key/value map with dotted keys.
+  if (faults.has('metadata-nested-flattened')) return flattened(call.metadata);
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));
+}
+
+/** Fault metadata-nested-flattened: nested objects turned into dotted keys. */
+function flattened(value: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner))
+      Object.assign(flat, flattened(inner as Record<string, unknown>, `${prefix}${key}.`));
+    else flat[prefix + key] = inner;
+  }
+  return flat;
 }
 
 /** A synthetic transcript: staging dials nobody, so the conversation is canned. */

@@ -42,7 +42,10 @@ export const createToken: ControlHandler = async (request) => {
         : // Fault token-label-nfkc: labels are normalised (NFKC) so that look-alikes compare equal.
           faults.has('token-label-nfkc')
           ? given.normalize('NFKC')
-          : given;
+          : // Fault token-label-whitespace-collapsed: a form clean-up collapses inner whitespace runs.
+            faults.has('token-label-whitespace-collapsed')
+            ? given.replace(/(?<=\S)\s+(?=\S)/g, ' ')
+            : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())

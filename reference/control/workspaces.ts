@@ -23,7 +23,12 @@ const AGENTS_PER_WORKSPACE = 2;
 export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix }) => {
   const schema = z.object({
     licensed_scopes: z.array(z.enum(ALL_SCOPES)).optional(),
-    time_scale: z.number().min(1).max(app.config.maxTimeScale).optional(),
+    // Fault time-scale-max-refused: the upper bound is exclusive.
+    time_scale: z
+      .number()
+      .min(1)
+      .max(faults.has('time-scale-max-refused') ? app.config.maxTimeScale - 1 : app.config.maxTimeScale)
+      .optional(),
     call_progress: z.enum(['auto', 'manual']).optional(),
   });
   const parsed = schema.safeParse(body);

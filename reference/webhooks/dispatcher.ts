@@ -174,6 +174,11 @@ export class Dispatcher {
     // Fault replay-signed-with-first-delivery: the replay re-sends a recorded delivery, the first one when this endpoint has none.
     const recorded = workspace.faults.has('replay-signed-with-first-delivery') ? event.sentSignatures : undefined;
     const resentSignature = recorded && !recorded.has(endpoint.id) ? recorded.values().next().value : undefined;
+    // Fault replay-body-newline-unsigned: the replay writer appends a newline to the body it was given signed.
+    if (workspace.faults.has('replay-body-newline-unsigned')) {
+      const { signed } = eventBodies(event);
+      event = { ...event, bodies: { sent: signed + '\n', signed } };
+    }
     // Fault replay-to-first-subscriber: the replay is checked against the endpoint named but sent to the event's first receiver.
     const target = workspace.faults.has('replay-to-first-subscriber')
       ? (this.receivers(workspace, event.type)[0] ?? endpoint)
@@ -250,7 +255,11 @@ export class Dispatcher {
     const { endpoint, event } = delivery;
     if (this.closed || endpoint.deleted || (!endpoint.health.acceptsDeliveries() && !evenIfDisabled)) return;
     const faults = endpoint.workspace.faults;
-    const bodies = eventBodies(event);
+    // Fault retry-new-event-id: a retry is re-enqueued as a new event, with a new id.
+    const bodies =
+      delivery.failedAttempts > 0 && faults.has('retry-new-event-id')
+        ? eventBodies({ ...event, id: this.mintId('evt_'), bodies: null })
+        : eventBodies(event);
     let timestamp = timestampFor(Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;

@@ -82,6 +82,11 @@ export class EndpointRegistry {
     } catch {
       return { ok: false, status: 422, code: 'invalid_url', message: 'url is not a valid URL' };
     }
+    // Fault endpoint-url-trailing-slash: the URL is normalised to a path ending in a slash.
+    if (faults.has('endpoint-url-trailing-slash') && !parsed.pathname.endsWith('/')) {
+      parsed.pathname += '/';
+      url = parsed.href;
+    }
     const httpAllowed = faults.has('accept-http-url') && parsed.protocol === 'http:';
     // Fault endpoint-https-uppercase-refused: the scheme is checked on the URL text, case-sensitively.
     const textRefused = faults.has('endpoint-https-uppercase-refused') && !url.startsWith('https://');
@@ -172,7 +177,11 @@ export class EndpointRegistry {
           [...endpoints.values()].filter((e) => e.workspace.faults.has('endpoint-limit-every-workspace')),
         )
       : [...this.endpointsOf(workspace.id).values()];
-    const active = counted.filter((e) => !e.hidden && holdsSlot(e)).length;
+    const holding = counted.filter((e) => !e.hidden && holdsSlot(e));
+    // Fault endpoint-limit-distinct-urls: the count is of distinct URLs, not of endpoints.
+    const active = faults.has('endpoint-limit-distinct-urls')
+      ? new Set(holding.map((e) => e.urlText)).size
+      : holding.length;
     const deleted = faults.has('endpoint-limit-counts-deleted') ? (this.deletedCount.get(workspace.id) ?? 0) : 0;
     // Fault endpoint-limit-25th-refused: "at most 25" read as "fewer than 25 before this one is added".
     const base = faults.has('endpoint-limit-25th-refused') ? MAX_ACTIVE_ENDPOINTS - 1 : MAX_ACTIVE_ENDPOINTS;
@@ -279,7 +288,9 @@ export class EndpointRegistry {
   }
 
   deleteWorkspace(workspaceId: string): void {
-    for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
+    // Fault delete-workspace-retries-sent: the workspace's rows go, but its endpoints' retry timers are left running.
+    for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? [])
+      if (!endpoint.workspace.faults.has('delete-workspace-retries-sent')) this.retire(endpoint);
     for (const endpoint of this.hiddenByWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
     this.byWorkspace.delete(workspaceId);
     this.hiddenByWorkspace.delete(workspaceId);
@@ -356,6 +367,9 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
   if (faults.has('subscription-first-type-only') && !events.includes('*')) return events[0] === type;
   if (events.includes(type)) return true;
   if (!events.includes('*')) return false;
+  // Fault wildcard-missing-workspace-events: * is expanded to the product prefixes voice. and mailer.
+  if (faults.has('wildcard-missing-workspace-events') && !type.startsWith('voice.') && !type.startsWith('mailer.'))
+    return false;
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));
 }
 
