@@ -298,6 +298,48 @@ certifySuite('revocation', () => {
     },
     { timeoutMs: 90_000 },
   );
+
+  // A revoked token is no credential of any workspace: once its workspace is suspended too, it is
+  // still an invalid token, not a credential of a disabled workspace (which would say it was one).
+  check(
+    'REVOKE-SUSPENDED-STILL-INVALID',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      const kept = await workspace.createToken('certify kept through the suspension');
+      await workspace.revokeToken(token);
+      const code = (res: HttpResponse) => (res.json as { error?: { code?: string } } | undefined)?.error?.code;
+      const revoked = await pollUntil(
+        () => t.api.whoami(token.token),
+        (res) => res.status === 401 && code(res) === 'invalid_token',
+        { timeoutMs: LIMIT_MS, intervalMs: POLL_INTERVAL_MS },
+      );
+      if (!revoked.ok)
+        t.skip(
+          `the revoked token answered ${describeResponse(revoked.last)} after ${LIMIT_MS / 1000} s (REVOKE-PROPAGATION judges it)`,
+        );
+      await workspace.suspend();
+      const suspended = await pollUntil(
+        () => t.api.whoami(kept.token),
+        (res) => code(res) === 'workspace_disabled',
+        { timeoutMs: LIMIT_MS, intervalMs: POLL_INTERVAL_MS },
+      );
+      if (!suspended.ok)
+        t.skip(
+          `the workspace's other token answered ${describeResponse(suspended.last)} after the suspension (WS-SUSPENDED-CODE judges it)`,
+        );
+      const after = await t.api.whoami(token.token);
+      t.measure('revoked_after_suspension', `${after.status} ${code(after) ?? ''}`.trim());
+      assert(
+        after.status === 401 && code(after) === 'invalid_token',
+        `a revoked token, once its workspace was suspended too, got ${describeResponse(after)}: a revoked token is answered 401 invalid_token`,
+        after,
+      );
+      t.detail(
+        'a revoked token stayed 401 invalid_token once its workspace was suspended (its other token: workspace_disabled)',
+      );
+    },
+    { timeoutMs: 150_000 },
+  );
 });
 
 /** Undefined when `res` is 401 invalid_token with the error shape, else what it was. */

@@ -455,6 +455,21 @@ certifySuite('session', () => {
     t.detail('a session token without iat was accepted');
   });
 
+  // A key of the JWKS that verifies is the contract's condition; a kid only helps find it. Common
+  // stacks (jwks-rsa) need a kid once the JWKS holds several keys: a should.
+  check('SESSION-NO-KID', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const res = await whoami(t, await s.mint({ header: { kid: undefined } }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token without kid, signed by an RS256 key of the JWKS (the only RS256 key listed), got ${describeResponse(res)}: the contract asks for a key of the JWKS that verifies it`,
+      res,
+    );
+    t.detail('a session token without kid, verified by the JWKS key of its algorithm, was accepted');
+  });
+
   // The spec's 60 s is the provider's lifetime for the tokens it issues; the contract's condition is
   // "within nbf/exp". A provider configured for longer tokens is still within them: a should.
   check('SESSION-LONG-LIFETIME', async (t) => {

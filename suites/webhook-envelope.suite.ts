@@ -51,8 +51,8 @@ const REPORTED = [
   { durationSeconds: 0, outcome: 'answered' },
   // Past an hour: a long conference call, beyond any cap a column or a clamp might put on it.
   { durationSeconds: 7_261, outcome: 'answered' },
-  // Another outcome (the set is not shown): refused, or carried as reported, not read as answered.
-  { durationSeconds: 12, outcome: 'voicemail' },
+  // Another outcome (the set is not shown), in mixed case: refused, or carried as reported.
+  { durationSeconds: 12, outcome: 'Voicemail_Left' },
 ] as const;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;

@@ -164,16 +164,45 @@ certifySuite('webhook-registration', () => {
       // No event is fired in this workspace, so these paths never receive anything.
       const url = (i: number) => `${receiver.publicUrl}/certify-limit/${Math.random().toString(36).slice(2, 8)}/${i}`;
       const ids: string[] = [];
+      const firstUrl = url(1);
+      // The second shares the first one's URL where the service takes that (HOOK-DELETE-ONE-ENDPOINT):
+      // the limit counts endpoints, not distinct URLs.
+      let sharedUrl = 'not tried';
       for (let i = 1; i <= LIMIT; i++) {
-        const result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT}`);
+        let result = await register(
+          t,
+          workspace,
+          i <= 2 ? firstUrl : url(i),
+          `registering active endpoint ${i} of ${LIMIT}`,
+        );
+        if (i === 2) {
+          sharedUrl = refusal(result);
+          if (!result.accepted)
+            result = await register(t, workspace, url(i), `registering active endpoint ${i} of ${LIMIT}`);
+        }
         assert(
           result.accepted,
           `endpoint ${i} of ${LIMIT} was ${refusal(result)}: the spec allows 25 active endpoints`,
         );
         ids.push(result.endpointId);
       }
+      t.measure('second_at_first_url', sharedUrl);
       const extra = await register(t, workspace, url(LIMIT + 1), 'registering a 26th active endpoint');
-      assert(!extra.accepted, 'a 26th active endpoint was accepted: expected a 4xx refusal');
+      assert(
+        !extra.accepted,
+        `a 26th active endpoint was accepted${sharedUrl === 'accepted' ? ' (two of the 25 share a URL: the limit counts endpoints, not distinct URLs)' : ''}: expected a 4xx refusal`,
+      );
+      // A 26th at a URL already registered is refused too.
+      const atFirstUrl = await register(
+        t,
+        workspace,
+        firstUrl,
+        "registering a 26th active endpoint at the first one's URL",
+      );
+      assert(
+        !atFirstUrl.accepted,
+        'a 26th active endpoint at the URL of one of the 25 was accepted: the limit counts endpoints, not distinct URLs',
+      );
       // The limit is the workspace's: another workspace takes its first endpoint while this one is full.
       const other = await t.workspace();
       const elsewhere = await register(t, other, url(LIMIT + 3), "registering another workspace's first endpoint");
@@ -196,7 +225,7 @@ certifySuite('webhook-registration', () => {
       );
       t.measure('refusal_status', extra.accepted ? null : extra.status);
       t.detail(
-        `25 accepted; the 26th ${refusal(extra)}; another workspace's first accepted meanwhile; a new one accepted after deleting one`,
+        `25 accepted (the second at the first one's URL: ${sharedUrl}); the 26th ${refusal(extra)}, and at the first one's URL ${refusal(atFirstUrl)}; another workspace's first accepted meanwhile; a new one accepted after deleting one`,
       );
     },
     { timeoutMs: 60_000 },

@@ -678,6 +678,42 @@ certifySuite('webhook-retry', () => {
     );
   });
 
+  // DELETE of a workspace is optional; where it is done, the workspace's pending retries go with it:
+  // a deleted thing sends nothing more.
+  check('WS-DELETED-NO-DELIVERIES', async (t: CheckContext) => {
+    const scale = await chooseTimeScale(
+      t,
+      DELETED_TIME_SCALE,
+      SPEC_RETRY_DELAYS_MS[0]!,
+      'the first retry delay (1 minute)',
+    );
+    const workspace = await t.workspace({ timeScale: scale });
+    const hook = await t.hookEndpoint(workspace, [DELETED_EVENT]);
+    hook.inbox.failFirst(1, { status: 500 });
+    const eventId = await workspace.fireEvent(DELETED_EVENT, { certify: 'failed before its workspace was deleted' });
+    const failure = await settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), ARRIVAL_SLACK_MS);
+    await t.control.deleteWorkspace(workspace.id);
+    const deletedAtMs = Date.now();
+    const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
+    if (probe === 'still there')
+      t.skip('DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted');
+    const retryDueAtMs =
+      failure.receivedAtMs +
+      (failure.answeredAfterMs ?? 0) +
+      scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    await sleep(Math.max(0, retryDueAtMs + AFTER_DUE_WATCH_MS - Date.now()));
+    const after = hook.inbox.deliveries.filter((delivery) => delivery.receivedAtMs >= deletedAtMs);
+    t.measure('time_scale', scale);
+    t.measure('arrivals_after_deletion', after.length);
+    assert(
+      after.length === 0,
+      `${after.length} deliveries of ${eventId} reached the endpoint after its workspace was deleted (a new token for it then ${probe}), the first ${after[0] ? after[0].receivedAtMs - deletedAtMs : 0} ms after: a deleted workspace's retries are gone with it`,
+    );
+    t.detail(
+      `deleted with a retry of ${eventId} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale}); nothing arrived until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due`,
+    );
+  });
+
   check(
     'HOOK-AUTO-DISABLE-NO-ANSWER',
     async (t: CheckContext) => {

@@ -508,6 +508,15 @@ export const CATALOG: readonly CatalogEntry[] = [
   }),
 
   service({
+    id: 'REVOKE-SUSPENDED-STILL-INVALID',
+    area: 'revocation',
+    level: 'should',
+    title: 'A revoked token stays 401 invalid_token once its workspace is suspended too, not workspace_disabled',
+    clauses: ['ERR-RULE-2', 'ERR-CODE-WORKSPACE-DISABLED'],
+    accepts:
+      "a should: the suspension rule speaks of the workspace's requests, and a service may check the workspace before the credential",
+  }),
+  service({
     id: 'REVOKE-ONE-TOKEN',
     area: 'revocation',
     level: 'must',
@@ -580,6 +589,14 @@ export const CATALOG: readonly CatalogEntry[] = [
       'CTL-WS-CALL-PROGRESS',
     ],
     accepts: 'the operations of a control adapter are not read (skipped: no HTTP statuses)',
+  }),
+  service({
+    id: 'WS-DELETED-NO-DELIVERIES',
+    area: 'webhook-retry',
+    level: 'should',
+    title: "A deleted workspace's pending retry is not sent: nothing reaches its endpoint after the deletion",
+    clauses: ['RETRY-2', 'EVT-DELIVERY'],
+    accepts: 'skipped where DELETE /workspaces/{ws} is not supported (the contract makes it optional)',
   }),
   service({
     id: 'WS-DISABLED-STATUS',
@@ -891,6 +908,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: 'A session token without iat, valid by its signature, iss, aud, nbf/exp and member, is accepted',
     clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
     ground: 'CTL-SESSION-JWT',
+  }),
+  service({
+    id: 'SESSION-NO-KID',
+    area: 'session',
+    level: 'should',
+    title: 'A session token without kid, signed by the one key of its algorithm in the JWKS, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    accepts:
+      'a should: the contract asks for a key of the JWKS that verifies the token, and common libraries (jwks-rsa) need a kid once the JWKS holds several keys',
   }),
   service({
     id: 'SESSION-LONG-LIFETIME',

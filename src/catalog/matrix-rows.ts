@@ -511,7 +511,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'STATE-TOKEN-REVOKE': {
     kind: 'transition',
     cells: {
-      'other-state': checked('REVOKE-STAYS-REVOKED', 'MODEL-TOKENS-SUSPENSION'),
+      // A revoked token of a workspace suspended afterwards: still invalid_token (red team round 12).
+      'other-state': checked('REVOKE-STAYS-REVOKED', 'MODEL-TOKENS-SUSPENSION', 'REVOKE-SUSPENDED-STILL-INVALID'),
       transition: checked('ROTATION-NO-DOWNTIME', 'MODEL-TOKENS-SUSPENSION'),
       connection: checked('REVOKE-PROPAGATION', 'REVOKE-STAYS-REVOKED'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
@@ -725,9 +726,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'delivery',
     cells: {
       'receiver-answers': seeRow(['EP-RECEIVER-ACK', 'RETRY-1'], 'What each answer does: those rows.'),
-      'other-state': checked('HOOK-DISABLED-SILENT', 'HOOK-DELETED-SILENT'),
-      // The red team's endpoint-deleted-still-delivered: a subscriber list that outlives the deletion.
-      'cached-past-validity': checked('HOOK-DELETED-SILENT', 'HOOK-DISABLED-SILENT'),
+      'other-state': checked('HOOK-DISABLED-SILENT', 'HOOK-DELETED-SILENT', 'WS-DELETED-NO-DELIVERIES'),
+      // The red team's endpoint-deleted-still-delivered: a subscriber list that outlives the deletion;
+      // round 12's retry timers that outlive a workspace's deletion.
+      'cached-past-validity': checked('HOOK-DELETED-SILENT', 'HOOK-DISABLED-SILENT', 'WS-DELETED-NO-DELIVERIES'),
       concurrent: checked('EVENT-FIRE-CONCURRENT'),
       target: checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-OWN-SECRET', 'MODEL-ENDPOINTS'),
       'handed-out': checked('HOOK-DELIVERY-POST', 'HOOK-CONTENT-TYPE', 'HOOK-URL-QUERY-KEPT'),
@@ -1208,7 +1210,14 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       transition: checked('SESSION-SUSPENDED-CODE'),
       // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
       // SESSION-NO-IAT: a claim that is none of the conditions, absent (red team round 11).
-      empty: checked('SESSION-MEMBER-EMPTY-SCOPES', 'SESSION-NO-EXP', 'SESSION-JWKS-UNAVAILABLE', 'SESSION-NO-IAT'),
+      // A header parameter that only helps find the key, absent: SESSION-NO-KID (round 12).
+      empty: checked(
+        'SESSION-MEMBER-EMPTY-SCOPES',
+        'SESSION-NO-EXP',
+        'SESSION-JWKS-UNAVAILABLE',
+        'SESSION-NO-IAT',
+        'SESSION-NO-KID',
+      ),
       'cached-past-validity': checked(
         'SESSION-EXPIRES-AFTER-USE',
         'SESSION-KEY-ROTATION',

@@ -84,6 +84,9 @@ export async function probeReach(
   }
 }
 
+/** The event the reach probe fires: one the public API cannot cause, so only the control interface makes it. */
+const PROBE_EVENT = 'workspace.plan.upgraded';
+
 /** What a probe found: nothing wrong (undefined), a reason to stop the run, or a note for the checks. */
 type ProbeFinding = { problem: string; note?: never } | { note: string; problem?: never } | undefined;
 
@@ -99,13 +102,14 @@ async function probeDelivery(
   waitMs: number,
 ): Promise<ProbeFinding> {
   let inbox = receiver.createEndpoint({ name: 'reach-probe' });
-  const endpoint = await control.createEndpoint(workspaceId, inbox.url, ['*']);
+  // Subscribed to the type it fires by name: how * is read is a conformance matter the checks judge.
+  const endpoint = await control.createEndpoint(workspaceId, inbox.url, [PROBE_EVENT]);
   // An endpoint registered by hand (a control adapter's) is delivered to at its own path.
   if (endpoint.url && endpoint.url !== inbox.url)
     inbox = receiver.createEndpoint({ name: 'reach-probe (registered by hand)', path: new URL(endpoint.url).pathname });
   inbox.setSecret(endpoint.secret);
   try {
-    await control.fireEvent(workspaceId, 'workspace.plan.upgraded', {});
+    await control.fireEvent(workspaceId, PROBE_EVENT, {});
     const arrived = await inbox
       .waitFor((deliveries) => deliveries.length > 0, { timeoutMs: waitMs, description: 'the probe delivery' })
       .then(

@@ -426,6 +426,21 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-iat-required', 'SESSION-NO-IAT'),
   proof('fired-data-empty-string-null', 'HOOK-FIRED-DATA'),
   proof('endpoint-https-uppercase-refused', 'HOOK-REG-SCHEME-CASE'),
+  // Red team, round 12 (docs/red-team/round-12.json): the six caught on first contact, then the
+  // six survivors with the checks written or widened for them.
+  proof('token-label-whitespace-collapsed', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('endpoint-url-trailing-slash', 'HOOK-OWN-SECRET'),
+  proof('retry-new-event-id', 'HOOK-RETRY-ON-5XX'),
+  proof('replay-body-newline-unsigned', 'HOOK-REPLAY-FRESH'),
+  proof('metadata-nested-flattened', 'HOOK-METADATA-NESTED'),
+  proof('time-scale-max-refused', 'HOOK-AUTO-DISABLE'),
+  proof('jwt-kid-required', 'SESSION-NO-KID'),
+  // Waits out the minute a revocation, then a suspension, may take to show.
+  waits(proof('suspended-revoked-disabled', 'REVOKE-SUSPENDED-STILL-INVALID')),
+  proof('endpoint-limit-distinct-urls', 'HOOK-REG-LIMIT-25'),
+  proof('outcome-lowercased', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('wildcard-missing-workspace-events', 'HOOK-SUBSCRIPTION-WILDCARD'),
+  proof('delete-workspace-retries-sent', 'WS-DELETED-NO-DELIVERIES'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
