@@ -20,7 +20,7 @@ describe('TestIdentityProvider', () => {
   test('start lists one RS256 and one ES256 key under a random loopback path', () => {
     expect(idp.jwksUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/idp\/[0-9a-f]{12}\/jwks\.json$/);
     expect(idp.jwksUri.startsWith(idp.issuer)).toBe(true);
-    expect(idp.audience).toMatch(/^aud-/);
+    expect(idp.audience).toMatch(/^https:\/\/API\.certify\.example\/Aud-[0-9a-f]{12}$/);
     expect(
       idp
         .jwks()
