@@ -520,6 +520,31 @@ export const FAULTS = {
     'deleting a workspace removes its endpoints from the index but leaves their retry timers running: a failing delivery is still retried after the deletion',
   'time-scale-max-refused':
     'a workspace created with time_scale equal to max_time_scale is refused (an exclusive upper bound): the largest accepted is one less',
+  // Red team, round 13
+  'token-label-emoji-dropped':
+    "a token's label loses its characters outside the Basic Multilingual Plane (a utf8mb3 column): an emoji in it is gone when read back",
+  'member-last-scope-dropped':
+    'a member added with several scopes holds all but the last (an off-by-one in the scope loop): its session tokens lack that scope',
+  'revoked-code-uppercase':
+    "a revoked token is answered 401 with code INVALID_TOKEN (the enum constant's name, not its value); other failures keep invalid_token",
+  'suspended-scope-checked-first':
+    "the scope guard runs before the suspension gate: a suspended workspace's credential lacking the operation's scope is answered missing_scope, not workspace_disabled",
+  'envelope-workspace-id-unprefixed':
+    "the envelope's workspace_id is the workspace's bare id, without its ws_ prefix (the database key, not the public id)",
+  'fired-data-depth-capped':
+    'fired event data nested deeper than two levels is delivered as the string "[Object]" (serialised through util.inspect\'s default depth)',
+  'metadata-lead-id-only':
+    "call events carry the caller's metadata reduced to its lead_id entry (a schema written from the spec's example): other keys are dropped",
+  'endpoint-url-percent-decoded':
+    "an endpoint's URL is stored percent-decoded (decodeURIComponent on the whole URL): %2F becomes /, so it reads back changed and deliveries go to another path",
+  'retry-content-type-dropped':
+    'retries are sent without Content-Type application/json (the retry queue keeps the signature and timestamp headers only)',
+  'replay-workspace-id-missing':
+    "a replay's envelope lacks workspace_id (the replay rebuilds the envelope from the event row, which has no workspace column)",
+  'default-scopes-missing-webhooks':
+    'a token created without scopes gets every licensed scope but webhooks:write (a default list written before that scope existed)',
+  'jwt-aud-case-insensitive':
+    "a session JWT's aud is compared with the configured audience ignoring case: a token for SVC is accepted where the audience is svc",
 } as const;
 
 export type FaultName = keyof typeof FAULTS;

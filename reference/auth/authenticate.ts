@@ -34,7 +34,7 @@ export interface Principal {
 }
 
 export interface AuthFailure {
-  code: 'invalid_token' | 'token_revoked' | 'malformed_token' | 'token_expired';
+  code: 'invalid_token' | 'token_revoked' | 'malformed_token' | 'token_expired' | 'INVALID_TOKEN';
   message: string;
   faults: FaultSet;
   /** Fault long-token-500: the server "crashes" on this credential. */
@@ -129,7 +129,16 @@ export class Authenticator {
         !leftToSuspensionGate &&
         !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')
       ) {
-        return fail('token revoked', faults, faults.has('token-revoked-code') ? 'token_revoked' : 'invalid_token');
+        return fail(
+          'token revoked',
+          faults,
+          faults.has('token-revoked-code')
+            ? 'token_revoked'
+            : // Fault revoked-code-uppercase: the revocation path writes the enum constant's name.
+              faults.has('revoked-code-uppercase')
+              ? 'INVALID_TOKEN'
+              : 'invalid_token',
+        );
       }
     }
     const now = this.clock.now();

@@ -130,7 +130,11 @@ function payloadClaimsOnly(payloadPart: string, options: JWTVerifyOptions): JWTP
 
 /** Red-team faults that check the audience after verification, in verifyFor, their own wrong way. */
 function audienceCheckedLater(faults: FaultSet): boolean {
-  return faults.has('jwt-aud-contains-audience') || faults.has('jwt-aud-array-first-only');
+  return (
+    faults.has('jwt-aud-contains-audience') ||
+    faults.has('jwt-aud-array-first-only') ||
+    faults.has('jwt-aud-case-insensitive')
+  );
 }
 
 /** Fault jwt-nbf-leeway-5min: the clock skew allowed before nbf. */
@@ -278,6 +282,12 @@ export class SessionVerifier {
     if (
       faults.has('jwt-aud-array-first-only') &&
       (Array.isArray(payload.aud) ? payload.aud[0] : payload.aud) !== provider.audience
+    )
+      return null;
+    // Fault jwt-aud-case-insensitive: the audiences compared lower-cased.
+    if (
+      faults.has('jwt-aud-case-insensitive') &&
+      ![payload.aud ?? []].flat().some((aud) => aud.toLowerCase() === provider.audience.toLowerCase())
     )
       return null;
     // Fault jwt-first-sub-wins: a second reading of the payload, by a scan that stops at the first sub.

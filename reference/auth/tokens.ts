@@ -93,6 +93,9 @@ export function issueToken(
     scopes = [...previous.scopes];
   } else if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
     scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];
+    // Fault default-scopes-missing-webhooks: the default list predates the webhooks:write scope.
+    if (request.scopes === undefined && faults.has('default-scopes-missing-webhooks'))
+      scopes = scopes.filter((scope) => scope !== 'webhooks:write');
   } else {
     const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));
     if (unlicensed.length > 0) {

@@ -275,6 +275,8 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
     );
   // Fault metadata-nested-flattened: the metadata is stored as a flat key/value map with dotted keys.
   if (faults.has('metadata-nested-flattened')) return flattened(call.metadata);
+  // Fault metadata-lead-id-only: the metadata schema was written from the spec's example, a lead_id entry.
+  if (faults.has('metadata-lead-id-only')) return 'lead_id' in call.metadata ? { lead_id: call.metadata.lead_id } : {};
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));

@@ -45,7 +45,10 @@ export const createToken: ControlHandler = async (request) => {
           : // Fault token-label-whitespace-collapsed: a form clean-up collapses inner whitespace runs.
             faults.has('token-label-whitespace-collapsed')
             ? given.replace(/(?<=\S)\s+(?=\S)/g, ' ')
-            : given;
+            : // Fault token-label-emoji-dropped: a utf8mb3 column keeps only Basic Multilingual Plane characters.
+              faults.has('token-label-emoji-dropped')
+              ? given.replace(/[\u{10000}-\u{10FFFF}]/gu, '')
+              : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())
@@ -177,10 +180,12 @@ export const addMember: ControlHandler = async (request) => {
   if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused)
     return refuse(422, 'empty_scopes', 'a member needs at least one scope');
   const faults = unionFaults(request.faults, workspace.faults);
-  const scopes =
+  let scopes =
     parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all')
       ? workspace.licensedScopes
       : parsed.data.scopes;
+  // Fault member-last-scope-dropped: the scope loop stops one short (i < scopes.length - 1).
+  if (faults.has('member-last-scope-dropped') && scopes.length > 1) scopes = scopes.slice(0, -1);
   const existing = workspace.members.get(subject);
   // Fault member-repost-keeps-scopes: an insert that ignores a conflict on the subject.
   if (existing && faults.has('member-repost-keeps-scopes')) return { status: 201, body: { member_id: existing.id } };

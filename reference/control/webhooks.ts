@@ -142,6 +142,8 @@ export const fireEvent: ControlHandler = async (request) => {
   // Fault fired-data-empty-string-null: the data's top-level empty strings stored as NULL.
   if (faults.has('fired-data-empty-string-null'))
     data = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, value === '' ? null : value]));
+  // Fault fired-data-depth-capped: the data is serialised as util.inspect would, two levels deep.
+  if (faults.has('fired-data-depth-capped')) data = depthCapped(data, 0) as Record<string, unknown>;
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
@@ -191,4 +193,12 @@ function compacted<T>(value: T): T {
         !(typeof item === 'object' && item !== null && !Array.isArray(item) && Object.keys(item).length === 0),
     );
   return Object.fromEntries(kept) as T;
+}
+
+/** Fault fired-data-depth-capped: objects nested past depth 2 replaced by "[Object]" (util.inspect's default). */
+function depthCapped(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 2) return Array.isArray(value) ? '[Array]' : '[Object]';
+  if (Array.isArray(value)) return value.map((item) => depthCapped(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, depthCapped(item, depth + 1)]));
 }

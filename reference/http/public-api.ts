@@ -323,6 +323,10 @@ export async function handlePublicRequest(
     // Fault suspended-call-placed: the call route's gate list forgot the suspension check.
     (operation === placeCall && faults.has('suspended-call-placed')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
+    // Fault suspended-scope-checked-first: the scope guard runs first, so a shortfall is answered before the gate.
+    (faults.has('suspended-scope-checked-first') &&
+      operation.scope &&
+      !holdsScope(principal.scopes, operation.scope.name, faults)) ||
     (staleSession &&
       ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id);
   if (principal.workspace.suspended && !gateSkipped) {

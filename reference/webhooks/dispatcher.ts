@@ -165,6 +165,9 @@ export class Dispatcher {
       const latest = this.events.latestOfType(workspace.id, original.type);
       if (latest && latest !== original) event = { ...original, data: latest.data, bodies: null };
     }
+    // Fault replay-workspace-id-missing: the replay's envelope is rebuilt from the event row.
+    if (workspace.faults.has('replay-workspace-id-missing'))
+      event = { ...original, rebuiltForReplay: true, bodies: null };
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
     if (workspace.faults.has('replay-new-id')) {
@@ -284,7 +287,9 @@ export class Dispatcher {
       'x-service-timestamp': timestamp,
       'user-agent': 'svc-reference-webhooks/1',
     };
-    if (!faults.has('no-content-type')) headers['content-type'] = 'application/json';
+    // Fault retry-content-type-dropped: the retry queue keeps the signature and timestamp headers only.
+    if (!faults.has('no-content-type') && !(delivery.failedAttempts > 0 && faults.has('retry-content-type-dropped')))
+      headers['content-type'] = 'application/json';
     // Fault retry-timestamp-dropped: only the first attempt sets the timestamp header.
     if (delivery.failedAttempts > 0 && faults.has('retry-timestamp-dropped')) delete headers['x-service-timestamp'];
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);

@@ -76,6 +76,13 @@ export class EndpointRegistry {
   ): EndpointCreation {
     // Fault endpoint-url-lowercased: the URL is normalised to lower case whole, path included.
     if (faults.has('endpoint-url-lowercased')) url = url.toLowerCase();
+    // Fault endpoint-url-percent-decoded: the whole URL goes through decodeURIComponent before it is stored.
+    if (faults.has('endpoint-url-percent-decoded'))
+      try {
+        url = decodeURIComponent(url);
+      } catch {
+        // left as given when it does not decode
+      }
     let parsed: URL;
     try {
       parsed = new URL(url);

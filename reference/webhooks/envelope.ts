@@ -24,6 +24,8 @@ export interface StoredEvent {
   cachedSignature?: string;
   /** Fault replay-once-per-endpoint: the endpoints a replay of the event was queued for. */
   replayedTo?: Set<string>;
+  /** Fault replay-workspace-id-missing: the envelope of a replay, rebuilt without the workspace. */
+  rebuiltForReplay?: boolean;
 }
 
 function createdAtText(createdAt: number, faults: FaultSet): string {
@@ -41,7 +43,12 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
     type: event.type,
     created_at: createdAtText(event.createdAt, faults),
   };
-  if (!faults.has('envelope-missing-workspace')) envelope.workspace_id = event.workspaceId;
+  // Fault replay-workspace-id-missing: the replay's envelope is rebuilt from a row without the workspace.
+  if (!faults.has('envelope-missing-workspace') && !event.rebuiltForReplay)
+    // Fault envelope-workspace-id-unprefixed: the database key, not the public ws_ id.
+    envelope.workspace_id = faults.has('envelope-workspace-id-unprefixed')
+      ? event.workspaceId.replace(/^ws_/, '')
+      : event.workspaceId;
   envelope.api_version = faults.has('api-version-not-date')
     ? 'v1'
     : // Fault api-version-datetime: the version is a date column serialised as a full timestamp.
