@@ -5,6 +5,7 @@
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ROTATION_DEPLOY_DEFAULT_MS } from '../src/config/settings.js';
 import type { CreatedToken } from '../src/control/types.js';
+import { ALL_SCOPES } from '../src/control/types.js';
 import { ControlError } from '../src/errors.js';
 import {
   assert,
@@ -20,7 +21,7 @@ import { pollUntil, sleep } from '../src/clock/wait.js';
 /** The spec's propagation limit: a watch ends within it and ROTATION_SETTLE_MS. */
 /** A label past a short column's width, with non-ASCII characters and spaces at both ends and twice inside: free text, as the spec says. */
 // Characters a normaliser changes (NFC, NFKC), an HTML escaper, a trimmer or a short column would alter.
-const LONG_LABEL = ` certify deploy 2026-11 — ünïcode ✓  rotation of the "billing" <service> token & its 'backup' \uFB01le Ｑ４ cafe\u0301 `;
+const LONG_LABEL = ` certify deploy 2026-11 — ünïcode ✓  rotation of the "billing" <service> token & its 'backup' \uFB01le Ｑ４ cafe\u0301 🚀 `;
 const REVOCATION_LIMIT_MS = 60_000;
 /** How long the new token is still watched after the old one is first refused. */
 const ROTATION_SETTLE_MS = 5_000;
@@ -124,9 +125,16 @@ certifySuite('tokens', () => {
       'placing a call with a default-scope token of a workspace not licensed voice:write',
     );
     // A narrowed token first: the default is the licensed scopes, not what the last token got.
-    const full = await t.workspace();
+    const full = await t.workspace({ licensedScopes: [...ALL_SCOPES] });
     await full.createToken('certify narrowed before the default', ['voice:read']);
     const fullToken = await full.createToken('certify default scopes, all licensed');
+    // The creation's answer lists the token's scopes (the contract): a default token's are all five licensed.
+    const missing = ALL_SCOPES.filter((scope) => !fullToken.scopes.includes(scope));
+    t.measure('default_token_scopes_answered', fullToken.scopes);
+    assert(
+      fullToken.scopes.length === 0 || missing.length === 0,
+      `a token created without scopes in a workspace licensed for all five was answered with scopes ${JSON.stringify(fullToken.scopes)}, without ${missing.join(', ')}: by default a token has every licensed scope`,
+    );
     const placed = await t.api.placeCall(fullToken.token, { agent_id: full.agentId, to: RESERVED_TEST_NUMBER });
     assert(
       is2xx(placed.status),

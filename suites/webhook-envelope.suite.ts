@@ -37,6 +37,7 @@ import {
 import { RESERVED_TEST_NUMBER, ServiceApi } from '../src/api/service.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
 import { ControlError, HttpError } from '../src/errors.js';
+import { SPEC_RETRY_DELAYS_MS, scaled } from '../src/suite/timing/schedule.js';
 import { findFirstId, ID_PATTERNS } from '../src/ids.js';
 import { sleep } from '../src/clock/wait.js';
 
@@ -56,6 +57,9 @@ const REPORTED = [
 ] as const;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;
+/** The time scale of twoFiredDeliveries' workspace, and the longest its retry may take to be included. */
+const QUICK_RETRY_SCALE = 600;
+const QUICK_RETRY_MS = 1_000;
 const LIFECYCLE = ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const;
 /** Calls placed, or events fired, at once. */
 const AT_ONCE = 6;
@@ -961,21 +965,32 @@ async function completeByHand(
 }
 
 /** Two fired events (mailer.email.sent, workspace.plan.upgraded) delivered to a fresh endpoint. */
+/**
+ * Two fired events' deliveries, a retry among them where the target's time scale makes one quick:
+ * a header or method is judged on every attempt, not the first alone.
+ */
 async function twoFiredDeliveries(t: CheckContext): Promise<readonly CapturedDelivery[]> {
-  const workspace = await t.workspace();
+  const { max_time_scale: max } = await t.capabilities();
+  const scale = Math.min(QUICK_RETRY_SCALE, max);
+  const retryMs = scaled(SPEC_RETRY_DELAYS_MS[0]!, scale);
+  const withRetry = retryMs <= QUICK_RETRY_MS;
+  const workspace = await t.workspace(withRetry ? { timeScale: scale } : {});
   const types = ['mailer.email.sent', 'workspace.plan.upgraded'] as const;
   const hook = await t.hookEndpoint(workspace, types);
+  if (withRetry) hook.inbox.failFirst(1, { status: 503 });
   const ids: string[] = [];
   for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
+  const acknowledged = (id: string) => (d: CapturedDelivery) =>
+    idOf(d) === id && d.answeredStatus !== null && d.answeredStatus < 300 && d.answeredStatus >= 200;
   const { deliveries, timedOut } = await settle(
     hook.inbox,
-    (ds) => ids.every((id) => ds.some((d) => idOf(d) === id)),
-    DELIVERY_TIMEOUT_MS,
-    'two fired events',
+    (ds) => ids.every((id) => ds.some(acknowledged(id))),
+    DELIVERY_TIMEOUT_MS + (withRetry ? retryMs : 0),
+    withRetry ? 'two fired events, one after a retry' : 'two fired events',
   );
   assert(
     !timedOut,
-    `the fired events did not arrive within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`,
+    `the fired events were not all acknowledged within ${DELIVERY_TIMEOUT_MS} ms${withRetry ? ` (the first delivery answered 503, its retry due ${retryMs} ms later)` : ''}; arrived: ${typeCounts(deliveries)}`,
   );
   return deliveries;
 }

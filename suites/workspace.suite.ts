@@ -83,6 +83,33 @@ certifySuite('workspace', () => {
     { timeoutMs: 90_000 },
   );
 
+  // "Its public requests answer workspace_disabled": a request the credential lacks the scope for is
+  // one of them. A service may authorise the scope first, so a should.
+  check(
+    'WS-SUSPENDED-BEFORE-SCOPE',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      const reader = await workspace.createToken('certify reads only', ['voice:read']);
+      await workspace.suspend();
+      const { res } = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      if ((res.json as { error?: { code?: string } } | undefined)?.error?.code !== 'workspace_disabled')
+        t.skip(`whoami never answered workspace_disabled after the suspension (WS-SUSPENDED-CODE judges it)`);
+      const call = await t.api.placeCall(reader.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+      t.measure('call_without_scope', call.status);
+      expectAuthError(
+        call,
+        'workspace_disabled',
+        'placing a call with a voice:read token on a suspended workspace (the workspace is disabled whatever the scope)',
+      );
+      t.detail(`a call placed with a voice:read token of the suspended workspace: workspace_disabled ${call.status}`);
+    },
+    { timeoutMs: 90_000 },
+  );
+
   check(
     'WS-REINSTATED',
     async (t) => {

@@ -539,6 +539,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)',
   }),
   service({
+    id: 'WS-SUSPENDED-BEFORE-SCOPE',
+    area: 'workspace',
+    level: 'should',
+    title:
+      'On a suspended workspace, a request its credential lacks the scope for answers workspace_disabled, not missing_scope',
+    clauses: ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED', 'ERR-CODE-MISSING-SCOPE'],
+    accepts:
+      'a should: the contract makes every public request of the workspace answer workspace_disabled, and a service may authorise the scope first',
+  }),
+  service({
     id: 'WS-REINSTATED',
     area: 'workspace',
     level: 'must',
@@ -1414,7 +1424,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-DELIVERY-POST',
     area: 'webhook-envelope',
     level: 'must',
-    title: 'Deliveries are HTTP POST requests',
+    title: 'Deliveries are HTTP POST requests, a retry too',
     clauses: ['EP-RECEIVER', 'EVT-DELIVERY'],
     ground: 'EVT-DELIVERY',
   }),
@@ -1422,7 +1432,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-CONTENT-TYPE',
     area: 'webhook-envelope',
     level: 'should',
-    title: 'Deliveries are sent with a JSON content type',
+    title: 'Deliveries are sent with a JSON content type, a retry too',
     clauses: ['EP-RECEIVER'],
     accepts: 'application/json or any +json type, with parameters such as charset',
   }),

@@ -1128,7 +1128,13 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       connection: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),
       target: checked('WS-SUSPEND-ONE-WORKSPACE'),
-      'every-operation': checked('WS-SUSPENDED-CODE', 'SESSION-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
+      // A narrowed token's request it lacks the scope for: workspace_disabled still (red team round 13).
+      'every-operation': checked(
+        'WS-SUSPENDED-CODE',
+        'SESSION-SUSPENDED-CODE',
+        'MODEL-TOKENS-SUSPENSION',
+        'WS-SUSPENDED-BEFORE-SCOPE',
+      ),
       concurrent: noRule(
         'A suspension hands out nothing and counts against no limit; the same suspension at once has nothing to keep unique.',
       ),

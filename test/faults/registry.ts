@@ -441,6 +441,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('outcome-lowercased', 'HOOK-COMPLETED-AS-REPORTED'),
   proof('wildcard-missing-workspace-events', 'HOOK-SUBSCRIPTION-WILDCARD'),
   proof('delete-workspace-retries-sent', 'WS-DELETED-NO-DELIVERIES'),
+  // Red team, round 13 (docs/red-team/round-13.json): the eight caught on first contact, then the
+  // four survivors with the checks written or widened for them.
+  proof('member-last-scope-dropped', 'SESSION-SCOPES-MATCH'),
+  proof('revoked-code-uppercase', 'REVOKE-STAYS-REVOKED'),
+  proof('envelope-workspace-id-unprefixed', 'HOOK-ENVELOPE'),
+  proof('fired-data-depth-capped', 'HOOK-FIRED-DATA'),
+  proof('metadata-lead-id-only', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('endpoint-url-percent-decoded', 'HOOK-URL-QUERY-KEPT'),
+  proof('replay-workspace-id-missing', 'HOOK-REPLAY-SAME-ID'),
+  proof('jwt-aud-case-insensitive', 'SESSION-WRONG-AUDIENCE'),
+  proof('token-label-emoji-dropped', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('default-scopes-missing-webhooks', 'TOKEN-DEFAULT-SCOPES'),
+  proof('retry-content-type-dropped', 'HOOK-CONTENT-TYPE'),
+  proof('suspended-scope-checked-first', 'WS-SUSPENDED-BEFORE-SCOPE'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
