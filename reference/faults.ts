@@ -6,6 +6,20 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 14
+  'created-at-epoch-seconds': 'the envelope created_at is a Unix-seconds number, not an ISO 8601 string',
+  'endpoint-wildcard-read-expanded': 'an endpoint registered with ["*"] reads back with the list of every event type',
+  'invalid-token-no-message': 'an invalid_token error body lacks error.message',
+  'token-label-lowercased': 'a token label is stored lower-cased',
+  'to-truncated-12': 'the completed event carries `to` cut to 12 characters (a varchar(12) column)',
+  'session-post-refused':
+    'session tokens are refused (401 invalid_token) on POST requests: placing a call needs a bearer token',
+  'manual-progress-ignored-with-time-scale':
+    'a workspace created with a time_scale above 1 gets auto call progress even when it asks for manual',
+  'fired-data-first-of-type':
+    'a fired event carries the data of the first event of its type fired in the workspace (a per-type payload cache)',
+  'replay-call-metadata-dropped':
+    'a replayed voice.call.completed event comes without its metadata (the replay rebuilds the data from the call row)',
   'scope-agents-unchecked': 'GET /v1/voice/agents does not require voice:read',
   'scope-calls-unchecked': 'POST /v1/voice/calls does not require voice:write',
   'scope-transcript-unchecked': 'the call transcript does not require voice:read',

@@ -232,7 +232,12 @@ export class CallService {
         ? (workspace.agents.values().next().value?.id ?? call.agentId)
         : call.agentId,
       // Fault to-plus-stripped: the number is carried in the carrier's digits-only form.
-      to: faults.has('to-plus-stripped') ? call.to.replace(/^\+/, '') : call.to,
+      to: faults.has('to-plus-stripped')
+        ? call.to.replace(/^\+/, '')
+        : // Fault to-truncated-12: the number comes back from a varchar(12) column.
+          faults.has('to-truncated-12')
+          ? call.to.slice(0, 12)
+          : call.to,
       duration_seconds: faults.has('duration-string') ? String(duration) : duration,
       outcome: call.outcome ?? 'answered',
       transcript_url: this.transcriptUrl(workspace, call, faults),

@@ -48,7 +48,10 @@ export const createToken: ControlHandler = async (request) => {
             : // Fault token-label-emoji-dropped: a utf8mb3 column keeps only Basic Multilingual Plane characters.
               faults.has('token-label-emoji-dropped')
               ? given.replace(/[\u{10000}-\u{10FFFF}]/gu, '')
-              : given;
+              : // Fault token-label-lowercased: the label is stored through a case-folding column.
+                faults.has('token-label-lowercased')
+                ? given.toLowerCase()
+                : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())

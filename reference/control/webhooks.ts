@@ -79,7 +79,12 @@ export const getEndpoint: ControlHandler = (request) => {
     body: {
       endpoint_id: endpoint.id,
       url: endpoint.urlText,
-      events: endpoint.events,
+      // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
+      events:
+        endpoint.events.includes('*') &&
+        unionFaults(request.faults, workspace.faults).has('endpoint-wildcard-read-expanded')
+          ? [...EVENT_TYPES]
+          : endpoint.events,
       state: endpoint.health.state,
       flagged: endpoint.health.flagged,
     },
@@ -129,6 +134,8 @@ const eventSchema = z.object({
 /** Fault fire-dedupe-by-payload: the events fired lately, by workspace, type and data. */
 const firedPayloads = new Map<string, { id: string; at: number }>();
 const PAYLOAD_DEDUPE_MS = 60_000;
+/** Fault fired-data-first-of-type: the first data fired, by workspace and type. */
+const firstDataOfType = new Map<string, Record<string, unknown>>();
 
 export const fireEvent: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
@@ -148,6 +155,13 @@ export const fireEvent: ControlHandler = async (request) => {
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
   // Fault fire-dedupe-by-payload: an idempotency key hashed from the type and data, kept 60 s.
+  // Fault fired-data-first-of-type: the payload template cached per workspace and type outlives its first use.
+  if (faults.has('fired-data-first-of-type')) {
+    const typeKey = `${workspace.id} ${parsed.data.type}`;
+    const cached = firstDataOfType.get(typeKey);
+    if (cached) data = cached;
+    else firstDataOfType.set(typeKey, data);
+  }
   const payloadKey = `${workspace.id} ${parsed.data.type} ${JSON.stringify(data)}`;
   const now = request.app.config.clock.now();
   const recent = faults.has('fire-dedupe-by-payload') ? firedPayloads.get(payloadKey) : undefined;

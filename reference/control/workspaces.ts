@@ -50,7 +50,11 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
       ),
     ],
     timeScale: parsed.data.time_scale ?? 1,
-    callProgress: parsed.data.call_progress ?? 'auto',
+    // Fault manual-progress-ignored-with-time-scale: a scaled (test) workspace is taken to want auto progress.
+    callProgress:
+      faults.has('manual-progress-ignored-with-time-scale') && (parsed.data.time_scale ?? 1) > 1
+        ? 'auto'
+        : (parsed.data.call_progress ?? 'auto'),
     suspended: false,
     faults,
     faultPrefix,

@@ -313,6 +313,11 @@ export async function handlePublicRequest(
     return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'not a valid API token', {
       'WWW-Authenticate': 'Bearer',
     });
+  // Fault session-post-refused: the write routes' guard knows bearer tokens only.
+  if (operation === placeCall && principal.scheme === 'session_token' && faults.has('session-post-refused'))
+    return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'not a valid API token', {
+      'WWW-Authenticate': 'Bearer',
+    });
   // Fault session-keepalive-suspension-stale: the connection remembers the workspace status it saw with this JWT.
   const staleSession = principal.scheme === 'session_token' && faults.has('session-keepalive-suspension-stale');
   const gateSkipped =

@@ -81,6 +81,8 @@ export function sendPublicError(
   const requestId = faults.has('request-id-reused') ? REUSED_REQUEST_ID : ctx.requestId;
   if (requestId !== ctx.requestId) setRequestId(res, requestId);
   const error: Record<string, string> = { code, message };
+  // Fault invalid-token-no-message: the token guard's error object is built from the code alone.
+  if (code === 'invalid_token' && faults.has('invalid-token-no-message')) delete error.message;
   // Fault missing-scope-no-request-id: the scope guard's error object is built without the request id.
   const scopeGuardOwnBody = code === 'missing_scope' && faults.has('missing-scope-no-request-id');
   // Fault request-id-no-prefix: the error body carries the request id's bare column value.

@@ -168,6 +168,9 @@ export class Dispatcher {
     // Fault replay-workspace-id-missing: the replay's envelope is rebuilt from the event row.
     if (workspace.faults.has('replay-workspace-id-missing'))
       event = { ...original, rebuiltForReplay: true, bodies: null };
+    // Fault replay-call-metadata-dropped: a call event's replay rebuilds its data from the call row, which has no metadata.
+    if (workspace.faults.has('replay-call-metadata-dropped') && original.type === 'voice.call.completed')
+      event = { ...event, data: { ...event.data, metadata: {} }, bodies: null };
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
     if (workspace.faults.has('replay-new-id')) {

@@ -41,7 +41,10 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
   const envelope: Record<string, unknown> = {
     id: event.id,
     type: event.type,
-    created_at: createdAtText(event.createdAt, faults),
+    // Fault created-at-epoch-seconds: the timestamp column is serialised as epoch seconds.
+    created_at: faults.has('created-at-epoch-seconds')
+      ? Math.floor(event.createdAt / 1000)
+      : createdAtText(event.createdAt, faults),
   };
   // Fault replay-workspace-id-missing: the replay's envelope is rebuilt from a row without the workspace.
   if (!faults.has('envelope-missing-workspace') && !event.rebuiltForReplay)
