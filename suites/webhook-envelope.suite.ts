@@ -57,6 +57,8 @@ const REPORTED = [
 ] as const;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;
+/** HOOK-PROGRESS-ONE-CALL's workspace: manual progress, and a time scale above 1 beside it. */
+const MANUAL_TIME_SCALE = 60;
 /** The time scale of twoFiredDeliveries' workspace, and the longest its retry may take to be included. */
 const QUICK_RETRY_SCALE = 600;
 const QUICK_RETRY_MS = 1_000;
@@ -606,7 +608,12 @@ certifySuite('webhook-envelope', () => {
   });
 
   check('HOOK-PROGRESS-ONE-CALL', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    // A time scale too: it scales retries and the auto-disable only, never a manual call's progress.
+    const { max_time_scale: maxScale } = await t.capabilities();
+    const { workspace, token } = await t.workspaceWithToken({
+      callProgress: 'manual',
+      timeScale: Math.min(MANUAL_TIME_SCALE, maxScale),
+    });
     const hook = await t.hookEndpoint(workspace, ['*']);
     const [moved, waiting] = [await placeCall(t, workspace, token.token), await placeCall(t, workspace, token.token)];
     const queued = await settle(
@@ -819,6 +826,8 @@ certifySuite('webhook-envelope', () => {
       { type: 'workspace.plan.upgraded', data: firedData('workspace.plan.upgraded') },
       { type: 'mailer.email.sent', data: {} },
       { type: 'mailer.email.sent', data: {} },
+      // A second of its type with other data: each event carries its own, not its type's first.
+      { type: 'mailer.reply.received', data: { sentiment: 'positive', body: 'second reply, its own data' } },
     ];
     const hook = await t.hookEndpoint(
       workspace,

@@ -287,6 +287,21 @@ certifySuite('webhook-registration', () => {
     { timeoutMs: 60_000 },
   );
 
+  // The wildcard is a subscription of its own (it takes types added later): it reads back as `*`,
+  // not as today's list of types.
+  check('HOOK-WILDCARD-READ-BACK', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const created = await workspace.createEndpoint(`${receiver.publicUrl}/certify-wildcard-read`, ['*']);
+    const read = await workspace.getEndpoint(created.endpointId);
+    t.measure('events_read', read.events);
+    assert(
+      read.events.length === 1 && read.events[0] === '*',
+      `an endpoint registered with events ["*"] reads back as ${JSON.stringify(read.events).slice(0, 300)}: the wildcard is a subscription of its own, read back as given`,
+    );
+    t.detail('an endpoint registered on * reads back as ["*"]');
+  });
+
   check('HOOK-REG-EMPTY-EVENTS', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     let empty: HookedEndpoint;

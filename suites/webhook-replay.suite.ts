@@ -277,7 +277,8 @@ certifySuite('webhook-replay', () => {
   check('HOOK-REPLAY-CALL-EVENT', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const hook = await t.hookEndpoint(workspace, [CALL_COMPLETED]);
-    const { callId } = await placeCall(t, workspace, token.token);
+    // With metadata, so a replay rebuilt from the call record, not the event, shows.
+    const { callId } = await placeCall(t, workspace, token.token, { lead_id: 'lead_certify_replay', Stage: 'Demo' });
     const first = await settle(
       hook.inbox,
       (ds) => ds.some(ofCall(callId, CALL_COMPLETED)),
@@ -306,7 +307,13 @@ certifySuite('webhook-replay', () => {
       !replayed.timedOut,
       `the replay of ${eventId} (${CALL_COMPLETED}, accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
     );
-    t.detail(`${eventId}, the ${CALL_COMPLETED} of ${callId}, replayed and delivered again with its id`);
+    // The same event: its envelope equal to the original's, call data and metadata included.
+    const replay = replayed.deliveries.filter((d) => idOf(d) === eventId).at(-1)!;
+    assert(
+      replay.rawBody.equals(original.rawBody) || isDeepStrictEqual(replay.verdicts.json, original.verdicts.json),
+      `the replay of ${eventId} carries another envelope than the original: ${JSON.stringify(replay.verdicts.json)?.slice(0, 300)} against ${JSON.stringify(original.verdicts.json)?.slice(0, 300)}`,
+    );
+    t.detail(`${eventId}, the ${CALL_COMPLETED} of ${callId}, replayed and delivered again with its id and envelope`);
   });
 
   // A replay is signed anew for the endpoint it goes to: one that never had the event gets no

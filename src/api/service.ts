@@ -26,6 +26,11 @@ export function isStagingCredential(credential: string): boolean {
 
 /** A number in a reserved fictional range (555-0100 to 555-0199): never a real line. */
 export const RESERVED_TEST_NUMBER = '+15555550123';
+/**
+ * A number in the UK's range reserved for drama (07700 900000 to 900999): never a real line, and
+ * a digit longer than RESERVED_TEST_NUMBER, so a destination cut short shows.
+ */
+export const DRAMA_TEST_NUMBER = '+447700900123';
 
 export interface CallOptions {
   fresh?: boolean;

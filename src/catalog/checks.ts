@@ -1132,6 +1132,13 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'any 4xx and any error body from the control interface',
   }),
   service({
+    id: 'HOOK-WILDCARD-READ-BACK',
+    area: 'webhook-registration',
+    level: 'should',
+    title: 'An endpoint registered with events ["*"] reads back as ["*"], not as the list of types known today',
+    clauses: ['REG-3', 'CTL-HOOK-SECRET'],
+  }),
+  service({
     id: 'HOOK-REG-SCHEME-CASE',
     area: 'webhook-registration',
     level: 'should',
@@ -1729,7 +1736,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-replay',
     level: 'must',
     title:
-      'A call event the service emitted by itself (voice.call.completed) can be replayed, and arrives again with its id',
+      'A call event the service emitted by itself (voice.call.completed, with metadata) can be replayed, and arrives again with its id and envelope',
     clauses: ['RETRY-4'],
     ground: 'RETRY-4',
   }),

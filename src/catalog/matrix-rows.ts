@@ -774,9 +774,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       target: checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-SUBSCRIPTION-WILDCARD', 'MODEL-ENDPOINTS'),
       // A type named twice in one subscription (* and the type): one delivery per event (red team round 7).
       repeated: checked('HOOK-ONE-DELIVERY-PER-EVENT'),
-      'handed-out': na(
-        "The event types are the caller's; the control interface reads them back (HOOK-REENABLE-KEEPS-ATTRIBUTES).",
-      ),
+      // The wildcard read back as given, not expanded (red team round 14).
+      'handed-out': checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'HOOK-WILDCARD-READ-BACK'),
     },
   },
   'REG-4': {

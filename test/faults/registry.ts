@@ -455,6 +455,17 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('default-scopes-missing-webhooks', 'TOKEN-DEFAULT-SCOPES'),
   proof('retry-content-type-dropped', 'HOOK-CONTENT-TYPE'),
   proof('suspended-scope-checked-first', 'WS-SUSPENDED-BEFORE-SCOPE'),
+  // Red team, round 14 (docs/red-team/round-14.json): the five caught on first contact, then the
+  // four survivors with the checks written or widened for them.
+  proof('created-at-epoch-seconds', 'HOOK-ENVELOPE'),
+  proof('token-label-lowercased', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('invalid-token-no-message', 'AUTH-ERROR-SHAPE'),
+  proof('session-post-refused', 'SESSION-SCOPES-MATCH'),
+  proof('fired-data-first-of-type', 'HOOK-FIRED-DATA'),
+  proof('endpoint-wildcard-read-expanded', 'HOOK-WILDCARD-READ-BACK'),
+  proof('to-truncated-12', 'HOOK-CALL-COMPLETED-FIELDS'),
+  proof('manual-progress-ignored-with-time-scale', 'HOOK-PROGRESS-ONE-CALL'),
+  proof('replay-call-metadata-dropped', 'HOOK-REPLAY-CALL-EVENT'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),

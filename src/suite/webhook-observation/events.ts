@@ -2,7 +2,7 @@
  * Causing events and reading deliveries, for the webhook suites: placing a call, a tour
  * of all eight event types, bounded waits that report what arrived instead of throwing.
  */
-import { RESERVED_TEST_NUMBER } from '../../api/service.js';
+import { DRAMA_TEST_NUMBER } from '../../api/service.js';
 import { EVENT_TYPES, type EventType } from '../../control/types.js';
 import { findFirstId, ID_PATTERNS } from '../../ids.js';
 import type { ReceiverEndpoint } from '../../capturing-receiver/index.js';
@@ -86,7 +86,7 @@ export async function placeCall(
   const agentId = workspace.agentIds.at(-1) ?? workspace.agentId;
   const res = await t.api.placeCall(token, {
     agent_id: agentId,
-    to: RESERVED_TEST_NUMBER,
+    to: DRAMA_TEST_NUMBER,
     ...(metadata === null ? {} : { metadata }),
   });
   if (!is2xx(res.status))
@@ -95,7 +95,7 @@ export async function placeCall(
   if (!callId) failWith(`placing a call answered no call_ id: ${describeResponse(res)}`, res);
   // The checks select events by the call id they got; calls placed by an unanswered attempt are recorded, not judged.
   if (res.unconfirmedAttempts) t.measure('unconfirmed_placements', t.api.unconfirmedPlacements(token));
-  return { callId, agentId, to: RESERVED_TEST_NUMBER, metadata: metadata ?? {} };
+  return { callId, agentId, to: DRAMA_TEST_NUMBER, metadata: metadata ?? {} };
 }
 
 /**
