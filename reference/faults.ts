@@ -575,11 +575,11 @@ export const OPEN_CHOICE_FAULTS: readonly FaultName[] = ['replay-not-retried'];
 /**
  * Faults whose bug shows only when two requests meet inside one store round trip
  * (STORE_ROUND_TRIP_MS): their proofs must run when nothing else loads the reference.
+ * token-revoke-lost-update's round trip is a second (WIDE_STORE_ROUND_TRIP_MS) instead.
  */
 export const RACE_WINDOW_FAULTS: readonly FaultName[] = [
   'token-limit-check-then-insert',
   'revoke-race-frees-slot',
-  'token-revoke-lost-update',
   'member-add-lost-update',
   'endpoint-limit-check-then-insert',
   'endpoint-secret-from-count',

@@ -96,8 +96,8 @@ certifySuite('tokens', () => {
     t.measure('third_token_status', refusal.status);
   });
 
-  // TOKEN-LIMIT-TWO takes any 4xx as the refusal; the contract names the status, and a 429 or a
-  // 5xx-like retryable answer would have a client try again for ever.
+  // TOKEN-LIMIT-TWO takes any 4xx as the refusal; the contract names the status, and another one
+  // (a 429 above all) tells a client to wait and try again, which never helps here.
   check('TOKEN-LIMIT-409', async (t) => {
     const workspace = await t.workspace();
     await workspace.createToken('certify first');

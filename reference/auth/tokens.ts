@@ -24,6 +24,12 @@ export const OLD_TOKEN_BLIP = { afterMs: 5_000, durationMs: 2_500 } as const;
  * to its limit waits it once per write.
  */
 export const STORE_ROUND_TRIP_MS = 250;
+/**
+ * The round trip of token-revoke-lost-update: a second wide, so that two revocations sent at once
+ * meet inside it on a loaded machine too. Its proof waits out a revocation's minute among the
+ * waiting runs, not at the calm moment, where it would end the fault step last.
+ */
+export const WIDE_STORE_ROUND_TRIP_MS = 1_000;
 
 export type Environment = 'staging' | 'production';
 

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { createIdentityProvider } from '../auth/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { blipOtherTokens, issueToken, revokeToken, STORE_ROUND_TRIP_MS, tokenLimitRefusal } from '../auth/tokens.js';
+import {
+  blipOtherTokens,
+  issueToken,
+  revokeToken,
+  STORE_ROUND_TRIP_MS,
+  tokenLimitRefusal,
+  WIDE_STORE_ROUND_TRIP_MS,
+} from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { newId } from '../ids.js';
 import { ALL_SCOPES } from '../store.js';
@@ -110,7 +117,7 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
       revokedAt: t.revokedAt,
       effectiveAt: t.revocationEffectiveAt,
     }));
-    await sleep(STORE_ROUND_TRIP_MS);
+    await sleep(WIDE_STORE_ROUND_TRIP_MS);
     for (const { t, revokedAt, effectiveAt } of read) {
       if (t.id === tokenId) continue;
       t.revokedAt = revokedAt;

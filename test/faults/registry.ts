@@ -305,8 +305,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // survivors with the checks written for them.
   proof('token-env-prefix-ignored', 'AUTH-NEAR-MISS-TOKEN'),
   proof('idp-previous-kept-alongside', 'SESSION-PROVIDER-CHANGED'),
-  // Waits out the minute a revocation has; a race, so at the calm moment.
-  { ...waits(proof('token-revoke-lost-update', 'TOKEN-REVOKE-BOTH-AT-ONCE')), calm: true },
+  // Waits out the minute a revocation has; its race window is a second wide, so not calm.
+  waits(proof('token-revoke-lost-update', 'TOKEN-REVOKE-BOTH-AT-ONCE')),
   proof('endpoint-recreate-revives-deleted', 'HOOK-RECREATED-OWN-SECRET'),
   proof('jwt-aud-empty-array-accepted', 'SESSION-WRONG-AUDIENCE'),
   proof('reinstate-resets-settings', 'WS-REINSTATED-KEEPS-SETTINGS'),
