@@ -990,7 +990,7 @@ async function twoFiredDeliveries(t: CheckContext): Promise<readonly CapturedDel
   const ids: string[] = [];
   for (const type of types) ids.push(await workspace.fireEvent(type, firedData(type)));
   const acknowledged = (id: string) => (d: CapturedDelivery) =>
-    idOf(d) === id && d.answeredStatus !== null && d.answeredStatus < 300 && d.answeredStatus >= 200;
+    idOf(d) === id && d.answeredStatus !== null && is2xx(d.answeredStatus);
   const { deliveries, timedOut } = await settle(
     hook.inbox,
     (ds) => ids.every((id) => ds.some(acknowledged(id))),
