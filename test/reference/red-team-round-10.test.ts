@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventually, redTeamRound, sessionSetup, sleep } from './red-team-support.js';
+import { eventually, redTeamRound, sessionSetup, sleep, tokenLabelAnswered } from './red-team-support.js';
 
 // Red team, round 10: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -63,11 +63,7 @@ describe('red team round 10', () => {
 
   it('token-label-html-escaped: a label with & < > " comes back escaped', async () => {
     const label = 'Ops & <billing> "nightly"';
-    const seen = await both('token-label-html-escaped', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label];
-    });
+    const seen = await both('token-label-html-escaped', (c) => tokenLabelAnswered(c, label));
     expect(seen).toEqual({
       clean: [201, label],
       faulted: [201, 'Ops &amp; &lt;billing&gt; &quot;nightly&quot;'],

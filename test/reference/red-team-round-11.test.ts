@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, redTeamRound, sessionSetup } from './red-team-support.js';
+import { eventually, redTeamRound, sessionSetup, tokenLabelAnswered } from './red-team-support.js';
 
 // Red team, round 11: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -24,9 +24,8 @@ describe('red team round 11', () => {
   it('token-label-nfkc: a label with a ligature and full-width letters comes back normalised', async () => {
     const label = '\uFB01le \uFF2F\uFF50\uFF53 caf\u0065\u0301';
     const seen = await both('token-label-nfkc', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label === label];
+      const [status, answered] = await tokenLabelAnswered(c, label);
+      return [status, answered === label];
     });
     expect(seen).toEqual({ clean: [201, true], faulted: [201, false] });
   });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { eventually, redTeamRound, sleep } from './red-team-support.js';
+import { eventually, redTeamRound, sleep, tokenLabelAnswered } from './red-team-support.js';
 import { listen, stop } from './servers.js';
 
 // Red team, round 12: each fault, observed directly against the reference, breaks its rule
@@ -66,11 +66,7 @@ describe('red team round 12', () => {
 
   it('token-label-whitespace-collapsed: a label with two spaces and a tab comes back collapsed', async () => {
     const label = 'deploy  bot\tnightly';
-    const seen = await both('token-label-whitespace-collapsed', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label];
-    });
+    const seen = await both('token-label-whitespace-collapsed', (c) => tokenLabelAnswered(c, label));
     expect(seen).toEqual({ clean: [201, label], faulted: [201, 'deploy bot nightly'] });
   });
 

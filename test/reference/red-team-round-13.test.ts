@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, redTeamRound, sessionSetup, sleep } from './red-team-support.js';
+import { eventually, redTeamRound, sessionSetup, sleep, tokenLabelAnswered } from './red-team-support.js';
 
 // Red team, round 13: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -12,11 +12,7 @@ const errorCode = (json: unknown): unknown => (json as { error?: { code?: unknow
 describe('red team round 13', () => {
   it('token-label-emoji-dropped: a label holding an emoji comes back without it', async () => {
     const label = 'deploy \u{1F680} bot';
-    const seen = await both('token-label-emoji-dropped', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label];
-    });
+    const seen = await both('token-label-emoji-dropped', (c) => tokenLabelAnswered(c, label));
     expect(seen).toEqual({ clean: [201, label], faulted: [201, 'deploy  bot'] });
   });
 

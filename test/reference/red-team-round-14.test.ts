@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../reference/webhooks/event-types.js';
-import { eventually, redTeamRound, sessionSetup, sleep } from './red-team-support.js';
+import { eventually, redTeamRound, sessionSetup, sleep, tokenLabelAnswered } from './red-team-support.js';
 
 // Red team, round 14: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -41,11 +41,7 @@ describe('red team round 14', () => {
 
   it('token-label-lowercased: a label comes back lower-cased', async () => {
     const label = 'CI Deploy Bot';
-    const seen = await both('token-label-lowercased', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label];
-    });
+    const seen = await both('token-label-lowercased', (c) => tokenLabelAnswered(c, label));
     expect(seen).toEqual({ clean: [201, label], faulted: [201, 'ci deploy bot'] });
   });
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventually, redTeamRound, sleep } from './red-team-support.js';
+import { eventually, redTeamRound, sleep, tokenLabelAnswered } from './red-team-support.js';
 
 // Red team, round 9: each fault, observed directly against the reference, breaks its rule
 // under its prefix and keeps it without (so a fault the harness misses is the harness's miss).
@@ -52,11 +52,7 @@ describe('red team round 9', () => {
 
   it('token-label-trimmed: a label with surrounding spaces comes back trimmed', async () => {
     const label = '  nightly sync ';
-    const seen = await both('token-label-trimmed', async (c) => {
-      const ws = await c.workspace();
-      const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
-      return [created.status, created.json.label];
-    });
+    const seen = await both('token-label-trimmed', (c) => tokenLabelAnswered(c, label));
     expect(seen).toEqual({ clean: [201, label], faulted: [201, label.trim()] });
   });
 

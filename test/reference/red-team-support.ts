@@ -185,6 +185,13 @@ export async function sessionSetup(c: FaultClient, keys: KeySet, ws: string, sco
   return { issuer, jwt };
 }
 
+/** Creates a token labelled `label` in a new workspace: the creation's status and the label it answers. */
+export async function tokenLabelAnswered(c: FaultClient, label: string): Promise<[number, unknown]> {
+  const ws = await c.workspace();
+  const created = await c.control('POST', `/workspaces/${ws.id}/tokens`, { label });
+  return [created.status, created.json.label];
+}
+
 /** `/faults/<fault>`: the prefix that switches a fault on. */
 export const prefixOf = (fault: string): string => `/faults/${fault}`;
 
