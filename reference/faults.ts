@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 15
+  'scopeless-credential-invalid':
+    'a credential holding no scope is answered 401 invalid_token, whoami too (the principal loader reads an empty scope list as no principal)',
+  'member-subject-lowercased':
+    "a member's subject is stored lower-cased (a case-folding column): a JWT whose sub has capitals (user_2NxQ…) is refused",
+  'jwt-exp-fractional-refused':
+    'a session JWT whose exp is a non-integer NumericDate (1764327000.5) is refused (the claim schema wants an integer)',
+  'token-unlicensed-scope-granted':
+    "a token may be created with scopes the workspace is not licensed for, and holds them (the check reads every scope, not the workspace's licence)",
+  'revoked-token-revived-by-create':
+    "creating a token writes back the workspace's token list as the page read it a minute before: a token revoked in that minute is active again",
+  'endpoint-localhost-port-accepted':
+    'an endpoint URL on localhost with an explicit port (https://localhost:8443/…) is accepted (the check compares url.host, port included)',
+  'retry-ack-not-recorded':
+    'a 2xx answering a retry is not recorded as the acknowledgement: the delivery stays pending and is retried again on the schedule',
+  'body-ascii-escaped-signed-utf8':
+    "the body is sent with its non-ASCII characters \\u-escaped (an ensure_ascii encoder) but signed over its UTF-8 form: such an event's signature does not verify",
+  'replay-data-json-text':
+    "a replay's data is the JSON text of the event's data, a string, not the object (the data column read back without parsing)",
+  'metadata-arrays-objectified':
+    'call events carry the caller\'s metadata with its arrays turned into objects keyed by index (a deep merge into {}): ["a","b"] becomes {"0":"a","1":"b"}',
+  'fired-data-floats-2dp':
+    'numbers in fired event data are rounded to two decimals (a NUMERIC(12,2) column): a sentiment of 0.875 is delivered as 0.88',
+  'suspension-cached-per-credential':
+    'a credential served while its workspace was active is remembered as active for 90 s: right after a suspension its requests are still served',
   // Red team, round 14
   'created-at-epoch-seconds': 'the envelope created_at is a Unix-seconds number, not an ISO 8601 string',
   'endpoint-wildcard-read-expanded': 'an endpoint registered with ["*"] reads back with the list of every event type',

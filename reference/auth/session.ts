@@ -389,6 +389,9 @@ export class SessionVerifier {
     ) {
       throw new Error('the session token expires too soon');
     }
+    // Fault jwt-exp-fractional-refused: the claim schema types exp as an integer, though a NumericDate may have a fraction.
+    if (faults.has('jwt-exp-fractional-refused') && typeof payload.exp === 'number' && !Number.isInteger(payload.exp))
+      throw new Error('exp is not an integer');
     // Fault jwt-iat-required: iat is read to judge the token's age, and a token without one is refused.
     if (faults.has('jwt-iat-required') && typeof payload.iat !== 'number')
       throw new Error('the session token has no iat');

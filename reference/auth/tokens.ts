@@ -103,7 +103,9 @@ export function issueToken(
     if (request.scopes === undefined && faults.has('default-scopes-missing-webhooks'))
       scopes = scopes.filter((scope) => scope !== 'webhooks:write');
   } else {
-    const unlicensed = request.scopes.filter((s) => !workspace.licensedScopes.includes(s));
+    // Fault token-unlicensed-scope-granted: the scopes checked against every scope there is, not the licence.
+    const allowed = faults.has('token-unlicensed-scope-granted') ? ALL_SCOPES : workspace.licensedScopes;
+    const unlicensed = request.scopes.filter((s) => !allowed.includes(s));
     if (unlicensed.length > 0) {
       return {
         ok: false,

@@ -282,9 +282,19 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
   if (faults.has('metadata-nested-flattened')) return flattened(call.metadata);
   // Fault metadata-lead-id-only: the metadata schema was written from the spec's example, a lead_id entry.
   if (faults.has('metadata-lead-id-only')) return 'lead_id' in call.metadata ? { lead_id: call.metadata.lead_id } : {};
+  // Fault metadata-arrays-objectified: the metadata deep-merged into {}, arrays walked as objects.
+  if (faults.has('metadata-arrays-objectified')) return mergedInto({}, call.metadata);
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));
+}
+
+/** Fault metadata-arrays-objectified: a deep merge that copies every object, arrays too, into a plain object. */
+function mergedInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(source))
+    target[key] =
+      typeof value === 'object' && value !== null ? mergedInto({}, value as Record<string, unknown>) : value;
+  return target;
 }
 
 /** Fault metadata-nested-flattened: nested objects turned into dotted keys. */

@@ -16,6 +16,9 @@ import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from 
 
 // The dashboard's token page and the workspace's identity provider settings.
 
+/** Fault revoked-token-revived-by-create: how old the page's copy of the token list is. */
+const STALE_PAGE_MS = 60_000;
+
 const tokenSchema = z.object({
   label: z.string().max(200).optional(),
   scopes: z.array(z.enum(ALL_SCOPES)).optional(),
@@ -78,6 +81,15 @@ export const createToken: ControlHandler = async (request) => {
     return refuse(status, issued.code, issued.message);
   }
   const { token } = issued;
+  // Fault revoked-token-revived-by-create: the token list is saved whole, as the page read it a minute before.
+  if (faults.has('revoked-token-revived-by-create')) {
+    const now = app.config.clock.now();
+    for (const other of workspace.tokens.values())
+      if (other !== token && other.revokedAt !== null && now - other.revokedAt < STALE_PAGE_MS) {
+        other.revokedAt = null;
+        other.revocationEffectiveAt = null;
+      }
+  }
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
   // Fault token-second-scope-dropped: the answer echoes the scopes asked for, not the ones stored.
   const scopes =
@@ -186,10 +198,11 @@ export const addMember: ControlHandler = async (request) => {
   if (!workspace) return NO_WORKSPACE;
   const parsed = memberSchema.safeParse(request.body);
   if (!parsed.success) return invalid(parsed.error.issues);
-  const { subject } = parsed.data;
   if (parsed.data.scopes.length === 0 && request.app.personality.emptyScopesRefused)
     return refuse(422, 'empty_scopes', 'a member needs at least one scope');
   const faults = unionFaults(request.faults, workspace.faults);
+  // Fault member-subject-lowercased: the subject column folds case, as an e-mail column would.
+  const subject = faults.has('member-subject-lowercased') ? parsed.data.subject.toLowerCase() : parsed.data.subject;
   let scopes =
     parsed.data.scopes.length === 0 && faults.has('empty-member-scopes-all')
       ? workspace.licensedScopes

@@ -151,6 +151,8 @@ export const fireEvent: ControlHandler = async (request) => {
     data = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, value === '' ? null : value]));
   // Fault fired-data-depth-capped: the data is serialised as util.inspect would, two levels deep.
   if (faults.has('fired-data-depth-capped')) data = depthCapped(data, 0) as Record<string, unknown>;
+  // Fault fired-data-floats-2dp: the data's numbers stored in a NUMERIC(12,2) column.
+  if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
@@ -207,6 +209,14 @@ function compacted<T>(value: T): T {
         !(typeof item === 'object' && item !== null && !Array.isArray(item) && Object.keys(item).length === 0),
     );
   return Object.fromEntries(kept) as T;
+}
+
+/** Fault fired-data-floats-2dp: every number at every depth rounded to two decimals. */
+function twoDecimals(value: unknown): unknown {
+  if (typeof value === 'number') return Math.round(value * 100) / 100;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(twoDecimals);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, twoDecimals(item)]));
 }
 
 /** Fault fired-data-depth-capped: objects nested past depth 2 replaced by "[Object]" (util.inspect's default). */

@@ -227,6 +227,11 @@ function holdsScope(scopes: readonly Scope[], scope: Scope, faults: FaultSet): b
   );
 }
 
+/** Fault suspension-cached-per-credential: until when each credential's workspace is taken for active. */
+const credentialSeenActive = new Map<string, number>();
+const CREDENTIAL_STATUS_CACHE_MS = 90_000;
+const CREDENTIAL_STATUS_CACHE_SIZE = 10_000;
+
 /** Counts Authorization headers (node keeps only the first one in req.headers). */
 function authorizationHeaderCount(req: IncomingMessage): number {
   const raw = req.rawHeaders;
@@ -308,6 +313,14 @@ export async function handlePublicRequest(
   const principal = connectionWorkspace(auth.principal, ctx);
   const faults: FaultSet = principal.faults;
   const { operation } = match;
+  // Fault scopeless-credential-invalid: the principal loader reads an empty scope list as no principal at all.
+  if (principal.scopes.length === 0 && faults.has('scopeless-credential-invalid'))
+    return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'not a valid API token', {
+      'WWW-Authenticate': 'Bearer',
+    });
+  // Fault suspension-cached-per-credential: the workspace status a credential was last served with, remembered 90 s.
+  const statusCached = faults.has('suspension-cached-per-credential');
+  const seenActiveUntil = statusCached ? credentialSeenActive.get(req.headers.authorization ?? '') : undefined;
   // Fault session-transcript-refused: the transcript route's guard knows bearer tokens only.
   if (operation === getTranscript && principal.scheme === 'session_token' && faults.has('session-transcript-refused'))
     return sendPublicError(res, ctx, faults, 401, 'invalid_token', 'not a valid API token', {
@@ -333,7 +346,8 @@ export async function handlePublicRequest(
       operation.scope &&
       !holdsScope(principal.scopes, operation.scope.name, faults)) ||
     (staleSession &&
-      ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id);
+      ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id) ||
+    (seenActiveUntil !== undefined && seenActiveUntil > Date.now());
   if (principal.workspace.suspended && !gateSkipped) {
     // Fault workspace-disabled-flat-error: the suspension gate writes its own, flat error body.
     if (faults.has('workspace-disabled-flat-error'))
@@ -349,6 +363,14 @@ export async function handlePublicRequest(
       'workspace_disabled',
       'the workspace is suspended',
     );
+  }
+  if (
+    statusCached &&
+    !principal.workspace.suspended &&
+    !(seenActiveUntil !== undefined && seenActiveUntil > Date.now())
+  ) {
+    if (credentialSeenActive.size >= CREDENTIAL_STATUS_CACHE_SIZE) credentialSeenActive.clear();
+    credentialSeenActive.set(req.headers.authorization ?? '', Date.now() + CREDENTIAL_STATUS_CACHE_MS);
   }
   if (staleSession && !principal.workspace.suspended)
     ctx.connectionMemory?.set(SESSION_ACTIVE_KEY + req.headers.authorization, principal.workspace.id);

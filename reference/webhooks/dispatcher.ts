@@ -173,6 +173,9 @@ export class Dispatcher {
       event = { ...event, data: { ...event.data, metadata: {} }, bodies: null };
     // Fault replay-data-empty: the replay is rebuilt from what was kept of the event, its id and type.
     if (workspace.faults.has('replay-data-empty')) event = { ...original, data: {}, bodies: null };
+    // Fault replay-data-json-text: the replay reads the data column back as the JSON text it was stored as.
+    if (workspace.faults.has('replay-data-json-text'))
+      event = { ...event, data: JSON.stringify(event.data) as unknown as Record<string, unknown>, bodies: null };
     if (workspace.faults.has('replay-new-id')) {
       event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
@@ -324,6 +327,11 @@ export class Dispatcher {
         if (verdict.success) {
           endpoint.health.recordSuccess();
           endpoint.failuresInARow = 0;
+          // Fault retry-ack-not-recorded: only the first attempt's path marks the delivery done; a retry's 2xx is logged.
+          if (delivery.failedAttempts > 0 && faults.has('retry-ack-not-recorded')) {
+            delivery.failedAttempts += 1;
+            this.scheduleRetry(delivery, faults);
+          }
           return;
         }
         delivery.failedAttempts += 1;

@@ -100,7 +100,10 @@ export class EndpointRegistry {
     if ((parsed.protocol !== 'https:' && !httpAllowed) || textRefused) {
       return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
     }
-    const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
+    // Fault endpoint-localhost-port-accepted: the host compared is url.host, which carries an explicit port.
+    const host = (faults.has('endpoint-localhost-port-accepted') ? parsed.host : parsed.hostname)
+      .toLowerCase()
+      .replace(/\.$/, '');
     // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
     // Fault endpoint-localhost-substring: the URL text is searched for the word, anywhere in it.
     const localhostRefused = faults.has('endpoint-localhost-case')

@@ -67,7 +67,12 @@ export function eventBodies(event: StoredEvent): { sent: string; signed: string 
   const envelope = buildEnvelope(event);
   const compact = JSON.stringify(envelope);
   // Fault sign-reserialized: pretty-printed on the wire, signed in compact form.
-  const sent = event.faults.has('sign-reserialized') ? JSON.stringify(envelope, null, 2) : compact;
+  const sent = event.faults.has('sign-reserialized')
+    ? JSON.stringify(envelope, null, 2)
+    : // Fault body-ascii-escaped-signed-utf8: the wire encoder escapes non-ASCII; the signer was given the UTF-8 text.
+      event.faults.has('body-ascii-escaped-signed-utf8')
+      ? compact.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      : compact;
   event.bodies = { sent, signed: compact };
   return event.bodies;
 }
