@@ -470,6 +470,24 @@ certifySuite('session', () => {
     t.detail('a session token without kid, verified by the JWKS key of its algorithm, was accepted');
   });
 
+  // A JWT's dates are NumericDates, which may be non-integers (RFC 7519, section 2): a token within
+  // its nbf/exp is within them with fractions too. Providers issue whole seconds: a should (the red
+  // team's round 15 refused a fractional exp).
+  check('SESSION-FRACTIONAL-DATES', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const now = nowSeconds();
+    const claims = { iat: now - 0.25, nbf: now - 5.5, exp: now + 90.75 };
+    const res = await whoami(t, await s.mint({ claims }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token with nbf ${claims.nbf}, iat ${claims.iat} and exp ${claims.exp} (NumericDates with fractions, RFC 7519), within them, got ${describeResponse(res)}`,
+      res,
+    );
+    t.detail('a session token whose nbf, iat and exp carry fractions of a second was accepted');
+  });
+
   // The spec's 60 s is the provider's lifetime for the tokens it issues; the contract's condition is
   // "within nbf/exp". A provider configured for longer tokens is still within them: a should.
   check('SESSION-LONG-LIFETIME', async (t) => {

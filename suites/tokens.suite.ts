@@ -358,6 +358,35 @@ certifySuite('tokens', () => {
     );
   });
 
+  // "Narrowed to a subset of scopes": a subset of the licensed ones. Asking for more grants nothing
+  // the workspace lacks (the red team's round 15: the creation checked scopes against every scope
+  // that exists, not the licence).
+  check('TOKEN-UNLICENSED-SCOPE', async (t) => {
+    const workspace = await t.workspace({ licensedScopes: ['voice:read'] });
+    const creation = await tryCreate(() =>
+      workspace.createToken('certify unlicensed scope', ['voice:read', 'voice:write']),
+    );
+    if ('refused' in creation) {
+      t.measure('creation', `refused ${creation.refused}`);
+      t.detail(
+        `a token asked for voice:write in a workspace licensed for voice:read alone was refused with ${creation.refused}`,
+      );
+      return;
+    }
+    t.measure('creation', 'created');
+    t.measure('scopes_answered', creation.created.scopes);
+    const call = await t.api.placeCall(creation.created.token, {
+      agent_id: workspace.agentId,
+      to: RESERVED_TEST_NUMBER,
+    });
+    expectAuthError(
+      call,
+      'missing_scope',
+      'placing a call (voice:write) with a token asked for voice:read and voice:write in a workspace licensed for voice:read alone: a token holds licensed scopes only',
+    );
+    t.detail(`the token was created; placing a call was refused ${call.status} missing_scope`);
+  });
+
   check(
     'ROTATION-DEPLOY-PHASE',
     async (t) => {

@@ -321,6 +321,45 @@ certifySuite('webhook-delivery', () => {
     { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
   );
 
+  // "Any 2xx response acknowledges delivery": a retry's 2xx too. Once a retry is acknowledged, the
+  // delivery is done: no attempt comes when the schedule's next delays (5 and 30 minutes) fall due.
+  check(
+    'HOOK-RETRY-ACK-ENDS',
+    async (t: CheckContext) => {
+      const { scale, hooks, fire } = await setUp(t, 1);
+      const hook = hooks[0]!;
+      hook.inbox.failFirst(1);
+      const eventId = await fire();
+      await settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), ARRIVAL_SLACK_MS);
+      const { retry, watchMs: retryWatchMs } = await retryWithin(hook, eventId, scale);
+      if (!retry)
+        t.skip(
+          `no retry of ${eventId} came within ${seconds(retryWatchMs)} (see HOOK-RETRY-ON-5XX): no acknowledged retry to follow`,
+        );
+      await settled(hook.inbox, retry, ARRIVAL_SLACK_MS);
+      assert(
+        retry.answeredStatus === 204,
+        `the receiver could not send its 204 to the retry of ${eventId} (${retry.answer}): no verdict possible`,
+      );
+      const [, fiveMinutes, thirtyMinutes] = SPEC_RETRY_DELAYS_MS;
+      const watchMs = scaled(fiveMinutes! + thirtyMinutes!, scale) + QUIET_MARGIN_MS;
+      const more = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 3, watchMs);
+      t.measure('time_scale', scale);
+      t.measure('watched_ms', round1(watchMs));
+      t.measure('attempts', attemptsOf(hook.inbox.deliveries, eventId).length);
+      if (more) {
+        const again = attemptsOf(more, eventId)[2]!;
+        t.fail(
+          `${eventId} failed once, its retry was answered 204, and it was delivered again ${round1(again.receivedAtMono - retry.receivedAtMono)} ms after that retry: any 2xx acknowledges, the retry's too`,
+        );
+      }
+      t.detail(
+        `first attempt answered 500, the retry 204; no further attempt of ${eventId} within ${seconds(watchMs)} (the 5 and 30 minute delays at time scale ${scale}, and a margin)`,
+      );
+    },
+    { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
+  );
+
   check(
     'HOOK-RETRY-ON-4XX',
     async (t: CheckContext) => {

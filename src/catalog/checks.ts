@@ -487,6 +487,18 @@ export const CATALOG: readonly CatalogEntry[] = [
       'the creation refused with any 4xx, or a token whose scoped requests are refused with any 4xx and missing_scope (its whoami answer recorded, not judged)',
   }),
 
+  service({
+    id: 'TOKEN-UNLICENSED-SCOPE',
+    area: 'tokens',
+    level: 'must',
+    title:
+      'A token asked for a scope its workspace is not licensed for does not hold it: refused missing_scope where that scope is needed',
+    clauses: ['AUTH-TOKEN-4'],
+    ground: 'AUTH-TOKEN-4',
+    accepts:
+      'the creation refused with any 4xx, or a token whose requests needing the unlicensed scope are refused with any 4xx and missing_scope (its scopes as answered recorded)',
+  }),
+
   // --- Revocation ----------------------------------------------------------------------------
   service({
     id: 'REVOKE-PROPAGATION',
@@ -927,6 +939,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
     accepts:
       'a should: the contract asks for a key of the JWKS that verifies the token, and common libraries (jwks-rsa) need a kid once the JWKS holds several keys',
+  }),
+  service({
+    id: 'SESSION-FRACTIONAL-DATES',
+    area: 'session',
+    level: 'should',
+    title: 'A session token whose nbf, iat and exp carry fractions of a second, valid by them, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    accepts:
+      "a should: a JWT's NumericDate may be a non-integer (RFC 7519, section 2), which the contract does not restate, and providers issue whole seconds",
   }),
   service({
     id: 'SESSION-LONG-LIFETIME',
@@ -1521,6 +1542,16 @@ export const CATALOG: readonly CatalogEntry[] = [
       'A failed delivery is retried to its own endpoint only: another endpoint subscribed to the event, which acknowledged it, gets it once',
     clauses: ['RETRY-1', 'RETRY-2', 'EVT-DELIVERY'],
     accepts: 'watched until the retry to the failing endpoint has been answered, and 1.5 s more',
+  }),
+  service({
+    id: 'HOOK-RETRY-ACK-ENDS',
+    area: 'webhook-delivery',
+    level: 'must',
+    title:
+      'A retry answered with a 2xx acknowledges the delivery: no attempt follows when the next delays of the schedule fall due',
+    clauses: ['EP-RECEIVER-ACK', 'RETRY-1', 'RETRY-2'],
+    ground: 'EP-RECEIVER-ACK',
+    accepts: 'watched through the 5 and 30 minute delays (scaled) after the retry was answered 204, and 1.5 s more',
   }),
   service({
     id: 'HOOK-RETRY-ON-3XX',

@@ -625,8 +625,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'EP-RECEIVER-ACK': {
     kind: 'delivery',
     cells: {
+      // A retry's 2xx acknowledges too (red team round 15).
       'receiver-answers': checked(
         'HOOK-ACK-ANY-2XX',
+        'HOOK-RETRY-ACK-ENDS',
         'HOOK-RETRY-ON-3XX',
         'HOOK-RETRY-ON-4XX',
         'HOOK-RETRY-ON-5XX',
@@ -674,6 +676,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'What token creation does with a name that is not one of the five scopes (refused, dropped, read loosely) is not stated; read loosely, it grants only a scope the caller could have asked for.',
       ),
       empty: checked('TOKEN-DEFAULT-SCOPES', 'TOKEN-EMPTY-SCOPES'),
+      // A scope asked for that the workspace is not licensed for (red team round 15).
+      target: checked('TOKEN-UNLICENSED-SCOPE'),
       transition: checked('MODEL-TOKENS-SUSPENSION'),
       'every-operation': checked('SCOPE-SUBSET-PROPERTY'),
     },
@@ -1193,9 +1197,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-CRIT-UNKNOWN',
         'SESSION-DUPLICATE-CLAIMS',
         // A claim that is none of the conditions (iat ahead): no reason to refuse (red team round 9);
-        // a lifetime past 60 s, still within exp (round 11).
+        // a lifetime past 60 s, still within exp (round 11); dates with fractions (round 15).
         'SESSION-IAT-AHEAD',
         'SESSION-LONG-LIFETIME',
+        'SESSION-FRACTIONAL-DATES',
       ),
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),

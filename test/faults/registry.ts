@@ -466,6 +466,21 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('to-truncated-12', 'HOOK-CALL-COMPLETED-FIELDS'),
   proof('manual-progress-ignored-with-time-scale', 'HOOK-PROGRESS-ONE-CALL'),
   proof('replay-call-metadata-dropped', 'HOOK-REPLAY-CALL-EVENT'),
+  // Red team, round 15 (docs/red-team/round-15.json): the eight caught on first contact, then the
+  // four survivors with the checks written or widened for them.
+  proof('scopeless-credential-invalid', 'TOKEN-EMPTY-SCOPES', 'SESSION-MEMBER-EMPTY-SCOPES'),
+  proof('member-subject-lowercased', 'SESSION-VALID'),
+  proof('revoked-token-revived-by-create', 'SCOPE-AGENTS-READ'),
+  proof('endpoint-localhost-port-accepted', 'HOOK-REG-LOCALHOST'),
+  proof('body-ascii-escaped-signed-utf8', 'HOOK-SIGNATURE-RAW-BODY'),
+  proof('replay-data-json-text', 'HOOK-REPLAY-SAME-ID'),
+  proof('metadata-arrays-objectified', 'HOOK-METADATA-NESTED'),
+  // WS-SUSPENDED-CODE watches the suspension for a minute: the fault's cache lasts 90 s.
+  waits(proof('suspension-cached-per-credential', 'WS-SUSPENDED-CODE')),
+  proof('token-unlicensed-scope-granted', 'TOKEN-UNLICENSED-SCOPE'),
+  proof('retry-ack-not-recorded', 'HOOK-RETRY-ACK-ENDS'),
+  proof('jwt-exp-fractional-refused', 'SESSION-FRACTIONAL-DATES'),
+  proof('fired-data-floats-2dp', 'HOOK-FIRED-DATA'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),

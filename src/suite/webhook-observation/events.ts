@@ -117,6 +117,10 @@ export function firedData(type: string): Record<string, unknown> {
     note: `certify ${type}: “quotes”, é, ✓, </script>, \u2028 and a / slash`,
     nested: { list: [1, 2.5, 'three', null, { deep: true }], empty: {} },
     large_number: 12345678901234,
+    // Fractions a rounding or fixed-precision pass changes (round 15 rounded to two decimals).
+    fraction: 0.875,
+    precise: Math.PI,
+    tiny: -1e-7,
     // Top-level empty and falsy values, which a "drop or null the blanks" pass changes.
     empty_text: '',
     zero: 0,
