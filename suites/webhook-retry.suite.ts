@@ -24,6 +24,7 @@
  *   spec states no change at that transition, and each is an attribute of the endpoint).
  */
 
+import type { CapturedDelivery } from '../src/capturing-receiver/types.js';
 import { assert, certifySuite, check, doneOrRefused, type CheckContext } from '../src/suite/index.js';
 import {
   AFTER_DROP_WATCH_MS,
@@ -135,6 +136,21 @@ const DELETED_TIME_SCALE = 30;
 const DELETED_EVENT = 'workspace.plan.upgraded';
 /** How long the deleted endpoint is still watched once the retry (at its latest) and the replay were due. */
 const AFTER_DUE_WATCH_MS = 3_000;
+/**
+ * A deletion answered later than this before its pending retry could first be sent raced that
+ * retry: the attempt may have left before the deletion took effect (a loaded machine or network
+ * slows the deletion's round trip), so its arrival says nothing about the deletion.
+ */
+const IN_FLIGHT_MARGIN_MS = 500;
+
+/** Whether the deletion, answered at `deletedAtMs`, came too near the earliest retry of `failure` to judge that retry. */
+function deletionRacedRetry(failure: CapturedDelivery, deletedAtMs: number, scale: number): boolean {
+  const earliestRetryMs =
+    failure.receivedAtMs +
+    (failure.answeredAfterMs ?? 0) +
+    scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 - SCHEDULE_JITTER);
+  return deletedAtMs > earliestRetryMs - IN_FLIGHT_MARGIN_MS;
+}
 
 /**
  * Records what the measurement could resolve and the tolerance built from it; returns the
@@ -636,6 +652,7 @@ certifySuite('webhook-retry', () => {
     const failure = await settled(doomed.inbox, await firstAttempt(t, doomed.inbox, failedEvent), ARRIVAL_SLACK_MS);
     await workspace.deleteEndpoint(doomed.registered.endpointId);
     const deletedAtMs = Date.now();
+    const raced = deletionRacedRetry(failure, deletedAtMs, scale);
     // Re-enabling is for a disabled endpoint: a deleted one stays deleted whatever the answer.
     const enable = await doneOrRefused(() => workspace.enableEndpoint(doomed.registered.endpointId), 'answered 2xx');
     const readBack = await readDeletedEndpoint(workspace, doomed.registered.endpointId);
@@ -648,7 +665,12 @@ certifySuite('webhook-retry', () => {
     const replay = await doneOrRefused(() => workspace.replay(failedEvent, doomed.registered.endpointId), 'accepted');
     const replayedAtMs = Date.now();
     await sleep(Math.max(retryDueAtMs + AFTER_DUE_WATCH_MS, replayedAtMs + AFTER_DUE_WATCH_MS) - Date.now());
-    const after = doomed.inbox.deliveries.filter((delivery) => delivery.receivedAtMs >= deletedAtMs);
+    // A retry that raced the deletion may have left before it: only the later event and the replay are judged then.
+    const retryInFlight = (delivery: CapturedDelivery) =>
+      raced && delivery.verdicts.eventId === failedEvent && delivery.receivedAtMs < replayedAtMs;
+    const after = doomed.inbox.deliveries.filter(
+      (delivery) => delivery.receivedAtMs >= deletedAtMs && !retryInFlight(delivery),
+    );
     const what = (eventId: string | undefined) =>
       eventId === failedEvent
         ? `${failedEvent} (the retry, or the replay, of the event it failed)`
@@ -656,6 +678,7 @@ certifySuite('webhook-retry', () => {
           ? `${laterEvent} (fired after the deletion)`
           : (eventId ?? 'a delivery without an id');
     t.measure('time_scale', scale);
+    t.measure('deletion_raced_retry', raced);
     t.measure('replay', replay);
     t.measure('enable_after_deletion', enable);
     t.measure('later_event_witnessed', witnessed !== undefined);
@@ -673,7 +696,7 @@ certifySuite('webhook-retry', () => {
       `${after.length} deliveries reached the endpoint after its deletion was answered: ${after.map((delivery) => `${what(delivery.verdicts.eventId)} ${delivery.receivedAtMs - deletedAtMs} ms after`).join('; ')}; a deleted endpoint gets nothing more (replay ${replay}; re-enabling it ${enable})`,
     );
     t.detail(
-      `deleted with a retry of ${failedEvent} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale}); ` +
+      `deleted with a retry of ${failedEvent} due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after its failure (time scale ${scale})${raced ? ', answered too near that retry to judge it' : ''}; ` +
         `watched until ${seconds(AFTER_DUE_WATCH_MS)} after it fell due: nothing arrived, neither the retry, nor an event fired after the deletion${witnessed ? ' (which the other endpoint got)' : ' (which the other endpoint did not get either within the slack)'}, nor the replay (${replay}); re-enabling it ${enable}, reading it was ${readBack}`,
     );
   });
@@ -697,6 +720,10 @@ certifySuite('webhook-retry', () => {
     const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
     if (probe === 'still there')
       t.skip('DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted');
+    if (deletionRacedRetry(failure, deletedAtMs, scale))
+      t.skip(
+        `the deletion was answered ${deletedAtMs - failure.receivedAtMs} ms after the failed attempt arrived, too near its retry (due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after it) to tell a retry sent after the deletion from one already on its way: no verdict`,
+      );
     const retryDueAtMs =
       failure.receivedAtMs +
       (failure.answeredAfterMs ?? 0) +
