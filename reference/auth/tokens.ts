@@ -25,11 +25,12 @@ export const OLD_TOKEN_BLIP = { afterMs: 5_000, durationMs: 2_500 } as const;
  */
 export const STORE_ROUND_TRIP_MS = 250;
 /**
- * The round trip of token-revoke-lost-update: a second wide, so that two revocations sent at once
- * meet inside it on a loaded machine too. Its proof waits out a revocation's minute among the
- * waiting runs, not at the calm moment, where it would end the fault step last.
+ * The round trip of token-revoke-lost-update: seconds wide, so that two revocations sent at once
+ * meet inside it on a loaded machine too (a second was not always enough while the waiting runs
+ * started). Its proof waits out a revocation's minute among the waiting runs, not at the calm
+ * moment, where it would end the fault step last.
  */
-export const WIDE_STORE_ROUND_TRIP_MS = 1_000;
+export const WIDE_STORE_ROUND_TRIP_MS = 3_000;
 
 export type Environment = 'staging' | 'production';
 

@@ -19,6 +19,8 @@ const START_LIMIT_MS = 60_000;
 export interface PooledRun {
   exitCode: number | null;
   output: string;
+  /** How long the run took once it had a worker (not the wait for one). */
+  ownMs?: number;
 }
 
 class CertifyWorker {
@@ -124,8 +126,9 @@ export function certifyPool(size: number): CertifyPool {
       try {
         return await slots(async () => {
           const worker = idle.pop() ?? (await CertifyWorker.start());
+          const started = performance.now();
           try {
-            return await worker.run(env, timeoutMs);
+            return { ...(await worker.run(env, timeoutMs)), ownMs: performance.now() - started };
           } finally {
             if (worker.usable) idle.push(worker);
             else worker.retire();

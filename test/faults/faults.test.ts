@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { getCheck } from '../../src/catalog/checks.js';
-import { runCertify } from './certify-child.js';
+import { runCertify, WAITING_RUN_TIMEOUT_MS } from './certify-child.js';
 import { FAULTS, LOAD_BUDGET_FAULTS, NOISE_FAULTS, OPEN_CHOICE_FAULTS } from '../../reference/faults.js';
 import { limiter } from '../support/limit.js';
 import { certifyPool } from './certify-pool.js';
@@ -16,6 +16,10 @@ const caught = new Set<string>();
 /** The longest shrunk sequence a model fault may be shown with (issue #23). */
 const MAX_COUNTEREXAMPLE_STEPS = 6;
 const missedRuns = new Set<string>();
+/** The short runs' own times: a long one started late ends the short pool late, and belongs with the waiting runs. */
+const shortRunTimes: Array<{ fault: string; ms: number }> = [];
+/** How many of the longest short runs the matrix names at its end. */
+const LONGEST_SHORT_RUNS_SHOWN = 10;
 
 /**
  * Two pools of runs, side by side. A run that waits out a time limit (`waits` in the registry,
@@ -73,6 +77,10 @@ describe.concurrent('faults', () => {
     const missed = faults.filter((fault) => !killed.includes(fault));
     const line = `mutation score: ${killed.length}/${faults.length} faults caught (${((100 * killed.length) / faults.length).toFixed(0)}%)`;
     process.stdout.write(`\n${line}${missed.length > 0 ? `; not caught: ${missed.join(', ')}` : ''}\n`);
+    const longest = shortRunTimes.sort((a, b) => b.ms - a.ms).slice(0, LONGEST_SHORT_RUNS_SHOWN);
+    process.stdout.write(
+      `longest short runs (mark one that waits out a time limit \`waits\` in registry.ts): ${longest.map(({ fault, ms }) => `${fault} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`,
+    );
   });
 
   it.each(LONGEST_FIRST.map((proof) => [`${proof.fault}${proof.tier ? ` (${proof.tier} tier)` : ''}`, proof] as const))(
@@ -88,8 +96,9 @@ describe.concurrent('faults', () => {
         };
         if (proof.calm) await calmMoment();
         const run = proof.waits
-          ? await waitingRuns(() => runCertify(settings))
+          ? await waitingRuns(() => runCertify(settings, undefined, WAITING_RUN_TIMEOUT_MS))
           : await runCertify(settings, shortRuns.run);
+        if (run.ownMs !== undefined && !proof.calm) shortRunTimes.push({ fault, ms: run.ownMs });
         expect(run.report, `no report; output:\n${run.output}`).toBeDefined();
         const verdicts = Object.fromEntries(run.report!.checks.map((check) => [check.id, check.verdict]));
         for (const id of proof.breaks) {
@@ -122,10 +131,14 @@ describe.concurrent('faults', () => {
   // is measured again and passes; only a delay outside its tolerance both times fails.
   it('a retry late once, then on time, passes after being measured again', async () => {
     const run = await waitingRuns(() =>
-      runCertify({
-        ...faultedTarget(undefined, '/faults/retry-late-once'),
-        CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE,HOOK-RETRY-ON-4XX',
-      }),
+      runCertify(
+        {
+          ...faultedTarget(undefined, '/faults/retry-late-once'),
+          CERTIFY_CHECKS: 'HOOK-RETRY-EARLY-SCHEDULE,HOOK-RETRY-FULL-SCHEDULE,HOOK-RETRY-ON-4XX',
+        },
+        undefined,
+        WAITING_RUN_TIMEOUT_MS,
+      ),
     );
     const checks = run.report?.checks ?? [];
     const verdict = (id: string) => checks.find((check) => check.id === id);
@@ -150,7 +163,11 @@ describe.concurrent('faults', () => {
   // The other side of the 24 s and 36 s faults: a dispatcher that keeps the spec's 30 s passes.
   it('the real 30 s time-out passes (full tier)', async () => {
     const run = await waitingRuns(() =>
-      runCertify({ ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' }),
+      runCertify(
+        { ...faultedTarget('full', ''), CERTIFY_CHECKS: 'HOOK-TIMEOUT-30S', CERTIFY_TIER: 'full' },
+        undefined,
+        WAITING_RUN_TIMEOUT_MS,
+      ),
     );
     const check = run.report?.checks.find((candidate) => candidate.id === 'HOOK-TIMEOUT-30S');
     expect(check, `no report; output:\n${run.output}`).toBeDefined();
