@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 16
+  'retry-created-at-refreshed':
+    "a retry's envelope carries the retry's time as created_at (the envelope rebuilt when the retry is sent), not the event's",
+  'timestamp-header-duplicated':
+    'X-Service-Timestamp is sent twice (set by the signer and again by the transport): the receiver reads "1764…, 1764…", not Unix seconds',
+  'retry-after-header-obeyed':
+    "a failed delivery answered with a Retry-After header is retried after the receiver's delay (Retry-After: 0 at once), not on the 1 min, 5 min, … schedule",
+  'replay-acknowledged-skipped':
+    'a replay of an event its endpoint acknowledged is answered 202 but never sent (the replay re-queues failed deliveries only)',
+  'fired-data-dates-revived':
+    'date-time strings in fired event data are revived as dates and re-serialised: "2026-11-28T10:00:00Z" is delivered as "2026-11-28T10:00:00.000Z"',
+  'fire-unknown-type-delivered':
+    'a fired event of a type not in the spec (a dotted name such as mailer.lead.bounced) is accepted and delivered to wildcard endpoints',
+  'endpoint-flagged-omitted-when-false':
+    'GET on an endpoint leaves flagged out unless it is true (a serialiser that skips false booleans)',
+  'endpoint-read-any-workspace':
+    "GET on an endpoint finds it by id alone: another workspace's endpoint is read, URL and subscription included, under this one's path",
+  'progress-call-any-workspace':
+    "moving a call (manual progress) finds it by id alone: another workspace's call is moved under this one's path",
+  'jwt-nbf-leeway-inverted':
+    'the clock leeway on nbf is applied the wrong way (nbf > now - 5 s): a session JWT whose nbf is within the last 5 s is refused',
+  'metadata-dotted-keys-nested':
+    'call events carry metadata keys holding a dot expanded into nested objects (a path setter): {"crm.id": 7} becomes {"crm": {"id": 7}}',
+  'token-revoke-hits-newest':
+    "revoking a token revokes the workspace's most recently created active token (the row picked by position, not id): revoking the older of two revokes the newer",
   // Red team, round 15
   'scopeless-credential-invalid':
     'a credential holding no scope is answered 401 invalid_token, whoami too (the principal loader reads an empty scope list as no principal)',

@@ -137,6 +137,8 @@ function audienceCheckedLater(faults: FaultSet): boolean {
   );
 }
 
+/** Fault jwt-nbf-leeway-inverted: the clock skew meant to be allowed before nbf, applied the wrong way. */
+const INVERTED_NBF_SKEW_SECONDS = 5;
 /** Fault jwt-nbf-leeway-5min: the clock skew allowed before nbf. */
 const NBF_SKEW_SECONDS = 300;
 
@@ -401,6 +403,13 @@ export class SessionVerifier {
     // Fault jwt-future-iat-refused: an iat ahead of the service clock taken for a forged token.
     if (faults.has('jwt-future-iat-refused') && typeof payload.iat === 'number' && payload.iat > nowSeconds)
       throw new Error('the session token was issued in the future');
+    // Fault jwt-nbf-leeway-inverted: the 5 s skew subtracted where it should be added (nbf > now - skew).
+    if (
+      faults.has('jwt-nbf-leeway-inverted') &&
+      typeof payload.nbf === 'number' &&
+      payload.nbf > nowSeconds - INVERTED_NBF_SKEW_SECONDS
+    )
+      throw new Error('the session token is not yet valid');
     if (
       faults.has('jwt-string-dates-skipped') &&
       (typeof payload.exp === 'string' || typeof payload.nbf === 'string')

@@ -116,6 +116,14 @@ export class CallService {
   }
 
   private progressOne(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
+    // Fault progress-call-any-workspace: the call is found by its id alone, in whichever workspace holds it.
+    const elsewhere =
+      !workspace.calls.get(callId) && workspace.faults.has('progress-call-any-workspace')
+        ? [...this.store.workspaces.values()].find(
+            (other) => other.faults.has('progress-call-any-workspace') && other.calls.get(callId) !== undefined,
+          )
+        : undefined;
+    if (elsewhere) return this.progressOne(elsewhere, callId, request);
     const call = workspace.calls.get(callId);
     if (!call) return { ok: false, status: 404, code: 'call_not_found', message: 'no such call in this workspace' };
     // Fault progress-repeat-reemits: a repeated completion is taken as an update, and its event fired anew.
@@ -280,6 +288,8 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
     );
   // Fault metadata-nested-flattened: the metadata is stored as a flat key/value map with dotted keys.
   if (faults.has('metadata-nested-flattened')) return flattened(call.metadata);
+  // Fault metadata-dotted-keys-nested: the metadata is written key by key through a path setter (lodash's set).
+  if (faults.has('metadata-dotted-keys-nested')) return dottedKeysNested(call.metadata);
   // Fault metadata-lead-id-only: the metadata schema was written from the spec's example, a lead_id entry.
   if (faults.has('metadata-lead-id-only')) return 'lead_id' in call.metadata ? { lead_id: call.metadata.lead_id } : {};
   // Fault metadata-arrays-objectified: the metadata deep-merged into {}, arrays walked as objects.
@@ -295,6 +305,21 @@ function mergedInto(target: Record<string, unknown>, source: Record<string, unkn
     target[key] =
       typeof value === 'object' && value !== null ? mergedInto({}, value as Record<string, unknown>) : value;
   return target;
+}
+
+/** Fault metadata-dotted-keys-nested: each key read as a dotted path, so "crm.id" lands at crm → id. */
+function dottedKeysNested(value: Record<string, unknown>): Record<string, unknown> {
+  const nested: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const path = key.split('.');
+    let target = nested;
+    for (const segment of path.slice(0, -1)) {
+      const next = target[segment];
+      target = (typeof next === 'object' && next !== null ? next : (target[segment] = {})) as Record<string, unknown>;
+    }
+    target[path[path.length - 1]!] = inner;
+  }
+  return nested;
 }
 
 /** Fault metadata-nested-flattened: nested objects turned into dotted keys. */

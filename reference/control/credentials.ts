@@ -144,6 +144,15 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
       return { status: 204 };
     }
   }
+  // Fault token-revoke-hits-newest: the revocation picks the workspace's latest active token row, not the one named.
+  const newest =
+    faults.has('token-revoke-hits-newest') && token?.revokedAt === null
+      ? [...workspace.tokens.values()].filter((t) => t.revokedAt === null).at(-1)
+      : undefined;
+  if (newest && newest !== token) {
+    revokeToken(workspace, newest.id, request.app.config.clock, faults);
+    return { status: 204 };
+  }
   if (!revokeToken(owner ?? workspace, tokenId, request.app.config.clock, faults)) {
     return refuse(404, 'token_not_found', 'no such token in this workspace');
   }

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { STORE_ROUND_TRIP_MS } from '../auth/tokens.js';
-import { unionFaults } from '../faults.js';
+import { unionFaults, type FaultSet } from '../faults.js';
 import type { Endpoint } from '../webhooks/endpoints.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { racySequenceId } from '../racy-sequence.js';
@@ -73,23 +73,33 @@ export const getEndpoint: ControlHandler = (request) => {
       status: 200,
       body: { endpoint_id: marked.id, url: marked.urlText, events: marked.events, state: 'disabled', flagged: false },
     };
-  if (!endpoint) return NO_ENDPOINT;
-  return {
-    status: 200,
-    body: {
-      endpoint_id: endpoint.id,
-      url: endpoint.urlText,
-      // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
-      events:
-        endpoint.events.includes('*') &&
-        unionFaults(request.faults, workspace.faults).has('endpoint-wildcard-read-expanded')
-          ? [...EVENT_TYPES]
-          : endpoint.events,
-      state: endpoint.health.state,
-      flagged: endpoint.health.flagged,
-    },
-  };
+  const faults = unionFaults(request.faults, workspace.faults);
+  // Fault endpoint-read-any-workspace: the page's query finds the endpoint by its id alone.
+  const shown =
+    endpoint ??
+    (faults.has('endpoint-read-any-workspace')
+      ? request.app.endpoints.getAnywhere(request.params.endpoint ?? '', 'endpoint-read-any-workspace')
+      : undefined);
+  if (!shown) return NO_ENDPOINT;
+  return { status: 200, body: endpointPage(shown, faults) };
 };
+
+function endpointPage(endpoint: Endpoint, faults: FaultSet): Record<string, unknown> {
+  const page: Record<string, unknown> = {
+    endpoint_id: endpoint.id,
+    url: endpoint.urlText,
+    // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
+    events:
+      endpoint.events.includes('*') && faults.has('endpoint-wildcard-read-expanded')
+        ? [...EVENT_TYPES]
+        : endpoint.events,
+    state: endpoint.health.state,
+    flagged: endpoint.health.flagged,
+  };
+  // Fault endpoint-flagged-omitted-when-false: the serialiser skips false booleans.
+  if (faults.has('endpoint-flagged-omitted-when-false') && page.flagged === false) delete page.flagged;
+  return page;
+}
 
 export const enableEndpoint: ControlHandler = (request) => {
   const workspace = workspaceOf(request);
@@ -130,6 +140,13 @@ const eventSchema = z.object({
   type: z.enum(EVENT_TYPES),
   data: z.record(z.string(), z.unknown()).default({}),
 });
+/** Fault fire-unknown-type-delivered: the type checked by its shape, a dotted name, not against the list. */
+const looseEventSchema = z.object({
+  type: z.string().regex(/^[a-z]+(\.[a-z_]+)+$/),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+/** Fault fired-data-dates-revived: a date-time string, as a JSON reviver recognises one. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Fault fire-dedupe-by-payload: the events fired lately, by workspace, type and data. */
 const firedPayloads = new Map<string, { id: string; at: number }>();
@@ -140,9 +157,11 @@ const firstDataOfType = new Map<string, Record<string, unknown>>();
 export const fireEvent: ControlHandler = async (request) => {
   const workspace = workspaceOf(request);
   if (!workspace) return NO_WORKSPACE;
-  const parsed = eventSchema.safeParse(request.body);
-  if (!parsed.success) return invalid(parsed.error.issues);
   const faults = unionFaults(request.faults, workspace.faults);
+  const parsed = (faults.has('fire-unknown-type-delivered') ? looseEventSchema : eventSchema).safeParse(
+    request.body,
+  ) as ReturnType<typeof eventSchema.safeParse>;
+  if (!parsed.success) return invalid(parsed.error.issues);
   const id = faults.has('event-id-sequence-race') ? await racySequenceId(workspace, 'evt_') : undefined;
   // Fault fired-data-compacted: the data goes through a "clean payload" step that drops nulls and empty objects.
   let data = faults.has('fired-data-compacted') ? compacted(parsed.data.data) : parsed.data.data;
@@ -153,6 +172,8 @@ export const fireEvent: ControlHandler = async (request) => {
   if (faults.has('fired-data-depth-capped')) data = depthCapped(data, 0) as Record<string, unknown>;
   // Fault fired-data-floats-2dp: the data's numbers stored in a NUMERIC(12,2) column.
   if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
+  // Fault fired-data-dates-revived: the data is parsed with a date reviver and written back with toISOString.
+  if (faults.has('fired-data-dates-revived')) data = datesRevived(data) as Record<string, unknown>;
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
@@ -196,6 +217,18 @@ export const replayDelivery: ControlHandler = (request) => {
       return refuse(409, 'endpoint_disabled', 'the endpoint is disabled; enable it first');
   }
 };
+
+/** `value` with its date-time strings re-serialised through Date (fault fired-data-dates-revived). */
+function datesRevived(value: unknown): unknown {
+  if (typeof value === 'string' && DATE_TIME.test(value)) {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? value : date.toISOString();
+  }
+  if (Array.isArray(value)) return value.map(datesRevived);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, datesRevived(inner)]));
+  return value;
+}
 
 /** `value` without nulls and empty objects, at every depth (fault fired-data-compacted). */
 function compacted<T>(value: T): T {

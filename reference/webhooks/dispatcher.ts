@@ -151,6 +151,9 @@ export class Dispatcher {
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
+    // Fault replay-acknowledged-skipped: the replay re-queues failed deliveries only; an acknowledged one is a no-op.
+    if (workspace.faults.has('replay-acknowledged-skipped') && original.acknowledgedBy?.has(endpoint.id))
+      return 'accepted';
     // Fault replay-once-per-endpoint: the replay outbox's key is event and endpoint, so a second replay is a no-op.
     if (workspace.faults.has('replay-once-per-endpoint')) {
       if (original.replayedTo?.has(endpoint.id)) return 'accepted';
@@ -268,7 +271,10 @@ export class Dispatcher {
     const bodies =
       delivery.failedAttempts > 0 && faults.has('retry-new-event-id')
         ? eventBodies({ ...event, id: this.mintId('evt_'), bodies: null })
-        : eventBodies(event);
+        : // Fault retry-created-at-refreshed: a retry's envelope is built anew, stamped with the time it is sent.
+          delivery.failedAttempts > 0 && faults.has('retry-created-at-refreshed')
+          ? eventBodies({ ...event, createdAt: this.options.clock.now(), bodies: null })
+          : eventBodies(event);
     let timestamp = timestampFor(Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
@@ -298,6 +304,9 @@ export class Dispatcher {
       headers['content-type'] = 'application/json';
     // Fault retry-timestamp-dropped: only the first attempt sets the timestamp header.
     if (delivery.failedAttempts > 0 && faults.has('retry-timestamp-dropped')) delete headers['x-service-timestamp'];
+    // Fault timestamp-header-duplicated: the signer sets the timestamp header and the transport appends it again.
+    if (faults.has('timestamp-header-duplicated') && headers['x-service-timestamp'] !== undefined)
+      (headers as Record<string, string | string[]>)['x-service-timestamp'] = [timestamp, timestamp];
     const timeoutMs = deliveryTimeoutMs(this.options.deliveryTimeoutMs, faults);
     const method = faults.has('deliver-with-put') ? 'PUT' : 'POST';
     // Fault delivery-url-query-dropped: the request is built from the URL's origin and path.
@@ -326,6 +335,8 @@ export class Dispatcher {
         });
         if (verdict.success) {
           endpoint.health.recordSuccess();
+          // Fault replay-acknowledged-skipped: the delivery log marks the event acknowledged at this endpoint.
+          if (faults.has('replay-acknowledged-skipped')) (event.acknowledgedBy ??= new Set()).add(endpoint.id);
           endpoint.failuresInARow = 0;
           // Fault retry-ack-not-recorded: only the first attempt's path marks the delivery done; a retry's 2xx is logged.
           if (delivery.failedAttempts > 0 && faults.has('retry-ack-not-recorded')) {
@@ -344,6 +355,15 @@ export class Dispatcher {
         }
         // Fault retry-429-after-1s: a throttled answer gets a fixed short back-off instead of the schedule.
         const throttled = outcome.kind === 'response' && outcome.status === 429 && faults.has('retry-429-after-1s');
+        // Fault retry-after-header-obeyed: the receiver's Retry-After (seconds) replaces the schedule's delay.
+        const retryAfterMs =
+          outcome.kind === 'response' && outcome.retryAfter !== undefined && faults.has('retry-after-header-obeyed')
+            ? retryAfterDelayMs(outcome.retryAfter)
+            : undefined;
+        if (verdict.retry && !delivery.once && retryAfterMs !== undefined && !this.closed && !endpoint.deleted) {
+          this.attemptLater(delivery, retryAfterMs);
+          return;
+        }
         if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults, throttled);
       })
       .finally(() => this.inFlight.delete(running));
@@ -382,6 +402,12 @@ export class Dispatcher {
     });
     endpoint.pendingRetries.add(timer);
   }
+}
+
+/** Fault retry-after-header-obeyed: a Retry-After in seconds as a delay, or undefined when it is not a number. */
+function retryAfterDelayMs(header: string): number | undefined {
+  const seconds = Number(header.trim());
+  return header.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 /** The time-out an attempt gets: the declared one, unless a fault makes it 24 s or 36 s whatever is declared. */

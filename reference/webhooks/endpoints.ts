@@ -220,11 +220,12 @@ export class EndpointRegistry {
     return undefined;
   }
 
-  /** Fault replay-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
-  getAnywhere(endpointId: string): Endpoint | undefined {
+  /** Faults replay-any-workspace and endpoint-read-any-workspace: an endpoint of any workspace carrying the fault, found by its id alone. */
+  getAnywhere(endpointId: string, fault: FaultName = 'replay-any-workspace'): Endpoint | undefined {
     for (const endpoints of this.byWorkspace.values()) {
       const endpoint = endpoints.get(endpointId);
-      if (endpoint?.workspace.faults.has('replay-any-workspace')) return endpoint;
+      if (endpoint?.workspace.faults.has(fault) && !(fault === 'endpoint-read-any-workspace' && endpoint.hidden))
+        return endpoint;
     }
     return undefined;
   }

@@ -22,6 +22,8 @@ export interface StoredEvent {
   sentSignatures?: Map<string, string>;
   /** Fault signature-cached-per-event: the signature of the event's first attempt, cached with its body. */
   cachedSignature?: string;
+  /** Fault replay-acknowledged-skipped: the endpoints that acknowledged the event. */
+  acknowledgedBy?: Set<string>;
   /** Fault replay-once-per-endpoint: the endpoints a replay of the event was queued for. */
   replayedTo?: Set<string>;
   /** Fault replay-workspace-id-missing: the envelope of a replay, rebuilt without the workspace. */

@@ -5,7 +5,7 @@ import { Outbound } from '../outbound.js';
 // connections opened as needed), so a slow receiver only ties up its own sockets.
 
 export type SendOutcome =
-  | { kind: 'response'; status: number; elapsedMs: number; location?: string; body?: string }
+  | { kind: 'response'; status: number; elapsedMs: number; location?: string; body?: string; retryAfter?: string }
   | { kind: 'timeout' }
   | { kind: 'error'; reason: string };
 
@@ -75,11 +75,14 @@ export class UndiciSender implements DeliverySender {
       const text = keepBody ? await response.body.text() : undefined;
       if (!keepBody) await response.body.dump({ limit: 64 * 1024, signal });
       const location = response.headers.location;
+      const retryAfter = response.headers['retry-after'];
       return {
         kind: 'response',
         status: response.statusCode,
         elapsedMs: performance.now() - started,
         ...(typeof location === 'string' ? { location } : {}),
+        // Read for fault retry-after-header-obeyed only; the schedule ignores it.
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
         ...(text !== undefined ? { body: text } : {}),
       };
     } catch (error) {
