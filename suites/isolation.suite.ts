@@ -4,11 +4,21 @@
  */
 import { RESERVED_TEST_NUMBER, STATUS_ONLY } from '../src/api/service.js';
 import { findAllIds, findFirstId, ID_PATTERNS } from '../src/ids.js';
-import { assert, certifySuite, check, describeResponse, is2xx, is4xx, type CheckContext } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  describeResponse,
+  doneOrRefused,
+  is2xx,
+  is4xx,
+  type CheckContext,
+} from '../src/suite/index.js';
 import { pollUntil } from '../src/clock/wait.js';
 import {
   DELIVERY_TIMEOUT_MS,
   TRANSCRIPT_READY_MS,
+  callIdOf,
   firedData,
   idOf,
   settle,
@@ -31,17 +41,26 @@ async function twoTenants(t: CheckContext) {
   return { a, b };
 }
 
+/** Places a call with the tenant's token (workspace `name`) and answers its call id; fails the check otherwise. */
+async function placedCall(t: CheckContext, tenant: Awaited<ReturnType<typeof twoTenants>>['a'], name: string) {
+  const placed = await t.api.placeCall(tenant.token.token, {
+    agent_id: tenant.workspace.agentId,
+    to: RESERVED_TEST_NUMBER,
+  });
+  assert(
+    is2xx(placed.status),
+    `placing a call in workspace ${name}: expected a 2xx, got ${describeResponse(placed)}`,
+    placed,
+  );
+  const callId = findFirstId(placed.json, ID_PATTERNS.call);
+  assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`, placed);
+  return callId;
+}
+
 certifySuite('isolation', () => {
   check('TENANT-TRANSCRIPT', async (t) => {
     const { a, b } = await twoTenants(t);
-    const placed = await t.api.placeCall(b.token.token, { agent_id: b.workspace.agentId, to: RESERVED_TEST_NUMBER });
-    assert(
-      is2xx(placed.status),
-      `placing a call in workspace B: expected a 2xx, got ${describeResponse(placed)}`,
-      placed,
-    );
-    const callId = findFirstId(placed.json, ID_PATTERNS.call);
-    assert(callId, `call creation answered no call_ id: ${describeResponse(placed)}`, placed);
+    const callId = await placedCall(t, b, 'B');
     // B must read it first, so that A's refusal is about tenancy, not timing or a transcript that never exists.
     const { last: own } = await pollUntil(
       () => t.api.transcript(b.token.token, callId),
@@ -210,6 +229,37 @@ certifySuite('isolation', () => {
       `${Object.entries(answers)
         .map(([what, answer]) => `${what}: ${answer}`)
         .join('; ')}; A's token kept working for ${FOREIGN_WATCH_MS / 1000} s and A's endpoint kept receiving`,
+    );
+  });
+
+  // The dashboard of one workspace reads and moves its own things only: another workspace's endpoint
+  // read, or its call moved, under this workspace's path is refused and changes nothing (the red
+  // team's round 16 looked both up by id alone).
+  check('TENANT-CONTROL-READS', async (t) => {
+    const a = await t.workspaceWithToken({ callProgress: 'manual' });
+    const b = await t.workspace();
+    const hook = await t.hookEndpoint(a.workspace, ['voice.call.started']);
+    const read = await doneOrRefused(() => t.control.getEndpoint(b.id, hook.registered.endpointId), 'answered 2xx');
+    const callId = await placedCall(t, a, 'A');
+    const moved = await doneOrRefused(() => t.control.progressCall(b.id, callId, { state: 'started' }), 'answered 2xx');
+    t.measure('answers', { read, moved });
+    assert(
+      read !== 'answered 2xx',
+      `reading workspace A's endpoint under workspace B's path (GET /workspaces/${b.id}/webhook-endpoints/${hook.registered.endpointId}) answered 2xx: a workspace's dashboard shows its own endpoints only`,
+    );
+    // A move that reached A's call shows as its voice.call.started at A's endpoint.
+    const started = await settle(
+      hook.inbox,
+      (ds) => ds.some((d) => callIdOf(d) === callId),
+      CROSS_REPLAY_WATCH_MS,
+      `voice.call.started of ${callId}`,
+    );
+    assert(
+      started.timedOut,
+      `moving workspace A's call ${callId} to started under workspace B's path (${moved}) started it: its voice.call.started reached A's endpoint; a workspace's dashboard moves its own calls only`,
+    );
+    t.detail(
+      `under workspace B's path, reading A's endpoint was ${read} and moving A's call was ${moved}; A's call stayed queued`,
     );
   });
 

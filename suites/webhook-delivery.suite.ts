@@ -11,9 +11,17 @@
  * time-out is `capabilities.delivery_timeout_ms` (a staging target may declare less than 30 s).
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { sleep } from '../src/clock/wait.js';
 import type { CapturedDelivery, ProgrammedAnswer } from '../src/capturing-receiver/types.js';
-import { assert, certifySuite, check, type CheckContext, type HookedEndpoint } from '../src/suite/index.js';
+import {
+  assert,
+  certifySuite,
+  check,
+  doneOrRefused,
+  type CheckContext,
+  type HookedEndpoint,
+} from '../src/suite/index.js';
 import {
   SPEC_RETRY_DELAYS_MS,
   describeGap,
@@ -194,6 +202,30 @@ async function retryWithin(hook: HookedEndpoint, eventId: string, scale: number,
   return { watchMs, retry: arrived ? attemptsOf(arrived, eventId)[1] : undefined };
 }
 
+/**
+ * One event to a fresh endpoint whose first attempt is answered 500: its first attempt, and its
+ * retry once answered 204. Skips the check when no retry comes (HOOK-RETRY-ON-5XX judges that).
+ */
+async function acknowledgedRetry(t: CheckContext) {
+  const { scale, hooks, fire } = await setUp(t, 1);
+  const hook = hooks[0]!;
+  hook.inbox.failFirst(1);
+  const eventId = await fire();
+  const first = await settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), ARRIVAL_SLACK_MS);
+  const { retry, watchMs } = await retryWithin(hook, eventId, scale);
+  if (!retry)
+    t.skip(`no retry of ${eventId} came within ${seconds(watchMs)} (see HOOK-RETRY-ON-5XX): no retry to judge`);
+  await settled(hook.inbox, retry, ARRIVAL_SLACK_MS);
+  assert(
+    retry.answeredStatus === 204,
+    `the receiver could not send its 204 to the retry of ${eventId} (${retry.answer}): no verdict possible`,
+  );
+  return { scale, hook, eventId, first, retry };
+}
+
+/** A type the spec does not list, fired through the control interface (HOOK-UNLISTED-TYPE). */
+const UNLISTED_TYPE = 'mailer.lead.bounced';
+
 certifySuite('webhook-delivery', () => {
   check(
     'HOOK-ACK-ANY-2XX',
@@ -326,21 +358,7 @@ certifySuite('webhook-delivery', () => {
   check(
     'HOOK-RETRY-ACK-ENDS',
     async (t: CheckContext) => {
-      const { scale, hooks, fire } = await setUp(t, 1);
-      const hook = hooks[0]!;
-      hook.inbox.failFirst(1);
-      const eventId = await fire();
-      await settled(hook.inbox, await firstAttempt(t, hook.inbox, eventId), ARRIVAL_SLACK_MS);
-      const { retry, watchMs: retryWatchMs } = await retryWithin(hook, eventId, scale);
-      if (!retry)
-        t.skip(
-          `no retry of ${eventId} came within ${seconds(retryWatchMs)} (see HOOK-RETRY-ON-5XX): no acknowledged retry to follow`,
-        );
-      await settled(hook.inbox, retry, ARRIVAL_SLACK_MS);
-      assert(
-        retry.answeredStatus === 204,
-        `the receiver could not send its 204 to the retry of ${eventId} (${retry.answer}): no verdict possible`,
-      );
+      const { scale, hook, eventId, retry } = await acknowledgedRetry(t);
       const [, fiveMinutes, thirtyMinutes] = SPEC_RETRY_DELAYS_MS;
       const watchMs = scaled(fiveMinutes! + thirtyMinutes!, scale) + QUIET_MARGIN_MS;
       const more = await within(hook.inbox, (all) => attemptsOf(all, eventId).length >= 3, watchMs);
@@ -355,6 +373,63 @@ certifySuite('webhook-delivery', () => {
       }
       t.detail(
         `first attempt answered 500, the retry 204; no further attempt of ${eventId} within ${seconds(watchMs)} (the 5 and 30 minute delays at time scale ${scale}, and a margin)`,
+      );
+    },
+    { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
+  );
+
+  // A retry delivers the same event again: its envelope is the first attempt's, created_at included
+  // (the red team's round 16 stamped each retry with the time it was sent). Only the signature and
+  // the timestamp header are the attempt's own.
+  check(
+    'HOOK-RETRY-SAME-EVENT',
+    async (t: CheckContext) => {
+      const { eventId, first, retry } = await acknowledgedRetry(t);
+      const before = first.verdicts.json as Record<string, unknown> | undefined;
+      const after = retry.verdicts.json as Record<string, unknown> | undefined;
+      const changed = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
+        (field) => !isDeepStrictEqual(before?.[field], after?.[field]),
+      );
+      t.measure('changed_fields', changed);
+      assert(
+        changed.length === 0,
+        `the retry of ${eventId} carries another envelope than its first attempt: ${changed.map((field) => `${field} ${JSON.stringify(before?.[field])?.slice(0, 80)} then ${JSON.stringify(after?.[field])?.slice(0, 80)}`).join('; ')}`,
+      );
+      t.detail(`the retry of ${eventId} carried the first attempt's envelope, every field equal`);
+    },
+    { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
+  );
+
+  // The spec's schedule is the only rule for a retry's delay: a Retry-After of the receiver's is not
+  // one of its words, and honoured as 0 it would retry at once.
+  check(
+    'HOOK-RETRY-AFTER-IGNORED',
+    (t: CheckContext) =>
+      expectRetryAfter(t, { status: 503, headers: { 'retry-after': '0' } }, 'answered 503 with Retry-After: 0'),
+    { timeoutMs: RETRY_TIMEOUT_MS },
+  );
+
+  // An envelope's type is one of the listed event types: a type the spec does not list, fired through
+  // the control interface, is refused there or delivered to no one.
+  check(
+    'HOOK-UNLISTED-TYPE',
+    async (t: CheckContext) => {
+      const { workspace, fire } = await setUp(t, 0);
+      const hook = await t.hookEndpoint(workspace, ['*']);
+      const fired = await doneOrRefused(() => workspace.fireEvent(UNLISTED_TYPE, { certify: t.spec.id }), 'accepted');
+      // A listed type fired after it shows the endpoint receives: by then the unlisted one would have come.
+      const witness = await fire();
+      await firstAttempt(t, hook.inbox, witness);
+      await sleep(QUIET_MARGIN_MS);
+      const unlisted = hook.inbox.deliveries.filter((delivery) => delivery.verdicts.eventType === UNLISTED_TYPE);
+      t.measure('fire_answer', fired);
+      t.measure('unlisted_deliveries', unlisted.length);
+      assert(
+        unlisted.length === 0,
+        `${UNLISTED_TYPE}, a type the spec does not list, was ${fired} by the control interface and delivered to an endpoint on *: an envelope's type is one of the listed event types`,
+      );
+      t.detail(
+        `firing ${UNLISTED_TYPE} was ${fired}; nothing of that type reached the endpoint on *, which got a listed type fired after it`,
       );
     },
     { timeoutMs: ONE_MINUTE_TIMEOUT_MS },

@@ -104,6 +104,8 @@ const STRING_METADATA = {
   crmLeadId: 'crm_7',
   Region: 'EU',
   region: 'eu',
+  // A key with dots, which a path-style store (lodash set, a document database) would nest.
+  'crm.lead.id': '7',
 };
 
 const NESTED_METADATA = {

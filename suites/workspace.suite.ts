@@ -45,6 +45,34 @@ async function untilStatus(
   }
 }
 
+/**
+ * The control interface over HTTP, for the checks that judge its answers as sent (statuses,
+ * fields), which the control client reads into its own types. Skips the check under an adapter.
+ */
+function rawControl(t: CheckContext) {
+  const { controlUrl, controlToken } = t.run;
+  if (!controlUrl || !controlToken)
+    return t.skip('needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN), not an adapter');
+  const client = new HttpClient(controlUrl, {
+    ...t.run.network,
+    paced: false,
+    secretPlaceholder: '$SVC_CONTROL_TOKEN',
+  });
+  return {
+    /** Sends `operation` ("METHOD /path") with the control token and an optional JSON body. */
+    send(operation: string, json?: unknown) {
+      const [method, path] = operation.split(' ') as [string, string];
+      return client.request({
+        method,
+        path,
+        headers: { authorization: `Bearer ${controlToken}` },
+        ...(json === undefined ? {} : { json }),
+      });
+    },
+    close: () => client.close(),
+  };
+}
+
 certifySuite('workspace', () => {
   check(
     'WS-SUSPENDED-CODE',
@@ -361,27 +389,14 @@ certifySuite('workspace', () => {
   // The contract names the status of every control operation's success; the client takes any 2xx,
   // so these are read here, over HTTP, one operation each.
   check('CTL-SUCCESS-STATUSES', async (t) => {
-    const { controlUrl, controlToken } = t.run;
-    if (!controlUrl || !controlToken)
-      return t.skip('needs the control interface over HTTP (SVC_CONTROL_URL and SVC_CONTROL_TOKEN), not an adapter');
+    const control = rawControl(t);
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const receiver = await t.receiver();
     const idp = await startProvider(t);
-    const control = new HttpClient(controlUrl, {
-      ...t.run.network,
-      paced: false,
-      secretPlaceholder: '$SVC_CONTROL_TOKEN',
-    });
     const ws = `/workspaces/${workspace.id}`;
     const seen: Array<{ operation: string; expected: number; status: number | string }> = [];
     const send = async (operation: string, expected: number, json?: unknown) => {
-      const [method, path] = operation.split(' ') as [string, string];
-      const res = await control.request({
-        method,
-        path,
-        headers: { authorization: `Bearer ${controlToken}` },
-        ...(json === undefined ? {} : { json }),
-      });
+      const res = await control.send(operation, json);
       seen.push({ operation: operation.replace(workspace.id, '{ws}'), expected, status: res.status });
       return res.json as Record<string, unknown> | undefined;
     };
@@ -424,6 +439,49 @@ certifySuite('workspace', () => {
       `control operations answered other statuses than the contract names: ${other.map(({ operation, expected, status }) => `${operation} ${status} (contract: ${expected})`).join('; ')}`,
     );
     t.detail(`${seen.length} control operations, each answered with the status the contract names`);
+  });
+
+  // The contract shows the endpoint read's answer whole: flagged is true or false, never left out.
+  check('CTL-ENDPOINT-READ-FIELDS', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const url = `${receiver.publicUrl}/certify-read-fields?from=${t.spec.id}`;
+    const events = ['workspace.plan.upgraded', 'mailer.email.sent'];
+    const endpoint = await workspace.createEndpoint(url, events);
+    const control = rawControl(t);
+    try {
+      const res = await control.send(
+        `GET /workspaces/${workspace.id}/webhook-endpoints/${encodeURIComponent(endpoint.endpointId)}`,
+      );
+      const body = res.json as Record<string, unknown> | undefined;
+      t.measure('status', res.status);
+      t.measure('fields', body && typeof body === 'object' ? Object.keys(body).slice(0, 20) : null);
+      assert(
+        res.status === 200,
+        `reading a new endpoint answered ${describeResponse(res)}: the contract answers 200`,
+        res,
+      );
+      const problems: string[] = [];
+      if (body?.['endpoint_id'] !== endpoint.endpointId)
+        problems.push(`endpoint_id is ${JSON.stringify(body?.['endpoint_id'])}, not ${endpoint.endpointId}`);
+      if (body?.['url'] !== url) problems.push(`url is ${JSON.stringify(body?.['url'])}, not the URL registered`);
+      const read = body?.['events'];
+      if (!Array.isArray(read) || read.length !== events.length || !events.every((type) => read.includes(type)))
+        problems.push(`events is ${JSON.stringify(read)}, not the ${events.length} types registered`);
+      if (body?.['state'] !== 'active') problems.push(`state is ${JSON.stringify(body?.['state'])}, not "active"`);
+      if (body?.['flagged'] !== false)
+        problems.push(
+          `flagged is ${body && 'flagged' in body ? JSON.stringify(body['flagged']) : 'missing'}, not false (nothing was dropped)`,
+        );
+      assert(
+        problems.length === 0,
+        `GET of a new endpoint: ${problems.join('; ')}; the contract answers {"endpoint_id", "url", "events", "state", "flagged": true | false}`,
+        res,
+      );
+      t.detail('a new endpoint reads back with its id, URL and types as registered, state active and flagged false');
+    } finally {
+      await control.close();
+    }
   });
 
   check(

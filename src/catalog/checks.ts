@@ -613,6 +613,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'the operations of a control adapter are not read (skipped: no HTTP statuses)',
   }),
   service({
+    id: 'CTL-ENDPOINT-READ-FIELDS',
+    area: 'workspace',
+    level: 'must',
+    title:
+      'A new endpoint reads back with every field the contract shows: its endpoint_id, URL and event types as registered, state active, flagged false',
+    clauses: ['CTL-HOOK-READ', 'STATE-ENDPOINT-FLAG'],
+    ground: 'CTL-HOOK-READ',
+    accepts: 'the event types in any order; skipped under a control adapter (its answers are not HTTP bodies)',
+  }),
+  service({
     id: 'WS-DELETED-NO-DELIVERIES',
     area: 'webhook-retry',
     level: 'should',
@@ -658,6 +668,17 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['SVC-2', 'CTL-TOKEN-REVOKE'],
     ground: 'SVC-2',
     accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)',
+  }),
+  service({
+    id: 'TENANT-CONTROL-READS',
+    area: 'isolation',
+    level: 'must',
+    title:
+      "A workspace's endpoint read, or its call moved, under another workspace's control path is refused: the read shows nothing, the call does not move",
+    clauses: ['SVC-2', 'CTL-WS-CALL-PROGRESS'],
+    ground: 'SVC-2',
+    accepts:
+      'the move refused with any 4xx, or answered 2xx with no effect (recorded); watched 2 s for the call to start',
   }),
   service({
     id: 'TENANT-AGENTS',
@@ -1553,6 +1574,35 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['EP-RECEIVER-ACK', 'RETRY-1', 'RETRY-2'],
     ground: 'EP-RECEIVER-ACK',
     accepts: 'watched through the 5 and 30 minute delays (scaled) after the retry was answered 204, and 1.5 s more',
+  }),
+  service({
+    id: 'HOOK-RETRY-SAME-EVENT',
+    area: 'webhook-delivery',
+    level: 'should',
+    title:
+      "A retry carries its first attempt's envelope: id, type, created_at, workspace_id, api_version and data equal",
+    clauses: ['RETRY-2', 'ENV-ID', 'ENV-CREATED-AT'],
+    accepts:
+      'a should: the spec says a replay keeps its id and gets a fresh signature and timestamp, and says nothing of a retry beyond its schedule; the envelopes are compared parsed, not as bytes',
+  }),
+  service({
+    id: 'HOOK-RETRY-AFTER-IGNORED',
+    area: 'webhook-delivery',
+    level: 'should',
+    title: 'A failure answered 503 with Retry-After: 0 is retried on the schedule (1 minute, scaled), not at once',
+    clauses: ['RETRY-1', 'RETRY-2'],
+    tolerance: RETRY_SCHEDULE,
+    accepts: 'a should: the spec names the delays and not Retry-After, which some senders honour',
+  }),
+  service({
+    id: 'HOOK-UNLISTED-TYPE',
+    area: 'webhook-delivery',
+    level: 'should',
+    title:
+      'An event type the spec does not list, fired through the control interface, is refused or reaches no endpoint on *',
+    clauses: ['ENV-TYPE', 'CTL-EVENT-FIRE'],
+    accepts:
+      'a should: the contract fires "that event" without naming what happens to a type it does not list; the firing refused with any 4xx, or accepted and delivered nowhere',
   }),
   service({
     id: 'HOOK-RETRY-ON-3XX',

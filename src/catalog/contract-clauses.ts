@@ -60,6 +60,10 @@ export const CONTRACT_CLAUSE_DATA = {
     section: ENDPOINTS,
     text: 'Refused with a 4xx: a URL that is not HTTPS, a URL whose host is `localhost`, a 26th active endpoint.',
   },
+  'CTL-HOOK-READ': {
+    section: ENDPOINTS,
+    text: '`GET /workspaces/{ws}/webhook-endpoints/{endpoint_id}` -> 200 `{"endpoint_id": "…", "url": "…", "events": […], "state": "active" | "disabled", "flagged": true | false}` (`flagged`: a delivery to it was dropped after its retries were exhausted).',
+  },
   'CTL-HOOK-LOOPBACK': {
     section: ENDPOINTS,
     text: 'In staging an implementation must deliver to `https://127.0.0.1:<port>/…` and either trust the certificate it is given or not verify certificates for loopback addresses.',

@@ -325,6 +325,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-OTHER-WORKSPACE',
         // One subject, a member of two workspaces (red team round 7).
         'SESSION-SAME-SUBJECT',
+        // Another workspace's endpoint read, or its call moved, by id (round 16).
+        'TENANT-CONTROL-READS',
         'REVOKE-ONE-TOKEN',
         'WS-SUSPEND-ONE-WORKSPACE',
         'HOOK-ENVELOPE',
@@ -799,7 +801,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       repeated: seeRow(['RETRY-4'], "Unchanged on replay: RETRY-4's row."),
     },
   },
-  'ENV-TYPE': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
+  // A type the spec does not list, fired through the control interface (round 16).
+  'ENV-TYPE': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE'), 'near-miss': checked('HOOK-UNLISTED-TYPE') } },
   'ENV-CREATED-AT': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
   'ENV-WORKSPACE-ID': restated('RES-WORKSPACE'),
   'ENV-API-VERSION': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
@@ -918,14 +921,18 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'HOOK-RETRY-REAL-TIME',
         'HOOK-DROP-AND-FLAG',
       ),
-      // A 429 without Retry-After retried on the schedule, not sooner (red team round 10).
+      // A 429 without Retry-After retried on the schedule, not sooner (red team round 10); a 503 with
+      // Retry-After: 0 too (round 16).
       'receiver-answers': checked(
         'HOOK-RETRY-ON-3XX',
         'HOOK-RETRY-ON-4XX',
         'HOOK-RETRY-ON-429',
         'HOOK-RETRY-ON-5XX',
         'HOOK-RETRY-ON-RESET',
+        'HOOK-RETRY-AFTER-IGNORED',
       ),
+      // A retry is the same event again: its envelope unchanged, created_at included (round 16).
+      repeated: checked('HOOK-RETRY-SAME-EVENT'),
       target: seeRow(['RETRY-1'], "Which endpoint a retry reaches: RETRY-1's row."),
     },
   },
@@ -1235,6 +1242,11 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-LIFETIME-61S',
       ),
     },
+  },
+  // The read-back of an endpoint: every field the contract shows, flagged false as well as true (round 16).
+  'CTL-HOOK-READ': {
+    kind: 'field',
+    cells: { empty: checked('CTL-ENDPOINT-READ-FIELDS') },
   },
   'CTL-HOOK-SECRET': {
     kind: 'signature',

@@ -255,7 +255,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
     'SESSION-SCOPES-MATCH',
   ),
   proof('token-same-label-replaces', 'MODEL-TOKENS-SUSPENSION'),
-  proof('revocation-keepalive-stale', 'REVOKE-STAYS-REVOKED'),
+  // The observation's kept-alive polls go over the connection that accepted the token before its revocation.
+  waits(proof('revocation-keepalive-stale', 'REVOKE-PROPAGATION')),
   proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
   proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
@@ -481,6 +482,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-ack-not-recorded', 'HOOK-RETRY-ACK-ENDS'),
   proof('jwt-exp-fractional-refused', 'SESSION-FRACTIONAL-DATES'),
   proof('fired-data-floats-2dp', 'HOOK-FIRED-DATA'),
+  // Red team, round 16 (docs/red-team/round-16.json): the four caught on first contact, then the
+  // eight survivors with the checks written or widened for them.
+  proof('timestamp-header-duplicated', 'HOOK-TIMESTAMP-DELIVERY-TIME'),
+  proof('replay-acknowledged-skipped', 'HOOK-REPLAY-SAME-ID'),
+  proof('jwt-nbf-leeway-inverted', 'SESSION-VALIDITY-EDGES'),
+  proof('token-revoke-hits-newest', 'REVOKE-ONE-TOKEN'),
+  proof('retry-created-at-refreshed', 'HOOK-RETRY-SAME-EVENT'),
+  proof('retry-after-header-obeyed', 'HOOK-RETRY-AFTER-IGNORED'),
+  proof('fired-data-dates-revived', 'HOOK-FIRED-DATA'),
+  proof('fire-unknown-type-delivered', 'HOOK-UNLISTED-TYPE'),
+  proof('endpoint-flagged-omitted-when-false', 'CTL-ENDPOINT-READ-FIELDS'),
+  proof('endpoint-read-any-workspace', 'TENANT-CONTROL-READS'),
+  proof('progress-call-any-workspace', 'TENANT-CONTROL-READS'),
+  proof('metadata-dotted-keys-nested', 'HOOK-METADATA-ROUNDTRIP'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),

@@ -121,6 +121,9 @@ export function firedData(type: string): Record<string, unknown> {
     fraction: 0.875,
     precise: Math.PI,
     tiny: -1e-7,
+    // Date strings a JSON reviver or an ORM would parse and write back in another form (round 16).
+    sent_at: '2026-11-28T10:00:00Z',
+    day: '2026-11-28',
     // Top-level empty and falsy values, which a "drop or null the blanks" pass changes.
     empty_text: '',
     zero: 0,
