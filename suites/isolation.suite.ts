@@ -240,22 +240,29 @@ certifySuite('isolation', () => {
     const b = await t.workspace();
     const hook = await t.hookEndpoint(a.workspace, ['voice.call.started']);
     const read = await doneOrRefused(() => t.control.getEndpoint(b.id, hook.registered.endpointId), 'answered 2xx');
-    const callId = await placedCall(t, a, 'A');
-    const moved = await doneOrRefused(() => t.control.progressCall(b.id, callId, { state: 'started' }), 'answered 2xx');
-    t.measure('answers', { read, moved });
+    t.measure('read', read);
     assert(
       read !== 'answered 2xx',
       `reading workspace A's endpoint under workspace B's path (GET /workspaces/${b.id}/webhook-endpoints/${hook.registered.endpointId}) answered 2xx: a workspace's dashboard shows its own endpoints only`,
     );
+    const callId = await placedCall(t, a, 'A');
+    const startedOf = () =>
+      settle(
+        hook.inbox,
+        (ds) => ds.some((d) => callIdOf(d) === callId),
+        CROSS_REPLAY_WATCH_MS,
+        `voice.call.started of ${callId}`,
+      );
+    // A manual call that starts by itself would be blamed on the move: HOOK-PROGRESS-ONE-CALL judges that.
+    if (!(await startedOf()).timedOut)
+      t.skip(
+        `A's call ${callId} started by itself under call_progress manual (see HOOK-PROGRESS-ONE-CALL): no move to judge`,
+      );
+    const moved = await doneOrRefused(() => t.control.progressCall(b.id, callId, { state: 'started' }), 'answered 2xx');
+    t.measure('moved', moved);
     // A move that reached A's call shows as its voice.call.started at A's endpoint.
-    const started = await settle(
-      hook.inbox,
-      (ds) => ds.some((d) => callIdOf(d) === callId),
-      CROSS_REPLAY_WATCH_MS,
-      `voice.call.started of ${callId}`,
-    );
     assert(
-      started.timedOut,
+      (await startedOf()).timedOut,
       `moving workspace A's call ${callId} to started under workspace B's path (${moved}) started it: its voice.call.started reached A's endpoint; a workspace's dashboard moves its own calls only`,
     );
     t.detail(

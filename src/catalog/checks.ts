@@ -678,7 +678,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['SVC-2', 'CTL-WS-CALL-PROGRESS'],
     ground: 'SVC-2',
     accepts:
-      'the move refused with any 4xx, or answered 2xx with no effect (recorded); watched 2 s for the call to start',
+      'the move refused with any 4xx, or answered 2xx with no effect (recorded); watched 2 s for the call to start; skipped when the manual call starts by itself before the move',
   }),
   service({
     id: 'TENANT-AGENTS',
