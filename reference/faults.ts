@@ -527,6 +527,8 @@ export const FAULTS = {
   'sign-sha256-prefix': 'X-Service-Signature carries a sha256= prefix before the hex digest (the GitHub header form)',
   'retry-429-after-1s':
     'a delivery answered 429 is retried after a fixed 1 s throttle back-off, not on the 1 min, 5 min, … schedule',
+  'event-store-keeps-two':
+    "the event store keeps a workspace's last two events only (its generations turn over on every event): a replay of an event fired two events earlier is refused",
   'replay-data-latest-of-type':
     "a replay carries the event's id but the data of the workspace's latest event of its type (a payload cache keyed by type)",
   'to-15-digits-refused':

@@ -68,18 +68,21 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
     original,
     `the delivery of ${eventId} was not acknowledged within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(first.deliveries)} (answers ${first.deliveries.map((d) => d.answeredStatus ?? d.answer).join(', ')})`,
   );
-  // A later event of the same type, with other data, delivered before the replay: the replay is
-  // of the event named, not of the type's latest.
-  const laterId = await workspace.fireEvent(TYPE, { ...firedData(TYPE), certify_fired: 'after the replayed event' });
+  // Later events of the same type, with other data, delivered before the replay: the replay is of
+  // the event named, not of the type's latest, and an event two events old is still there to replay
+  // (a store that kept only the last two forgot it: a mutant of the reference's event store).
+  const laterIds: string[] = [];
+  for (const when of ['after the replayed event', 'second after the replayed event'])
+    laterIds.push(await workspace.fireEvent(TYPE, { ...firedData(TYPE), certify_fired: when }));
   const later = await settle(
     hook.inbox,
-    (ds) => ds.some((d) => idOf(d) === laterId && d.answeredStatus !== null),
+    (ds) => laterIds.every((id) => ds.some((d) => idOf(d) === id && d.answeredStatus !== null)),
     DELIVERY_TIMEOUT_MS,
-    `the later event ${laterId}`,
+    `the later events ${laterIds.join(', ')}`,
   );
   assert(
     !later.timedOut,
-    `a second event of the type, ${laterId}, was not delivered within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(later.deliveries)}`,
+    `later events of the type, ${laterIds.join(', ')}, were not all delivered within ${DELIVERY_TIMEOUT_MS} ms; arrived: ${typeCounts(later.deliveries)}`,
   );
   const before = hook.inbox.deliveries.length;
   const sinceArrival = Date.now() - original.receivedAtMs;
@@ -93,7 +96,7 @@ async function deliveredThenReplayed(t: CheckContext, waitBeforeReplayMs: number
     `the replay of ${eventId} (accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
   );
   t.measure('replay_arrival_after_request_ms', replay.receivedAtMs - replayedAt);
-  return { workspace, hook, eventId, laterId, original, replay };
+  return { workspace, hook, eventId, laterIds, original, replay };
 }
 
 certifySuite('webhook-replay', () => {
@@ -361,7 +364,7 @@ certifySuite('webhook-replay', () => {
   });
 
   check('HOOK-REPLAY-FRESH', async (t) => {
-    const [{ workspace, hook, eventId, original, replay }, clock] = await Promise.all([
+    const [{ workspace, hook, eventId, laterIds, original, replay }, clock] = await Promise.all([
       deliveredThenReplayed(t, FRESHNESS_WAIT_MS),
       measureClockOffset(t.api),
     ]);
@@ -386,14 +389,15 @@ certifySuite('webhook-replay', () => {
     const stats = hook.inbox.stats();
     t.measure('unique_event_ids', stats.uniqueEventIds);
     t.measure('deliveries', stats.total);
-    // The event, and the later one of its type fired before the replay.
+    // The event, and the later ones of its type fired before the replay.
+    const events = 1 + laterIds.length;
     assert(
-      stats.uniqueEventIds === 2,
-      `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for two events and the replay of one`,
+      stats.uniqueEventIds === events,
+      `the receiver's idempotency ledger counts ${stats.uniqueEventIds} event ids for ${events} events and the replay of one`,
     );
     const again = await replayAgain(workspace, hook, eventId, replay);
     t.detail(
-      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, 2 event ids (the event and a later one); ${again}; ${describeClock(clock)}`,
+      `timestamps ${before} then ${after}, replay signature verified, ledger: ${stats.total} deliveries, ${events} event ids (the event and the later ones); ${again}; ${describeClock(clock)}`,
     );
   });
 });

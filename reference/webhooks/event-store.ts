@@ -20,7 +20,8 @@ export class EventStore {
     let generations = this.byWorkspace.get(event.workspaceId);
     if (!generations)
       this.byWorkspace.set(event.workspaceId, (generations = { current: new Map(), previous: new Map() }));
-    if (generations.current.size >= EVENTS_PER_GENERATION) {
+    // Fault event-store-keeps-two: the generations turn over on every event (a StrykerJS mutant).
+    if (generations.current.size >= EVENTS_PER_GENERATION || event.faults.has('event-store-keeps-two')) {
       generations.previous = generations.current;
       generations.current = new Map();
     }

@@ -496,6 +496,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-read-any-workspace', 'TENANT-CONTROL-READS'),
   proof('progress-call-any-workspace', 'TENANT-CONTROL-READS'),
   proof('metadata-dotted-keys-nested', 'HOOK-METADATA-ROUNDTRIP'),
+  // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
+  proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
