@@ -173,7 +173,7 @@ export const FAULTS = {
   '5xx-no-retry': 'a 5xx answer is not retried',
   'no-retry-timeout': 'a timed-out delivery is not retried',
   'delivery-timeout-24s': 'deliveries time out after 24 s, whatever time-out is declared',
-  'delivery-timeout-36s': 'deliveries time out after 36 s, whatever time-out is declared',
+  'delivery-timeout-37s': 'deliveries time out after 37 s, whatever time-out is declared',
   'slow-ack-fails': 'a 2xx that takes longer than a quarter of the delivery time-out counts as a failure',
   'no-auto-disable': 'an endpoint is never disabled after 24 h of failures',
   'deliver-when-disabled': 'a disabled endpoint still gets deliveries',

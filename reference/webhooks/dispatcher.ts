@@ -410,9 +410,9 @@ function retryAfterDelayMs(header: string): number | undefined {
   return header.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-/** The time-out an attempt gets: the declared one, unless a fault makes it 24 s or 36 s whatever is declared. */
+/** The time-out an attempt gets: the declared one, unless a fault makes it 24 s or 37 s whatever is declared. */
 function deliveryTimeoutMs(declaredMs: number, faults: FaultSet): number {
   if (faults.has('delivery-timeout-24s')) return 24_000;
-  if (faults.has('delivery-timeout-36s')) return 36_000;
+  if (faults.has('delivery-timeout-37s')) return 37_000;
   return declaredMs;
 }

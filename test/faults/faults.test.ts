@@ -160,7 +160,7 @@ describe.concurrent('faults', () => {
     expect(run.exitCode).toBe(0);
   });
 
-  // The other side of the 24 s and 36 s faults: a dispatcher that keeps the spec's 30 s passes.
+  // The other side of the 24 s and 37 s faults: a dispatcher that keeps the spec's 30 s passes.
   it('the real 30 s time-out passes (full tier)', async () => {
     const run = await waitingRuns(() =>
       runCertify(
