@@ -137,19 +137,17 @@ const DELETED_EVENT = 'workspace.plan.upgraded';
 /** How long the deleted endpoint is still watched once the retry (at its latest) and the replay were due. */
 const AFTER_DUE_WATCH_MS = 3_000;
 /**
- * A deletion answered later than this before its pending retry could first be sent raced that
- * retry: the attempt may have left before the deletion took effect (a loaded machine or network
- * slows the deletion's round trip), so its arrival says nothing about the deletion.
+ * Whether the deletion, answered at `deletedAtMs`, came too near the earliest retry of `failure` to
+ * judge that retry: within the grace an attempt in flight at a transition gets (IN_FLIGHT_GRACE_MS),
+ * the retry may have left before the deletion took effect (a loaded machine or network slows the
+ * deletion's round trip), so its arrival says nothing about the deletion.
  */
-const IN_FLIGHT_MARGIN_MS = 500;
-
-/** Whether the deletion, answered at `deletedAtMs`, came too near the earliest retry of `failure` to judge that retry. */
 function deletionRacedRetry(failure: CapturedDelivery, deletedAtMs: number, scale: number): boolean {
   const earliestRetryMs =
     failure.receivedAtMs +
     (failure.answeredAfterMs ?? 0) +
     scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 - SCHEDULE_JITTER);
-  return deletedAtMs > earliestRetryMs - IN_FLIGHT_MARGIN_MS;
+  return deletedAtMs > earliestRetryMs - IN_FLIGHT_GRACE_MS;
 }
 
 /**
