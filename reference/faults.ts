@@ -7,6 +7,10 @@
 export const FAULTS = {
   // Authentication, scopes, errors
   // Red team, round 16
+  'retry-call-metadata-dropped':
+    "a call event's retry is rebuilt from the call record, which keeps no metadata: the retry of voice.call.completed lacks it",
+  'retry-worker-clock-behind':
+    "retries are sent by a worker whose clock runs 2.6 s behind the first attempt's sender: their X-Service-Timestamp is 2.6 s early",
   'retry-created-at-refreshed':
     "a retry's envelope carries the retry's time as created_at (the envelope rebuilt when the retry is sent), not the event's",
   'timestamp-header-duplicated':

@@ -70,6 +70,50 @@ async function failedThenAcked(t: CheckContext, failures: number) {
   return { hook, eventId, attempts: seen.slice(0, failures + 1), clock, scale };
 }
 
+/**
+ * Three attempts of one event (two answered 500), their timestamps read, and the assertions no
+ * stall can cause (unreadable, equal or skewed timestamps); `offInterval` says how two attempts'
+ * timestamps differ from their arrivals by more than INTERVAL_TOLERANCE_MS, which a stall can.
+ */
+async function stampedAttempts(t: CheckContext) {
+  const { attempts, clock, scale } = await failedThenAcked(t, 2);
+  const readings = attempts.map((delivery) => readTimestamp(delivery, clock));
+  const start = attempts[0]?.receivedAtMs ?? 0;
+  const startSeconds = readings[0]?.seconds ?? 0;
+  t.measure(
+    'arrival_ms',
+    attempts.map((d) => d.receivedAtMs - start),
+  );
+  t.measure(
+    'timestamp_ms',
+    readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)),
+  );
+  t.measure(
+    'skew_ms',
+    readings.map((r) => r.skewMs ?? null),
+  );
+  // Unreadable values first, then equal timestamps (the clearest symptom of reuse), then each against its arrival.
+  readings.forEach((reading, i) =>
+    assert(reading.skewMs !== undefined || !reading.problem, `attempt ${i + 1}: ${reading.problem}`),
+  );
+  const gap = (i: number) => (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
+  for (let i = 1; i < attempts.length; i++) {
+    const [a, b] = [readings[i - 1]?.seconds, readings[i]?.seconds];
+    assert(
+      a !== b,
+      `attempts ${i} and ${i + 1}, ${(gap(i) / 1000).toFixed(1)} s apart, carry the same timestamp ${a}: expected each attempt's own delivery time`,
+    );
+  }
+  readings.forEach((reading, i) => assert(!reading.problem, `attempt ${i + 1}: ${reading.problem}`));
+  let offInterval: string | undefined;
+  for (let i = 1; i < attempts.length && !offInterval; i++) {
+    const stampGap = ((readings[i]?.seconds ?? 0) - (readings[i - 1]?.seconds ?? 0)) * 1000;
+    if (Math.abs(stampGap - gap(i)) > INTERVAL_TOLERANCE_MS)
+      offInterval = `attempts ${i} and ${i + 1} arrived ${gap(i)} ms apart but their timestamps are ${stampGap} ms apart (tolerance ${INTERVAL_TOLERANCE_MS} ms)`;
+  }
+  return { attempts, readings, clock, scale, offInterval };
+}
+
 certifySuite('webhook-signature', () => {
   check(
     'HOOK-SIGNATURE-RAW-BODY',
@@ -211,49 +255,22 @@ certifySuite('webhook-signature', () => {
     { timeoutMs: 60_000 },
   );
 
+  // A timestamp off its arrival by more than the tolerance is measured once more on a fresh
+  // endpoint and fails only if off both times: a wrong timestamp is wrong both times, a stall of
+  // this machine (or the service's) between stamping and arrival seldom hits twice.
   check(
     'HOOK-TIMESTAMP-PER-ATTEMPT',
     async (t) => {
-      const { attempts, clock, scale } = await failedThenAcked(t, 2);
-      const readings = attempts.map((delivery) => readTimestamp(delivery, clock));
-      const start = attempts[0]?.receivedAtMs ?? 0;
-      const startSeconds = readings[0]?.seconds ?? 0;
-      t.measure(
-        'arrival_ms',
-        attempts.map((d) => d.receivedAtMs - start),
-      );
-      t.measure(
-        'timestamp_ms',
-        readings.map((r) => (r.seconds === undefined ? null : (r.seconds - startSeconds) * 1000)),
-      );
-      t.measure(
-        'skew_ms',
-        readings.map((r) => r.skewMs ?? null),
-      );
-      // Unreadable values first, then equal timestamps (the clearest symptom of reuse), then each against its arrival.
-      readings.forEach((reading, i) =>
-        assert(reading.skewMs !== undefined || !reading.problem, `attempt ${i + 1}: ${reading.problem}`),
-      );
-      const gap = (i: number) => (attempts[i]?.receivedAtMs ?? 0) - (attempts[i - 1]?.receivedAtMs ?? 0);
-      for (let i = 1; i < attempts.length; i++) {
-        const [a, b] = [readings[i - 1]?.seconds, readings[i]?.seconds];
-        assert(
-          a !== b,
-          `attempts ${i} and ${i + 1}, ${(gap(i) / 1000).toFixed(1)} s apart, carry the same timestamp ${a}: expected each attempt's own delivery time`,
-        );
-      }
-      readings.forEach((reading, i) => assert(!reading.problem, `attempt ${i + 1}: ${reading.problem}`));
-      for (let i = 1; i < attempts.length; i++) {
-        const stampGap = ((readings[i]?.seconds ?? 0) - (readings[i - 1]?.seconds ?? 0)) * 1000;
-        assert(
-          Math.abs(stampGap - gap(i)) <= INTERVAL_TOLERANCE_MS,
-          `attempts ${i} and ${i + 1} arrived ${gap(i)} ms apart but their timestamps are ${stampGap} ms apart`,
-        );
-      }
+      const first = await stampedAttempts(t);
+      const judged = first.offInterval ? await stampedAttempts(t) : first;
+      const { readings, attempts, clock, scale } = judged;
+      if (first.offInterval) t.measure('remeasured', [first.offInterval]);
+      if (judged.offInterval)
+        t.fail(first === judged ? judged.offInterval : `${first.offInterval}; measured again: ${judged.offInterval}`);
       t.detail(
-        `3 attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}`,
+        `${attempts.length} attempts at time scale ${scale}, timestamps ${readings.map((r) => r.header).join(', ')}, each matching its arrival; ${describeClock(clock)}${first.offInterval ? `; measured twice, the first time ${first.offInterval}` : ''}`,
       );
     },
-    { timeoutMs: 60_000 },
+    { timeoutMs: 2 * 60_000 },
   );
 });

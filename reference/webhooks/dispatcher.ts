@@ -274,8 +274,13 @@ export class Dispatcher {
         : // Fault retry-created-at-refreshed: a retry's envelope is built anew, stamped with the time it is sent.
           delivery.failedAttempts > 0 && faults.has('retry-created-at-refreshed')
           ? eventBodies({ ...event, createdAt: this.options.clock.now(), bodies: null })
-          : eventBodies(event);
-    let timestamp = timestampFor(Date.now(), faults);
+          : // Fault retry-call-metadata-dropped: a call event's retry is rebuilt from the call record, which keeps no metadata.
+            delivery.failedAttempts > 0 && faults.has('retry-call-metadata-dropped') && 'metadata' in event.data
+            ? eventBodies({ ...event, data: withoutMetadata(event.data), bodies: null })
+            : eventBodies(event);
+    // Fault retry-worker-clock-behind: retries are sent by a worker whose clock runs 2.6 s behind.
+    const retryClockBehind = delivery.failedAttempts > 0 && faults.has('retry-worker-clock-behind');
+    let timestamp = timestampFor(retryClockBehind ? Date.now() - 2_600 : Date.now(), faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
     // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
@@ -415,4 +420,10 @@ function deliveryTimeoutMs(declaredMs: number, faults: FaultSet): number {
   if (faults.has('delivery-timeout-24s')) return 24_000;
   if (faults.has('delivery-timeout-37s')) return 37_000;
   return declaredMs;
+}
+
+/** Fault retry-call-metadata-dropped: an event's data without its metadata member. */
+function withoutMetadata(data: Record<string, unknown>): Record<string, unknown> {
+  const { metadata: _dropped, ...rest } = data;
+  return rest;
 }

@@ -388,6 +388,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Waits out the minute a suspension may take to show.
   waits(proof('suspended-whoami-served', 'WS-SUSPENDED-CODE')),
   proof('retry-timestamp-dropped', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
+  proof('retry-worker-clock-behind', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
   proof('replay-timestamp-ms', 'HOOK-REPLAY-FRESH'),
   proof('sign-key-prefix-stripped', 'HOOK-OWN-SECRET'),
   proof('created-at-no-zone', 'HOOK-ENVELOPE'),
@@ -491,6 +492,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-nbf-leeway-inverted', 'SESSION-VALIDITY-EDGES'),
   proof('token-revoke-hits-newest', 'REVOKE-ONE-TOKEN'),
   proof('retry-created-at-refreshed', 'HOOK-RETRY-SAME-EVENT'),
+  proof('retry-call-metadata-dropped', 'HOOK-RETRY-SAME-EVENT'),
   proof('retry-after-header-obeyed', 'HOOK-RETRY-AFTER-IGNORED'),
   proof('fired-data-dates-revived', 'HOOK-FIRED-DATA'),
   proof('fire-unknown-type-delivered', 'HOOK-UNLISTED-TYPE'),

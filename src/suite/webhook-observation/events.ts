@@ -128,6 +128,20 @@ export function firedData(type: string): Record<string, unknown> {
     empty_text: '',
     zero: 0,
     no: false,
+    nothing: null,
+    no_items: [],
+    // Text a trimming, newline-normalising, escaping, Unicode-normalising or 3-byte UTF-8 store changes.
+    padded: '  outer spaces and a\ttab  ',
+    lines: 'line one\nline two\r\nline three',
+    markup: '<b>bold</b> &amp; <a href="x">',
+    decomposed: 'cafe\u0301',
+    astral: 'emoji \u{1F600} and \u{1D11E}',
+    // Numbers at the edges of a double's exact integers and of its plain notation.
+    largest_exact: -9_007_199_254_740_991,
+    exponent: 1e21,
+    // A key a dotted-path store nests, and one a case-folding store re-cases.
+    'dotted.key': 'as given',
+    MixedCaseKey: 'as given',
   };
 }
 
@@ -147,6 +161,13 @@ export interface Tour {
   missing: EventType[];
 }
 
+export interface TourOptions {
+  /** The workspaces' time scale (retries within the tour); the target's default when not given. */
+  timeScale?: number;
+  /** Programs each leg's endpoint before anything is caused (answers to fail, for instance). */
+  prepare?: (hook: HookedEndpoint) => void;
+}
+
 const matchesCause = (type: EventType, cause: { eventId?: string; callId?: string }) => (d: CapturedDelivery) =>
   typeOf(d) === type &&
   (cause.eventId ? idOf(d) === cause.eventId : cause.callId ? callIdOf(d) === cause.callId : true);
@@ -158,11 +179,16 @@ const matchesCause = (type: EventType, cause: { eventId?: string; callId?: strin
  * transitions are not shown, and queued → failed is the one every reading allows). Each workspace has one endpoint subscribed to `events`.
  * Waits until every subscribed type arrived (or the time-out), then returns.
  */
-export async function eventTour(t: CheckContext, events: readonly string[] = ['*']): Promise<Tour> {
+export async function eventTour(
+  t: CheckContext,
+  events: readonly string[] = ['*'],
+  options: TourOptions = {},
+): Promise<Tour> {
   const subscribed = (type: EventType) => events.includes('*') || events.includes(type);
+  const scaled = options.timeScale === undefined ? {} : { timeScale: options.timeScale };
   const [auto, manual] = await Promise.all([
-    t.workspaceWithToken({ callProgress: 'auto' }),
-    t.workspaceWithToken({ callProgress: 'manual' }),
+    t.workspaceWithToken({ callProgress: 'auto', ...scaled }),
+    t.workspaceWithToken({ callProgress: 'manual', ...scaled }),
   ]);
   const autoLeg: TourLeg = {
     workspace: auto.workspace,
@@ -175,6 +201,7 @@ export async function eventTour(t: CheckContext, events: readonly string[] = ['*
     expected: new Map(),
   };
 
+  for (const leg of [autoLeg, manualLeg]) options.prepare?.(leg.hook);
   const completed = await placeCall(t, auto.workspace, auto.token.token, { lead_id: 'lead_certifytour' });
   for (const type of ['voice.call.queued', 'voice.call.started', 'voice.call.completed'] as const)
     autoLeg.expected.set(type, { callId: completed.callId });
