@@ -285,7 +285,7 @@ export const FAULTS = {
   'deliveries-delayed-5s': "every delivery's first attempt waits 5 s after its event (a backlog)",
   // Noise, not a broken rule: what a busy machine does to a conforming service; certify must pass it
   'retry-late-once':
-    'each of the first five retry delays (1m to 12h) comes 20% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
+    'each of the first five retry delays (1m to 12h) comes 50% late the first time this reference uses it at a time scale, then on time (a one-off stall)',
   // Red team, round 1
   'scope-write-implies-read':
     'a token holding voice:write (or mailer:write) is granted the matching :read scope too, as if write implied read, though it was narrowed to write only',

@@ -57,12 +57,16 @@ export function nextRetryDelayMs(
 const stalledOnce = new Set<string>();
 const STALLABLE_DELAYS = 5;
 
-/** 1.2 the first time delay `index` is used at `timeScale` under retry-late-once (not the 24 h one), else 1. */
+/**
+ * 1.5 the first time delay `index` is used at `timeScale` under retry-late-once (not the 24 h one),
+ * else 1: late by more than any tolerance a loaded machine widens, so that the check meeting it
+ * always measures it again (a fifth late once fell inside one).
+ */
 function stallOnce(index: number, timeScale: number, faults: FaultSet): number {
   const key = `${index}@${timeScale}`;
   if (!faults.has('retry-late-once') || index >= STALLABLE_DELAYS || stalledOnce.has(key)) return 1;
   stalledOnce.add(key);
-  return 1.2;
+  return 1.5;
 }
 
 /** Fault ack-large-body-fails: the size of the buffer a receiver's answer is logged into. */
