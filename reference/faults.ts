@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 17
+  'timestamp-fractional-seconds':
+    'X-Service-Timestamp is the milliseconds divided by 1000 and never floored, written to three places: "1764….123", not whole Unix seconds',
+  'fired-data-strings-trimmed':
+    'fired event data goes through a form clean-up that trims every string at every depth: " Hi " is delivered as "Hi"',
+  'metadata-numeric-strings-coerced':
+    'call events carry metadata strings that look like numbers as numbers (a loosely typed key/value store): {"crm_id": "00123"} becomes {"crm_id": 123}',
+  'duration-fencepost-plus-one':
+    "a completed call's duration_seconds is counted inclusively (end - start + 1): a 42-second call is reported as 43",
+  'token-create-lifts-suspension':
+    'creating a token in a suspended workspace saves the workspace row with suspended from the form default: the suspension is lifted',
+  'revocation-list-single-slot':
+    "the workspace's revocation record holds one token: revoking a second token brings the first revoked one back to life",
+  'invalid-token-message-echoes-token':
+    'the invalid_token error message names the bearer token presented ("unknown token svc_test_…"), putting the secret in the body',
+  'replay-signed-with-first-receiver-secret':
+    "a replay is signed with the secret of the event's first subscribed endpoint, not of the endpoint named: replayed to the second, it fails verification",
+  'endpoint-url-read-normalised':
+    'GET on an endpoint shows its URL as new URL(url).href writes it: https://127.0.0.1:443/hook reads back as https://127.0.0.1/hook',
+  'jwks-keys-cached-by-kid':
+    "session keys are cached process-wide by kid alone: a workspace's JWT is verified against another workspace's key of the same kid",
+  'token-secret-from-active-count':
+    "a token's secret is generated from a seed of the workspace and its active token count: a token created after a revocation gets the revoked one's secret, which works again",
+  'fired-data-single-item-arrays-unwrapped':
+    'fired event data goes through an XML-style mapper that collapses one-item arrays: {"to": ["a@x.io"]} is delivered as {"to": "a@x.io"}',
   // Red team, round 16
   'retry-call-metadata-dropped':
     "a call event's retry is rebuilt from the call record, which keeps no metadata: the retry of voice.call.completed lacks it",

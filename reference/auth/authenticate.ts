@@ -114,7 +114,12 @@ export class Authenticator {
     forWhoami: boolean,
   ): AuthOutcome {
     const lookup = this.nodes.node(nodeIndex).lookup(secret, requestFaults);
-    if (lookup.kind === 'unknown') return fail('unknown token', requestFaults);
+    // Fault invalid-token-message-echoes-token: the message names the credential presented, to help debugging.
+    if (lookup.kind === 'unknown')
+      return fail(
+        requestFaults.has('invalid-token-message-echoes-token') ? `unknown token ${secret}` : 'unknown token',
+        requestFaults,
+      );
     const workspace =
       this.store.workspace(lookup.token.workspaceId) ?? this.store.softDeleted.get(lookup.token.workspaceId);
     if (!workspace) return fail('unknown token', requestFaults);
@@ -130,7 +135,7 @@ export class Authenticator {
         !(faults !== requestFaults && this.nodes.node(nodeIndex).lookup(secret, faults).kind === 'active')
       ) {
         return fail(
-          'token revoked',
+          faults.has('invalid-token-message-echoes-token') ? `token ${secret} revoked` : 'token revoked',
           faults,
           faults.has('token-revoked-code')
             ? 'token_revoked'

@@ -198,6 +198,9 @@ async function verifyWithFirstKey(
 
 const frozenKeySets = new WeakMap<IdentityProvider, JWTVerifyGetKey>();
 
+/** Fault jwks-keys-cached-by-kid: the keys resolved so far, by kid alone. */
+const keysByKid = new Map<string, Awaited<ReturnType<JWTVerifyGetKey>>>();
+
 /** Fault jwks-cached-forever: the JWKS is fetched once and never again (no rotation). */
 function frozenKeySet(provider: IdentityProvider): JWTVerifyGetKey {
   let keySet = frozenKeySets.get(provider);
@@ -477,6 +480,18 @@ export class SessionVerifier {
           const { kid: _kid, ...withoutKid } = protectedHeader;
           return provider.keySet(withoutKid, token);
         }
+      };
+    }
+    // Fault jwks-keys-cached-by-kid: keys resolved once and cached process-wide by kid alone, whichever workspace's JWKS gave them.
+    if (faults.has('jwks-keys-cached-by-kid')) {
+      const resolve = keySet;
+      keySet = async (protectedHeader, token) => {
+        const kid = protectedHeader.kid;
+        const cached = kid === undefined ? undefined : keysByKid.get(kid);
+        if (cached) return cached;
+        const key = await resolve(protectedHeader, token);
+        if (kid !== undefined) keysByKid.set(kid, key);
+        return key;
       };
     }
     if (faults.has('jwks-first-key-only')) return verifyWithFirstKey(provider, jwt, header, options);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { newId, randomBase62 } from '../ids.js';
 import type { Clock } from '../clock.js';
 import type { FaultSet } from '../faults.js';
@@ -121,7 +122,10 @@ export function issueToken(
   const stored = faults.has('token-second-scope-dropped') ? scopes.slice(0, 1) : scopes;
   const token: BearerToken = {
     id: faults.has('token-id-is-slot') ? slotTokenId(workspace) : newId('tok_'),
-    secret: tokenPrefix(environment, faults) + randomBase62(40),
+    // Fault token-secret-from-active-count: a staging generator seeded with the workspace and its active token count.
+    secret:
+      tokenPrefix(environment, faults) +
+      (faults.has('token-secret-from-active-count') ? secretFromActiveCount(workspace) : randomBase62(40)),
     workspaceId: workspace.id,
     label: request.label,
     scopes: stored,
@@ -168,6 +172,13 @@ export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock,
     return true;
   }
   const now = clock.now();
+  // Fault revocation-list-single-slot: the workspace's revocation record holds one token, so a new revocation overwrites the last.
+  if (faults.has('revocation-list-single-slot'))
+    for (const other of workspace.tokens.values())
+      if (other !== token && other.revokedAt !== null) {
+        other.revokedAt = null;
+        other.revocationEffectiveAt = null;
+      }
   token.revokedAt = now;
   token.revocationEffectiveAt = faults.has('revocation-slow') ? now + SLOW_REVOCATION_MS : now;
   if (workspace.suspended && faults.has('suspended-revoke-keeps-slot')) token.holdsSlot = true;
@@ -178,4 +189,10 @@ export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock,
       until: now + ROTATION_FLUSH_LATE.afterMs + ROTATION_FLUSH_LATE.durationMs,
     };
   return true;
+}
+
+/** Fault token-secret-from-active-count: 40 hex characters seeded with the workspace id and its active token count. */
+function secretFromActiveCount(workspace: Workspace): string {
+  const active = [...workspace.tokens.values()].filter((t) => t.revokedAt === null).length;
+  return createHmac('sha256', 'reference-fault-seed').update(`${workspace.id}:${active}`).digest('hex').slice(0, 40);
 }

@@ -178,6 +178,8 @@ export class CallService {
         if (faults.has('outcome-lowercased') && typeof call.outcome === 'string')
           call.outcome = call.outcome.toLowerCase();
         call.durationSeconds = request.durationSeconds;
+        // Fault duration-fencepost-plus-one: the length counted inclusively, first and last second both (end - start + 1).
+        if (faults.has('duration-fencepost-plus-one')) call.durationSeconds += 1;
         // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
         if (faults.has('duration-billed-minutes')) call.durationSeconds = Math.ceil(call.durationSeconds / 60) * 60;
         // Fault duration-capped-3600: the duration is clamped to the agent's maximum call length.
@@ -270,6 +272,14 @@ export class CallService {
 
 /** The metadata a call's events carry: the caller's, as given. */
 function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
+  // Fault metadata-numeric-strings-coerced: a loosely typed key/value store gives back numeric-looking strings as numbers.
+  if (faults.has('metadata-numeric-strings-coerced'))
+    return Object.fromEntries(
+      Object.entries(call.metadata).map(([key, value]) => [
+        key,
+        typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value,
+      ]),
+    );
   // Fault metadata-values-stringified: the metadata went through a string-valued key/value table.
   if (faults.has('metadata-values-stringified'))
     return Object.fromEntries(

@@ -81,6 +81,8 @@ export const createToken: ControlHandler = async (request) => {
     return refuse(status, issued.code, issued.message);
   }
   const { token } = issued;
+  // Fault token-create-lifts-suspension: the token page saves the workspace row with its new token, suspended taken from the form's default.
+  if (faults.has('token-create-lifts-suspension')) workspace.suspended = false;
   // Fault revoked-token-revived-by-create: the token list is saved whole, as the page read it a minute before.
   if (faults.has('revoked-token-revived-by-create')) {
     const now = app.config.clock.now();

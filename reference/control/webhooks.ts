@@ -87,7 +87,8 @@ export const getEndpoint: ControlHandler = (request) => {
 function endpointPage(endpoint: Endpoint, faults: FaultSet): Record<string, unknown> {
   const page: Record<string, unknown> = {
     endpoint_id: endpoint.id,
-    url: endpoint.urlText,
+    // Fault endpoint-url-read-normalised: the page shows the URL as the URL parser writes it back (new URL(url).href), a default :443 dropped.
+    url: faults.has('endpoint-url-read-normalised') ? new URL(endpoint.urlText).href : endpoint.urlText,
     // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
     events:
       endpoint.events.includes('*') && faults.has('endpoint-wildcard-read-expanded')
@@ -170,6 +171,10 @@ export const fireEvent: ControlHandler = async (request) => {
     data = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, value === '' ? null : value]));
   // Fault fired-data-depth-capped: the data is serialised as util.inspect would, two levels deep.
   if (faults.has('fired-data-depth-capped')) data = depthCapped(data, 0) as Record<string, unknown>;
+  // Fault fired-data-strings-trimmed: the payload goes through the form clean-up that trims every string.
+  if (faults.has('fired-data-strings-trimmed')) data = stringsTrimmed(data) as Record<string, unknown>;
+  // Fault fired-data-single-item-arrays-unwrapped: the payload goes through an XML-style mapper that collapses one-item lists.
+  if (faults.has('fired-data-single-item-arrays-unwrapped')) data = arraysUnwrapped(data) as Record<string, unknown>;
   // Fault fired-data-floats-2dp: the data's numbers stored in a NUMERIC(12,2) column.
   if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
   // Fault fired-data-dates-revived: the data is parsed with a date reviver and written back with toISOString.
@@ -242,6 +247,21 @@ function compacted<T>(value: T): T {
         !(typeof item === 'object' && item !== null && !Array.isArray(item) && Object.keys(item).length === 0),
     );
   return Object.fromEntries(kept) as T;
+}
+
+/** Fault fired-data-strings-trimmed: every string at every depth without its leading and trailing white space. */
+function stringsTrimmed(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(stringsTrimmed);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stringsTrimmed(item)]));
+}
+
+/** Fault fired-data-single-item-arrays-unwrapped: every one-item array at every depth replaced by its item. */
+function arraysUnwrapped(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.length === 1 ? arraysUnwrapped(value[0]) : value.map(arraysUnwrapped);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, arraysUnwrapped(item)]));
 }
 
 /** Fault fired-data-floats-2dp: every number at every depth rounded to two decimals. */

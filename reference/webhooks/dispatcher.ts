@@ -30,6 +30,8 @@ interface Delivery {
   once?: boolean;
   /** Fault replay-timestamp-ms: the delivery is a dashboard replay. */
   replay?: boolean;
+  /** Fault replay-signed-with-first-receiver-secret: the key a replay is signed with. */
+  signingSecret?: string;
 }
 
 export interface AttemptRecord {
@@ -195,6 +197,10 @@ export class Dispatcher {
     const target = workspace.faults.has('replay-to-first-subscriber')
       ? (this.receivers(workspace, event.type)[0] ?? endpoint)
       : endpoint;
+    // Fault replay-signed-with-first-receiver-secret: the replay's key is read from the event's first subscriber, not the endpoint named.
+    const firstReceiverSecret = workspace.faults.has('replay-signed-with-first-receiver-secret')
+      ? this.receivers(workspace, event.type)[0]?.secret
+      : undefined;
     this.attempt(
       {
         event,
@@ -203,6 +209,7 @@ export class Dispatcher {
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
         ...(workspace.faults.has('replay-timestamp-ms') ? { replay: true } : {}),
+        ...(firstReceiverSecret !== undefined ? { signingSecret: firstReceiverSecret } : {}),
       },
       forced,
     );
@@ -286,9 +293,11 @@ export class Dispatcher {
     // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
     if (delivery.replay && faults.has('replay-timestamp-ms')) timestamp = String(Date.now());
     // Fault secret-cached-by-url: the key read from a cache keyed by the receiver's URL, not from the endpoint.
-    const secret = faults.has('secret-cached-by-url')
-      ? (signingSecretByUrl.get(endpoint.urlText) ?? endpoint.secret)
-      : endpoint.secret;
+    const secret =
+      delivery.signingSecret ??
+      (faults.has('secret-cached-by-url')
+        ? (signingSecretByUrl.get(endpoint.urlText) ?? endpoint.secret)
+        : endpoint.secret);
     let signature = delivery.resentSignature ?? signatureFor(secret, bodies.signed, timestamp, faults);
     // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
     if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;

@@ -35,5 +35,8 @@ export function signatureFor(secret: string, signedBody: string, timestamp: stri
 /** The X-Service-Timestamp value: Unix seconds of this attempt (milliseconds under fault timestamp-ms). */
 export function timestampFor(nowMs: number, faults: FaultSet): string {
   const serviceNowMs = nowMs + clockAheadMs(faults);
-  return faults.has('timestamp-ms') ? String(serviceNowMs) : String(Math.floor(serviceNowMs / 1000));
+  if (faults.has('timestamp-ms')) return String(serviceNowMs);
+  // Fault timestamp-fractional-seconds: the milliseconds divided down but never floored, written to 3 places.
+  if (faults.has('timestamp-fractional-seconds')) return (serviceNowMs / 1000).toFixed(3);
+  return String(Math.floor(serviceNowMs / 1000));
 }
