@@ -652,7 +652,12 @@ export const NOISE_FAULTS: readonly FaultName[] = ['retry-late-once'];
  * Red-team faults that take a choice the spec leaves open, so no check may fail them: written as
  * bugs, they are reasonable implementations (docs/proving.md, survivors closed by a reason).
  */
-export const OPEN_CHOICE_FAULTS: readonly FaultName[] = ['replay-not-retried'];
+export const OPEN_CHOICE_FAULTS: readonly FaultName[] = [
+  'replay-not-retried',
+  // The URL read back is the one registered, normalised as RFC 3986 6.2 allows (a default port
+  // dropped, the host lower-cased): an equivalent URL, and deliveries still go to the one given.
+  'endpoint-url-read-normalised',
+];
 /**
  * Faults whose bug shows only when two requests meet inside one store round trip
  * (STORE_ROUND_TRIP_MS): their proofs must run when nothing else loads the reference.

@@ -25,6 +25,18 @@ import { HttpClient, type HttpResponse } from '../src/http/client.js';
 const unknownToken = (prefix = 'svc_test_') =>
   `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
 
+/** Near misses (nearMissTokens) that carry all of an accepted token but a character. */
+const ECHO_NEAR_MISSES = ['its last character changed', 'its last character dropped', 'one character added'];
+/** A secret part shorter than this is not looked for: short strings occur by chance. */
+const SHORTEST_ECHO = 16;
+
+/** Whether `res` carries `credential`, or its part after the environment prefix, in its body or a header. */
+function echoes(res: HttpResponse, credential: string): boolean {
+  const answer = [res.text, ...Object.values(res.headers)].join('\n');
+  const secretPart = credential.replace(/^svc_(?:test|live)_/, '');
+  return answer.includes(credential) || (secretPart.length >= SHORTEST_ECHO && answer.includes(secretPart));
+}
+
 /** The ready-made token, or a fresh one from a workspace made for the check. */
 async function acceptedToken(t: CheckContext): Promise<string> {
   if (t.run.svcToken) return t.run.svcToken;
@@ -204,6 +216,30 @@ certifySuite('auth-errors', () => {
       misses.map(([what]) => what),
     );
     t.detail(`${misses.length} near misses of an accepted token refused with 401 invalid_token`);
+  });
+
+  // "Tokens are secrets": an answer refusing a credential does not hand it back, where proxies,
+  // logs and error trackers keep responses (round 17 echoed it in error.message). Near misses of
+  // an accepted token carry nearly all of it.
+  check('AUTH-ERROR-NO-TOKEN-ECHO', async (t) => {
+    const token = await acceptedToken(t);
+    const presented: Array<[what: string, credential: string]> = [
+      ['a well-formed unknown token', unknownToken()],
+      ...nearMissTokens(token).filter(([what]) => ECHO_NEAR_MISSES.includes(what)),
+    ];
+    for (const [, credential] of presented) registerSecret(credential);
+    const echoed: string[] = [];
+    for (const [what, credential] of presented) {
+      const res = await t.api.whoami(credential);
+      if (echoes(res, credential)) echoed.push(`${what} (answered ${res.status})`);
+    }
+    t.measure('presented', presented.length);
+    // Named, never shown: the answer that carries a token is not printed.
+    assert(
+      echoed.length === 0,
+      `an answer refusing a bearer token handed it back in its body or headers: ${echoed.join('; ')}; tokens are secrets`,
+    );
+    t.detail(`${presented.length} refused tokens, none handed back in the answer's body or headers`);
   });
 
   check('AUTH-CONTROL-NEAR-MISS', async (t) => {

@@ -254,6 +254,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'ERR-CODE-INVALID-TOKEN',
   }),
   service({
+    id: 'AUTH-ERROR-NO-TOKEN-ECHO',
+    area: 'auth-errors',
+    level: 'should',
+    title:
+      'A refused bearer token (an unknown one, near misses of an accepted one) is not handed back in the error body or headers',
+    clauses: ['AUTH-TOKEN-3', 'ERR-SHAPE'],
+    accepts:
+      'a should: "Tokens are secrets" says nothing of error bodies, and echoing a credential to the one who sent it leaks it only to where responses are logged; the token, or its part after svc_test_/svc_live_, anywhere in the answer warns',
+  }),
+  service({
     id: 'AUTH-CONTROL-NEAR-MISS',
     area: 'auth-errors',
     level: 'must',

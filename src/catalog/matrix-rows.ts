@@ -987,6 +987,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'WS-SUSPENDED-CODE',
         'REVOKE-PROPAGATION',
         'SESSION-MUTATION-PROPERTY',
+        // The refused token not handed back in the answer (round 17).
+        'AUTH-ERROR-NO-TOKEN-ECHO',
       ),
       'every-operation': checked('REVOKE-STAYS-REVOKED', 'SCOPE-SUBSET-PROPERTY'),
     },

@@ -492,7 +492,6 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-nbf-leeway-inverted', 'SESSION-VALIDITY-EDGES'),
   proof('token-revoke-hits-newest', 'REVOKE-ONE-TOKEN'),
   proof('retry-created-at-refreshed', 'HOOK-RETRY-SAME-EVENT'),
-  proof('retry-call-metadata-dropped', 'HOOK-RETRY-SAME-EVENT'),
   proof('retry-after-header-obeyed', 'HOOK-RETRY-AFTER-IGNORED'),
   proof('fired-data-dates-revived', 'HOOK-FIRED-DATA'),
   proof('fire-unknown-type-delivered', 'HOOK-UNLISTED-TYPE'),
@@ -500,6 +499,23 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-read-any-workspace', 'TENANT-CONTROL-READS'),
   proof('progress-call-any-workspace', 'TENANT-CONTROL-READS'),
   proof('metadata-dotted-keys-nested', 'HOOK-METADATA-ROUNDTRIP'),
+  // Round 16's survivors showed a rule judged on one kind of event: every type's retry compared.
+  proof('retry-call-metadata-dropped', 'HOOK-RETRY-SAME-EVENT'),
+  // Red team, round 17 (docs/red-team/round-17.json): the nine caught on first contact, then two
+  // survivors with the check and the data written for them. endpoint-url-read-normalised takes a
+  // choice the contract leaves open (OPEN_CHOICE_FAULTS in reference/faults.ts).
+  proof('fired-data-strings-trimmed', 'HOOK-FIRED-DATA'),
+  proof('timestamp-fractional-seconds', 'HOOK-TIMESTAMP-DELIVERY-TIME'),
+  proof('metadata-numeric-strings-coerced', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('duration-fencepost-plus-one', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('token-create-lifts-suspension', 'MODEL-TOKENS-SUSPENSION'),
+  proof('replay-signed-with-first-receiver-secret', 'HOOK-REPLAY-OTHER-ENDPOINT-SIGNED'),
+  // TOKEN-REVOKE-BOTH-AT-ONCE waits out the minute the revived first token has.
+  waits(proof('revocation-list-single-slot', 'TOKEN-REVOKE-BOTH-AT-ONCE')),
+  proof('token-secret-from-active-count', 'SCOPE-AGENTS-READ'),
+  proof('jwks-keys-cached-by-kid', 'SESSION-OTHER-WORKSPACE'),
+  proof('invalid-token-message-echoes-token', 'AUTH-ERROR-NO-TOKEN-ECHO'),
+  proof('fired-data-single-item-arrays-unwrapped', 'HOOK-FIRED-DATA'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.

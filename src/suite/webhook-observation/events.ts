@@ -130,6 +130,9 @@ export function firedData(type: string): Record<string, unknown> {
     no: false,
     nothing: null,
     no_items: [],
+    // One-item lists, which an "unwrap a list of one" pass turns into their item (round 17).
+    one_item: ['only'],
+    one_object: [{ email: 'lead@example.invalid' }],
     // Text a trimming, newline-normalising, escaping, Unicode-normalising or 3-byte UTF-8 store changes.
     padded: '  outer spaces and a\ttab  ',
     lines: 'line one\nline two\r\nline three',
