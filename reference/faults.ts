@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 18
+  'request-id-from-client-header':
+    "an error's request_id is the caller's X-Request-Id header when one is sent (a tracing middleware trusts it), not a req_ id",
+  'jwt-typ-required':
+    'a session JWT without a typ header of "JWT" is refused with invalid_token, though its signature and claims are valid',
+  'token-answer-shows-licensed-scopes':
+    "a token created with narrowed scopes is answered with the workspace's licensed scopes (the form's default), not the ones it holds",
+  'endpoint-http-uppercase-accepted':
+    'the HTTPS rule is a text check that the URL does not start with "http://": an "HTTP://" URL is accepted',
+  'auto-disable-after-24-failures':
+    'an endpoint is auto-disabled after 24 failed attempts in a row (the "24" read as a count), not after 24 hours of failures',
+  'fanout-deduped-by-url':
+    'an event goes once to each receiver URL: of two subscribed endpoints with the same URL, only the first gets a delivery',
+  'replay-stamp-cached-per-endpoint':
+    "a second replay to the same endpoint re-sends the first replay's timestamp and signature (cached per event and endpoint), not fresh ones",
+  'call-events-created-at-placement':
+    "every call event's created_at is the call's placement time (read from the call row), not the time the event happened",
+  'metadata-strings-truncated-255':
+    'call events carry metadata string values cut to 255 characters (a varchar(255) value column)',
+  'fired-data-nfc-normalised':
+    'fired event data strings are stored NFC-normalised: a decomposed e + U+0301 is delivered as the composed U+00E9',
+  'retry-scale-of-latest-workspace':
+    "retry delays are scaled by the time_scale of the workspace created last (a process-wide staging setting), not by their own workspace's",
+  'licensed-scopes-shared-default':
+    'a workspace created without licensed_scopes gets the licensed scopes of the previous workspace created with some (a mutated default), not all five',
   // Red team, round 17
   'timestamp-fractional-seconds':
     'X-Service-Timestamp is the milliseconds divided by 1000 and never floored, written to three places: "1764….123", not whole Unix seconds',

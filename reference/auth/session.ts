@@ -343,6 +343,8 @@ export class SessionVerifier {
       // Fault jwt-no-exp-accepted: exp is checked when present, not required.
       requiredClaims: faults.has('jwt-no-exp-accepted') ? ['sub'] : ['exp', 'sub'],
     };
+    // Fault jwt-typ-required: the verifier is configured with typ "JWT", which jose then requires in the header.
+    if (faults.has('jwt-typ-required')) options.typ = 'JWT';
     if (faults.has('jwt-ignore-crit') && Array.isArray(header.crit)) {
       // Fault: every critical extension is declared understood, so none is refused.
       options.crit = Object.fromEntries(header.crit.map((name) => [String(name), true]));

@@ -266,7 +266,9 @@ export class CallService {
   ): void {
     // Fault call-event-id-from-call: the event id derived from the call's, the type left out of the key.
     const id = workspace.faults.has('call-event-id-from-call') ? `evt_${call.id.slice('call_'.length)}` : undefined;
-    this.dispatcher.publishIfReceived(workspace, type, data, id);
+    // Fault call-events-created-at-placement: the event's time is read from the call row, its created_at.
+    const createdAt = workspace.faults.has('call-events-created-at-placement') ? call.createdAt : undefined;
+    this.dispatcher.publishIfReceived(workspace, type, data, id, createdAt);
   }
 }
 
@@ -304,6 +306,14 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
   if (faults.has('metadata-lead-id-only')) return 'lead_id' in call.metadata ? { lead_id: call.metadata.lead_id } : {};
   // Fault metadata-arrays-objectified: the metadata deep-merged into {}, arrays walked as objects.
   if (faults.has('metadata-arrays-objectified')) return mergedInto({}, call.metadata);
+  // Fault metadata-strings-truncated-255: the metadata values come back from a varchar(255) column.
+  if (faults.has('metadata-strings-truncated-255'))
+    return Object.fromEntries(
+      Object.entries(call.metadata).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? value.slice(0, 255) : value,
+      ]),
+    );
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));

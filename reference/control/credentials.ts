@@ -94,8 +94,13 @@ export const createToken: ControlHandler = async (request) => {
   }
   if (faults.has('old-token-blip-after-rotation')) blipOtherTokens(workspace, token, app.config.clock.now());
   // Fault token-second-scope-dropped: the answer echoes the scopes asked for, not the ones stored.
+  // Fault token-answer-shows-licensed-scopes: the answer reads the form's default, the workspace's licensed scopes.
   const scopes =
-    faults.has('token-second-scope-dropped') && parsed.data.scopes ? [...new Set(parsed.data.scopes)] : token.scopes;
+    faults.has('token-second-scope-dropped') && parsed.data.scopes
+      ? [...new Set(parsed.data.scopes)]
+      : faults.has('token-answer-shows-licensed-scopes')
+        ? [...workspace.licensedScopes]
+        : token.scopes;
   // Fault token-created-200: the creation answers 200, not the 201 the contract names.
   const status = faults.has('token-created-200') ? 200 : 201;
   return { status, body: { token_id: token.id, token: token.secret, label: token.label, scopes } };

@@ -175,6 +175,8 @@ export const fireEvent: ControlHandler = async (request) => {
   if (faults.has('fired-data-strings-trimmed')) data = stringsTrimmed(data) as Record<string, unknown>;
   // Fault fired-data-single-item-arrays-unwrapped: the payload goes through an XML-style mapper that collapses one-item lists.
   if (faults.has('fired-data-single-item-arrays-unwrapped')) data = arraysUnwrapped(data) as Record<string, unknown>;
+  // Fault fired-data-nfc-normalised: the payload's strings are normalised (NFC) on their way into the store.
+  if (faults.has('fired-data-nfc-normalised')) data = nfcNormalised(data) as Record<string, unknown>;
   // Fault fired-data-floats-2dp: the data's numbers stored in a NUMERIC(12,2) column.
   if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
   // Fault fired-data-dates-revived: the data is parsed with a date reviver and written back with toISOString.
@@ -255,6 +257,14 @@ function stringsTrimmed(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(stringsTrimmed);
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stringsTrimmed(item)]));
+}
+
+/** Fault fired-data-nfc-normalised: every string at every depth, keys too, in Unicode normal form C. */
+function nfcNormalised(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC');
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(nfcNormalised);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.normalize('NFC'), nfcNormalised(item)]));
 }
 
 /** Fault fired-data-single-item-arrays-unwrapped: every one-item array at every depth replaced by its item. */

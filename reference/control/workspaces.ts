@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { revokeToken } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { CallRecords } from '../calls/records.js';
-import { ALL_SCOPES, type Agent, type BearerToken, type Workspace } from '../store.js';
+import { ALL_SCOPES, type Agent, type BearerToken, type Scope, type Workspace } from '../store.js';
+import { latestTimeScale } from '../webhooks/dispatcher.js';
 import { newSigningSecret } from '../webhooks/signing.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
 
@@ -19,6 +20,9 @@ export const capabilities: ControlHandler = ({ app }) => ({
 });
 
 const AGENTS_PER_WORKSPACE = 2;
+
+/** Fault licensed-scopes-shared-default: the default licensed scopes, overwritten by each list given. */
+const sharedLicensedDefault: Scope[] = [...ALL_SCOPES];
 
 export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix }) => {
   const schema = z.object({
@@ -39,6 +43,14 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
     const agent: Agent = { id: app.personality.newId('agt_'), workspaceId: id, name: `Agent ${i}` };
     agents.set(agent.id, agent);
   }
+  // Fault retry-scale-of-latest-workspace: each creation writes its scale to the process-wide setting.
+  if (faults.has('retry-scale-of-latest-workspace')) latestTimeScale.value = parsed.data.time_scale ?? 1;
+  // Fault licensed-scopes-shared-default: the default list is the one object a given list was copied into.
+  let licensedDefault: readonly Scope[] = ALL_SCOPES;
+  if (faults.has('licensed-scopes-shared-default')) {
+    if (parsed.data.licensed_scopes) sharedLicensedDefault.splice(0, Infinity, ...parsed.data.licensed_scopes);
+    licensedDefault = sharedLicensedDefault;
+  }
   const workspace: Workspace = {
     id,
     // Fault licensed-scopes-empty-all: an empty list is read as a list not given.
@@ -46,7 +58,7 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
       ...new Set(
         faults.has('licensed-scopes-empty-all') && parsed.data.licensed_scopes?.length === 0
           ? ALL_SCOPES
-          : (parsed.data.licensed_scopes ?? ALL_SCOPES),
+          : (parsed.data.licensed_scopes ?? licensedDefault),
       ),
     ],
     timeScale: parsed.data.time_scale ?? 1,

@@ -78,7 +78,13 @@ export function sendPublicError(
   if (ctx.personality.problemDetails && !AUTHENTICATION_CODES.has(code)) {
     return sendProblem(res, status, code, message, extraHeaders);
   }
-  const requestId = faults.has('request-id-reused') ? REUSED_REQUEST_ID : ctx.requestId;
+  // Fault request-id-from-client-header: a tracing middleware takes the caller's X-Request-Id as the request's id.
+  const given = faults.has('request-id-from-client-header') ? res.req?.headers['x-request-id'] : undefined;
+  const requestId = faults.has('request-id-reused')
+    ? REUSED_REQUEST_ID
+    : typeof given === 'string' && given !== ''
+      ? given
+      : ctx.requestId;
   if (requestId !== ctx.requestId) setRequestId(res, requestId);
   const error: Record<string, string> = { code, message };
   // Fault invalid-token-no-message: the token guard's error object is built from the code alone.

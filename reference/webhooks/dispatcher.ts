@@ -18,6 +18,9 @@ const BACKLOG_DELAY_MS = 5_000;
 /** Fault retry-429-after-1s: the fixed back-off after a 429. */
 const THROTTLE_BACKOFF_MS = 1_000;
 
+/** Fault retry-scale-of-latest-workspace: the time scale the last workspace was created with, process-wide. */
+export const latestTimeScale = { value: 1 };
+
 interface Delivery {
   event: StoredEvent;
   endpoint: Endpoint;
@@ -32,6 +35,8 @@ interface Delivery {
   replay?: boolean;
   /** Fault replay-signed-with-first-receiver-secret: the key a replay is signed with. */
   signingSecret?: string;
+  /** Fault replay-stamp-cached-per-endpoint: the replay's timestamp and signature come from the event's cache. */
+  replayStampCached?: boolean;
 }
 
 export interface AttemptRecord {
@@ -87,9 +92,10 @@ export class Dispatcher {
     type: EventType,
     data: () => Record<string, unknown>,
     id?: string,
+    createdAt?: number,
   ): void {
     const receivers = this.receivers(workspace, type);
-    if (receivers.length > 0) this.deliver(workspace, type, data(), receivers, id);
+    if (receivers.length > 0) this.deliver(workspace, type, data(), receivers, id, createdAt);
   }
 
   /** The endpoints an event of `type` goes to now. */
@@ -108,11 +114,12 @@ export class Dispatcher {
     data: Record<string, unknown>,
     receivers: readonly Endpoint[],
     id?: string,
+    createdAt?: number,
   ): StoredEvent {
     const event: StoredEvent = {
       id: id ?? this.mintId('evt_'),
       type,
-      createdAt: this.options.clock.now(),
+      createdAt: createdAt ?? this.options.clock.now(),
       workspaceId: workspace.id,
       data,
       bodies: null,
@@ -120,8 +127,14 @@ export class Dispatcher {
       faults: workspace.faults,
     };
     this.events.add(event);
+    /** Fault fanout-deduped-by-url: the fan-out's outbox is keyed by the receiver URL. */
+    const urlsSent = new Set<string>();
     for (const [index, endpoint] of receivers.entries()) {
       if (workspace.faults.has('event-dedupe-type-second') && this.seenInOutbox(endpoint, event)) continue;
+      if (workspace.faults.has('fanout-deduped-by-url')) {
+        if (urlsSent.has(endpoint.urlText)) continue;
+        urlsSent.add(endpoint.urlText);
+      }
       // Fault event-id-per-endpoint: each endpoint's copy of the event is minted its own id.
       const copy = index > 0 && workspace.faults.has('event-id-per-endpoint') ? this.copyWithNewId(event) : event;
       const delivery = { event: copy, endpoint, failedAttempts: 0 };
@@ -210,6 +223,7 @@ export class Dispatcher {
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
         ...(workspace.faults.has('replay-timestamp-ms') ? { replay: true } : {}),
         ...(firstReceiverSecret !== undefined ? { signingSecret: firstReceiverSecret } : {}),
+        ...(workspace.faults.has('replay-stamp-cached-per-endpoint') ? { replayStampCached: true } : {}),
       },
       forced,
     );
@@ -301,6 +315,12 @@ export class Dispatcher {
     let signature = delivery.resentSignature ?? signatureFor(secret, bodies.signed, timestamp, faults);
     // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
     if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;
+    // Fault replay-stamp-cached-per-endpoint: a replay's stamp is computed once per event and endpoint, then re-sent.
+    if (delivery.replayStampCached) {
+      const cached = event.replayStamps?.get(endpoint.id);
+      if (cached) ({ timestamp, signature } = cached);
+      else (event.replayStamps ??= new Map()).set(endpoint.id, { timestamp, signature });
+    }
     if (faults.has('replay-signed-with-first-delivery') && !event.sentSignatures?.has(endpoint.id))
       (event.sentSignatures ??= new Map()).set(endpoint.id, signature);
     if (faults.has('retry-signature-header-appended')) {
@@ -392,7 +412,11 @@ export class Dispatcher {
     const position = faults.has('retry-count-per-endpoint')
       ? (endpoint.failuresInARow ?? delivery.failedAttempts)
       : delivery.failedAttempts;
-    const delay = nextRetryDelayMs(position, faults, endpoint.workspace.timeScale, this.options.retryJitter);
+    // Fault retry-scale-of-latest-workspace: the scale read from the process-wide staging setting.
+    const timeScale = faults.has('retry-scale-of-latest-workspace')
+      ? latestTimeScale.value
+      : endpoint.workspace.timeScale;
+    const delay = nextRetryDelayMs(position, faults, timeScale, this.options.retryJitter);
     if (delay === null) {
       endpoint.health.recordDrop();
       return;

@@ -28,6 +28,8 @@ export class EndpointHealth {
   private lastSuccessAt: number;
   /** Fault enable-keeps-failure-streak: the streak start that disabled the endpoint, kept for its re-enable. */
   private keptStreakStart: number | null = null;
+  /** Fault auto-disable-after-24-failures: failed attempts since the last success or re-enable. */
+  private failedAttemptsInARow = 0;
 
   constructor(private readonly options: EndpointHealthOptions) {
     this.lastSuccessAt = options.clock.now();
@@ -41,6 +43,7 @@ export class EndpointHealth {
 
   recordSuccess(): void {
     this.lastSuccessAt = this.options.clock.now();
+    this.failedAttemptsInARow = 0;
     // Fault streak-not-ended-by-success: the streak is ended only by re-enabling.
     if (this.options.faults().has('streak-not-ended-by-success')) return;
     this.failingSince = null;
@@ -48,6 +51,17 @@ export class EndpointHealth {
   }
 
   recordFailure(): void {
+    // Fault auto-disable-after-24-failures: the rule's "24" is counted in failed attempts, not hours.
+    this.failedAttemptsInARow += 1;
+    if (
+      this.options.faults().has('auto-disable-after-24-failures') &&
+      this.failedAttemptsInARow >= 24 &&
+      this.state === 'active'
+    ) {
+      this.cancelTimer();
+      this.disable();
+      return;
+    }
     if (this.failingSince !== null) {
       // Fault enable-keeps-failure-streak: the kept streak is checked at each failure, and is already 24 h old.
       if (
@@ -79,6 +93,7 @@ export class EndpointHealth {
   enable(): void {
     if (this.options.faults().has('enable-ignored')) return;
     this.state = 'active';
+    this.failedAttemptsInARow = 0;
     this.failingSince = this.options.faults().has('enable-keeps-failure-streak') ? this.keptStreakStart : null;
     this.cancelTimer();
   }

@@ -94,7 +94,11 @@ export class EndpointRegistry {
       parsed.pathname += '/';
       url = parsed.href;
     }
-    const httpAllowed = faults.has('accept-http-url') && parsed.protocol === 'http:';
+    // Fault endpoint-http-uppercase-accepted: plain HTTP is refused by a case-sensitive text check on the URL.
+    const httpAllowed =
+      (faults.has('accept-http-url') ||
+        (faults.has('endpoint-http-uppercase-accepted') && !url.startsWith('http://'))) &&
+      parsed.protocol === 'http:';
     // Fault endpoint-https-uppercase-refused: the scheme is checked on the URL text, case-sensitively.
     const textRefused = faults.has('endpoint-https-uppercase-refused') && !url.startsWith('https://');
     if ((parsed.protocol !== 'https:' && !httpAllowed) || textRefused) {

@@ -28,6 +28,8 @@ export interface StoredEvent {
   replayedTo?: Set<string>;
   /** Fault replay-workspace-id-missing: the envelope of a replay, rebuilt without the workspace. */
   rebuiltForReplay?: boolean;
+  /** Fault replay-stamp-cached-per-endpoint: the timestamp and signature of the first replay to each endpoint. */
+  replayStamps?: Map<string, { timestamp: string; signature: string }>;
 }
 
 function createdAtText(createdAt: number, faults: FaultSet): string {
