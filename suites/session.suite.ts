@@ -488,6 +488,21 @@ certifySuite('session', () => {
     t.detail('a session token whose nbf, iat and exp carry fractions of a second was accepted');
   });
 
+  // typ is not among the contract's conditions, and optional in RFC 7519: providers leave it out
+  // (round 18 refused a token without it; the harness's tokens all carried typ: JWT).
+  check('SESSION-TYP-OPTIONAL', async (t) => {
+    const s = await sessionWorkspace(t);
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    const res = await whoami(t, await s.mint({ header: { typ: undefined } }));
+    t.measure('status', res.status);
+    assert(
+      res.status === 200,
+      `a session token whose header has no typ (optional, RFC 7519), valid by every condition of the contract, got ${describeResponse(res)}`,
+      res,
+    );
+    t.detail('a session token without typ in its header was accepted');
+  });
+
   // The spec's 60 s is the provider's lifetime for the tokens it issues; the contract's condition is
   // "within nbf/exp". A provider configured for longer tokens is still within them: a should.
   check('SESSION-LONG-LIFETIME', async (t) => {

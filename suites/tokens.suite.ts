@@ -62,6 +62,11 @@ interface DeployFailure {
   answer: string;
 }
 
+/** Whether two scope lists hold the same scopes, in any order. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && b.every((scope) => a.includes(scope));
+}
+
 certifySuite('tokens', () => {
   check('TOKEN-LIMIT-TWO', async (t) => {
     const workspace = await t.workspace();
@@ -124,8 +129,10 @@ certifySuite('tokens', () => {
       'missing_scope',
       'placing a call with a default-scope token of a workspace not licensed voice:write',
     );
-    // A narrowed token first: the default is the licensed scopes, not what the last token got.
-    const full = await t.workspace({ licensedScopes: [...ALL_SCOPES] });
+    // Created with no licensed_scopes right after a narrowly licensed workspace: licensed for all
+    // five, the contract's default, not the last list given (round 18). A narrowed token first:
+    // the default is the licensed scopes, not what the last token got.
+    const full = await t.workspace();
     await full.createToken('certify narrowed before the default', ['voice:read']);
     const fullToken = await full.createToken('certify default scopes, all licensed');
     // The creation's answer lists the token's scopes (the contract): a default token's are all five licensed.
@@ -133,12 +140,12 @@ certifySuite('tokens', () => {
     t.measure('default_token_scopes_answered', fullToken.scopes);
     assert(
       fullToken.scopes.length === 0 || missing.length === 0,
-      `a token created without scopes in a workspace licensed for all five was answered with scopes ${JSON.stringify(fullToken.scopes)}, without ${missing.join(', ')}: by default a token has every licensed scope`,
+      `a token created without scopes in a workspace created without licensed_scopes (all five) was answered with scopes ${JSON.stringify(fullToken.scopes)}, without ${missing.join(', ')}: by default a token has every licensed scope`,
     );
     const placed = await t.api.placeCall(fullToken.token, { agent_id: full.agentId, to: RESERVED_TEST_NUMBER });
     assert(
       is2xx(placed.status),
-      `placing a call with a default-scope token of a fully licensed workspace, created after a voice:read token: expected a 2xx, got ${describeResponse(placed)}`,
+      `placing a call with a default-scope token of a workspace created without licensed_scopes (so licensed for all five) after a narrowly licensed one, and after a voice:read token: expected a 2xx, got ${describeResponse(placed)}`,
       placed,
     );
     // Licensed for nothing: a default token holds nothing (an empty list is no "not given").
@@ -158,6 +165,28 @@ certifySuite('tokens', () => {
       await t.api.listAgents(created.created.token),
       'missing_scope',
       'agents with a default-scope token of a workspace licensed for no scope',
+    );
+  });
+
+  // The creation's answer lists the token's scopes: a narrowed token's answer is what it holds,
+  // which a dashboard shows (round 18 answered the workspace's licensed scopes).
+  check('TOKEN-ANSWER-SCOPES', async (t) => {
+    const workspace = await t.workspace({ licensedScopes: [...ALL_SCOPES] });
+    // Two tokens: the workspace's limit.
+    const asked: ReadonlyArray<readonly string[]> = [['voice:read'], ['mailer:write', 'voice:write']];
+    const answered: Record<string, string[]> = {};
+    for (const scopes of asked) {
+      const token = await workspace.createToken(`certify answer ${scopes.join(' ')}`, scopes);
+      answered[scopes.join(',')] = token.scopes;
+    }
+    t.measure('answered', answered);
+    const wrong = asked.filter((scopes) => !sameSet(answered[scopes.join(',')]!, scopes));
+    assert(
+      wrong.length === 0,
+      `tokens created with some scopes were answered with others: ${wrong.map((scopes) => `asked ${JSON.stringify(scopes)}, answered ${JSON.stringify(answered[scopes.join(',')])}`).join('; ')}`,
+    );
+    t.detail(
+      `tokens created with ${asked.map((scopes) => scopes.join(' and ')).join(', then ')} were each answered with exactly those`,
     );
   });
 

@@ -116,6 +116,16 @@ const NESTED_METADATA = {
   count: 7,
 };
 
+/** A metadata value past the lengths stores commonly cut at (255, 500): a note a CRM syncs along. */
+const LONG_METADATA = {
+  lead_id: 'lead_certify42',
+  notes: `Call notes. ${'Lead asked for a follow-up next quarter; prefers email. '.repeat(20)}End.`,
+};
+/** How long after the queued event a manual call is moved to started (HOOK-CREATED-AT-WHEN-HAPPENED). */
+const LATER_MOVE_MS = 2_500;
+/** A created_at in whole seconds, and the arrival of the queued event after it, take up to this off the gap. */
+const CREATED_AT_SLACK_MS = 1_500;
+
 function parseUrl(text: string): URL | undefined {
   try {
     return new URL(text);
@@ -395,6 +405,71 @@ certifySuite('webhook-envelope', () => {
       `metadata came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}; expected ${JSON.stringify(STRING_METADATA)}`,
     );
     t.detail('string-valued metadata with free-form keys came back deep-equal');
+  });
+
+  // A long value is refused, or kept whole: a column cut at 255 characters returns another value
+  // (round 18). Limits exist (Stripe's is 500 characters): refusing is a choice, cutting is not.
+  check('HOOK-METADATA-LONG-VALUE', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+    const res = await t.api.placeCall(token.token, {
+      agent_id: workspace.agentId,
+      to: RESERVED_TEST_NUMBER,
+      metadata: LONG_METADATA,
+    });
+    t.measure('status', res.status);
+    if (!is2xx(res.status))
+      return t.detail(
+        `metadata with a ${LONG_METADATA.notes.length}-character value refused: ${describeResponse(res)}`,
+      );
+    const callId = findFirstId(res.json, ID_PATTERNS.call);
+    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
+    const metadata = dataOf(await completedFor(hook, callId))?.['metadata'] as Record<string, unknown> | undefined;
+    const notes = metadata?.['notes'];
+    t.measure('returned_length', typeof notes === 'string' ? notes.length : null);
+    assert(
+      isDeepStrictEqual(metadata, LONG_METADATA),
+      `metadata with a ${LONG_METADATA.notes.length}-character value was accepted and came back ${typeof notes === 'string' ? `with it ${notes.length} characters long` : `as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}`}: accepted means kept whole`,
+    );
+    t.detail(`a ${LONG_METADATA.notes.length}-character metadata value was accepted and came back whole`);
+  });
+
+  // created_at is the event's: a call moved to started seconds after it was placed carries a later
+  // created_at on its started event than on its queued one (round 18 stamped every call event
+  // with the placement time).
+  check('HOOK-CREATED-AT-WHEN-HAPPENED', async (t) => {
+    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
+    const hook = await t.hookEndpoint(workspace, ['voice.call.queued', 'voice.call.started']);
+    const call = await placeCall(t, workspace, token.token);
+    const arrival = async (type: string) => {
+      const { deliveries, timedOut } = await settle(
+        hook.inbox,
+        (ds) => ds.some(ofCall(call.callId, type)),
+        CALL_EVENTS_TIMEOUT_MS,
+        `${type} of ${call.callId}`,
+      );
+      const delivery = deliveries.find(ofCall(call.callId, type));
+      assert(!timedOut && delivery, `no ${type} of ${call.callId} within ${CALL_EVENTS_TIMEOUT_MS} ms`);
+      return delivery;
+    };
+    const queued = await arrival('voice.call.queued');
+    await sleep(LATER_MOVE_MS);
+    await workspace.progressCall(call.callId, { state: 'started' });
+    const started = await arrival('voice.call.started');
+    const [queuedAt, startedAt] = [queued, started].map((d) =>
+      parseIsoUtc((d.verdicts.json as Record<string, unknown> | undefined)?.['created_at']),
+    );
+    if (queuedAt === undefined || startedAt === undefined)
+      return t.skip('a created_at did not parse as ISO 8601 UTC (see HOOK-ENVELOPE): nothing to compare');
+    t.measure('moved_after_ms', LATER_MOVE_MS);
+    t.measure('created_at_apart_ms', startedAt - queuedAt);
+    assert(
+      startedAt - queuedAt >= LATER_MOVE_MS - CREATED_AT_SLACK_MS,
+      `call ${call.callId} was moved to started ${LATER_MOVE_MS} ms after its queued event arrived, and the two events' created_at are ${startedAt - queuedAt} ms apart: created_at is when each event happened`,
+    );
+    t.detail(
+      `moved to started ${LATER_MOVE_MS} ms after queued; the events' created_at are ${startedAt - queuedAt} ms apart`,
+    );
   });
 
   check('HOOK-METADATA-NESTED', async (t) => {

@@ -94,7 +94,13 @@ certifySuite('webhook-registration', () => {
     const workspace = await t.workspace();
     const receiver = await t.receiver();
     const https = new URL(receiver.publicUrl);
-    const candidates = [`http://${https.host}/certify-plain-http`, `http://example.com/certify-plain-http`];
+    // The scheme in capitals too: a scheme is case-insensitive, and a check of the text's "http://" misses it (round 18).
+    const candidates = [
+      `http://${https.host}/certify-plain-http`,
+      `http://example.com/certify-plain-http`,
+      `HTTP://${https.host}/certify-plain-http`,
+      `Http://example.com/certify-plain-http`,
+    ];
     const results: Record<string, string> = {};
     for (const url of candidates) {
       const result = await register(t, workspace, url, `registering ${url}`);
@@ -371,6 +377,44 @@ certifySuite('webhook-registration', () => {
     t.detail(
       `an endpoint deleted, its URL registered again: a new secret${again.endpointId === deleted.registered.endpointId ? ', the same id' : ' and a new id'}`,
     );
+  });
+
+  // Two endpoints of one workspace at one URL are two endpoints: each gets each event it subscribes
+  // to, signed with its own secret (round 18 delivered once per URL, "to the receiver").
+  check('HOOK-SAME-URL-EACH-ENDPOINT', async (t) => {
+    const workspace = await t.workspace();
+    const first = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]);
+    const url = first.registered.url ?? first.inbox.url;
+    let second: Awaited<ReturnType<typeof workspace.createEndpoint>>;
+    try {
+      second = await workspace.createEndpoint(url, [OWN_SECRET_TYPE]);
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('same_url_again', `refused ${error.status}`);
+      return t.detail(`a second endpoint at the same URL was refused with ${error.status}: nothing to deliver twice`);
+    }
+    t.measure('same_url_again', 'created');
+    // Both endpoints' deliveries are acknowledged, whichever secret signed them.
+    first.inbox.respond({ always: true, status: 204 });
+    const eventId = await workspace.fireEvent(OWN_SECRET_TYPE, firedData(OWN_SECRET_TYPE));
+    const secrets = { first: first.registered.secret, second: second.secret };
+    const signedFor = (ds: readonly CapturedDelivery[], secret: string) =>
+      ds.some((d) => idOf(d) === eventId && verifiesWith(secret, d));
+    const got = await settle(
+      first.inbox,
+      (ds) => signedFor(ds, secrets.first) && signedFor(ds, secrets.second),
+      DELIVERY_TIMEOUT_MS,
+      `${eventId} for each endpoint at the shared URL`,
+    );
+    const copies = got.deliveries.filter((d) => idOf(d) === eventId).length;
+    t.measure('arrivals', copies);
+    // Compared here, never printed.
+    const missing = (['first', 'second'] as const).filter((name) => !signedFor(got.deliveries, secrets[name]));
+    assert(
+      missing.length === 0,
+      `two endpoints of one workspace at one URL, both subscribed: ${eventId} arrived ${copies} time(s) within ${DELIVERY_TIMEOUT_MS} ms, none signed with the ${missing.join(' or ')} endpoint's secret; each endpoint gets each event it subscribes to`,
+    );
+    t.detail(`two endpoints at one URL: ${eventId} arrived once for each, signed with its own secret`);
   });
 
   // A deletion names one endpoint by its id: another endpoint of the workspace at the same URL

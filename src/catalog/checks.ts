@@ -303,7 +303,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'AUTH-REQUEST-ID-UNIQUE',
     area: 'auth-errors',
     level: 'should',
-    title: 'Every error carries its own request id',
+    title:
+      "Every error carries its own request id, a req_<id> of the service's, also for requests carrying a request id of the caller's own (X-Request-Id, X-Correlation-Id)",
     clauses: ['RES-REQUEST'],
   }),
   service({
@@ -410,9 +411,19 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'TOKEN-DEFAULT-SCOPES',
     area: 'tokens',
     level: 'must',
-    title: 'A token created without scopes has exactly the licensed scopes',
+    title:
+      'A token created without scopes has exactly the licensed scopes; a workspace created without licensed_scopes, right after one licensed narrowly, is licensed for all five',
     clauses: ['AUTH-TOKEN-4'],
     ground: 'AUTH-TOKEN-4',
+  }),
+  service({
+    id: 'TOKEN-ANSWER-SCOPES',
+    area: 'tokens',
+    level: 'must',
+    title: "A token created with some scopes is answered with exactly those scopes, not the workspace's licensed ones",
+    clauses: ['CTL-TOKEN-CREATE', 'AUTH-TOKEN-4'],
+    ground: 'CTL-TOKEN-CREATE',
+    accepts: 'the scopes in any order',
   }),
   service({
     id: 'TOKEN-STAGING-PREFIX',
@@ -982,6 +993,16 @@ export const CATALOG: readonly CatalogEntry[] = [
       "a should: a JWT's NumericDate may be a non-integer (RFC 7519, section 2), which the contract does not restate, and providers issue whole seconds",
   }),
   service({
+    id: 'SESSION-TYP-OPTIONAL',
+    area: 'session',
+    level: 'must',
+    title: 'A session token whose header has no typ, valid otherwise, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    ground: 'CTL-SESSION-JWT',
+    accepts:
+      'the contract lists what a token must meet (signature, iss, aud, nbf/exp, a member sub) and typ is not among them; RFC 7519 makes typ optional. Any other typ is not judged (explicit typing, RFC 8725, may refuse one)',
+  }),
+  service({
     id: 'SESSION-LONG-LIFETIME',
     area: 'session',
     level: 'should',
@@ -1179,7 +1200,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-REG-HTTPS-ONLY',
     area: 'webhook-registration',
     level: 'must',
-    title: 'An endpoint URL that is not HTTPS is refused',
+    title: 'An endpoint URL that is not HTTPS is refused, its scheme written in any case (http://, HTTP://, Http://)',
     clauses: ['REG-1', 'CTL-HOOK-REFUSED'],
     ground: 'REG-1',
     accepts: 'any 4xx and any error body from the control interface',
@@ -1224,6 +1245,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     title: "Each endpoint's deliveries are signed with its own secret",
     clauses: ['REG-2', 'CTL-HOOK-SECRET'],
     ground: 'REG-2',
+  }),
+  service({
+    id: 'HOOK-SAME-URL-EACH-ENDPOINT',
+    area: 'webhook-registration',
+    level: 'must',
+    title:
+      'Two endpoints of one workspace at one URL, both subscribed, each get an event, each delivery signed with its own secret',
+    clauses: ['REG-2', 'REG-3', 'CTL-HOOK-SECRET'],
+    ground: 'REG-3',
+    accepts: 'the second endpoint at the same URL refused with any 4xx (recorded; nothing to judge)',
   }),
   service({
     id: 'HOOK-RECREATED-OWN-SECRET',
@@ -1343,6 +1374,25 @@ export const CATALOG: readonly CatalogEntry[] = [
     clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'],
     ground: 'CTL-OPEN-METADATA',
     accepts: 'any keys; only string values are required to round-trip',
+  }),
+  service({
+    id: 'HOOK-METADATA-LONG-VALUE',
+    area: 'webhook-envelope',
+    level: 'must',
+    title: 'A metadata string of about 1,100 characters is refused at placement, or comes back whole',
+    clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'],
+    ground: 'CTL-OPEN-METADATA',
+    accepts: 'the placement refused with any 4xx (a length limit is a choice; cutting the value is not)',
+  }),
+  service({
+    id: 'HOOK-CREATED-AT-WHEN-HAPPENED',
+    area: 'webhook-envelope',
+    level: 'should',
+    title:
+      "A manual call moved to started 2.5 s after its queued event arrived: the started event's created_at is at least 1 s after the queued one's",
+    clauses: ['ENV-CREATED-AT', 'CTL-WS-CALL-PROGRESS'],
+    accepts:
+      'a should: the spec calls created_at an "ISO 8601 UTC timestamp" and does not say of what; 1.5 s of the 2.5 s allowed for whole-second timestamps; skipped when a created_at does not parse',
   }),
   service({
     id: 'HOOK-METADATA-NESTED',

@@ -39,6 +39,10 @@ export const CONTRACT_CLAUSE_DATA = {
     section: WORKSPACES,
     text: '`call_progress`: `auto` (default) moves every placed call queued -> started -> completed (outcome `answered`) by itself within 2 s of real time, emitting the matching events; `manual` leaves each call queued until moved with `POST /workspaces/{ws}/calls/{call_id}/progress`.',
   },
+  'CTL-TOKEN-CREATE': {
+    section: TOKENS,
+    text: '`POST /workspaces/{ws}/tokens` body `{"label": "<free text>", "scopes": ["voice:read"]}` (`scopes` optional: default all the workspace\'s licensed scopes) -> 201 `{"token_id": "<string>", "token": "svc_test_…", "label": "…", "scopes": […]}`.',
+  },
   'CTL-TOKEN-LIMIT': {
     section: TOKENS,
     text: 'A workspace holds at most two active tokens: a third is refused with 409.',

@@ -439,7 +439,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'field',
     cells: {
       empty: checked('HOOK-CALL-FIELDS-PRESENT', 'HOOK-CALL-COMPLETED-FIELDS', 'HOOK-METADATA-ROUNDTRIP'),
-      'handed-out': checked('HOOK-METADATA-ROUNDTRIP', 'HOOK-METADATA-NESTED'),
+      // A value past 255 characters, kept whole or refused (round 18).
+      'handed-out': checked('HOOK-METADATA-ROUNDTRIP', 'HOOK-METADATA-NESTED', 'HOOK-METADATA-LONG-VALUE'),
     },
   },
 
@@ -764,8 +765,14 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       empty: na('The service makes the secret; the caller gives none.'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES'),
       // A deletion by id leaves another endpoint at the same URL (red team round 5); another
-      // workspace's endpoint at the same URL signs with its own secret (round 10).
-      target: checked('HOOK-OWN-SECRET', 'HOOK-DELETE-ONE-ENDPOINT', 'TENANT-SAME-URL-OWN-SECRET'),
+      // workspace's endpoint at the same URL signs with its own secret (round 10); two of one
+      // workspace at one URL each get the event (round 18).
+      target: checked(
+        'HOOK-OWN-SECRET',
+        'HOOK-DELETE-ONE-ENDPOINT',
+        'TENANT-SAME-URL-OWN-SECRET',
+        'HOOK-SAME-URL-EACH-ENDPOINT',
+      ),
       'handed-out': checked('HOOK-OWN-SECRET', 'HOOK-SIGNATURE-RAW-BODY'),
     },
   },
@@ -803,7 +810,11 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   },
   // A type the spec does not list, fired through the control interface (round 16).
   'ENV-TYPE': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE'), 'near-miss': checked('HOOK-UNLISTED-TYPE') } },
-  'ENV-CREATED-AT': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
+  // Each call event's own time, not the call's placement (round 18).
+  'ENV-CREATED-AT': {
+    kind: 'field',
+    cells: { empty: checked('HOOK-ENVELOPE'), 'handed-out': checked('HOOK-CREATED-AT-WHEN-HAPPENED') },
+  },
   'ENV-WORKSPACE-ID': restated('RES-WORKSPACE'),
   'ENV-API-VERSION': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
   'ENV-DATA': { kind: 'field', cells: { empty: checked('HOOK-ENVELOPE') } },
@@ -1206,10 +1217,12 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'SESSION-CRIT-UNKNOWN',
         'SESSION-DUPLICATE-CLAIMS',
         // A claim that is none of the conditions (iat ahead): no reason to refuse (red team round 9);
-        // a lifetime past 60 s, still within exp (round 11); dates with fractions (round 15).
+        // a lifetime past 60 s, still within exp (round 11); dates with fractions (round 15); no typ
+        // in the header (round 18).
         'SESSION-IAT-AHEAD',
         'SESSION-LONG-LIFETIME',
         'SESSION-FRACTIONAL-DATES',
+        'SESSION-TYP-OPTIONAL',
       ),
       // The used token is presented again past its exp on a kept-alive and on a fresh connection.
       connection: checked('SESSION-EXPIRES-AFTER-USE'),
@@ -1246,6 +1259,11 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     },
   },
   // The read-back of an endpoint: every field the contract shows, flagged false as well as true (round 16).
+  // The creation's answer read as sent: its scopes are the token's (round 18 answered the licensed ones).
+  'CTL-TOKEN-CREATE': {
+    kind: 'field',
+    cells: { empty: checked('TOKEN-ANSWER-SCOPES') },
+  },
   'CTL-HOOK-READ': {
     kind: 'field',
     cells: { empty: checked('CTL-ENDPOINT-READ-FIELDS') },

@@ -516,6 +516,21 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwks-keys-cached-by-kid', 'SESSION-OTHER-WORKSPACE'),
   proof('invalid-token-message-echoes-token', 'AUTH-ERROR-NO-TOKEN-ECHO'),
   proof('fired-data-single-item-arrays-unwrapped', 'HOOK-FIRED-DATA'),
+  // Red team, round 18 (docs/red-team/round-18.json): the five caught on first contact, then the
+  // seven survivors with the checks written or widened for them.
+  waits(proof('auto-disable-after-24-failures', 'HOOK-AUTO-DISABLE')),
+  proof('replay-stamp-cached-per-endpoint', 'HOOK-REPLAY-FRESH'),
+  proof('fired-data-nfc-normalised', 'HOOK-FIRED-DATA'),
+  proof('licensed-scopes-shared-default', 'TOKEN-DEFAULT-SCOPES'),
+  // Seen where workspaces of several scales are alive at once: the early schedule makes four.
+  proof('retry-scale-of-latest-workspace', 'HOOK-RETRY-EARLY-SCHEDULE'),
+  proof('request-id-from-client-header', 'AUTH-REQUEST-ID-UNIQUE'),
+  proof('jwt-typ-required', 'SESSION-TYP-OPTIONAL'),
+  proof('endpoint-http-uppercase-accepted', 'HOOK-REG-HTTPS-ONLY'),
+  proof('token-answer-shows-licensed-scopes', 'TOKEN-ANSWER-SCOPES'),
+  proof('fanout-deduped-by-url', 'HOOK-SAME-URL-EACH-ENDPOINT'),
+  proof('call-events-created-at-placement', 'HOOK-CREATED-AT-WHEN-HAPPENED'),
+  proof('metadata-strings-truncated-255', 'HOOK-METADATA-LONG-VALUE'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.
