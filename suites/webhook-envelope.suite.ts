@@ -156,6 +156,24 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * Places a call with `metadata` in a workspace of call_progress auto and reads the metadata its
+ * voice.call.completed carries; a placement refused is answered as such (recorded as `status`).
+ */
+async function metadataReturned(
+  t: CheckContext,
+  metadata: Record<string, unknown>,
+): Promise<{ refused: string } | { metadata: unknown }> {
+  const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
+  const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
+  const res = await t.api.placeCall(token.token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER, metadata });
+  t.measure('status', res.status);
+  if (!is2xx(res.status)) return { refused: describeResponse(res) };
+  const callId = findFirstId(res.json, ID_PATTERNS.call);
+  assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
+  return { metadata: dataOf(await completedFor(hook, callId))?.['metadata'] };
+}
+
 /** Waits for voice.call.completed of `callId`; fails the check with what arrived instead. */
 async function completedFor(hook: { inbox: Parameters<typeof settle>[0] }, callId: string): Promise<CapturedDelivery> {
   const { deliveries, timedOut } = await settle(
@@ -410,21 +428,10 @@ certifySuite('webhook-envelope', () => {
   // A long value is refused, or kept whole: a column cut at 255 characters returns another value
   // (round 18). Limits exist (Stripe's is 500 characters): refusing is a choice, cutting is not.
   check('HOOK-METADATA-LONG-VALUE', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
-    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
-    const res = await t.api.placeCall(token.token, {
-      agent_id: workspace.agentId,
-      to: RESERVED_TEST_NUMBER,
-      metadata: LONG_METADATA,
-    });
-    t.measure('status', res.status);
-    if (!is2xx(res.status))
-      return t.detail(
-        `metadata with a ${LONG_METADATA.notes.length}-character value refused: ${describeResponse(res)}`,
-      );
-    const callId = findFirstId(res.json, ID_PATTERNS.call);
-    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
-    const metadata = dataOf(await completedFor(hook, callId))?.['metadata'] as Record<string, unknown> | undefined;
+    const returned = await metadataReturned(t, LONG_METADATA);
+    if ('refused' in returned)
+      return t.detail(`metadata with a ${LONG_METADATA.notes.length}-character value refused: ${returned.refused}`);
+    const metadata = returned.metadata as Record<string, unknown> | undefined;
     const notes = metadata?.['notes'];
     t.measure('returned_length', typeof notes === 'string' ? notes.length : null);
     assert(
@@ -473,19 +480,10 @@ certifySuite('webhook-envelope', () => {
   });
 
   check('HOOK-METADATA-NESTED', async (t) => {
-    const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
-    const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
-    const res = await t.api.placeCall(token.token, {
-      agent_id: workspace.agentId,
-      to: RESERVED_TEST_NUMBER,
-      metadata: NESTED_METADATA,
-    });
-    t.measure('status', res.status);
-    if (!is2xx(res.status))
-      return t.detail(`metadata with nested, numeric, boolean and null values refused: ${describeResponse(res)}`);
-    const callId = findFirstId(res.json, ID_PATTERNS.call);
-    assert(callId, `placing the call answered no call_ id: ${describeResponse(res)}`, res);
-    const metadata = dataOf(await completedFor(hook, callId))?.['metadata'];
+    const returned = await metadataReturned(t, NESTED_METADATA);
+    if ('refused' in returned)
+      return t.detail(`metadata with nested, numeric, boolean and null values refused: ${returned.refused}`);
+    const { metadata } = returned;
     const same = isDeepStrictEqual(metadata, NESTED_METADATA);
     t.measure('returned_as_sent', same);
     // Accepted means kept: a caller who gets "7" for 7 finds out in production.
