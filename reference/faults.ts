@@ -6,6 +6,30 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 19
+  'missing-scope-errors-array':
+    'a missing_scope answer comes from the scope guard\'s own JSON:API-style body, {"errors": [{code, message, request_id}]}, not {"error": {…}}',
+  'jwt-sub-trimmed': 'a session JWT\'s sub is trimmed before the member lookup: a sub of "u1 " is taken for member u1',
+  'token-empty-label-defaulted':
+    'a token created with an empty label is stored and answered as "Untitled token" (a form default), not the empty label given',
+  'endpoint-localhost-trailing-dot':
+    'the localhost check compares the hostname as written: "https://localhost./hook" (the same host, fully qualified) is accepted',
+  'retry-schedule-starts-at-5m':
+    'the retry delay is read at the attempt count, not one before it: the first retry waits 5 minutes, the second 30, and so on',
+  'retry-timestamp-scaled':
+    "a retry's X-Service-Timestamp is read from the retry scheduler's clock, which runs time_scale times faster from the event's time, not the wall clock",
+  'replay-stamped-with-created-at':
+    "a replay's X-Service-Timestamp is the event's created_at in Unix seconds (the replay job reuses the stored time), not a fresh timestamp",
+  'metadata-floats-truncated':
+    'call events carry metadata numbers through an integer column: {"score": 0.75} becomes {"score": 0}',
+  'suspension-stamped-on-tokens':
+    'a suspension is written onto the tokens the workspace holds when it is suspended: a token created while it is suspended is served',
+  'retry-body-pretty-printed':
+    'a retry is sent pretty-printed from the envelope the retry queue stored parsed, while its signature is of the compact body',
+  'metadata-dollar-keys-dropped':
+    'call events carry metadata without its keys that start with "$" (a NoSQL-injection sanitiser on the request body)',
+  'fired-data-false-dropped':
+    'fired event data goes through a truthiness filter meant for nulls: top-level members that are false are dropped',
   // Red team, round 18
   'request-id-from-client-header':
     "an error's request_id is the caller's X-Request-Id header when one is sent (a tracing middleware trusts it), not a req_ id",

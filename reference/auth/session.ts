@@ -300,7 +300,9 @@ export class SessionVerifier {
     if (typeof payload.sub !== 'string') return null;
     const member =
       workspace.members.get(payload.sub) ??
-      (faults.has('jwt-sub-case-insensitive') ? memberIgnoringCase(workspace, payload.sub) : undefined);
+      (faults.has('jwt-sub-case-insensitive') ? memberIgnoringCase(workspace, payload.sub) : undefined) ??
+      // Fault jwt-sub-trimmed: the subject is trimmed before the member lookup.
+      (faults.has('jwt-sub-trimmed') ? workspace.members.get(payload.sub.trim()) : undefined);
     if (member) {
       // Fault jwt-scope-claim-trusted: the token's own scope claim wins over the member's record.
       if (faults.has('jwt-scope-claim-trusted') && typeof payload.scope === 'string') {

@@ -4,6 +4,9 @@ import type { Clock } from '../clock.js';
 import type { FaultSet } from '../faults.js';
 import { ALL_SCOPES, type BearerToken, type Scope, type Store, type Workspace } from '../store.js';
 
+/** Fault suspension-stamped-on-tokens: the ids of the tokens a suspension was written onto. */
+export const suspensionStampedTokens = new WeakMap<Workspace, Set<string>>();
+
 // The dashboard's token page: issue and revoke bearer tokens. Revocation is written to
 // the authoritative store at once; the nodes' caches (nodes.ts) carry it to requests.
 

@@ -314,6 +314,14 @@ function eventMetadata(call: Call, faults: FaultSet): Record<string, unknown> {
         typeof value === 'string' ? value.slice(0, 255) : value,
       ]),
     );
+  // Fault metadata-dollar-keys-dropped: the request body went through a NoSQL-injection sanitiser that drops $ keys.
+  if (faults.has('metadata-dollar-keys-dropped'))
+    return Object.fromEntries(Object.entries(call.metadata).filter(([key]) => !key.startsWith('$')));
+  // Fault metadata-floats-truncated: the metadata's numbers come back from an integer column.
+  if (faults.has('metadata-floats-truncated'))
+    return Object.fromEntries(
+      Object.entries(call.metadata).map(([key, value]) => [key, typeof value === 'number' ? Math.trunc(value) : value]),
+    );
   if (!faults.has('metadata-empty-values-dropped')) return call.metadata;
   // Fault metadata-empty-values-dropped: the event builder's compact() strips empty values, metadata's included.
   return Object.fromEntries(Object.entries(call.metadata).filter(([, value]) => value !== '' && value !== null));

@@ -39,8 +39,12 @@ export const createToken: ControlHandler = async (request) => {
     if (refusal) return refuse(refusal.status, refusal.code, refusal.message);
     await sleep(STORE_ROUND_TRIP_MS);
   }
+  // Fault token-empty-label-defaulted: the form's default label fills an empty one.
+  const given =
+    faults.has('token-empty-label-defaulted') && parsed.data.label === ''
+      ? 'Untitled token'
+      : (parsed.data.label ?? '');
   // Fault token-label-truncated-32: the label column is a varchar(32).
-  const given = parsed.data.label ?? '';
   // Fault token-label-trimmed: the label is trimmed before it is stored.
   // Fault token-label-html-escaped: an input sanitiser escapes the label for HTML before it is stored.
   const label = faults.has('token-label-truncated-32')

@@ -181,6 +181,9 @@ export const fireEvent: ControlHandler = async (request) => {
   if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
   // Fault fired-data-dates-revived: the data is parsed with a date reviver and written back with toISOString.
   if (faults.has('fired-data-dates-revived')) data = datesRevived(data) as Record<string, unknown>;
+  // Fault fired-data-false-dropped: a truthiness filter meant for nulls drops the false members too.
+  if (faults.has('fired-data-false-dropped'))
+    data = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== false));
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokeToken } from '../auth/tokens.js';
+import { revokeToken, suspensionStampedTokens } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { CallRecords } from '../calls/records.js';
 import { ALL_SCOPES, type Agent, type BearerToken, type Scope, type Workspace } from '../store.js';
@@ -102,6 +102,9 @@ export const suspendWorkspace: ControlHandler = (request) => {
   // Fault suspend-revokes-tokens: suspension implemented as revoking every credential of the workspace.
   if (faults.has('suspend-revokes-tokens'))
     for (const token of workspace.tokens.values()) revokeToken(workspace, token.id, request.app.config.clock, faults);
+  // Fault suspension-stamped-on-tokens: the suspension is written onto the tokens the workspace holds now.
+  if (faults.has('suspension-stamped-on-tokens'))
+    suspensionStampedTokens.set(workspace, new Set(workspace.tokens.keys()));
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace)) other.suspended = true;
   // Fault suspend-disables-endpoints: deliveries are stopped by disabling the endpoints, which reinstatement forgets.
   // Fault revoked-while-suspended-restored: the token states at suspension, put back on reinstatement.

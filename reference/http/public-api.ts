@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { AuthOutcome, Principal } from '../auth/authenticate.js';
+import { suspensionStampedTokens } from '../auth/tokens.js';
 import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
@@ -341,6 +342,10 @@ export async function handlePublicRequest(
     // Fault suspended-call-placed: the call route's gate list forgot the suspension check.
     (operation === placeCall && faults.has('suspended-call-placed')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
+    // Fault suspension-stamped-on-tokens: a token created after the suspension carries none.
+    (principal.scheme === 'bearer_token' &&
+      faults.has('suspension-stamped-on-tokens') &&
+      !suspensionStampedTokens.get(principal.workspace)?.has(principal.credentialId)) ||
     // Fault suspended-scope-checked-first: the scope guard runs first, so a shortfall is answered before the gate.
     (faults.has('suspended-scope-checked-first') &&
       operation.scope &&

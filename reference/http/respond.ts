@@ -94,7 +94,10 @@ export function sendPublicError(
   // Fault request-id-no-prefix: the error body carries the request id's bare column value.
   if (!faults.has('no-request-id') && !scopeGuardOwnBody)
     error.request_id = faults.has('request-id-no-prefix') ? requestId.replace(/^req_/, '') : requestId;
-  const text = JSON.stringify({ error });
+  // Fault missing-scope-errors-array: the scope guard answers its own JSON:API-style body.
+  const text = JSON.stringify(
+    code === 'missing_scope' && faults.has('missing-scope-errors-array') ? { errors: [error] } : { error },
+  );
   const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
   res.writeHead(
     status,

@@ -221,7 +221,9 @@ export class Dispatcher {
         failedAttempts: 0,
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
-        ...(workspace.faults.has('replay-timestamp-ms') ? { replay: true } : {}),
+        ...(workspace.faults.has('replay-timestamp-ms') || workspace.faults.has('replay-stamped-with-created-at')
+          ? { replay: true }
+          : {}),
         ...(firstReceiverSecret !== undefined ? { signingSecret: firstReceiverSecret } : {}),
         ...(workspace.faults.has('replay-stamp-cached-per-endpoint') ? { replayStampCached: true } : {}),
       },
@@ -302,10 +304,16 @@ export class Dispatcher {
     // Fault retry-worker-clock-behind: retries are sent by a worker whose clock runs 2.6 s behind.
     const retryClockBehind = delivery.failedAttempts > 0 && faults.has('retry-worker-clock-behind');
     let timestamp = timestampFor(retryClockBehind ? Date.now() - 2_600 : Date.now(), faults);
+    // Fault retry-timestamp-scaled: a retry is stamped on the retry scheduler's scaled clock, run from the event's time.
+    if (delivery.failedAttempts > 0 && faults.has('retry-timestamp-scaled'))
+      timestamp = timestampFor(event.createdAt + (Date.now() - event.createdAt) * endpoint.workspace.timeScale, faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
     event.firstTimestamp ??= timestamp;
     // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
     if (delivery.replay && faults.has('replay-timestamp-ms')) timestamp = String(Date.now());
+    // Fault replay-stamped-with-created-at: the replay job stamps the event's stored time.
+    if (delivery.replay && faults.has('replay-stamped-with-created-at'))
+      timestamp = String(Math.floor(event.createdAt / 1000));
     // Fault secret-cached-by-url: the key read from a cache keyed by the receiver's URL, not from the endpoint.
     const secret =
       delivery.signingSecret ??
@@ -347,10 +355,15 @@ export class Dispatcher {
     const target = faults.has('delivery-url-query-dropped')
       ? new URL(endpoint.url.origin + endpoint.url.pathname)
       : endpoint.url;
+    // Fault retry-body-pretty-printed: the retry queue stores the envelope parsed and sends it pretty-printed.
+    const wire =
+      delivery.failedAttempts > 0 && faults.has('retry-body-pretty-printed')
+        ? JSON.stringify(JSON.parse(bodies.sent), null, 2)
+        : bodies.sent;
     const sent =
       faults.has('ack-text-body-fails') || faults.has('ack-large-body-fails') || faults.has('ack-error-field-fails')
-        ? this.options.sender.send(target, bodies.sent, headers, timeoutMs, method, true)
-        : this.options.sender.send(target, bodies.sent, headers, timeoutMs, method);
+        ? this.options.sender.send(target, wire, headers, timeoutMs, method, true)
+        : this.options.sender.send(target, wire, headers, timeoutMs, method);
     const running = (
       faults.has('redirect-followed')
         ? sent.then((outcome) => this.followRedirects(outcome, target, bodies.sent, headers, timeoutMs))

@@ -105,9 +105,9 @@ export class EndpointRegistry {
       return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
     }
     // Fault endpoint-localhost-port-accepted: the host compared is url.host, which carries an explicit port.
-    const host = (faults.has('endpoint-localhost-port-accepted') ? parsed.host : parsed.hostname)
-      .toLowerCase()
-      .replace(/\.$/, '');
+    const written = (faults.has('endpoint-localhost-port-accepted') ? parsed.host : parsed.hostname).toLowerCase();
+    // Fault endpoint-localhost-trailing-dot: the hostname is compared as written, trailing dot included.
+    const host = faults.has('endpoint-localhost-trailing-dot') ? written : written.replace(/\.$/, '');
     // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
     // Fault endpoint-localhost-substring: the URL text is searched for the word, anywhere in it.
     const localhostRefused = faults.has('endpoint-localhost-case')

@@ -47,7 +47,8 @@ export function nextRetryDelayMs(
   timeScale: number,
   jitter = 0,
 ): number | null {
-  const delay = retryDelaysMs(faults)[failedAttempts - 1];
+  // Fault retry-schedule-starts-at-5m: the schedule is read at the attempt count, not one before it.
+  const delay = retryDelaysMs(faults)[faults.has('retry-schedule-starts-at-5m') ? failedAttempts : failedAttempts - 1];
   if (delay === undefined) return null;
   const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;
   return (delay * edge * stallOnce(failedAttempts - 1, timeScale, faults)) / timeScale;
