@@ -640,6 +640,9 @@ certifySuite('session', () => {
       ['sub of nobody', await s.mint({ sub: newSubject() })],
       // JWT sub is case-sensitive (RFC 7519, StringOrURI).
       ['sub of a member in upper case', await s.mint({ sub: s.subject.toUpperCase() })],
+      // Nor is it trimmed: a member's sub with a space before or after it is another string (round 19).
+      ['sub of a member with a trailing space', await s.mint({ sub: `${s.subject} ` })],
+      ['sub of a member with a leading space', await s.mint({ sub: ` ${s.subject}` })],
       ['no sub', await s.mint({ claims: { sub: undefined } })],
     ]);
   });

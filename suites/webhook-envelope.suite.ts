@@ -104,8 +104,10 @@ const STRING_METADATA = {
   crmLeadId: 'crm_7',
   Region: 'EU',
   region: 'eu',
-  // A key with dots, which a path-style store (lodash set, a document database) would nest.
+  // A key with dots, which a path-style store (lodash set, a document database) would nest, and
+  // one starting with $, which a document database refuses or drops (round 19): keys are free-form.
   'crm.lead.id': '7',
+  $source: 'crm',
 };
 
 const NESTED_METADATA = {
@@ -114,6 +116,9 @@ const NESTED_METADATA = {
   flags: { consent: true, do_not_call: false, note: null },
   empty: {},
   count: 7,
+  // Fractions at the top, which an integer column or a parseInt keeps the whole part of (round 19).
+  ratio: 0.75,
+  score: -2.5,
 };
 
 /** A metadata value past the lengths stores commonly cut at (255, 500): a note a CRM syncs along. */

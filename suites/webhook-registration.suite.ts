@@ -122,6 +122,8 @@ certifySuite('webhook-registration', () => {
     const candidates = [
       `https://localhost:${port}/certify-localhost`,
       `https://LOCALHOST:${port}/certify-localhost-upper`,
+      // The fully qualified form names the same host (round 19 compared the text with its dot).
+      `https://localhost.:${port}/certify-localhost-dot`,
     ];
     const results: Record<string, string> = {};
     for (const url of candidates) {

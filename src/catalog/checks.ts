@@ -437,7 +437,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'TOKEN-LABEL-AS-GIVEN',
     area: 'tokens',
     level: 'should',
-    title: 'A token created with a label is answered with that label, every character as given',
+    title:
+      'A token created with a label (a long one with non-ASCII characters, an empty one) is answered with that label, every character as given',
     clauses: ['RES-TOKEN'],
     accepts: 'the label refused with any 4xx (a length or character limit), or no label in the answer (recorded)',
   }),
@@ -1083,7 +1084,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'SESSION-NOT-MEMBER',
     area: 'session',
     level: 'must',
-    title: 'A session token whose sub is not a member is refused',
+    title:
+      "A session token whose sub is not a member is refused: nobody's, a member's in upper case, or with a space before or after it",
     clauses: ['AUTH-SESSION-2', 'CTL-SESSION-JWT'],
     ground: 'CTL-SESSION-JWT',
     source: 'RFC 7519, 2 (StringOrURI values compare case-sensitively)',
@@ -1224,7 +1226,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-REG-LOCALHOST',
     area: 'webhook-registration',
     level: 'must',
-    title: 'An endpoint URL on localhost is refused; one whose path and query only name localhost is not',
+    title:
+      'An endpoint URL on localhost (in capitals, or fully qualified as localhost.) is refused; one whose path and query only name localhost is not',
     clauses: ['REG-1', 'CTL-HOOK-REFUSED'],
     ground: 'CTL-HOOK-REFUSED',
     accepts: 'any 4xx and any error body from the control interface',

@@ -531,6 +531,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('fanout-deduped-by-url', 'HOOK-SAME-URL-EACH-ENDPOINT'),
   proof('call-events-created-at-placement', 'HOOK-CREATED-AT-WHEN-HAPPENED'),
   proof('metadata-strings-truncated-255', 'HOOK-METADATA-LONG-VALUE'),
+  // Red team, round 19 (docs/red-team/round-19.json): the seven caught on first contact, then the
+  // five survivors with the checks widened for them.
+  proof('missing-scope-errors-array', 'SCOPE-MISSING-CODE'),
+  proof('retry-timestamp-scaled', 'HOOK-TIMESTAMP-PER-ATTEMPT'),
+  proof('retry-schedule-starts-at-5m', 'HOOK-RETRY-ON-5XX'),
+  proof('replay-stamped-with-created-at', 'HOOK-REPLAY-FRESH'),
+  proof('fired-data-false-dropped', 'HOOK-FIRED-DATA'),
+  proof('retry-body-pretty-printed', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  proof('suspension-stamped-on-tokens', 'MODEL-TOKENS-SUSPENSION'),
+  proof('jwt-sub-trimmed', 'SESSION-NOT-MEMBER'),
+  proof('token-empty-label-defaulted', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('endpoint-localhost-trailing-dot', 'HOOK-REG-LOCALHOST'),
+  proof('metadata-floats-truncated', 'HOOK-METADATA-NESTED'),
+  proof('metadata-dollar-keys-dropped', 'HOOK-METADATA-ROUNDTRIP'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.
