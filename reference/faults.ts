@@ -6,6 +6,28 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 20
+  'member-second-replaces-first':
+    "adding a second member (another subject) replaces the first: the first subject's session JWT is refused",
+  'endpoint-limit-500':
+    'a 26th active endpoint is refused with 500 (an unmapped database trigger error), not the 4xx the contract names',
+  'fired-data-integers-int32':
+    'fired event data keeps its top-level integers through an int32 column: 3000000000 becomes -1294967296',
+  'to-cached-per-agent':
+    "voice.call.completed carries the number of the agent's first completed call (a per-agent memo), not the call's own to",
+  'envelope-data-id-hoisted':
+    'a string id member of the event data is lifted over the envelope id: data {"id": "lead_7"} is delivered with id "lead_7"',
+  'token-label-json-escaped':
+    'a token label is stored JSON-encoded and read back unparsed: say "hi" is answered as say \\"hi\\"',
+  'endpoint-create-lifts-suspension':
+    "creating a webhook endpoint saves the workspace row with the form's default suspended flag: a suspended workspace is served again",
+  'request-id-beside-error':
+    'an authentication error carries request_id at the body\'s root, {"error": {code, message}, "request_id": …}, not inside error',
+  'replay-answered-200': 'a replay accepted by the control interface is answered 200, not the 202 the contract names',
+  'endpoint-state-read-uppercase':
+    'an endpoint\'s page shows its state as the database enum label, "ACTIVE", while its creation answers "active"',
+  'token-scopes-answered-as-string':
+    'a token creation answers its scopes OAuth-style as one space-separated string, "voice:read mailer:read", not a list',
   // Red team, round 19
   'missing-scope-errors-array':
     'a missing_scope answer comes from the scope guard\'s own JSON:API-style body, {"errors": [{code, message, request_id}]}, not {"error": {…}}',

@@ -35,6 +35,8 @@ export class CallService {
   private readonly startedAt = new WeakMap<Call, number>();
   /** Fault duration-cached-per-agent: the duration first reported for each agent, memoised by agent id. */
   private readonly durationByAgent = new Map<string, number>();
+  /** Fault to-cached-per-agent: the number first called by each agent, memoised by agent id. */
+  private readonly toByAgent = new Map<string, string>();
   private readonly previousCall = new WeakMap<Call, string>();
 
   constructor(
@@ -235,6 +237,13 @@ export class CallService {
   /** Every call field of the spec. */
   private completedData(workspace: Workspace, call: Call, faults: FaultSet): Record<string, unknown> {
     const duration = call.durationSeconds ?? 0;
+    // Fault to-cached-per-agent: a lookup of the agent's dialled number, memoised by agent id, keeps its first call's number.
+    let to = call.to;
+    if (faults.has('to-cached-per-agent')) {
+      const first = this.toByAgent.get(call.agentId);
+      if (first === undefined) this.toByAgent.set(call.agentId, to);
+      else to = first;
+    }
     const data: Record<string, unknown> = {
       call_id: call.id,
       // Fault completed-agent-first: the agent read from the workspace's first agent, not the call.
@@ -243,11 +252,11 @@ export class CallService {
         : call.agentId,
       // Fault to-plus-stripped: the number is carried in the carrier's digits-only form.
       to: faults.has('to-plus-stripped')
-        ? call.to.replace(/^\+/, '')
+        ? to.replace(/^\+/, '')
         : // Fault to-truncated-12: the number comes back from a varchar(12) column.
           faults.has('to-truncated-12')
-          ? call.to.slice(0, 12)
-          : call.to,
+          ? to.slice(0, 12)
+          : to,
       duration_seconds: faults.has('duration-string') ? String(duration) : duration,
       outcome: call.outcome ?? 'answered',
       transcript_url: this.transcriptUrl(workspace, call, faults),

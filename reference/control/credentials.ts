@@ -65,7 +65,10 @@ export const createToken: ControlHandler = async (request) => {
               : // Fault token-label-lowercased: the label is stored through a case-folding column.
                 faults.has('token-label-lowercased')
                 ? given.toLowerCase()
-                : given;
+                : // Fault token-label-json-escaped: the label is stored JSON-encoded (quotes stripped) and read back unparsed.
+                  faults.has('token-label-json-escaped')
+                  ? JSON.stringify(given).slice(1, -1)
+                  : given;
   if (faults.has('token-same-label-replaces')) {
     // Fault: tokens are upserted by label, so a new one with a taken label replaces the old.
     for (const other of workspace.tokens.values())
@@ -107,7 +110,9 @@ export const createToken: ControlHandler = async (request) => {
         : token.scopes;
   // Fault token-created-200: the creation answers 200, not the 201 the contract names.
   const status = faults.has('token-created-200') ? 200 : 201;
-  return { status, body: { token_id: token.id, token: token.secret, label: token.label, scopes } };
+  // Fault token-scopes-answered-as-string: the answer carries the scopes OAuth-style, one space-separated string.
+  const answered = faults.has('token-scopes-answered-as-string') ? scopes.join(' ') : scopes;
+  return { status, body: { token_id: token.id, token: token.secret, label: token.label, scopes: answered } };
 };
 
 export const revokeTokenHandler: ControlHandler = async (request) => {
@@ -242,6 +247,8 @@ export const addMember: ControlHandler = async (request) => {
     workspace.members = read;
     return { status: 201, body: { member_id: member.id } };
   }
+  // Fault member-second-replaces-first: the workspace's member is kept in a single-row settings field, so a new subject replaces the last.
+  if (faults.has('member-second-replaces-first')) workspace.members.clear();
   workspace.members.set(subject, member);
   // Fault member-scopes-keyed-by-subject: the members table's key is the subject alone, not workspace and subject.
   if (faults.has('member-scopes-keyed-by-subject'))

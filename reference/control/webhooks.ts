@@ -42,6 +42,8 @@ export const createEndpoint: ControlHandler = async (request) => {
   });
   if (!created.ok) return refuse(created.status, created.code, created.message);
   const { endpoint } = created;
+  // Fault endpoint-create-lifts-suspension: the webhook page saves the workspace row with its new endpoint, suspended taken from the form's default.
+  if (faults.has('endpoint-create-lifts-suspension')) workspace.suspended = false;
   return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
 };
 
@@ -94,7 +96,8 @@ function endpointPage(endpoint: Endpoint, faults: FaultSet): Record<string, unkn
       endpoint.events.includes('*') && faults.has('endpoint-wildcard-read-expanded')
         ? [...EVENT_TYPES]
         : endpoint.events,
-    state: endpoint.health.state,
+    // Fault endpoint-state-read-uppercase: the page shows the state as the database enum's label.
+    state: faults.has('endpoint-state-read-uppercase') ? endpoint.health.state.toUpperCase() : endpoint.health.state,
     flagged: endpoint.health.flagged,
   };
   // Fault endpoint-flagged-omitted-when-false: the serialiser skips false booleans.
@@ -181,6 +184,11 @@ export const fireEvent: ControlHandler = async (request) => {
   if (faults.has('fired-data-floats-2dp')) data = twoDecimals(data) as Record<string, unknown>;
   // Fault fired-data-dates-revived: the data is parsed with a date reviver and written back with toISOString.
   if (faults.has('fired-data-dates-revived')) data = datesRevived(data) as Record<string, unknown>;
+  // Fault fired-data-integers-int32: the data's top-level integers go through an int32 column (x | 0).
+  if (faults.has('fired-data-integers-int32'))
+    data = Object.fromEntries(
+      Object.entries(data).map(([key, value]) => [key, Number.isInteger(value) ? (value as number) | 0 : value]),
+    );
   // Fault fired-data-false-dropped: a truthiness filter meant for nulls drops the false members too.
   if (faults.has('fired-data-false-dropped'))
     data = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== false));
@@ -216,7 +224,8 @@ export const replayDelivery: ControlHandler = (request) => {
   if (!parsed.success) return invalid(parsed.error.issues);
   switch (request.app.dispatcher.replay(workspace, parsed.data.event_id, parsed.data.endpoint_id)) {
     case 'accepted':
-      return { status: 202 };
+      // Fault replay-answered-200: the replay is sent inline by the handler and answered 200, not 202.
+      return { status: unionFaults(request.faults, workspace.faults).has('replay-answered-200') ? 200 : 202 };
     case 'unknown_event':
       return refuse(404, 'event_not_found', 'no such event in this workspace');
     case 'unknown_endpoint':

@@ -95,8 +95,16 @@ export function sendPublicError(
   if (!faults.has('no-request-id') && !scopeGuardOwnBody)
     error.request_id = faults.has('request-id-no-prefix') ? requestId.replace(/^req_/, '') : requestId;
   // Fault missing-scope-errors-array: the scope guard answers its own JSON:API-style body.
+  // Fault request-id-beside-error: a logging middleware adds the request id at the body's root, beside the error object.
+  const besideError = faults.has('request-id-beside-error') && error.request_id !== undefined;
+  const requestIdAtRoot = besideError ? error.request_id : undefined;
+  if (besideError) delete error.request_id;
   const text = JSON.stringify(
-    code === 'missing_scope' && faults.has('missing-scope-errors-array') ? { errors: [error] } : { error },
+    code === 'missing_scope' && faults.has('missing-scope-errors-array')
+      ? { errors: [error] }
+      : requestIdAtRoot !== undefined
+        ? { error, request_id: requestIdAtRoot }
+        : { error },
   );
   const contentType = faults.has('error-text-plain') ? 'text/plain' : 'application/json';
   res.writeHead(

@@ -206,7 +206,8 @@ export class EndpointRegistry {
     if (active < limit) return undefined;
     return {
       ok: false,
-      status: 409,
+      // Fault endpoint-limit-500: the limit is enforced by a database trigger whose exception is not mapped: 500.
+      status: faults.has('endpoint-limit-500') ? 500 : 409,
       code: 'endpoint_limit_reached',
       message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace`,
     };

@@ -63,6 +63,8 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
       ? new Date(API_VERSION).toISOString()
       : API_VERSION;
   envelope.data = event.data;
+  // Fault envelope-data-id-hoisted: a flattening step meant for the call id lifts a string id member of the data over the envelope's id.
+  if (faults.has('envelope-data-id-hoisted') && typeof event.data?.['id'] === 'string') envelope.id = event.data['id'];
   return envelope;
 }
 
