@@ -55,6 +55,8 @@ const REPORTED = [
   // Another outcome (the set is not shown), in mixed case: refused, or carried as reported.
   { durationSeconds: 12, outcome: 'Voicemail_Left' },
 ] as const;
+/** The `index`th number of the UK's drama range (07700 900100 on), one per call placed. */
+const dramaNumber = (index: number) => `+4477009001${String(index).padStart(2, '0')}`;
 /** A transcript_url at another origin than SVC_BASE_URL's is given this long an attempt. */
 const OWN_ORIGIN_TIMEOUT_MS = 5_000;
 /** HOOK-PROGRESS-ONE-CALL's workspace: manual progress, and a time scale above 1 beside it. */
@@ -653,8 +655,10 @@ certifySuite('webhook-envelope', () => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
     const refused: string[] = [];
-    for (const reported of REPORTED) {
-      const call = await placeCall(t, workspace, token.token);
+    for (const [index, reported] of REPORTED.entries()) {
+      // Each call of the same agent to a number of its own: the event carries this call's (round 20
+      // carried the number the agent first called).
+      const call = await placeCall(t, workspace, token.token, {}, dramaNumber(index));
       await workspace.progressCall(call.callId, { state: 'started' });
       try {
         await workspace.progressCall(call.callId, {
@@ -679,6 +683,10 @@ certifySuite('webhook-envelope', () => {
       assert(
         data?.['outcome'] === reported.outcome,
         `call ${call.callId} was completed with outcome ${reported.outcome}, and voice.call.completed carries ${JSON.stringify(data?.['outcome'])}`,
+      );
+      assert(
+        data?.['to'] === call.to,
+        `call ${call.callId} was placed to ${call.to}, and voice.call.completed carries to ${JSON.stringify(data?.['to'])}`,
       );
     }
     t.measure('refused', refused);

@@ -30,6 +30,10 @@ const OTHER_WORKSPACE_REQUESTS = 12;
 /** Requests, 250 ms apart, that show an active workspace asked to reinstate still active. */
 const ACTIVE_WATCH_REQUESTS = 4;
 
+function errorCodeOf(res: { json: unknown }): string | undefined {
+  return (res.json as { error?: { code?: string } } | undefined)?.error?.code;
+}
+
 async function untilStatus(
   _t: CheckContext,
   send: () => ReturnType<CheckContext['api']['whoami']>,
@@ -106,6 +110,50 @@ certifySuite('workspace', () => {
       });
       t.detail(
         `workspace_disabled ${res.status} after ${afterMs} ms, on whoami, agents, a call and a transcript (read with ${t.api.transcriptMethod})`,
+      );
+    },
+    { timeoutMs: 90_000 },
+  );
+
+  // The dashboard still works on a suspended workspace: registering an endpoint, firing an event,
+  // adding a member or creating a token there (each done or refused) leaves it suspended (round
+  // 20's endpoint creation lifted the suspension; round 17's token creation did).
+  check(
+    'WS-SUSPENSION-HOLDS',
+    async (t) => {
+      const { workspace, token } = await t.workspaceWithToken();
+      await workspace.suspend();
+      const suspended = await untilStatus(
+        t,
+        () => t.api.whoami(token.token),
+        (_status, code) => code === 'workspace_disabled',
+      );
+      if (errorCodeOf(suspended.res) !== 'workspace_disabled')
+        t.skip('whoami never answered workspace_disabled after the suspension (WS-SUSPENDED-CODE judges it)');
+      const receiver = await t.receiver();
+      const done: Record<string, string> = {};
+      const operations: Array<[string, () => Promise<unknown>]> = [
+        ['registering an endpoint', () => workspace.createEndpoint(`${receiver.publicUrl}/certify-suspended`, ['*'])],
+        ['firing an event', () => workspace.fireEvent('workspace.plan.upgraded', { plan: 'certify' })],
+        ['adding a member', () => workspace.addMember('certify-suspended-member', ['voice:read'])],
+        ['creating a token', () => workspace.createToken('certify created while suspended')],
+      ];
+      const lifted: string[] = [];
+      for (const [what, operate] of operations) {
+        done[what] = await doneOrRefused(operate, 'done');
+        const res = await t.api.whoami(token.token, { fresh: true });
+        if (errorCodeOf(res) !== 'workspace_disabled')
+          lifted.push(`${what} (${done[what]}): whoami then answered ${describeResponse(res)}`);
+      }
+      t.measure('operations', done);
+      assert(
+        lifted.length === 0,
+        `the suspended workspace was served again after ${lifted.join('; ')}: only a reinstatement ends a suspension`,
+      );
+      t.detail(
+        `${Object.entries(done)
+          .map(([what, outcome]) => `${what}: ${outcome}`)
+          .join('; ')}; whoami answered workspace_disabled after each`,
       );
     },
     { timeoutMs: 90_000 },

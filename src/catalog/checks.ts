@@ -573,6 +573,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'any 4xx status (recorded by WS-DISABLED-STATUS)',
   }),
   service({
+    id: 'WS-SUSPENSION-HOLDS',
+    area: 'workspace',
+    level: 'must',
+    title:
+      'Registering an endpoint, firing an event, adding a member or creating a token on a suspended workspace (done or refused) leaves it suspended',
+    clauses: ['CTL-WS-SUSPEND', 'ERR-CODE-WORKSPACE-DISABLED'],
+    ground: 'CTL-WS-SUSPEND',
+    accepts: 'each operation done or refused with any 4xx (recorded); whoami on a fresh connection after each',
+  }),
+  service({
     id: 'WS-SUSPENDED-BEFORE-SCOPE',
     area: 'workspace',
     level: 'should',
@@ -1464,7 +1474,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s and over two hours included, not figures of the service's own",
+      "voice.call.completed carries the duration and outcome the call was completed with (manual progress), 0 s and over two hours included, not figures of the service's own, and the number this call was placed to (one agent's calls, each to its own number)",
     clauses: ['CALL-FIELD-DURATION-SECONDS', 'CALL-FIELD-OUTCOME', 'CTL-WS-CALL-PROGRESS'],
     ground: 'CALL-FIELD-DURATION-SECONDS',
     accepts: 'an outcome other than answered refused with any 4xx (recorded)',

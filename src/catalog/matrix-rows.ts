@@ -1146,7 +1146,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'CTL-WS-SUSPEND': {
     kind: 'transition',
     cells: {
-      'other-state': checked('WS-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION'),
+      // The dashboard's other operations on a suspended workspace leave it suspended (round 20).
+      'other-state': checked('WS-SUSPENDED-CODE', 'MODEL-TOKENS-SUSPENSION', 'WS-SUSPENSION-HOLDS'),
       transition: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
       connection: checked('MODEL-TOKENS-SUSPENSION', 'SESSION-SUSPENDED-CODE'),
       repeated: checked('MODEL-TOKENS-SUSPENSION'),

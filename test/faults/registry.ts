@@ -230,9 +230,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-iss-case-insensitive', 'SESSION-WRONG-ISSUER'),
   proof('jwt-aud-substring', 'SESSION-WRONG-AUDIENCE'),
   // Settings changed after first use: the new one holds, the old one no longer does.
-  proof('idp-reconfigure-ignored', 'SESSION-PROVIDER-CHANGED'),
-  proof('idp-old-keys-kept', 'SESSION-PROVIDER-CHANGED'),
-  proof('member-repost-keeps-scopes', 'SESSION-MEMBER-RESCOPED'),
+  // These three wait out the minute a changed provider or member has to show.
+  waits(proof('idp-reconfigure-ignored', 'SESSION-PROVIDER-CHANGED')),
+  waits(proof('idp-old-keys-kept', 'SESSION-PROVIDER-CHANGED')),
+  waits(proof('member-repost-keeps-scopes', 'SESSION-MEMBER-RESCOPED')),
   // Operations that name a target reach it and nothing else.
   proof('replay-to-every-subscriber', 'HOOK-REPLAY-ONE-ENDPOINT'),
   proof('progress-moves-every-call', 'HOOK-PROGRESS-ONE-CALL'),
@@ -307,7 +308,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Red team, round 4 (docs/red-team/round-4.json): the two caught on first contact, then the
   // survivors with the checks written for them.
   proof('token-env-prefix-ignored', 'AUTH-NEAR-MISS-TOKEN'),
-  proof('idp-previous-kept-alongside', 'SESSION-PROVIDER-CHANGED'),
+  waits(proof('idp-previous-kept-alongside', 'SESSION-PROVIDER-CHANGED')),
   // Waits out the minute a revocation has; its race window is a second wide, so not calm.
   waits(proof('token-revoke-lost-update', 'TOKEN-REVOKE-BOTH-AT-ONCE')),
   proof('endpoint-recreate-revives-deleted', 'HOOK-RECREATED-OWN-SECRET'),
@@ -338,7 +339,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // leaves open (OPEN_CHOICE_FAULTS).
   proof('session-missing-scope-invalid-token', 'SESSION-SCOPES-MATCH'),
   proof('jwt-iss-trailing-slash-ignored', 'SESSION-WRONG-ISSUER'),
-  proof('workspace-disabled-flat-error', 'WS-SUSPENDED-CODE'),
+  // WS-SUSPENDED-CODE waits out the minute a suspension has to show its code.
+  waits(proof('workspace-disabled-flat-error', 'WS-SUSPENDED-CODE')),
   proof('revoked-while-suspended-restored', 'MODEL-TOKENS-SUSPENSION'),
   proof('scope-cached-per-connection', 'SCOPE-KEPT-ALIVE', 'SCOPE-CALLS-WRITE'),
   proof('reinstate-rekeys-endpoints', 'WS-REINSTATED-KEEPS-SETTINGS'),
@@ -490,7 +492,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('timestamp-header-duplicated', 'HOOK-TIMESTAMP-DELIVERY-TIME'),
   proof('replay-acknowledged-skipped', 'HOOK-REPLAY-SAME-ID'),
   proof('jwt-nbf-leeway-inverted', 'SESSION-VALIDITY-EDGES'),
-  proof('token-revoke-hits-newest', 'REVOKE-ONE-TOKEN'),
+  // REVOKE-ONE-TOKEN waits out the minute a revocation has.
+  waits(proof('token-revoke-hits-newest', 'REVOKE-ONE-TOKEN')),
   proof('retry-created-at-refreshed', 'HOOK-RETRY-SAME-EVENT'),
   proof('retry-after-header-obeyed', 'HOOK-RETRY-AFTER-IGNORED'),
   proof('fired-data-dates-revived', 'HOOK-FIRED-DATA'),
@@ -545,6 +548,19 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-localhost-trailing-dot', 'HOOK-REG-LOCALHOST'),
   proof('metadata-floats-truncated', 'HOOK-METADATA-NESTED'),
   proof('metadata-dollar-keys-dropped', 'HOOK-METADATA-ROUNDTRIP'),
+  // Red team, round 20 (docs/red-team/round-20.json): the eight caught on first contact, then the
+  // three survivors with the check written and the two widened for them.
+  proof('member-second-replaces-first', 'SESSION-MEMBERS-AT-ONCE'),
+  proof('fired-data-integers-int32', 'HOOK-FIRED-DATA'),
+  proof('endpoint-limit-500', 'HOOK-REG-LIMIT-25'),
+  proof('token-label-json-escaped', 'TOKEN-LABEL-AS-GIVEN'),
+  proof('replay-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('request-id-beside-error', 'AUTH-MISSING-HEADER'),
+  proof('token-scopes-answered-as-string', 'TOKEN-ANSWER-SCOPES'),
+  proof('endpoint-state-read-uppercase', 'CTL-ENDPOINT-READ-FIELDS'),
+  proof('to-cached-per-agent', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('envelope-data-id-hoisted', 'HOOK-FIRED-EVENT-ID'),
+  proof('endpoint-create-lifts-suspension', 'WS-SUSPENSION-HOLDS'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.
