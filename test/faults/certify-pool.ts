@@ -11,7 +11,7 @@ import { ROOT, withoutSettings } from '../support/child.js';
 import type { WorkerAnswer, WorkerRequest } from './certify-worker.js';
 
 const WORKER_SCRIPT = resolve(ROOT, 'test/faults/certify-worker.ts');
-const RUNS_PER_WORKER = 20;
+const RUNS_PER_WORKER = 40;
 /** What a worker printed outside its runs, kept for the message when it dies: the end of it. */
 const KEPT_STRAY_OUTPUT = 4_000;
 const START_LIMIT_MS = 60_000;

@@ -29,7 +29,7 @@ const LONGEST_SHORT_RUNS_SHOWN = 10;
  * have ended (calmMoment), so the short pool can keep the CPU busy. The two noise runs, declared
  * last, start once the first waiting runs end.
  */
-const waitingRuns = limiter(16);
+const waitingRuns = limiter(22);
 /**
  * The short runs go to long-lived workers that run the CLI's certify again and again
  * (certify-pool.ts): a run's own Node start-up and loading of the harness cost more CPU than
