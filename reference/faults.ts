@@ -6,6 +6,22 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 21
+  'endpoint-events-read-first-only':
+    'an endpoint\'s page shows only the first of its event types (read from a legacy single-type column): ["a", "b"] reads back ["a"]',
+  'endpoint-create-state-missing': 'an endpoint creation answers endpoint_id and secret but no state',
+  'fire-answered-200': 'a fired event is answered 200, not the 201 the contract names',
+  'member-id-numeric': 'a member creation answers member_id as a number (the row id), not a string',
+  'progress-answered-200': 'a call progress is answered 200 with an empty object, not the 204 the contract names',
+  'suspend-answered-200': 'a suspension is answered 200 with the workspace, not the 204 the contract names',
+  'token-revoke-answered-200':
+    'a token revocation is answered 200 with {"revoked": true}, not the 204 the contract names',
+  'endpoint-delete-answered-200':
+    'an endpoint deletion is answered 200 with {"deleted": true}, not the 204 the contract names',
+  'reinstate-answered-200': 'a reinstatement is answered 200 with the workspace, not the 204 the contract names',
+  'replay-type-enum-key':
+    "a replay's envelope carries its type as the enum constant's name, MAILER_EMAIL_SENT, where the first delivery said mailer.email.sent",
+  'token-id-numeric': 'a token creation answers token_id as a number (the row id), not a string',
   // Red team, round 20
   'member-second-replaces-first':
     "adding a second member (another subject) replaces the first: the first subject's session JWT is refused",

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unionFaults } from '../faults.js';
 import { NO_WORKSPACE, invalid, refuse, workspaceOf, type ControlHandler } from './reply.js';
 
 // Moving a call of a call_progress=manual workspace along its lifecycle.
@@ -27,5 +28,7 @@ export const progressCall: ControlHandler = (request) => {
       : { state: body.state },
   );
   if (!result.ok) return refuse(result.status, result.code, result.message);
+  // Fault progress-answered-200: the progress answers 200 with an empty object.
+  if (unionFaults(request.faults, workspace.faults).has('progress-answered-200')) return { status: 200, body: {} };
   return { status: 204 };
 };

@@ -112,7 +112,9 @@ export const createToken: ControlHandler = async (request) => {
   const status = faults.has('token-created-200') ? 200 : 201;
   // Fault token-scopes-answered-as-string: the answer carries the scopes OAuth-style, one space-separated string.
   const answered = faults.has('token-scopes-answered-as-string') ? scopes.join(' ') : scopes;
-  return { status, body: { token_id: token.id, token: token.secret, label: token.label, scopes: answered } };
+  // Fault token-id-numeric: the answer carries the token's row number as token_id.
+  const tokenId = faults.has('token-id-numeric') ? workspace.tokens.size : token.id;
+  return { status, body: { token_id: tokenId, token: token.secret, label: token.label, scopes: answered } };
 };
 
 export const revokeTokenHandler: ControlHandler = async (request) => {
@@ -181,6 +183,8 @@ export const revokeTokenHandler: ControlHandler = async (request) => {
           revokeToken(other, token.id, request.app.config.clock, faults);
     }
   }
+  // Fault token-revoke-answered-200: the revocation answers 200 with a body.
+  if (faults.has('token-revoke-answered-200')) return { status: 200, body: { revoked: true } };
   return { status: 204 };
 };
 
@@ -250,6 +254,8 @@ export const addMember: ControlHandler = async (request) => {
   // Fault member-second-replaces-first: the workspace's member is kept in a single-row settings field, so a new subject replaces the last.
   if (faults.has('member-second-replaces-first')) workspace.members.clear();
   workspace.members.set(subject, member);
+  // Fault member-id-numeric: the answer carries the member's row number as member_id.
+  if (faults.has('member-id-numeric')) return { status: 201, body: { member_id: workspace.members.size } };
   // Fault member-scopes-keyed-by-subject: the members table's key is the subject alone, not workspace and subject.
   if (faults.has('member-scopes-keyed-by-subject'))
     for (const other of request.app.store.workspaces.values()) {

@@ -44,6 +44,9 @@ export const createEndpoint: ControlHandler = async (request) => {
   const { endpoint } = created;
   // Fault endpoint-create-lifts-suspension: the webhook page saves the workspace row with its new endpoint, suspended taken from the form's default.
   if (faults.has('endpoint-create-lifts-suspension')) workspace.suspended = false;
+  // Fault endpoint-create-state-missing: the creation answer is built without the state.
+  if (faults.has('endpoint-create-state-missing'))
+    return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret } };
   return { status: 201, body: { endpoint_id: endpoint.id, secret: endpoint.secret, state: endpoint.health.state } };
 };
 
@@ -92,10 +95,13 @@ function endpointPage(endpoint: Endpoint, faults: FaultSet): Record<string, unkn
     // Fault endpoint-url-read-normalised: the page shows the URL as the URL parser writes it back (new URL(url).href), a default :443 dropped.
     url: faults.has('endpoint-url-read-normalised') ? new URL(endpoint.urlText).href : endpoint.urlText,
     // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
+    // Fault endpoint-events-read-first-only: the page reads a legacy single-type column.
     events:
       endpoint.events.includes('*') && faults.has('endpoint-wildcard-read-expanded')
         ? [...EVENT_TYPES]
-        : endpoint.events,
+        : faults.has('endpoint-events-read-first-only')
+          ? endpoint.events.slice(0, 1)
+          : endpoint.events,
     // Fault endpoint-state-read-uppercase: the page shows the state as the database enum's label.
     state: faults.has('endpoint-state-read-uppercase') ? endpoint.health.state.toUpperCase() : endpoint.health.state,
     flagged: endpoint.health.flagged,
@@ -137,6 +143,8 @@ export const deleteEndpoint: ControlHandler = (request) => {
   if (!request.app.endpoints.delete(elsewhere ?? workspace.id, endpointId, faults)) return NO_ENDPOINT;
   if (deleting && faults.has('endpoint-deleted-reads-disabled'))
     softDeleted.set(`${workspace.id}/${endpointId}`, deleting);
+  // Fault endpoint-delete-answered-200: the deletion answers 200 with a body.
+  if (faults.has('endpoint-delete-answered-200')) return { status: 200, body: { deleted: true } };
   return { status: 204 };
 };
 
@@ -212,7 +220,8 @@ export const fireEvent: ControlHandler = async (request) => {
   // Fault fire-event-id-mismatch: the answer's id is minted apart from the event's.
   if (faults.has('fire-event-id-mismatch'))
     return { status: 201, body: { event_id: request.app.personality.newId('evt_') } };
-  return { status: 201, body: { event_id: event.id } };
+  // Fault fire-answered-200: the fire answers 200, not 201.
+  return { status: faults.has('fire-answered-200') ? 200 : 201, body: { event_id: event.id } };
 };
 
 const replaySchema = z.object({ event_id: z.string().min(1), endpoint_id: z.string().min(1) });

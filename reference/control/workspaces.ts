@@ -115,6 +115,9 @@ export const suspendWorkspace: ControlHandler = (request) => {
     );
   if (faults.has('suspend-disables-endpoints'))
     for (const endpoint of request.app.endpoints.allOf(workspace.id)) endpoint.health.disableForSuspension();
+  // Fault suspend-answered-200: the suspension answers 200 with the workspace.
+  if (faults.has('suspend-answered-200'))
+    return { status: 200, body: { workspace_id: workspace.id, suspended: workspace.suspended } };
   return { status: 204 };
 };
 
@@ -159,6 +162,9 @@ export const reinstateWorkspace: ControlHandler = (request) => {
     workspace.callProgress = 'auto';
     workspace.timeScale = 1;
   }
+  // Fault reinstate-answered-200: the reinstatement answers 200 with the workspace.
+  if (faults.has('reinstate-answered-200'))
+    return { status: 200, body: { workspace_id: workspace.id, suspended: workspace.suspended } };
   return { status: 204 };
 };
 

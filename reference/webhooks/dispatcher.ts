@@ -194,6 +194,13 @@ export class Dispatcher {
     // Fault replay-data-json-text: the replay reads the data column back as the JSON text it was stored as.
     if (workspace.faults.has('replay-data-json-text'))
       event = { ...event, data: JSON.stringify(event.data) as unknown as Record<string, unknown>, bodies: null };
+    // Fault replay-type-enum-key: the replay reads the type column as the enum constant's name (MAILER_EMAIL_SENT).
+    if (workspace.faults.has('replay-type-enum-key'))
+      event = {
+        ...event,
+        type: event.type.toUpperCase().replace(/\./g, '_') as typeof event.type,
+        bodies: null,
+      };
     if (workspace.faults.has('replay-new-id')) {
       event = { ...original, id: this.mintId('evt_'), bodies: null };
       this.events.add(event);
