@@ -16,6 +16,7 @@ import {
 } from '../src/suite/index.js';
 import { sleep } from '../src/clock/wait.js';
 import { HttpClient } from '../src/http/client.js';
+import { registerSecret } from '../src/secrets/mask.js';
 import { ControlUnsupported } from '../src/errors.js';
 import { newSubject, secret, startProvider } from './session/fixture.js';
 import { DELIVERY_TIMEOUT_MS, ofCall, placeCall, settle } from '../src/suite/webhook-observation/events.js';
@@ -30,6 +31,11 @@ const AUTO_PROGRESS_WATCH_MS = 3_000;
 const OTHER_WORKSPACE_REQUESTS = 12;
 /** Requests, 250 ms apart, that show an active workspace asked to reinstate still active. */
 const ACTIVE_WATCH_REQUESTS = 4;
+
+/** Fields of the control answers that hold a credential. */
+const SECRET_FIELDS = ['token', 'secret'];
+/** A non-empty string: what the contract's ids and secrets are, whatever their form. */
+const isId = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
 
 function errorCodeOf(res: { json: unknown }): string | undefined {
   return (res.json as { error?: { code?: string } } | undefined)?.error?.code;
@@ -488,6 +494,65 @@ certifySuite('workspace', () => {
       `control operations answered other statuses than the contract names: ${other.map(({ operation, expected, status }) => `${operation} ${status} (contract: ${expected})`).join('; ')}`,
     );
     t.detail(`${seen.length} control operations, each answered with the status the contract names`);
+  });
+
+  // The control client reads creation answers leniently (an id through String(), a missing state as
+  // ""): here they are read as sent, each field of the contract's shape with its type (round 21
+  // answered ids as numbers and left out an endpoint's state).
+  check('CTL-CREATE-ANSWER-FIELDS', async (t) => {
+    const control = rawControl(t);
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const idp = await startProvider(t);
+    const ws = `/workspaces/${workspace.id}`;
+    const problems: string[] = [];
+    const judge = async (operation: string, json: unknown, expected: Record<string, (value: unknown) => boolean>) => {
+      const res = await control.send(operation, json);
+      const body = res.json as Record<string, unknown> | undefined;
+      if (res.status < 200 || res.status >= 300)
+        return problems.push(`${operation.replace(workspace.id, '{ws}')} answered ${res.status}`);
+      for (const field of SECRET_FIELDS) if (typeof body?.[field] === 'string') registerSecret(body[field] as string);
+      for (const [field, holds] of Object.entries(expected)) {
+        const value = body?.[field];
+        // A secret's value is never shown, only what kind of value it is.
+        const shown = SECRET_FIELDS.includes(field)
+          ? value === undefined
+            ? 'absent'
+            : `a ${Array.isArray(value) ? 'list' : typeof value}`
+          : (JSON.stringify(value)?.slice(0, 80) ?? 'absent');
+        if (!holds(value)) problems.push(`${operation.replace(workspace.id, '{ws}')}: ${field} is ${shown}`);
+      }
+    };
+    try {
+      await judge(
+        `POST ${ws}/tokens`,
+        { label: 'certify answer fields', scopes: ['voice:read'] },
+        {
+          token_id: isId,
+          token: isId,
+          label: (value) => value === 'certify answer fields',
+          scopes: (value) => Array.isArray(value) && value.every((scope) => typeof scope === 'string'),
+        },
+      );
+      await judge(
+        `POST ${ws}/webhook-endpoints`,
+        { url: `${receiver.publicUrl}/certify-answer-fields`, events: ['workspace.plan.upgraded'] },
+        { endpoint_id: isId, secret: isId, state: (value) => value === 'active' },
+      );
+      await judge(
+        `PUT ${ws}/identity-provider`,
+        { issuer: idp.issuer, jwks_uri: idp.jwksUri, audience: idp.audience },
+        {},
+      );
+      await judge(`POST ${ws}/members`, { subject: newSubject(), scopes: ['voice:read'] }, { member_id: isId });
+      await judge(`POST ${ws}/events`, { type: 'workspace.plan.upgraded', data: {} }, { event_id: isId });
+    } finally {
+      await control.close();
+    }
+    assert(problems.length === 0, `control creation answers not of the contract's shape: ${problems.join('; ')}`);
+    t.detail(
+      'a token, an endpoint, a member and an event created: each answer had its fields, ids as strings, the endpoint active',
+    );
   });
 
   // The contract shows the endpoint read's answer whole: flagged is true or false, never left out.

@@ -645,6 +645,16 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'the operations of a control adapter are not read (skipped: no HTTP statuses)',
   }),
   service({
+    id: 'CTL-CREATE-ANSWER-FIELDS',
+    area: 'workspace',
+    level: 'must',
+    title:
+      "The creation answers of a token, an endpoint, a member and an event have the contract's fields with their types: token_id, token, label and scopes; endpoint_id, secret and state active; member_id; event_id, each id a string",
+    clauses: ['CTL-TOKEN-CREATE', 'CTL-HOOK-CREATE', 'CTL-SESSION-MEMBER', 'CTL-EVENT-FIRE'],
+    ground: 'CTL-HOOK-CREATE',
+    accepts: "fields beyond the contract's (recorded by name); ids of any form but a non-empty string",
+  }),
+  service({
     id: 'CTL-ENDPOINT-READ-FIELDS',
     area: 'workspace',
     level: 'must',

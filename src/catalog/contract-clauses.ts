@@ -52,6 +52,10 @@ export const CONTRACT_CLAUSE_DATA = {
     section: TOKENS,
     text: "`DELETE /workspaces/{ws}/tokens/{token_id}` -> 204. From then on the public API must answer 401 `invalid_token` for it within the spec's propagation limit (under 60 s).",
   },
+  'CTL-SESSION-MEMBER': {
+    section: SESSIONS,
+    text: '`POST /workspaces/{ws}/members` body `{"subject": "<sub>", "scopes": [...]}` -> 201 `{"member_id": "<string>"}`.',
+  },
   'CTL-SESSION-JWT': {
     section: SESSIONS,
     text: "The public API then accepts `Authorization: Bearer <JWT>` whose signature verifies against a key of that JWKS (RS256 and ES256 at least), whose `iss` equals the issuer, whose `aud` is or contains the audience, which is within `nbf`/`exp`, and whose `sub` is a member: the caller gets that member's scopes. Anything else: 401 `invalid_token`.",
@@ -63,6 +67,10 @@ export const CONTRACT_CLAUSE_DATA = {
   'CTL-HOOK-REFUSED': {
     section: ENDPOINTS,
     text: 'Refused with a 4xx: a URL that is not HTTPS, a URL whose host is `localhost`, a 26th active endpoint.',
+  },
+  'CTL-HOOK-CREATE': {
+    section: ENDPOINTS,
+    text: '`POST /workspaces/{ws}/webhook-endpoints` body `{"url": "https://…", "events": ["*"]}` (`events`: event types, or `["*"]`) -> 201 `{"endpoint_id": "<string>", "secret": "<signing secret>", "state": "active"}`.',
   },
   'CTL-HOOK-READ': {
     section: ENDPOINTS,

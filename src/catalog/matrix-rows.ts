@@ -1260,11 +1260,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     },
   },
   // The read-back of an endpoint: every field the contract shows, flagged false as well as true (round 16).
-  // The creation's answer read as sent: its scopes are the token's (round 18 answered the licensed ones).
+  // The creation's answer read as sent: its scopes are the token's (round 18 answered the licensed
+  // ones), its token_id a string (round 21 answered a number).
   'CTL-TOKEN-CREATE': {
     kind: 'field',
-    cells: { empty: checked('TOKEN-ANSWER-SCOPES') },
+    cells: { empty: checked('TOKEN-ANSWER-SCOPES', 'CTL-CREATE-ANSWER-FIELDS') },
   },
+  // The creation answers read as sent, every field of the contract's shape (round 21).
+  'CTL-HOOK-CREATE': { kind: 'field', cells: { empty: checked('CTL-CREATE-ANSWER-FIELDS') } },
+  'CTL-SESSION-MEMBER': { kind: 'field', cells: { empty: checked('CTL-CREATE-ANSWER-FIELDS') } },
   'CTL-HOOK-READ': {
     kind: 'field',
     cells: { empty: checked('CTL-ENDPOINT-READ-FIELDS') },

@@ -561,6 +561,19 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('to-cached-per-agent', 'HOOK-COMPLETED-AS-REPORTED'),
   proof('envelope-data-id-hoisted', 'HOOK-FIRED-EVENT-ID'),
   proof('endpoint-create-lifts-suspension', 'WS-SUSPENSION-HOLDS'),
+  // Red team, round 21 (docs/red-team/round-21.json): the nine caught on first contact, then the
+  // two survivors with the check written for them.
+  proof('endpoint-events-read-first-only', 'CTL-ENDPOINT-READ-FIELDS'),
+  proof('fire-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('progress-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('suspend-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('reinstate-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('token-revoke-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('endpoint-delete-answered-200', 'CTL-SUCCESS-STATUSES'),
+  proof('replay-type-enum-key', 'HOOK-REPLAY-SAME-ID'),
+  proof('token-id-numeric', 'CTL-CREATE-ANSWER-FIELDS'),
+  proof('endpoint-create-state-missing', 'CTL-CREATE-ANSWER-FIELDS'),
+  proof('member-id-numeric', 'CTL-CREATE-ANSWER-FIELDS'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // Written between red-team rounds: what is active enabled again, a control status.
