@@ -16,10 +16,6 @@ export default defineConfig({
     // certification, the red-team rounds' scaled waits) mostly wait on their child processes or
     // timers, so they share the cores well: with four, a fifth of the two cores sat idle.
     maxWorkers: 6,
-    // Each worker keeps the modules it imported from one file to the next: importing them again
-    // for every file (vitest's default) was most of the step's CPU. The files share no state a
-    // test leaves behind; one that did would show as an order-dependent failure here.
-    isolate: false,
     sequence: { sequencer: LongestFirstSequencer },
   },
 });
