@@ -322,9 +322,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('body-parsed-before-auth', 'REVOKE-STAYS-REVOKED', 'AUTH-NO-CREDENTIAL-401'),
   // Red team, round 5 (docs/red-team/round-5.json): the six caught on first contact, with the
   // checks whose rule each breaks, then the survivors with the checks written for them.
-  // Its counterexample is shrunk within a time limit: on a loaded machine the shrinking was cut at
-  // seven steps, past the six a proof allows; at the calm moment it gets the CPU it needs.
-  { ...proof('token-id-is-slot', 'MODEL-TOKENS-SUSPENSION'), calm: true },
+  proof('token-id-is-slot', 'MODEL-TOKENS-SUSPENSION'),
   waits(proof('disabled-endpoint-undeletable', 'MODEL-ENDPOINT-HEALTH')),
   proof('metadata-empty-values-dropped', 'HOOK-METADATA-ROUNDTRIP'),
   proof('session-transcript-refused', 'SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),

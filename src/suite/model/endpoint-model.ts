@@ -399,6 +399,10 @@ export const ENDPOINT_HEALTH_SCENARIOS: ReadonlyArray<Scenario<EndpointModel, En
   },
   { rule: 'a disabled endpoint gets no delivery', commands: [new CreateEndpoint(), new FireEvent()] },
   { rule: 'a disabled endpoint holds no active slot', commands: [new FillToLimit()] },
+  {
+    rule: 'a disabled endpoint can be deleted',
+    commands: [new DeleteEndpoint(0), new CreateEndpoint(), new FireEvent()],
+  },
 ];
 
 /**

@@ -367,8 +367,39 @@ export const TOKEN_SCENARIOS: ReadonlyArray<Scenario<TokenModel, TokenTarget>> =
     ],
   },
   {
-    rule: 'one reinstatement serves a workspace however often it was suspended',
-    commands: [new CreateToken(false), new SetSuspension(true), new SuspendAgain(), new SetSuspension(false)],
+    rule: 'a token created on a suspended workspace is refused until the workspace is reinstated',
+    commands: [
+      new CreateToken(false),
+      new SetSuspension(true),
+      new CreateToken(false),
+      new UseToken(1, 'whoami'),
+      new SetSuspension(false),
+      new UseToken(1, 'whoami'),
+    ],
+  },
+  {
+    rule: 'one reinstatement serves a workspace however often it was suspended, and it stays suspended until then',
+    commands: [
+      new CreateToken(false),
+      new SetSuspension(true),
+      new SuspendAgain(),
+      new UseToken(0, 'agents'),
+      new SetSuspension(false),
+    ],
+  },
+  {
+    rule: 'revoking a revoked token again leaves the token created after it served',
+    commands: [
+      new CreateToken(false),
+      new RevokeToken(0),
+      new CreateToken(false),
+      new RemoveAgain(REVOKE_TOKEN, 0),
+      new UseToken(1, 'whoami'),
+    ],
+  },
+  {
+    rule: 'no more tokens created at once are granted than there are slots, and each granted one is served',
+    commands: [new CreateAtOnce(3), new UseToken(0, 'whoami'), new UseToken(1, 'whoami')],
   },
   {
     rule: 'a reinstated workspace keeps a narrowed token narrowed',
