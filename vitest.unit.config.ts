@@ -16,6 +16,11 @@ export default defineConfig({
     // certification, the red-team rounds' scaled waits) mostly wait on their child processes or
     // timers, so they share the cores well: with four, a fifth of the two cores sat idle.
     maxWorkers: 6,
+    // Each worker keeps the modules it imported from one file to the next: importing them again
+    // for every file (vitest's default) was most of the step's CPU. No file may leave state behind
+    // (a server, a timer, a changed global or environment variable): one that did would show as an
+    // order-dependent failure here.
+    isolate: false,
     sequence: { sequencer: LongestFirstSequencer },
   },
 });

@@ -26,6 +26,11 @@ const CONNECTIONS = 50;
 const WRK_HEADROOM = 2;
 /** Runs of one round that may run out of deliveries, each prepared with more, before the bench gives up. */
 const WRK_ATTEMPTS = 3;
+/**
+ * A run that ran out is prepared with this many times what it sent: its rate may have been held
+ * down by a busy machine that is free for the next run, so twice was sometimes still too few.
+ */
+const WRK_RERUN_GROWTH = 4;
 /** For the 1-s warm-up, whose repeats do not matter: more than one warm process takes in a second here. */
 const WARM_UP_DELIVERIES = 20_000;
 
@@ -107,7 +112,7 @@ async function measurePool(
           throw new Error(
             `receiver pool of ${count}: wrk ran out of distinct deliveries in ${attempt} runs, the last sending ${result.repeated} event ids again; the rate would be a duplicate's, not a delivery's`,
           );
-        prepared = Math.ceil((prepared + result.repeated) * WRK_HEADROOM);
+        prepared = Math.ceil((prepared + result.repeated) * WRK_RERUN_GROWTH);
       } finally {
         input?.remove();
       }
