@@ -37,7 +37,15 @@ import { CheckCollector } from './collector.js';
 import { endChildren, watchChildren } from './children.js';
 import { ProgressLine } from './progress.js';
 import { CLOSE_LIMIT_MS, RUN_DEADLINE_MS, STOPPED_CLOSE_LIMIT_MS } from './deadline.js';
-import { holdStopSignals, minutes, STOP_SIGNALS, watchStop, type HeldSignals, type StopReason } from './run-stop.js';
+import {
+  holdStopSignals,
+  minutes,
+  STOP_SIGNALS,
+  suitesStopReason,
+  watchStop,
+  type HeldSignals,
+  type StopReason,
+} from './run-stop.js';
 import { EXIT, HarnessError, RegistrationError, RunAbort } from '../errors.js';
 import { namePatternFor, selectChecks, startOrder } from './selection.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -393,7 +401,7 @@ async function runSuites(
     );
   }
   // Errors are watched until the run ends: after a stop, vitest may still post to a worker that is gone.
-  return { collector, stopped: stop.reason, release: () => stop.release() };
+  return { collector, stopped: suitesStopReason(stop.reason, held), release: () => stop.release() };
 }
 
 /**

@@ -122,6 +122,18 @@ export function holdStopSignals(source: StopSource = process): HeldSignals {
   };
 }
 
+/**
+ * Why the suites stopped: as their stop watch saw it, or interrupted by a signal it missed. A
+ * signal to the whole process group reaches the suites' worker too, which may cancel the checks
+ * and end before this process acts on its own copy: then only the held signal tells.
+ */
+export function suitesStopReason(
+  watched: StopReason | undefined,
+  held: Pick<HeldSignals, 'received'>,
+): StopReason | undefined {
+  return watched ?? (held.received ? 'interrupted' : undefined);
+}
+
 export function minutes(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${(ms / 1000).toFixed(0)} s`;
 }

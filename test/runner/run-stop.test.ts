@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeCrash, holdStopSignals, minutes, watchStop, type StopReason } from '../../src/runner/run-stop.js';
+import {
+  describeCrash,
+  holdStopSignals,
+  minutes,
+  suitesStopReason,
+  watchStop,
+  type StopReason,
+} from '../../src/runner/run-stop.js';
 import { STOP_GRACE_MS } from '../../src/run-state/stop.js';
 
 const DEADLINE_MS = 60_000;
@@ -117,6 +124,27 @@ describe('signals held outside the suites', () => {
     await expect(held.signalled).resolves.toBe('SIGTERM');
     held.release();
     expect(source.listenerCount('SIGINT') + source.listenerCount('SIGTERM')).toBe(0);
+  });
+});
+
+describe('the reason the suites stopped', () => {
+  it("is the watch's, or interrupted by a signal held after the watch let go", () => {
+    const source = new EventEmitter();
+    const held = holdStopSignals(source);
+    const { watch, source: watchedSource } = watched();
+    expect(suitesStopReason(watch.reason, held)).toBeUndefined();
+    // The worker, signalled with the group, ended the checks; this process's copy came after the watch cleared.
+    watch.clear();
+    source.emit('SIGINT', 'SIGINT');
+    expect(suitesStopReason(watch.reason, held)).toBe('interrupted');
+    // A stop the watch saw keeps its own reason.
+    const deadline = watched();
+    deadline.watch.signal('SIGTERM');
+    expect(suitesStopReason('deadline', held)).toBe('deadline');
+    expect(suitesStopReason(deadline.watch.reason, holdStopSignals(new EventEmitter()))).toBe('interrupted');
+    for (const each of [watch, deadline.watch]) each.clear();
+    expect(watchedSource.listenerCount('SIGINT')).toBe(0);
+    held.release();
   });
 });
 
