@@ -509,8 +509,7 @@ certifySuite('workspace', () => {
     const judge = async (operation: string, json: unknown, expected: Record<string, (value: unknown) => boolean>) => {
       const res = await control.send(operation, json);
       const body = res.json as Record<string, unknown> | undefined;
-      if (res.status < 200 || res.status >= 300)
-        return problems.push(`${operation.replace(workspace.id, '{ws}')} answered ${res.status}`);
+      if (!is2xx(res.status)) return problems.push(`${operation.replace(workspace.id, '{ws}')} answered ${res.status}`);
       for (const field of SECRET_FIELDS) if (typeof body?.[field] === 'string') registerSecret(body[field] as string);
       for (const [field, holds] of Object.entries(expected)) {
         const value = body?.[field];
