@@ -645,6 +645,12 @@ export const FAULTS = {
     'a delivery answered 429 is retried after a fixed 1 s throttle back-off, not on the 1 min, 5 min, … schedule',
   'event-store-keeps-two':
     "the event store keeps a workspace's last two events only (its generations turn over on every event): a replay of an event fired two events earlier is refused",
+  'auto-outcome-state-name':
+    'call_progress auto completes a call with outcome "completed" (the simulated dialler\'s state name), not answered',
+  'failed-call-moves-again':
+    'a failed call can be moved on through the control interface: moved to completed it emits voice.call.completed after its voice.call.failed',
+  'call-records-keep-two':
+    "a workspace keeps its last two calls only (its call records turn over on every placement): a finished call's transcript_url answers 404 once two more calls are placed",
   'replay-data-latest-of-type':
     "a replay carries the event's id but the data of the workspace's latest event of its type (a payload cache keyed by type)",
   'to-15-digits-refused':

@@ -224,8 +224,12 @@ async function autoLifecycle(
 
 /** How long after its first read a transcript URL is read again: it must still work. */
 const TRANSCRIPT_READ_AGAIN_MS = 10_000;
+/** Calls placed in the workspace between a transcript's two reads. */
+const LATER_CALLS = 2;
 /** call_progress auto: queued to completed within this (the control contract). */
 const AUTO_PROGRESS_LIMIT_MS = 2_000;
+/** call_progress auto: the outcome a call is completed with (the control contract). */
+const AUTO_PROGRESS_OUTCOME = 'answered';
 
 certifySuite('webhook-envelope', () => {
   check(
@@ -566,9 +570,16 @@ certifySuite('webhook-envelope', () => {
 
   // The control contract's promise behind every auto-progressed call: queued to completed
   // within 2 s of real time, judged on the service's own created_at (network and this
-  // process's stalls left out). A clock of whole seconds shows only a gap of 3 s or more.
+  // process's stalls left out), with outcome answered. A clock of whole seconds shows only a
+  // gap of 3 s or more.
   check('CALL-AUTO-PROGRESS-2S', async (t) => {
-    const { callId, created } = await autoLifecycle(t);
+    const { callId, created, first } = await autoLifecycle(t);
+    const outcome = dataOf(first[2]!)?.['outcome'];
+    t.measure('outcome', outcome ?? null);
+    assert(
+      outcome === AUTO_PROGRESS_OUTCOME,
+      `call ${callId} (call_progress auto) completed with outcome ${JSON.stringify(outcome)}: auto completes a call with outcome ${AUTO_PROGRESS_OUTCOME}`,
+    );
     const [queued, , completed] = created;
     if (queued === undefined || completed === undefined)
       return t.skip(`created_at of ${callId}'s events does not parse (HOOK-ENVELOPE judges it): no gap to measure`);
@@ -582,7 +593,7 @@ certifySuite('webhook-envelope', () => {
       `call ${callId} (call_progress auto) took ${gapMs} ms from voice.call.queued to voice.call.completed by their created_at: auto completes a call within 2 s${wholeSeconds ? ' (whole seconds: 3 s or more apart)' : ''}`,
     );
     t.detail(
-      `voice.call.queued to voice.call.completed: ${gapMs} ms by created_at${wholeSeconds ? ' (whole seconds)' : ''}`,
+      `voice.call.queued to voice.call.completed: ${gapMs} ms by created_at${wholeSeconds ? ' (whole seconds)' : ''}, outcome ${AUTO_PROGRESS_OUTCOME}`,
     );
   });
 
@@ -619,7 +630,8 @@ certifySuite('webhook-envelope', () => {
   });
 
   // A URL handed out keeps working: a client reads a call's transcript when its own queue gets
-  // to the event, not at once. The spec gives it no lifetime; seconds are far below any a user expects.
+  // to the event, not at once, and after other calls. The spec gives it no lifetime; seconds
+  // and two calls are far below any a user expects.
   check(
     'HOOK-TRANSCRIPT-URL-LASTS',
     async (t) => {
@@ -634,17 +646,19 @@ certifySuite('webhook-envelope', () => {
         return t.skip(
           `${url.href} did not answer with the transcript at once (${typeof first === 'string' ? first : first.status}; HOOK-TRANSCRIPT-URL-AS-GIVEN judges it): nothing to read again`,
         );
-      await sleep(TRANSCRIPT_READ_AGAIN_MS);
+      const readAgainAt = Date.now() + TRANSCRIPT_READ_AGAIN_MS;
+      // Later calls must not push an earlier one's transcript out (a store of the last few calls).
+      for (let index = 0; index < LATER_CALLS; index += 1) await placeCall(t, workspace, token.token);
+      await sleep(Math.max(0, readAgainAt - Date.now()));
       const later = await atOwnOrigin(t, url, token.token);
       t.measure('later_status', typeof later === 'string' ? later : later.status);
+      const when = `${TRANSCRIPT_READ_AGAIN_MS / 1000} s later, ${LATER_CALLS} calls placed since`;
       assert(
         typeof later !== 'string' && is2xx(later.status),
-        `${url.href} answered ${first.status} right after voice.call.completed, then ${typeof later === 'string' ? `no answer (${later})` : describeResponse(later)} ${TRANSCRIPT_READ_AGAIN_MS / 1000} s later: a transcript URL handed out stopped working`,
+        `${url.href} answered ${first.status} right after voice.call.completed, then ${typeof later === 'string' ? `no answer (${later})` : describeResponse(later)} ${when}: a transcript URL handed out stopped working`,
         typeof later === 'string' ? first : later,
       );
-      t.detail(
-        `${url.href} answered ${first.status} after voice.call.completed and ${later.status} ${TRANSCRIPT_READ_AGAIN_MS / 1000} s later`,
-      );
+      t.detail(`${url.href} answered ${first.status} after voice.call.completed and ${later.status} ${when}`);
     },
     { timeoutMs: 60_000 },
   );
@@ -753,43 +767,67 @@ certifySuite('webhook-envelope', () => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'manual' });
     const hook = await t.hookEndpoint(workspace, ['*']);
     const call = await placeCall(t, workspace, token.token);
+    // A second call ends as failed, then is moved on: a failed call reached its end too.
+    const lost = await placeCall(t, workspace, token.token);
     const moves: string[] = [];
-    const moveAgain = async (move: CallProgress) => {
+    const moveAgain = async (callId: string, move: CallProgress) => {
+      const which = callId === call.callId ? '' : 'failed call to ';
       try {
-        await workspace.progressCall(call.callId, move);
-        moves.push(`${move.state}: accepted`);
+        await workspace.progressCall(callId, move);
+        moves.push(`${which}${move.state}: accepted`);
       } catch (error) {
         if (!(error instanceof ControlError) || !error.refused) throw error;
-        moves.push(`${move.state}: refused ${error.status}`);
+        moves.push(`${which}${move.state}: refused ${error.status}`);
       }
     };
     await workspace.progressCall(call.callId, { state: 'started' });
-    await moveAgain({ state: 'started' });
+    await moveAgain(call.callId, { state: 'started' });
     const done = await completeByHand(workspace, hook, call.callId, { started: true });
     if (done.timedOut)
       t.skip(
         `the completed call emitted no voice.call.completed within ${CALL_EVENTS_TIMEOUT_MS} ms (see HOOK-PROGRESS-ONE-CALL): no end to repeat`,
       );
-    await moveAgain({ state: 'completed', outcome: 'answered', durationSeconds: 42 });
-    await moveAgain({ state: 'failed' });
+    await moveAgain(call.callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
+    await moveAgain(call.callId, { state: 'failed' });
+    await workspace.progressCall(lost.callId, { state: 'failed' });
+    const failed = await settle(
+      hook.inbox,
+      (ds) => ds.some(ofCall(lost.callId, 'voice.call.failed')),
+      CALL_EVENTS_TIMEOUT_MS,
+      `voice.call.failed of ${lost.callId}`,
+    );
+    if (failed.timedOut)
+      t.skip(
+        `the failed call emitted no voice.call.failed within ${CALL_EVENTS_TIMEOUT_MS} ms (see HOOK-LIFECYCLE-FAILED): no end to repeat`,
+      );
+    await moveAgain(lost.callId, { state: 'started' });
+    await moveAgain(lost.callId, { state: 'completed', outcome: 'answered', durationSeconds: 42 });
     t.measure('repeated_moves', moves);
     await sleep(QUIET_GRACE_MS);
-    const ofCallTypes = (types: readonly string[]) =>
-      hook.inbox.deliveries.filter((d) => callIdOf(d) === call.callId && types.includes(typeOf(d) ?? ''));
-    const starts = ofCallTypes(['voice.call.started']);
-    const ends = ofCallTypes(['voice.call.completed', 'voice.call.failed']);
+    const ofCallTypes = (callId: string, types: readonly string[]) =>
+      hook.inbox.deliveries.filter((d) => callIdOf(d) === callId && types.includes(typeOf(d) ?? ''));
+    const starts = ofCallTypes(call.callId, ['voice.call.started']);
+    const ends = ofCallTypes(call.callId, ['voice.call.completed', 'voice.call.failed']);
+    const lostAfterwards = ofCallTypes(lost.callId, ['voice.call.started', 'voice.call.completed']);
     const idsOf = (ds: readonly CapturedDelivery[]) => new Set(ds.map((d) => idOf(d)));
     const [startIds, endIds] = [idsOf(starts), idsOf(ends)];
-    t.measure('event_ids', { started: startIds.size, ended: endIds.size });
+    t.measure('event_ids', { started: startIds.size, ended: endIds.size, failed_then: lostAfterwards.length });
+    const ownMoves = moves.filter((move) => !move.startsWith('failed call'));
     assert(
       startIds.size === 1,
-      `call ${call.callId} was moved to started twice (${moves[0]}): it emitted ${typeCounts(starts)} under ${startIds.size} event ids, so it started ${startIds.size} times`,
+      `call ${call.callId} was moved to started twice (${ownMoves[0]}): it emitted ${typeCounts(starts)} under ${startIds.size} event ids, so it started ${startIds.size} times`,
     );
     assert(
       endIds.size === 1,
-      `call ${call.callId} completed, then was moved again (${moves.slice(1).join(', ')}): it emitted ${typeCounts(ends)} under ${endIds.size} event ids, so it ended ${endIds.size} times`,
+      `call ${call.callId} completed, then was moved again (${ownMoves.slice(1).join(', ')}): it emitted ${typeCounts(ends)} under ${endIds.size} event ids, so it ended ${endIds.size} times`,
     );
-    t.detail(`a call moved into states it had reached (${moves.join(', ')}) emitted each of its events once`);
+    assert(
+      lostAfterwards.length === 0,
+      `call ${lost.callId} failed, then was moved again (${moves.filter((move) => move.startsWith('failed call')).join(', ')}): it emitted ${typeCounts(lostAfterwards)} after its voice.call.failed`,
+    );
+    t.detail(
+      `calls moved into states they had reached or passed (${moves.join(', ')}) emitted each of their events once`,
+    );
   });
 
   check('HOOK-LIFECYCLE-FAILED', async (t) => {

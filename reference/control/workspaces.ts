@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { revokeToken, suspensionStampedTokens } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
-import { CallRecords } from '../calls/records.js';
+import { CALLS_PER_GENERATION, CallRecords } from '../calls/records.js';
 import { ALL_SCOPES, type Agent, type BearerToken, type Scope, type Workspace } from '../store.js';
 import { latestTimeScale } from '../webhooks/dispatcher.js';
 import { newSigningSecret } from '../webhooks/signing.js';
@@ -71,7 +71,8 @@ export const createWorkspace: ControlHandler = ({ app, body, faults, faultPrefix
     faults,
     faultPrefix,
     agents,
-    calls: new CallRecords(),
+    // Fault call-records-keep-two: the records turn over on every placement (a StrykerJS mutant).
+    calls: new CallRecords(faults.has('call-records-keep-two') ? 1 : CALLS_PER_GENERATION),
     tokens: new Map(),
     members: new Map(),
     identityProvider: null,

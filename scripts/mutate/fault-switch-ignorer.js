@@ -3,11 +3,20 @@
  * A Stryker ignorer: the reference's fault switches (`faults.has('…')`) and the code only
  * they reach are not mutated. A mutant run switches no fault on, so a mutant there changes
  * nothing a check could see (equivalent), and would cost a whole run of its module to say so.
+ * "Only they reach" is read from the code's shape, never from what a run happens to cover:
+ * - the switch itself, and what is `&&`-ed with it (false with the fault off, whatever it is);
+ * - the branch an `if` or `?:` takes when such a conjunction holds;
+ * - the statements after `if (!faults.has('…')) return …;` in the same block;
+ * - a declaration whose doc comment names it a fault's own (`/** Fault <name>: … *\/`), the
+ *   house convention for helpers and state only one fault uses.
+ * The `&&` itself stays mutated: `a && faults.has(…)` → `a || faults.has(…)` runs the fault's
+ * code without the fault, which a check may well see.
  * Plain JavaScript: Stryker loads its plugins in worker processes that have no TypeScript loader.
  */
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const REASON = 'a fault switch (reference/faults.ts), off in a mutant run: equivalent';
+const FAULT_DOC_COMMENT = /^\*\s*Fault [a-z0-9-]+:/;
 
 /**
  * `faults.has(…)` or `<anything>.faults.has(…)`.
@@ -24,18 +33,84 @@ function isFaultSwitch(path) {
   );
 }
 
+/**
+ * A fault switch, or an `&&` chain with one among its conjuncts: false whenever the fault is off.
+ * @param {any} path
+ * @returns {boolean}
+ */
+function holdsOnlyUnderFault(path) {
+  if (isFaultSwitch(path)) return true;
+  if (path?.isParenthesizedExpression()) return holdsOnlyUnderFault(path.get('expression'));
+  return (
+    Boolean(path?.isLogicalExpression({ operator: '&&' })) &&
+    (holdsOnlyUnderFault(path.get('left')) || holdsOnlyUnderFault(path.get('right')))
+  );
+}
+
+/** @param {any} path an operand `&&`-ed with a fault switch */
+function isConjunctOfFaultSwitch(path) {
+  const parent = path.parentPath;
+  if (!parent?.isLogicalExpression({ operator: '&&' })) return false;
+  const other = parent.get(path.key === 'left' ? 'right' : 'left');
+  return holdsOnlyUnderFault(other);
+}
+
 /** @param {any} path */
-function isFaultOnly(path) {
+function isFaultOnlyBranch(path) {
   const parent = path.parentPath;
   const branch = parent?.isIfStatement() || parent?.isConditionalExpression();
-  return Boolean(branch && path.key === 'consequent' && isFaultSwitch(parent.get('test')));
+  return Boolean(branch && path.key === 'consequent' && holdsOnlyUnderFault(parent.get('test')));
+}
+
+/**
+ * `if (!faults.has('…')) return …;`, with no else.
+ * @param {any} statement
+ */
+function returnsUnlessFault(statement) {
+  if (!statement.isIfStatement() || statement.node.alternate) return false;
+  const test = statement.get('test');
+  if (!test.isUnaryExpression({ operator: '!' }) || !isFaultSwitch(test.get('argument'))) return false;
+  const consequent = statement.get('consequent');
+  return (
+    consequent.isReturnStatement() ||
+    (consequent.isBlockStatement() && consequent.node.body.length === 1 && consequent.get('body.0').isReturnStatement())
+  );
+}
+
+/** @param {any} path */
+function followsReturnUnlessFault(path) {
+  if (path.listKey !== 'body' || typeof path.key !== 'number') return false;
+  for (let index = 0; index < path.key; index += 1) if (returnsUnlessFault(path.getSibling(index))) return true;
+  return false;
+}
+
+/** @param {any} path */
+function isDocumentedAsFaults(path) {
+  const declaration =
+    path.isFunctionDeclaration() ||
+    path.isVariableDeclaration() ||
+    path.isClassProperty() ||
+    path.isClassPrivateProperty() ||
+    path.isClassMethod() ||
+    path.isClassPrivateMethod();
+  if (!declaration) return false;
+  const holder = path.parentPath?.isExportNamedDeclaration() ? path.parentPath : path;
+  const comments = holder.node.leadingComments ?? [];
+  const last = comments[comments.length - 1];
+  return last?.type === 'CommentBlock' && FAULT_DOC_COMMENT.test(last.value.trim());
 }
 
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'fault-switches', {
     /** @param {any} path */
     shouldIgnore(path) {
-      return isFaultSwitch(path) || isFaultOnly(path) ? REASON : undefined;
+      const faultOnly =
+        isFaultSwitch(path) ||
+        isConjunctOfFaultSwitch(path) ||
+        isFaultOnlyBranch(path) ||
+        followsReturnUnlessFault(path) ||
+        isDocumentedAsFaults(path);
+      return faultOnly ? REASON : undefined;
     },
   }),
 ];

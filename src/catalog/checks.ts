@@ -1457,7 +1457,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'must',
     title:
-      'Under call_progress auto, a call goes from voice.call.queued to voice.call.completed within 2 s, by their created_at',
+      'Under call_progress auto, a call goes from voice.call.queued to voice.call.completed within 2 s, by their created_at, and completes with outcome answered',
     clauses: ['CTL-WS-CALL-PROGRESS'],
     ground: 'CTL-WS-CALL-PROGRESS',
     accepts: 'created_at in whole seconds (then only 3 s or more apart fails)',
@@ -1475,9 +1475,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-TRANSCRIPT-URL-LASTS',
     area: 'webhook-envelope',
     level: 'should',
-    title: 'transcript_url still answers with the transcript 10 s after its first read: a URL handed out keeps working',
+    title:
+      'transcript_url still answers with the transcript 10 s after its first read, two more calls placed in between: a URL handed out keeps working',
     clauses: ['CALL-FIELD-TRANSCRIPT-URL', 'EP-TRANSCRIPT'],
-    accepts: 'any lifetime beyond 10 s (the spec gives none)',
+    accepts: 'any lifetime beyond 10 s and two later calls (the spec gives none)',
   }),
   service({
     id: 'HOOK-COMPLETED-AS-REPORTED',
@@ -1503,7 +1504,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-envelope',
     level: 'should',
     title:
-      'A call reaches each state once: moved to started again, then to completed or failed after it completed, it emits no second voice.call.started or end event',
+      'A call reaches each state once: moved to started again, then to completed or failed after it completed, it emits no second voice.call.started or end event; a failed call moved to started or completed emits neither',
     clauses: ['TYPE-VOICE-CALL-COMPLETED', 'STATE-CALL', 'CTL-WS-CALL-PROGRESS', 'ENV-ID'],
     accepts:
       'each repeated move refused with any 4xx, or accepted with nothing emitted (which transitions exist is not shown)',

@@ -576,6 +576,10 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('member-id-numeric', 'CTL-CREATE-ANSWER-FIELDS'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
+  // A blind spot the mutation run of reference/calls/records.ts found (docs/proving.md).
+  proof('call-records-keep-two', 'HOOK-TRANSCRIPT-URL-LASTS'),
+  proof('auto-outcome-state-name', 'CALL-AUTO-PROGRESS-2S'),
+  proof('failed-call-moves-again', 'HOOK-CALL-STATES-ONCE'),
   // Written between red-team rounds: what is active enabled again, a control status.
   proof('reinstate-toggles', 'WS-REINSTATED'),
   proof('enable-toggles', 'HOOK-ENABLE-ACTIVE-UNCHANGED'),
