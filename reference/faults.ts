@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 22
+  'token-scopes-of-first-token':
+    "a bearer token is granted the scopes of its workspace's first active token (the scope guard loads the workspace's token row, not the credential's): a narrowed second token places calls",
+  'revoke-empties-scopes':
+    'revoking a token narrows it to no scopes instead of invalidating it: whoami keeps answering 200 for it, and it still holds its slot',
+  'idp-put-clears-members':
+    "reconfiguring the workspace's identity provider drops its members (they hang off the old provider row): a member's session JWT is refused after the second PUT",
+  'endpoint-delete-removes-last':
+    'deleting an endpoint removes the most recently created one (splice at indexOf -1): of two endpoints, deleting the first leaves it delivered to and silences the second',
+  'endpoint-id-reused-after-delete':
+    "endpoint ids are numbered by the workspace's live endpoint count: a deleted endpoint's id names the next one created, and reads back as it",
+  'fanout-stops-at-failure':
+    'an event is sent to its endpoints one after another and the fan-out stops at the first failed attempt: the endpoints after a failing one never get it',
+  'subscription-filter-hoisted':
+    "the subscription filter is computed once per event from the workspace's first endpoint: a later endpoint subscribed to one type receives whatever the first takes",
+  'replay-to-deleted-endpoint':
+    "a replay is sent from the delivery log's copy of the endpoint (URL and secret), not the live table: a deleted endpoint is replayed to",
+  'completed-metadata-over-fields':
+    "voice.call.completed data is built as {...call fields, ...metadata, metadata}: a metadata key named like a call field (outcome, to) overwrites the call's value",
+  'workspace-delete-reinstatable':
+    'deleting a workspace only suspends it and hides nothing: a later reinstatement brings it back, tokens and all',
+  'token-answer-read-back-by-label':
+    "a token creation's answer is read back by workspace and label: a second token labelled like an active one is answered with the first token's id and secret",
+  'retry-sent-to-last-endpoint':
+    "a failed delivery's retry is scheduled by a closure over the fan-out loop's variable: it goes to the event's last endpoint, not the one that failed",
   // Red team, round 21
   'endpoint-events-read-first-only':
     'an endpoint\'s page shows only the first of its event types (read from a legacy single-type column): ["a", "b"] reads back ["a"]',

@@ -155,7 +155,10 @@ export class Authenticator {
       ok: true,
       principal: {
         workspace,
-        scopes: lookup.token.scopes,
+        // Fault token-scopes-of-first-token: the scope guard loads the workspace's first active token row.
+        scopes: faults.has('token-scopes-of-first-token')
+          ? ([...workspace.tokens.values()].find((t) => t.revokedAt === null) ?? lookup.token).scopes
+          : lookup.token.scopes,
         scheme: 'bearer_token',
         credentialId: lookup.token.id,
         faults,

@@ -174,6 +174,11 @@ export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock,
     if (faults.has('double-revoke-frees-slot')) token.revokedAgain = true;
     return true;
   }
+  // Fault revoke-empties-scopes: the dashboard's revoke writes an empty scope list on the token, which stays active.
+  if (faults.has('revoke-empties-scopes')) {
+    token.scopes = [];
+    return true;
+  }
   const now = clock.now();
   // Fault revocation-list-single-slot: the workspace's revocation record holds one token, so a new revocation overwrites the last.
   if (faults.has('revocation-list-single-slot'))

@@ -280,6 +280,12 @@ export class CallService {
     };
     if (faults.has('metadata-omitted-when-empty') && Object.keys(call.metadata).length === 0) delete data['metadata'];
     if (faults.has('duration-zero-omitted') && duration === 0) delete data['duration_seconds'];
+    // Fault completed-metadata-over-fields: the payload is {...fields, ...metadata, metadata}, so a metadata key
+    // named like a call field overwrites it.
+    if (faults.has('completed-metadata-over-fields')) {
+      const { metadata } = data;
+      return { ...data, ...(metadata as Record<string, unknown>), metadata };
+    }
     return data;
   }
 

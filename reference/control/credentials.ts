@@ -87,7 +87,11 @@ export const createToken: ControlHandler = async (request) => {
     const status = issued.status === 409 && faults.has('token-limit-429') ? 429 : issued.status;
     return refuse(status, issued.code, issued.message);
   }
+  // Fault token-answer-read-back-by-label: the answer is the row read back by workspace and label, the oldest first.
   const { token } = issued;
+  const shown = faults.has('token-answer-read-back-by-label')
+    ? ([...workspace.tokens.values()].find((t) => t.revokedAt === null && t.label === token.label) ?? token)
+    : token;
   // Fault token-create-lifts-suspension: the token page saves the workspace row with its new token, suspended taken from the form's default.
   if (faults.has('token-create-lifts-suspension')) workspace.suspended = false;
   // Fault revoked-token-revived-by-create: the token list is saved whole, as the page read it a minute before.
@@ -107,14 +111,14 @@ export const createToken: ControlHandler = async (request) => {
       ? [...new Set(parsed.data.scopes)]
       : faults.has('token-answer-shows-licensed-scopes')
         ? [...workspace.licensedScopes]
-        : token.scopes;
+        : shown.scopes;
   // Fault token-created-200: the creation answers 200, not the 201 the contract names.
   const status = faults.has('token-created-200') ? 200 : 201;
   // Fault token-scopes-answered-as-string: the answer carries the scopes OAuth-style, one space-separated string.
   const answered = faults.has('token-scopes-answered-as-string') ? scopes.join(' ') : scopes;
   // Fault token-id-numeric: the answer carries the token's row number as token_id.
-  const tokenId = faults.has('token-id-numeric') ? workspace.tokens.size : token.id;
-  return { status, body: { token_id: tokenId, token: token.secret, label: token.label, scopes: answered } };
+  const tokenId = faults.has('token-id-numeric') ? workspace.tokens.size : shown.id;
+  return { status, body: { token_id: tokenId, token: shown.secret, label: shown.label, scopes: answered } };
 };
 
 export const revokeTokenHandler: ControlHandler = async (request) => {
@@ -214,6 +218,8 @@ export const putIdentityProvider: ControlHandler = (request) => {
   if (previous && faults.has('idp-old-keys-kept'))
     Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
   request.app.store.setIdentityProvider(workspace, provider);
+  // Fault idp-put-clears-members: the members hang off the provider row, and a reconfiguration writes a new row.
+  if (previous && faults.has('idp-put-clears-members')) workspace.members = new Map();
   return { status: 204 };
 };
 

@@ -176,6 +176,12 @@ function sharingSettings(workspaces: Iterable<Workspace>, workspace: Workspace):
 }
 
 export const deleteWorkspace: ControlHandler = (request) => {
+  const workspace = workspaceOf(request);
+  // Fault workspace-delete-reinstatable: the clean-up is the suspension flag, so a reinstatement undoes it.
+  if (workspace && unionFaults(request.faults, workspace.faults).has('workspace-delete-reinstatable')) {
+    workspace.suspended = true;
+    return { status: 204 };
+  }
   if (!request.app.deleteWorkspace(request.params.ws ?? ''))
     return refuse(404, 'workspace_not_found', 'no such workspace');
   return { status: 204 };

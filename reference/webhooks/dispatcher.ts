@@ -37,6 +37,10 @@ interface Delivery {
   signingSecret?: string;
   /** Fault replay-stamp-cached-per-endpoint: the replay's timestamp and signature come from the event's cache. */
   replayStampCached?: boolean;
+  /** Fault fanout-stops-at-failure: the next endpoint's delivery, started once this one's first attempt succeeds. */
+  next?: () => void;
+  /** Fault retry-sent-to-last-endpoint: the endpoint the fan-out loop's variable held last, where retries go. */
+  retryTo?: Endpoint;
 }
 
 export interface AttemptRecord {
@@ -127,6 +131,16 @@ export class Dispatcher {
       faults: workspace.faults,
     };
     this.events.add(event);
+    // Fault fanout-stops-at-failure: the endpoints are sent to one after another, each once the one before took it.
+    if (workspace.faults.has('fanout-stops-at-failure')) {
+      let next: (() => void) | undefined;
+      for (const endpoint of [...receivers].reverse()) {
+        const delivery: Delivery = { event, endpoint, failedAttempts: 0, ...(next ? { next } : {}) };
+        next = () => this.attempt(delivery);
+      }
+      next?.();
+      return event;
+    }
     /** Fault fanout-deduped-by-url: the fan-out's outbox is keyed by the receiver URL. */
     const urlsSent = new Set<string>();
     for (const [index, endpoint] of receivers.entries()) {
@@ -137,7 +151,9 @@ export class Dispatcher {
       }
       // Fault event-id-per-endpoint: each endpoint's copy of the event is minted its own id.
       const copy = index > 0 && workspace.faults.has('event-id-per-endpoint') ? this.copyWithNewId(event) : event;
-      const delivery = { event: copy, endpoint, failedAttempts: 0 };
+      const delivery: Delivery = { event: copy, endpoint, failedAttempts: 0 };
+      // Fault retry-sent-to-last-endpoint: the retry callback reads the loop's variable after the loop ended.
+      if (workspace.faults.has('retry-sent-to-last-endpoint')) delivery.retryTo = receivers.at(-1) ?? endpoint;
       if (workspace.faults.has('deliveries-delayed-5s')) this.attemptLater(delivery, BACKLOG_DELAY_MS);
       else this.attempt(delivery);
     }
@@ -162,6 +178,9 @@ export class Dispatcher {
     const endpoint =
       this.options.endpoints.get(workspace.id, endpointId) ??
       hidden ??
+      (workspace.faults.has('replay-to-deleted-endpoint')
+        ? this.options.endpoints.fromDeliveryLog(workspace.id, endpointId)
+        : undefined) ??
       (anywhere ? this.options.endpoints.getAnywhere(endpointId) : undefined);
     if (!endpoint) return 'unknown_endpoint';
     const forced = workspace.faults.has('replay-to-disabled-delivered');
@@ -387,7 +406,11 @@ export class Dispatcher {
           at: this.options.clock.now(),
           success: verdict.success,
         });
+        // Fault fanout-stops-at-failure: the loop goes on to the next endpoint only after a success; a failure breaks it.
+        const next = delivery.next;
+        delete delivery.next;
         if (verdict.success) {
+          next?.();
           endpoint.health.recordSuccess();
           // Fault replay-acknowledged-skipped: the delivery log marks the event acknowledged at this endpoint.
           if (faults.has('replay-acknowledged-skipped')) (event.acknowledgedBy ??= new Set()).add(endpoint.id);
@@ -443,7 +466,11 @@ export class Dispatcher {
     }
     // A disabled endpoint gets nothing: the delivery is dropped rather than held.
     if (!endpoint.health.acceptsDeliveries()) return;
-    this.attemptLater(delivery, throttled ? THROTTLE_BACKOFF_MS : delay);
+    const retried =
+      delivery.retryTo && delivery.retryTo !== endpoint && !delivery.retryTo.deleted
+        ? { ...delivery, endpoint: delivery.retryTo }
+        : delivery;
+    this.attemptLater(retried, throttled ? THROTTLE_BACKOFF_MS : delay);
   }
 
   /** An attempt after `delayMs`, cancelled with the endpoint's other pending attempts. */

@@ -59,6 +59,8 @@ export class EndpointRegistry {
   private readonly deletedByUrl = new Map<string, Map<string, { id: string; secret: string }>>();
   /** Fault enable-revives-deleted: deleted endpoints whose row a re-enable brings back, by workspace and endpoint id. */
   private readonly deletedRows = new Map<string, Endpoint>();
+  /** Fault replay-to-deleted-endpoint: deleted endpoints as the delivery log remembers them, by workspace and endpoint id. */
+  private readonly deliveryLog = new Map<string, Endpoint>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -144,7 +146,8 @@ export class EndpointRegistry {
     }
     const pendingRetries = new Set<TimerHandle>();
     const endpoint: Endpoint = {
-      id: revived?.id ?? newId('we_'),
+      // Fault endpoint-id-reused-after-delete: the id numbered from the workspace's live endpoint count.
+      id: revived?.id ?? (faults.has('endpoint-id-reused-after-delete') ? `we_${endpoints.size + 1}` : newId('we_')),
       workspace,
       url: parsed,
       urlText: url,
@@ -242,6 +245,9 @@ export class EndpointRegistry {
 
   delete(workspaceId: string, endpointId: string, faults: FaultSet): boolean {
     let endpoint = this.get(workspaceId, endpointId);
+    // Fault endpoint-delete-removes-last: the list is spliced at indexOf(id) over the endpoint objects, -1, so the
+    // last-created endpoint goes (the one named, when it is the last).
+    if (endpoint && faults.has('endpoint-delete-removes-last')) endpoint = this.allOf(workspaceId).at(-1) ?? endpoint;
     // Fault disabled-endpoint-undeletable: the delete looks the endpoint up among the workspace's active ones.
     if (endpoint && faults.has('disabled-endpoint-undeletable') && endpoint.health.state !== 'active')
       endpoint = undefined;
@@ -255,7 +261,7 @@ export class EndpointRegistry {
       endpoint.hidden = true;
       return true;
     }
-    this.byWorkspace.get(workspaceId)?.delete(endpointId);
+    this.byWorkspace.get(workspaceId)?.delete(endpoint.id);
     if (faults.has('endpoint-double-delete-frees-slot')) this.deletedIds.add(endpointId);
     if (faults.has('endpoint-limit-counts-deleted'))
       this.deletedCount.set(workspaceId, (this.deletedCount.get(workspaceId) ?? 0) + 1);
@@ -268,6 +274,8 @@ export class EndpointRegistry {
       return true;
     }
     this.retire(endpoint);
+    // Fault replay-to-deleted-endpoint: the delivery log keeps its copy of the endpoint.
+    if (faults.has('replay-to-deleted-endpoint')) this.deliveryLog.set(`${workspaceId}/${endpoint.id}`, endpoint);
     // Fault enable-revives-deleted: the deletion only writes the status column, which a re-enable overwrites.
     if (faults.has('enable-revives-deleted')) this.deletedRows.set(`${workspaceId}/${endpointId}`, endpoint);
     // Fault endpoint-delete-by-url: the delete's condition is the workspace and the URL, not the endpoint.
@@ -298,6 +306,22 @@ export class EndpointRegistry {
     return endpoint;
   }
 
+  /** Fault replay-to-deleted-endpoint: the delivery log's copy of a deleted endpoint, sendable again. */
+  fromDeliveryLog(workspaceId: string, endpointId: string): Endpoint | undefined {
+    const logged = this.deliveryLog.get(`${workspaceId}/${endpointId}`);
+    if (!logged) return undefined;
+    return {
+      ...logged,
+      deleted: false,
+      pendingRetries: new Set(),
+      health: new EndpointHealth({
+        clock: this.clock,
+        disableAfterMs: () => AUTO_DISABLE_AFTER_MS / logged.workspace.timeScale,
+        faults: () => logged.workspace.faults,
+      }),
+    };
+  }
+
   /** A deleted endpoint that a replay still finds under fault deleted-endpoint-still-delivered. */
   hidden(workspaceId: string, endpointId: string): Endpoint | undefined {
     return this.hiddenByWorkspace.get(workspaceId)?.get(endpointId);
@@ -315,6 +339,7 @@ export class EndpointRegistry {
     this.deletedCount.delete(workspaceId);
     this.deletedByUrl.delete(workspaceId);
     for (const key of [...this.deletedRows.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deletedRows.delete(key);
+    for (const key of [...this.deliveryLog.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deliveryLog.delete(key);
   }
 
   /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */
@@ -328,8 +353,10 @@ export class EndpointRegistry {
     if (!endpoints || endpoints.size === 0) return [];
     const faults = workspace.faults;
     const result: Endpoint[] = [];
+    // Fault subscription-filter-hoisted: the filter's event list read once, from the first endpoint, outside the loop.
+    const hoisted = faults.has('subscription-filter-hoisted') ? endpoints.values().next().value?.events : undefined;
     for (const endpoint of endpoints.values()) {
-      if (!subscribes(endpoint.events, type, faults)) continue;
+      if (!subscribes(hoisted ?? endpoint.events, type, faults)) continue;
       result.push(endpoint);
       // Fault wildcard-and-type-delivered-twice: one row per matching subscription entry (a join, no DISTINCT).
       if (
