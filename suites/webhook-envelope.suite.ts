@@ -98,6 +98,12 @@ const CALL_FIELD_NAMES = [
  * string values are the reading every implementation shares (Stripe's metadata is strings
  * only), so they are the rule; other value types are a choice, recorded.
  */
+/** Metadata keys named like the call's own fields: they stay in metadata (round 22 spread them over the fields). */
+const FIELD_NAMED_VALUE = 'from metadata';
+const FIELD_NAMED_METADATA = Object.fromEntries(
+  // Not call_id: the harness finds a call's events by it, so its loss would read as a missing event.
+  ['agent_id', 'to', 'duration_seconds', 'outcome', 'transcript_url'].map((field) => [field, FIELD_NAMED_VALUE]),
+);
 const STRING_METADATA = {
   lead_id: 'lead_certify42',
   'free-form key ✓': 'Q4 “outreach”, é, </script>',
@@ -426,14 +432,22 @@ certifySuite('webhook-envelope', () => {
   check('HOOK-METADATA-ROUNDTRIP', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
     const hook = await t.hookEndpoint(workspace, ['voice.call.completed']);
-    const call = await placeCall(t, workspace, token.token, STRING_METADATA);
-    const completed = await completedFor(hook, call.callId);
-    const metadata = dataOf(completed)?.['metadata'];
+    const sent = { ...STRING_METADATA, ...FIELD_NAMED_METADATA };
+    const call = await placeCall(t, workspace, token.token, sent);
+    const data = dataOf(await completedFor(hook, call.callId));
+    const metadata = data?.['metadata'];
     assert(
-      isDeepStrictEqual(metadata, STRING_METADATA),
-      `metadata came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}; expected ${JSON.stringify(STRING_METADATA)}`,
+      isDeepStrictEqual(metadata, sent),
+      `metadata came back as ${JSON.stringify(metadata)?.slice(0, 200) ?? 'nothing'}; expected ${JSON.stringify(sent)}`,
     );
-    t.detail('string-valued metadata with free-form keys came back deep-equal');
+    const overwritten = Object.keys(FIELD_NAMED_METADATA).filter((field) => data?.[field] === FIELD_NAMED_VALUE);
+    assert(
+      overwritten.length === 0,
+      `call ${call.callId}'s voice.call.completed carries ${overwritten.map((field) => `${field}: ${JSON.stringify(FIELD_NAMED_VALUE)}`).join(', ')}, the value of its metadata key of that name: metadata keys named like call fields overwrote the call's own`,
+    );
+    t.detail(
+      'string-valued metadata with free-form keys came back deep-equal; keys named like call fields left the fields alone',
+    );
   });
 
   // A long value is refused, or kept whole: a column cut at 255 characters returns another value

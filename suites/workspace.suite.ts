@@ -31,6 +31,8 @@ const AUTO_PROGRESS_WATCH_MS = 3_000;
 const OTHER_WORKSPACE_REQUESTS = 12;
 /** Requests, 250 ms apart, that show an active workspace asked to reinstate still active. */
 const ACTIVE_WATCH_REQUESTS = 4;
+/** Requests, 250 ms apart, that show a deleted workspace asked to reinstate still gone. */
+const DELETED_WATCH_REQUESTS = 4;
 
 /** Fields of the control answers that hold a credential. */
 const SECRET_FIELDS = ['token', 'secret'];
@@ -399,13 +401,20 @@ certifySuite('workspace', () => {
       } catch (error) {
         if (!(error instanceof ControlUnsupported)) throw error;
       }
-      await t.control.deleteWorkspace(workspace.id);
-      // The client takes a 404 or 405 to DELETE as "not supported": a workspace that still takes a token was not deleted.
-      const probe = await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
+      const deleted = await t.control.deleteWorkspace(workspace.id);
+      if (deleted === false)
+        t.skip('DELETE /workspaces/{ws} answered 404 or 405: not supported here, nothing deleted to judge');
+      // An adapter that cannot tell: a workspace that still takes a token was not deleted. A 2xx to
+      // DELETE is a deletion, whatever the workspace does after it (round 22 deleted by suspending).
+      const probe =
+        deleted === true
+          ? undefined
+          : await doneOrRefused(() => workspace.createToken(`certify ${t.spec.id} probe`), 'still there');
       if (probe === 'still there')
         t.skip(
           'DELETE /workspaces/{ws} is not supported here (the workspace still takes a new token): nothing deleted to judge',
         );
+      const how = probe === undefined ? 'DELETE answered 2xx' : `a new token for it then ${probe}`;
       const { res, afterMs } = await untilStatus(
         t,
         () => t.api.whoami(token.token),
@@ -415,7 +424,7 @@ certifySuite('workspace', () => {
       t.measure('refused_after_ms', afterMs);
       assert(
         res.status >= 400 && res.status < 500,
-        `the workspace was deleted (a new token for it is ${probe}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`,
+        `the workspace was deleted (${how}), and its token still answers ${describeResponse(res)} ${afterMs} ms later`,
       );
       // Judged only where a member's session token was accepted before the deletion (SESSION-VALID judges that).
       let sessionAfter: string;
@@ -434,8 +443,21 @@ certifySuite('workspace', () => {
             ? '; no session token judged (the control adapter cannot set a provider)'
             : `; no session token judged (${sessionBefore} before the deletion)`;
       }
+      // Deleted is not suspended: a reinstatement, refused or not, brings nothing back (round 22
+      // deleted by suspending, and the reinstatement served the token again).
+      const reinstated = await doneOrRefused(() => workspace.reinstate(), 'answered 2xx');
+      t.measure('reinstate_after_delete', reinstated);
+      for (let i = 0; i < DELETED_WATCH_REQUESTS; i++) {
+        const again = await t.api.whoami(token.token);
+        assert(
+          again.status >= 400 && again.status < 500,
+          `the workspace was deleted and its token refused ${res.status}; asked to reinstate it (${reinstated}), the token answered ${describeResponse(again)}: a deleted workspace came back`,
+          again,
+        );
+        await sleep(250);
+      }
       t.detail(
-        `deleted (a new token for it then ${probe}); its token answered ${res.status} after ${afterMs} ms${sessionAfter}`,
+        `deleted (${how}); its token answered ${res.status} after ${afterMs} ms, and still a 4xx after a reinstatement (${reinstated})${sessionAfter}`,
       );
     },
     { timeoutMs: 90_000 },

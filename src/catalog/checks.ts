@@ -606,9 +606,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'WS-DELETED-TOKENS',
     area: 'workspace',
     level: 'should',
-    title: "A deleted workspace's token no longer authenticates: whoami answers a 4xx within 60 s of the deletion",
+    title:
+      "A deleted workspace's token no longer authenticates: whoami answers a 4xx within 60 s of the deletion, and still after the workspace is asked to reinstate",
     clauses: ['AUTH-TOKEN-1', 'SVC-2'],
-    accepts: 'any 4xx; skipped where DELETE /workspaces/{ws} is not supported (the workspace still takes a new token)',
+    accepts:
+      'any 4xx; the reinstatement refused or answered 2xx; skipped where DELETE /workspaces/{ws} is not supported (the workspace still takes a new token)',
   }),
   service({
     id: 'WS-REINSTATED-KEEPS-SETTINGS',
@@ -1393,7 +1395,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-METADATA-ROUNDTRIP',
     area: 'webhook-envelope',
     level: 'must',
-    title: "The caller's string-valued metadata comes back in voice.call.completed, every key as given",
+    title:
+      "The caller's string-valued metadata comes back in voice.call.completed, every key as given, and keys named like call fields (outcome, to, …) leave the call's own fields alone",
     clauses: ['CALL-FIELD-METADATA', 'CTL-OPEN-METADATA'],
     ground: 'CTL-OPEN-METADATA',
     accepts: 'any keys; only string values are required to round-trip',

@@ -28,8 +28,13 @@ export { ControlUnsupported };
 export interface ControlAdapter {
   capabilities(): Promise<Capabilities>;
   createWorkspace(options?: WorkspaceOptions): Promise<CreatedWorkspace>;
-  /** Clean-up; an adapter that cannot delete workspaces may do nothing. */
-  deleteWorkspace(workspaceId: string): Promise<void>;
+  /**
+   * Clean-up; an adapter that cannot delete workspaces may do nothing. Resolves `true` when the
+   * workspace was deleted, `false` when the implementation does not delete workspaces, and
+   * nothing when the adapter cannot tell (WS-DELETED-TOKENS then probes for itself).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: adapters written before the answer existed return Promise<void>, and still fit
+  deleteWorkspace(workspaceId: string): Promise<boolean | void>;
   suspend(workspaceId: string): Promise<void>;
   reinstate(workspaceId: string): Promise<void>;
   /** `scopes` undefined: all the workspace's licensed scopes. */

@@ -112,14 +112,17 @@ export class ControlClient implements ControlAdapter {
     return { workspaceId, agentIds };
   }
 
-  async deleteWorkspace(workspaceId: string): Promise<void> {
+  /** Whether the workspace was deleted: optional for an implementation, 404 and 405 mean "not supported", not a failure. */
+  async deleteWorkspace(workspaceId: string): Promise<boolean> {
+    let deleted = true;
     try {
       await this.call('DELETE', removalPath({ kind: 'workspace', workspaceId }));
     } catch (error) {
-      // Optional for an implementation: 404 and 405 mean "not supported", not a failure.
       if (!(error instanceof ControlError && (error.status === 404 || error.status === 405))) throw error;
+      deleted = false;
     }
     this.options.onRemoved?.({ kind: 'workspace', workspaceId });
+    return deleted;
   }
 
   async suspend(workspaceId: string): Promise<void> {

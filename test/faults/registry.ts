@@ -574,6 +574,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('token-id-numeric', 'CTL-CREATE-ANSWER-FIELDS'),
   proof('endpoint-create-state-missing', 'CTL-CREATE-ANSWER-FIELDS'),
   proof('member-id-numeric', 'CTL-CREATE-ANSWER-FIELDS'),
+  // Red team, round 22 (docs/red-team/round-22.json): the ten caught on first contact, then the
+  // two survivors with the checks widened for them.
+  proof('token-scopes-of-first-token', 'SCOPE-KEPT-ALIVE', 'TOKEN-DEFAULT-SCOPES'),
+  waits(proof('revoke-empties-scopes', 'REVOKE-PROPAGATION', 'TOKEN-LIMIT-TWO')),
+  waits(proof('idp-put-clears-members', 'SESSION-PROVIDER-CHANGED')),
+  proof('endpoint-delete-removes-last', 'HOOK-DELETE-ONE-ENDPOINT', 'HOOK-DELETED-SILENT'),
+  proof('endpoint-id-reused-after-delete', 'MODEL-ENDPOINTS'),
+  proof('fanout-stops-at-failure', 'HOOK-RETRY-TARGET'),
+  proof('subscription-filter-hoisted', 'HOOK-SUBSCRIPTION-FILTER'),
+  proof('replay-to-deleted-endpoint', 'HOOK-DELETED-SILENT'),
+  proof('retry-sent-to-last-endpoint', 'HOOK-RETRY-ON-4XX'),
+  proof('token-answer-read-back-by-label', 'REVOKE-ONE-TOKEN'),
+  proof('completed-metadata-over-fields', 'HOOK-METADATA-ROUNDTRIP'),
+  proof('workspace-delete-reinstatable', 'WS-DELETED-TOKENS'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // A blind spot the mutation run of reference/calls/records.ts found (docs/proving.md).
