@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 23
+  'retry-body-of-latest-event':
+    "a retry re-sends the body last sent to its endpoint (the endpoint's outbox row holds one body): a failed event's retry carries a later event's id and data",
+  'ack-cancels-other-retries':
+    "an acknowledgement is recorded on the event, not the delivery: once one endpoint takes an event, another endpoint's pending retry of it is dropped",
+  'endpoint-delete-cancels-workspace-retries':
+    "deleting an endpoint cancels the pending retries of every endpoint of its workspace (the timers looked up by workspace): another endpoint's failed delivery is never retried",
+  'replay-call-event-latest-of-call':
+    "a call event's replay is read from the call's event row (keyed by call id), which holds its latest event: replaying voice.call.queued sends voice.call.completed",
+  'subscription-workspace-type-unmatched':
+    'the subscription index is keyed by product (voice, mailer): an endpoint subscribed by name to workspace.plan.upgraded never gets it (a wildcard one does)',
+  'transcript-url-lowercased':
+    "transcript_url is built by a path helper that lower-cases it: the call id's capitals are lost and the URL answers 404",
+  'token-limit-refusal-revokes-oldest':
+    "a third token is refused with 409 after the rotation helper already revoked the workspace's oldest token to make room: the refusal costs a working token",
+  'idp-audience-shared-by-jwks-uri':
+    "the session verifier is cached per jwks_uri with its audience: a second workspace configured with the same JWKS and another audience makes the first workspace's session tokens refused",
+  'reinstate-first-token-only':
+    'a suspension is stamped on each token and the reinstatement clears the first token row only: the second token keeps answering workspace_disabled',
+  'session-suspended-invalid-token':
+    "a suspended workspace's member session tokens are answered 401 invalid_token, not workspace_disabled (the member lookup skips suspended workspaces)",
+  'workspace-delete-removes-shared-url-endpoints':
+    "deleting a workspace deletes endpoints by receiver URL (of the fault prefix): another workspace's endpoint registered at the same URL is gone too",
+  'session-call-metadata-dropped':
+    'a call placed with a session token loses its metadata (the browser route parses the body with a schema of agent_id and to only): voice.call.completed carries {}',
   // Red team, round 22
   'token-scopes-of-first-token':
     "a bearer token is granted the scopes of its workspace's first active token (the scope guard loads the workspace's token row, not the credential's): a narrowed second token places calls",

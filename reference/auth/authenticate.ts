@@ -192,6 +192,9 @@ export class Authenticator {
       return refused;
     }
     const faults = unionFaults(requestFaults, session.workspace.faults);
+    // Fault session-suspended-invalid-token: the member lookup reads members of active workspaces only.
+    if (faults.has('session-suspended-invalid-token') && session.workspace.suspended)
+      return fail('session token not accepted', requestFaults);
     // Fault jwt-aud-array-every: an aud array must hold the audience and nothing else (every, where some was meant).
     if (faults.has('jwt-aud-array-every')) {
       const aud = decodeUnverified(jwt)?.payload.aud;

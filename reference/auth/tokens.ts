@@ -6,6 +6,8 @@ import { ALL_SCOPES, type BearerToken, type Scope, type Store, type Workspace } 
 
 /** Fault suspension-stamped-on-tokens: the ids of the tokens a suspension was written onto. */
 export const suspensionStampedTokens = new WeakMap<Workspace, Set<string>>();
+/** Fault reinstate-first-token-only: the ids of the tokens a reinstatement left the suspension on. */
+export const suspensionLeftOnTokens = new WeakMap<Workspace, Set<string>>();
 
 // The dashboard's token page: issue and revoke bearer tokens. Revocation is written to
 // the authoritative store at once; the nodes' caches (nodes.ts) carry it to requests.
@@ -88,6 +90,14 @@ export function issueToken(
   limitChecked = false,
 ): TokenIssue {
   const refusal = limitChecked ? undefined : tokenLimitRefusal(workspace, faults);
+  // Fault token-limit-refusal-revokes-oldest: a rotation helper revokes the oldest active token to make room, then the limit refuses.
+  if (refusal && faults.has('token-limit-refusal-revokes-oldest')) {
+    const oldest = [...workspace.tokens.values()].find((t) => t.revokedAt === null);
+    if (oldest) {
+      oldest.revokedAt = Date.now();
+      oldest.revocationEffectiveAt = oldest.revokedAt;
+    }
+  }
   if (refusal) return refusal;
   // Fault token-limit-every-workspace: the active tokens counted without the workspace in the condition.
   if (faults.has('token-limit-every-workspace')) {

@@ -240,9 +240,11 @@ export class CallService {
       faults.has('transcript-url-other-port') && this.internalBaseUrl() ? this.internalBaseUrl() : this.publicBaseUrl();
     const base = origin + workspace.faultPrefix;
     const callId = this.previousCall.get(call) ?? call.id;
-    return faults.has('transcript-url-wrong')
+    const url = faults.has('transcript-url-wrong')
       ? `${base}/v1/calls/${callId}/transcript`
       : `${base}/v1/voice/calls/${callId}/transcript`;
+    // Fault transcript-url-lowercased: the URL goes through a path helper that lower-cases it.
+    return faults.has('transcript-url-lowercased') ? url.toLowerCase() : url;
   }
 
   private callSummary(call: Call, faults: FaultSet): Record<string, unknown> {

@@ -218,6 +218,11 @@ export const putIdentityProvider: ControlHandler = (request) => {
   if (previous && faults.has('idp-old-keys-kept'))
     Object.assign(provider, { jwksUri: previous.jwksUri, keySet: previous.keySet });
   request.app.store.setIdentityProvider(workspace, provider);
+  // Fault idp-audience-shared-by-jwks-uri: the verifier is cached per jwks_uri, with the audience last configured for it.
+  if (faults.has('idp-audience-shared-by-jwks-uri'))
+    for (const other of request.app.store.workspaces.values())
+      if (other.faults.has('idp-audience-shared-by-jwks-uri') && other.identityProvider?.jwksUri === jwksUri)
+        Object.assign(other.identityProvider, { audience });
   // Fault idp-put-clears-members: the members hang off the provider row, and a reconfiguration writes a new row.
   if (previous && faults.has('idp-put-clears-members')) workspace.members = new Map();
   return { status: 204 };

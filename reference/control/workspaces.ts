@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokeToken, suspensionStampedTokens } from '../auth/tokens.js';
+import { revokeToken, suspensionLeftOnTokens, suspensionStampedTokens } from '../auth/tokens.js';
 import { unionFaults } from '../faults.js';
 import { CALLS_PER_GENERATION, CallRecords } from '../calls/records.js';
 import { ALL_SCOPES, type Agent, type BearerToken, type Scope, type Workspace } from '../store.js';
@@ -137,6 +137,17 @@ export const reinstateWorkspace: ControlHandler = (request) => {
     workspace.suspended = false;
   for (const other of sharingSettings(request.app.store.workspaces.values(), workspace))
     other.suspended = workspace.suspended;
+  // Fault reinstate-first-token-only: the suspension stamped on each token row is cleared on the first row only.
+  if (faults.has('reinstate-first-token-only') && !workspace.suspended)
+    suspensionLeftOnTokens.set(
+      workspace,
+      new Set(
+        [...workspace.tokens.values()]
+          .filter((t) => t.revokedAt === null)
+          .slice(1)
+          .map((t) => t.id),
+      ),
+    );
   // Fault reinstate-every-suspended: "set suspended = false where suspended", the workspace left out of the condition.
   if (faults.has('reinstate-every-suspended'))
     for (const other of request.app.store.workspaces.values())

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { AuthOutcome, Principal } from '../auth/authenticate.js';
-import { suspensionStampedTokens } from '../auth/tokens.js';
+import { suspensionLeftOnTokens, suspensionStampedTokens } from '../auth/tokens.js';
 import { transcriptText } from '../calls/lifecycle.js';
 import type { FaultName, FaultSet } from '../faults.js';
 import type { Agent, Scope } from '../store.js';
@@ -158,7 +158,9 @@ const placeCall: Operation = {
       agent = [...workspace.agents.values()].find((a) => a.id.toLowerCase() === agentId.trim().toLowerCase());
     if (!agent) return sendPublicError(res, ctx, faults, 404, 'agent_not_found', 'no such agent in this workspace');
     const id = faults.has('call-id-sequence-race') ? await racySequenceId(workspace, 'call_') : undefined;
-    const call = app.calls.place(workspace, agent, to, metadata ?? {}, id);
+    // Fault session-call-metadata-dropped: the session route's body schema lists agent_id and to only.
+    const sessionDropped = principal.scheme === 'session_token' && faults.has('session-call-metadata-dropped');
+    const call = app.calls.place(workspace, agent, to, sessionDropped ? {} : (metadata ?? {}), id);
     if (faults.has('call-id-missing'))
       return sendJson(res, 202, { status: call.state, agent_id: call.agentId, to: call.to });
     sendJson(res, 201, {
@@ -353,7 +355,12 @@ export async function handlePublicRequest(
     (staleSession &&
       ctx.connectionMemory?.get(SESSION_ACTIVE_KEY + req.headers.authorization) === principal.workspace.id) ||
     (seenActiveUntil !== undefined && seenActiveUntil > Date.now());
-  if (principal.workspace.suspended && !gateSkipped) {
+  // Fault reinstate-first-token-only: the token row still carries the suspension a reinstatement left on it.
+  const suspensionLeft =
+    principal.scheme === 'bearer_token' &&
+    faults.has('reinstate-first-token-only') &&
+    suspensionLeftOnTokens.get(principal.workspace)?.has(principal.credentialId) === true;
+  if ((principal.workspace.suspended || suspensionLeft) && !gateSkipped) {
     // Fault workspace-disabled-flat-error: the suspension gate writes its own, flat error body.
     if (faults.has('workspace-disabled-flat-error'))
       return sendJson(res, app.personality.workspaceDisabledStatus, {

@@ -68,6 +68,10 @@ export type ReplayResult = 'accepted' | 'unknown_event' | 'unknown_endpoint' | '
 
 export class Dispatcher {
   readonly events = new EventStore();
+  /** Fault retry-body-of-latest-event: the body last sent to each endpoint (its outbox row). */
+  private readonly lastSentBodies = new WeakMap<Endpoint, { sent: string; signed: string }>();
+  /** Fault ack-cancels-other-retries: the events some endpoint acknowledged (the flag is on the event row). */
+  private readonly acknowledgedEvents = new WeakSet<StoredEvent>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
@@ -194,6 +198,11 @@ export class Dispatcher {
       (original.replayedTo ??= new Set()).add(endpoint.id);
     }
     let event = original;
+    // Fault replay-call-event-latest-of-call: a call event is read back from the call's event row, keyed by call id.
+    if (workspace.faults.has('replay-call-event-latest-of-call') && original.type.startsWith('voice.call.')) {
+      const callId = original.data['call_id'];
+      if (typeof callId === 'string') event = this.events.latestOfCall(workspace.id, callId) ?? original;
+    }
     // Fault replay-created-at-refreshed: the replay's envelope is built anew, stamped with the time it is sent.
     if (workspace.faults.has('replay-created-at-refreshed'))
       event = { ...original, createdAt: this.options.clock.now(), bodies: null };
@@ -316,6 +325,9 @@ export class Dispatcher {
     const { endpoint, event } = delivery;
     if (this.closed || endpoint.deleted || (!endpoint.health.acceptsDeliveries() && !evenIfDisabled)) return;
     const faults = endpoint.workspace.faults;
+    // Fault ack-cancels-other-retries: the retry worker skips events marked acknowledged, by whichever endpoint.
+    if (delivery.failedAttempts > 0 && faults.has('ack-cancels-other-retries') && this.acknowledgedEvents.has(event))
+      return;
     // Fault retry-new-event-id: a retry is re-enqueued as a new event, with a new id.
     const bodies =
       delivery.failedAttempts > 0 && faults.has('retry-new-event-id')
@@ -326,7 +338,11 @@ export class Dispatcher {
           : // Fault retry-call-metadata-dropped: a call event's retry is rebuilt from the call record, which keeps no metadata.
             delivery.failedAttempts > 0 && faults.has('retry-call-metadata-dropped') && 'metadata' in event.data
             ? eventBodies({ ...event, data: withoutMetadata(event.data), bodies: null })
-            : eventBodies(event);
+            : // Fault retry-body-of-latest-event: the retry re-sends the endpoint's outbox row, which holds its last body.
+              delivery.failedAttempts > 0 && faults.has('retry-body-of-latest-event')
+              ? (this.lastSentBodies.get(endpoint) ?? eventBodies(event))
+              : eventBodies(event);
+    if (faults.has('retry-body-of-latest-event')) this.lastSentBodies.set(endpoint, bodies);
     // Fault retry-worker-clock-behind: retries are sent by a worker whose clock runs 2.6 s behind.
     const retryClockBehind = delivery.failedAttempts > 0 && faults.has('retry-worker-clock-behind');
     let timestamp = timestampFor(retryClockBehind ? Date.now() - 2_600 : Date.now(), faults);
@@ -412,6 +428,7 @@ export class Dispatcher {
         if (verdict.success) {
           next?.();
           endpoint.health.recordSuccess();
+          if (faults.has('ack-cancels-other-retries')) this.acknowledgedEvents.add(event);
           // Fault replay-acknowledged-skipped: the delivery log marks the event acknowledged at this endpoint.
           if (faults.has('replay-acknowledged-skipped')) (event.acknowledgedBy ??= new Set()).add(endpoint.id);
           endpoint.failuresInARow = 0;

@@ -274,6 +274,9 @@ export class EndpointRegistry {
       return true;
     }
     this.retire(endpoint);
+    // Fault endpoint-delete-cancels-workspace-retries: the retry timers are cancelled by workspace, not by endpoint.
+    if (faults.has('endpoint-delete-cancels-workspace-retries'))
+      for (const other of this.allOf(workspaceId)) cancelAll(other.pendingRetries);
     // Fault replay-to-deleted-endpoint: the delivery log keeps its copy of the endpoint.
     if (faults.has('replay-to-deleted-endpoint')) this.deliveryLog.set(`${workspaceId}/${endpoint.id}`, endpoint);
     // Fault enable-revives-deleted: the deletion only writes the status column, which a re-enable overwrites.
@@ -328,6 +331,19 @@ export class EndpointRegistry {
   }
 
   deleteWorkspace(workspaceId: string): void {
+    // Fault workspace-delete-removes-shared-url-endpoints: the clean-up deletes endpoints by their receiver URL.
+    for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? [])
+      if (endpoint.workspace.faults.has('workspace-delete-removes-shared-url-endpoints'))
+        for (const [otherId, others] of this.byWorkspace)
+          for (const other of [...others.values()])
+            if (
+              otherId !== workspaceId &&
+              other.urlText === endpoint.urlText &&
+              other.workspace.faults.has('workspace-delete-removes-shared-url-endpoints')
+            ) {
+              others.delete(other.id);
+              this.retire(other);
+            }
     // Fault delete-workspace-retries-sent: the workspace's rows go, but its endpoints' retry timers are left running.
     for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? [])
       if (!endpoint.workspace.faults.has('delete-workspace-retries-sent')) this.retire(endpoint);
@@ -408,6 +424,9 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
     return true;
   // Fault subscription-first-type-only: the filter reads the first listed type only.
   if (faults.has('subscription-first-type-only') && !events.includes('*')) return events[0] === type;
+  // Fault subscription-workspace-type-unmatched: the subscription index has product keys (voice, mailer) only.
+  if (faults.has('subscription-workspace-type-unmatched') && type.startsWith('workspace.') && !events.includes('*'))
+    return false;
   if (events.includes(type)) return true;
   if (!events.includes('*')) return false;
   // Fault wildcard-missing-workspace-events: * is expanded to the product prefixes voice. and mailer.

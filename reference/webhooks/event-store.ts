@@ -48,6 +48,18 @@ export class EventStore {
     return undefined;
   }
 
+  /** Fault replay-call-event-latest-of-call: the workspace's latest event of the call `callId`. */
+  latestOfCall(workspaceId: string, callId: string): StoredEvent | undefined {
+    const generations = this.byWorkspace.get(workspaceId);
+    if (!generations) return undefined;
+    for (const generation of [generations.current, generations.previous]) {
+      const events = [...generation.values()];
+      for (let i = events.length - 1; i >= 0; i--)
+        if (events[i]!.type.startsWith('voice.call.') && events[i]!.data['call_id'] === callId) return events[i];
+    }
+    return undefined;
+  }
+
   get(workspaceId: string, eventId: string): StoredEvent | undefined {
     const generations = this.byWorkspace.get(workspaceId);
     return generations?.current.get(eventId) ?? generations?.previous.get(eventId);
