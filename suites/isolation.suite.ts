@@ -185,6 +185,7 @@ certifySuite('isolation', () => {
     );
   });
 
+  const B_DELETED = "workspace B, with an endpoint at the URL of A's, deleted";
   check('TENANT-CONTROL-IDS', async (t) => {
     const { a, b } = await twoTenants(t);
     const hook = await t.hookEndpoint(a.workspace, [REPLAY_TYPE]);
@@ -203,6 +204,11 @@ certifySuite('isolation', () => {
     await attempt("deleting A's endpoint under B's path", () =>
       t.control.deleteEndpoint(b.workspace.id, hook.registered.endpointId),
     );
+    // B's integrator serves both workspaces at one receiver URL, and B is deleted: A's endpoint at
+    // that URL is A's (round 23 deleted a workspace's endpoints by URL, in every workspace).
+    await t.control.createEndpoint(b.workspace.id, hook.inbox.url, [REPLAY_TYPE]);
+    const deletedB = await t.control.deleteWorkspace(b.workspace.id);
+    answers[B_DELETED] = deletedB === false ? 'not supported' : 'deleted';
     t.measure('answers', answers);
     // A revocation that reached A's token shows within the propagation a real one takes here; watched on fresh connections (every node).
     const wrong: string[] = [];
@@ -223,7 +229,7 @@ certifySuite('isolation', () => {
     );
     assert(
       !got.timedOut,
-      `A's endpoint received no event within ${DELIVERY_TIMEOUT_MS} ms after B's dashboard deleted it by id (${answers["deleting A's endpoint under B's path"]})`,
+      `A's endpoint received no event within ${DELIVERY_TIMEOUT_MS} ms after B's dashboard deleted it by id (${answers["deleting A's endpoint under B's path"]}) and ${B_DELETED} (${answers[B_DELETED]})`,
     );
     t.detail(
       `${Object.entries(answers)

@@ -24,7 +24,8 @@ import {
 } from '../src/idp/index.js';
 import { assert, certifySuite, check, describeResponse, doneOrRefused, expectAuthError } from '../src/suite/index.js';
 import type { HttpResponse } from '../src/http/client.js';
-import { placeCall } from '../src/suite/webhook-observation/events.js';
+import { isDeepStrictEqual } from 'node:util';
+import { completedFor, dataOf, placeCall } from '../src/suite/webhook-observation/events.js';
 import { RESERVED_TEST_NUMBER } from '../src/api/service.js';
 import { ControlError } from '../src/errors.js';
 import { newAudience, newSubject, secret, sessionWorkspace, startProvider } from './session/fixture.js';
@@ -50,6 +51,8 @@ const MEMBERS_AT_ONCE = 3;
 const KEPT_TOKEN_LIFETIME_S = 300;
 /** The narrowed member of SESSION-SUSPENDED-CODE: reads, cannot place calls. */
 const NARROWED_MEMBER: readonly Scope[] = ['voice:read'];
+/** The metadata of the call SESSION-CALL-AS-BEARER places with a session token. */
+const SESSION_CALL_METADATA = { lead_id: 'lead_certify_session', Stage: 'Demo' };
 /** How long a suspension or reinstatement may take to show: the bound the workspace checks give it. */
 const SETTLE_POLL = { timeoutMs: 60_000, intervalMs: 250 } as const;
 
@@ -268,6 +271,21 @@ certifySuite('session', () => {
     },
     { timeoutMs: 2 * SETTLE_POLL.timeoutMs + 30_000 },
   );
+
+  // "Share one workspace identity model": a call placed with a member's session token is the call a
+  // bearer token places, its metadata included (round 23's session route dropped the metadata).
+  check('SESSION-CALL-AS-BEARER', async (t) => {
+    const s = await sessionWorkspace(t, { workspace: { callProgress: 'auto' } });
+    const hook = await t.hookEndpoint(s.workspace, ['voice.call.completed']);
+    const { callId } = await placeCall(t, s.workspace, await s.mint(), SESSION_CALL_METADATA);
+    const completed = await completedFor(hook, callId);
+    const metadata = dataOf(completed)?.['metadata'];
+    assert(
+      isDeepStrictEqual(metadata, SESSION_CALL_METADATA),
+      `a call placed with a member's session token and metadata ${JSON.stringify(SESSION_CALL_METADATA)} completed with metadata ${JSON.stringify(metadata)?.slice(0, 200) ?? 'absent'}: a session token places the call a bearer token does`,
+    );
+    t.detail(`a call placed with a member's session token completed with its metadata as sent`);
+  });
 
   // Members added at once, as a dashboard's bulk invite sends them: each is a member, and each
   // one's session token is accepted (a members list read, then written back after a round trip,

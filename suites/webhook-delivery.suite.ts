@@ -46,6 +46,11 @@ import { CALL_EVENTS_TIMEOUT_MS, eventTour, idOf, typeOf } from '../src/suite/we
 import type { TestWorkspace } from '../src/suite/workspace.js';
 
 const WANTED_SCALE = 3_600;
+/**
+ * HOOK-RETRY-TARGET's scale: the first retry falls due 3 s after the failure, so that another
+ * endpoint is deleted while it is pending, over a network of tens of milliseconds.
+ */
+const RETRY_PENDING_SCALE = 20;
 const FIRST_DELAY_MS = SPEC_RETRY_DELAYS_MS[0]!;
 /**
  * Where the first retry's delay is judged: 1 minute lasts TIMED_DELAY_MS (scale 12). At 1 s
@@ -103,8 +108,9 @@ async function setUp(
   t: CheckContext,
   endpoints: number,
   span: WatchedSpan = FIRST_DELAY_SPAN,
+  wantedScale = WANTED_SCALE,
 ): Promise<Setup & { hooks: HookedEndpoint[]; workspace: TestWorkspace }> {
-  const scale = await chooseTimeScale(t, WANTED_SCALE, span.ms, span.what);
+  const scale = await chooseTimeScale(t, wantedScale, span.ms, span.what);
   const { delivery_timeout_ms: timeoutMs } = await t.capabilities();
   const workspace = await t.workspace({ timeScale: scale });
   const hooks: HookedEndpoint[] = [];
@@ -371,30 +377,38 @@ certifySuite('webhook-delivery', () => {
     { timeoutMs: RETRY_TIMEOUT_MS },
   );
 
-  // A retry is of one delivery: the endpoint that acknowledged the same event is done with it.
+  // A retry is of one delivery: the endpoint that acknowledged the same event is done with it, and
+  // what other endpoints do (acknowledge it, be deleted) neither adds a retry there nor cancels this
+  // one (round 23 recorded the acknowledgement on the event, and cancelled retries by workspace).
   check(
     'HOOK-RETRY-TARGET',
     async (t: CheckContext) => {
-      const { scale, hooks, fire } = await setUp(t, 2);
-      const [failing, acknowledging] = hooks as [HookedEndpoint, HookedEndpoint];
+      const { scale, hooks, fire, workspace } = await setUp(t, 3, FIRST_DELAY_SPAN, RETRY_PENDING_SCALE);
+      const [failing, acknowledging, deleted] = hooks as [HookedEndpoint, HookedEndpoint, HookedEndpoint];
       failing.inbox.failFirst(1);
       const eventId = await fire();
       await settled(failing.inbox, await firstAttempt(t, failing.inbox, eventId), ARRIVAL_SLACK_MS);
+      await firstAttempt(t, deleted.inbox, eventId);
+      await workspace.deleteEndpoint(deleted.registered.endpointId);
+      // Whether the deletion came while the retry was pending: what a deletion may not cancel.
+      t.measure('deleted_before_retry', attemptsOf(failing.inbox.deliveries, eventId).length === 1);
       const { retry, watchMs } = await awaitedRetry(failing, eventId, scale);
-      if (!retry)
-        t.skip(
-          `no retry of ${eventId} came to the endpoint that failed within ${seconds(watchMs)} (see HOOK-RETRY-ON-5XX): nothing to judge`,
-        );
+      t.measure('time_scale', scale);
+      assert(
+        retry,
+        `${eventId} failed at one endpoint, while two others acknowledged it and one of those was then deleted; no retry came to the endpoint that failed within ${seconds(watchMs)}: a failed delivery is retried whatever other endpoints did (HOOK-RETRY-ON-5XX judges a lone endpoint's retry)`,
+      );
       await settled(failing.inbox, retry, ARRIVAL_SLACK_MS);
       await sleep(QUIET_MARGIN_MS);
       const received = attemptsOf(acknowledging.inbox.deliveries, eventId).length;
-      t.measure('time_scale', scale);
       t.measure('acknowledging_endpoint_attempts', received);
       assert(
         received === 1,
         `${eventId} was retried to the endpoint that failed it, and the other subscribed endpoint, which acknowledged it at once, got it ${received} times: expected once`,
       );
-      t.detail(`one endpoint failed ${eventId} once and got its retry; the other acknowledged it and got it once`);
+      t.detail(
+        `one endpoint failed ${eventId} once and got its retry, after another that had acknowledged it was deleted; a third acknowledged it and got it once`,
+      );
     },
     { timeoutMs: AWAITED_RETRY_TIMEOUT_MS },
   );

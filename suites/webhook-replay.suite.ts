@@ -33,6 +33,8 @@ import { boundedTimeoutMs } from '../src/suite/timing/budget.js';
 const FRESHNESS_WAIT_MS = 1_100;
 const TYPE = 'mailer.reply.received';
 const CALL_COMPLETED = 'voice.call.completed';
+/** A call's first event and its last: a replay of either is that event again. */
+const REPLAYED_CALL_EVENTS = ['voice.call.queued', CALL_COMPLETED];
 /** The workspace whose endpoint is auto-disabled runs its 24 h this much faster (capped by the target). */
 const DISABLE_TIME_SCALE = 3_600;
 const FAILING_EVENT = 'workspace.plan.upgraded';
@@ -276,47 +278,52 @@ certifySuite('webhook-replay', () => {
   });
 
   // "A delivery can be replayed": every delivery, the call events a service emits by itself
-  // included, not only the events fired through the control interface.
+  // included, not only the events fired through the control interface; and an earlier event of a
+  // call as well as its last (round 23 read a call event's replay from the call's latest event).
   check('HOOK-REPLAY-CALL-EVENT', async (t) => {
     const { workspace, token } = await t.workspaceWithToken({ callProgress: 'auto' });
-    const hook = await t.hookEndpoint(workspace, [CALL_COMPLETED]);
+    const hook = await t.hookEndpoint(workspace, REPLAYED_CALL_EVENTS);
     // With metadata, so a replay rebuilt from the call record, not the event, shows.
     const { callId } = await placeCall(t, workspace, token.token, { lead_id: 'lead_certify_replay', Stage: 'Demo' });
     const first = await settle(
       hook.inbox,
-      (ds) => ds.some(ofCall(callId, CALL_COMPLETED)),
+      (ds) => REPLAYED_CALL_EVENTS.every((type) => ds.some(ofCall(callId, type))),
       CALL_EVENTS_TIMEOUT_MS,
-      `${CALL_COMPLETED} of ${callId}`,
+      `${REPLAYED_CALL_EVENTS.join(' and ')} of ${callId}`,
     );
-    const original = first.deliveries.find(ofCall(callId, CALL_COMPLETED));
-    assert(original, `no ${CALL_COMPLETED} of ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms: no call event to replay`);
-    const eventId = idOf(original);
-    assert(eventId, `${CALL_COMPLETED} of ${callId} carries no id: no call event to replay`);
-    try {
-      await workspace.replay(eventId, hook.registered.endpointId);
-    } catch (error) {
-      if (!(error instanceof ControlError) || !error.refused) throw error;
-      t.fail(
-        `replaying ${eventId} (${CALL_COMPLETED} of ${callId}, delivered and acknowledged) was refused with ${error.status}: a delivery can be replayed`,
+    const replayedIds: string[] = [];
+    for (const type of REPLAYED_CALL_EVENTS) {
+      const original = first.deliveries.find(ofCall(callId, type));
+      assert(original, `no ${type} of ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms: no call event to replay`);
+      const eventId = idOf(original);
+      assert(eventId, `${type} of ${callId} carries no id: no call event to replay`);
+      try {
+        await workspace.replay(eventId, hook.registered.endpointId);
+      } catch (error) {
+        if (!(error instanceof ControlError) || !error.refused) throw error;
+        t.fail(
+          `replaying ${eventId} (${type} of ${callId}, delivered and acknowledged) was refused with ${error.status}: a delivery can be replayed`,
+        );
+      }
+      const replayed = await settle(
+        hook.inbox,
+        (ds) => ds.filter((d) => idOf(d) === eventId).length > 1,
+        DELIVERY_TIMEOUT_MS,
+        `the replay of ${eventId}`,
       );
+      assert(
+        !replayed.timedOut,
+        `the replay of ${eventId} (${type}, accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+      );
+      // The same event: its envelope equal to the original's, type, call data and metadata included.
+      const replay = replayed.deliveries.filter((d) => idOf(d) === eventId).at(-1)!;
+      assert(
+        replay.rawBody.equals(original.rawBody) || isDeepStrictEqual(replay.verdicts.json, original.verdicts.json),
+        `the replay of ${eventId} (${type}) carries another envelope than the original: ${JSON.stringify(replay.verdicts.json)?.slice(0, 300)} against ${JSON.stringify(original.verdicts.json)?.slice(0, 300)}`,
+      );
+      replayedIds.push(`${eventId} (${type})`);
     }
-    const replayed = await settle(
-      hook.inbox,
-      (ds) => ds.filter((d) => idOf(d) === eventId).length > 1,
-      DELIVERY_TIMEOUT_MS,
-      `the replay of ${eventId}`,
-    );
-    assert(
-      !replayed.timedOut,
-      `the replay of ${eventId} (${CALL_COMPLETED}, accepted by the control interface) did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
-    );
-    // The same event: its envelope equal to the original's, call data and metadata included.
-    const replay = replayed.deliveries.filter((d) => idOf(d) === eventId).at(-1)!;
-    assert(
-      replay.rawBody.equals(original.rawBody) || isDeepStrictEqual(replay.verdicts.json, original.verdicts.json),
-      `the replay of ${eventId} carries another envelope than the original: ${JSON.stringify(replay.verdicts.json)?.slice(0, 300)} against ${JSON.stringify(original.verdicts.json)?.slice(0, 300)}`,
-    );
-    t.detail(`${eventId}, the ${CALL_COMPLETED} of ${callId}, replayed and delivered again with its id and envelope`);
+    t.detail(`${replayedIds.join(' and ')} of ${callId} replayed and delivered again, each with its id and envelope`);
   });
 
   // A replay is signed anew for the endpoint it goes to: one that never had the event gets no

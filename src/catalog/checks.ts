@@ -708,7 +708,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'isolation',
     level: 'must',
     title:
-      "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was: the token keeps working, the endpoint keeps receiving",
+      "A workspace's token revoked or endpoint deleted under another workspace's path stays as it was, and so does its endpoint when another workspace with an endpoint at the same URL is deleted: the token keeps working, the endpoint keeps receiving",
     clauses: ['SVC-2', 'CTL-TOKEN-REVOKE'],
     ground: 'SVC-2',
     accepts: 'the foreign revocation and deletion refused with any 4xx, or accepted without effect (watched 5 s)',
@@ -890,6 +890,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'AUTH-SESSION-2',
     accepts:
       'the member refused with any 4xx, or its scoped requests refused with any 4xx and missing_scope (its whoami answer recorded, not judged)',
+  }),
+  service({
+    id: 'SESSION-CALL-AS-BEARER',
+    area: 'session',
+    level: 'must',
+    title:
+      "A call placed with a member's session token is the call a bearer token places: voice.call.completed carries the metadata it was placed with",
+    clauses: ['AUTH-SCHEMES', 'CALL-FIELD-METADATA', 'CTL-SESSION-JWT'],
+    ground: 'AUTH-SCHEMES',
   }),
   service({
     id: 'SESSION-SUSPENDED-CODE',
@@ -1650,9 +1659,10 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-delivery',
     level: 'should',
     title:
-      'A failed delivery is retried to its own endpoint only: another endpoint subscribed to the event, which acknowledged it, gets it once',
+      "A failed delivery is retried to its own endpoint only, whatever other endpoints did: another endpoint subscribed to the event, which acknowledged it, gets it once, and the failing endpoint's retry still comes after another endpoint acknowledged the event and was deleted",
     clauses: ['RETRY-1', 'RETRY-2', 'EVT-DELIVERY'],
-    accepts: 'watched until the retry to the failing endpoint has been answered, and 1.5 s more',
+    accepts:
+      'watched until the retry to the failing endpoint has been answered, and 1.5 s more; the retry awaited as long as HOOK-RETRY-ON-5XX awaits it',
   }),
   service({
     id: 'HOOK-RETRY-ACK-ENDS',
@@ -1908,7 +1918,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-replay',
     level: 'must',
     title:
-      'A call event the service emitted by itself (voice.call.completed, with metadata) can be replayed, and arrives again with its id and envelope',
+      'A call event the service emitted by itself (voice.call.queued and voice.call.completed of one call, with metadata) can be replayed, and arrives again with its id and envelope',
     clauses: ['RETRY-4'],
     ground: 'RETRY-4',
   }),

@@ -655,7 +655,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       connection: seeRow(['STATE-TOKEN-REVOKE', 'CTL-SESSION-JWT'], "Each scheme's connection cell is on its row."),
       'setting-changed': seeRow(['CTL-SESSION-JWT'], "The identity provider settings: CTL-SESSION-JWT's row."),
       target: seeRow(['SVC-2'], "Workspace isolation under both schemes: SVC-2's row."),
-      'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
+      'every-operation': checked('SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE', 'SESSION-CALL-AS-BEARER'),
       'error-shape': seeRow(['ERR-SHAPE'], 'Refusals under either scheme: the error rows.'),
       transition: checked('SESSION-SUSPENDED-CODE'),
       'cached-past-validity': seeRow(

@@ -84,14 +84,19 @@ export async function probeReach(
   }
 }
 
-/** The event the reach probe fires: one the public API cannot cause, so only the control interface makes it. */
-const PROBE_EVENT = 'workspace.plan.upgraded';
+/**
+ * The events the reach probe fires: ones the public API cannot cause, so only the control
+ * interface makes them. Two types of two products, so that a service which mishandles one
+ * type (round 23 delivered no workspace.* event to an endpoint subscribed to it by name) is
+ * still seen to reach the receiver, and its bug is judged by the checks, not read as the network.
+ */
+const PROBE_EVENTS = ['workspace.plan.upgraded', 'mailer.campaign.completed'] as const;
 
 /** What a probe found: nothing wrong (undefined), a reason to stop the run, or a note for the checks. */
 type ProbeFinding = { problem: string; note?: never } | { note: string; problem?: never } | undefined;
 
 /**
- * One event to one endpoint at the receiver; undefined when it arrived. A delivery that came to
+ * Two events to one endpoint at the receiver; undefined when either arrived. A delivery that came to
  * another path of the receiver shows the target reaches it: the URL was changed on the way
  * (a conformance matter the checks judge), so the run goes on, with a note.
  */
@@ -102,14 +107,14 @@ async function probeDelivery(
   waitMs: number,
 ): Promise<ProbeFinding> {
   let inbox = receiver.createEndpoint({ name: 'reach-probe' });
-  // Subscribed to the type it fires by name: how * is read is a conformance matter the checks judge.
-  const endpoint = await control.createEndpoint(workspaceId, inbox.url, [PROBE_EVENT]);
+  // Subscribed to the types it fires by name: how * is read is a conformance matter the checks judge.
+  const endpoint = await control.createEndpoint(workspaceId, inbox.url, [...PROBE_EVENTS]);
   // An endpoint registered by hand (a control adapter's) is delivered to at its own path.
   if (endpoint.url && endpoint.url !== inbox.url)
     inbox = receiver.createEndpoint({ name: 'reach-probe (registered by hand)', path: new URL(endpoint.url).pathname });
   inbox.setSecret(endpoint.secret);
   try {
-    await control.fireEvent(workspaceId, PROBE_EVENT, {});
+    for (const type of PROBE_EVENTS) await control.fireEvent(workspaceId, type, {});
     const arrived = await inbox
       .waitFor((deliveries) => deliveries.length > 0, { timeoutMs: waitMs, description: 'the probe delivery' })
       .then(

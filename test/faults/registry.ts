@@ -588,6 +588,20 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('token-answer-read-back-by-label', 'REVOKE-ONE-TOKEN'),
   proof('completed-metadata-over-fields', 'HOOK-METADATA-ROUNDTRIP'),
   proof('workspace-delete-reinstatable', 'WS-DELETED-TOKENS'),
+  // Red team, round 23 (docs/red-team/round-23.json): the six caught on first contact, then the six
+  // survivors with the checks widened or written for them (and the reach probe that stopped one).
+  proof('retry-body-of-latest-event', 'HOOK-RETRY-FULL-SCHEDULE'),
+  proof('transcript-url-lowercased', 'HOOK-TRANSCRIPT-URL'),
+  proof('token-limit-refusal-revokes-oldest', 'MODEL-TOKENS-SUSPENSION'),
+  proof('reinstate-first-token-only', 'MODEL-TOKENS-SUSPENSION'),
+  proof('idp-audience-shared-by-jwks-uri', 'SESSION-OTHER-WORKSPACE'),
+  proof('session-suspended-invalid-token', 'SESSION-SUSPENDED-CODE'),
+  proof('ack-cancels-other-retries', 'HOOK-RETRY-TARGET'),
+  proof('endpoint-delete-cancels-workspace-retries', 'HOOK-RETRY-TARGET'),
+  proof('subscription-workspace-type-unmatched', 'HOOK-SUBSCRIPTION-FILTER'),
+  proof('replay-call-event-latest-of-call', 'HOOK-REPLAY-CALL-EVENT'),
+  proof('workspace-delete-removes-shared-url-endpoints', 'TENANT-CONTROL-IDS'),
+  proof('session-call-metadata-dropped', 'SESSION-CALL-AS-BEARER'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // A blind spot the mutation run of reference/calls/records.ts found (docs/proving.md).

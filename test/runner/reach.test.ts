@@ -73,6 +73,24 @@ describe('the reach probe', () => {
     }
   });
 
+  test('a target that mishandles one event type still reaches the receiver: the checks judge the type', async () => {
+    // The reference's fault subscription-workspace-type-unmatched delivers no workspace.* event to
+    // an endpoint subscribed to it by name (round 23 stopped the run here, read as the network).
+    const prefixed = `${reference.baseUrl}/faults/subscription-workspace-type-unmatched`;
+    const oneTypeLost = new ControlClient(
+      reference.controlUrl.replace(reference.baseUrl, prefixed),
+      reference.controlToken,
+      {
+        timeoutMs: 5_000,
+      },
+    );
+    try {
+      await expect(probeReach(run, oneTypeLost, 5_000)).resolves.toBeUndefined();
+    } finally {
+      await oneTypeLost.close();
+    }
+  });
+
   test('refuses a target that cannot reach the identity provider, naming IDP_PUBLIC_URL', async () => {
     const refused = probeReach({ ...run, idp: { ...run.idp, publicUrl: `http://${NOWHERE}` } }, control, 5_000);
     await expect(refused).rejects.toBeInstanceOf(RunAbort);

@@ -72,6 +72,22 @@ export interface PlacedCall {
   metadata: Record<string, unknown>;
 }
 
+/** Waits for voice.call.completed of `callId`; fails the check with what arrived instead. */
+export async function completedFor(hook: { inbox: ReceiverEndpoint }, callId: string): Promise<CapturedDelivery> {
+  const { deliveries, timedOut } = await settle(
+    hook.inbox,
+    (ds) => ds.some(ofCall(callId, 'voice.call.completed')),
+    CALL_EVENTS_TIMEOUT_MS,
+    `voice.call.completed of ${callId}`,
+  );
+  const completed = deliveries.find(ofCall(callId, 'voice.call.completed'));
+  if (timedOut || !completed)
+    failWith(
+      `no voice.call.completed for ${callId} within ${CALL_EVENTS_TIMEOUT_MS} ms; arrived: ${typeCounts(deliveries)}`,
+    );
+  return completed;
+}
+
 /**
  * Places a call on the reserved test number; fails the check when the API refuses it.
  * `metadata` null sends none at all (the call's `metadata` is then the empty object).
