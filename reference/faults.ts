@@ -6,6 +6,31 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Red team, round 24
+  'retry-signature-uppercase':
+    "a retry's signature is taken from the retry queue's row, stored as upper-case hex: the first attempt is signed in lower-case hex, every retry in upper-case",
+  'duration-zero-defaulted':
+    'a completed call reported with duration_seconds 0 is stored as 1 (the duration is read with || 1, meant for a missing one): voice.call.completed says 1',
+  'mailer-envelope-workspace-id-cached':
+    "the workspace_id of mailer.* envelopes comes from a process-wide memo of the first mailer event's workspace: a second workspace's mailer events name the first",
+  'endpoint-url-read-port-dropped':
+    "an endpoint's page rebuilds its URL from protocol, hostname and path: the port (and query) of the registered URL are lost on read-back",
+  'session-scopes-of-latest-member':
+    "a member's session is granted the scopes of the workspace's most recently added member (a workspace-level \"member scopes\" variable): with two members, the first gets the second's scopes",
+  'completed-call-id-of-agent-current-call':
+    "voice.call.completed names the agent's current call (the last one placed with it), not the call that ended: of two interleaved calls, the first's completion carries the second's call_id",
+  'suspended-agents-listed':
+    "the agents list route's gate list forgot the suspension check: a suspended workspace's token still lists its agents",
+  'workspace-disabled-no-request-id':
+    'the suspension gate builds its error object without the request id: workspace_disabled answers {code, message} only',
+  'reply-body-html-escaped':
+    "a mailer.reply.received payload goes through the dashboard's HTML sanitiser: the reply's <, >, & and quotes arrive as entities",
+  'replay-cancels-pending-retries':
+    "a replay takes over the delivery's row: the original delivery's pending retries to that endpoint are dropped (only the replay's own schedule remains)",
+  'event-id-workspace-sequence':
+    "event ids are numbered by a per-workspace sequence (evt_ + the workspace's event count): two workspaces' events share ids, so a receiver idempotent on id drops the second",
+  'subscription-keyed-by-url':
+    "the subscription index is keyed by receiver URL: of two endpoints at one URL, the earlier one is filtered by the later one's event types",
   // Red team, round 23
   'retry-body-of-latest-event':
     "a retry re-sends the body last sent to its endpoint (the endpoint's outbox row holds one body): a failed event's retry carries a later event's id and data",

@@ -325,9 +325,13 @@ export class SessionVerifier {
   }
 
   private principalFor(workspace: Workspace, member: Member, faults: FaultSet): SessionPrincipal {
+    // Fault session-scopes-of-latest-member: the scopes read from the workspace's last added member.
+    const granted = faults.has('session-scopes-of-latest-member')
+      ? ([...workspace.members.values()].at(-1) ?? member)
+      : member;
     const scopes = faults.has('jwt-member-all-scopes')
       ? workspace.licensedScopes
-      : member.scopes.filter((s) => workspace.licensedScopes.includes(s));
+      : granted.scopes.filter((s) => workspace.licensedScopes.includes(s));
     return { workspace, scopes, memberId: member.id };
   }
 

@@ -35,6 +35,8 @@ export class CallService {
   private readonly startedAt = new WeakMap<Call, number>();
   /** Fault duration-cached-per-agent: the duration first reported for each agent, memoised by agent id. */
   private readonly durationByAgent = new Map<string, number>();
+  /** Fault completed-call-id-of-agent-current-call: the call last placed with each agent. */
+  private readonly currentCallOfAgent = new Map<string, string>();
   /** Fault to-cached-per-agent: the number first called by each agent, memoised by agent id. */
   private readonly toByAgent = new Map<string, string>();
   private readonly previousCall = new WeakMap<Call, string>();
@@ -70,6 +72,7 @@ export class CallService {
       timers: [],
     };
     this.store.addCall(workspace, call);
+    if (workspace.faults.has('completed-call-id-of-agent-current-call')) this.currentCallOfAgent.set(agent.id, call.id);
     if (workspace.faults.has('transcript-url-previous-call')) {
       // Fault: the id a stale variable holds, the workspace's previous call's (this one's for the first).
       this.previousCall.set(call, this.lastPlaced.get(workspace.id) ?? call.id);
@@ -190,7 +193,9 @@ export class CallService {
         // Fault outcome-lowercased: the outcome normalised as an enum value.
         if (faults.has('outcome-lowercased') && typeof call.outcome === 'string')
           call.outcome = call.outcome.toLowerCase();
-        call.durationSeconds = request.durationSeconds;
+        // Fault duration-zero-defaulted: the duration is read with || 1, meant for a missing one, so 0 becomes 1.
+        call.durationSeconds =
+          faults.has('duration-zero-defaulted') && !request.durationSeconds ? 1 : request.durationSeconds;
         // Fault duration-fencepost-plus-one: the length counted inclusively, first and last second both (end - start + 1).
         if (faults.has('duration-fencepost-plus-one')) call.durationSeconds += 1;
         // Fault duration-billed-minutes: the billed length (whole minutes, rounded up) stored as the duration.
@@ -262,7 +267,10 @@ export class CallService {
       else to = first;
     }
     const data: Record<string, unknown> = {
-      call_id: call.id,
+      // Fault completed-call-id-of-agent-current-call: the id read from the agent's current call.
+      call_id: faults.has('completed-call-id-of-agent-current-call')
+        ? (this.currentCallOfAgent.get(call.agentId) ?? call.id)
+        : call.id,
       // Fault completed-agent-first: the agent read from the workspace's first agent, not the call.
       agent_id: faults.has('completed-agent-first')
         ? (workspace.agents.values().next().value?.id ?? call.agentId)

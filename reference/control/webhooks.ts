@@ -93,7 +93,12 @@ function endpointPage(endpoint: Endpoint, faults: FaultSet): Record<string, unkn
   const page: Record<string, unknown> = {
     endpoint_id: endpoint.id,
     // Fault endpoint-url-read-normalised: the page shows the URL as the URL parser writes it back (new URL(url).href), a default :443 dropped.
-    url: faults.has('endpoint-url-read-normalised') ? new URL(endpoint.urlText).href : endpoint.urlText,
+    url: faults.has('endpoint-url-read-normalised')
+      ? new URL(endpoint.urlText).href
+      : // Fault endpoint-url-read-port-dropped: the URL rebuilt from protocol, hostname and path.
+        faults.has('endpoint-url-read-port-dropped')
+        ? portDropped(endpoint.urlText)
+        : endpoint.urlText,
     // Fault endpoint-wildcard-read-expanded: the page shows the subscription resolved to the types it matches.
     // Fault endpoint-events-read-first-only: the page reads a legacy single-type column.
     events:
@@ -200,6 +205,9 @@ export const fireEvent: ControlHandler = async (request) => {
   // Fault fired-data-false-dropped: a truthiness filter meant for nulls drops the false members too.
   if (faults.has('fired-data-false-dropped'))
     data = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== false));
+  // Fault reply-body-html-escaped: a reply's payload goes through the dashboard's HTML sanitiser.
+  if (faults.has('reply-body-html-escaped') && parsed.data.type === 'mailer.reply.received')
+    data = htmlEscapedStrings(data) as Record<string, unknown>;
   // Fault fired-data-omitted-null: a data member left out is read as null, not defaulted to {}.
   const omitted = (request.body as { data?: unknown } | null)?.data === undefined;
   if (omitted && faults.has('fired-data-omitted-null')) data = null as unknown as Record<string, unknown>;
@@ -309,4 +317,25 @@ function depthCapped(value: unknown, depth: number): unknown {
   if (depth > 2) return Array.isArray(value) ? '[Array]' : '[Object]';
   if (Array.isArray(value)) return value.map((item) => depthCapped(item, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, depthCapped(item, depth + 1)]));
+}
+
+/** Fault endpoint-url-read-port-dropped: protocol, hostname and path of `url`, without its port or query. */
+function portDropped(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.hostname}${parsed.pathname}`;
+}
+
+/** Fault reply-body-html-escaped: every string at every depth with &, <, >, " and ' as HTML entities. */
+function htmlEscapedStrings(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;');
+  if (Array.isArray(value)) return value.map(htmlEscapedStrings);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, htmlEscapedStrings(v)]));
+  return value;
 }

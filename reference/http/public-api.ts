@@ -343,6 +343,8 @@ export async function handlePublicRequest(
     (operation === getTranscript && faults.has('suspended-transcript-served')) ||
     // Fault suspended-call-placed: the call route's gate list forgot the suspension check.
     (operation === placeCall && faults.has('suspended-call-placed')) ||
+    // Fault suspended-agents-listed: the agents route's gate list forgot the suspension check.
+    (operation === listAgents && faults.has('suspended-agents-listed')) ||
     (principal.scheme === 'session_token' && faults.has('session-suspension-ignored')) ||
     // Fault suspension-stamped-on-tokens: a token created after the suspension carries none.
     (principal.scheme === 'bearer_token' &&

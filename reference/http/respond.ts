@@ -90,7 +90,10 @@ export function sendPublicError(
   // Fault invalid-token-no-message: the token guard's error object is built from the code alone.
   if (code === 'invalid_token' && faults.has('invalid-token-no-message')) delete error.message;
   // Fault missing-scope-no-request-id: the scope guard's error object is built without the request id.
-  const scopeGuardOwnBody = code === 'missing_scope' && faults.has('missing-scope-no-request-id');
+  // Fault workspace-disabled-no-request-id: the suspension gate's error object is built without the request id.
+  const scopeGuardOwnBody =
+    (code === 'missing_scope' && faults.has('missing-scope-no-request-id')) ||
+    (code === 'workspace_disabled' && faults.has('workspace-disabled-no-request-id'));
   // Fault request-id-no-prefix: the error body carries the request id's bare column value.
   if (!faults.has('no-request-id') && !scopeGuardOwnBody)
     error.request_id = faults.has('request-id-no-prefix') ? requestId.replace(/^req_/, '') : requestId;

@@ -41,6 +41,8 @@ interface Delivery {
   next?: () => void;
   /** Fault retry-sent-to-last-endpoint: the endpoint the fan-out loop's variable held last, where retries go. */
   retryTo?: Endpoint;
+  /** Fault replay-cancels-pending-retries: the delivery is a dashboard replay, which owns the delivery row. */
+  fromReplay?: boolean;
 }
 
 export interface AttemptRecord {
@@ -72,6 +74,10 @@ export class Dispatcher {
   private readonly lastSentBodies = new WeakMap<Endpoint, { sent: string; signed: string }>();
   /** Fault ack-cancels-other-retries: the events some endpoint acknowledged (the flag is on the event row). */
   private readonly acknowledgedEvents = new WeakSet<StoredEvent>();
+  /** Fault replay-cancels-pending-retries: per event, the endpoints whose delivery row a replay took over. */
+  private readonly replayTookOver = new WeakMap<StoredEvent, Set<string>>();
+  /** Fault event-id-workspace-sequence: each workspace's event count, the number its next event id carries. */
+  private readonly eventCountOf = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
@@ -125,7 +131,9 @@ export class Dispatcher {
     createdAt?: number,
   ): StoredEvent {
     const event: StoredEvent = {
-      id: id ?? this.mintId('evt_'),
+      id:
+        id ??
+        (workspace.faults.has('event-id-workspace-sequence') ? this.sequencedId(workspace.id) : this.mintId('evt_')),
       type,
       createdAt: createdAt ?? this.options.clock.now(),
       workspaceId: workspace.id,
@@ -249,11 +257,18 @@ export class Dispatcher {
     const firstReceiverSecret = workspace.faults.has('replay-signed-with-first-receiver-secret')
       ? this.receivers(workspace, event.type)[0]?.secret
       : undefined;
+    const takeOver = workspace.faults.has('replay-cancels-pending-retries');
+    if (takeOver) {
+      const taken = this.replayTookOver.get(original) ?? new Set<string>();
+      taken.add(target.id);
+      this.replayTookOver.set(original, taken);
+    }
     this.attempt(
       {
         event,
         endpoint: target,
         failedAttempts: 0,
+        ...(takeOver ? { fromReplay: true } : {}),
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
         ...(workspace.faults.has('replay-timestamp-ms') || workspace.faults.has('replay-stamped-with-created-at')
@@ -270,6 +285,13 @@ export class Dispatcher {
         if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
     return 'accepted';
+  }
+
+  /** Fault event-id-workspace-sequence: evt_ and the workspace's event count, zero-padded to 20 digits. */
+  private sequencedId(workspaceId: string): string {
+    const count = (this.eventCountOf.get(workspaceId) ?? 0) + 1;
+    this.eventCountOf.set(workspaceId, count);
+    return `evt_${String(count).padStart(20, '0')}`;
   }
 
   /** Fault event-dedupe-type-second: the outbox's key is endpoint, type and second, not the event id. */
@@ -328,6 +350,14 @@ export class Dispatcher {
     // Fault ack-cancels-other-retries: the retry worker skips events marked acknowledged, by whichever endpoint.
     if (delivery.failedAttempts > 0 && faults.has('ack-cancels-other-retries') && this.acknowledgedEvents.has(event))
       return;
+    // Fault replay-cancels-pending-retries: the original delivery's row now belongs to the replay.
+    if (
+      delivery.failedAttempts > 0 &&
+      !delivery.fromReplay &&
+      faults.has('replay-cancels-pending-retries') &&
+      this.replayTookOver.get(event)?.has(endpoint.id)
+    )
+      return;
     // Fault retry-new-event-id: a retry is re-enqueued as a new event, with a new id.
     const bodies =
       delivery.failedAttempts > 0 && faults.has('retry-new-event-id')
@@ -365,6 +395,8 @@ export class Dispatcher {
     let signature = delivery.resentSignature ?? signatureFor(secret, bodies.signed, timestamp, faults);
     // Fault signature-cached-per-event: signed once beside the serialised body, whichever endpoint it goes to.
     if (faults.has('signature-cached-per-event')) signature = event.cachedSignature ??= signature;
+    // Fault retry-signature-uppercase: the retry queue's row stores the signature as upper-case hex.
+    if (delivery.failedAttempts > 0 && faults.has('retry-signature-uppercase')) signature = signature.toUpperCase();
     // Fault replay-stamp-cached-per-endpoint: a replay's stamp is computed once per event and endpoint, then re-sent.
     if (delivery.replayStampCached) {
       const cached = event.replayStamps?.get(endpoint.id);

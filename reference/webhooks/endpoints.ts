@@ -371,8 +371,12 @@ export class EndpointRegistry {
     const result: Endpoint[] = [];
     // Fault subscription-filter-hoisted: the filter's event list read once, from the first endpoint, outside the loop.
     const hoisted = faults.has('subscription-filter-hoisted') ? endpoints.values().next().value?.events : undefined;
+    // Fault subscription-keyed-by-url: each URL's subscription row holds the event types last registered for it.
+    const byUrl = faults.has('subscription-keyed-by-url')
+      ? new Map([...endpoints.values()].map((e) => [e.urlText, e.events]))
+      : undefined;
     for (const endpoint of endpoints.values()) {
-      if (!subscribes(hoisted ?? endpoint.events, type, faults)) continue;
+      if (!subscribes(hoisted ?? byUrl?.get(endpoint.urlText) ?? endpoint.events, type, faults)) continue;
       result.push(endpoint);
       // Fault wildcard-and-type-delivered-twice: one row per matching subscription entry (a join, no DISTINCT).
       if (

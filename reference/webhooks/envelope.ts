@@ -40,6 +40,9 @@ function createdAtText(createdAt: number, faults: FaultSet): string {
   return new Date(createdAt + 3_600_000).toISOString().replace('Z', '+01:00');
 }
 
+/** Fault mailer-envelope-workspace-id-cached: the workspace id of the first mailer event, process-wide. */
+let firstMailerWorkspaceId: string | undefined;
+
 export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
   const { faults } = event;
   const envelope: Record<string, unknown> = {
@@ -55,7 +58,10 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
     // Fault envelope-workspace-id-unprefixed: the database key, not the public ws_ id.
     envelope.workspace_id = faults.has('envelope-workspace-id-unprefixed')
       ? event.workspaceId.replace(/^ws_/, '')
-      : event.workspaceId;
+      : // Fault mailer-envelope-workspace-id-cached: mailer envelopes read the workspace from a process-wide memo.
+        faults.has('mailer-envelope-workspace-id-cached') && event.type.startsWith('mailer.')
+        ? (firstMailerWorkspaceId ??= event.workspaceId)
+        : event.workspaceId;
   envelope.api_version = faults.has('api-version-not-date')
     ? 'v1'
     : // Fault api-version-datetime: the version is a date column serialised as a full timestamp.
