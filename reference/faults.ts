@@ -825,6 +825,10 @@ export const OPEN_CHOICE_FAULTS: readonly FaultName[] = [
   // The URL read back is the one registered, normalised as RFC 3986 6.2 allows (a default port
   // dropped, the host lower-cased): an equivalent URL, and deliveries still go to the one given.
   'endpoint-url-read-normalised',
+  // A replay of a delivery still failing may take over its pending retries (one delivery,
+  // triggered again) or run beside them: either way the event is retried to the endpoint on the
+  // stated schedule, and which one a replay is, is not stated (Retry and replay, 2 and 4).
+  'replay-cancels-pending-retries',
 ];
 /**
  * Faults whose bug shows only when two requests meet inside one store round trip

@@ -27,6 +27,8 @@ const CONCURRENT_CREATIONS = 4;
 /** Endpoints created at once whose signing secrets must all differ. */
 const CONCURRENT_SECRETS = 4;
 const OWN_SECRET_TYPE = 'workspace.plan.upgraded';
+/** HOOK-SAME-URL-EACH-ENDPOINT: the type only the first of two endpoints at one URL subscribes to. */
+const FIRST_ONLY_TYPE = 'mailer.campaign.completed';
 /** How long an endpoint that must get nothing is still watched once its wildcard companion has everything. */
 const QUIET_WATCH_MS = 1_000;
 
@@ -382,10 +384,11 @@ certifySuite('webhook-registration', () => {
   });
 
   // Two endpoints of one workspace at one URL are two endpoints: each gets each event it subscribes
-  // to, signed with its own secret (round 18 delivered once per URL, "to the receiver").
+  // to, signed with its own secret (round 18 delivered once per URL, "to the receiver"), and each
+  // keeps its own subscription (round 24 filtered the first by the second's types).
   check('HOOK-SAME-URL-EACH-ENDPOINT', async (t) => {
     const workspace = await t.workspace();
-    const first = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE]);
+    const first = await t.hookEndpoint(workspace, [OWN_SECRET_TYPE, FIRST_ONLY_TYPE]);
     const url = first.registered.url ?? first.inbox.url;
     let second: Awaited<ReturnType<typeof workspace.createEndpoint>>;
     try {
@@ -416,7 +419,20 @@ certifySuite('webhook-registration', () => {
       missing.length === 0,
       `two endpoints of one workspace at one URL, both subscribed: ${eventId} arrived ${copies} time(s) within ${DELIVERY_TIMEOUT_MS} ms, none signed with the ${missing.join(' or ')} endpoint's secret; each endpoint gets each event it subscribes to`,
     );
-    t.detail(`two endpoints at one URL: ${eventId} arrived once for each, signed with its own secret`);
+    const firstOnlyId = await workspace.fireEvent(FIRST_ONLY_TYPE, firedData(FIRST_ONLY_TYPE));
+    const ownType = await settle(
+      first.inbox,
+      (ds) => ds.some((d) => idOf(d) === firstOnlyId && verifiesWith(secrets.first, d)),
+      DELIVERY_TIMEOUT_MS,
+      `${FIRST_ONLY_TYPE} for the first endpoint at the shared URL`,
+    );
+    assert(
+      !ownType.timedOut,
+      `two endpoints of one workspace at one URL, the first subscribed to ${OWN_SECRET_TYPE} and ${FIRST_ONLY_TYPE}, the second to ${OWN_SECRET_TYPE} only: ${firstOnlyId} (${FIRST_ONLY_TYPE}) did not arrive for the first within ${DELIVERY_TIMEOUT_MS} ms; each endpoint keeps its own subscription`,
+    );
+    t.detail(
+      `two endpoints at one URL: ${eventId} arrived once for each, signed with its own secret; ${FIRST_ONLY_TYPE}, to which the first alone subscribed, arrived for it`,
+    );
   });
 
   // A deletion names one endpoint by its id: another endpoint of the workspace at the same URL

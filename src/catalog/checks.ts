@@ -1285,7 +1285,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-registration',
     level: 'must',
     title:
-      'Two endpoints of one workspace at one URL, both subscribed, each get an event, each delivery signed with its own secret',
+      'Two endpoints of one workspace at one URL, both subscribed, each get an event, each delivery signed with its own secret; a type only the first subscribed to reaches it',
     clauses: ['REG-2', 'REG-3', 'CTL-HOOK-SECRET'],
     ground: 'REG-3',
     accepts: 'the second endpoint at the same URL refused with any 4xx (recorded; nothing to judge)',

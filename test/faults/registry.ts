@@ -602,6 +602,19 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('replay-call-event-latest-of-call', 'HOOK-REPLAY-CALL-EVENT'),
   proof('workspace-delete-removes-shared-url-endpoints', 'TENANT-CONTROL-IDS'),
   proof('session-call-metadata-dropped', 'SESSION-CALL-AS-BEARER'),
+  // Red team, round 24 (docs/red-team/round-24.json): the ten caught on first contact, then the
+  // survivor with the check widened for it (replay-cancels-pending-retries takes an open choice).
+  proof('duration-zero-defaulted', 'HOOK-COMPLETED-AS-REPORTED'),
+  proof('retry-signature-uppercase', 'HOOK-TIMESTAMP-NOT-SIGNED'),
+  proof('mailer-envelope-workspace-id-cached', 'HOOK-ENVELOPE'),
+  proof('session-scopes-of-latest-member', 'SESSION-SUSPENDED-CODE'),
+  proof('endpoint-url-read-port-dropped', 'CTL-ENDPOINT-READ-FIELDS'),
+  proof('completed-call-id-of-agent-current-call', 'HOOK-PROGRESS-ONE-CALL'),
+  proof('suspended-agents-listed', 'WS-SUSPENDED-CODE'),
+  proof('workspace-disabled-no-request-id', 'WS-SUSPENDED-CODE'),
+  proof('reply-body-html-escaped', 'HOOK-FIRED-DATA'),
+  proof('event-id-workspace-sequence', 'TENANT-REPLAY'),
+  proof('subscription-keyed-by-url', 'HOOK-SAME-URL-EACH-ENDPOINT'),
   // A blind spot the mutation run of reference/webhooks/event-store.ts found (docs/proving.md).
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // A blind spot the mutation run of reference/calls/records.ts found (docs/proving.md).
