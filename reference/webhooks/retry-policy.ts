@@ -28,6 +28,7 @@ export function retryDelaysMs(faults: FaultSet): readonly number[] {
   if (faults.has('retry-exponential')) return [1, 2, 4, 8, 16, 32].map((m) => m * MINUTE);
   if (faults.has('retry-too-few')) return RETRY_DELAYS_MS.slice(0, 5);
   if (faults.has('retry-too-many')) return [...RETRY_DELAYS_MS, 24 * HOUR, 24 * HOUR];
+  // Stryker disable next-line BlockStatement: equivalent: the loop returns only under one of its faults
   for (const [fault, [index, factor]] of Object.entries(ONE_DELAY_OFF)) {
     if (faults.has(fault as keyof typeof ONE_DELAY_OFF))
       return RETRY_DELAYS_MS.map((delay, i) => (i === index ? delay * factor : delay));
@@ -50,6 +51,7 @@ export function nextRetryDelayMs(
   // Fault retry-schedule-starts-at-5m: the schedule is read at the attempt count, not one before it.
   const delay = retryDelaysMs(faults)[faults.has('retry-schedule-starts-at-5m') ? failedAttempts : failedAttempts - 1];
   if (delay === undefined) return null;
+  // Stryker disable next-line all: no stated rule: the jitter is the alternate personality's (the spec states none), 0 in the plain reference a mutant run starts
   const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;
   return (delay * edge * stallOnce(failedAttempts - 1, timeScale, faults)) / timeScale;
 }
@@ -63,12 +65,14 @@ const STALLABLE_DELAYS = 5;
  * else 1: late by more than any tolerance a loaded machine widens, so that the check meeting it
  * always measures it again (a fifth late once fell inside one).
  */
+// Stryker disable all: no stated rule: a retry late once and on time when measured again is a conforming service on a busy machine (NOISE_FAULTS: retry-late-once)
 function stallOnce(index: number, timeScale: number, faults: FaultSet): number {
   const key = `${index}@${timeScale}`;
   if (!faults.has('retry-late-once') || index >= STALLABLE_DELAYS || stalledOnce.has(key)) return 1;
   stalledOnce.add(key);
   return 1.5;
 }
+// Stryker restore all
 
 /** Fault ack-large-body-fails: the size of the buffer a receiver's answer is logged into. */
 const LOGGED_ANSWER_BYTES = 4096;
@@ -99,6 +103,7 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
   return { success: false, retry: true };
 }
 
+/** Fault ack-text-body-fails: whether the receiver's answer parses as JSON. */
 function parsesAsJson(text: string): boolean {
   try {
     JSON.parse(text);

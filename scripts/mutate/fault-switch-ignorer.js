@@ -19,7 +19,7 @@ const REASON = 'a fault switch (reference/faults.ts), off in a mutant run: equiv
 const FAULT_DOC_COMMENT = /^\*\s*Fault [a-z0-9-]+:/;
 
 /**
- * `faults.has(…)` or `<anything>.faults.has(…)`.
+ * `faults.has(…)`, `<anything>.faults.has(…)` or `<anything>.faults().has(…)`.
  * @param {any} path a Babel NodePath
  */
 function isFaultSwitch(path) {
@@ -27,10 +27,10 @@ function isFaultSwitch(path) {
   const callee = path.get('callee');
   if (!callee.isMemberExpression() || !callee.get('property').isIdentifier({ name: 'has' })) return false;
   const owner = callee.get('object');
-  return (
-    owner.isIdentifier({ name: 'faults' }) ||
-    (owner.isMemberExpression() && owner.get('property').isIdentifier({ name: 'faults' }))
-  );
+  const namedFaults = (/** @type {any} */ node) =>
+    node.isIdentifier({ name: 'faults' }) ||
+    (node.isMemberExpression() && node.get('property').isIdentifier({ name: 'faults' }));
+  return namedFaults(owner) || (owner.isCallExpression() && namedFaults(owner.get('callee')));
 }
 
 /**

@@ -46,6 +46,11 @@ describe('fault-switch ignorer', () => {
     ]);
   });
 
+  it('reads a fault set got from a call as a switch too', () => {
+    const code = "function f(state) { if (state.options.faults().has('x') && state.active) stop(); }";
+    expect(ignoredIn(code)).toEqual(["state.options.faults().has('x')", 'state.active', 'stop();']);
+  });
+
   it('keeps a negated switch and what is or-ed with it: both decide without the fault', () => {
     const code = "function f(faults, a) { if (!faults.has('x') && a) go(); if (faults.has('y') || a) stop(); }";
     expect(ignoredIn(code)).toEqual(["faults.has('x')", "faults.has('y')"]);
