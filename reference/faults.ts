@@ -360,6 +360,8 @@ export const FAULTS = {
   'ack-204-fails': 'a 204 acknowledgement counts as a failure',
   'ack-known-2xx-only': 'only the usual 2xx (200 to 204) acknowledge: a 206 or a 299 counts as a failure',
   'redirect-success': 'a 3xx answer counts as a success',
+  'ack-range-inclusive-300':
+    'the acknowledgement range is written 200 <= status <= 300: a 300 answer counts as a success, and is not retried (a StrykerJS mutant)',
   '4xx-no-retry': 'a 4xx answer is not retried',
   '5xx-no-retry': 'a 5xx answer is not retried',
   'no-retry-timeout': 'a timed-out delivery is not retried',

@@ -57,6 +57,9 @@ async function placedCall(t: CheckContext, tenant: Awaited<ReturnType<typeof two
   return callId;
 }
 
+/** TENANT-CONTROL-IDS: the answer recorded for workspace B's deletion. */
+const B_DELETED = "workspace B, with an endpoint at the URL of A's, deleted";
+
 certifySuite('isolation', () => {
   check('TENANT-TRANSCRIPT', async (t) => {
     const { a, b } = await twoTenants(t);
@@ -185,7 +188,6 @@ certifySuite('isolation', () => {
     );
   });
 
-  const B_DELETED = "workspace B, with an endpoint at the URL of A's, deleted";
   check('TENANT-CONTROL-IDS', async (t) => {
     const { a, b } = await twoTenants(t);
     const hook = await t.hookEndpoint(a.workspace, [REPLAY_TYPE]);

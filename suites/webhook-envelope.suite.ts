@@ -93,18 +93,17 @@ const CALL_FIELD_NAMES = [
   'metadata',
 ] as const;
 
-/** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
-/**
- * "Caller-supplied key/value data, for example a lead_id entry; its keys are free-form":
- * string values are the reading every implementation shares (Stripe's metadata is strings
- * only), so they are the rule; other value types are a choice, recorded.
- */
 /** Metadata keys named like the call's own fields: they stay in metadata (round 22 spread them over the fields). */
 const FIELD_NAMED_VALUE = 'from metadata';
 const FIELD_NAMED_METADATA = Object.fromEntries(
   // Not call_id: the harness finds a call's events by it, so its loss would read as a missing event.
   ['agent_id', 'to', 'duration_seconds', 'outcome', 'transcript_url'].map((field) => [field, FIELD_NAMED_VALUE]),
 );
+/**
+ * "Caller-supplied key/value data, for example a lead_id entry; its keys are free-form":
+ * string values are the reading every implementation shares (Stripe's metadata is strings
+ * only), so they are the rule; other value types are a choice, recorded.
+ */
 const STRING_METADATA = {
   lead_id: 'lead_certify42',
   'free-form key ✓': 'Q4 “outreach”, é, </script>',
@@ -119,6 +118,7 @@ const STRING_METADATA = {
   $source: 'crm',
 };
 
+/** Metadata with nested values, types a sloppy implementation would flatten or stringify. */
 const NESTED_METADATA = {
   lead_id: 'lead_certify42',
   campaign: { name: 'Q4 “outreach” ✓', tags: ['a', 'b'], weights: [1, 2.5, -3] },

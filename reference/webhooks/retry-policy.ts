@@ -83,6 +83,8 @@ export function classifyOutcome(outcome: SendOutcome, faults: FaultSet, delivery
   if (outcome.kind === 'timeout') return { success: false, retry: !faults.has('no-retry-timeout') };
   if (outcome.kind === 'error') return { success: false, retry: true };
   const { status, elapsedMs } = outcome;
+  // Fault ack-range-inclusive-300: the acknowledgement range written 200 <= status <= 300.
+  if (status === 300 && faults.has('ack-range-inclusive-300')) return { success: true };
   if (status >= 200 && status < 300) {
     if (status === 204 && faults.has('ack-204-fails')) return { success: false, retry: true };
     if (status > 204 && faults.has('ack-known-2xx-only')) return { success: false, retry: true };

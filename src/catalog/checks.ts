@@ -1707,7 +1707,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'HOOK-RETRY-ON-3XX',
     area: 'webhook-delivery',
     level: 'must',
-    title: 'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once, though its Location acknowledges',
+    title:
+      'A 3xx answer is a failure, retried 1 minute (scaled) later, not at once, though its Location acknowledges; a 300, the first status past 2xx, is retried too',
     clauses: ['RETRY-1', 'RETRY-2'],
     ground: 'RETRY-1',
     tolerance: RETRY_SCHEDULE,

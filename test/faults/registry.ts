@@ -619,6 +619,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('event-store-keeps-two', 'HOOK-REPLAY-SAME-ID'),
   // A blind spot the mutation run of reference/calls/records.ts found (docs/proving.md).
   proof('call-records-keep-two', 'HOOK-TRANSCRIPT-URL-LASTS'),
+  // A blind spot the mutation run of reference/webhooks/retry-policy.ts found (docs/proving.md).
+  proof('ack-range-inclusive-300', 'HOOK-RETRY-ON-3XX'),
   proof('auto-outcome-state-name', 'CALL-AUTO-PROGRESS-2S'),
   proof('failed-call-moves-again', 'HOOK-CALL-STATES-ONCE'),
   // Written between red-team rounds: what is active enabled again, a control status.
