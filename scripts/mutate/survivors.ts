@@ -95,6 +95,7 @@ function alreadySo(mutant: Mutant, lines: readonly string[]): boolean {
   if (mutant.replacement !== 'false' || /\|\|/.test(text)) return false;
   return [...text.matchAll(SWITCH_IN_TEXT)].some((match) => match[1] === '');
 }
+
 const tally = new Map<string, number>();
 const survivors: string[] = [];
 let equivalent = 0;
