@@ -174,7 +174,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('lifecycle-no-started', 'HOOK-LIFECYCLE-COMPLETED'),
   proof('failed-reported-completed', 'HOOK-LIFECYCLE-FAILED'),
   proof('subscriptions-ignored', 'HOOK-SUBSCRIPTION-FILTER'),
-  proof('wildcard-missing-mailer', 'HOOK-SUBSCRIPTION-WILDCARD'),
+  waits(proof('wildcard-missing-mailer', 'HOOK-SUBSCRIPTION-WILDCARD')),
   proof('no-content-type', 'HOOK-CONTENT-TYPE'),
   proof('deliver-with-put', 'HOOK-DELIVERY-POST'),
   // Delivery outcomes
@@ -195,13 +195,15 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('retry-exponential', 'HOOK-RETRY-EARLY-SCHEDULE', 'HOOK-RETRY-FULL-SCHEDULE'),
   waits(proof('retry-too-few', 'HOOK-RETRY-FULL-SCHEDULE')),
   waits(proof('retry-too-many', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
-  proof(
-    'retry-immediately',
-    'HOOK-RETRY-ON-3XX',
-    'HOOK-RETRY-ON-4XX',
-    'HOOK-RETRY-ON-5XX',
-    'HOOK-RETRY-ON-RESET',
-    'HOOK-RETRY-EARLY-SCHEDULE',
+  waits(
+    proof(
+      'retry-immediately',
+      'HOOK-RETRY-ON-3XX',
+      'HOOK-RETRY-ON-4XX',
+      'HOOK-RETRY-ON-5XX',
+      'HOOK-RETRY-ON-RESET',
+      'HOOK-RETRY-EARLY-SCHEDULE',
+    ),
   ),
   { ...proof('retry-1m-late-20pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
   { ...proof('retry-5m-early-10pct', 'HOOK-RETRY-EARLY-SCHEDULE'), calm: true },
@@ -263,7 +265,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('jwt-aud-contains-audience', 'SESSION-WRONG-AUDIENCE'),
   proof('subscription-family-match', 'HOOK-SUBSCRIPTION-FILTER'),
   proof('retry-delay-from-first-attempt', 'HOOK-RETRY-EARLY-SCHEDULE'),
-  proof('endpoint-deleted-still-delivered', 'HOOK-DELETED-SILENT'),
+  waits(proof('endpoint-deleted-still-delivered', 'HOOK-DELETED-SILENT')),
   // Red team, round 2 (docs/red-team/round-2.json), likewise.
   proof('token-revoke-cross-workspace', 'TENANT-CONTROL-IDS'),
   waits(proof('enable-keeps-failure-streak', 'HOOK-REENABLE-FRESH-STREAK')),
@@ -288,7 +290,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('retry-count-per-endpoint', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
   // Calls placed at once, each with its own metadata: the fault's shared object shows there, on its own.
   proof('call-metadata-shared-default', 'CALL-PLACE-CONCURRENT'),
-  proof('event-id-per-endpoint', 'MODEL-ENDPOINTS'),
+  waits(proof('event-id-per-endpoint', 'MODEL-ENDPOINTS')),
   // Red team, round 3 (docs/red-team/round-3.json), likewise.
   proof('jwt-scope-claim-trusted', 'SESSION-SCOPE-CLAIM-IGNORED'),
   waits(proof('delete-workspace-token-alive', 'WS-DELETED-TOKENS')),
@@ -303,7 +305,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('agents-list-all-workspaces', 'TENANT-AGENTS'),
   // The endpoint model's fixed scenario fires one type twice in a row, which lands in one second
   // most times, not always; the checks that fire at once show it every time.
-  proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'CALL-PLACE-CONCURRENT'),
+  waits(proof('event-dedupe-type-second', 'EVENT-FIRE-CONCURRENT', 'CALL-PLACE-CONCURRENT')),
   waits(proof('streak-not-ended-by-success', 'HOOK-RETRY-FULL-SCHEDULE', 'HOOK-DROP-AND-FLAG')),
   // Red team, round 4 (docs/red-team/round-4.json): the two caught on first contact, then the
   // survivors with the checks written for them.
@@ -326,7 +328,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   waits(proof('disabled-endpoint-undeletable', 'MODEL-ENDPOINT-HEALTH')),
   proof('metadata-empty-values-dropped', 'HOOK-METADATA-ROUNDTRIP'),
   proof('session-transcript-refused', 'SESSION-SCOPES-MATCH', 'SESSION-SUSPENDED-CODE'),
-  proof('suspend-disables-endpoints', 'WS-REINSTATED-KEEPS-SETTINGS'),
+  waits(proof('suspend-disables-endpoints', 'WS-REINSTATED-KEEPS-SETTINGS')),
   proof('session-error-request-id-uuid', 'SESSION-WRONG-ISSUER', 'SESSION-NOT-MEMBER', 'AUTH-MALFORMED-PROPERTY'),
   proof('endpoint-delete-by-url', 'HOOK-DELETE-ONE-ENDPOINT'),
   proof('ack-large-body-fails', 'HOOK-ACK-ANY-2XX'),
@@ -435,7 +437,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Red team, round 12 (docs/red-team/round-12.json): the six caught on first contact, then the
   // six survivors with the checks written or widened for them.
   proof('token-label-whitespace-collapsed', 'TOKEN-LABEL-AS-GIVEN'),
-  proof('endpoint-url-trailing-slash', 'HOOK-OWN-SECRET'),
+  waits(proof('endpoint-url-trailing-slash', 'HOOK-OWN-SECRET')),
   proof('retry-new-event-id', 'HOOK-RETRY-ON-5XX'),
   proof('replay-body-newline-unsigned', 'HOOK-REPLAY-FRESH'),
   proof('metadata-nested-flattened', 'HOOK-METADATA-NESTED'),
@@ -582,7 +584,7 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('endpoint-delete-removes-last', 'HOOK-DELETE-ONE-ENDPOINT', 'HOOK-DELETED-SILENT'),
   proof('endpoint-id-reused-after-delete', 'MODEL-ENDPOINTS'),
   proof('fanout-stops-at-failure', 'HOOK-RETRY-TARGET'),
-  proof('subscription-filter-hoisted', 'HOOK-SUBSCRIPTION-FILTER'),
+  waits(proof('subscription-filter-hoisted', 'HOOK-SUBSCRIPTION-FILTER')),
   proof('replay-to-deleted-endpoint', 'HOOK-DELETED-SILENT'),
   proof('retry-sent-to-last-endpoint', 'HOOK-RETRY-ON-4XX'),
   proof('token-answer-read-back-by-label', 'REVOKE-ONE-TOKEN'),
@@ -599,8 +601,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('ack-cancels-other-retries', 'HOOK-RETRY-TARGET'),
   proof('endpoint-delete-cancels-workspace-retries', 'HOOK-RETRY-TARGET'),
   proof('subscription-workspace-type-unmatched', 'HOOK-SUBSCRIPTION-FILTER'),
-  proof('replay-call-event-latest-of-call', 'HOOK-REPLAY-CALL-EVENT'),
-  proof('workspace-delete-removes-shared-url-endpoints', 'TENANT-CONTROL-IDS'),
+  waits(proof('replay-call-event-latest-of-call', 'HOOK-REPLAY-CALL-EVENT')),
+  waits(proof('workspace-delete-removes-shared-url-endpoints', 'TENANT-CONTROL-IDS')),
   proof('session-call-metadata-dropped', 'SESSION-CALL-AS-BEARER'),
   // Red team, round 24 (docs/red-team/round-24.json): the ten caught on first contact, then the
   // survivor with the check widened for it (replay-cancels-pending-retries takes an open choice).
