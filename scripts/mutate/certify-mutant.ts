@@ -3,8 +3,9 @@
  * the mutated reference from the working folder (Stryker's sandbox) and certifies it with the
  * module's checks only, through the harness of this repository, as a user would.
  *
- *   node --import tsx scripts/mutate/certify-mutant.ts <calls|auth|webhooks>
+ *   node --import tsx scripts/mutate/certify-mutant.ts <calls|auth|webhooks> [<area>,…]
  *
+ * The areas, when given (`npm run mutate -- --areas`), narrow the module's checks to theirs.
  * Exit 0 when every check passed (the mutant survived); 1 as soon as a `must` check fails,
  * a `should` check warns or any check ends in `error` (the mutant is killed: on loopback,
  * only the mutant keeps an answer away), or when the reference or the run cannot start.
@@ -17,7 +18,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { checkIdsOf, isModuleName, MODULE_NAMES } from './modules.js';
+import { checkIdsOf, isModuleName, MODULE_NAMES, narrowedAreas } from './modules.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HARNESS = join(ROOT, 'bin', 'svc-harness.js');
@@ -40,6 +41,7 @@ if (!isModuleName(moduleName)) {
   process.stderr.write(`certify-mutant: name the mutated module, one of ${MODULE_NAMES.join(', ')}\n`);
   process.exit(2);
 }
+const moduleChecks = checkIdsOf(moduleName, narrowedAreas(moduleName, process.argv[3]));
 
 const controlToken = `ctl_mutant_${randomBytes(20).toString('hex')}`;
 const reference = spawn(process.execPath, ['--import', 'tsx', REFERENCE_CHILD], {
@@ -89,7 +91,6 @@ setInterval(() => {
 }, 1_000).unref();
 
 const urls = await referenceUrls(reference);
-const moduleChecks = checkIdsOf(moduleName);
 /** The verdicts that did not hold when their check ran alone, for the report. */
 const unconfirmed: string[] = [];
 /** Their checks: the next run leaves them out, so that one check's flake cannot hide a later check's kill. */

@@ -50,9 +50,27 @@ export function isModuleName(name: string): name is ModuleName {
   return (MODULE_NAMES as readonly string[]).includes(name);
 }
 
-/** The ids of the fast-tier checks that judge a mutant of `module` (the full tier's wait in real time). */
-export function checkIdsOf(module: ModuleName): string[] {
-  return MODULES[module].areas
+/**
+ * The areas named by `--areas` (comma-separated), each one of `module`'s; undefined when none is
+ * named. Throws, naming the module's areas, on any other.
+ */
+export function narrowedAreas(module: ModuleName, names: string | undefined): Area[] | undefined {
+  if (names === undefined || names === '') return undefined;
+  const wanted = names.split(',').map((name) => name.trim());
+  const unknown = wanted.filter((name) => !(MODULES[module].areas as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `--areas: ${unknown.join(', ')} not among the ${module} module's areas (${MODULES[module].areas.join(', ')})`,
+    );
+  return wanted as Area[];
+}
+
+/**
+ * The ids of the fast-tier checks that judge a mutant of `module` (the full tier's wait in real
+ * time): those of its areas, or of `areas`, some of them, for files no other area's check reaches.
+ */
+export function checkIdsOf(module: ModuleName, areas: readonly Area[] = MODULES[module].areas): string[] {
+  return areas
     .flatMap((area) => checksOfArea(area))
     .filter((check) => check.tier === 'fast')
     .map((check) => check.id);

@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <module>...] [--concurrency N] [--force] [--files <glob>]`: StrykerJS over the reference's
+ * `npm run mutate [-- <module>...] [--concurrency N] [--force] [--files <glob>] [--areas <a,b>]`: StrykerJS over the reference's
  * modules (calls, auth, webhooks; default all three, smallest first), each mutant certified
  * with only its module's checks (scripts/mutate/certify-mutant.ts). Incremental: a module's
  * later run re-tests only the mutants whose code or module changed since (`--force`: all).
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
-import { isModuleName, MODULE_NAMES, MODULES, type ModuleName } from './modules.js';
+import { isModuleName, MODULE_NAMES, MODULES, narrowedAreas, type ModuleName } from './modules.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REPORTS = 'reports/mutation';
@@ -23,17 +23,31 @@ const { values, positionals } = parseArgs({
     force: { type: 'boolean', default: false },
     // Narrows a module to some of its files (a Stryker glob, repeatable): a run that fits the time there is.
     files: { type: 'string', multiple: true },
+    // Narrows the judging checks to some of the module's areas: for files only those areas' checks
+    // reach (docs/proving.md says which), so that a survivor costs their checks, not the module's.
+    areas: { type: 'string' },
   },
 });
 const unknown = positionals.filter((name) => !isModuleName(name));
 const concurrency = Number(values.concurrency);
-if (unknown.length > 0 || !Number.isInteger(concurrency) || concurrency < 1) {
+if (
+  unknown.length > 0 ||
+  !Number.isInteger(concurrency) ||
+  concurrency < 1 ||
+  (values.areas !== undefined && positionals.length !== 1)
+) {
   console.error(
-    `mutate: usage: npm run mutate [-- ${MODULE_NAMES.join('|')} ...] [--concurrency N] [--force] [--files <glob>]`,
+    `mutate: usage: npm run mutate [-- ${MODULE_NAMES.join('|')} ...] [--concurrency N] [--force] [--files <glob>] [--areas <area>,… (one module)]`,
   );
   process.exit(2);
 }
 const modules = positionals.length > 0 ? (positionals as ModuleName[]) : [...MODULE_NAMES];
+try {
+  for (const module of modules) narrowedAreas(module, values.areas);
+} catch (error) {
+  console.error(`mutate: ${(error as Error).message}`);
+  process.exit(2);
+}
 
 process.chdir(ROOT);
 // Each mutant runs the harness from its bundle: made once here, not by the first mutants at once.
@@ -60,7 +74,9 @@ function strykerOptions(module: ModuleName): PartialStrykerOptions {
   return {
     mutate: values.files ?? [...MODULES[module].mutate],
     testRunner: 'command',
-    commandRunner: { command: `node --import tsx ${join(ROOT, 'scripts/mutate/certify-mutant.ts')} ${module}` },
+    commandRunner: {
+      command: `node --import tsx ${join(ROOT, 'scripts/mutate/certify-mutant.ts')} ${module}${values.areas ? ` ${values.areas}` : ''}`,
+    },
     plugins: ['@stryker-mutator/typescript-checker', join(ROOT, 'scripts/mutate/fault-switch-ignorer.js')],
     ignorers: ['fault-switches'],
     // A mutant that does not compile is dropped before any run (CompileError, not counted).
