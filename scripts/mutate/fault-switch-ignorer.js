@@ -34,13 +34,43 @@ function isFaultSwitch(path) {
 }
 
 /**
- * A fault switch, or an `&&` chain with one among its conjuncts: false whenever the fault is off.
  * @param {any} path
+ * @param {string} prefix
+ */
+function isStrykerCall(path, prefix) {
+  return Boolean(
+    path?.isCallExpression() && path.get('callee').isIdentifier() && path.node.callee.name.startsWith(prefix),
+  );
+}
+
+/**
+ * The code as written under the mutant switches Stryker has already placed on it. Stryker places
+ * an expression's mutants when it leaves that expression, before it visits the next sibling, so
+ * an operand's `&&`-ed neighbour or an `if`'s test may already read
+ * `stryMutAct_…("7") ? mutant : (stryCov_…("7"), original)` when this ignorer looks at it.
+ * @param {any} path
+ * @returns {any}
+ */
+function asWritten(path) {
+  let current = path;
+  for (;;) {
+    if (current?.isParenthesizedExpression()) current = current.get('expression');
+    else if (current?.isConditionalExpression() && isStrykerCall(current.get('test'), 'stryMutAct_'))
+      current = current.get('alternate');
+    else if (current?.isSequenceExpression() && isStrykerCall(current.get('expressions.0'), 'stryCov_'))
+      current = current.get(`expressions.${current.node.expressions.length - 1}`);
+    else return current;
+  }
+}
+
+/**
+ * A fault switch, or an `&&` chain with one among its conjuncts: false whenever the fault is off.
+ * @param {any} written
  * @returns {boolean}
  */
-function holdsOnlyUnderFault(path) {
+function holdsOnlyUnderFault(written) {
+  const path = asWritten(written);
   if (isFaultSwitch(path)) return true;
-  if (path?.isParenthesizedExpression()) return holdsOnlyUnderFault(path.get('expression'));
   return (
     Boolean(path?.isLogicalExpression({ operator: '&&' })) &&
     (holdsOnlyUnderFault(path.get('left')) || holdsOnlyUnderFault(path.get('right')))
@@ -68,8 +98,8 @@ function isFaultOnlyBranch(path) {
  */
 function returnsUnlessFault(statement) {
   if (!statement.isIfStatement() || statement.node.alternate) return false;
-  const test = statement.get('test');
-  if (!test.isUnaryExpression({ operator: '!' }) || !isFaultSwitch(test.get('argument'))) return false;
+  const test = asWritten(statement.get('test'));
+  if (!test.isUnaryExpression({ operator: '!' }) || !isFaultSwitch(asWritten(test.get('argument')))) return false;
   const consequent = statement.get('consequent');
   return (
     consequent.isReturnStatement() ||

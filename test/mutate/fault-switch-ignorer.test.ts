@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { describe, expect, it } from 'vitest';
 import { strykerPlugins } from '../../scripts/mutate/fault-switch-ignorer.js';
 
@@ -26,6 +27,35 @@ function ignoredIn(code: string): string[] {
     },
   });
   return ignored;
+}
+
+/** Every mutant Stryker's own instrumenter makes of `code` with the ignorer: its text, and whether it runs. */
+async function mutantsOf(code: string): Promise<{ original: string; replacement: string; runs: boolean }[]> {
+  const quiet = () => false;
+  const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+  const instrumenter = new Instrumenter({
+    ...logger,
+    isTraceEnabled: quiet,
+    isDebugEnabled: quiet,
+    isInfoEnabled: quiet,
+    isWarnEnabled: quiet,
+    isErrorEnabled: quiet,
+    isFatalEnabled: quiet,
+  });
+  const { mutants } = await instrumenter.instrument([{ name: 'reference.js', content: code, mutate: true }], {
+    plugins: null,
+    excludedMutations: [],
+    ignorers: [ignorer],
+  });
+  const lines = code.split('\n');
+  return mutants.map((mutant) => {
+    const { start, end } = mutant.location;
+    const original =
+      start.line === end.line
+        ? lines[start.line]!.slice(start.column, end.column)
+        : `${lines[start.line]!.slice(start.column)}…`;
+    return { original, replacement: mutant.replacement, runs: mutant.status === undefined };
+  });
 }
 
 describe('fault-switch ignorer', () => {
@@ -85,5 +115,34 @@ describe('fault-switch ignorer', () => {
       expect.stringContaining('function flattened(value)'),
       expect.stringContaining('startedAt = new Map();'),
     ]);
+  });
+
+  // Stryker places an operand's mutants before it visits the operand's neighbour, which then reads
+  // `stryMutAct_…() ? mutant : original`: the ignorer looks under those switches.
+  it("leaves out the same code when Stryker's instrumenter has placed mutants beside it", async () => {
+    const code = [
+      'function recordFailure(faults, state) {',
+      "  if (faults.has('every-24') && state.failed >= 24 && state.name === 'active') stop();",
+      "  if (!faults.has('kept')) return;",
+      '  state.failed += 1;',
+      '}',
+    ].join('\n');
+    const mutants = await mutantsOf(code);
+    const run = mutants.filter((mutant) => mutant.runs).map((mutant) => `${mutant.original} → ${mutant.replacement}`);
+    // What runs: the function's block, the whole condition, its two `&&`s (each `||` runs a fault's
+    // code without the fault) and the negated switch's return.
+    expect(run).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^faults\.has\('every-24'\) && state\.failed >= 24 && state\.name === 'active' → true$/),
+        expect.stringMatching(/\|\| state\.name === 'active'$/),
+        expect.stringMatching(/^faults\.has\('every-24'\) && state\.failed >= 24 → faults\.has\('every-24'\) \|\| /),
+      ]),
+    );
+    for (const left of ['state.failed >= 24', "state.name === 'active'", "'active'", 'stop()', 'state.failed += 1'])
+      expect(
+        run.filter((mutant) => mutant.startsWith(`${left} →`)),
+        left,
+      ).toEqual([]);
+    expect(mutants.filter((mutant) => !mutant.runs).length).toBeGreaterThanOrEqual(8);
   });
 });
