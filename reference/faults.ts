@@ -6,6 +6,11 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Blind spots of the auth module's mutation run (session.ts), each its own mutant
+  'jwks-several-keys-refused':
+    'a session token without kid, verified against a JWKS that lists several keys of its algorithm, is refused: the "several matching keys" error is taken as a refusal instead of trying each key',
+  'member-unlicensed-scope-granted':
+    "a member's scopes are not bounded by the workspace's licence: a member created with a scope the workspace is not licensed for holds it under a session token",
   // Red team, round 24
   'retry-signature-uppercase':
     "a retry's signature is taken from the retry queue's row, stored as upper-case hex: the first attempt is signed in lower-case hex, every retry in upper-case",

@@ -488,6 +488,54 @@ certifySuite('session', () => {
     t.detail('a session token without kid, verified by the JWKS key of its algorithm, was accepted');
   });
 
+  // The same with two keys of the algorithm listed: "a key of that JWKS" leaves the verifier to try
+  // each (jose hands them over; jwks-rsa asks for a kid, hence a should). Each key signs one token,
+  // so that a verifier trying only the first key listed fails too.
+  check('SESSION-NO-KID-SEVERAL-KEYS', async (t) => {
+    const s = await sessionWorkspace(t);
+    const first = s.idp.kidFor('RS256');
+    // Listed before the target first fetches the JWKS, so that no cached copy lacks it.
+    const second = await s.idp.addKey('RS256');
+    await expectControlAccepted(t, await s.mint(), s.idp);
+    for (const [name, kid] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      const res = await whoami(t, await s.mint({ kid, header: { kid: undefined } }));
+      t.measure(`status_${name}_key`, res.status);
+      assert(
+        res.status === 200,
+        `a session token without kid, signed by the ${name} of the two RS256 keys the JWKS lists, got ${describeResponse(res)}: the contract asks for a key of the JWKS that verifies it`,
+        res,
+      );
+    }
+    t.detail('session tokens without kid, each signed by one of two RS256 keys of the JWKS, were accepted');
+  });
+
+  // A workspace's licence bounds its members as it bounds its tokens (one identity model for both
+  // schemes): a member recorded with a scope the workspace lacks does not hold it.
+  check('SESSION-UNLICENSED-SCOPE', async (t) => {
+    const idp = await startProvider(t);
+    const workspace = await t.workspace({ licensedScopes: ['voice:read'] });
+    await workspace.setIdentityProvider({ issuer: idp.issuer, jwksUri: idp.jwksUri, audience: idp.audience });
+    const subject = newSubject();
+    const added = await doneOrRefused(() => workspace.addMember(subject, ['voice:read', 'voice:write']), 'added');
+    t.measure('member', added);
+    if (added !== 'added') {
+      t.detail(`a member asked for voice:write in a workspace licensed for voice:read alone was ${added}`);
+      return;
+    }
+    const token = secret(await idp.mint({ sub: subject, claims: { aud: idp.audience } }));
+    await expectControlAccepted(t, token, idp);
+    const call = await t.api.placeCall(token, { agent_id: workspace.agentId, to: RESERVED_TEST_NUMBER });
+    expectAuthError(
+      call,
+      'missing_scope',
+      'placing a call (voice:write) with the session token of a member recorded with voice:read and voice:write, in a workspace licensed for voice:read alone: a member holds licensed scopes only',
+    );
+    t.detail(`the member was added; placing a call with its session token was refused ${call.status} missing_scope`);
+  });
+
   // A JWT's dates are NumericDates, which may be non-integers (RFC 7519, section 2): a token within
   // its nbf/exp is within them with fractions too. Providers issue whole seconds: a should (the red
   // team's round 15 refused a fractional exp).

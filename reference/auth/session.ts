@@ -98,11 +98,18 @@ export function decodeUnverified(jwt: string): Claims | null {
 }
 
 /** jose wants the caller to try each key when several match (a JWKS of keys without kid). */
-async function verifyWithKeySet(jwt: string, keySet: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
+async function verifyWithKeySet(
+  jwt: string,
+  keySet: JWTVerifyGetKey,
+  options: JWTVerifyOptions,
+  faults?: FaultSet,
+): Promise<JWTPayload> {
   try {
     return (await jwtVerify(jwt, keySet, options)).payload;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
+    // Fault jwks-several-keys-refused: without a kid to choose by, several keys are taken as none.
+    if (faults?.has('jwks-several-keys-refused')) throw error;
     for await (const key of error as AsyncIterable<VerifyKey>) {
       try {
         return (await jwtVerify(jwt, key, options)).payload;
@@ -329,9 +336,12 @@ export class SessionVerifier {
     const granted = faults.has('session-scopes-of-latest-member')
       ? ([...workspace.members.values()].at(-1) ?? member)
       : member;
+    // Fault member-unlicensed-scope-granted: the member's scopes as recorded, without the workspace's licence.
     const scopes = faults.has('jwt-member-all-scopes')
       ? workspace.licensedScopes
-      : granted.scopes.filter((s) => workspace.licensedScopes.includes(s));
+      : faults.has('member-unlicensed-scope-granted')
+        ? granted.scopes
+        : granted.scopes.filter((s) => workspace.licensedScopes.includes(s));
     return { workspace, scopes, memberId: member.id };
   }
 
@@ -504,7 +514,7 @@ export class SessionVerifier {
     }
     if (faults.has('jwks-first-key-only')) return verifyWithFirstKey(provider, jwt, header, options);
     try {
-      return await verifyWithKeySet(jwt, keySet, options);
+      return await verifyWithKeySet(jwt, keySet, options, faults);
     } catch (error) {
       // Fault jwks-fetch-failure-open: an identity provider that cannot be reached is taken as no reason to refuse.
       if (faults.has('jwks-fetch-failure-open') && isKeySetUnavailable(error)) return claimsOnly(jwt, options);

@@ -1016,6 +1016,25 @@ export const CATALOG: readonly CatalogEntry[] = [
       'a should: the contract asks for a key of the JWKS that verifies the token, and common libraries (jwks-rsa) need a kid once the JWKS holds several keys',
   }),
   service({
+    id: 'SESSION-NO-KID-SEVERAL-KEYS',
+    area: 'session',
+    level: 'should',
+    title: 'A session token without kid, signed by one of several keys of its algorithm in the JWKS, is accepted',
+    clauses: ['CTL-SESSION-JWT', 'AUTH-SESSION-2'],
+    accepts:
+      'a should, as SESSION-NO-KID: the contract asks for a key of the JWKS that verifies the token; a token signed by each of two RS256 keys, neither named',
+  }),
+  service({
+    id: 'SESSION-UNLICENSED-SCOPE',
+    area: 'session',
+    level: 'should',
+    title:
+      'A member recorded with a scope its workspace is not licensed for does not hold it: its session token is refused missing_scope where that scope is needed',
+    clauses: ['AUTH-SCHEMES', 'AUTH-SESSION-2', 'AUTH-TOKEN-4'],
+    accepts:
+      "the member's creation refused with any 4xx, or its session token refused with any 4xx and missing_scope where the unlicensed scope is needed; a should: the spec bounds tokens by the licence, and members by one identity model for both schemes",
+  }),
+  service({
     id: 'SESSION-FRACTIONAL-DATES',
     area: 'session',
     level: 'should',

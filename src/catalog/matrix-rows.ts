@@ -679,8 +679,9 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
         'What token creation does with a name that is not one of the five scopes (refused, dropped, read loosely) is not stated; read loosely, it grants only a scope the caller could have asked for.',
       ),
       empty: checked('TOKEN-DEFAULT-SCOPES', 'TOKEN-EMPTY-SCOPES'),
-      // A scope asked for that the workspace is not licensed for (red team round 15).
-      target: checked('TOKEN-UNLICENSED-SCOPE'),
+      // A scope asked for that the workspace is not licensed for (red team round 15), for a token and
+      // for a member (the auth module's mutation run).
+      target: checked('TOKEN-UNLICENSED-SCOPE', 'SESSION-UNLICENSED-SCOPE'),
       transition: checked('MODEL-TOKENS-SUSPENSION'),
       'every-operation': checked('SCOPE-SUBSET-PROPERTY'),
     },
@@ -1243,13 +1244,15 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
       transition: checked('SESSION-SUSPENDED-CODE'),
       // SESSION-JWKS-UNAVAILABLE: no key set to be had (a 404, a page that is not a JWKS).
       // SESSION-NO-IAT: a claim that is none of the conditions, absent (red team round 11).
-      // A header parameter that only helps find the key, absent: SESSION-NO-KID (round 12).
+      // A header parameter that only helps find the key, absent: SESSION-NO-KID (round 12), and with
+      // several keys of the algorithm listed (the auth module's mutation run).
       empty: checked(
         'SESSION-MEMBER-EMPTY-SCOPES',
         'SESSION-NO-EXP',
         'SESSION-JWKS-UNAVAILABLE',
         'SESSION-NO-IAT',
         'SESSION-NO-KID',
+        'SESSION-NO-KID-SEVERAL-KEYS',
       ),
       'cached-past-validity': checked(
         'SESSION-EXPIRES-AFTER-USE',

@@ -443,6 +443,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('metadata-nested-flattened', 'HOOK-METADATA-NESTED'),
   proof('time-scale-max-refused', 'HOOK-AUTO-DISABLE'),
   proof('jwt-kid-required', 'SESSION-NO-KID'),
+  // Blind spots of the auth module's mutation run (session.ts).
+  proof('jwks-several-keys-refused', 'SESSION-NO-KID-SEVERAL-KEYS'),
+  proof('member-unlicensed-scope-granted', 'SESSION-UNLICENSED-SCOPE'),
   // Waits out the minute a revocation, then a suspension, may take to show.
   waits(proof('suspended-revoked-disabled', 'REVOKE-SUSPENDED-STILL-INVALID')),
   proof('endpoint-limit-distinct-urls', 'HOOK-REG-LIMIT-25'),
