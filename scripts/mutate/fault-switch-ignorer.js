@@ -6,7 +6,7 @@
  * "Only they reach" is read from the code's shape, never from what a run happens to cover:
  * - the switch itself, and what is `&&`-ed with it (false with the fault off, whatever it is);
  * - the branch an `if` or `?:` takes when such a conjunction holds;
- * - the statements after `if (!faults.has('…')) return …;` in the same block;
+ * - the statements after `if (!faults.has('…')) return …;` (or `continue;`, or `throw …;`) in the same block;
  * - a declaration whose doc comment names it a fault's own (`/** Fault <name>: … *\/`), the
  *   house convention for helpers and state only one fault uses.
  * The `&&` itself stays mutated: `a && faults.has(…)` → `a || faults.has(…)` runs the fault's
@@ -93,7 +93,8 @@ function isFaultOnlyBranch(path) {
 }
 
 /**
- * `if (!faults.has('…')) return …;`, with no else.
+ * `if (!faults.has('…')) return …;` (or `continue;`, or `throw …;`), with no else: what follows it
+ * in the block runs only under the fault.
  * @param {any} statement
  */
 function returnsUnlessFault(statement) {
@@ -101,9 +102,11 @@ function returnsUnlessFault(statement) {
   const test = asWritten(statement.get('test'));
   if (!test.isUnaryExpression({ operator: '!' }) || !isFaultSwitch(asWritten(test.get('argument')))) return false;
   const consequent = statement.get('consequent');
+  const leaves = (/** @type {any} */ path) =>
+    path.isReturnStatement() || path.isContinueStatement() || path.isThrowStatement();
   return (
-    consequent.isReturnStatement() ||
-    (consequent.isBlockStatement() && consequent.node.body.length === 1 && consequent.get('body.0').isReturnStatement())
+    leaves(consequent) ||
+    (consequent.isBlockStatement() && consequent.node.body.length === 1 && leaves(consequent.get('body.0')))
   );
 }
 

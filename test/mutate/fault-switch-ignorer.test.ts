@@ -98,6 +98,29 @@ describe('fault-switch ignorer', () => {
     expect(ignoredIn(code)).toEqual(["faults.has('empty-dropped')", 'const compact = strip(kept);', 'return compact;']);
   });
 
+  it('leaves out what follows a continue or a throw taken unless a fault is on, and not a plain guard', () => {
+    const code = [
+      'function verify(faults, providers, header) {',
+      '  for (const provider of providers) {',
+      "    if (!faults.has('kept-alongside')) continue;",
+      '    tryProvider(provider);',
+      '  }',
+      "  if (header.alg === 'none') {",
+      "    if (!faults.has('alg-none')) throw new Error('refused');",
+      '    return decodeUnsigned(header);',
+      '  }',
+      '  if (!header.kid) return undefined;',
+      '  return verified(header);',
+      '}',
+    ].join('\n');
+    expect(ignoredIn(code)).toEqual([
+      "faults.has('kept-alongside')",
+      'tryProvider(provider);',
+      "faults.has('alg-none')",
+      'return decodeUnsigned(header);',
+    ]);
+  });
+
   it("leaves out a declaration documented as a fault's own, and only that one", () => {
     const code = [
       '/** Fault nested-flattened: nested objects turned into dotted keys. */',
