@@ -16,7 +16,8 @@
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const REASON = 'a fault switch (reference/faults.ts), off in a mutant run: equivalent';
-const FAULT_DOC_COMMENT = /^\*\s*Fault [a-z0-9-]+:/;
+/** `/** Fault <name>: …`, or `Faults <name> and <name>: …`, on the comment's first line or the next. */
+const FAULT_DOC_COMMENT = /^\*\s*(?:\*\s*)?Faults? [a-z0-9-]+(?: and [a-z0-9-]+)?:/;
 
 /**
  * `faults.has(…)`, `<anything>.faults.has(…)` or `<anything>.faults().has(…)`.

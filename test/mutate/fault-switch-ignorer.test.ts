@@ -132,11 +132,21 @@ describe('fault-switch ignorer', () => {
       '  startedAt = new Map();',
       '  placed = new Map();',
       '}',
+      '/**',
+      ' * Faults case-insensitive and prefix-compared: a token the exact lookup missed,',
+      ' * found by a looser comparison.',
+      ' */',
+      'function nearMiss(secret) { return secret.toLowerCase(); }',
+      '/**',
+      ' * The exact lookup.',
+      ' */',
+      'function exact(secret) { return secret; }',
     ].join('\n');
     // Babel prints a node with the comments around it.
     expect(ignoredIn(code)).toEqual([
       expect.stringContaining('function flattened(value)'),
       expect.stringContaining('startedAt = new Map();'),
+      expect.stringContaining('function nearMiss(secret)'),
     ]);
   });
 
