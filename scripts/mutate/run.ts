@@ -89,7 +89,8 @@ function strykerOptions(module: ModuleName): PartialStrykerOptions {
     timeoutFactor: 3,
     timeoutMS: 30_000,
     incremental: true,
-    incrementalFile: `${out}/incremental.json`,
+    // A run judged by fewer areas keeps its results apart: a later whole-module run must not reuse its survivors.
+    incrementalFile: `${out}/incremental${values.areas ? `-${values.areas.replaceAll(',', '+')}` : ''}.json`,
     force: values.force,
     // One per module, so that two modules can run side by side.
     tempDirName: `${out}/.stryker-tmp`,
