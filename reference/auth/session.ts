@@ -96,14 +96,14 @@ async function verifyWithKeySet(
   jwt: string,
   keySet: JWTVerifyGetKey,
   options: JWTVerifyOptions,
-  faults?: FaultSet,
+  faults: FaultSet,
 ): Promise<JWTPayload> {
   try {
     return (await jwtVerify(jwt, keySet, options)).payload;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
     // Fault jwks-several-keys-refused: without a kid to choose by, several keys are taken as none.
-    if (faults?.has('jwks-several-keys-refused')) throw error;
+    if (faults.has('jwks-several-keys-refused')) throw error;
     for await (const key of error as AsyncIterable<VerifyKey>) {
       try {
         return (await jwtVerify(jwt, key, options)).payload;
@@ -457,7 +457,7 @@ export class SessionVerifier {
     }
     if (faults.has('jwt-follow-key-url') && typeof header.jku === 'string') {
       // Fault: the keys come from whatever JWKS URL the token names.
-      return verifyWithKeySet(jwt, createRemoteJWKSet(new URL(header.jku), { timeoutDuration: 2000 }), options);
+      return verifyWithKeySet(jwt, createRemoteJWKSet(new URL(header.jku), { timeoutDuration: 2000 }), options, faults);
     }
     if (faults.has('jwt-follow-key-url') && typeof header.x5u === 'string') {
       // Fault: the key comes from whatever certificate URL the token names.
