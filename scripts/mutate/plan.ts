@@ -7,8 +7,7 @@
  * kills too.
  */
 import { readFileSync } from 'node:fs';
-import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { strykerPlugins } from './fault-switch-ignorer.js';
+import { plannedMutants } from './instrument.js';
 
 const [file, from = '1', to = String(Number.MAX_SAFE_INTEGER)] = process.argv.slice(2);
 if (!file || !Number.isInteger(Number(from)) || !Number.isInteger(Number(to))) {
@@ -16,28 +15,7 @@ if (!file || !Number.isInteger(Number(from)) || !Number.isInteger(Number(to))) {
   process.exit(2);
 }
 
-const quiet = () => false;
-const silent = () => undefined;
-const instrumenter = new Instrumenter({
-  trace: silent,
-  debug: silent,
-  info: silent,
-  warn: (message: string) => console.error(message),
-  error: (message: string) => console.error(message),
-  fatal: (message: string) => console.error(message),
-  isTraceEnabled: quiet,
-  isDebugEnabled: quiet,
-  isInfoEnabled: quiet,
-  isWarnEnabled: () => true,
-  isErrorEnabled: () => true,
-  isFatalEnabled: () => true,
-});
-const ignorer = strykerPlugins[0]!.value as Parameters<Instrumenter['instrument']>[1]['ignorers'][number];
-const { mutants } = await instrumenter.instrument([{ name: file, content: readFileSync(file, 'utf8'), mutate: true }], {
-  plugins: null,
-  excludedMutations: [],
-  ignorers: [ignorer],
-});
+const mutants = await plannedMutants(file, readFileSync(file, 'utf8'));
 
 /** One line of text, at most `width` characters: a replacement may span lines. */
 const oneLine = (text: string, width: number) => text.replace(/\s+/g, ' ').slice(0, width);

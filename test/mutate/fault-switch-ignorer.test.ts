@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
-import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { describe, expect, it } from 'vitest';
 import { strykerPlugins } from '../../scripts/mutate/fault-switch-ignorer.js';
+import { plannedMutants } from '../../scripts/mutate/instrument.js';
 
 // The Babel that Stryker's instrumenter walks the reference with; it ships no types of its own.
 interface NodePath {
@@ -31,22 +31,7 @@ function ignoredIn(code: string): string[] {
 
 /** Every mutant Stryker's own instrumenter makes of `code` with the ignorer: its text, and whether it runs. */
 async function mutantsOf(code: string): Promise<{ original: string; replacement: string; runs: boolean }[]> {
-  const quiet = () => false;
-  const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
-  const instrumenter = new Instrumenter({
-    ...logger,
-    isTraceEnabled: quiet,
-    isDebugEnabled: quiet,
-    isInfoEnabled: quiet,
-    isWarnEnabled: quiet,
-    isErrorEnabled: quiet,
-    isFatalEnabled: quiet,
-  });
-  const { mutants } = await instrumenter.instrument([{ name: 'reference.js', content: code, mutate: true }], {
-    plugins: null,
-    excludedMutations: [],
-    ignorers: [ignorer],
-  });
+  const mutants = await plannedMutants('reference.js', code);
   const lines = code.split('\n');
   return mutants.map((mutant) => {
     const { start, end } = mutant.location;
