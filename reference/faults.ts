@@ -6,6 +6,11 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Blind spots of the auth module's mutation run (authenticate.ts), each its own mutant
+  'bearer-scheme-unanchored':
+    'the Authorization header is matched by a pattern not anchored at its start: a scheme whose name ends in "Bearer" ("NotBearer <token>") is read as Bearer',
+  'bearer-trailing-words-ignored':
+    'the Authorization header is matched by a pattern not anchored at its end: "Bearer <token> more" is read as "Bearer <token>", the words after the token ignored',
   // Blind spots of the auth module's mutation run (session.ts), each its own mutant
   'jwks-several-keys-refused':
     'a session token without kid, verified against a JWKS that lists several keys of its algorithm, is refused: the "several matching keys" error is taken as a refusal instead of trying each key',

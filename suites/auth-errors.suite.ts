@@ -181,7 +181,8 @@ certifySuite('auth-errors', () => {
 
   check('AUTH-WRONG-SCHEME', async (t) => {
     const token = await acceptedToken(t);
-    for (const scheme of ['Basic', 'Token', 'Digest', 'svc']) {
+    // NotBearer: a scheme that only ends in the word (a pattern not anchored at the header's start).
+    for (const scheme of ['Basic', 'Token', 'Digest', 'svc', 'NotBearer']) {
       const res = await t.api.raw({ path: '/v1/whoami', headers: { authorization: `${scheme} ${token}` } });
       expectInvalidToken(res, `scheme ${scheme} with a valid token`);
     }
@@ -189,6 +190,9 @@ certifySuite('auth-errors', () => {
     expectInvalidToken(bare, 'a valid token without a scheme');
     const glued = await t.api.raw({ path: '/v1/whoami', headers: { authorization: `bearer-${token}` } });
     expectInvalidToken(glued, 'a valid token glued to the scheme name');
+    // "Bearer <token>" is the whole header: a word after the token makes the credential malformed.
+    const followed = await t.api.raw({ path: '/v1/whoami', headers: { authorization: `Bearer ${token} ${token}` } });
+    expectInvalidToken(followed, 'a valid token followed by another word');
   });
 
   check('AUTH-UNKNOWN-TOKEN', async (t) => {

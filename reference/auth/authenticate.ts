@@ -54,6 +54,10 @@ const LONG_TOKEN_CRASH_LENGTH = 2048;
 const VERIFIED_SESSION_CACHE_MS = 300_000;
 const VERIFIED_SESSION_CACHE_SIZE = 10_000;
 const BEARER = /^Bearer +([^ ]+) *$/i;
+/** Fault bearer-scheme-unanchored: the pattern without its start anchor. */
+const BEARER_ENDING_ANYWHERE = /Bearer +([^ ]+) *$/i;
+/** Fault bearer-trailing-words-ignored: the pattern without its end anchor. */
+const BEARER_FIRST_WORD = /^Bearer +([^ ]+)/i;
 const BEARER_TOKEN_SHAPE = /^svc_(?:test|live)_[A-Za-z0-9]+$/;
 /** Fault token-prefix-match: the width of the column tokens are compared in (svc_test_ + 40). */
 const TOKEN_COLUMN_WIDTH = 49;
@@ -87,7 +91,13 @@ export class Authenticator {
   ): AuthOutcome | Promise<AuthOutcome> {
     if (headerCount > 1) return fail('repeated Authorization headers', faults);
     if (header === undefined || header === '') return fail('missing Authorization header', faults);
-    const match = BEARER.exec(header);
+    const match = (
+      faults.has('bearer-scheme-unanchored')
+        ? BEARER_ENDING_ANYWHERE
+        : faults.has('bearer-trailing-words-ignored')
+          ? BEARER_FIRST_WORD
+          : BEARER
+    ).exec(header);
     // Fault authorization-scheme-optional: the scheme is skipped, not checked.
     const lastWord = faults.has('authorization-scheme-optional') ? header.trim().split(' ').pop() : undefined;
     if (!match && !lastWord) return fail('Authorization must be "Bearer <token>"', faults);

@@ -232,7 +232,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     id: 'AUTH-WRONG-SCHEME',
     area: 'auth-errors',
     level: 'should',
-    title: 'A valid token under a scheme other than Bearer, or under none, gets 401 invalid_token',
+    title:
+      'A valid token under a scheme other than Bearer, under none, or followed by another word gets 401 invalid_token',
     clauses: ['AUTH-SCHEMES', 'EP-AUTH-HEADER', 'ERR-CODE-INVALID-TOKEN'],
   }),
   service({

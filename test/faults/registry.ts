@@ -443,6 +443,9 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('metadata-nested-flattened', 'HOOK-METADATA-NESTED'),
   proof('time-scale-max-refused', 'HOOK-AUTO-DISABLE'),
   proof('jwt-kid-required', 'SESSION-NO-KID'),
+  // Blind spots of the auth module's mutation run (authenticate.ts).
+  proof('bearer-scheme-unanchored', 'AUTH-WRONG-SCHEME'),
+  proof('bearer-trailing-words-ignored', 'AUTH-WRONG-SCHEME'),
   // Blind spots of the auth module's mutation run (session.ts).
   proof('jwks-several-keys-refused', 'SESSION-NO-KID-SEVERAL-KEYS'),
   proof('member-unlicensed-scope-granted', 'SESSION-UNLICENSED-SCOPE'),
