@@ -85,6 +85,12 @@ async function sendOddRequests(t: CheckContext, agentId: string, token: string):
       false,
       () => t.api.raw({ path: '/v1/whoami', headers: { authorization: [`Bearer ${token}`, 'Bearer svc_test_other'] } }),
     ],
+    // The spec writes one space; RFC 6750 allows several.
+    [
+      'two spaces after Bearer',
+      false,
+      () => t.api.raw({ path: '/v1/whoami', headers: { authorization: `Bearer  ${token}` } }),
+    ],
   ];
   const answers: OddAnswer[] = [];
   for (const [name, carriesNoCall, send] of cases) {

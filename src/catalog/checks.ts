@@ -825,7 +825,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'input',
     level: 'observe',
     title:
-      'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body and two Authorization headers',
+      'What the service does with a valid JSON body sent as text/plain, a 2 MB valid body, two Authorization headers and two spaces after Bearer',
     clauses: ['EP-JSON', 'LIMIT-NOT-SHOWN'],
     accepts: 'accepting or refusing each (recorded)',
   }),
