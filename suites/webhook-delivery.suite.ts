@@ -97,6 +97,12 @@ const SPEC_TIMEOUT_MS = 30_000;
  */
 const REAL_TIMEOUT_WINDOW_MS = { acknowledged: 25_000, retried: 35_000 } as const;
 const EVENT_TYPE = 'workspace.plan.upgraded';
+/** How the service left an answer whose body came late (HOOK-ACK-BODY-LATE), by the receiver's record. */
+const BODY_READ: Partial<Record<CapturedDelivery['answer'], string>> = {
+  sent: 'the service read the body to its end',
+  'client-closed': 'the service hung up before the body ended',
+  'timed-out': "the service left the body unread until the receiver's own time-out",
+};
 
 interface Setup {
   scale: number;
@@ -592,6 +598,41 @@ certifySuite('webhook-delivery', () => {
       );
     },
     { timeoutMs: ONE_MINUTE_TIMEOUT_MS },
+  );
+
+  // "A delivery fails ... on a connect/read timeout over 30 seconds": whether a 2xx whose body is
+  // still arriving at the time-out acknowledges (the status line) or fails (a read time-out) is
+  // not stated, and most HTTP clients take the status line. What the service did is recorded.
+  check(
+    'HOOK-ACK-BODY-LATE',
+    async (t: CheckContext) => {
+      const { scale, timeoutMs: declared, hooks, fire } = await setUp(t, 1);
+      const hook = hooks[0]!;
+      const timeoutMs = Math.min(declared, SPEC_TIMEOUT_MS);
+      const bodyLateMs = Math.max(
+        Math.round((timeoutMs * REAL_TIMEOUT_WINDOW_MS.retried) / SPEC_TIMEOUT_MS),
+        timeoutMs + 1_500,
+      );
+      hook.inbox.respond({ firstAttempts: 1, status: 200, body: '{"received":true}', bodyDelayMs: bodyLateMs });
+      const eventId = await fire();
+      const first = await settled(
+        hook.inbox,
+        await firstAttempt(t, hook.inbox, eventId),
+        bodyLateMs + ARRIVAL_SLACK_MS,
+      );
+      const { watchMs, retry } = await retryWithin(hook, eventId, scale);
+      const outcome = retry ? 'retried' : 'acknowledged';
+      t.measure('delivery_timeout_ms', declared);
+      t.measure('body_ended_after_ms', bodyLateMs);
+      t.measure('first_attempt_answer', first.answer);
+      t.measure('outcome', outcome);
+      t.detail(
+        `a 200 whose body ended ${seconds(bodyLateMs)} after its status line (time-out ${declared} ms): ${
+          retry ? 'retried, as a read time-out' : `acknowledged at its status line, no retry within ${seconds(watchMs)}`
+        }; ${BODY_READ[first.answer] ?? `the body's end unseen (${first.answer})`}`,
+      );
+    },
+    { timeoutMs: boundedTimeoutMs({ spanMs: FIRST_DELAY_MS, stretch: WAIT_STRETCH, fixedMs: 90_000 }) },
   );
 
   check(

@@ -2,7 +2,14 @@ import type { AnswerRule, CapturedDelivery } from './types.js';
 
 /** The answer the receiver carries out, after rules are applied. */
 export type ResolvedAnswer =
-  | { kind: 'status'; status: number; delayMs: number; headers: Record<string, string>; body: string | undefined }
+  | {
+      kind: 'status';
+      status: number;
+      delayMs: number;
+      headers: Record<string, string>;
+      body: string | undefined;
+      bodyDelayMs: number;
+    }
   | { kind: 'reset'; delayMs: number }
   | { kind: 'hang' };
 
@@ -14,9 +21,11 @@ export function checkRule(rule: AnswerRule): AnswerRule {
   if ('status' in rule && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
     throw new RangeError(`answer status must be an integer 200..599, got ${String(rule.status)}`);
   }
-  const delayMs = fields['delayMs'];
-  if (delayMs !== undefined && !(typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0)) {
-    throw new RangeError(`delayMs must be a finite number >= 0, got ${String(delayMs)}`);
+  for (const name of ['delayMs', 'bodyDelayMs']) {
+    const value = fields[name];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+      throw new RangeError(`${name} must be a finite number >= 0, got ${String(value)}`);
+    }
   }
   if (rule.firstAttempts !== undefined && !(Number.isInteger(rule.firstAttempts) && rule.firstAttempts >= 1)) {
     throw new RangeError(`firstAttempts must be an integer >= 1, got ${String(rule.firstAttempts)}`);
@@ -58,6 +67,7 @@ export const NO_CONTENT_ANSWER: ResolvedAnswer = {
   delayMs: 0,
   headers: {},
   body: undefined,
+  bodyDelayMs: 0,
 };
 const UNAUTHORIZED: ResolvedAnswer = {
   kind: 'status',
@@ -65,6 +75,7 @@ const UNAUTHORIZED: ResolvedAnswer = {
   delayMs: 0,
   headers: { 'content-type': 'text/plain' },
   body: 'delivery rejected\n',
+  bodyDelayMs: 0,
 };
 
 function fromRule(rule: AnswerRule, redirectTarget: string): ResolvedAnswer {
@@ -73,7 +84,14 @@ function fromRule(rule: AnswerRule, redirectTarget: string): ResolvedAnswer {
   const headers = { ...lowerCaseKeys(rule.headers ?? {}) };
   if (rule.status >= 300 && rule.status < 400 && headers['location'] === undefined)
     headers['location'] = redirectTarget;
-  return { kind: 'status', status: rule.status, delayMs: rule.delayMs ?? 0, headers, body: rule.body };
+  return {
+    kind: 'status',
+    status: rule.status,
+    delayMs: rule.delayMs ?? 0,
+    headers,
+    body: rule.body,
+    bodyDelayMs: rule.bodyDelayMs ?? 0,
+  };
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

@@ -343,7 +343,7 @@ export class CapturingReceiver {
     answer: ResolvedAnswer,
   ): void {
     // The hot path: an immediate status, no timers, no extra listeners.
-    if (answer.kind === 'status' && answer.delayMs === 0) {
+    if (answer.kind === 'status' && answer.delayMs === 0 && answer.bodyDelayMs === 0) {
       this.sendStatus(res, endpoint, delivery, answer);
       return;
     }
@@ -371,7 +371,13 @@ export class CapturingReceiver {
       pending.timers.push(
         setTimeout(() => {
           if (answer.kind === 'reset') this.resetConnection(socket, endpoint, delivery);
-          else this.sendStatus(res, endpoint, delivery, answer);
+          else if (answer.bodyDelayMs === 0) this.sendStatus(res, endpoint, delivery, answer);
+          else {
+            // The answer counts as sent once whole: until then a hang-up is the service's.
+            if (res.destroyed || res.headersSent) return;
+            res.writeHead(answer.status, answer.headers).flushHeaders();
+            pending.timers.push(setTimeout(() => this.endBody(res, endpoint, delivery, answer), answer.bodyDelayMs));
+          }
         }, answer.delayMs),
       );
     }
@@ -395,8 +401,24 @@ export class CapturingReceiver {
     if (res.destroyed || res.headersSent) return;
     if (answer === NO_CONTENT_ANSWER) res.writeHead(204).end();
     else res.writeHead(answer.status, answer.headers).end(answer.body);
+    this.markSent(endpoint, delivery, answer.status);
+  }
+
+  /** The body of an answer whose head went out `bodyDelayMs` before. */
+  private endBody(
+    res: ServerResponse,
+    endpoint: ReceiverEndpoint,
+    delivery: CapturedDelivery,
+    answer: Extract<ResolvedAnswer, { kind: 'status' }>,
+  ): void {
+    if (res.destroyed || delivery.answer !== 'pending') return;
+    res.end(answer.body);
+    this.markSent(endpoint, delivery, answer.status);
+  }
+
+  private markSent(endpoint: ReceiverEndpoint, delivery: CapturedDelivery, status: number): void {
     delivery.answer = 'sent';
-    delivery.answeredStatus = answer.status;
+    delivery.answeredStatus = status;
     delivery.answeredAfterMs = performance.now() - delivery.receivedAtMono;
     endpoint.settled(delivery);
   }

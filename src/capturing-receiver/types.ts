@@ -65,7 +65,14 @@ export interface AnswerMatcher {
 /** What to do with a matching delivery. */
 export type ProgrammedAnswer =
   /** Any status. A 3xx without a `location` header gets one pointing at a stray path of this receiver. */
-  | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string }
+  | {
+      status: number;
+      delayMs?: number;
+      headers?: Record<string, string>;
+      body?: string;
+      /** The status line and headers go out (after `delayMs`); the body ends this much later. */
+      bodyDelayMs?: number;
+    }
   /** Destroy the connection without an answer (after `delayMs`, if given). */
   | { reset: true; delayMs?: number }
   /** Never answer; the receiver's own request time-out still ends it. */

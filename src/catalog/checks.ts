@@ -1792,6 +1792,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     ground: 'RETRY-1',
   }),
   service({
+    id: 'HOOK-ACK-BODY-LATE',
+    area: 'webhook-delivery',
+    level: 'observe',
+    title: 'What the service does with a 2xx whose body ends only after the delivery time-out',
+    clauses: ['RETRY-1', 'LIMIT-RECEIVER-TIMEOUT'],
+    accepts: 'acknowledged at its status line, or failed as a read time-out and retried (recorded)',
+  }),
+  service({
     id: 'HOOK-TIMEOUT-30S',
     area: 'webhook-delivery',
     level: 'must',

@@ -63,6 +63,30 @@ describe('capturing receiver: programmed answers', () => {
     expect(ep.deliveries[0]!.answer).toBe('sent');
   });
 
+  it('sends the head of an answer at once and its body later, when programmed to', async () => {
+    const ep = endpoint().respond({ status: 200, body: 'ok', bodyDelayMs: 300 });
+    const { request } = await import('undici');
+    const started = performance.now();
+    const response = await request(ep.url, { method: 'POST', body: event('evt_1'), dispatcher: agent });
+    const headAfterMs = performance.now() - started;
+    expect(response.statusCode).toBe(200);
+    expect(ep.deliveries[0]!.answer).toBe('pending');
+    expect(await response.body.text()).toBe('ok');
+    expect(performance.now() - started - headAfterMs).toBeGreaterThanOrEqual(200);
+    expect(ep.deliveries[0]).toMatchObject({ answer: 'sent', answeredStatus: 200 });
+    expect(ep.deliveries[0]!.answeredAfterMs).toBeGreaterThanOrEqual(299);
+  });
+
+  it('records a hang-up while the body is held back as the service closing', async () => {
+    const ep = endpoint().respond({ status: 200, body: 'ok', bodyDelayMs: 400 });
+    const { request } = await import('undici');
+    const response = await request(ep.url, { method: 'POST', body: event('evt_1'), dispatcher: agent });
+    expect(response.statusCode).toBe(200);
+    response.body.destroy();
+    await ep.waitFor((ds) => ds[0]!.answer !== 'pending', { timeoutMs: 2_000 });
+    expect(ep.deliveries[0]!.answer).toBe('client-closed');
+  });
+
   it('resets the connection when programmed to', async () => {
     const ep = endpoint().respond({ reset: true });
     const result = await deliver(agent, ep, event('evt_1'));
@@ -151,6 +175,7 @@ describe('capturing receiver: programmed answers', () => {
     const ep = endpoint();
     expect(() => ep.respond({ status: 99 })).toThrow(RangeError);
     expect(() => ep.respond({ status: 200, delayMs: -1 })).toThrow(RangeError);
+    expect(() => ep.respond({ status: 200, bodyDelayMs: Number.NaN })).toThrow(RangeError);
     expect(() => ep.failFirst(0)).toThrow(RangeError);
   });
 });
