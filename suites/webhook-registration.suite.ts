@@ -297,6 +297,27 @@ certifySuite('webhook-registration', () => {
     { timeoutMs: 60_000 },
   );
 
+  // "`events`: event types, or `["*"]`": a name that is no event type is not named. Refusing it, or
+  // keeping it as a subscription nothing matches, are both reasonable; which one is recorded.
+  check('HOOK-REG-UNKNOWN-EVENT-TYPE', async (t) => {
+    const workspace = await t.workspace();
+    const receiver = await t.receiver();
+    const unknownType = 'voice.call.teleported';
+    try {
+      const created = await workspace.createEndpoint(`${receiver.publicUrl}/certify-unknown-type`, [unknownType]);
+      const read = await workspace.getEndpoint(created.endpointId);
+      t.measure('creation', 'created');
+      t.measure('events_read', read.events);
+      t.detail(
+        `an endpoint registered on ${unknownType} was created; its events read back as ${JSON.stringify(read.events).slice(0, 200)}`,
+      );
+    } catch (error) {
+      if (!(error instanceof ControlError) || !error.refused) throw error;
+      t.measure('creation', `refused ${error.status}`);
+      t.detail(`an endpoint registered on ${unknownType}, no event type, was refused with ${error.status}`);
+    }
+  });
+
   // The wildcard is a subscription of its own (it takes types added later): it reads back as `*`,
   // not as today's list of types.
   check('HOOK-WILDCARD-READ-BACK', async (t) => {

@@ -1362,6 +1362,14 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'one creation granted and the others refused with any 4xx, or all refused (recorded)',
   }),
   service({
+    id: 'HOOK-REG-UNKNOWN-EVENT-TYPE',
+    area: 'webhook-registration',
+    level: 'observe',
+    title: 'What endpoint creation does with an event type that is not one',
+    clauses: ['REG-3', 'RES-ENDPOINT'],
+    accepts: 'refused with any 4xx, or created (recorded with its events as read back)',
+  }),
+  service({
     id: 'HOOK-REG-EMPTY-EVENTS',
     area: 'webhook-registration',
     level: 'must',

@@ -781,7 +781,8 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
     kind: 'registration',
     cells: {
       // A near-miss type name at registration is no event type: refused, or read loosely as a type the caller could have named (docs/method.md); the family match is the near miss that reaches deliveries.
-      'near-miss': checked('HOOK-SUBSCRIPTION-FILTER'),
+      // HOOK-REG-UNKNOWN-EVENT-TYPE records which (the endpoints module's mutation run).
+      'near-miss': checked('HOOK-SUBSCRIPTION-FILTER', 'HOOK-REG-UNKNOWN-EVENT-TYPE'),
       concurrent: na("A subscription is each endpoint's own: nothing unique across creations."),
       empty: checked('HOOK-REG-EMPTY-EVENTS'),
       transition: checked('HOOK-REENABLE-KEEPS-ATTRIBUTES', 'MODEL-ENDPOINT-HEALTH'),
