@@ -6,6 +6,9 @@
 
 export const FAULTS = {
   // Authentication, scopes, errors
+  // Blind spot of the webhooks module's mutation run (endpoints.ts), its own mutant
+  'deleted-endpoint-in-flight-retried':
+    "a deleted endpoint is not marked deleted, only removed and its pending retries cancelled: an attempt in flight at the deletion that fails is retried to the deleted endpoint's URL",
   // Blind spots of the auth module's mutation run (authenticate.ts), each its own mutant
   'bearer-scheme-unanchored':
     'the Authorization header is matched by a pattern not anchored at its start: a scheme whose name ends in "Bearer" ("NotBearer <token>") is read as Bearer',

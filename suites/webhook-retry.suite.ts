@@ -136,6 +136,8 @@ const DELETED_TIME_SCALE = 30;
 const DELETED_EVENT = 'workspace.plan.upgraded';
 /** How long the deleted endpoint is still watched once the retry (at its latest) and the replay were due. */
 const AFTER_DUE_WATCH_MS = 3_000;
+/** HOOK-DELETED-SILENT: how long the receiver holds the attempt its endpoint is deleted during. */
+const IN_FLIGHT_HOLD_MS = 1_500;
 /**
  * Whether the deletion, answered at `deletedAtMs`, came too near the earliest retry of `failure` to
  * judge that retry: within the grace an attempt in flight at a transition gets (IN_FLIGHT_GRACE_MS),
@@ -644,10 +646,19 @@ certifySuite('webhook-retry', () => {
     const workspace = await t.workspace({ timeScale: scale });
     const doomed = await t.hookEndpoint(workspace, [DELETED_EVENT]);
     const witness = await t.hookEndpoint(workspace, [DELETED_EVENT]);
+    // Deleted while its first attempt is held: that attempt then fails, and must not be retried.
+    const inFlight = await t.hookEndpoint(workspace, [DELETED_EVENT]);
+    inFlight.inbox.failFirst(1, { status: 500, delayMs: IN_FLIGHT_HOLD_MS });
     // Its first attempt fails, so a retry is pending when it is deleted; any later one would be acknowledged.
     doomed.inbox.failFirst(1, { status: 500 });
     const failedEvent = await workspace.fireEvent(DELETED_EVENT, { certify: 'delivered before the deletion' });
+    const held = await firstAttempt(t, inFlight.inbox, failedEvent);
     const failure = await settled(doomed.inbox, await firstAttempt(t, doomed.inbox, failedEvent), ARRIVAL_SLACK_MS);
+    await workspace.deleteEndpoint(inFlight.registered.endpointId);
+    const heldDeletedAtMs = Date.now();
+    // Judged only when the deletion was answered while the attempt was still held: a slower
+    // deletion may come after the failure, whose retry is then a pending one.
+    const heldWasPending = held.answer === 'pending';
     await workspace.deleteEndpoint(doomed.registered.endpointId);
     const deletedAtMs = Date.now();
     const raced = deletionRacedRetry(failure, deletedAtMs, scale);
@@ -662,13 +673,18 @@ certifySuite('webhook-retry', () => {
     const witnessed = await within(witness.inbox, (all) => attemptsOf(all, laterEvent).length > 0, ARRIVAL_SLACK_MS);
     const replay = await doneOrRefused(() => workspace.replay(failedEvent, doomed.registered.endpointId), 'accepted');
     const replayedAtMs = Date.now();
-    await sleep(Math.max(retryDueAtMs + AFTER_DUE_WATCH_MS, replayedAtMs + AFTER_DUE_WATCH_MS) - Date.now());
+    const heldRetryDueAtMs =
+      held.receivedAtMs + IN_FLIGHT_HOLD_MS + scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    await sleep(Math.max(retryDueAtMs, replayedAtMs, heldRetryDueAtMs) + AFTER_DUE_WATCH_MS - Date.now());
     // A retry that raced the deletion may have left before it: only the later event and the replay are judged then.
     const retryInFlight = (delivery: CapturedDelivery) =>
       raced && delivery.verdicts.eventId === failedEvent && delivery.receivedAtMs < replayedAtMs;
     const after = doomed.inbox.deliveries.filter(
       (delivery) => delivery.receivedAtMs >= deletedAtMs && !retryInFlight(delivery),
     );
+    const afterHeld = heldWasPending
+      ? inFlight.inbox.deliveries.filter((delivery) => delivery !== held && delivery.receivedAtMs >= heldDeletedAtMs)
+      : [];
     const what = (eventId: string | undefined) =>
       eventId === failedEvent
         ? `${failedEvent} (the retry, or the replay, of the event it failed)`
@@ -688,6 +704,11 @@ certifySuite('webhook-retry', () => {
     t.measure(
       'arrivals_after_deletion',
       after.map((delivery) => delivery.verdicts.eventId ?? null),
+    );
+    t.measure('deleted_during_attempt', heldWasPending);
+    assert(
+      afterHeld.length === 0,
+      `an endpoint deleted while its attempt of ${failedEvent} was held (answered 500 ${IN_FLIGHT_HOLD_MS} ms after arrival) got ${afterHeld.length} more, the first ${(afterHeld[0]?.receivedAtMs ?? 0) - heldDeletedAtMs} ms after its deletion: a failure answered after the deletion is not retried to a deleted endpoint`,
     );
     assert(
       after.length === 0,

@@ -416,7 +416,8 @@ export class EndpointRegistry {
   }
 
   private retire(endpoint: Endpoint): void {
-    endpoint.deleted = true;
+    // Fault deleted-endpoint-in-flight-retried: only the rows go; the endpoint object is not marked.
+    endpoint.deleted = !endpoint.workspace.faults.has('deleted-endpoint-in-flight-retried');
     endpoint.health.dispose();
     cancelAll(endpoint.pendingRetries);
   }

@@ -1897,7 +1897,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'webhook-retry',
     level: 'should',
     title:
-      'A deleted endpoint gets nothing more and stays gone: no event fired after the deletion, no retry that falls due after it, no replay naming it, and reading it is refused',
+      'A deleted endpoint gets nothing more and stays gone: no event fired after the deletion, no retry that falls due after it (nor of an attempt it was deleted during), no replay naming it, and reading it is refused',
     clauses: ['RES-ENDPOINT', 'EVT-DELIVERY', 'RETRY-2', 'RETRY-4'],
     accepts:
       'the replay refused with any 4xx, or accepted and not sent (watched 3 s after the retry fell due); a retry arriving before the replay was asked for, where the deletion was answered less than 500 ms before that retry could be sent (it may have left first)',

@@ -443,6 +443,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   proof('metadata-nested-flattened', 'HOOK-METADATA-NESTED'),
   proof('time-scale-max-refused', 'HOOK-AUTO-DISABLE'),
   proof('jwt-kid-required', 'SESSION-NO-KID'),
+  // Blind spot of the webhooks module's mutation run (endpoints.ts).
+  proof('deleted-endpoint-in-flight-retried', 'HOOK-DELETED-SILENT'),
   // Blind spots of the auth module's mutation run (authenticate.ts).
   proof('bearer-scheme-unanchored', 'AUTH-WRONG-SCHEME'),
   proof('bearer-trailing-words-ignored', 'AUTH-WRONG-SCHEME'),
