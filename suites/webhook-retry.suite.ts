@@ -136,6 +136,10 @@ const DELETED_TIME_SCALE = 30;
 const DELETED_EVENT = 'workspace.plan.upgraded';
 /** How long the deleted endpoint is still watched once the retry (at its latest) and the replay were due. */
 const AFTER_DUE_WATCH_MS = 3_000;
+/** The latest the first retry of a failure answered at `failedAtMs` falls due, its jitter included. */
+function latestFirstRetryAtMs(failedAtMs: number, scale: number): number {
+  return failedAtMs + scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+}
 /** HOOK-DELETED-SILENT: how long the receiver holds the attempt its endpoint is deleted during. */
 const IN_FLIGHT_HOLD_MS = 1_500;
 /**
@@ -665,16 +669,12 @@ certifySuite('webhook-retry', () => {
     // Re-enabling is for a disabled endpoint: a deleted one stays deleted whatever the answer.
     const enable = await doneOrRefused(() => workspace.enableEndpoint(doomed.registered.endpointId), 'answered 2xx');
     const readBack = await readDeletedEndpoint(workspace, doomed.registered.endpointId);
-    const retryDueAtMs =
-      failure.receivedAtMs +
-      (failure.answeredAfterMs ?? 0) +
-      scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    const retryDueAtMs = latestFirstRetryAtMs(failure.receivedAtMs + (failure.answeredAfterMs ?? 0), scale);
     const laterEvent = await workspace.fireEvent(DELETED_EVENT, { certify: 'fired after the deletion' });
     const witnessed = await within(witness.inbox, (all) => attemptsOf(all, laterEvent).length > 0, ARRIVAL_SLACK_MS);
     const replay = await doneOrRefused(() => workspace.replay(failedEvent, doomed.registered.endpointId), 'accepted');
     const replayedAtMs = Date.now();
-    const heldRetryDueAtMs =
-      held.receivedAtMs + IN_FLIGHT_HOLD_MS + scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    const heldRetryDueAtMs = latestFirstRetryAtMs(held.receivedAtMs + IN_FLIGHT_HOLD_MS, scale);
     await sleep(Math.max(retryDueAtMs, replayedAtMs, heldRetryDueAtMs) + AFTER_DUE_WATCH_MS - Date.now());
     // A retry that raced the deletion may have left before it: only the later event and the replay are judged then.
     const retryInFlight = (delivery: CapturedDelivery) =>
@@ -743,10 +743,7 @@ certifySuite('webhook-retry', () => {
       t.skip(
         `the deletion was answered ${deletedAtMs - failure.receivedAtMs} ms after the failed attempt arrived, too near its retry (due ${seconds(scaled(SPEC_RETRY_DELAYS_MS[0]!, scale))} after it) to tell a retry sent after the deletion from one already on its way: no verdict`,
       );
-    const retryDueAtMs =
-      failure.receivedAtMs +
-      (failure.answeredAfterMs ?? 0) +
-      scaled(SPEC_RETRY_DELAYS_MS[0]!, scale) * (1 + SCHEDULE_JITTER);
+    const retryDueAtMs = latestFirstRetryAtMs(failure.receivedAtMs + (failure.answeredAfterMs ?? 0), scale);
     await sleep(Math.max(0, retryDueAtMs + AFTER_DUE_WATCH_MS - Date.now()));
     const after = hook.inbox.deliveries.filter((delivery) => delivery.receivedAtMs >= deletedAtMs);
     t.measure('time_scale', scale);
