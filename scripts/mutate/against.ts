@@ -1,0 +1,75 @@
+/**
+ * What a run's report (`reports/mutation/<module>/mutation.json`) says of a mutant that a
+ * `// Stryker disable` comment now leaves out. A comment may leave out only mutants no check
+ * kills: survivors, and mutants that do not compile. Mutants are matched by their line (its
+ * text, and which occurrence of that text it is: `return true;` recurs), mutator and replacement,
+ * not by line number, so that a report stays usable after comments are added above a line.
+ */
+
+export interface ReportedMutant {
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  /** Lines count from 1. */
+  location: { start: { line: number } };
+}
+
+export interface ReportedFile {
+  source: string;
+  mutants: readonly ReportedMutant[];
+}
+
+export interface MutantOnLine {
+  /** The line's entry in `lineKeys` of the source it is in. */
+  lineKey: string;
+  mutatorName: string;
+  replacement: string;
+}
+
+export type Judgement = 'killed' | 'survived' | 'compile error' | 'not judged';
+
+/** Killed, a time-out and a crash of the run all mean a check (or the run) saw the mutant. */
+const DETECTED = new Set(['Killed', 'Timeout', 'RuntimeError']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+/** Each line of `source` as its trimmed text and the number of lines above with that text. */
+export function lineKeys(source: string): string[] {
+  const seen = new Map<string, number>();
+  return source.split('\n').map((line) => {
+    const text = line.trim();
+    const occurrence = seen.get(text) ?? 0;
+    seen.set(text, occurrence + 1);
+    return JSON.stringify([text, occurrence]);
+  });
+}
+
+const keyOf = ({ lineKey, mutatorName, replacement }: MutantOnLine): string =>
+  JSON.stringify([lineKey, mutatorName, replacement.replace(/\s+/g, ' ')]);
+
+/** The statuses a report gives each mutant, by line, mutator and replacement. */
+export function indexReport(file: ReportedFile): ReadonlyMap<string, readonly string[]> {
+  const keys = lineKeys(file.source);
+  const statuses = new Map<string, string[]>();
+  for (const mutant of file.mutants) {
+    const key = keyOf({
+      lineKey: keys[mutant.location.start.line - 1] ?? '',
+      mutatorName: mutant.mutatorName,
+      replacement: mutant.replacement ?? '',
+    });
+    statuses.set(key, [...(statuses.get(key) ?? []), mutant.status]);
+  }
+  return statuses;
+}
+
+/**
+ * The report's word on one mutant. Where one line carries the same mutant more than once (two
+ * string literals both made ""), one detection is enough to say `killed`.
+ * `not judged` is a mutant the report has not run (absent, or already left out then).
+ */
+export function judge(index: ReadonlyMap<string, readonly string[]>, mutant: MutantOnLine): Judgement {
+  const statuses = index.get(keyOf(mutant)) ?? [];
+  if (statuses.some((status) => DETECTED.has(status))) return 'killed';
+  if (statuses.some((status) => UNDETECTED.has(status))) return 'survived';
+  if (statuses.includes('CompileError')) return 'compile error';
+  return 'not judged';
+}
