@@ -89,6 +89,7 @@ export class EndpointRegistry {
     try {
       parsed = new URL(url);
     } catch {
+      // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
       return { ok: false, status: 422, code: 'invalid_url', message: 'url is not a valid URL' };
     }
     // Fault endpoint-url-trailing-slash: the URL is normalised to a path ending in a slash.
@@ -100,31 +101,39 @@ export class EndpointRegistry {
     const httpAllowed =
       (faults.has('accept-http-url') ||
         (faults.has('endpoint-http-uppercase-accepted') && !url.startsWith('http://'))) &&
+      // Stryker disable next-line all: equivalent: reached only when a fault above allows plain HTTP
       parsed.protocol === 'http:';
     // Fault endpoint-https-uppercase-refused: the scheme is checked on the URL text, case-sensitively.
     const textRefused = faults.has('endpoint-https-uppercase-refused') && !url.startsWith('https://');
     if ((parsed.protocol !== 'https:' && !httpAllowed) || textRefused) {
+      // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
       return { ok: false, status: 422, code: 'https_required', message: 'endpoint URLs must use https' };
     }
     // Fault endpoint-localhost-port-accepted: the host compared is url.host, which carries an explicit port.
     const written = (faults.has('endpoint-localhost-port-accepted') ? parsed.host : parsed.hostname).toLowerCase();
     // Fault endpoint-localhost-trailing-dot: the hostname is compared as written, trailing dot included.
+    // Stryker disable next-line Regex: no stated rule: only a subdomain of localhost changes (a.localhost read as alocalhost); the contract refuses a host that is localhost
     const host = faults.has('endpoint-localhost-trailing-dot') ? written : written.replace(/\.$/, '');
     // Fault endpoint-localhost-case: the URL text is matched, case-sensitively, for an exact localhost host.
     // Fault endpoint-localhost-substring: the URL text is searched for the word, anywhere in it.
     const localhostRefused = faults.has('endpoint-localhost-case')
       ? /^https?:\/\/localhost(?:[:/?#]|$)/.test(url)
       : host === 'localhost' ||
+        // Stryker disable next-line MethodExpression: no stated rule: a subdomain of localhost; the contract refuses a host that is localhost
         host.endsWith('.localhost') ||
         (faults.has('endpoint-localhost-substring') && url.toLowerCase().includes('localhost'));
     if (localhostRefused && !faults.has('accept-localhost')) {
+      // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
       return { ok: false, status: 422, code: 'localhost_refused', message: 'endpoint URLs may not point at localhost' };
     }
+    // Stryker disable next-line MethodExpression,BlockStatement: no stated rule: an event list that is empty or names no event type; HOOK-REG-EMPTY-EVENTS and HOOK-REG-UNKNOWN-EVENT-TYPE record the choice
     if ((events.length === 0 && !options.emptyEventsAccepted) || !events.every((e) => e === '*' || isEventType(e))) {
       return {
         ok: false,
         status: 422,
+        // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
         code: 'invalid_events',
+        // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
         message: `events must be ["*"] or event types among: ${EVENT_TYPES.join(', ')}`,
       };
     }
@@ -140,6 +149,7 @@ export class EndpointRegistry {
     const revived = faults.has('endpoint-recreate-revives-deleted')
       ? this.deletedByUrl.get(workspace.id)?.get(url)
       : undefined;
+    // Stryker disable next-line all: equivalent: revived is set only under the fault endpoint-recreate-revives-deleted
     if (revived) {
       this.deletedByUrl.get(workspace.id)?.delete(url);
       secret = revived.secret;
@@ -147,6 +157,7 @@ export class EndpointRegistry {
     const pendingRetries = new Set<TimerHandle>();
     const endpoint: Endpoint = {
       // Fault endpoint-id-reused-after-delete: the id numbered from the workspace's live endpoint count.
+      // Stryker disable next-line StringLiteral: no stated rule: the id's we_ prefix; the contract shows an endpoint id as a string
       id: revived?.id ?? (faults.has('endpoint-id-reused-after-delete') ? `we_${endpoints.size + 1}` : newId('we_')),
       workspace,
       url: parsed,
@@ -160,6 +171,7 @@ export class EndpointRegistry {
         disableAfterMs: () => AUTO_DISABLE_AFTER_MS / workspace.timeScale,
         faults: () => workspace.faults,
         // Retries due to a disabled endpoint are dropped (not flagged: not exhausted).
+        // Stryker disable next-line ArrowFunction: no stated rule: a disabled endpoint's retries left pending; attempt refuses them while it stays disabled, and the contract says nothing of one due after a re-enable
         onDisabled: () => cancelAll(pendingRetries),
       }),
     };
@@ -170,6 +182,7 @@ export class EndpointRegistry {
 
   /** The dashboard's re-enable of a disabled endpoint. */
   enable(endpoint: Endpoint, faults: FaultSet): void {
+    // Stryker disable next-line all: equivalent: read only by the fault enable-toggles and by the guard before fault-only code
     const wasDisabled = endpoint.health.state === 'disabled';
     // Fault enable-toggles: the re-enable flips the state, so an active endpoint is disabled.
     if (faults.has('enable-toggles') && !wasDisabled) {
@@ -177,6 +190,7 @@ export class EndpointRegistry {
       return;
     }
     endpoint.health.enable();
+    // Stryker disable next-line all: equivalent: guards only the faults reenable-resets-subscription and reenable-new-secret
     if (!wasDisabled || endpoint.health.state !== 'active') return;
     // Fault reenable-resets-subscription: the endpoint comes back with the default subscription, not its own.
     if (faults.has('reenable-resets-subscription')) endpoint.events = ['*'];
@@ -203,6 +217,7 @@ export class EndpointRegistry {
     // Fault endpoint-limit-25th-refused: "at most 25" read as "fewer than 25 before this one is added".
     const base = faults.has('endpoint-limit-25th-refused') ? MAX_ACTIVE_ENDPOINTS - 1 : MAX_ACTIVE_ENDPOINTS;
     const limit =
+      // Stryker disable next-line ArithmeticOperator: equivalent: extraSlots and deleted are not zero only under the faults endpoint-double-delete-frees-slot and endpoint-limit-counts-deleted
       (faults.has('endpoint-limit-26') ? MAX_ACTIVE_ENDPOINTS + 1 : base) +
       (this.extraSlots.get(workspace.id) ?? 0) -
       deleted;
@@ -211,7 +226,9 @@ export class EndpointRegistry {
       ok: false,
       // Fault endpoint-limit-500: the limit is enforced by a database trigger whose exception is not mapped: 500.
       status: faults.has('endpoint-limit-500') ? 500 : 409,
+      // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
       code: 'endpoint_limit_reached',
+      // Stryker disable next-line StringLiteral: no stated rule: the refusal's code and message; the contract reads any 4xx as refused
       message: `at most ${MAX_ACTIVE_ENDPOINTS} active endpoints per workspace`,
     };
   }
@@ -223,6 +240,7 @@ export class EndpointRegistry {
 
   /** The workspace id of an endpoint of a workspace carrying `fault`, found by its id alone (fault control-ids-any-workspace). */
   ownerOf(endpointId: string, fault: FaultName): string | undefined {
+    // Stryker disable next-line all: equivalent: ownerOf serves only the fault control-ids-any-workspace
     for (const [workspaceId, endpoints] of this.byWorkspace)
       if (endpoints.get(endpointId)?.workspace.faults.has(fault)) return workspaceId;
     return undefined;
@@ -252,8 +270,10 @@ export class EndpointRegistry {
     if (endpoint && faults.has('disabled-endpoint-undeletable') && endpoint.health.state !== 'active')
       endpoint = undefined;
     if (!endpoint) {
+      // Stryker disable next-line all: equivalent: the fault endpoint-double-delete-frees-slot's own condition
       if (faults.has('endpoint-double-delete-frees-slot') && this.deletedIds.has(endpointId))
         this.extraSlots.set(workspaceId, (this.extraSlots.get(workspaceId) ?? 0) + 1);
+      // Stryker disable next-line BooleanLiteral: no stated rule: the answer to deleting an unknown or deleted endpoint; the contract states the 204 for an endpoint
       return false;
     }
     if (faults.has('endpoint-deleted-still-delivered')) {
@@ -347,25 +367,36 @@ export class EndpointRegistry {
     // Fault delete-workspace-retries-sent: the workspace's rows go, but its endpoints' retry timers are left running.
     for (const endpoint of this.byWorkspace.get(workspaceId)?.values() ?? [])
       if (!endpoint.workspace.faults.has('delete-workspace-retries-sent')) this.retire(endpoint);
+    // Stryker disable next-line CallExpression: equivalent: hidden endpoints exist only under fault endpoint-deleted-still-delivered
     for (const endpoint of this.hiddenByWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.byWorkspace.delete(workspaceId);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.hiddenByWorkspace.delete(workspaceId);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.sharedSecrets.delete(workspaceId);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.extraSlots.delete(workspaceId);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.deletedCount.delete(workspaceId);
+    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.deletedByUrl.delete(workspaceId);
+    // Stryker disable next-line all: equivalent: deletedRows is filled only under the fault enable-revives-deleted
     for (const key of [...this.deletedRows.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deletedRows.delete(key);
+    // Stryker disable next-line all: equivalent: deliveryLog is filled only under the fault replay-to-deleted-endpoint
     for (const key of [...this.deliveryLog.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deliveryLog.delete(key);
   }
 
   /** Every endpoint of the workspace, whatever its state (fault enable-enables-all). */
   allOf(workspaceId: string): Endpoint[] {
+    // Stryker disable next-line ArrayDeclaration: equivalent: allOf serves only the faults enable-enables-all and endpoint-delete-removes-last
     return [...(this.byWorkspace.get(workspaceId)?.values() ?? [])];
   }
 
   /** Endpoints of the workspace subscribed to `type`. */
   subscribers(workspace: EndpointWorkspace, type: string): Endpoint[] {
     const endpoints = this.byWorkspace.get(workspace.id);
+    // Stryker disable next-line ConditionalExpression: equivalent: an empty map loops over nothing and returns the same empty list
     if (!endpoints || endpoints.size === 0) return [];
     const faults = workspace.faults;
     const result: Endpoint[] = [];
@@ -405,7 +436,9 @@ export class EndpointRegistry {
     return result;
   }
 
+  // Stryker disable next-line all: equivalent: closeAll runs at the reference's shutdown, which no check observes
   closeAll(): void {
+    // Stryker disable next-line all: equivalent: closeAll runs at the reference's shutdown, which no check observes
     for (const workspaceId of [...this.byWorkspace.keys()]) this.deleteWorkspace(workspaceId);
   }
 
@@ -418,7 +451,9 @@ export class EndpointRegistry {
   private retire(endpoint: Endpoint): void {
     // Fault deleted-endpoint-in-flight-retried: only the rows go; the endpoint object is not marked.
     endpoint.deleted = !endpoint.workspace.faults.has('deleted-endpoint-in-flight-retried');
+    // Stryker disable next-line CallExpression: equivalent: a deleted endpoint's health timers; the endpoint is marked deleted and attempt refuses it
     endpoint.health.dispose();
+    // Stryker disable next-line CallExpression: equivalent: a deleted endpoint's retries left pending; the endpoint is marked deleted and attempt refuses them
     cancelAll(endpoint.pendingRetries);
   }
 }
@@ -440,8 +475,11 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));
 }
 
+// Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
 function cancelAll(timers: Set<TimerHandle>): void {
+  // Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
   for (const timer of timers) timer.cancel();
+  // Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
   timers.clear();
 }
 

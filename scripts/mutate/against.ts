@@ -43,8 +43,19 @@ export function lineKeys(source: string): string[] {
   });
 }
 
+/**
+ * A replacement as compared: Stryker prints an expression with the comments inside it, so a
+ * disable comment added within an expression would change its text; spacing does not count.
+ */
+const comparable = (replacement: string): string =>
+  replacement
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('//'))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+
 const keyOf = ({ lineKey, mutatorName, replacement }: MutantOnLine): string =>
-  JSON.stringify([lineKey, mutatorName, replacement.replace(/\s+/g, ' ')]);
+  JSON.stringify([lineKey, mutatorName, comparable(replacement)]);
 
 /** The statuses a report gives each mutant, by line, mutator and replacement. */
 export function indexReport(file: ReportedFile): ReadonlyMap<string, readonly string[]> {

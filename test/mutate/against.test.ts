@@ -66,4 +66,11 @@ describe('scripts/mutate/against.ts', () => {
     expect(judge(index, { lineKey, mutatorName: 'BooleanLiteral', replacement: 'false' })).toBe('survived');
     expect(judge(index, { lineKey, mutatorName: 'StringLiteral', replacement: 'false' })).toBe('not judged');
   });
+
+  it('reads a replacement without the comment lines a disable comment put inside its expression', () => {
+    const index = indexReport({ source: RUN_SOURCE, mutants: [reported(2, 'Survived', "a &&\n  b !== 'http://x'")] });
+    const lineKey = lineKeys(RUN_SOURCE)[1]!;
+    const printed = "a &&\n  // Stryker disable next-line all: equivalent: why\n  b !== 'http://x'";
+    expect(judge(index, { lineKey, mutatorName: 'BooleanLiteral', replacement: printed })).toBe('survived');
+  });
 });
