@@ -2,16 +2,17 @@
  * What a run's report (`reports/mutation/<module>/mutation.json`) says of a mutant that a
  * `// Stryker disable` comment now leaves out. A comment may leave out only mutants no check
  * kills: survivors, and mutants that do not compile. Mutants are matched by their line (its
- * text, and which occurrence of that text it is: `return true;` recurs), mutator and replacement,
- * not by line number, so that a report stays usable after comments are added above a line.
+ * text, and which occurrence of that text it is: `return true;` recurs), where on it they start
+ * (one line may hold two `→ true` mutants), mutator and replacement; not by line number, so that
+ * a report stays usable after comments are added above a line.
  */
 
 export interface ReportedMutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  /** Lines count from 1. */
-  location: { start: { line: number } };
+  /** Lines and columns count from 1. */
+  location: { start: { line: number; column: number } };
 }
 
 export interface ReportedFile {
@@ -22,6 +23,8 @@ export interface ReportedFile {
 export interface MutantOnLine {
   /** The line's entry in `lineKeys` of the source it is in. */
   lineKey: string;
+  /** Where on its line the mutant starts, in characters from the line's first non-blank one. */
+  offset: number;
   mutatorName: string;
   replacement: string;
 }
@@ -54,16 +57,22 @@ const comparable = (replacement: string): string =>
     .join(' ')
     .replace(/\s+/g, ' ');
 
-const keyOf = ({ lineKey, mutatorName, replacement }: MutantOnLine): string =>
-  JSON.stringify([lineKey, mutatorName, comparable(replacement)]);
+const keyOf = ({ lineKey, offset, mutatorName, replacement }: MutantOnLine): string =>
+  JSON.stringify([lineKey, offset, mutatorName, comparable(replacement)]);
+
+/** `offset` of a mutant starting at `column` (from 0) of `line`. */
+export const offsetOn = (line: string, column: number): number => column - (line.length - line.trimStart().length);
 
 /** The statuses a report gives each mutant, by line, mutator and replacement. */
 export function indexReport(file: ReportedFile): ReadonlyMap<string, readonly string[]> {
+  const lines = file.source.split('\n');
   const keys = lineKeys(file.source);
   const statuses = new Map<string, string[]>();
   for (const mutant of file.mutants) {
+    const { line, column } = mutant.location.start;
     const key = keyOf({
-      lineKey: keys[mutant.location.start.line - 1] ?? '',
+      lineKey: keys[line - 1] ?? '',
+      offset: offsetOn(lines[line - 1] ?? '', column - 1),
       mutatorName: mutant.mutatorName,
       replacement: mutant.replacement ?? '',
     });
@@ -73,8 +82,8 @@ export function indexReport(file: ReportedFile): ReadonlyMap<string, readonly st
 }
 
 /**
- * The report's word on one mutant. Where one line carries the same mutant more than once (two
- * string literals both made ""), one detection is enough to say `killed`.
+ * The report's word on one mutant. Should two mutants still share a key, one detection is
+ * enough to say `killed`.
  * `not judged` is a mutant the report has not run (absent, or already left out then).
  */
 export function judge(index: ReadonlyMap<string, readonly string[]>, mutant: MutantOnLine): Judgement {

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { indexReport, judge, lineKeys, type Judgement, type ReportedFile } from './against.js';
+import { indexReport, judge, lineKeys, offsetOn, type Judgement, type ReportedFile } from './against.js';
 import { plannedMutants } from './instrument.js';
 
 const USAGE =
@@ -33,6 +33,7 @@ function reportedFile(reportPath: string, name: string): ReportedFile {
 const index = values.against === undefined ? undefined : indexReport(reportedFile(values.against, file));
 
 const source = readFileSync(file, 'utf8');
+const lines = source.split('\n');
 const keys = lineKeys(source);
 const mutants = await plannedMutants(file, source);
 
@@ -51,6 +52,7 @@ for (const mutant of mutants) {
   if (index && mutant.status !== undefined && byComment(mutant.statusReason)) {
     const judgement = judge(index, {
       lineKey: keys[line - 1] ?? '',
+      offset: offsetOn(lines[line - 1] ?? '', mutant.location.start.column),
       mutatorName: mutant.mutatorName,
       replacement: mutant.replacement,
     });
