@@ -1,18 +1,24 @@
 /**
  * What a run's report (`reports/mutation/<module>/mutation.json`) says of a mutant that a
  * `// Stryker disable` comment now leaves out. A comment may leave out only mutants no check
- * kills: survivors, and mutants that do not compile. Mutants are matched by their line (its
- * text, and which occurrence of that text it is: `return true;` recurs), where on it they start
- * (one line may hold two `→ true` mutants), mutator and replacement; not by line number, so that
- * a report stays usable after comments are added above a line.
+ * kills: survivors, and mutants that do not compile. Mutants are matched by their start line (its
+ * text, and which occurrence of that text it is: `return true;` recurs), where on it they start,
+ * the code they replace, their mutator and their replacement; not by line number, so that a
+ * report stays usable after comments are added above a line or inside an expression.
  */
+
+/** A position in a source, lines and columns counted from 0 (as Stryker's instrumenter counts). */
+export interface Position {
+  line: number;
+  column: number;
+}
 
 export interface ReportedMutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  /** Lines and columns count from 1. */
-  location: { start: { line: number; column: number } };
+  /** Lines and columns count from 1, as the report's schema does. */
+  location: { start: Position; end: Position };
 }
 
 export interface ReportedFile {
@@ -20,13 +26,10 @@ export interface ReportedFile {
   mutants: readonly ReportedMutant[];
 }
 
-export interface MutantOnLine {
-  /** The line's entry in `lineKeys` of the source it is in. */
-  lineKey: string;
-  /** Where on its line the mutant starts, in characters from the line's first non-blank one. */
-  offset: number;
-  mutatorName: string;
-  replacement: string;
+export interface Source {
+  lines: readonly string[];
+  /** Each line's trimmed text and the number of lines above with that text. */
+  lineKeys: readonly string[];
 }
 
 export type Judgement = 'killed' | 'survived' | 'compile error' | 'not judged';
@@ -35,59 +38,78 @@ export type Judgement = 'killed' | 'survived' | 'compile error' | 'not judged';
 const DETECTED = new Set(['Killed', 'Timeout', 'RuntimeError']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-/** Each line of `source` as its trimmed text and the number of lines above with that text. */
-export function lineKeys(source: string): string[] {
+export function readSource(text: string): Source {
+  const lines = text.split('\n');
   const seen = new Map<string, number>();
-  return source.split('\n').map((line) => {
-    const text = line.trim();
-    const occurrence = seen.get(text) ?? 0;
-    seen.set(text, occurrence + 1);
-    return JSON.stringify([text, occurrence]);
+  const lineKeys = lines.map((line) => {
+    const trimmed = line.trim();
+    const occurrence = seen.get(trimmed) ?? 0;
+    seen.set(trimmed, occurrence + 1);
+    return JSON.stringify([trimmed, occurrence]);
   });
+  return { lines, lineKeys };
 }
 
 /**
- * A replacement as compared: Stryker prints an expression with the comments inside it, so a
- * disable comment added within an expression would change its text; spacing does not count.
+ * Code as compared: without comment lines (Stryker prints an expression with the comments inside
+ * it, so a disable comment added within an expression would change its text), spacing aside.
  */
-const comparable = (replacement: string): string =>
-  replacement
+const comparable = (code: string): string =>
+  code
     .split('\n')
     .filter((line) => !line.trim().startsWith('//'))
     .join(' ')
-    .replace(/\s+/g, ' ');
+    .replace(/\s+/g, ' ')
+    .trim();
 
-const keyOf = ({ lineKey, offset, mutatorName, replacement }: MutantOnLine): string =>
-  JSON.stringify([lineKey, offset, mutatorName, comparable(replacement)]);
+function textBetween({ lines }: Source, start: Position, end: Position): string {
+  if (start.line === end.line) return (lines[start.line] ?? '').slice(start.column, end.column);
+  return [
+    (lines[start.line] ?? '').slice(start.column),
+    ...lines.slice(start.line + 1, end.line),
+    (lines[end.line] ?? '').slice(0, end.column),
+  ].join('\n');
+}
 
-/** `offset` of a mutant starting at `column` (from 0) of `line`. */
-export const offsetOn = (line: string, column: number): number => column - (line.length - line.trimStart().length);
+/** The key a mutant is matched by, in the source it was made of; positions count from 0. */
+export function mutantKey(
+  source: Source,
+  location: { start: Position; end: Position },
+  mutatorName: string,
+  replacement: string,
+): string {
+  const line = source.lines[location.start.line] ?? '';
+  const offset = location.start.column - (line.length - line.trimStart().length);
+  return JSON.stringify([
+    source.lineKeys[location.start.line] ?? '',
+    offset,
+    comparable(textBetween(source, location.start, location.end)),
+    mutatorName,
+    comparable(replacement),
+  ]);
+}
 
-/** The statuses a report gives each mutant, by line, mutator and replacement. */
+const fromOne = ({ line, column }: Position): Position => ({ line: line - 1, column: column - 1 });
+
+/** The statuses a report gives its mutants, by `mutantKey`. */
 export function indexReport(file: ReportedFile): ReadonlyMap<string, readonly string[]> {
-  const lines = file.source.split('\n');
-  const keys = lineKeys(file.source);
+  const source = readSource(file.source);
   const statuses = new Map<string, string[]>();
   for (const mutant of file.mutants) {
-    const { line, column } = mutant.location.start;
-    const key = keyOf({
-      lineKey: keys[line - 1] ?? '',
-      offset: offsetOn(lines[line - 1] ?? '', column - 1),
-      mutatorName: mutant.mutatorName,
-      replacement: mutant.replacement ?? '',
-    });
+    const location = { start: fromOne(mutant.location.start), end: fromOne(mutant.location.end) };
+    const key = mutantKey(source, location, mutant.mutatorName, mutant.replacement ?? '');
     statuses.set(key, [...(statuses.get(key) ?? []), mutant.status]);
   }
   return statuses;
 }
 
 /**
- * The report's word on one mutant. Should two mutants still share a key, one detection is
- * enough to say `killed`.
- * `not judged` is a mutant the report has not run (absent, or already left out then).
+ * The report's word on the mutant of `key`. Should two mutants still share a key, one detection
+ * is enough to say `killed`. `not judged` is a mutant the report has not run (absent, or left out
+ * then already).
  */
-export function judge(index: ReadonlyMap<string, readonly string[]>, mutant: MutantOnLine): Judgement {
-  const statuses = index.get(keyOf(mutant)) ?? [];
+export function judge(index: ReadonlyMap<string, readonly string[]>, key: string): Judgement {
+  const statuses = index.get(key) ?? [];
   if (statuses.some((status) => DETECTED.has(status))) return 'killed';
   if (statuses.some((status) => UNDETECTED.has(status))) return 'survived';
   if (statuses.includes('CompileError')) return 'compile error';

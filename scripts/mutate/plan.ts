@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { indexReport, judge, lineKeys, offsetOn, type Judgement, type ReportedFile } from './against.js';
+import { indexReport, type Judgement, judge, mutantKey, type ReportedFile, readSource } from './against.js';
 import { plannedMutants } from './instrument.js';
 
 const USAGE =
@@ -32,10 +32,9 @@ function reportedFile(reportPath: string, name: string): ReportedFile {
 }
 const index = values.against === undefined ? undefined : indexReport(reportedFile(values.against, file));
 
-const source = readFileSync(file, 'utf8');
-const lines = source.split('\n');
-const keys = lineKeys(source);
-const mutants = await plannedMutants(file, source);
+const text = readFileSync(file, 'utf8');
+const source = readSource(text);
+const mutants = await plannedMutants(file, text);
 
 /** One line of text, at most `width` characters: a replacement may span lines. */
 const oneLine = (text: string, width: number) => text.replace(/\s+/g, ' ').slice(0, width);
@@ -50,12 +49,7 @@ for (const mutant of mutants) {
   if (mutant.status === undefined) run += 1;
   let why = mutant.status === undefined ? 'RUN' : `left out: ${oneLine(mutant.statusReason ?? '', 70)}`;
   if (index && mutant.status !== undefined && byComment(mutant.statusReason)) {
-    const judgement = judge(index, {
-      lineKey: keys[line - 1] ?? '',
-      offset: offsetOn(lines[line - 1] ?? '', mutant.location.start.column),
-      mutatorName: mutant.mutatorName,
-      replacement: mutant.replacement,
-    });
+    const judgement = judge(index, mutantKey(source, mutant.location, mutant.mutatorName, mutant.replacement));
     judged.set(judgement, (judged.get(judgement) ?? 0) + 1);
     why += `  [report: ${judgement}]`;
   }

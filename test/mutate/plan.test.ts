@@ -42,7 +42,10 @@ describe('scripts/mutate/plan.ts', () => {
         mutatorName: mutant.mutatorName,
         replacement: mutant.replacement,
         status: statusOf(index),
-        location: { start: { line: mutant.location.start.line + 1, column: mutant.location.start.column + 1 } },
+        location: {
+          start: { line: mutant.location.start.line + 1, column: mutant.location.start.column + 1 },
+          end: { line: mutant.location.end.line + 1, column: mutant.location.end.column + 1 },
+        },
       }));
       const path = join(directory, `report-${Math.random().toString(36).slice(2)}.json`);
       writeFileSync(path, JSON.stringify({ files: { [FILE]: { source, mutants } } }));
