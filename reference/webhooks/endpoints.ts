@@ -371,18 +371,14 @@ export class EndpointRegistry {
       if (!endpoint.workspace.faults.has('delete-workspace-retries-sent')) this.retire(endpoint);
     // Stryker disable next-line CallExpression: equivalent: hidden endpoints exist only under fault endpoint-deleted-still-delivered
     for (const endpoint of this.hiddenByWorkspace.get(workspaceId)?.values() ?? []) this.retire(endpoint);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
+    // Stryker disable CallExpression: no stated rule: a deleted workspace's map entries kept, memory only: no request names the workspace again
     this.byWorkspace.delete(workspaceId);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.hiddenByWorkspace.delete(workspaceId);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.sharedSecrets.delete(workspaceId);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.extraSlots.delete(workspaceId);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.deletedCount.delete(workspaceId);
-    // Stryker disable next-line CallExpression: no stated rule: a deleted workspace's map entry kept, memory only: no request names the workspace again
     this.deletedByUrl.delete(workspaceId);
+    // Stryker restore CallExpression
     // Stryker disable next-line all: equivalent: deletedRows is filled only under the fault enable-revives-deleted
     for (const key of [...this.deletedRows.keys()]) if (key.startsWith(`${workspaceId}/`)) this.deletedRows.delete(key);
     // Stryker disable next-line all: equivalent: deliveryLog is filled only under the fault replay-to-deleted-endpoint
@@ -438,11 +434,11 @@ export class EndpointRegistry {
     return result;
   }
 
-  // Stryker disable next-line all: equivalent: closeAll runs at the reference's shutdown, which no check observes
+  // Stryker disable all: equivalent: closeAll runs at the reference's shutdown, which no check observes
   closeAll(): void {
-    // Stryker disable next-line all: equivalent: closeAll runs at the reference's shutdown, which no check observes
     for (const workspaceId of [...this.byWorkspace.keys()]) this.deleteWorkspace(workspaceId);
   }
+  // Stryker restore all
 
   private endpointsOf(workspaceId: string): Map<string, Endpoint> {
     let endpoints = this.byWorkspace.get(workspaceId);
@@ -477,13 +473,12 @@ export function subscribes(events: readonly string[], type: string, faults: Faul
   return !(faults.has('wildcard-missing-mailer') && type.startsWith('mailer.'));
 }
 
-// Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
+// Stryker disable all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
 function cancelAll(timers: Set<TimerHandle>): void {
-  // Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
   for (const timer of timers) timer.cancel();
-  // Stryker disable next-line all: no stated rule: a disabled endpoint's retries left pending (see onDisabled); a deleted one's are refused by attempt
   timers.clear();
 }
+// Stryker restore all
 
 /** Fault subscription-family-match: the first two segments of an event type (`voice.call`). */
 function typeFamily(type: string): string {

@@ -7,7 +7,7 @@
  * report stays usable after comments are added above a line or inside an expression.
  */
 
-/** A position in a source, lines and columns counted from 0 (as Stryker's instrumenter counts). */
+/** A line and a column of a source: counted from 0 by Stryker's instrumenter, from 1 in a report. */
 export interface Position {
   line: number;
   column: number;

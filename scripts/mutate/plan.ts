@@ -25,16 +25,21 @@ if (!file || !Number.isInteger(Number(from)) || !Number.isInteger(Number(to)))
   usage('name a file, and lines as whole numbers');
 
 function reportedFile(reportPath: string, name: string): ReportedFile {
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { files?: Record<string, ReportedFile> };
+  let report: { files?: Record<string, ReportedFile> };
+  try {
+    report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  } catch (error) {
+    usage(`cannot read ${reportPath} as a run's mutation.json (${(error as Error).message})`);
+  }
   const reported = report.files?.[name];
   if (!reported) usage(`${reportPath} has no mutants of ${name}: name the report of a run that mutated it`);
   return reported;
 }
 const index = values.against === undefined ? undefined : indexReport(reportedFile(values.against, file));
 
-const text = readFileSync(file, 'utf8');
-const source = readSource(text);
-const mutants = await plannedMutants(file, text);
+const fileText = readFileSync(file, 'utf8');
+const source = readSource(fileText);
+const mutants = await plannedMutants(file, fileText);
 
 /** One line of text, at most `width` characters: a replacement may span lines. */
 const oneLine = (text: string, width: number) => text.replace(/\s+/g, ' ').slice(0, width);

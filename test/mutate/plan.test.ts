@@ -71,6 +71,15 @@ describe('scripts/mutate/plan.ts', () => {
       });
     });
 
+    it('refuses a file that is not a report', async () => {
+      const notJson = join(directory, 'not-a-report.json');
+      writeFileSync(notJson, 'not json');
+      await expect(plan(FILE, '--against', notJson)).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("as a run's mutation.json"),
+      });
+    });
+
     it('refuses a report without the file', async () => {
       const report = join(directory, 'other.json');
       writeFileSync(report, JSON.stringify({ files: {} }));
