@@ -31,7 +31,7 @@ describe('scripts/mutate/plan.ts', () => {
     const directory = mkdtempSync(join(tmpdir(), 'plan-against-'));
     afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-    /** A report of a run made before the file's disable comments: each mutant they leave out has `statusOf`'s status. */
+    /** A report of FILE as it is, in which each mutant its disable comments leave out has `statusOf`'s status. */
     async function reportWith(statusOf: (index: number) => string): Promise<string> {
       const source = readFileSync(FILE, 'utf8');
       const byComment = (await plannedMutants(FILE, source)).filter((mutant) =>
