@@ -32,6 +32,9 @@ export interface Source {
   lineKeys: readonly string[];
 }
 
+/** A disable comment's reason starts with its class: `equivalent:` or `no stated rule:`. */
+export const DISABLE_REASON_CLASS = /^(equivalent|no stated rule):/;
+
 export type Judgement = 'killed' | 'survived' | 'compile error' | 'not judged';
 
 /** Killed, a time-out and a crash of the run all mean a check (or the run) saw the mutant. */

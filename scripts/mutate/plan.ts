@@ -9,7 +9,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { indexReport, type Judgement, judge, mutantKey, type ReportedFile, readSource } from './against.js';
+import {
+  DISABLE_REASON_CLASS,
+  indexReport,
+  type Judgement,
+  judge,
+  mutantKey,
+  type ReportedFile,
+  readSource,
+} from './against.js';
 import { plannedMutants } from './instrument.js';
 
 const USAGE =
@@ -43,7 +51,7 @@ const mutants = await plannedMutants(file, fileText);
 
 /** One line of text, at most `width` characters: a replacement may span lines. */
 const oneLine = (text: string, width: number) => text.replace(/\s+/g, ' ').slice(0, width);
-const byComment = (reason: string | undefined) => /^(equivalent|no stated rule):/.test(reason ?? '');
+const byComment = (reason: string | undefined) => DISABLE_REASON_CLASS.test(reason ?? '');
 
 let run = 0;
 const judged = new Map<Judgement, number>();

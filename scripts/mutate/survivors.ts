@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { DISABLE_REASON_CLASS } from './against.js';
 import { strykerPlugins } from './fault-switch-ignorer.js';
 import { isModuleName, MODULE_NAMES } from './modules.js';
 
@@ -103,7 +104,7 @@ let equivalent = 0;
 const leftOut = new Map<string, number>();
 function leftOutAs(reason: string | undefined): string {
   if (reason?.includes('a fault switch')) return 'fault switch';
-  const declared = /^(equivalent|no stated rule):/.exec(reason ?? '');
+  const declared = DISABLE_REASON_CLASS.exec(reason ?? '');
   return declared?.[1] ?? 'other';
 }
 for (const [path, file] of Object.entries(report.files)) {
