@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { isModuleName, MODULE_NAMES, MODULES, narrowedAreas, type ModuleName } from './modules.js';
+import { withScratchTmpdir } from './scratch.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REPORTS = 'reports/mutation';
@@ -57,7 +58,7 @@ let failed = false;
 for (const module of modules) {
   const started = Date.now();
   try {
-    const results = await new Stryker(strykerOptions(module)).runMutationTest();
+    const results = await withScratchTmpdir(() => new Stryker(strykerOptions(module)).runMutationTest());
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(
       `mutate ${module}: ${results.length} mutants in ${minutes} min; report ${REPORTS}/${module}/index.html`,
