@@ -10,6 +10,8 @@ export const FAULTS = {
   'deleted-endpoint-in-flight-retried':
     "a deleted endpoint is not marked deleted, only removed and its pending retries cancelled: an attempt in flight at the deletion that fails is retried to the deleted endpoint's URL",
   // Blind spots of the auth module's mutation run (authenticate.ts), each its own mutant
+  'auth-error-message-empty':
+    'authentication errors carry error.message "" (the messages were to come from a translation table never filled in): the code and request id are right, the words are missing',
   'bearer-scheme-unanchored':
     'the Authorization header is matched by a pattern not anchored at its start: a scheme whose name ends in "Bearer" ("NotBearer <token>") is read as Bearer',
   'bearer-trailing-words-ignored':

@@ -20,10 +20,16 @@ import {
 import { STATUS_ONLY } from '../src/api/service.js';
 import { registerSecret } from '../src/secrets/mask.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
+import { printable } from '../src/text/printable.js';
 
 /** A token that looks right and belongs to nobody. */
 const unknownToken = (prefix = 'svc_test_') =>
   `${prefix}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+
+/** A JWT of the session shape whose signature no key made: a session credential every workspace refuses. */
+const UNTRUSTED_JWT = [{ alg: 'RS256', typ: 'JWT' }, { sub: 'certify-nobody', exp: 4_102_444_800 }, 'not a signature']
+  .map((part) => Buffer.from(typeof part === 'string' ? part : JSON.stringify(part)).toString('base64url'))
+  .join('.');
 
 /** Near misses (nearMissTokens) that carry all of an accepted token but a character. */
 const ECHO_NEAR_MISSES = ['its last character changed', 'its last character dropped', 'one character added'];
@@ -351,6 +357,37 @@ certifySuite('auth-errors', () => {
       await t.api.listAgents('garbage'),
     ];
     for (const res of cases) expectErrorShape(res, 'an authentication error');
+  });
+
+  check('AUTH-ERROR-MESSAGE', async (t) => {
+    const token = await acceptedToken(t);
+    const whoami = (authorization: string | string[] | undefined) =>
+      t.api.raw({ path: '/v1/whoami', headers: authorization === undefined ? {} : { authorization } });
+    const refusals: Array<[what: string, answer: HttpResponse]> = [
+      ['no Authorization', await whoami(undefined)],
+      ['two Authorization headers', await whoami([`Bearer ${token}`, `Bearer ${unknownToken()}`])],
+      ['the token under Basic', await whoami(`Basic ${token}`)],
+      ['a 5000-character bearer token', await whoami(`Bearer svc_test_${'a'.repeat(5_000 - 9)}`)],
+      ['a credential of no known shape', await whoami('Bearer not-a-token')],
+      ['a well-formed unknown token', await whoami(`Bearer ${unknownToken()}`)],
+      ['a JWT signed by nobody the workspace trusts', await whoami(`Bearer ${UNTRUSTED_JWT}`)],
+    ];
+    const unreadable: string[] = [];
+    let judged = 0;
+    for (const [what, answer] of refusals) {
+      // An answer without the error shape (a proxy's 431, say) is AUTH-ERROR-SHAPE's and AUTH-LONG-TOKEN's to judge.
+      if (errorShapeProblem(answer) !== undefined) continue;
+      judged += 1;
+      const { message } = (answer.json as { error: { message: string } }).error;
+      if (!/\p{L}/u.test(message)) unreadable.push(`${what}: ${JSON.stringify(printable(message, 80))}`);
+    }
+    t.measure('refusals_judged', judged);
+    assert(judged > 0, `none of ${refusals.length} refused credentials was answered with the error shape`);
+    assert(
+      unreadable.length === 0,
+      `error.message is "human-readable" (Errors), but had no letter in it for ${unreadable.join('; ')}`,
+    );
+    t.detail(`${judged} of ${refusals.length} refusals carried the error shape, each with a message of words`);
   });
 
   check('AUTH-ERROR-JSON', async (t) => {

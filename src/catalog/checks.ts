@@ -293,6 +293,17 @@ export const CATALOG: readonly CatalogEntry[] = [
     accepts: 'extra fields beside error and inside it; any req_ id',
   }),
   service({
+    id: 'AUTH-ERROR-MESSAGE',
+    area: 'auth-errors',
+    level: 'should',
+    title:
+      'Authentication errors carry a human-readable error.message: at least one letter, on each way a credential is refused without a control interface',
+    clauses: ['ERR-FIELD-MESSAGE'],
+    ground: 'ERR-FIELD-MESSAGE',
+    accepts:
+      'a should: "human-readable" names no length or language; any words in any script pass, an empty or letterless message warns; answers without the error shape are left to AUTH-ERROR-SHAPE and AUTH-LONG-TOKEN',
+  }),
+  service({
     id: 'AUTH-ERROR-JSON',
     area: 'auth-errors',
     level: 'should',

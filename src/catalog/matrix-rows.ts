@@ -1016,7 +1016,7 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   'ERR-FIELD-MESSAGE': {
     kind: 'error',
     cells: {
-      'error-shape': checked('AUTH-ERROR-SHAPE'),
+      'error-shape': checked('AUTH-ERROR-SHAPE', 'AUTH-ERROR-MESSAGE'),
       'every-operation': seeRow(['ERR-SHAPE'], "The shape on every operation: ERR-SHAPE's row."),
     },
   },
@@ -1075,7 +1075,10 @@ export const ROWS: Readonly<Record<ClauseId, Row>> = {
   },
   'ERR-RULE-1': whole(
     'outside',
-    reason('not-observable', 'A rule for the harness itself: no check reads error.message beyond its type.'),
+    reason(
+      'not-observable',
+      "A rule for the harness itself: no check relies on error.message's words; AUTH-ERROR-MESSAGE asks only that it has some, AUTH-ERROR-NO-TOKEN-ECHO that it carries no token.",
+    ),
   ),
   'ERR-RULE-2': restated('STATE-TOKEN-REVOKE'),
   'ERR-RULE-3': whole('not-shown', NOT_SHOWN, { 'error-shape': checked('INPUT-ERROR-SHAPE') }),

@@ -409,7 +409,7 @@ const CLAUSE_DATA = {
   'ERR-RULE-1': {
     section: ERR_RULES,
     text: 'Tests rely on `error.code`, never on `error.message`.',
-    note: 'A rule for the harness itself: no check reads error.message beyond its type.',
+    note: "A rule for the harness itself: no check relies on error.message's words; AUTH-ERROR-MESSAGE asks only that it has some, AUTH-ERROR-NO-TOKEN-ECHO that it carries no token.",
   },
   'ERR-RULE-2': {
     section: ERR_RULES,

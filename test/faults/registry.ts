@@ -448,6 +448,8 @@ export const FAULT_PROOFS: readonly FaultProof[] = [
   // Blind spots of the auth module's mutation run (authenticate.ts).
   proof('bearer-scheme-unanchored', 'AUTH-WRONG-SCHEME'),
   proof('bearer-trailing-words-ignored', 'AUTH-WRONG-SCHEME'),
+  // A message left out of the mutation run as "no stated rule", then read against "human-readable".
+  proof('auth-error-message-empty', 'AUTH-ERROR-MESSAGE'),
   // Blind spots of the auth module's mutation run (session.ts).
   proof('jwks-several-keys-refused', 'SESSION-NO-KID-SEVERAL-KEYS'),
   proof('member-unlicensed-scope-granted', 'SESSION-UNLICENSED-SCOPE'),
