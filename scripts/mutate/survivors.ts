@@ -1,6 +1,7 @@
 /**
- * `npx tsx scripts/mutate/survivors.ts <module>`: the survivors of the module's last mutation
- * run (reports/mutation/<module>/mutation.json), one line each with file:line, the mutator and
+ * `npx tsx scripts/mutate/survivors.ts <module> [--report <mutation.json>]`: the survivors of the
+ * module's last mutation run (reports/mutation/<module>/mutation.json, or a copy of a run's report
+ * that a later run would overwrite), one line each with file:line, the mutator and
  * the replacement, for triage in docs/proving.md; and the score, killed (timeouts included)
  * over the mutants that compiled less the equivalent ones. A mutant in code the fault-switch
  * ignorer leaves out today (a report may be older than the ignorer) is equivalent without a
@@ -11,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
 import { DISABLE_REASON_CLASS } from './against.js';
 import { strykerPlugins } from './fault-switch-ignorer.js';
 import { isModuleName, MODULE_NAMES } from './modules.js';
@@ -27,12 +29,22 @@ interface MutationReport {
   files: Record<string, { source: string; mutants: Mutant[] }>;
 }
 
-const moduleName = process.argv[2] ?? '';
-if (!isModuleName(moduleName)) {
-  console.error(`survivors: name a module, one of ${MODULE_NAMES.join(', ')}`);
+const { values, positionals } = parseArgs({ options: { report: { type: 'string' } }, allowPositionals: true });
+const moduleName = positionals[0] ?? '';
+if (!isModuleName(moduleName) || positionals.length > 1) {
+  console.error(
+    `survivors: usage: npx tsx scripts/mutate/survivors.ts <${MODULE_NAMES.join('|')}> [--report <mutation.json>]`,
+  );
   process.exit(2);
 }
-const report = JSON.parse(readFileSync(`reports/mutation/${moduleName}/mutation.json`, 'utf8')) as MutationReport;
+const reportPath = values.report ?? `reports/mutation/${moduleName}/mutation.json`;
+let report: MutationReport;
+try {
+  report = JSON.parse(readFileSync(reportPath, 'utf8')) as MutationReport;
+} catch (error) {
+  console.error(`survivors: cannot read ${reportPath} as a run's mutation.json (${(error as Error).message})`);
+  process.exit(2);
+}
 
 interface Position {
   line: number;
