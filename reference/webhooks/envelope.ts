@@ -54,6 +54,7 @@ export function buildEnvelope(event: StoredEvent): Record<string, unknown> {
       : createdAtText(event.createdAt, faults),
   };
   // Fault replay-workspace-id-missing: the replay's envelope is rebuilt from a row without the workspace.
+  // Stryker disable next-line LogicalOperator: equivalent: rebuiltForReplay is set only under replay-workspace-id-missing
   if (!faults.has('envelope-missing-workspace') && !event.rebuiltForReplay)
     // Fault envelope-workspace-id-unprefixed: the database key, not the public ws_ id.
     envelope.workspace_id = faults.has('envelope-workspace-id-unprefixed')
