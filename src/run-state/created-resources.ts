@@ -61,7 +61,13 @@ export function outstandingResources(path: string): Resource[] {
   const live = new Map<string, Resource>();
   for (const entry of readLines(path)) {
     if (entry.op === 'created') live.set(keyOf(entry.resource), entry.resource);
-    else if (entry.op === 'removed') live.delete(keyOf(entry.resource));
+    else if (entry.op === 'removed') {
+      live.delete(keyOf(entry.resource));
+      // A workspace removed takes its tokens and endpoints with it: none is left to remove, nor removable.
+      const { kind, workspaceId } = entry.resource;
+      if (kind === 'workspace')
+        for (const [key, resource] of live) if (resource.workspaceId === workspaceId) live.delete(key);
+    }
   }
   return [...live.values()];
 }

@@ -41,6 +41,19 @@ describe('the record of created resources', () => {
     expect(outstandingResources(path)).toEqual([workspace('ws_a'), workspace('ws_c')]);
   });
 
+  test("a workspace removed takes its tokens and endpoints with it, and no other workspace's", () => {
+    const path = recordPath();
+    const token = (ws: string, id: string) => ({ kind: 'token', workspaceId: ws, tokenId: id }) as Resource;
+    const endpoint = (ws: string, id: string) => ({ kind: 'endpoint', workspaceId: ws, endpointId: id }) as Resource;
+    recordResource(path, 'created', workspace('ws_a'));
+    recordResource(path, 'created', token('ws_a', 'tok_1'));
+    recordResource(path, 'created', endpoint('ws_a', 'we_1'));
+    recordResource(path, 'created', workspace('ws_b'));
+    recordResource(path, 'created', token('ws_b', 'tok_2'));
+    recordResource(path, 'removed', workspace('ws_a'));
+    expect(outstandingResources(path)).toEqual([workspace('ws_b'), token('ws_b', 'tok_2')]);
+  });
+
   test('a creating request is pending until settled', () => {
     const path = recordPath();
     const settleFirst = recordPendingCreation(path);

@@ -39,25 +39,30 @@ describe('removeLeftovers', () => {
     recordResource(created, 'created', { kind: 'workspace', workspaceId: 'ws_1' });
     recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_live' });
     recordResource(created, 'created', { kind: 'token', workspaceId: 'ws_1', tokenId: 'tok_live' });
-    // Gone with a workspace a check removed itself: 404 now.
+    // Gone with a workspace a check removed itself: not left over, so not sent.
     recordResource(created, 'created', { kind: 'workspace', workspaceId: 'ws_gone' });
     recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_gone', endpointId: 'we_gone' });
     recordResource(created, 'created', { kind: 'token', workspaceId: 'ws_gone', tokenId: 'tok_gone' });
     recordResource(created, 'removed', { kind: 'workspace', workspaceId: 'ws_gone' });
-    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' });
+    // Gone without a record of it (a removal whose answer was lost): 404 now.
+    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_lost' });
+    // In a workspace the run did not create (the ready-made token's): no workspace removal takes it.
+    recordResource(created, 'created', { kind: 'endpoint', workspaceId: 'ws_given', endpointId: 'we_broken' });
 
     const outcome = await removeLeftovers(created, controlUrl, 'ctl_fake_token_for_tests');
 
     expect(outcome.failed).toBe(1);
-    expect(outcome.removed).toBe(5);
+    expect(outcome.removed).toBe(4);
     expect(outcome.leftovers).toEqual([
       {
         kind: 'endpoint',
         id: 'we_broken',
-        workspace_id: 'ws_1',
-        remove_with: 'DELETE /workspaces/ws_1/webhook-endpoints/we_broken',
+        workspace_id: 'ws_given',
+        remove_with: 'DELETE /workspaces/ws_given/webhook-endpoints/we_broken',
       },
     ]);
-    expect(outstandingResources(created)).toEqual([{ kind: 'endpoint', workspaceId: 'ws_1', endpointId: 'we_broken' }]);
+    expect(outstandingResources(created)).toEqual([
+      { kind: 'endpoint', workspaceId: 'ws_given', endpointId: 'we_broken' },
+    ]);
   });
 });
