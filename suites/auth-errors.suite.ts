@@ -21,6 +21,8 @@ import { STATUS_ONLY } from '../src/api/service.js';
 import { registerSecret } from '../src/secrets/mask.js';
 import { HttpClient, type HttpResponse } from '../src/http/client.js';
 import { printable } from '../src/text/printable.js';
+import { pollUntil } from '../src/clock/wait.js';
+import { REVOCATION_LIMIT_MS } from '../src/limits.js';
 
 /** A token that looks right and belongs to nobody. */
 const unknownToken = (prefix = 'svc_test_') =>
@@ -30,6 +32,29 @@ const unknownToken = (prefix = 'svc_test_') =>
 const UNTRUSTED_JWT = [{ alg: 'RS256', typ: 'JWT' }, { sub: 'certify-nobody', exp: 4_102_444_800 }, 'not a signature']
   .map((part) => Buffer.from(typeof part === 'string' ? part : JSON.stringify(part)).toString('base64url'))
   .join('.');
+
+/**
+ * Refusals only the control interface can set up: a revoked token once refused (within the
+ * spec's minute; one still accepted then is REVOKE-PROPAGATION's to judge, and left out here),
+ * and a token of a deleted workspace, presented at once (one still accepted is WS-DELETED-*'s).
+ */
+async function refusalsSetUpByControl(t: CheckContext): Promise<Array<[what: string, answer: HttpResponse]>> {
+  const { workspace, token } = await t.workspaceWithToken();
+  const kept = await workspace.createToken(`certify ${t.spec.id} kept`);
+  const refusals: Array<[what: string, answer: HttpResponse]> = [];
+  await workspace.revokeToken(token);
+  const revoked = await pollUntil(
+    () => t.api.whoami(token.token),
+    (res) => is4xx(res.status),
+    { timeoutMs: REVOCATION_LIMIT_MS, intervalMs: 250 },
+  );
+  if (revoked.ok) refusals.push(['a revoked token', revoked.last]);
+  // Answered first, so that whatever caches the workspace's token holds it at the deletion.
+  await t.api.whoami(kept.token);
+  if ((await t.control.deleteWorkspace(workspace.id)) !== false)
+    refusals.push(["a deleted workspace's token", await t.api.whoami(kept.token)]);
+  return refusals;
+}
 
 /** Near misses (nearMissTokens) that carry all of an accepted token but a character. */
 const ECHO_NEAR_MISSES = ['its last character changed', 'its last character dropped', 'one character added'];
@@ -371,6 +396,7 @@ certifySuite('auth-errors', () => {
       ['a credential of no known shape', await whoami('Bearer not-a-token')],
       ['a well-formed unknown token', await whoami(`Bearer ${unknownToken()}`)],
       ['a JWT signed by nobody the workspace trusts', await whoami(`Bearer ${UNTRUSTED_JWT}`)],
+      ...(t.hasControl ? await refusalsSetUpByControl(t) : []),
     ];
     const unreadable: string[] = [];
     let judged = 0;

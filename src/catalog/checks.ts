@@ -297,11 +297,11 @@ export const CATALOG: readonly CatalogEntry[] = [
     area: 'auth-errors',
     level: 'should',
     title:
-      'Authentication errors carry a human-readable error.message: at least one letter, on each way a credential is refused without a control interface',
+      "Authentication errors carry a human-readable error.message (at least one letter): seven refused credentials, and with a control interface a revoked token and a deleted workspace's",
     clauses: ['ERR-FIELD-MESSAGE'],
     ground: 'ERR-FIELD-MESSAGE',
     accepts:
-      'a should: "human-readable" names no length or language; any words in any script pass, an empty or letterless message warns; answers without the error shape are left to AUTH-ERROR-SHAPE and AUTH-LONG-TOKEN',
+      'a should: "human-readable" names no length or language; any words in any script pass, an empty or letterless message warns; answers without the error shape are left to AUTH-ERROR-SHAPE and AUTH-LONG-TOKEN, a revoked token still accepted after a minute to REVOKE-PROPAGATION',
   }),
   service({
     id: 'AUTH-ERROR-JSON',

@@ -50,6 +50,11 @@ export class CheckContext extends CheckRecord<CheckSpec> {
     return this.harness.api;
   }
 
+  /** Whether the run has a control interface (or adapter): for a check that does more with one, and something without. */
+  get hasControl(): boolean {
+    return this.harness.control !== undefined;
+  }
+
   /** The control interface (or adapter); a check that needs one is skipped when the run has none. */
   get control(): ControlAdapter {
     const control = this.harness.control;

@@ -6,6 +6,7 @@
  * Reads `measurements.polls` ([{ atMs, connection, status, code? }]), `propagation_ms`
  * and `last_accepted_ms` of REVOKE-PROPAGATION (suites/revocation.suite.ts).
  */
+import { REVOCATION_LIMIT_MS } from '../../limits.js';
 import {
   esc,
   formatMs,
@@ -20,8 +21,6 @@ import {
   type Figure,
   type Shape,
 } from './svg.js';
-
-export const REVOCATION_LIMIT_MS = 60_000;
 
 export interface Poll {
   atMs: number;
