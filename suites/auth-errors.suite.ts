@@ -49,10 +49,16 @@ async function refusalsSetUpByControl(t: CheckContext): Promise<Array<[what: str
     { timeoutMs: REVOCATION_LIMIT_MS, intervalMs: 250 },
   );
   if (revoked.ok) refusals.push(['a revoked token', revoked.last]);
-  // Answered first, so that whatever caches the workspace's token holds it at the deletion.
-  await t.api.whoami(kept.token);
-  if ((await t.control.deleteWorkspace(workspace.id)) !== false)
-    refusals.push(["a deleted workspace's token", await t.api.whoami(kept.token)]);
+  // Answered first, and over one connection of the check's own before and after: whatever
+  // caches the token, per connection too, holds it at the deletion.
+  const connection = t.api.ownConnection();
+  try {
+    await t.api.whoami(kept.token, { connection });
+    if ((await t.control.deleteWorkspace(workspace.id)) !== false)
+      refusals.push(["a deleted workspace's token", await t.api.whoami(kept.token, { connection })]);
+  } finally {
+    await connection.close();
+  }
   return refusals;
 }
 
