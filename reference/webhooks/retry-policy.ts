@@ -51,7 +51,7 @@ export function nextRetryDelayMs(
   // Fault retry-schedule-starts-at-5m: the schedule is read at the attempt count, not one before it.
   const delay = retryDelaysMs(faults)[faults.has('retry-schedule-starts-at-5m') ? failedAttempts : failedAttempts - 1];
   if (delay === undefined) return null;
-  // Stryker disable next-line all: no stated rule: the jitter is the alternate personality's (the spec states none), 0 in the plain reference a mutant run starts
+  // Stryker disable next-line all: equivalent: the jitter is 0 in the plain reference a mutant run starts (it is the alternate personality's, and the spec states none)
   const edge = failedAttempts % 2 === 1 ? 1 + jitter : 1 - jitter;
   return (delay * edge * stallOnce(failedAttempts - 1, timeScale, faults)) / timeScale;
 }
@@ -68,6 +68,7 @@ const STALLABLE_DELAYS = 5;
 // Stryker disable all: no stated rule: a retry late once and on time when measured again is a conforming service on a busy machine (NOISE_FAULTS: retry-late-once)
 function stallOnce(index: number, timeScale: number, faults: FaultSet): number {
   const key = `${index}@${timeScale}`;
+  // Stryker restore next-line ConditionalExpression: its "→ false" stalls every retry, every time, which HOOK-RETRY-ON-4XX fails
   if (!faults.has('retry-late-once') || index >= STALLABLE_DELAYS || stalledOnce.has(key)) return 1;
   stalledOnce.add(key);
   return 1.5;
