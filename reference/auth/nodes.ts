@@ -36,7 +36,7 @@ export class TokenNode {
     if (entry === undefined || entry.expiresAt <= now) {
       const token = this.store.tokensBySecret.get(secret) ?? nearMissToken(this.store, secret, faults);
       if (token === undefined) {
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: no stated rule: the nodes' token caches; the lookup's own expiry and the sweep each bound a stale entry, so revocation stays within "under one minute" (Rotation without downtime, 3), a bound, not a delay to keep
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the entry here has expired, so every later lookup fetches again whether it is deleted now or by the sweep, and deleting a missing key does nothing
         if (entry !== undefined) this.cache.delete(secret);
         return { kind: 'unknown' };
       }
