@@ -7,6 +7,8 @@
  * report stays usable after comments are added above a line or inside an expression.
  */
 
+import { readFileSync } from 'node:fs';
+
 /** A line and a column of a source: counted from 0 by Stryker's instrumenter, from 1 in a report. */
 export interface Position {
   line: number;
@@ -24,6 +26,20 @@ export interface ReportedMutant {
 export interface ReportedFile {
   source: string;
   mutants: readonly ReportedMutant[];
+}
+
+/** A run's `mutation.json`, as far as these scripts read it. */
+export interface Report<File = ReportedFile> {
+  files: Record<string, File>;
+}
+
+/** The report at `path`; throws, naming the file, when it cannot be read as one. */
+export function readReport<File = ReportedFile>(path: string): Report<File> {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Report<File>;
+  } catch (error) {
+    throw new Error(`cannot read ${path} as a run's mutation.json (${(error as Error).message})`);
+  }
 }
 
 export interface Source {

@@ -15,7 +15,9 @@ import {
   type Judgement,
   judge,
   mutantKey,
+  type Report,
   type ReportedFile,
+  readReport,
   readSource,
 } from './against.js';
 import { plannedMutants } from './instrument.js';
@@ -33,11 +35,11 @@ if (!file || !Number.isInteger(Number(from)) || !Number.isInteger(Number(to)))
   usage('name a file, and lines as whole numbers');
 
 function reportedFile(reportPath: string, name: string): ReportedFile {
-  let report: { files?: Record<string, ReportedFile> };
+  let report: Report;
   try {
-    report = JSON.parse(readFileSync(reportPath, 'utf8'));
+    report = readReport(reportPath);
   } catch (error) {
-    usage(`cannot read ${reportPath} as a run's mutation.json (${(error as Error).message})`);
+    usage((error as Error).message);
   }
   const reported = report.files?.[name];
   if (!reported) usage(`${reportPath} has no mutants of ${name}: name the report of a run that mutated it`);

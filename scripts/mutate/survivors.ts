@@ -10,10 +10,9 @@
  * starts with (`equivalent:` or `no stated rule:`); the second score counts the latter as
  * survivors, as the mutants they were before they were left out.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { DISABLE_REASON_CLASS } from './against.js';
+import { DISABLE_REASON_CLASS, type Report, readReport } from './against.js';
 import { strykerPlugins } from './fault-switch-ignorer.js';
 import { isModuleName, MODULE_NAMES } from './modules.js';
 
@@ -25,9 +24,6 @@ interface Mutant {
   statusReason?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
-interface MutationReport {
-  files: Record<string, { source: string; mutants: Mutant[] }>;
-}
 
 const { values, positionals } = parseArgs({ options: { report: { type: 'string' } }, allowPositionals: true });
 const moduleName = positionals[0] ?? '';
@@ -38,11 +34,11 @@ if (!isModuleName(moduleName) || positionals.length > 1) {
   process.exit(2);
 }
 const reportPath = values.report ?? `reports/mutation/${moduleName}/mutation.json`;
-let report: MutationReport;
+let report: Report<{ source: string; mutants: Mutant[] }>;
 try {
-  report = JSON.parse(readFileSync(reportPath, 'utf8')) as MutationReport;
+  report = readReport(reportPath);
 } catch (error) {
-  console.error(`survivors: cannot read ${reportPath} as a run's mutation.json (${(error as Error).message})`);
+  console.error(`survivors: ${(error as Error).message}`);
   process.exit(2);
 }
 
