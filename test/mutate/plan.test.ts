@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISABLE_REASON_CLASS } from '../../scripts/mutate/against.js';
 import { plannedMutants } from '../../scripts/mutate/instrument.js';
+import { asReported } from './reported.js';
 
 const run = promisify(execFile);
 const plan = (...args: string[]) =>
@@ -39,15 +40,7 @@ describe('scripts/mutate/plan.ts', () => {
         DISABLE_REASON_CLASS.test(mutant.statusReason ?? ''),
       );
       expect(byComment.length).toBeGreaterThan(3);
-      const mutants = byComment.map((mutant, index) => ({
-        mutatorName: mutant.mutatorName,
-        replacement: mutant.replacement,
-        status: statusOf(index),
-        location: {
-          start: { line: mutant.location.start.line + 1, column: mutant.location.start.column + 1 },
-          end: { line: mutant.location.end.line + 1, column: mutant.location.end.column + 1 },
-        },
-      }));
+      const mutants = byComment.map((mutant, index) => asReported(mutant, statusOf(index)));
       const path = join(directory, `report-${Math.random().toString(36).slice(2)}.json`);
       writeFileSync(path, JSON.stringify({ files: { [FILE]: { source, mutants } } }));
       return path;

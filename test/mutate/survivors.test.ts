@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plannedMutants } from '../../scripts/mutate/instrument.js';
+import { asReported } from './reported.js';
 
 const run = promisify(execFile);
 const survivors = (...args: string[]) =>
@@ -19,19 +20,12 @@ describe('scripts/mutate/survivors.ts --report', () => {
     const source = readFileSync(FILE, 'utf8');
     const planned = (await plannedMutants(FILE, source)).filter((mutant) => mutant.status === undefined);
     expect(planned.length).toBeGreaterThan(2);
-    const [killed, survived, leftOut] = planned.map((mutant) => ({
-      mutatorName: mutant.mutatorName,
-      replacement: mutant.replacement,
-      location: {
-        start: { line: mutant.location.start.line + 1, column: mutant.location.start.column + 1 },
-        end: { line: mutant.location.end.line + 1, column: mutant.location.end.column + 1 },
-      },
-    }));
+    const [killed, survived, leftOut] = planned;
     const report = join(directory, 'mutation.json');
     const mutants = [
-      { ...killed, status: 'Killed' },
-      { ...survived, status: 'Survived' },
-      { ...leftOut, status: 'Ignored', statusReason: 'no stated rule: a reason for the test' },
+      asReported(killed!, 'Killed'),
+      asReported(survived!, 'Survived'),
+      { ...asReported(leftOut!, 'Ignored'), statusReason: 'no stated rule: a reason for the test' },
     ];
     writeFileSync(report, JSON.stringify({ files: { [FILE]: { source, mutants } } }));
 
@@ -40,7 +34,7 @@ describe('scripts/mutate/survivors.ts --report', () => {
     expect(stdout).toContain('left out, not run: 1 no stated rule');
     expect(stdout).toContain('score 1/2 = 50.0%');
     expect(stdout).toContain('as survivors: 1/3 = 33.3%');
-    expect(stdout).toContain(`TRIAGE       ${FILE}:${survived!.location.start.line}  ${survived!.mutatorName}`);
+    expect(stdout).toContain(`TRIAGE       ${FILE}:${survived!.location.start.line + 1}  ${survived!.mutatorName}`);
   });
 
   it('refuses a report it cannot read, and a second module', async () => {
